@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Makes sure a Node >= 22 and the pinned pnpm are available, fetching both from the npm registry
+# into a cache folder when the machine's own Node is too old (these machines ship Node 20).
+# Usage: eval "$(scripts/toolchain.sh)"   -> exports PATH with node and pnpm first.
+set -euo pipefail
+NODE_MAJOR=24
+PNPM_VERSION=12.21.0
+cache="${CTX_TOOLCHAIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ctx-toolchain}"
+
+have_node_ok() {
+  command -v node >/dev/null 2>&1 || return 1
+  local major
+  major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null) || return 1
+  [ "$major" -ge 22 ]
+}
+
+bin_path=""
+if [ -x "$cache/node_modules/node/bin/node" ] && [ -x "$cache/node_modules/.bin/pnpm" ]; then
+  bin_path="$cache/node_modules/node/bin:$cache/node_modules/.bin"
+elif [ "${CTX_USE_SYSTEM_NODE:-}" = 1 ] && have_node_ok && command -v pnpm >/dev/null 2>&1; then
+  bin_path=""
+else
+  command -v npm >/dev/null 2>&1 || { echo "toolchain: npm is needed to fetch Node $NODE_MAJOR (install Node.js first)" >&2; exit 1; }
+  mkdir -p "$cache"
+  echo "toolchain: fetching node@$NODE_MAJOR and pnpm@$PNPM_VERSION from the npm registry into $cache" >&2
+  (cd "$cache" && npm install --no-save --no-audit --no-fund --loglevel=error --prefix . "node@$NODE_MAJOR" "pnpm@$PNPM_VERSION" >&2)
+  bin_path="$cache/node_modules/node/bin:$cache/node_modules/.bin"
+fi
+if [ -n "$bin_path" ]; then
+  echo "export PATH=\"$bin_path:\$PATH\""
+fi

@@ -1,0 +1,49 @@
+// The commander program: one file per command under ./commands, each exporting register<Name>Command.
+// Errors are translated once, in src/bin/ctx.ts.
+import { Command, CommanderError } from "commander";
+import { CTX_VERSION } from "../version.ts";
+import type { CliContext } from "./context.ts";
+import { registerDoctorCommand } from "./commands/doctor.ts";
+import { registerHookCommand } from "./commands/hook.ts";
+import { registerInitCommand } from "./commands/init.ts";
+import { registerServeCommand } from "./commands/serve.ts";
+import { registerStatusCommand } from "./commands/status.ts";
+
+export function createProgram(ctx: CliContext): Command {
+  const program = new Command("ctx")
+    .description("Keeps Claude Code's working context alive across compactions, sessions and months.")
+    .version(CTX_VERSION, "-V, --version", "print the version")
+    .showSuggestionAfterError(true)
+    .exitOverride()
+    .configureOutput({
+      writeOut: (text) => ctx.out(text),
+      writeErr: (text) => ctx.err(text),
+      outputError: (text, write) => write(text),
+    });
+  program.addHelpText("after", "\nDocs: README.md. Diagnostics go to stderr; set CTX_LOG_LEVEL=debug for more.");
+
+  registerServeCommand(program, ctx);
+  registerHookCommand(program, ctx);
+  registerInitCommand(program, ctx);
+  registerStatusCommand(program, ctx);
+  registerDoctorCommand(program, ctx);
+  return program;
+}
+
+/** Runs the CLI; returns the exit code. Commander's own usage errors become exit 2 with a hint. */
+export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
+  let exitCode = 0;
+  const program = createProgram({ ...ctx, setExitCode: (code) => (exitCode = code) });
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return exitCode;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      if (error.code === "commander.helpDisplayed" || error.code === "commander.version") return 0;
+      if (error.code === "commander.help") return 0;
+      ctx.err("ctx: run `ctx --help` for the commands and their options\n");
+      return error.exitCode === 0 ? 0 : 2;
+    }
+    throw error;
+  }
+}

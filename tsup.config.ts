@@ -1,0 +1,18 @@
+import { defineConfig } from "tsup";
+
+// One ESM entry with code splitting: `ctx hook …` loads only the hook chunk (no MCP SDK, no commander),
+// `ctx serve` loads the SDK lazily. The version comes from package.json at build time.
+import pkg from "./package.json" with { type: "json" };
+
+export default defineConfig({
+  entry: { ctx: "src/bin/ctx.ts" },
+  format: ["esm"],
+  target: "node22",
+  platform: "node",
+  splitting: true,
+  sourcemap: true,
+  clean: true,
+  treeshake: true,
+  banner: { js: "#!/usr/bin/env node" },
+  define: { __CTX_VERSION__: JSON.stringify(pkg.version) },
+});
