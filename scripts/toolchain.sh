@@ -4,7 +4,7 @@
 # Usage: eval "$(scripts/toolchain.sh)"   -> exports PATH with node and pnpm first.
 set -euo pipefail
 NODE_MAJOR=24
-PNPM_VERSION=12.21.0
+PNPM_VERSION=10.34.9
 cache="${CTX_TOOLCHAIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ctx-toolchain}"
 
 have_node_ok() {
@@ -14,8 +14,13 @@ have_node_ok() {
   [ "$major" -ge 22 ]
 }
 
+cached_pnpm_version() {
+  [ -x "$cache/node_modules/node/bin/node" ] && [ -f "$cache/node_modules/pnpm/package.json" ] || return 1
+  "$cache/node_modules/node/bin/node" -p 'require(process.argv[1]).version' "$cache/node_modules/pnpm/package.json"
+}
+
 bin_path=""
-if [ -x "$cache/node_modules/node/bin/node" ] && [ -x "$cache/node_modules/.bin/pnpm" ]; then
+if [ "$(cached_pnpm_version 2>/dev/null)" = "$PNPM_VERSION" ]; then
   bin_path="$cache/node_modules/node/bin:$cache/node_modules/.bin"
 elif [ "${CTX_USE_SYSTEM_NODE:-}" = 1 ] && have_node_ok && command -v pnpm >/dev/null 2>&1; then
   bin_path=""

@@ -17,11 +17,7 @@ export function parseLogLevel(value: string | undefined, fallback: LogLevel): Lo
   return fallback;
 }
 
-export function createLogger(options: {
-  level: LogLevel;
-  prefix?: string;
-  write?: (line: string) => void;
-}): Logger {
+export function createLogger(options: { level: LogLevel; prefix?: string; write?: (line: string) => void }): Logger {
   const threshold = ORDER[options.level];
   const prefix = options.prefix ?? "ctx";
   const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));

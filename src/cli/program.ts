@@ -2,12 +2,12 @@
 // Errors are translated once, in src/bin/ctx.ts.
 import { Command, CommanderError } from "commander";
 import { CTX_VERSION } from "../version.ts";
-import type { CliContext } from "./context.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerHookCommand } from "./commands/hook.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerStatusCommand } from "./commands/status.ts";
+import type { CliContext } from "./context.ts";
 
 export function createProgram(ctx: CliContext): Command {
   const program = new Command("ctx")

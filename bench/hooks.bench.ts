@@ -1,0 +1,75 @@
+// Hook process cost: `ctx hook …` wall time next to `node -e 0` in the same run (the floor no Node
+// program beats), on a 50 MB transcript, plus what each library would add to a process's start-up.
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { timeProcess } from "./process-timing.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const ctxBin = join(root, "dist", "ctx.js");
+const fixture = join(root, "tests", "fixtures", "transcripts", "spotter", "4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+
+function makeTranscript(dir: string, megabytes: number): string {
+  const path = join(dir, "bench-session.jsonl");
+  const chunk = readFileSync(fixture);
+  const fd = openSync(path, "w");
+  for (let written = 0; written < megabytes * 1024 * 1024; written += chunk.length) writeSync(fd, chunk);
+  closeSync(fd);
+  return path;
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), "ctx-bench-hooks-"));
+  const project = join(dir, "repo");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  const transcript = makeTranscript(dir, 50);
+  const env = { ...process.env, CTX_HOME: join(dir, "ctx-home"), CTX_LOG_LEVEL: "silent", CLAUDE_PROJECT_DIR: project };
+  const common = { session_id: "bench-session", transcript_path: transcript, cwd: project };
+  const node = process.execPath;
+
+  const floor = timeProcess(node, ["-e", "0"], { runs: RUNS, env });
+  const hook = (event: string, input: object) =>
+    timeProcess(node, [ctxBin, "hook", event], { runs: RUNS, env, input: JSON.stringify({ ...common, ...input }) });
+  const postToolUse = hook("post-tool-use", {
+    hook_event_name: "PostToolUse",
+    tool_name: "Bash",
+    tool_input: { command: "ls" },
+    tool_response: { stdout: "a\nb", stderr: "", interrupted: false, isImage: false },
+  });
+  const sessionStart = hook("session-start", { hook_event_name: "SessionStart", source: "compact" });
+  const sessionEnd = hook("session-end", { hook_event_name: "SessionEnd", reason: "other" });
+
+  const importCost = (specifier: string) => {
+    const t = timeProcess(node, ["--input-type=module", "-e", `await import(${JSON.stringify(specifier)})`], {
+      runs: 10,
+      env,
+      cwd: root,
+    });
+    return Math.round((t.medianMs - floor.medianMs) * 10) / 10;
+  };
+  const imports: Record<string, number> = {};
+  for (const specifier of [
+    "commander",
+    "zod/mini",
+    "zod",
+    "@msgpack/msgpack",
+    "lz4js",
+    "fzstd",
+    "@modelcontextprotocol/sdk/server/mcp.js",
+    "node:sqlite",
+  ]) {
+    imports[specifier] = importCost(specifier);
+  }
+
+  const ratio = (ms: number) => Math.round((ms / floor.medianMs) * 100) / 100;
+  return {
+    transcriptMegabytes: 50,
+    nodeFloor: floor,
+    postToolUse: { ...postToolUse, ratioToNode: ratio(postToolUse.medianMs), budgetRatio: 1.6 },
+    sessionStart: { ...sessionStart, ratioToNode: ratio(sessionStart.medianMs), budgetRatio: 2.5 },
+    sessionEnd: { ...sessionEnd, ratioToNode: ratio(sessionEnd.medianMs), budgetMs: 200 },
+    importCostMs: imports,
+  };
+}

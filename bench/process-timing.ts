@@ -1,0 +1,43 @@
+// Wall time of whole processes, for hook budgets that DESIGN.md states as ratios to `node -e 0`.
+import { spawnSync } from "node:child_process";
+
+export interface TimingSummary {
+  runs: number;
+  medianMs: number;
+  p90Ms: number;
+  minMs: number;
+}
+
+export function summarize(samples: number[]): TimingSummary {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  const round = (n: number) => Math.round(n * 100) / 100;
+  return {
+    runs: sorted.length,
+    medianMs: round(at(0.5)),
+    p90Ms: round(at(0.9)),
+    minMs: round(sorted[0] ?? Number.NaN),
+  };
+}
+
+/** Runs a command `runs` times (after one warm-up) and returns the wall-time summary. */
+export function timeProcess(
+  command: string,
+  args: readonly string[],
+  options: { runs: number; input?: string; env?: NodeJS.ProcessEnv; cwd?: string },
+): TimingSummary {
+  const samples: number[] = [];
+  for (let i = 0; i <= options.runs; i++) {
+    const started = process.hrtime.bigint();
+    const result = spawnSync(command, args, {
+      input: options.input ?? "",
+      env: options.env ?? process.env,
+      cwd: options.cwd,
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+    if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${result.status}: ${result.stderr}`);
+    if (i > 0) samples.push(elapsed);
+  }
+  return summarize(samples);
+}

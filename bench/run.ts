@@ -1,0 +1,29 @@
+// `pnpm bench`: runs every bench/*.bench.ts and prints one JSON document (also saved under bench/results/).
+import { mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const only = process.argv.slice(2);
+const files = readdirSync(here)
+  .filter((f) => f.endsWith(".bench.ts"))
+  .filter((f) => only.length === 0 || only.some((name) => f.startsWith(name)))
+  .sort();
+
+const results: Record<string, unknown> = {
+  date: new Date().toISOString(),
+  node: process.version,
+  cpus: cpus().length,
+  cpuModel: cpus()[0]?.model ?? "unknown",
+};
+for (const file of files) {
+  const name = file.replace(/\.bench\.ts$/, "");
+  process.stderr.write(`bench: ${name} …\n`);
+  const mod = (await import(join(here, file))) as { run: () => Promise<Record<string, unknown>> };
+  results[name] = await mod.run();
+}
+const json = `${JSON.stringify(results, null, 2)}\n`;
+mkdirSync(join(here, "results"), { recursive: true });
+writeFileSync(join(here, "results", "latest.json"), json);
+process.stdout.write(json);

@@ -1,0 +1,39 @@
+// The entry point: the only file that touches process.argv, process.exit and the real stdio.
+// `ctx hook …` takes a fast path that loads neither commander nor the MCP SDK (hook start-up budget).
+import { isCtxError } from "../errors.ts";
+
+async function main(argv: string[]): Promise<number> {
+  if (argv[0] === "hook" && !argv.some((arg) => arg === "--help" || arg === "-h")) {
+    const { runHookProcess } = await import("../hooks/process.ts");
+    const result = await runHookProcess(argv[1], { stdin: process.stdin, env: process.env });
+    if (result.stderr !== "") process.stderr.write(result.stderr);
+    if (result.stdout !== "")
+      await new Promise<void>((resolve) => process.stdout.write(result.stdout, () => resolve()));
+    return result.exitCode;
+  }
+  const { runCli } = await import("../cli/program.ts");
+  const { createLogger, parseLogLevel } = await import("../log.ts");
+  return runCli(argv, {
+    cwd: process.cwd(),
+    env: process.env,
+    stdin: process.stdin,
+    out: (text) => process.stdout.write(text),
+    err: (text) => process.stderr.write(text),
+    logger: createLogger({ level: parseLogLevel(process.env.CTX_LOG_LEVEL, "warn") }),
+    setExitCode: () => {},
+  });
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    // `serve` keeps running on its own; every other command ends here.
+    if (code >= 0) process.exit(code);
+  },
+  (error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`ctx: ${message}\n`);
+    if (isCtxError(error) && error.hint !== undefined) process.stderr.write(`hint: ${error.hint}\n`);
+    else if (!isCtxError(error) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    process.exit(isCtxError(error) && error.code === "USAGE" ? 2 : 1);
+  },
+);

@@ -1,0 +1,25 @@
+// `ctx serve`: the stdio MCP server Claude Code starts (from .mcp.json or the plugin).
+import { resolve } from "node:path";
+import type { Command } from "commander";
+import { findProjectRoot } from "../../store/paths.ts";
+import { CTX_VERSION } from "../../version.ts";
+import type { CliContext } from "../context.ts";
+
+export function registerServeCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("serve")
+    .description("run the MCP server on stdin/stdout (Claude Code starts this)")
+    .option("--project <dir>", "project folder (default: $CLAUDE_PROJECT_DIR, else found from the current folder)")
+    .action(async (options: { project?: string }) => {
+      // Loaded here so that no other command pays for the MCP SDK.
+      const { serveStdio } = await import("../../mcp/stdio.ts");
+      await serveStdio({
+        version: CTX_VERSION,
+        projectRoot:
+          options.project !== undefined ? resolve(ctx.cwd, options.project) : findProjectRoot(ctx.cwd, ctx.env),
+        logger: ctx.logger,
+        stdin: process.stdin,
+        stdout: process.stdout,
+      });
+    });
+}

@@ -1,0 +1,103 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { CtxError } from "../errors.ts";
+import { globalConfigPath, loadConfig, readEnvironmentLayer } from "./load.ts";
+
+let home: string;
+let project: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  const base = mkdtempSync(join(tmpdir(), "ctx-config-"));
+  home = join(base, "home");
+  project = join(base, "project");
+  mkdirSync(join(project, ".ctx"), { recursive: true });
+  mkdirSync(home, { recursive: true });
+  env = { CTX_HOME: home };
+});
+
+function catchError(fn: () => unknown): CtxError {
+  try {
+    fn();
+  } catch (error) {
+    if (error instanceof CtxError) return error;
+    throw error;
+  }
+  throw new Error("expected a CtxError");
+}
+
+describe("loadConfig", () => {
+  it("gives every documented default when no file or variable is set", () => {
+    const config = loadConfig({ projectRoot: project, env });
+    expect(config.retention).toEqual({ maxSnapshots: 5, maxAgeDays: 30, maxTotalMegabytes: 500 });
+    expect(config.guard.warningPercent).toBe(30);
+    expect(config.guard.criticalPercent).toBe(3);
+    expect(config.search.weights.bestSimilarity).toBe(0.4);
+    expect(config.embedder.provider).toBe("none");
+    expect(config.hooks.blockCompactionOnSaveFailure).toBe(true);
+  });
+
+  it("layers global <- project <- environment", () => {
+    writeFileSync(globalConfigPath(env), JSON.stringify({ retention: { maxSnapshots: 8, maxAgeDays: 60 } }));
+    writeFileSync(join(project, ".ctx", "config.json"), JSON.stringify({ retention: { maxSnapshots: 9 } }));
+    const config = loadConfig({
+      projectRoot: project,
+      env: { ...env, CTX_RETENTION__MAX_AGE_DAYS: "90", CTX_EMBEDDER__PROVIDER: "ollama" },
+    });
+    expect(config.retention.maxSnapshots).toBe(9);
+    expect(config.retention.maxAgeDays).toBe(90);
+    expect(config.retention.maxTotalMegabytes).toBe(500);
+    expect(config.embedder.provider).toBe("ollama");
+  });
+
+  it("names the file and the field of an invalid value", () => {
+    const file = join(project, ".ctx", "config.json");
+    writeFileSync(file, JSON.stringify({ guard: { warningPercent: 140 } }));
+    const error = catchError(() => loadConfig({ projectRoot: project, env }));
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message).toContain(file);
+    expect(error.message).toContain("guard.warningPercent");
+    expect(error.message).toContain("at most 100");
+  });
+
+  it("names the global file when the bad value comes from there, not the project", () => {
+    writeFileSync(globalConfigPath(env), JSON.stringify({ retention: { maxSnapshots: -1 } }));
+    writeFileSync(join(project, ".ctx", "config.json"), JSON.stringify({ retention: { maxAgeDays: 10 } }));
+    const error = catchError(() => loadConfig({ projectRoot: project, env }));
+    expect(error.message).toContain(globalConfigPath(env));
+    expect(error.message).toContain("retention.maxSnapshots");
+  });
+
+  it("rejects unknown settings by name, and malformed JSON with the file path", () => {
+    const file = join(project, ".ctx", "config.json");
+    writeFileSync(file, JSON.stringify({ retention: { maxSnapshot: 3 } }));
+    expect(catchError(() => loadConfig({ projectRoot: project, env })).message).toMatch(
+      /unknown setting "maxSnapshot"/,
+    );
+    writeFileSync(file, "{ not json");
+    const error = catchError(() => loadConfig({ projectRoot: project, env }));
+    expect(error.message).toContain(file);
+    expect(error.message).toContain("not valid JSON");
+  });
+
+  it("names the environment variable of a bad value", () => {
+    const error = catchError(() => loadConfig({ env: { ...env, CTX_GUARD__WARNING_PERCENT: "lots" } }));
+    expect(error.message).toContain("CTX_GUARD__WARNING_PERCENT");
+    const range = catchError(() => loadConfig({ env: { ...env, CTX_SUMMARIES__PROVIDER: "gpt" } }));
+    expect(range.message).toContain("CTX_SUMMARIES__PROVIDER");
+    expect(range.message).toContain('"extractive"');
+  });
+});
+
+describe("readEnvironmentLayer", () => {
+  it("maps nested keys, including snake_case compartments, and types values by their default", () => {
+    const layer = readEnvironmentLayer({
+      CTX_BUDGET__CAPS__ACTIVE_TASK: "5000",
+      CTX_HOOKS__AUTO_RESTORE: "false",
+      CTX_UNRELATED: "x",
+    });
+    expect(layer.value).toEqual({ budget: { caps: { active_task: 5000 } }, hooks: { autoRestore: false } });
+  });
+});

@@ -1,0 +1,101 @@
+// Loads the config: defaults <- global `<CTX_HOME>/config.json` <- project `.ctx/config.json` <- `CTX_*`
+// environment variables. An invalid file or variable is a CONFIG_INVALID error naming where it came from.
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { CtxError } from "../errors.ts";
+import { ctxHome, projectPaths } from "../store/paths.ts";
+import { type ConfigLayer, configLeaves, formatConfigIssue, mergeLayers, sourceOfPath } from "./merge.ts";
+import { type Config, ConfigSchema, defaultConfig } from "./schema.ts";
+
+export interface LoadConfigOptions {
+  /** Project root; without it only the global file and the environment count. */
+  projectRoot?: string;
+  env: NodeJS.ProcessEnv;
+}
+
+export function globalConfigPath(env: NodeJS.ProcessEnv): string {
+  return join(ctxHome(env), "config.json");
+}
+
+export function loadConfig(options: LoadConfigOptions): Config {
+  const layers: ConfigLayer[] = [];
+  const globalLayer = readConfigFile(globalConfigPath(options.env));
+  if (globalLayer) layers.push(globalLayer);
+  if (options.projectRoot !== undefined) {
+    const projectLayer = readConfigFile(projectPaths(options.projectRoot).config);
+    if (projectLayer) layers.push(projectLayer);
+  }
+  layers.push(readEnvironmentLayer(options.env));
+
+  const result = ConfigSchema.safeParse(mergeLayers(layers));
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  if (!issue) throw new CtxError("CONFIG_INVALID", "invalid configuration");
+  let source = sourceOfPath(layers, issue.path);
+  if (source === "environment") {
+    source =
+      `environment ${configLeaves(defaultConfig()).find((l) => l.path.join(".") === issue.path.join("."))?.envName ?? ""}`.trim();
+  }
+  throw new CtxError("CONFIG_INVALID", `${source}: ${formatConfigIssue(issue)}`, {
+    hint: "fix or remove that setting; `ctx doctor` lists every config file ctx reads",
+  });
+}
+
+/** Reads one JSON config file; null when it does not exist. */
+function readConfigFile(path: string): ConfigLayer | null {
+  let text: string;
+  try {
+    text = readFileSync(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw new CtxError("CONFIG_INVALID", `${path}: cannot read (${(error as Error).message})`, { cause: error });
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new CtxError("CONFIG_INVALID", `${path}: not valid JSON (${(error as Error).message})`, {
+      hint: "fix the JSON syntax or delete the file to use the defaults",
+      cause: error,
+    });
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new CtxError("CONFIG_INVALID", `${path}: must be a JSON object`, {
+      hint: 'e.g. {"retention": {"maxSnapshots": 10}}',
+    });
+  }
+  return { source: path, value: value as Record<string, unknown> };
+}
+
+/**
+ * `CTX_<SECTION>__<KEY>` for every leaf setting, e.g. CTX_GUARD__WARNING_PERCENT=25 or
+ * CTX_BUDGET__CAPS__ACTIVE_TASK=5000. Values are typed by the default they replace.
+ */
+export function readEnvironmentLayer(env: NodeJS.ProcessEnv): ConfigLayer {
+  const value: Record<string, unknown> = {};
+  for (const leaf of configLeaves(defaultConfig())) {
+    const raw = env[leaf.envName];
+    if (raw === undefined || raw === "") continue;
+    let cursor = value;
+    for (const key of leaf.path.slice(0, -1)) {
+      cursor[key] ??= {};
+      cursor = cursor[key] as Record<string, unknown>;
+    }
+    cursor[leaf.path[leaf.path.length - 1] as string] = coerceEnvValue(raw, leaf.defaultValue, leaf.envName);
+  }
+  return { source: "environment", value };
+}
+
+function coerceEnvValue(raw: string, defaultValue: unknown, name: string): unknown {
+  if (typeof defaultValue === "number") {
+    const parsed = Number(raw);
+    if (Number.isNaN(parsed)) throw new CtxError("CONFIG_INVALID", `environment ${name}: "${raw}" is not a number`);
+    return parsed;
+  }
+  if (typeof defaultValue === "boolean") {
+    if (/^(1|true|yes|on)$/i.test(raw)) return true;
+    if (/^(0|false|no|off)$/i.test(raw)) return false;
+    throw new CtxError("CONFIG_INVALID", `environment ${name}: "${raw}" is not a boolean (use true or false)`);
+  }
+  return raw;
+}

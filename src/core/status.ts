@@ -1,0 +1,74 @@
+// What `ctx status --json`, the `ctx_status` tool and `ctx://status` report, built from what the
+// store read. One schema for all three, so scripts and Claude see the same shape.
+import * as z from "zod/mini";
+import type { SessionsFile } from "./sessions.ts";
+
+export const RECENT_SESSIONS_SHOWN = 10;
+
+export const StatusSessionSchema = z.object({
+  sessionId: z.string(),
+  source: z.nullable(z.string()),
+  startedAt: z.nullable(z.string()),
+  endedAt: z.nullable(z.string()),
+  endReason: z.nullable(z.string()),
+  transcriptPath: z.nullable(z.string()),
+});
+
+export const StatusSchema = z.object({
+  version: z.string(),
+  project: z.object({
+    root: z.string(),
+    ctxDir: z.string(),
+    /** `.ctx/` exists (ctx init ran, or a hook wrote state). */
+    initialized: z.boolean(),
+  }),
+  sessions: z.object({
+    count: z.int(),
+    recent: z.array(StatusSessionSchema),
+  }),
+  /** Problems found while reading (e.g. a state file that fails to verify); empty when all is well. */
+  warnings: z.array(z.string()),
+});
+export type Status = z.infer<typeof StatusSchema>;
+
+export function buildStatus(input: {
+  version: string;
+  root: string;
+  ctxDir: string;
+  initialized: boolean;
+  sessions: SessionsFile | null;
+  warnings: string[];
+}): Status {
+  const sessions = input.sessions?.sessions ?? [];
+  return {
+    version: input.version,
+    project: { root: input.root, ctxDir: input.ctxDir, initialized: input.initialized },
+    sessions: {
+      count: sessions.length,
+      recent: sessions.slice(0, RECENT_SESSIONS_SHOWN).map((s) => ({
+        sessionId: s.sessionId,
+        source: s.source,
+        startedAt: s.startedAt,
+        endedAt: s.endedAt,
+        endReason: s.endReason,
+        transcriptPath: s.transcriptPath,
+      })),
+    },
+    warnings: input.warnings,
+  };
+}
+
+/** The status as lines a person (or Claude) reads. */
+export function formatStatusText(status: Status): string {
+  const lines = [
+    `ctx ${status.version}`,
+    `project: ${status.project.root}${status.project.initialized ? "" : " (not set up: run `ctx init`)"}`,
+    `sessions seen: ${status.sessions.count}`,
+  ];
+  for (const s of status.sessions.recent.slice(0, 5)) {
+    const ended = s.endedAt ? `ended ${s.endedAt}${s.endReason ? ` (${s.endReason})` : ""}` : "no end recorded";
+    lines.push(`  ${s.sessionId}  ${s.source ?? "?"}  started ${s.startedAt ?? "?"}  ${ended}`);
+  }
+  for (const warning of status.warnings) lines.push(`warning: ${warning}`);
+  return `${lines.join("\n")}\n`;
+}

@@ -1,0 +1,83 @@
+// Runs one hook: event name -> parse and validate stdin -> handler under a time limit -> the reply.
+// It never throws and never breaks the user's session: every failure is exit 0, one stderr line, no stdout.
+import * as z from "zod/mini";
+import { defaultConfig } from "../config/schema.ts";
+import { describeError } from "../errors.ts";
+import { HOOK_EVENT_ALIASES, resolveHookEvent } from "./schemas.ts";
+import { HOOK_TABLE, type HookDeps } from "./table.ts";
+
+export interface HookRunResult {
+  stdout: string;
+  stderr: string;
+  exitCode: number;
+}
+
+export interface HookRunDeps extends Omit<HookDeps, "projectRoot" | "config"> {
+  findProjectRoot: (cwd: string) => string;
+  /** Loads the config for a project; may throw CONFIG_INVALID (the hook then runs on defaults). */
+  loadConfig: (projectRoot: string) => HookDeps["config"];
+  table?: typeof HOOK_TABLE;
+}
+
+const quiet = (message: string): HookRunResult => ({ stdout: "", stderr: `ctx hook: ${message}\n`, exitCode: 0 });
+
+export async function runHook(eventName: string, stdinText: string, deps: HookRunDeps): Promise<HookRunResult> {
+  const event = resolveHookEvent(eventName);
+  if (event === null) {
+    const known = [...new Set(Object.values(HOOK_EVENT_ALIASES))].join(", ");
+    return quiet(`unknown event "${eventName}" (known: ${known}); nothing done`);
+  }
+  if (stdinText.trim() === "") return quiet(`${event}: empty stdin, expected the hook's JSON input; nothing done`);
+
+  let raw: unknown;
+  try {
+    raw = JSON.parse(stdinText);
+  } catch (error) {
+    return quiet(`${event}: stdin is not valid JSON (${describeError(error)}); nothing done`);
+  }
+  const definition = (deps.table ?? HOOK_TABLE)[event];
+  const parsed = z.safeParse(definition.schema, raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "input";
+    const what = issue?.code === "invalid_type" ? `expected ${issue.expected}` : (issue?.code ?? "invalid");
+    return quiet(`${event}: invalid hook input: ${where}: ${what}; nothing done`);
+  }
+  const input = parsed.data as { cwd: string };
+
+  const projectRoot = deps.findProjectRoot(input.cwd);
+  let config = defaultConfig();
+  let warning = "";
+  try {
+    config = deps.loadConfig(projectRoot);
+  } catch (error) {
+    warning = `ctx hook: ${event}: ${describeError(error)}; running on the default settings\n`;
+  }
+
+  const handlerDeps: HookDeps = { env: deps.env, now: deps.now, logger: deps.logger, projectRoot, config };
+  const limitMs = config.hooks.handlerTimeoutMs;
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), limitMs);
+    timer.unref();
+  });
+  try {
+    const outcome = await Promise.race([definition.handle(parsed.data, handlerDeps), timeout]);
+    if (outcome === "timeout") {
+      return {
+        stdout: "",
+        stderr: `${warning}ctx hook: ${event}: handler took longer than ${limitMs} ms; abandoned\n`,
+        exitCode: 0,
+      };
+    }
+    if (outcome === null) return { stdout: "", stderr: warning, exitCode: 0 };
+    const reply = outcome.reply;
+    const stdout = reply === undefined ? "" : typeof reply === "string" ? reply : `${JSON.stringify(reply)}\n`;
+    const stderr = warning + (outcome.stderr === undefined ? "" : `${outcome.stderr.trimEnd()}\n`);
+    return { stdout, stderr, exitCode: outcome.exitCode ?? 0 };
+  } catch (error) {
+    return { stdout: "", stderr: `${warning}ctx hook: ${event}: failed: ${describeError(error)}\n`, exitCode: 0 };
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,20 @@
+// SessionStart: records that the session started (or resumed, compacted, forked) in `.ctx/sessions.ctx`.
+import { recordSessionStart } from "../core/sessions.ts";
+import { updateSessionsSeen } from "../store/sessions-seen.ts";
+import type { SessionStartInput } from "./schemas.ts";
+import type { HookDeps, HookOutcome } from "./table.ts";
+
+export async function handleSessionStart(input: SessionStartInput, deps: HookDeps): Promise<HookOutcome | null> {
+  await updateSessionsSeen(deps.projectRoot, (current) =>
+    recordSessionStart(current, {
+      sessionId: input.session_id,
+      transcriptPath: input.transcript_path,
+      cwd: input.cwd,
+      source: input.source,
+      model: input.model ?? null,
+      at: deps.now(),
+    }),
+  );
+  deps.logger.debug(`session ${input.session_id} started (${input.source})`);
+  return null;
+}

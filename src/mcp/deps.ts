@@ -1,0 +1,11 @@
+// What the MCP server needs from the outside world; production values are built in ./stdio.ts,
+// tests pass their own (temp project, fixed clock, failing collectors).
+import type { Status } from "../core/status.ts";
+import type { Logger } from "../log.ts";
+
+export interface ServerDeps {
+  version: string;
+  projectRoot: string;
+  logger: Logger;
+  collectStatus: (projectRoot: string) => Promise<Status>;
+}

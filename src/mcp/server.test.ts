@@ -1,0 +1,124 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { afterEach, describe, expect, it } from "vitest";
+import { buildStatus, type Status, StatusSchema } from "../core/status.ts";
+import { CtxError } from "../errors.ts";
+import { silentLogger } from "../log.ts";
+import type { ServerDeps } from "./deps.ts";
+import { createServer, SERVER_INSTRUCTIONS } from "./server.ts";
+
+const sampleStatus: Status = buildStatus({
+  version: "9.9.9",
+  root: "/repo",
+  ctxDir: "/repo/.ctx",
+  initialized: true,
+  sessions: {
+    sessions: Array.from({ length: 12 }, (_, i) => ({
+      sessionId: `s${i}`,
+      transcriptPath: `/t/s${i}.jsonl`,
+      cwd: "/repo",
+      source: "startup",
+      model: null,
+      startedAt: "2026-11-01T10:00:00.000Z",
+      endedAt: null,
+      endReason: null,
+      starts: 1,
+      lastSeenAt: "2026-11-01T10:00:00.000Z",
+    })),
+  },
+  warnings: [],
+});
+
+let client: Client | undefined;
+afterEach(async () => {
+  await client?.close();
+  client = undefined;
+});
+
+async function connect(overrides: Partial<ServerDeps> = {}): Promise<Client> {
+  const server = createServer({
+    version: "9.9.9",
+    projectRoot: "/repo",
+    logger: silentLogger,
+    collectStatus: async () => sampleStatus,
+    ...overrides,
+  });
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  client = new Client({ name: "test", version: "1.0.0" });
+  await client.connect(clientSide);
+  return client;
+}
+
+describe("ctx MCP server", () => {
+  it("introduces itself with instructions under Claude Code's 2 KB limit", async () => {
+    const c = await connect();
+    expect(c.getServerVersion()).toMatchObject({ name: "ctx", version: "9.9.9" });
+    expect(c.getInstructions()).toBe(SERVER_INSTRUCTIONS);
+    expect(Buffer.byteLength(SERVER_INSTRUCTIONS)).toBeLessThan(2048);
+  });
+
+  it("lists ctx_status with input and output schemas and read-only annotations", async () => {
+    const c = await connect();
+    const { tools } = await c.listTools();
+    const status = tools.find((t) => t.name === "ctx_status");
+    expect(status?.inputSchema.properties).toHaveProperty("recent");
+    expect(status?.outputSchema?.properties).toHaveProperty("sessions");
+    expect(status?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+    for (const tool of tools) expect(tool.name).toMatch(/^ctx_[a-z]+(_[a-z]+)*$/);
+    for (const tool of tools) expect(Buffer.byteLength(tool.description ?? "")).toBeLessThan(2048);
+  });
+
+  it("ctx_status returns text and structuredContent matching the output schema", async () => {
+    const c = await connect();
+    const result = await c.callTool({ name: "ctx_status", arguments: { recent: 3 } });
+    expect(result.isError).toBeFalsy();
+    const structured = StatusSchema.parse(result.structuredContent);
+    expect(structured.project.root).toBe("/repo");
+    expect(structured.sessions.count).toBe(12);
+    expect(structured.sessions.recent).toHaveLength(3);
+    const text = (result.content as Array<{ type: string; text: string }>)[0]?.text ?? "";
+    expect(text).toContain("project: /repo");
+    expect(text).toContain("sessions seen: 12");
+  });
+
+  it("a failure inside the tool is an isError result with the hint, not a protocol error", async () => {
+    const c = await connect({
+      collectStatus: async () => {
+        throw new CtxError("STATE_CORRUPT", "/repo/.ctx/sessions.ctx: checksum mismatch", { hint: "run `ctx doctor`" });
+      },
+    });
+    const result = await c.callTool({ name: "ctx_status", arguments: {} });
+    expect(result.isError).toBe(true);
+    const text = (result.content as Array<{ text: string }>)[0]?.text ?? "";
+    expect(text).toContain("STATE_CORRUPT");
+    expect(text).toContain("checksum mismatch");
+    expect(text).toContain("hint: run `ctx doctor`");
+  });
+
+  it("rejects invalid arguments through the input schema", async () => {
+    let called = false;
+    const guarded = await connect({
+      collectStatus: async () => {
+        called = true;
+        return sampleStatus;
+      },
+    });
+    const result = await guarded.callTool({ name: "ctx_status", arguments: { recent: "many" } }).catch((e: Error) => e);
+    const message = result instanceof Error ? result.message : JSON.stringify(result);
+    expect(message).toMatch(/recent/);
+    expect(message).toMatch(/invalid|validation/i);
+    if (!(result instanceof Error)) expect(result.isError).toBe(true);
+    expect(called).toBe(false);
+  });
+
+  it("serves ctx://status as JSON", async () => {
+    const c = await connect();
+    const { resources } = await c.listResources();
+    expect(resources.map((r) => r.uri)).toContain("ctx://status");
+    const read = await c.readResource({ uri: "ctx://status" });
+    const content = read.contents[0] as { mimeType: string; text: string };
+    expect(content.mimeType).toBe("application/json");
+    expect(StatusSchema.parse(JSON.parse(content.text)).version).toBe("9.9.9");
+  });
+});

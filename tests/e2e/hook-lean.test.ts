@@ -1,0 +1,55 @@
+// The hook path must stay lean (DESIGN.md budgets): `ctx hook …` may not load the MCP SDK, SQLite,
+// full zod or commander. Checked on the built bundle by recording every module the process resolves.
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { runCtx } from "./ctx-process.ts";
+
+const recorder = fileURLToPath(new URL("./record-imports.mjs", import.meta.url));
+
+async function modulesLoadedBy(args: string[], stdin: string): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), "ctx-lean-"));
+  const project = join(dir, "repo");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  const list = join(dir, "imports.txt");
+  const result = await runCtx(args, {
+    cwd: project,
+    stdin: stdin.replaceAll("PROJECT", project),
+    env: { CTX_HOME: join(dir, "home"), CTX_RECORD_IMPORTS: list, NODE_OPTIONS: `--import=${recorder}` },
+  });
+  expect(result.code).toBe(0);
+  return readFileSync(list, "utf8").split("\n");
+}
+
+const FORBIDDEN = [/@modelcontextprotocol/, /node:sqlite/, /better-sqlite3/, /\/zod\/v4\/classic\//, /\/commander\//];
+
+describe("hook path stays lean", () => {
+  it.each(["session-start", "session-end", "post-tool-use"])(
+    "`ctx hook %s` loads no MCP SDK, SQLite, full zod or commander",
+    async (event) => {
+      const input = JSON.stringify({
+        session_id: "s",
+        transcript_path: "/t.jsonl",
+        cwd: "PROJECT",
+        hook_event_name: event,
+        source: "startup",
+        reason: "other",
+        tool_name: "Bash",
+      });
+      const modules = await modulesLoadedBy(["hook", event], input);
+      expect(modules.some((url) => url.includes("zod"))).toBe(true); // the recorder works: zod/mini is there
+      for (const pattern of FORBIDDEN)
+        expect(
+          modules.filter((url) => pattern.test(url)),
+          String(pattern),
+        ).toEqual([]);
+    },
+  );
+
+  it("the recorder would catch a heavy import: `ctx status` loads commander", async () => {
+    const modules = await modulesLoadedBy(["status", "--json"], "");
+    expect(modules.some((url) => /\/commander\//.test(url))).toBe(true);
+  });
+});

@@ -1,0 +1,14 @@
+// Preloaded with `node --import` by hook-lean.test.ts: records every module URL the process resolves
+// and writes the list to $CTX_RECORD_IMPORTS at exit.
+import { writeFileSync } from "node:fs";
+import { registerHooks } from "node:module";
+
+const seen = new Set();
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    const result = nextResolve(specifier, context);
+    seen.add(result.url);
+    return result;
+  },
+});
+process.on("exit", () => writeFileSync(process.env.CTX_RECORD_IMPORTS, [...seen].join("\n")));
