@@ -1,0 +1,166 @@
+// ctx inside the real Claude Code CLI (pinned npm release, offline): after the built `ctx init`, Claude Code
+// connects the MCP server, accepts the hook settings, calls ctx_status in a scripted turn, and ctx's hooks
+// record the session. Skips with a reason when the CLI cannot be installed, unless CI is set.
+import { existsSync } from "node:fs";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { CLAUDE_CODE_VERSION, ensureClaudeCli } from "./harness/claude-cli.ts";
+import { doctorInvalidSettings, mcpServerStatus } from "./harness/claude-output.ts";
+import { runClaudeTurn } from "./harness/claude-turn.ts";
+import { toolNames, toolResults } from "./harness/messages-api.ts";
+import { approveProjectMcpServers, createSandbox, runClaude, runCtx, type Sandbox } from "./harness/sandbox.ts";
+
+const cli = await ensureClaudeCli();
+const claudeBin = "bin" in cli ? cli.bin : undefined;
+if ("skipReason" in cli) process.stderr.write(`claude-code.test.ts skipped: ${cli.skipReason}\n`);
+
+const TIMEOUT_MS = 90_000;
+const sandboxes: Sandbox[] = [];
+
+afterEach(async () => {
+  await Promise.all(sandboxes.splice(0).map((sandbox) => sandbox.cleanup()));
+});
+
+async function newSandbox(ctxOnPath = true): Promise<Sandbox> {
+  const sandbox = await createSandbox({ ctxOnPath, claudeBin });
+  sandboxes.push(sandbox);
+  return sandbox;
+}
+
+/**
+ * A temp HOME and git repo where the built `ctx init` ran and the user approved the ctx MCP server. With
+ * `ctxOnPath` ctx init writes plain `ctx` commands (a global install); without, `<node> <dist/ctx.js>`.
+ */
+async function initializedSandbox(ctxOnPath = true): Promise<Sandbox> {
+  const sandbox = await newSandbox(ctxOnPath);
+  const init = await runCtx(sandbox, ["init"]);
+  expect(init.exitCode, `ctx init failed:\n${init.stdout}\n${init.stderr}`).toBe(0);
+  await approveProjectMcpServers(sandbox);
+  return sandbox;
+}
+
+interface StatusJson {
+  project: { root: string; initialized: boolean };
+  sessions: {
+    count: number;
+    recent: {
+      sessionId: string;
+      source: string | null;
+      startedAt: string;
+      endedAt: string | null;
+      endReason: string | null;
+      transcriptPath: string | null;
+    }[];
+  };
+}
+
+const COMMAND_FORMS = [
+  { form: "`ctx` on PATH", ctxOnPath: true },
+  { form: "absolute node + dist/ctx.js", ctxOnPath: false },
+];
+
+describe.skipIf(claudeBin === undefined)(`ctx in Claude Code ${CLAUDE_CODE_VERSION}`, () => {
+  describe.each(COMMAND_FORMS)("with ctx init's commands as $form", ({ ctxOnPath }) => {
+    it(
+      "claude mcp list reports ctx's MCP server as connected",
+      async () => {
+        const sandbox = await initializedSandbox(ctxOnPath);
+        const mcp = JSON.parse(await readFile(join(sandbox.project, ".mcp.json"), "utf8"));
+        expect(mcp.mcpServers.ctx.command, "the command form under test").toBe(ctxOnPath ? "ctx" : process.execPath);
+        const list = await runClaude(sandbox, ["mcp", "list"]);
+        // Exit code 0 whatever the health: the text is the verdict.
+        expect(mcpServerStatus(list.stdout, "ctx"), list.stdout + list.stderr).toBe("✔ Connected");
+      },
+      TIMEOUT_MS,
+    );
+
+    it(
+      "claude doctor finds no invalid settings in the hooks ctx wrote",
+      async () => {
+        const sandbox = await initializedSandbox(ctxOnPath);
+        const settings = JSON.parse(await readFile(join(sandbox.project, ".claude", "settings.json"), "utf8"));
+        expect(Object.keys(settings.hooks)).toEqual(expect.arrayContaining(["SessionStart", "SessionEnd"]));
+        const doctor = await runClaude(sandbox, ["doctor"]);
+        expect(doctor.stdout).toContain("Claude Code doctor");
+        expect(doctorInvalidSettings(doctor.stdout)).toEqual([]);
+      },
+      TIMEOUT_MS,
+    );
+
+    it(
+      "claude -p calls ctx_status through MCP and ctx's hooks record the session",
+      async () => {
+        const sandbox = await initializedSandbox(ctxOnPath);
+        const toolUseId = "toolu_ctx_status_e2e";
+        const turn = await runClaudeTurn({
+          sandbox,
+          prompt: "What does ctx know about this project?",
+          allowedTools: ["mcp__ctx__ctx_status"],
+          turns: [{ toolUse: { id: toolUseId, name: "mcp__ctx__ctx_status", input: {} } }, { text: "ctx is set up." }],
+        });
+        const diagnostics = `exit ${turn.exitCode}\nstdout: ${turn.stdout}\nstderr: ${turn.stderr}`;
+        expect(turn.exitCode, diagnostics).toBe(0);
+        expect(turn.result, diagnostics).toMatchObject({ is_error: false, num_turns: 2, result: "ctx is set up." });
+        expect(turn.problems).toEqual([]);
+        expect(turn.unusedTurns).toBe(0);
+
+        const [first, second] = turn.requests;
+        expect(turn.requests).toHaveLength(2);
+        expect(toolNames(first?.body ?? {})).toContain("mcp__ctx__ctx_status");
+        const results = toolResults(second?.body ?? {});
+        expect(results).toHaveLength(1);
+        expect(results[0]).toMatchObject({ toolUseId, isError: false });
+        expect(results[0]?.text).toContain(sandbox.project);
+        expect(results[0]?.text).toContain("ctx");
+        // The SessionStart hook ran before the tool call, and the MCP server reads the same store.
+        const sessionId = turn.result?.session_id ?? "";
+        expect(sessionId).not.toBe("");
+        expect(results[0]?.text).toContain(sessionId);
+
+        expect(turn.transcriptPath).toBe(
+          join(sandbox.home, ".claude", "projects", projectKey(sandbox.project), `${sessionId}.jsonl`),
+        );
+        expect(existsSync(turn.transcriptPath ?? "")).toBe(true);
+        expect(await readFile(turn.transcriptPath ?? "", "utf8")).toContain(toolUseId);
+
+        const status = await runCtx(sandbox, ["status", "--json"]);
+        expect(status.exitCode, status.stderr).toBe(0);
+        const parsed = JSON.parse(status.stdout) as StatusJson;
+        expect(parsed.project).toMatchObject({ root: sandbox.project, initialized: true });
+        const session = parsed.sessions.recent.find((recent) => recent.sessionId === sessionId);
+        expect(session, status.stdout).toMatchObject({
+          source: "startup",
+          endReason: "other",
+          transcriptPath: turn.transcriptPath,
+        });
+        expect(Date.parse(session?.startedAt ?? "")).not.toBeNaN();
+        expect(Date.parse(session?.endedAt ?? "")).not.toBeNaN();
+      },
+      TIMEOUT_MS,
+    );
+  });
+
+  it(
+    "claude doctor does flag a broken hook settings file (control for the check above)",
+    async () => {
+      const sandbox = await newSandbox();
+      const broken = sandbox.project;
+      await mkdir(join(broken, ".claude"));
+      const hook = { type: "command", command: ["ctx"], args: ["hook", "session-end"] };
+      const hooks = { SessionBegin: [{ hooks: [hook] }], SessionEnd: [{ hooks: [hook] }], Stop: [{ matcher: "" }] };
+      await writeFile(join(broken, ".claude", "settings.json"), JSON.stringify({ hooks }));
+      const doctor = await runClaude(sandbox, ["doctor"]);
+      const problems = doctorInvalidSettings(doctor.stdout);
+      expect(problems.join("\n")).toContain('Unknown hook event "SessionBegin"');
+      expect(problems.join("\n")).toContain("hooks.SessionEnd.0.hooks.0");
+      expect(problems.join("\n")).toContain("hooks.Stop.0");
+    },
+    TIMEOUT_MS,
+  );
+});
+
+/** Claude Code's folder name for a project under ~/.claude/projects: every non-alphanumeric becomes `-`. */
+function projectKey(projectDir: string): string {
+  return projectDir.replace(/[^a-zA-Z0-9]/g, "-");
+}
