@@ -17,6 +17,6 @@ export default defineConfig({
   // Bundled (tree-shaken) rather than loaded from node_modules: importing the zod/mini package whole costs
   // ~45 ms per hook process, its tree-shaken part a fraction of that. The MCP SDK and commander stay
   // external: the hook path never loads them.
-  noExternal: ["zod", "@msgpack/msgpack", "lz4js", "fzstd"],
+  noExternal: [/^zod\/mini$/, "@msgpack/msgpack", "lz4js", "fzstd"],
   define: { __CTX_VERSION__: JSON.stringify(pkg.version) },
 });
