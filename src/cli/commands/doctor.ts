@@ -1,7 +1,33 @@
-// `ctx doctor`: placeholder registration, replaced by the real command in this same change.
+// `ctx doctor`: a checklist of everything ctx needs (Node, PATH, project and user wiring, .ctx/, state
+// files, config), each problem with a fix to run. Exit code 1 when anything failed.
 import type { Command } from "commander";
+import { buildDoctorReport, formatDoctorReport } from "../../core/doctor-report.ts";
+import { runDoctorChecks } from "../../setup/doctor-checks.ts";
+import { describeSelf, type SelfInfo } from "../../setup/self.ts";
+import { findProjectRoot } from "../../store/paths.ts";
 import type { CliContext } from "../context.ts";
+import { formatJson } from "../output.ts";
 
-export function registerDoctorCommand(program: Command, _ctx: CliContext): void {
-  program.command("doctor").description("(in progress)");
+interface DoctorCommandOptions {
+  json?: boolean;
+  project?: string;
+}
+
+export interface DoctorCommandDeps {
+  self?: SelfInfo;
+}
+
+export function registerDoctorCommand(program: Command, ctx: CliContext, deps: DoctorCommandDeps = {}): void {
+  program
+    .command("doctor")
+    .description("check Node, PATH, the project's Claude Code wiring, .ctx/ and the config")
+    .option("--json", "print { ok, findings } as JSON")
+    .option("--project <dir>", "the project folder (default: the repository around the current folder)")
+    .action(async (options: DoctorCommandOptions) => {
+      const projectDir = options.project ?? findProjectRoot(ctx.cwd, ctx.env);
+      const findings = await runDoctorChecks({ projectDir, env: ctx.env, self: deps.self ?? describeSelf() });
+      const report = buildDoctorReport(findings);
+      ctx.out(options.json ? formatJson(report) : formatDoctorReport(report, projectDir));
+      if (!report.ok) ctx.setExitCode(1);
+    });
 }

@@ -1,7 +1,52 @@
-// `ctx init`: placeholder registration, replaced by the real command in this same change.
+// `ctx init`: wires ctx into the project's Claude Code settings (hooks, MCP server, /fork-detect, .ctx/,
+// .gitignore), or takes that wiring out again with --remove. The logic lives in src/core/init-*.ts and
+// src/setup/init-project.ts; this file parses options and prints.
 import type { Command } from "commander";
+import { buildInitReport, formatInitReport } from "../../core/init-report.ts";
+import { applyInitPlan, planProjectInit } from "../../setup/init-project.ts";
+import type { SelfInfo } from "../../setup/self.ts";
+import { findProjectRoot } from "../../store/paths.ts";
 import type { CliContext } from "../context.ts";
+import { formatJson } from "../output.ts";
 
-export function registerInitCommand(program: Command, _ctx: CliContext): void {
-  program.command("init").description("(in progress)");
+interface InitCommandOptions {
+  dryRun?: boolean;
+  remove?: boolean;
+  json?: boolean;
+  command?: string;
+  project?: string;
+}
+
+export interface InitCommandDeps {
+  self?: SelfInfo;
+}
+
+export function registerInitCommand(program: Command, ctx: CliContext, deps: InitCommandDeps = {}): void {
+  program
+    .command("init")
+    .description("wire ctx into this project's Claude Code settings (hooks, MCP server, /fork-detect)")
+    .option("--dry-run", "show what would change, write nothing")
+    .option("--remove", "take ctx's wiring out again (keeps .ctx/ data)")
+    .option("--json", "print the plan/result as JSON")
+    .option("--command <cmd>", "the command Claude Code should run for ctx (default: found on PATH)")
+    .option("--project <dir>", "the project folder (default: the repository around the current folder)")
+    .action(async (options: InitCommandOptions) => {
+      const projectDir = options.project ?? findProjectRoot(ctx.cwd, ctx.env);
+      const result = await planProjectInit(projectDir, {
+        mode: options.remove ? "remove" : "install",
+        env: ctx.env,
+        ...(options.command === undefined ? {} : { command: options.command }),
+        ...(deps.self === undefined ? {} : { self: deps.self }),
+      });
+      const dryRun = options.dryRun === true;
+      if (!dryRun) await applyInitPlan(result.project, result.changes);
+      ctx.logger.debug(`init: ${result.changes.filter((change) => change.operation).length} file(s) to change`);
+      const report = buildInitReport({ ...result, dryRun });
+      if (options.json) {
+        ctx.out(formatJson(report));
+        return;
+      }
+      ctx.out(formatInitReport(report));
+      for (const warning of report.warnings) ctx.err(`ctx: warning: ${warning}\n`);
+    });
 }

@@ -1,0 +1,103 @@
+// `ctx doctor` run in-process through runCli against a temp repository and a temp HOME.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Readable } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DoctorReportSchema } from "../../core/doctor-report.ts";
+import { silentLogger } from "../../log.ts";
+import type { CliContext } from "../context.ts";
+import { runCli } from "../program.ts";
+
+let root: string;
+let repo: string;
+let env: NodeJS.ProcessEnv;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "ctx-doctor-cli-"));
+  repo = join(root, "repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  mkdirSync(join(root, "bin"));
+  mkdirSync(join(root, "home"));
+  // A `ctx` on PATH so the wiring's command resolves (another program: doctor says so).
+  writeFileSync(join(root, "bin", "ctx"), "#!/bin/sh\n");
+  chmodSync(join(root, "bin", "ctx"), 0o755);
+  env = { PATH: join(root, "bin"), HOME: join(root, "home"), CTX_HOME: join(root, "ctx-home") };
+});
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+async function run(argv: string[]) {
+  let stdout = "";
+  let exitCode = 0;
+  const ctx: CliContext = {
+    cwd: repo,
+    env,
+    stdin: Readable.from([]),
+    out: (text) => (stdout += text),
+    err: () => {},
+    logger: silentLogger,
+    setExitCode: (code) => (exitCode = code),
+  };
+  const code = await runCli(argv, ctx);
+  return { code: code || exitCode, stdout };
+}
+
+async function doctorJson() {
+  const { code, stdout } = await run(["doctor", "--json"]);
+  const report = DoctorReportSchema.parse(JSON.parse(stdout));
+  return { code, report, byId: Object.fromEntries(report.findings.map((finding) => [finding.id, finding])) };
+}
+
+describe("ctx doctor", () => {
+  it("passes after ctx init (exit 0), with only warnings about PATH", async () => {
+    await run(["init", "--command", "ctx"]);
+    const { code, report, byId } = await doctorJson();
+    expect(code).toBe(0);
+    expect(report.ok).toBe(true);
+    expect(byId.node?.message).toContain(process.versions.node);
+    expect(byId["path-ctx"]).toMatchObject({ status: "warn", message: expect.stringContaining("another program") });
+    for (const id of ["project-mcp", "project-hooks", "gitignore", "ctx-dir", "config", "session-index"]) {
+      expect(byId[id]?.status, id).toBe("ok");
+    }
+  });
+
+  it("fails (exit 1) in a project ctx init never touched, with the fixes", async () => {
+    const { code, stdout } = await run(["doctor"]);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/✗ \.mcp\.json has no "ctx" MCP server\n {4}fix: ctx init/);
+    expect(stdout).toMatch(/^! /m);
+  });
+
+  it("fails a state file that does not verify", async () => {
+    await run(["init", "--command", "ctx"]);
+    writeFileSync(join(repo, ".ctx", "state.ctx"), "not a container");
+    const { code, byId } = await doctorJson();
+    expect(code).toBe(1);
+    expect(byId["state-file"]).toMatchObject({ status: "fail", message: expect.stringContaining(".ctx/state.ctx") });
+  });
+
+  it("fails an invalid config with the loader's message", async () => {
+    await run(["init", "--command", "ctx"]);
+    writeFileSync(join(repo, ".ctx", "config.json"), "[1]");
+    const { code, byId } = await doctorJson();
+    expect(code).toBe(1);
+    expect(byId.config).toMatchObject({ status: "fail", message: expect.stringContaining("config.json") });
+  });
+
+  it("reads user-level settings from CLAUDE_CONFIG_DIR", async () => {
+    await run(["init", "--command", "ctx"]);
+    const configDir = join(root, "claude-config");
+    mkdirSync(configDir);
+    const userHooks = {
+      hooks: { Stop: [{ hooks: [{ type: "command", command: "claude-ctx", args: ["hook", "stop"] }] }] },
+    };
+    writeFileSync(join(configDir, "settings.json"), JSON.stringify(userHooks));
+    env.CLAUDE_CONFIG_DIR = configDir;
+    const { byId } = await doctorJson();
+    expect(byId["user-hooks"]).toMatchObject({
+      status: "warn",
+      message: expect.stringContaining(join(configDir, "settings.json")),
+    });
+    expect(byId["user-mcp"]?.message).toContain(join(configDir, ".claude.json"));
+  });
+});

@@ -1,0 +1,97 @@
+import { describe, expect, it } from "vitest";
+import {
+  checkConfig,
+  checkCtxDir,
+  checkNode,
+  checkPathCommands,
+  checkSessionIndex,
+  checkStateFiles,
+} from "./doctor-environment.ts";
+
+const self = "/lib/claude-ctx/dist/ctx.js";
+const mine = (path: string) => ({ path, targets: [self] });
+const other = (path: string) => ({ path, targets: [path] });
+
+describe("checkNode", () => {
+  it("accepts 22 and newer, showing version and path", () => {
+    expect(checkNode("22.1.0", "/usr/bin/node")).toEqual({
+      id: "node",
+      status: "ok",
+      message: "Node 22.1.0 (/usr/bin/node)",
+    });
+  });
+
+  it("fails older Node with a fix", () => {
+    const finding = checkNode("20.11.1", "/usr/bin/node");
+    expect(finding.status).toBe("fail");
+    expect(finding.message).toContain("20.11.1");
+    expect(finding.fix).toContain("nvm install 22");
+  });
+});
+
+describe("checkPathCommands", () => {
+  it("is happy when `ctx` is this program", () => {
+    const findings = checkPathCommands({ self, ctx: mine("/bin/ctx"), claudeCtx: mine("/bin/claude-ctx") });
+    expect(findings.map((finding) => finding.status)).toEqual(["ok", "ok"]);
+  });
+
+  it("says when `ctx` is another tool and init uses claude-ctx", () => {
+    const [ctx, claude] = checkPathCommands({ self, ctx: other("/bin/ctx"), claudeCtx: mine("/bin/claude-ctx") });
+    expect(ctx).toMatchObject({ status: "warn", fix: expect.stringContaining("claude-ctx") });
+    expect(ctx?.message).toContain("another program (/bin/ctx); ctx init uses `claude-ctx`");
+    expect(claude?.status).toBe("ok");
+  });
+
+  it("asks for an install when neither is on PATH", () => {
+    const findings = checkPathCommands({ self, ctx: null, claudeCtx: null });
+    expect(findings.every((finding) => finding.status === "warn" && finding.fix === "npm install -g claude-ctx")).toBe(
+      true,
+    );
+  });
+});
+
+describe("checkCtxDir", () => {
+  it("wants 0700", () => {
+    expect(checkCtxDir("/p/.ctx", { exists: true, mode: 0o700 }).status).toBe("ok");
+    expect(checkCtxDir("/p/.ctx", { exists: true, mode: 0o755 })).toMatchObject({
+      status: "warn",
+      fix: "chmod 700 /p/.ctx",
+    });
+    expect(checkCtxDir("/p/.ctx", { exists: false, mode: null })).toMatchObject({ status: "warn", fix: "ctx init" });
+  });
+});
+
+describe("checkStateFiles", () => {
+  it("fails each file that does not verify, with a command to move it aside", () => {
+    const findings = checkStateFiles([
+      { path: ".ctx/state.ctx", problem: null },
+      { path: ".ctx/checkpoints/1.ctx", problem: "checksum mismatch" },
+    ]);
+    expect(findings).toEqual([
+      expect.objectContaining({
+        status: "fail",
+        message: expect.stringContaining("checksum mismatch"),
+        fix: expect.stringMatching(/^mv \.ctx\/checkpoints\/1\.ctx/),
+      }),
+    ]);
+  });
+
+  it("counts the good ones", () => {
+    expect(checkStateFiles([{ path: "a.ctx", problem: null }])[0]?.message).toBe("1 state file(s) verify");
+    expect(checkStateFiles([])[0]?.message).toBe("no state files yet");
+  });
+});
+
+describe("checkConfig and the session index", () => {
+  it("turns a config error into a failing finding with the loader's hint", () => {
+    expect(checkConfig({ ok: false, message: "/p/.ctx/config.json: bad", hint: "fix it" })).toMatchObject({
+      status: "fail",
+      fix: "fix it",
+    });
+    expect(checkConfig({ ok: true, sources: ["a"] }).status).toBe("ok");
+  });
+
+  it("reports the index as not built yet", () => {
+    expect(checkSessionIndex()).toMatchObject({ status: "ok", message: expect.stringContaining("not built yet") });
+  });
+});

@@ -1,0 +1,89 @@
+// `ctx doctor` checks of the machine and of ctx's own files: Node, `ctx`/`claude-ctx` on PATH, `.ctx/`
+// permissions, state files, config, the session index. Pure: the shell gathers the facts.
+
+import { type Finding, fail, ok, warn } from "./doctor-report.ts";
+import type { PathLookup } from "./init-command-choice.ts";
+
+export const MIN_NODE_MAJOR = 22;
+
+export function checkNode(version: string, execPath: string): Finding {
+  const major = Number(version.split(".")[0]);
+  if (major >= MIN_NODE_MAJOR) return ok("node", `Node ${version} (${execPath})`);
+  return fail(
+    "node",
+    `Node ${version} (${execPath}) is too old: ctx needs Node ${MIN_NODE_MAJOR} or newer`,
+    `install Node ${MIN_NODE_MAJOR}+ (for example \`nvm install ${MIN_NODE_MAJOR}\`), then \`npm install -g claude-ctx\``,
+  );
+}
+
+export interface PathFacts {
+  self: string;
+  ctx: PathLookup | null;
+  claudeCtx: PathLookup | null;
+}
+
+export function checkPathCommands(facts: PathFacts): Finding[] {
+  const ctxSelf = facts.ctx?.targets.includes(facts.self) ?? false;
+  const claudeSelf = facts.claudeCtx?.targets.includes(facts.self) ?? false;
+  const install = "npm install -g claude-ctx";
+  const findings: Finding[] = [];
+  if (ctxSelf) findings.push(ok("path-ctx", `\`ctx\` on PATH is this program (${facts.ctx?.path})`));
+  else if (facts.ctx !== null) {
+    const then = claudeSelf ? "ctx init uses `claude-ctx` instead" : "ctx init writes absolute paths instead";
+    const fix = claudeSelf
+      ? "run ctx as `claude-ctx` (for example `claude-ctx doctor`)"
+      : `${install}, then run ctx as \`claude-ctx\``;
+    findings.push(warn("path-ctx", `\`ctx\` on PATH is another program (${facts.ctx.path}); ${then}`, fix));
+  } else if (claudeSelf) findings.push(ok("path-ctx", "`ctx` is not on PATH; `claude-ctx` is, and ctx init uses it"));
+  else findings.push(warn("path-ctx", "`ctx` is not on PATH; ctx init writes absolute paths instead", install));
+
+  if (claudeSelf)
+    findings.push(ok("path-claude-ctx", `\`claude-ctx\` on PATH is this program (${facts.claudeCtx?.path})`));
+  else if (facts.claudeCtx !== null) {
+    findings.push(warn("path-claude-ctx", `\`claude-ctx\` on PATH is another copy (${facts.claudeCtx.path})`, install));
+  } else if (ctxSelf) findings.push(ok("path-claude-ctx", "`claude-ctx` is not on PATH (not needed: `ctx` is)"));
+  else findings.push(warn("path-claude-ctx", "`claude-ctx` is not on PATH", install));
+  return findings;
+}
+
+export function checkCtxDir(path: string, dir: { exists: boolean; mode: number | null }): Finding {
+  if (!dir.exists) return warn("ctx-dir", `${path} does not exist yet`, "ctx init");
+  if (dir.mode === null || dir.mode === 0o700) return ok("ctx-dir", `${path} is private (0700)`);
+  const mode = dir.mode.toString(8).padStart(4, "0");
+  return warn(
+    "ctx-dir",
+    `${path} has mode ${mode}; it holds your conversations and should be 0700`,
+    `chmod 700 ${path}`,
+  );
+}
+
+export interface StateFileCheck {
+  path: string;
+  problem: string | null;
+}
+
+export function checkStateFiles(files: readonly StateFileCheck[]): Finding[] {
+  const bad = files.filter((file) => file.problem !== null);
+  if (bad.length === 0) {
+    const message = files.length === 0 ? "no state files yet" : `${files.length} state file(s) verify`;
+    return [ok("state-files", message)];
+  }
+  return bad.map((file) =>
+    fail(
+      "state-file",
+      `${file.path} does not verify: ${file.problem}`,
+      `mv ${file.path} ${file.path}.corrupt   (ctx then falls back to the newest good checkpoint)`,
+    ),
+  );
+}
+
+export type ConfigCheck = { ok: true; sources: string[] } | { ok: false; message: string; hint: string | null };
+
+export function checkConfig(result: ConfigCheck): Finding {
+  if (result.ok) return ok("config", `config is valid (${result.sources.join(", ")})`);
+  return fail("config", `config: ${result.message}`, result.hint ?? "fix or delete the file named above");
+}
+
+export function checkSessionIndex(): Finding {
+  return ok("session-index", "session index: not built yet (a later ctx version adds it); nothing to do");
+}

@@ -1,0 +1,63 @@
+// What ctx wires into Claude Code: the hook events with their matchers and timeouts, the MCP server entry,
+// and the shape of a handler. One source of truth for `ctx init`, the plugin files and `ctx doctor`.
+
+/** Claude Code event name -> the `ctx hook <arg>` that handles it (see src/hooks/schemas.ts). */
+export interface CtxHookSpec {
+  event: "SessionStart" | "PreCompact" | "PostToolUse" | "UserPromptSubmit" | "Stop" | "SessionEnd";
+  arg: string;
+  /** Omitted for events without matcher support (UserPromptSubmit, Stop) and where every source counts. */
+  matcher?: string;
+  /** SECONDS (Claude Code's unit). A declared SessionEnd timeout raises the shared 1.5 s SessionEnd budget. */
+  timeout: number;
+}
+
+export const CTX_HOOK_SPECS: readonly CtxHookSpec[] = [
+  // 30 s: the compact re-injection is fast, but a stuck lock must never hang a session start for 600 s.
+  { event: "SessionStart", arg: "session-start", matcher: "startup|resume|clear|compact|fork", timeout: 30 },
+  { event: "PreCompact", arg: "pre-compact", matcher: "manual|auto", timeout: 60 },
+  { event: "PostToolUse", arg: "post-tool-use", matcher: "*", timeout: 10 },
+  { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 10 },
+  { event: "Stop", arg: "stop", timeout: 10 },
+  { event: "SessionEnd", arg: "session-end", timeout: 10 },
+];
+
+/** How ctx is started: `ctx`, `claude-ctx`, or `/abs/node /abs/dist/ctx.js` (prefixArgs = [that path]). */
+export interface CtxCommand {
+  command: string;
+  prefixArgs: string[];
+}
+
+export interface CommandHookHandler {
+  type: "command";
+  command: string;
+  args: string[];
+  timeout: number;
+}
+
+export function buildHookHandler(spec: CtxHookSpec, cmd: CtxCommand): CommandHookHandler {
+  return { type: "command", command: cmd.command, args: [...cmd.prefixArgs, "hook", spec.arg], timeout: spec.timeout };
+}
+
+/** A matcher group as settings.json holds it: `{ matcher?, hooks: [handler] }`. */
+export function buildMatcherGroup(spec: CtxHookSpec, cmd: CtxCommand): Record<string, unknown> {
+  const handler = buildHookHandler(spec, cmd);
+  return spec.matcher === undefined ? { hooks: [handler] } : { matcher: spec.matcher, hooks: [handler] };
+}
+
+/** The whole `hooks` object for a settings file or a plugin's hooks.json. */
+export function buildHooksObject(cmd: CtxCommand): Record<string, unknown[]> {
+  const hooks: Record<string, unknown[]> = {};
+  for (const spec of CTX_HOOK_SPECS) hooks[spec.event] = [buildMatcherGroup(spec, cmd)];
+  return hooks;
+}
+
+export function buildMcpServerEntry(cmd: CtxCommand): { type: "stdio"; command: string; args: string[] } {
+  return { type: "stdio", command: cmd.command, args: [...cmd.prefixArgs, "serve"] };
+}
+
+export const CTX_MCP_SERVER_NAME = "ctx";
+
+/** `ctx`, or `/usr/bin/node /x/dist/ctx.js`, for people to read (not for a shell). */
+export function describeCommand(cmd: CtxCommand): string {
+  return [cmd.command, ...cmd.prefixArgs].join(" ");
+}

@@ -1,0 +1,166 @@
+// `ctx init` as a pure function: what the project's files hold now -> every change, with the new content.
+// All of it is computed (and every JSON file parsed) before anything is written, so a bad file stops the
+// whole run with nothing half-done.
+
+import { isUnmodifiedCtxFile, renderForkDetectCommand } from "./init-fork-detect.ts";
+import { addCtxToGitignore, removeCtxFromGitignore } from "./init-gitignore.ts";
+import type { CtxCommand } from "./init-hooks-spec.ts";
+import {
+  DEFAULT_JSON_STYLE,
+  type JsonObject,
+  jsonEqual,
+  parseJsonObjectFile,
+  serializeJson,
+} from "./init-json-text.ts";
+import { mergeEnabledServer, mergeMcpServer, removeEnabledServer, removeMcpServer } from "./init-mcp.ts";
+import { type EditResult, mergeCtxHooks, removeCtxHooks } from "./init-settings-hooks.ts";
+
+export const INIT_FILES = {
+  mcpJson: ".mcp.json",
+  settings: ".claude/settings.json",
+  settingsLocal: ".claude/settings.local.json",
+  forkDetect: ".claude/commands/fork-detect.md",
+  gitignore: ".gitignore",
+} as const;
+export const CTX_DIR_ENTRY = ".ctx/";
+
+export type InitFileKey = keyof typeof INIT_FILES;
+
+export interface ProjectSnapshot {
+  /** Current text of each file, null when it does not exist. */
+  files: Record<InitFileKey, string | null>;
+  /** `.ctx/`: whether it exists and its permission bits (null where they mean nothing, e.g. Windows). */
+  ctxDir: { exists: boolean; mode: number | null };
+}
+
+export type InitAction = "create" | "update" | "unchanged" | "remove" | "skip";
+export type InitOperation = { kind: "write"; content: string } | { kind: "delete" } | { kind: "private-dir" };
+
+export interface PlannedChange {
+  file: string;
+  action: InitAction;
+  details: string[];
+  /** What to do on disk; absent for unchanged and skipped entries. */
+  operation?: InitOperation;
+}
+
+export type InitMode = "install" | "remove";
+
+export function planInit(snapshot: ProjectSnapshot, mode: InitMode, cmd: CtxCommand): PlannedChange[] {
+  const { files } = snapshot;
+  const install = mode === "install";
+  return [
+    planJson(INIT_FILES.mcpJson, files.mcpJson, mode, (value) =>
+      install ? mergeMcpServer(value, cmd, INIT_FILES.mcpJson) : removeMcpServer(value, cmd),
+    ),
+    planJson(INIT_FILES.settings, files.settings, mode, (value) =>
+      install ? mergeCtxHooks(value, cmd, INIT_FILES.settings) : removeCtxHooks(value, cmd),
+    ),
+    planJson(INIT_FILES.settingsLocal, files.settingsLocal, mode, (value) =>
+      install ? mergeEnabledServer(value, INIT_FILES.settingsLocal) : removeEnabledServer(value),
+    ),
+    planForkDetect(files.forkDetect, mode),
+    planGitignore(files.gitignore, mode),
+    planCtxDir(snapshot.ctxDir, mode),
+  ];
+}
+
+/** True when an install run would write nothing (a file left alone because the person edited it counts as done). */
+export function isAlreadySetUp(changes: readonly PlannedChange[]): boolean {
+  return changes.every((change) => change.operation === undefined);
+}
+
+function planJson(
+  file: string,
+  text: string | null,
+  mode: InitMode,
+  edit: (value: JsonObject) => EditResult,
+): PlannedChange {
+  const parsed = text === null ? { value: {}, style: DEFAULT_JSON_STYLE } : parseJsonObjectFile(file, text);
+  const result = edit(parsed.value);
+  if (jsonEqual(result.value, parsed.value)) return { file, action: "unchanged", details: result.details };
+  if (mode === "remove" && text !== null && Object.keys(result.value).length === 0) {
+    return {
+      file,
+      action: "remove",
+      details: [...result.details, "file deleted: nothing else was in it"],
+      operation: { kind: "delete" },
+    };
+  }
+  const content = serializeJson(result.value, parsed.style);
+  return {
+    file,
+    action: text === null ? "create" : "update",
+    details: result.details,
+    operation: { kind: "write", content },
+  };
+}
+
+function planForkDetect(text: string | null, mode: InitMode): PlannedChange {
+  const file = INIT_FILES.forkDetect;
+  const content = renderForkDetectCommand();
+  if (mode === "remove") {
+    if (text === null) return { file, action: "unchanged", details: [] };
+    if (isUnmodifiedCtxFile(text))
+      return { file, action: "remove", details: ["- /fork-detect"], operation: { kind: "delete" } };
+    return { file, action: "skip", details: ["edited by you (or not written by ctx): left in place"] };
+  }
+  if (text === null)
+    return { file, action: "create", details: ["+ /fork-detect"], operation: { kind: "write", content } };
+  if (text === content) return { file, action: "unchanged", details: [] };
+  if (isUnmodifiedCtxFile(text)) {
+    return {
+      file,
+      action: "update",
+      details: ["~ /fork-detect: ctx's newer version"],
+      operation: { kind: "write", content },
+    };
+  }
+  return {
+    file,
+    action: "skip",
+    details: [
+      "differs from ctx's version and was edited by you (or not written by ctx): left as is; delete it and run ctx init to get ctx's version",
+    ],
+  };
+}
+
+function planGitignore(text: string | null, mode: InitMode): PlannedChange {
+  const file = INIT_FILES.gitignore;
+  const edit = mode === "install" ? addCtxToGitignore(text) : removeCtxFromGitignore(text);
+  if (edit.text === text) return { file, action: "unchanged", details: edit.details };
+  if (edit.text === null)
+    return {
+      file,
+      action: "remove",
+      details: [...edit.details, "file deleted: nothing else was in it"],
+      operation: { kind: "delete" },
+    };
+  const action = text === null ? "create" : "update";
+  return { file, action, details: edit.details, operation: { kind: "write", content: edit.text } };
+}
+
+function planCtxDir(dir: ProjectSnapshot["ctxDir"], mode: InitMode): PlannedChange {
+  const file = CTX_DIR_ENTRY;
+  if (mode === "remove") {
+    if (!dir.exists) return { file, action: "unchanged", details: [] };
+    return {
+      file,
+      action: "skip",
+      details: ["kept: ctx --remove never deletes your saved context; `rm -rf .ctx` if you want it gone"],
+    };
+  }
+  if (!dir.exists)
+    return {
+      file,
+      action: "create",
+      details: ["+ folder for ctx's state (mode 0700)"],
+      operation: { kind: "private-dir" },
+    };
+  // Group or other access is what matters (state holds conversations); ensurePrivateDir removes exactly that.
+  if (dir.mode !== null && (dir.mode & 0o077) !== 0) {
+    const from = dir.mode.toString(8).padStart(4, "0");
+    return { file, action: "update", details: [`~ mode ${from} -> 0700`], operation: { kind: "private-dir" } };
+  }
+  return { file, action: "unchanged", details: [] };
+}

@@ -1,0 +1,155 @@
+import { describe, expect, it } from "vitest";
+import { CTX_HOOK_SPECS } from "./init-hooks-spec.ts";
+import type { JsonObject } from "./init-json-text.ts";
+import { isCtxHookHandler, mergeCtxHooks, removeCtxHooks, sameMatcher } from "./init-settings-hooks.ts";
+
+const cmd = { command: "ctx", prefixArgs: [] };
+const FILE = ".claude/settings.json";
+const lint = { type: "command", command: "npm run lint" };
+
+function userSettings(): JsonObject {
+  return {
+    model: "opus",
+    hooks: {
+      PostToolUse: [{ matcher: "Edit|Write", hooks: [lint] }],
+      Notification: [{ hooks: [{ type: "command", command: "notify-send hi" }] }],
+    },
+    permissions: { allow: ["Bash(ls)"] },
+  };
+}
+
+describe("mergeCtxHooks", () => {
+  it("adds one handler per event with matchers and timeouts in seconds", () => {
+    const { value, details } = mergeCtxHooks({}, cmd, FILE);
+    const hooks = value.hooks as Record<string, Array<{ matcher?: string; hooks: JsonObject[] }>>;
+    expect(Object.keys(hooks)).toEqual(CTX_HOOK_SPECS.map((spec) => spec.event));
+    expect(hooks.PreCompact).toEqual([
+      {
+        matcher: "manual|auto",
+        hooks: [{ type: "command", command: "ctx", args: ["hook", "pre-compact"], timeout: 60 }],
+      },
+    ]);
+    expect(hooks.UserPromptSubmit?.[0]).not.toHaveProperty("matcher");
+    expect(hooks.SessionEnd?.[0]?.hooks[0]?.timeout).toBe(10);
+    expect(details).toHaveLength(6);
+  });
+
+  it("keeps the user's hooks, groups, other settings and key order", () => {
+    const { value } = mergeCtxHooks(userSettings(), cmd, FILE);
+    expect(Object.keys(value)).toEqual(["model", "hooks", "permissions"]);
+    const hooks = value.hooks as Record<string, unknown[]>;
+    expect(hooks.PostToolUse?.[0]).toEqual({ matcher: "Edit|Write", hooks: [lint] });
+    expect(hooks.PostToolUse).toHaveLength(2);
+    expect(hooks.Notification).toEqual([{ hooks: [{ type: "command", command: "notify-send hi" }] }]);
+  });
+
+  it("is idempotent: a second merge changes nothing and reports nothing", () => {
+    const once = mergeCtxHooks(userSettings(), cmd, FILE).value;
+    const twice = mergeCtxHooks(once, cmd, FILE);
+    expect(twice.value).toEqual(once);
+    expect(twice.details).toEqual([]);
+  });
+
+  it("updates an older ctx handler in place, keeping fields the user added", () => {
+    const old = {
+      hooks: {
+        Stop: [
+          {
+            hooks: [
+              lint,
+              { type: "command", command: "/old/bin/ctx", args: ["hook", "stop"], statusMessage: "saving" },
+            ],
+          },
+        ],
+      },
+    };
+    const { value, details } = mergeCtxHooks(old, cmd, FILE);
+    const stop = (value.hooks as Record<string, Array<{ hooks: unknown[] }>>).Stop;
+    expect(stop).toHaveLength(1);
+    expect(stop?.[0]?.hooks).toEqual([
+      lint,
+      { type: "command", command: "ctx", args: ["hook", "stop"], statusMessage: "saving", timeout: 10 },
+    ]);
+    expect(details).toContain("~ hooks.Stop: ctx hook stop updated (timeout 10 s)");
+  });
+
+  it("moves a ctx handler out of a group with the wrong matcher and drops duplicates", () => {
+    const settings = {
+      hooks: {
+        PreCompact: [
+          {
+            matcher: "auto",
+            hooks: [{ type: "command", command: "ctx", args: ["hook", "pre-compact"], timeout: 60 }, lint],
+          },
+          {
+            matcher: "manual|auto",
+            hooks: [{ type: "command", command: "claude-ctx", args: ["hook", "pre-compact"] }],
+          },
+          { matcher: "manual|auto", hooks: [{ type: "command", command: "ctx", args: ["hook", "pre-compact"] }] },
+        ],
+      },
+    };
+    const { value } = mergeCtxHooks(settings, cmd, FILE);
+    expect((value.hooks as JsonObject).PreCompact).toEqual([
+      { matcher: "auto", hooks: [lint] },
+      {
+        matcher: "manual|auto",
+        hooks: [{ type: "command", command: "ctx", args: ["hook", "pre-compact"], timeout: 60 }],
+      },
+    ]);
+  });
+
+  it("takes out ctx handlers on events ctx no longer uses", () => {
+    const settings = {
+      hooks: { PostCompact: [{ hooks: [{ type: "command", command: "ctx", args: ["hook", "post-compact"] }] }] },
+    };
+    const { value } = mergeCtxHooks(settings, cmd, FILE);
+    expect(value.hooks).not.toHaveProperty("PostCompact");
+  });
+
+  it("refuses settings whose hooks have a shape Claude Code would not accept", () => {
+    expect(() => mergeCtxHooks({ hooks: [] }, cmd, FILE)).toThrow(/hooks is not an object/);
+    expect(() => mergeCtxHooks({ hooks: { Stop: {} } }, cmd, FILE)).toThrow(/hooks.Stop is not an array/);
+    expect(() => mergeCtxHooks({ hooks: { Stop: [{ command: "x" }] } }, cmd, FILE)).toThrow(/hooks.Stop\[0\]/);
+  });
+});
+
+describe("removeCtxHooks", () => {
+  it("gives back exactly the user's settings", () => {
+    const merged = mergeCtxHooks(userSettings(), cmd, FILE).value;
+    const { value, details } = removeCtxHooks(merged);
+    expect(value).toEqual(userSettings());
+    expect(JSON.stringify(value)).toBe(JSON.stringify(userSettings()));
+    expect(details).toHaveLength(6);
+  });
+
+  it("removes `hooks` entirely when only ctx was in it", () => {
+    const merged = mergeCtxHooks({ theme: "dark" }, cmd, FILE).value;
+    expect(removeCtxHooks(merged).value).toEqual({ theme: "dark" });
+  });
+
+  it("leaves groups and events that were already empty alone", () => {
+    const settings = { hooks: { Stop: [], PreCompact: [{ matcher: "auto", hooks: [] }] } };
+    expect(removeCtxHooks(settings)).toEqual({ value: settings, details: [] });
+  });
+
+  it("keeps a user's group that also held a ctx handler", () => {
+    const settings = {
+      hooks: { Stop: [{ hooks: [{ type: "command", command: "ctx", args: ["hook", "stop"] }, lint] }] },
+    };
+    expect(removeCtxHooks(settings).value).toEqual({ hooks: { Stop: [{ hooks: [lint] }] } });
+  });
+});
+
+describe("helpers", () => {
+  it("treats *, empty and no matcher as the same", () => {
+    expect(sameMatcher("*", undefined)).toBe(true);
+    expect(sameMatcher("", "*")).toBe(true);
+    expect(sameMatcher("auto", "manual|auto")).toBe(false);
+  });
+
+  it("only recognises command handlers", () => {
+    expect(isCtxHookHandler({ type: "http", command: "ctx", args: ["hook", "stop"] })).toBe(false);
+    expect(isCtxHookHandler({ type: "command", command: "ctx", args: ["hook", "stop"] })).toBe(true);
+  });
+});

@@ -1,0 +1,131 @@
+// Merging ctx's hooks into a Claude Code settings object and taking them out again. The user's own hooks,
+// matcher groups and other settings stay as they are; ctx's handlers are recognised by their command
+// (isCtxInvocation), so a re-run updates them in place and `--remove` removes exactly them.
+import { CtxError } from "../errors.ts";
+import { isCtxInvocation } from "./init-command-choice.ts";
+import {
+  buildHookHandler,
+  buildMatcherGroup,
+  CTX_HOOK_SPECS,
+  type CtxCommand,
+  type CtxHookSpec,
+} from "./init-hooks-spec.ts";
+import { isJsonObject, type JsonObject, jsonEqual } from "./init-json-text.ts";
+
+export interface EditResult {
+  value: JsonObject;
+  details: string[];
+}
+
+interface Located {
+  group: number;
+  handler: number;
+}
+
+export function isCtxHookHandler(handler: unknown, current?: CtxCommand): boolean {
+  if (!isJsonObject(handler)) return false;
+  if (handler.type !== undefined && handler.type !== "command") return false;
+  return isCtxInvocation(handler.command, handler.args, "hook", current);
+}
+
+/** `"*"`, `""` and no matcher all mean "everything" to Claude Code. */
+export function sameMatcher(a: unknown, b: unknown): boolean {
+  const everything = (m: unknown) => m === undefined || m === "" || m === "*";
+  return (everything(a) && everything(b)) || a === b;
+}
+
+export function mergeCtxHooks(settings: JsonObject, cmd: CtxCommand, file: string): EditResult {
+  const value = structuredClone(settings);
+  const details: string[] = [];
+  if (value.hooks === undefined) value.hooks = {};
+  const hooks = value.hooks;
+  if (!isJsonObject(hooks)) throw shapeError(file, "hooks", "an object");
+  for (const event of Object.keys(hooks)) {
+    if (CTX_HOOK_SPECS.some((spec) => spec.event === event)) continue;
+    const removed = removeHandlersFromEvent(hooks, event, cmd);
+    if (removed > 0) details.push(`- hooks.${event}: ctx handler ctx no longer uses`);
+  }
+  for (const spec of CTX_HOOK_SPECS) mergeEvent(hooks, spec, cmd, file, details);
+  return { value, details };
+}
+
+function mergeEvent(hooks: JsonObject, spec: CtxHookSpec, cmd: CtxCommand, file: string, details: string[]): void {
+  const groups = hooks[spec.event] ?? [];
+  if (!Array.isArray(groups)) throw shapeError(file, `hooks.${spec.event}`, "an array of matcher groups");
+  hooks[spec.event] = groups;
+  const found = locateCtxHandlers(groups, cmd, file, spec.event);
+  const target = found.find((at) => sameMatcher((groups[at.group] as JsonObject).matcher, spec.matcher));
+  const label = `hooks.${spec.event}`;
+  const summary = `${spec.matcher === undefined ? "" : `matcher ${spec.matcher}, `}timeout ${spec.timeout} s`;
+  if (target === undefined) {
+    removeLocated(groups, found);
+    groups.push(buildMatcherGroup(spec, cmd));
+    details.push(`+ ${label}: ctx hook ${spec.arg} (${summary})`);
+    return;
+  }
+  const handlers = (groups[target.group] as JsonObject).hooks as unknown[];
+  const existing = handlers[target.handler] as JsonObject;
+  const updated = { ...existing, ...buildHookHandler(spec, cmd) };
+  if (!jsonEqual(updated, existing)) {
+    handlers[target.handler] = updated;
+    details.push(`~ ${label}: ctx hook ${spec.arg} updated (${summary})`);
+  }
+  const duplicates = found.filter((at) => at !== target);
+  if (duplicates.length > 0) {
+    removeLocated(groups, duplicates);
+    details.push(`- ${label}: ${duplicates.length} duplicate ctx handler(s)`);
+  }
+}
+
+/** Takes every ctx handler out of every event; drops groups, events and `hooks` only when ctx emptied them. */
+export function removeCtxHooks(settings: JsonObject, cmd?: CtxCommand): EditResult {
+  const value = structuredClone(settings);
+  const details: string[] = [];
+  const hooks = value.hooks;
+  if (!isJsonObject(hooks)) return { value, details };
+  for (const event of Object.keys(hooks)) {
+    const removed = removeHandlersFromEvent(hooks, event, cmd);
+    if (removed > 0) details.push(`- hooks.${event}: ctx hook handler`);
+  }
+  if (details.length > 0 && Object.keys(hooks).length === 0) delete value.hooks;
+  return { value, details };
+}
+
+function removeHandlersFromEvent(hooks: JsonObject, event: string, cmd: CtxCommand | undefined): number {
+  const groups = hooks[event];
+  if (!Array.isArray(groups)) return 0;
+  const found = locateCtxHandlers(groups, cmd);
+  removeLocated(groups, found);
+  if (found.length > 0 && groups.length === 0) delete hooks[event];
+  return found.length;
+}
+
+function locateCtxHandlers(groups: unknown[], cmd?: CtxCommand, file?: string, event?: string): Located[] {
+  const found: Located[] = [];
+  groups.forEach((group, g) => {
+    if (!isJsonObject(group) || !Array.isArray(group.hooks)) {
+      if (file !== undefined) throw shapeError(file, `hooks.${event}[${g}]`, 'a matcher group { "hooks": [ … ] }');
+      return;
+    }
+    group.hooks.forEach((handler, h) => {
+      if (isCtxHookHandler(handler, cmd)) found.push({ group: g, handler: h });
+    });
+  });
+  return found;
+}
+
+/** Removes handlers (last first, so indexes stay valid); a group ctx emptied goes too. */
+function removeLocated(groups: unknown[], found: readonly Located[]): void {
+  const order = [...found].sort((a, b) => b.group - a.group || b.handler - a.handler);
+  for (const at of order) {
+    const handlers = (groups[at.group] as JsonObject).hooks as unknown[];
+    handlers.splice(at.handler, 1);
+    if (handlers.length === 0) groups.splice(at.group, 1);
+  }
+}
+
+function shapeError(file: string, path: string, expected: string): CtxError {
+  return new CtxError("INIT_CONFLICT", `${file}: ${path} is not ${expected}`, {
+    hint: `fix ${path} in ${file} by hand (see Claude Code's hooks documentation) and run the command again; nothing was written`,
+  });
+}

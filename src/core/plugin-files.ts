@@ -1,0 +1,67 @@
+// The Claude Code plugin files checked in at the repository root (.claude-plugin/, hooks/, commands/),
+// generated from the same hook table and slash command as `ctx init` writes; a test keeps the checked-in
+// copies equal to this output.
+import { renderForkDetectCommand } from "./init-fork-detect.ts";
+import { buildHooksObject, type CtxCommand } from "./init-hooks-spec.ts";
+import { serializeJson } from "./init-json-text.ts";
+
+export interface PluginMeta {
+  name: string;
+  version: string;
+  description: string;
+  license: string;
+  author: string;
+}
+
+// Claude Code substitutes ${CLAUDE_PLUGIN_ROOT} in MCP and exec-form hook arguments; it changes on every update.
+// biome-ignore lint/suspicious/noTemplateCurlyInString: a literal placeholder for Claude Code, not a template.
+export const PLUGIN_ENTRY = "${CLAUDE_PLUGIN_ROOT}/dist/ctx.js";
+export const PLUGIN_COMMAND: CtxCommand = { command: "node", prefixArgs: [PLUGIN_ENTRY] };
+
+export function renderPluginManifest(meta: PluginMeta): string {
+  return serializeJson({
+    name: "ctx",
+    version: meta.version,
+    description: meta.description,
+    author: { name: meta.author },
+    license: meta.license,
+    keywords: ["context", "compaction", "memory", "sessions", "fork"],
+    mcpServers: { ctx: { command: PLUGIN_COMMAND.command, args: [...PLUGIN_COMMAND.prefixArgs, "serve"] } },
+    // No `"hooks": "./hooks/hooks.json"`: Claude Code loads that standard file by itself. Naming it too made
+    // 2026 releases refuse the plugin's hooks ("Duplicate hooks file detected"); 2.1.330 only logs it.
+  });
+}
+
+export function renderPluginHooks(): string {
+  return serializeJson({
+    description:
+      "ctx: save context before compaction, restore it after, and keep an eye on the context window. " +
+      "Timeouts are in seconds.",
+    hooks: buildHooksObject(PLUGIN_COMMAND),
+  });
+}
+
+export function renderMarketplace(meta: PluginMeta): string {
+  return serializeJson({
+    name: "ctx",
+    description: "The ctx plugin for Claude Code, installed from npm.",
+    owner: { name: meta.author },
+    plugins: [
+      {
+        name: "ctx",
+        description: meta.description,
+        source: { source: "npm", package: meta.name },
+      },
+    ],
+  });
+}
+
+/** Repository-relative path -> exact content of every plugin file. */
+export function renderPluginFiles(meta: PluginMeta): Record<string, string> {
+  return {
+    ".claude-plugin/plugin.json": renderPluginManifest(meta),
+    ".claude-plugin/marketplace.json": renderMarketplace(meta),
+    "hooks/hooks.json": renderPluginHooks(),
+    "commands/fork-detect.md": renderForkDetectCommand(),
+  };
+}

@@ -1,0 +1,139 @@
+// The I/O shell of `ctx doctor`: gathers the facts (files, PATH, permissions, state files, config) and
+// hands them to the pure checks in src/core/doctor-*.ts.
+import { existsSync } from "node:fs";
+import { readdir, readFile, stat } from "node:fs/promises";
+import { homedir } from "node:os";
+import { isAbsolute, join, relative } from "node:path";
+import { globalConfigPath, loadConfig } from "../config/load.ts";
+import {
+  type ConfigCheck,
+  checkConfig,
+  checkCtxDir,
+  checkNode,
+  checkPathCommands,
+  checkSessionIndex,
+  checkStateFiles,
+  type StateFileCheck,
+} from "../core/doctor-environment.ts";
+import { checkProjectWiring } from "../core/doctor-project.ts";
+import type { Finding } from "../core/doctor-report.ts";
+import { checkUserWiring, isCtxPluginEnabled } from "../core/doctor-user.ts";
+import { describeError, isCtxError } from "../errors.ts";
+import { projectPaths } from "../store/paths.ts";
+import { verifyStateFile } from "../store/state-file.ts";
+import { readProjectSnapshot, requireProjectDir } from "./init-project.ts";
+import { findOnPath, lookupOnPath } from "./resolve-command.ts";
+import { realPathOr, type SelfInfo } from "./self.ts";
+
+export interface DoctorOptions {
+  projectDir: string;
+  env: NodeJS.ProcessEnv;
+  self: SelfInfo;
+}
+
+/** Claude Code's user folder (~/.claude, or CLAUDE_CONFIG_DIR) and its global state file (~/.claude.json). */
+export function claudeUserPaths(env: NodeJS.ProcessEnv): { settings: string; claudeJson: string } {
+  const configDir = env.CLAUDE_CONFIG_DIR;
+  const home = env.HOME ?? homedir();
+  if (configDir !== undefined && configDir !== "") {
+    return { settings: join(configDir, "settings.json"), claudeJson: join(configDir, ".claude.json") };
+  }
+  return { settings: join(home, ".claude", "settings.json"), claudeJson: join(home, ".claude.json") };
+}
+
+export async function runDoctorChecks(options: DoctorOptions): Promise<Finding[]> {
+  const { env, self } = options;
+  const project = realPathOr(await requireProjectDir(options.projectDir));
+  const snapshot = await readProjectSnapshot(project);
+  const user = claudeUserPaths(env);
+  const userSettings = await readTextOrNull(user.settings);
+  const pluginEnabled = isCtxPluginEnabled([userSettings, snapshot.files.settings, snapshot.files.settingsLocal]);
+  const paths = projectPaths(project);
+  return [
+    checkNode(self.nodeVersion, self.execPath),
+    ...checkPathCommands({
+      self: self.entry,
+      ctx: lookupOnPath("ctx", env, self.platform),
+      claudeCtx: lookupOnPath("claude-ctx", env, self.platform),
+    }),
+    ...checkProjectWiring({
+      files: snapshot.files,
+      pluginEnabled,
+      commandProblem: (command, args) => commandProblem(command, args, env, self.platform),
+    }),
+    ...checkUserWiring(
+      {
+        project,
+        settingsPath: user.settings,
+        settings: userSettings,
+        claudeJsonPath: user.claudeJson,
+        claudeJson: await readTextOrNull(user.claudeJson),
+        projectSettings: snapshot.files.settings,
+      },
+      pluginEnabled,
+    ),
+    checkCtxDir(paths.ctxDir, snapshot.ctxDir),
+    ...checkStateFiles(await verifyStateFiles(paths.ctxDir, project)),
+    checkConfig(readConfigCheck(project, env)),
+    checkSessionIndex(),
+  ];
+}
+
+/** Why Claude Code could not start `command args`, or null. */
+export function commandProblem(
+  command: string,
+  args: readonly string[],
+  env: NodeJS.ProcessEnv,
+  platform: NodeJS.Platform,
+): string | null {
+  if (isAbsolute(command)) {
+    if (!existsSync(command)) return `${command} does not exist`;
+  } else if (!command.includes("${") && findOnPath(command, env, platform) === null) {
+    return `\`${command}\` is not on PATH`;
+  }
+  const script = args[0];
+  if (script !== undefined && /\.[cm]?js$/.test(script) && isAbsolute(script) && !existsSync(script)) {
+    return `${script} does not exist`;
+  }
+  return null;
+}
+
+async function verifyStateFiles(ctxDir: string, project: string): Promise<StateFileCheck[]> {
+  const entries = await readdir(ctxDir, { recursive: true, withFileTypes: true }).catch(() => []);
+  const files = entries.filter((entry) => entry.isFile() && entry.name.endsWith(".ctx"));
+  const checks: StateFileCheck[] = [];
+  for (const entry of files) {
+    const path = join(entry.parentPath, entry.name);
+    let problem: string | null;
+    try {
+      const result = await verifyStateFile(path);
+      problem = result.ok ? null : result.problem;
+    } catch (error) {
+      problem = describeError(error);
+    }
+    checks.push({ path: relative(project, path), problem });
+  }
+  return checks.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+function readConfigCheck(project: string, env: NodeJS.ProcessEnv): ConfigCheck {
+  const files = [globalConfigPath(env), projectPaths(project).config];
+  try {
+    loadConfig({ projectRoot: project, env });
+    return { ok: true, sources: files.map((file) => `${file}${existsSync(file) ? "" : " (not present)"}`) };
+  } catch (error) {
+    if (isCtxError(error) && error.code === "CONFIG_INVALID")
+      return { ok: false, message: error.message, hint: error.hint ?? null };
+    throw error;
+  }
+}
+
+async function readTextOrNull(path: string): Promise<string | null> {
+  try {
+    if (!(await stat(path)).isFile()) return null;
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}

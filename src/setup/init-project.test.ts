@@ -1,0 +1,112 @@
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { applyInitPlan, type InitOptions, planProjectInit } from "./init-project.ts";
+
+let project: string;
+const options = (mode: InitOptions["mode"] = "install"): InitOptions => ({ mode, env: { PATH: "" }, command: "ctx" });
+
+beforeEach(() => {
+  project = mkdtempSync(join(tmpdir(), "ctx-init-"));
+});
+afterEach(() => rmSync(project, { recursive: true, force: true }));
+
+/** Every file under the project with its bytes and mode, to compare before/after. */
+function tree(root = project): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const entry of readdirSync(root, { recursive: true, withFileTypes: true })) {
+    const path = join(entry.parentPath, entry.name);
+    const key = relative(project, path);
+    const mode = (statSync(path).mode & 0o777).toString(8);
+    out[key] = entry.isFile() ? `${mode}:${readFileSync(path, "utf8")}` : `${mode}:dir`;
+  }
+  return out;
+}
+
+async function init(mode: InitOptions["mode"] = "install") {
+  const result = await planProjectInit(project, options(mode));
+  await applyInitPlan(project, result.changes);
+  return result;
+}
+
+describe("init on disk", () => {
+  it("writes the files, .ctx/ as 0700 and new repository files as 0644", async () => {
+    await init();
+    const files = tree();
+    expect(Object.keys(files).sort()).toEqual([
+      ".claude",
+      ".claude/commands",
+      ".claude/commands/fork-detect.md",
+      ".claude/settings.json",
+      ".claude/settings.local.json",
+      ".ctx",
+      ".gitignore",
+      ".mcp.json",
+    ]);
+    expect(files[".ctx"]).toBe("700:dir");
+    expect(files[".mcp.json"]?.startsWith("644:")).toBe(true);
+  });
+
+  it("keeps the mode of a file it updates", async () => {
+    writeFileSync(join(project, ".gitignore"), "dist/\n");
+    chmodSync(join(project, ".gitignore"), 0o600);
+    await init();
+    expect(statSync(join(project, ".gitignore")).mode & 0o777).toBe(0o600);
+  });
+
+  it("changes nothing on a second run", async () => {
+    await init();
+    const first = tree();
+    const again = await init();
+    expect(tree()).toEqual(first);
+    expect(again.changes.every((change) => change.action === "unchanged")).toBe(true);
+  });
+
+  it("planning (the dry run) writes nothing", async () => {
+    writeFileSync(join(project, ".gitignore"), "dist/\n");
+    const before = tree();
+    const result = await planProjectInit(project, options());
+    expect(result.changes.some((change) => change.action === "create")).toBe(true);
+    expect(tree()).toEqual(before);
+  });
+
+  it("writes nothing anywhere when one file is not valid JSON", async () => {
+    mkdirSync(join(project, ".claude"));
+    writeFileSync(join(project, ".claude", "settings.json"), '{ "hooks": { } ');
+    const before = tree();
+    await expect(planProjectInit(project, options())).rejects.toThrow(
+      /\.claude\/settings\.json is not valid JSON.*line 1/,
+    );
+    expect(tree()).toEqual(before);
+  });
+
+  it("refuses a project folder that does not exist", async () => {
+    await expect(planProjectInit(join(project, "nope"), options())).rejects.toThrow(/does not exist/);
+  });
+
+  it("--remove restores a project byte for byte, except the kept .ctx/", async () => {
+    mkdirSync(join(project, ".claude"));
+    writeFileSync(join(project, ".claude", "settings.json"), '{\n  "model": "opus"\n}\n');
+    writeFileSync(join(project, ".gitignore"), "node_modules/\n");
+    const before = tree();
+    await init();
+    const removed = await init("remove");
+    const after = tree();
+    expect(after[".ctx"]).toBe("700:dir");
+    delete after[".ctx"];
+    expect(after).toEqual(before);
+    expect(removed.changes.find((change) => change.file === ".ctx/")?.action).toBe("skip");
+  });
+
+  it("--remove deletes the .claude/ folders it emptied, not ones holding the user's files", async () => {
+    await init();
+    writeFileSync(join(project, ".claude", "commands", "mine.md"), "hello\n");
+    await init("remove");
+    expect(readdirSync(join(project, ".claude"))).toEqual(["commands"]);
+    rmSync(join(project, ".claude", "commands", "mine.md"));
+    await init();
+    await init("remove");
+    expect(() => statSync(join(project, ".claude"))).toThrow();
+  });
+});

@@ -1,0 +1,120 @@
+// The I/O shell of `ctx init`: read the project's files, plan with src/core/init-plan.ts, then write the
+// planned changes atomically. `planProjectInit` is exported for tests that check the result with the
+// real `claude doctor` / `claude mcp list`.
+import { chmod, mkdir, readdir, readFile, rmdir, stat, unlink } from "node:fs/promises";
+import { dirname, join, resolve } from "node:path";
+import type { CommandChoice } from "../core/init-command-choice.ts";
+import {
+  CTX_DIR_ENTRY,
+  INIT_FILES,
+  type InitFileKey,
+  type InitMode,
+  type PlannedChange,
+  type ProjectSnapshot,
+  planInit,
+} from "../core/init-plan.ts";
+import { CtxError } from "../errors.ts";
+import { ensurePrivateDir, writeFileAtomic } from "../store/atomic-write.ts";
+import { resolveCtxCommand } from "./resolve-command.ts";
+import { describeSelf, type SelfInfo } from "./self.ts";
+
+export interface InitOptions {
+  mode: InitMode;
+  env: NodeJS.ProcessEnv;
+  /** `--command`: the command to write instead of the one found on PATH. */
+  command?: string;
+  /** This program; defaults to the installed package. */
+  self?: SelfInfo;
+}
+
+export interface InitResult {
+  project: string;
+  mode: InitMode;
+  command: CommandChoice;
+  changes: PlannedChange[];
+  warnings: string[];
+}
+
+// Repository files people read and commit; writeFileAtomic makes 0600 files, which suits ctx's own state only.
+const NEW_FILE_MODE = 0o644;
+
+export async function readProjectSnapshot(projectDir: string): Promise<ProjectSnapshot> {
+  const files = {} as Record<InitFileKey, string | null>;
+  for (const key of Object.keys(INIT_FILES) as InitFileKey[])
+    files[key] = await readTextOrNull(join(projectDir, INIT_FILES[key]));
+  const info = await stat(join(projectDir, CTX_DIR_ENTRY)).catch(() => null);
+  return {
+    files,
+    ctxDir: {
+      exists: info?.isDirectory() ?? false,
+      mode: info && process.platform !== "win32" ? info.mode & 0o777 : null,
+    },
+  };
+}
+
+/** Everything `ctx init` would do in `projectDir`, without writing anything. */
+export async function planProjectInit(projectDir: string, options: InitOptions): Promise<InitResult> {
+  const project = await requireProjectDir(projectDir);
+  const resolved = resolveCtxCommand(options.env, options.self ?? describeSelf(), options.command);
+  const snapshot = await readProjectSnapshot(project);
+  const changes = planInit(snapshot, options.mode, resolved.choice);
+  return { project, mode: options.mode, command: resolved.choice, changes, warnings: resolved.warnings };
+}
+
+export async function applyInitPlan(projectDir: string, changes: readonly PlannedChange[]): Promise<void> {
+  const root = resolve(projectDir);
+  const emptied = new Set<string>();
+  for (const change of changes) {
+    const path = join(root, change.file);
+    const operation = change.operation;
+    if (operation === undefined) continue;
+    if (operation.kind === "private-dir") {
+      await ensurePrivateDir(path);
+    } else if (operation.kind === "delete") {
+      await unlink(path).catch(ignoreMissing);
+      emptied.add(dirname(path));
+    } else {
+      const before = await stat(path).catch(() => null);
+      await mkdir(dirname(path), { recursive: true });
+      await writeFileAtomic(path, operation.content);
+      if (process.platform !== "win32") await chmod(path, before ? before.mode & 0o7777 : NEW_FILE_MODE);
+    }
+  }
+  // `.claude/commands/` and `.claude/` go when removing ctx's files left them empty, and only then.
+  for (const folder of [...emptied].sort((a, b) => b.length - a.length)) await removeEmptyFolders(folder, root);
+}
+
+/** The absolute project folder; NOT_FOUND when it is missing (init must not create a project by mistake). */
+export async function requireProjectDir(projectDir: string): Promise<string> {
+  const project = resolve(projectDir);
+  const info = await stat(project).catch(() => null);
+  if (!info?.isDirectory()) {
+    throw new CtxError("NOT_FOUND", `project folder ${project} does not exist`, {
+      hint: "run the command inside the project, or pass an existing folder with --project <dir>",
+    });
+  }
+  return project;
+}
+
+async function removeEmptyFolders(folder: string, stopAt: string): Promise<void> {
+  let dir = folder;
+  while (dir !== stopAt && dir.startsWith(stopAt)) {
+    const entries = await readdir(dir).catch(() => null);
+    if (entries === null || entries.length > 0) return;
+    await rmdir(dir).catch(ignoreMissing);
+    dir = dirname(dir);
+  }
+}
+
+async function readTextOrNull(path: string): Promise<string | null> {
+  try {
+    return await readFile(path, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+function ignoreMissing(error: unknown): void {
+  if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+}
