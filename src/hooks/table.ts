@@ -7,13 +7,13 @@ import {
   type HookEvent,
   PostToolUseInputSchema,
   PreCompactInputSchema,
+  type SessionEndInput,
   SessionEndInputSchema,
+  type SessionStartInput,
   SessionStartInputSchema,
   StopInputSchema,
   UserPromptSubmitInputSchema,
 } from "./schemas.ts";
-import { handleSessionEnd } from "./session-end.ts";
-import { handleSessionStart } from "./session-start.ts";
 
 export interface HookDeps {
   env: NodeJS.ProcessEnv;
@@ -46,6 +46,12 @@ function defineHook<S extends z.ZodMiniType>(
 }
 
 const replyNothing = async (): Promise<null> => null;
+
+// Handlers load on demand, so each hook process pays only for its own event's code (hook start-up budget).
+const handleSessionStart = async (input: SessionStartInput, deps: HookDeps) =>
+  (await import("./session-start.ts")).handleSessionStart(input, deps);
+const handleSessionEnd = async (input: SessionEndInput, deps: HookDeps) =>
+  (await import("./session-end.ts")).handleSessionEnd(input, deps);
 
 export const HOOK_TABLE: Record<HookEvent, HookDefinition> = {
   "session-start": defineHook(SessionStartInputSchema, handleSessionStart),
