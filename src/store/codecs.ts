@@ -1,0 +1,106 @@
+// Payload compression for the container: the codec names and ids stored in file headers, and the
+// compressors behind them. Both produce standard frames (`lz4 -d` / `zstd -d` decode a cut-out payload):
+// LZ4 frames from lz4js, zstd frames written by node:zlib (level 19) and read by fzstd.
+import * as zlib from "node:zlib";
+import { decompress as decompressZstdFrame } from "fzstd";
+import * as lz4 from "lz4js";
+import { hash as xxh32 } from "lz4js/xxh32.js";
+import { CtxError } from "../errors.ts";
+
+/** Codec names in id order: the index is the id stored in the container header. */
+export const CODECS = ["none", "lz4", "zstd"] as const;
+export type Codec = (typeof CODECS)[number];
+
+/** zstd level for archival files (snapshots): about 20% smaller than level 3, far slower; never on a hook's hot path. */
+export const ZSTD_LEVEL = 19;
+
+export function codecToId(codec: Codec): number {
+  return CODECS.indexOf(codec);
+}
+
+export function codecFromId(id: number): Codec | undefined {
+  return CODECS[id];
+}
+
+export function compressPayload(codec: Codec, data: Uint8Array): Uint8Array {
+  switch (codec) {
+    case "none":
+      return data;
+    case "lz4":
+      return lz4.compress(data);
+    case "zstd":
+      return compressZstd(data);
+  }
+}
+
+/**
+ * Decompresses one frame; throws a plain Error on a malformed frame (the container adds the file path).
+ * The result is not length-checked here: the container compares it with its header and checksum.
+ */
+export function decompressPayload(codec: Codec, data: Uint8Array, expectedLength: number): Uint8Array {
+  switch (codec) {
+    case "none":
+      return data;
+    case "lz4":
+      checkLz4FrameLayout(data);
+      return lz4.decompress(data, expectedLength);
+    case "zstd":
+      return decompressZstdFrame(data);
+  }
+}
+
+function compressZstd(data: Uint8Array): Uint8Array {
+  // zstdCompressSync arrived in Node 22.15; engines allows 22.0, so say what is missing instead of a TypeError.
+  if (typeof zlib.zstdCompressSync !== "function") {
+    throw new CtxError("INTERNAL", `zstd compression needs Node >= 22.15 (running ${process.versions.node})`, {
+      hint: "Upgrade Node, or write this file with the lz4 codec.",
+    });
+  }
+  return zlib.zstdCompressSync(data, {
+    params: { [zlib.constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL },
+    // Puts the content size in the frame header, so decoders can size their output exactly.
+    pledgedSrcSize: data.length,
+  });
+}
+
+const LZ4_MAGIC = 0x184d2204;
+const LZ4_BLOCK_MAX: Record<number, number> = { 4: 0x10000, 5: 0x40000, 6: 0x100000, 7: 0x400000 };
+
+/**
+ * Walks an LZ4 frame's block headers before lz4js sees it. lz4js trusts block sizes, so a flipped bit
+ * in one can send it through billions of iterations; this check keeps a corrupt file a quick error.
+ */
+function checkLz4FrameLayout(frame: Uint8Array): void {
+  const view = new DataView(frame.buffer, frame.byteOffset, frame.byteLength);
+  const fail = (what: string): never => {
+    throw new Error(`malformed LZ4 frame: ${what}`);
+  };
+  if (frame.length < 7 || view.getUint32(0, true) !== LZ4_MAGIC) fail("bad frame magic");
+  const flags = view.getUint8(4);
+  const blockDescriptor = view.getUint8(5);
+  if ((flags & 0xc0) !== 0x40) fail("unsupported frame version");
+  if ((flags & 0x02) !== 0 || (blockDescriptor & 0x8f) !== 0) fail("reserved descriptor bits are set");
+  if ((flags & 0x01) !== 0) fail("dictionary frames are not supported");
+  const blockMax = LZ4_BLOCK_MAX[(blockDescriptor >> 4) & 7] ?? fail("bad block size id");
+  const hasBlockChecksum = (flags & 0x10) !== 0;
+  const hasContentChecksum = (flags & 0x04) !== 0;
+  const descriptorEnd = 6 + ((flags & 0x08) !== 0 ? 8 : 0);
+  if (frame.length <= descriptorEnd) fail("frame descriptor cut off");
+  if (((xxh32(0, frame, 4, descriptorEnd - 4) >> 8) & 0xff) !== frame[descriptorEnd]) {
+    fail("frame descriptor checksum mismatch");
+  }
+  let at = descriptorEnd + 1;
+  for (;;) {
+    const blockStart = at;
+    if (blockStart + 4 > frame.length) fail(`block header cut off at byte ${blockStart}`);
+    const word = view.getUint32(blockStart, true);
+    if (word === 0) break;
+    const size = word & 0x7fffffff;
+    if (size > blockMax) fail(`block at byte ${blockStart} claims ${size} bytes, above the frame's ${blockMax}`);
+    at = blockStart + 4 + size + (hasBlockChecksum ? 4 : 0);
+    if (at > frame.length) fail(`block at byte ${blockStart} runs past the end of the frame`);
+  }
+  at += 4;
+  if (hasContentChecksum) at += 4;
+  if (at !== frame.length) fail(`frame ends at byte ${at} but the payload has ${frame.length} bytes`);
+}

@@ -1,0 +1,44 @@
+// The compressed payload cut out of a container is a standard frame: the real `lz4` and `zstd` tools
+// decode it to the container's msgpack bytes. Skipped only on a dev machine without the tools; in CI a
+// missing tool fails the test (install them with `apt-get install -y lz4 zstd`).
+import { spawnSync } from "node:child_process";
+import { encode } from "@msgpack/msgpack";
+import { describe, expect, it } from "vitest";
+import { encodeContainer, HEADER_BYTES } from "../../src/store/container.ts";
+
+const value = (files: number) => ({
+  files: Array.from({ length: files }, (_, i) => ({ path: `src/dir-${i % 30}/file-${i}.ts`, lines: i * 7 })),
+  summary: "The user is refactoring the lock module; tests pass except the durability suite. ".repeat(50),
+});
+// For LZ4, over 4 MiB of msgpack: lz4js splits it into blocks that refer back across block borders (a
+// "dependent blocks" frame), which the reference decoder must accept too. zstd-19 is slow: keep it small.
+const values = { lz4: value(120_000), zstd: value(3_000) };
+
+function toolMissing(tool: string): string | null {
+  const probe = spawnSync(tool, ["--version"], { encoding: "utf8" });
+  if (probe.error === undefined && probe.status === 0) return null;
+  const reason = `\`${tool}\` is not installed (apt-get install -y ${tool})`;
+  if (process.env.CI) throw new Error(`${reason}; CI must have it`);
+  return reason;
+}
+
+describe.each([
+  ["lz4", "lz4"],
+  ["zstd", "zstd"],
+] as const)("the %s payload", (codec, tool) => {
+  it(`decodes with the real \`${tool} -d\``, (context) => {
+    const missing = toolMissing(tool);
+    if (missing !== null) {
+      process.stderr.write(`skipping: ${missing}\n`);
+      context.skip(missing);
+      return;
+    }
+    const container = encodeContainer(values[codec], codec);
+    if (codec === "lz4") expect(encode(values.lz4).length).toBeGreaterThan(4 * 1024 * 1024);
+    const frame = container.subarray(HEADER_BYTES);
+    const run = spawnSync(tool, ["-d", "-c"], { input: frame, maxBuffer: 64 * 1024 * 1024 });
+    expect(run.stderr.toString()).toBe("");
+    expect(run.status).toBe(0);
+    expect(Buffer.from(run.stdout).equals(Buffer.from(encode(values[codec])))).toBe(true);
+  });
+});
