@@ -20,7 +20,7 @@ cached_pnpm_version() {
 }
 
 bin_path=""
-if [ "$(cached_pnpm_version 2>/dev/null)" = "$PNPM_VERSION" ]; then
+if [ "$(cached_pnpm_version 2>/dev/null)" = "$PNPM_VERSION" ] && "$cache/node_modules/node/bin/node" --version >/dev/null 2>&1; then
   bin_path="$cache/node_modules/node/bin:$cache/node_modules/.bin"
 elif [ "${CTX_USE_SYSTEM_NODE:-}" = 1 ] && have_node_ok && command -v pnpm >/dev/null 2>&1; then
   bin_path=""
@@ -30,6 +30,11 @@ else
   echo "toolchain: fetching node@$NODE_MAJOR and pnpm@$PNPM_VERSION from the npm registry into $cache" >&2
   (cd "$cache" && npm install --no-save --no-audit --no-fund --loglevel=error --prefix . "node@$NODE_MAJOR" "pnpm@$PNPM_VERSION" >&2)
   bin_path="$cache/node_modules/node/bin:$cache/node_modules/.bin"
+  # npm may skip the node package's install script (it links the platform binary): say so plainly.
+  if ! "$cache/node_modules/node/bin/node" --version >/dev/null 2>&1 || [ "$(cached_pnpm_version 2>/dev/null)" != "$PNPM_VERSION" ]; then
+    echo "toolchain: node@$NODE_MAJOR or pnpm@$PNPM_VERSION did not install correctly into $cache; delete that folder and retry" >&2
+    exit 1
+  fi
 fi
 if [ -n "$bin_path" ]; then
   echo "export PATH=\"$bin_path:\$PATH\""
