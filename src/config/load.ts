@@ -4,8 +4,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CtxError } from "../errors.ts";
 import { ctxHome, projectPaths } from "../store/paths.ts";
+import { defaultConfig } from "./defaults.ts";
 import { type ConfigLayer, configLeaves, formatConfigIssue, mergeLayers, sourceOfPath } from "./merge.ts";
-import { type Config, ConfigSchema, defaultConfig } from "./schema.ts";
+import { type Config, configSchema } from "./schema.ts";
 
 export interface LoadConfigOptions {
   /** Project root; without it only the global file and the environment count. */
@@ -25,9 +26,11 @@ export function loadConfig(options: LoadConfigOptions): Config {
     const projectLayer = readConfigFile(projectPaths(options.projectRoot).config);
     if (projectLayer) layers.push(projectLayer);
   }
-  layers.push(readEnvironmentLayer(options.env));
+  const environment = readEnvironmentLayer(options.env);
+  if (Object.keys(environment.value).length > 0) layers.push(environment);
+  if (layers.length === 0) return defaultConfig();
 
-  const result = ConfigSchema.safeParse(mergeLayers(layers));
+  const result = configSchema().safeParse(mergeLayers(layers));
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (!issue) throw new CtxError("CONFIG_INVALID", "invalid configuration");

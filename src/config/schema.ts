@@ -1,5 +1,6 @@
-// Every setting the product documents name, with its default. zod/mini: this schema is loaded by
-// hook processes, where full zod's start-up cost would blow the hook budget (DESIGN.md).
+// Every setting the product documents name, with its default. zod/mini, built on first use: hook
+// processes load this module, and building ~150 zod objects costs milliseconds of the hook budget
+// (DESIGN.md); with no config file and no CTX_* variable, loading never builds it (see ./defaults.ts).
 import * as z from "zod/mini";
 
 const positiveInt = () => z.int().check(z.positive());
@@ -9,110 +10,118 @@ const weight = () => z.number().check(z.gte(0), z.lte(1));
 /** A nested section: `prefault` runs the section's own defaults when the section is absent. */
 const section = <T extends z.ZodMiniObject>(shape: T) => z.prefault(shape, {} as z.input<T>);
 
-export const CheckpointConfigSchema = z.strictObject({
-  /** Take a rolling checkpoint every N transcript messages (PostToolUse / Stop). */
-  intervalMessages: z._default(positiveInt(), 20),
-  /** How many rolling checkpoints to keep. */
-  keep: z._default(positiveInt(), 10),
-});
+function buildConfigSchema() {
+  const CheckpointConfigSchema = z.strictObject({
+    /** Take a rolling checkpoint every N transcript messages (PostToolUse / Stop). */
+    intervalMessages: z._default(positiveInt(), 20),
+    /** How many rolling checkpoints to keep. */
+    keep: z._default(positiveInt(), 10),
+  });
 
-export const RetentionConfigSchema = z.strictObject({
-  maxSnapshots: z._default(positiveInt(), 5),
-  maxAgeDays: z._default(positiveInt(), 30),
-  /** All snapshots of one project together; pinned snapshots are never pruned. */
-  maxTotalMegabytes: z._default(positiveInt(), 500),
-});
+  const RetentionConfigSchema = z.strictObject({
+    maxSnapshots: z._default(positiveInt(), 5),
+    maxAgeDays: z._default(positiveInt(), 30),
+    /** All snapshots of one project together; pinned snapshots are never pruned. */
+    maxTotalMegabytes: z._default(positiveInt(), 500),
+  });
 
-export const HooksConfigSchema = z.strictObject({
-  /** Block a compaction (PreCompact exit 2) when the state could not be saved and verified. */
-  blockCompactionOnSaveFailure: z._default(z.boolean(), true),
-  /** On `startup`, inject a short "where you left off" from the last saved state. */
-  autoRestore: z._default(z.boolean(), true),
-  /** Hard limit for one hook handler; Claude Code's own timeouts are set by `ctx init`. */
-  handlerTimeoutMs: z._default(positiveInt(), 5_000),
-  /** Re-injected context longer than this is spilled to a file (Claude Code's own limit is 10,000). */
-  maxInjectChars: z._default(positiveInt(), 9_500),
-});
+  const HooksConfigSchema = z.strictObject({
+    /** Block a compaction (PreCompact exit 2) when the state could not be saved and verified. */
+    blockCompactionOnSaveFailure: z._default(z.boolean(), true),
+    /** On `startup`, inject a short "where you left off" from the last saved state. */
+    autoRestore: z._default(z.boolean(), true),
+    /** Hard limit for one hook handler; Claude Code's own timeouts are set by `ctx init`. */
+    handlerTimeoutMs: z._default(positiveInt(), 5_000),
+    /** Re-injected context longer than this is spilled to a file (Claude Code's own limit is 10,000). */
+    maxInjectChars: z._default(positiveInt(), 9_500),
+  });
 
-export const GuardConfigSchema = z.strictObject({
-  /** Context window in tokens; 0 = infer from the model (1,000,000 for [1m] models, else 200,000). */
-  windowTokens: z._default(nonNegativeInt(), 0),
-  /** Tier thresholds, in percent of the window REMAINING. */
-  warningPercent: z._default(percent(), 30),
-  advisoryPercent: z._default(percent(), 15),
-  yellowPercent: z._default(percent(), 7),
-  criticalPercent: z._default(percent(), 3),
-  /** Escalate early when the last measurements consumed more than this percent of the window per operation. */
-  velocityPercentPerOperation: z._default(z.number().check(z.positive()), 5),
-  /** Measurements used for velocity and for dynamic thresholds. */
-  velocitySamples: z._default(positiveInt(), 3),
-  dynamicWindow: z._default(positiveInt(), 10),
-  /** Dynamic thresholds never go below this percent remaining. */
-  floorPercent: z._default(percent(), 3),
-});
+  const GuardConfigSchema = z.strictObject({
+    /** Context window in tokens; 0 = infer from the model (1,000,000 for [1m] models, else 200,000). */
+    windowTokens: z._default(nonNegativeInt(), 0),
+    /** Tier thresholds, in percent of the window REMAINING. */
+    warningPercent: z._default(percent(), 30),
+    advisoryPercent: z._default(percent(), 15),
+    yellowPercent: z._default(percent(), 7),
+    criticalPercent: z._default(percent(), 3),
+    /** Escalate early when the last measurements consumed more than this percent of the window per operation. */
+    velocityPercentPerOperation: z._default(z.number().check(z.positive()), 5),
+    /** Measurements used for velocity and for dynamic thresholds. */
+    velocitySamples: z._default(positiveInt(), 3),
+    dynamicWindow: z._default(positiveInt(), 10),
+    /** Dynamic thresholds never go below this percent remaining. */
+    floorPercent: z._default(percent(), 3),
+  });
 
-export const BudgetConfigSchema = z.strictObject({
-  /** Token caps of the five compartments. */
-  caps: section(
-    z.strictObject({
-      active_task: z._default(positiveInt(), 4_000),
-      project_background: z._default(positiveInt(), 3_000),
-      operator_preferences: z._default(positiveInt(), 1_500),
-      safety_constraints: z._default(positiveInt(), 1_500),
-      ambient_knowledge: z._default(positiveInt(), 2_000),
-    }),
-  ),
-});
+  const BudgetConfigSchema = z.strictObject({
+    /** Token caps of the five compartments. */
+    caps: section(
+      z.strictObject({
+        active_task: z._default(positiveInt(), 4_000),
+        project_background: z._default(positiveInt(), 3_000),
+        operator_preferences: z._default(positiveInt(), 1_500),
+        safety_constraints: z._default(positiveInt(), 1_500),
+        ambient_knowledge: z._default(positiveInt(), 2_000),
+      }),
+    ),
+  });
 
-export const SearchConfigSchema = z.strictObject({
-  weights: section(
-    z.strictObject({
-      bestSimilarity: z._default(weight(), 0.4),
-      averageSimilarity: z._default(weight(), 0.2),
-      chunkRatio: z._default(weight(), 0.05),
-      recency: z._default(weight(), 0.25),
-      chainQuality: z._default(weight(), 0.1),
-    }),
-  ),
-  recencyDecayDays: z._default(z.number().check(z.positive()), 30),
-  boosts: section(
-    z.strictObject({
-      PATTERN: z._default(z.number().check(z.positive()), 1.05),
-      WORKING_SOLUTION: z._default(z.number().check(z.positive()), 1.08),
-      WAITING: z._default(z.number().check(z.positive()), 1.02),
-    }),
-  ),
-});
+  const SearchConfigSchema = z.strictObject({
+    weights: section(
+      z.strictObject({
+        bestSimilarity: z._default(weight(), 0.4),
+        averageSimilarity: z._default(weight(), 0.2),
+        chunkRatio: z._default(weight(), 0.05),
+        recency: z._default(weight(), 0.25),
+        chainQuality: z._default(weight(), 0.1),
+      }),
+    ),
+    recencyDecayDays: z._default(z.number().check(z.positive()), 30),
+    boosts: section(
+      z.strictObject({
+        PATTERN: z._default(z.number().check(z.positive()), 1.05),
+        WORKING_SOLUTION: z._default(z.number().check(z.positive()), 1.08),
+        WAITING: z._default(z.number().check(z.positive()), 1.02),
+      }),
+    ),
+  });
 
-export const EmbedderConfigSchema = z.strictObject({
-  /** `none` = BM25 alone: offline, no download (the default). */
-  provider: z._default(z.enum(["none", "nomic", "ollama"]), "none"),
-  model: z._default(z.string(), "nomic-embed-text-v1.5"),
-  ollamaUrl: z._default(z.string(), "http://127.0.0.1:11434"),
-  /** Folder holding local model files; empty = `<CTX_HOME>/models`. */
-  modelDir: z._default(z.string(), ""),
-});
+  const EmbedderConfigSchema = z.strictObject({
+    /** `none` = BM25 alone: offline, no download (the default). */
+    provider: z._default(z.enum(["none", "nomic", "ollama"]), "none"),
+    model: z._default(z.string(), "nomic-embed-text-v1.5"),
+    ollamaUrl: z._default(z.string(), "http://127.0.0.1:11434"),
+    /** Folder holding local model files; empty = `<CTX_HOME>/models`. */
+    modelDir: z._default(z.string(), ""),
+  });
 
-export const SummariesConfigSchema = z.strictObject({
-  provider: z._default(z.enum(["extractive", "claude-cli", "anthropic"]), "extractive"),
-  model: z._default(z.string(), "claude-haiku-4-5"),
-  dailyTokenCap: z._default(nonNegativeInt(), 200_000),
-});
+  const SummariesConfigSchema = z.strictObject({
+    provider: z._default(z.enum(["extractive", "claude-cli", "anthropic"]), "extractive"),
+    model: z._default(z.string(), "claude-haiku-4-5"),
+    dailyTokenCap: z._default(nonNegativeInt(), 200_000),
+  });
 
-export const ConfigSchema = z.strictObject({
-  checkpoints: section(CheckpointConfigSchema),
-  retention: section(RetentionConfigSchema),
-  hooks: section(HooksConfigSchema),
-  guard: section(GuardConfigSchema),
-  budget: section(BudgetConfigSchema),
-  search: section(SearchConfigSchema),
-  embedder: section(EmbedderConfigSchema),
-  summaries: section(SummariesConfigSchema),
-});
-export type Config = z.output<typeof ConfigSchema>;
-/** What a config file may contain: any subset of the settings. */
-export type ConfigInput = z.input<typeof ConfigSchema>;
-
-export function defaultConfig(): Config {
-  return ConfigSchema.parse({});
+  const ConfigSchema = z.strictObject({
+    checkpoints: section(CheckpointConfigSchema),
+    retention: section(RetentionConfigSchema),
+    hooks: section(HooksConfigSchema),
+    guard: section(GuardConfigSchema),
+    budget: section(BudgetConfigSchema),
+    search: section(SearchConfigSchema),
+    embedder: section(EmbedderConfigSchema),
+    summaries: section(SummariesConfigSchema),
+  });
+  return ConfigSchema;
 }
+
+let built: ReturnType<typeof buildConfigSchema> | undefined;
+
+/** The config schema, built once per process on first use. */
+export function configSchema(): ReturnType<typeof buildConfigSchema> {
+  built ??= buildConfigSchema();
+  return built;
+}
+
+export type Config = z.output<ReturnType<typeof buildConfigSchema>>;
+/** What a config file may contain: any subset of the settings. */
+export type ConfigInput = z.input<ReturnType<typeof buildConfigSchema>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultConfig } from "../config/schema.ts";
+import { defaultConfig } from "../config/defaults.ts";
 import { CtxError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
 import { type HookRunDeps, runHook } from "./dispatch.ts";

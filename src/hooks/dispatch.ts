@@ -1,7 +1,7 @@
 // Runs one hook: event name -> parse and validate stdin -> handler under a time limit -> the reply.
 // It never throws and never breaks the user's session: every failure is exit 0, one stderr line, no stdout.
 import * as z from "zod/mini";
-import { defaultConfig } from "../config/schema.ts";
+import { defaultConfig } from "../config/defaults.ts";
 import { describeError } from "../errors.ts";
 import { HOOK_EVENT_ALIASES, resolveHookEvent } from "./schemas.ts";
 import { HOOK_TABLE, type HookDeps } from "./table.ts";

@@ -1,0 +1,41 @@
+// The default settings as plain data, so a process with no config file and no CTX_* variable never
+// builds the zod schema. A test checks this equals what the schema itself produces from `{}`.
+import type { Config } from "./schema.ts";
+
+const DEFAULT_CONFIG: Config = {
+  checkpoints: { intervalMessages: 20, keep: 10 },
+  retention: { maxSnapshots: 5, maxAgeDays: 30, maxTotalMegabytes: 500 },
+  hooks: { blockCompactionOnSaveFailure: true, autoRestore: true, handlerTimeoutMs: 5_000, maxInjectChars: 9_500 },
+  guard: {
+    windowTokens: 0,
+    warningPercent: 30,
+    advisoryPercent: 15,
+    yellowPercent: 7,
+    criticalPercent: 3,
+    velocityPercentPerOperation: 5,
+    velocitySamples: 3,
+    dynamicWindow: 10,
+    floorPercent: 3,
+  },
+  budget: {
+    caps: {
+      active_task: 4_000,
+      project_background: 3_000,
+      operator_preferences: 1_500,
+      safety_constraints: 1_500,
+      ambient_knowledge: 2_000,
+    },
+  },
+  search: {
+    weights: { bestSimilarity: 0.4, averageSimilarity: 0.2, chunkRatio: 0.05, recency: 0.25, chainQuality: 0.1 },
+    recencyDecayDays: 30,
+    boosts: { PATTERN: 1.05, WORKING_SOLUTION: 1.08, WAITING: 1.02 },
+  },
+  embedder: { provider: "none", model: "nomic-embed-text-v1.5", ollamaUrl: "http://127.0.0.1:11434", modelDir: "" },
+  summaries: { provider: "extractive", model: "claude-haiku-4-5", dailyTokenCap: 200_000 },
+};
+
+/** A fresh copy of the defaults (callers may change theirs). */
+export function defaultConfig(): Config {
+  return structuredClone(DEFAULT_CONFIG);
+}
