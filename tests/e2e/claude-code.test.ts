@@ -4,6 +4,7 @@
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { CLAUDE_CODE_VERSION, ensureClaudeCli } from "./harness/claude-cli.ts";
 import { doctorInvalidSettings, mcpServerStatus } from "./harness/claude-output.ts";
@@ -16,6 +17,7 @@ const claudeBin = "bin" in cli ? cli.bin : undefined;
 if ("skipReason" in cli) process.stderr.write(`claude-code.test.ts skipped: ${cli.skipReason}\n`);
 
 const TIMEOUT_MS = 90_000;
+const REPO_ROOT = fileURLToPath(new URL("../..", import.meta.url)).replace(/\/$/, "");
 const sandboxes: Sandbox[] = [];
 
 afterEach(async () => {
@@ -140,6 +142,23 @@ describe.skipIf(claudeBin === undefined)(`ctx in Claude Code ${CLAUDE_CODE_VERSI
       TIMEOUT_MS,
     );
   });
+
+  it(
+    "the repository is a valid Claude Code plugin whose MCP server connects (`--plugin-dir`)",
+    async () => {
+      const sandbox = await newSandbox();
+      const validate = await runClaude(sandbox, ["plugin", "validate", REPO_ROOT, "--strict"]);
+      expect(validate.exitCode, validate.stdout + validate.stderr).toBe(0);
+      expect(validate.stdout).toContain("✔ Validation passed");
+      for (const event of ["SessionStart", "PreCompact", "PostToolUse", "UserPromptSubmit", "Stop", "SessionEnd"]) {
+        expect(validate.stdout).toContain(`hooks: ${event}`);
+      }
+      expect(validate.stdout).toContain("commands: ctx:fork-detect");
+      const list = await runClaude(sandbox, ["--plugin-dir", REPO_ROOT, "mcp", "list"]);
+      expect(mcpServerStatus(list.stdout, "plugin:ctx:ctx"), list.stdout + list.stderr).toBe("✔ Connected");
+    },
+    TIMEOUT_MS,
+  );
 
   it(
     "claude doctor does flag a broken hook settings file (control for the check above)",
