@@ -91,7 +91,28 @@ describe("loadConfig", () => {
   });
 });
 
+describe("error attribution", () => {
+  it("blames the file holding an unknown top-level key, not the environment", () => {
+    const file = join(project, ".ctx", "config.json");
+    writeFileSync(file, JSON.stringify({ bogus: 1 }));
+    const error = catchError(() =>
+      loadConfig({ projectRoot: project, env: { ...env, CTX_GUARD__WARNING_PERCENT: "20" } }),
+    );
+    expect(error.message).toContain(file);
+    expect(error.message).toContain('unknown setting "bogus"');
+  });
+
+  it("says 'greater than' for settings that must be positive", () => {
+    writeFileSync(join(project, ".ctx", "config.json"), JSON.stringify({ retention: { maxSnapshots: 0 } }));
+    expect(catchError(() => loadConfig({ projectRoot: project, env })).message).toContain("must be greater than 0");
+  });
+});
+
 describe("readEnvironmentLayer", () => {
+  it.each([" ", "0x1E", "1e3", "30%", "thirty"])("rejects %j for a number setting", (value) => {
+    expect(() => readEnvironmentLayer({ CTX_GUARD__WARNING_PERCENT: value })).toThrow(/CTX_GUARD__WARNING_PERCENT/);
+  });
+
   it("maps nested keys, including snake_case compartments, and types values by their default", () => {
     const layer = readEnvironmentLayer({
       CTX_BUDGET__CAPS__ACTIVE_TASK: "5000",

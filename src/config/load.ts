@@ -34,7 +34,9 @@ export function loadConfig(options: LoadConfigOptions): Config {
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (!issue) throw new CtxError("CONFIG_INVALID", "invalid configuration");
-  let source = sourceOfPath(layers, issue.path);
+  // An unknown key is reported at its parent's path; the layer to blame is the one holding the key itself.
+  const blamed = issue.code === "unrecognized_keys" ? [...issue.path, issue.keys[0] ?? ""] : issue.path;
+  let source = sourceOfPath(layers, blamed);
   if (source === "environment") {
     source =
       `environment ${configLeaves(defaultConfig()).find((l) => l.path.join(".") === issue.path.join("."))?.envName ?? ""}`.trim();
@@ -91,9 +93,13 @@ export function readEnvironmentLayer(env: NodeJS.ProcessEnv): ConfigLayer {
 
 function coerceEnvValue(raw: string, defaultValue: unknown, name: string): unknown {
   if (typeof defaultValue === "number") {
-    const parsed = Number(raw);
-    if (Number.isNaN(parsed)) throw new CtxError("CONFIG_INVALID", `environment ${name}: "${raw}" is not a number`);
-    return parsed;
+    // Plain decimals only: Number() would take " " as 0 and "0x1E" as 30.
+    if (!/^\s*-?\d+(\.\d+)?\s*$/.test(raw)) {
+      throw new CtxError("CONFIG_INVALID", `environment ${name}: "${raw}" is not a number`, {
+        hint: `e.g. ${name}=${String(defaultValue)}`,
+      });
+    }
+    return Number(raw);
   }
   if (typeof defaultValue === "boolean") {
     if (/^(1|true|yes|on)$/i.test(raw)) return true;

@@ -72,9 +72,13 @@ export function formatConfigIssue(issue: z.core.$ZodIssue): string {
     case "invalid_type":
       return `${field}: expected ${issue.expected}`;
     case "too_big":
-      return `${field}: must be at most ${String(issue.maximum)}`;
+      return issue.inclusive === false
+        ? `${field}: must be less than ${String(issue.maximum)}`
+        : `${field}: must be at most ${String(issue.maximum)}`;
     case "too_small":
-      return `${field}: must be at least ${String(issue.minimum)}${issue.inclusive === false ? " (exclusive)" : ""}`;
+      return issue.inclusive === false
+        ? `${field}: must be greater than ${String(issue.minimum)}`
+        : `${field}: must be at least ${String(issue.minimum)}`;
     case "invalid_value":
       return `${field}: must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
     default:

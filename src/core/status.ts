@@ -38,6 +38,8 @@ export function buildStatus(input: {
   initialized: boolean;
   sessions: SessionsFile | null;
   warnings: string[];
+  /** How many recent sessions to list (default RECENT_SESSIONS_SHOWN). */
+  recent?: number;
 }): Status {
   const sessions = input.sessions?.sessions ?? [];
   return {
@@ -45,7 +47,7 @@ export function buildStatus(input: {
     project: { root: input.root, ctxDir: input.ctxDir, initialized: input.initialized },
     sessions: {
       count: sessions.length,
-      recent: sessions.slice(0, RECENT_SESSIONS_SHOWN).map((s) => ({
+      recent: sessions.slice(0, input.recent ?? RECENT_SESSIONS_SHOWN).map((s) => ({
         sessionId: s.sessionId,
         source: s.source,
         startedAt: s.startedAt,
@@ -65,7 +67,7 @@ export function formatStatusText(status: Status): string {
     `project: ${status.project.root}${status.project.initialized ? "" : " (not set up: run `ctx init`)"}`,
     `sessions seen: ${status.sessions.count}`,
   ];
-  for (const s of status.sessions.recent.slice(0, 5)) {
+  for (const s of status.sessions.recent) {
     const ended = s.endedAt ? `ended ${s.endedAt}${s.endReason ? ` (${s.endReason})` : ""}` : "no end recorded";
     lines.push(`  ${s.sessionId}  ${s.source ?? "?"}  started ${s.startedAt ?? "?"}  ${ended}`);
   }

@@ -6,15 +6,19 @@ import type { SessionEndInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
 
 export async function handleSessionEnd(input: SessionEndInput, deps: HookDeps): Promise<HookOutcome | null> {
-  await updateSessionsSeen(deps.projectRoot, (current) =>
-    recordSessionEnd(current, {
-      sessionId: input.session_id,
-      transcriptPath: input.transcript_path,
-      cwd: input.cwd,
-      reason: input.reason ?? null,
-      at: deps.now(),
-    }),
+  const { movedAside } = await updateSessionsSeen(
+    deps.projectRoot,
+    (current) =>
+      recordSessionEnd(current, {
+        sessionId: input.session_id,
+        transcriptPath: input.transcript_path,
+        cwd: input.cwd,
+        reason: input.reason ?? null,
+        at: deps.now(),
+      }),
+    deps.now,
   );
   deps.logger.debug(`session ${input.session_id} ended (${input.reason ?? "no reason given"})`);
-  return null;
+  if (movedAside === null) return null;
+  return { stderr: `ctx: the sessions file failed to verify; kept it as ${movedAside} and started a new one` };
 }

@@ -7,5 +7,6 @@ export interface ServerDeps {
   version: string;
   projectRoot: string;
   logger: Logger;
-  collectStatus: (projectRoot: string) => Promise<Status>;
+  /** `recent`: how many recent sessions to list (default 10). */
+  collectStatus: (projectRoot: string, recent?: number) => Promise<Status>;
 }

@@ -1,33 +1,38 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it } from "vitest";
+import type { SessionsFile } from "../core/sessions.ts";
 import { buildStatus, type Status, StatusSchema } from "../core/status.ts";
 import { CtxError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
 import type { ServerDeps } from "./deps.ts";
 import { createServer, SERVER_INSTRUCTIONS } from "./server.ts";
 
-const sampleStatus: Status = buildStatus({
-  version: "9.9.9",
-  root: "/repo",
-  ctxDir: "/repo/.ctx",
-  initialized: true,
-  sessions: {
-    sessions: Array.from({ length: 12 }, (_, i) => ({
-      sessionId: `s${i}`,
-      transcriptPath: `/t/s${i}.jsonl`,
-      cwd: "/repo",
-      source: "startup",
-      model: null,
-      startedAt: "2026-11-01T10:00:00.000Z",
-      endedAt: null,
-      endReason: null,
-      starts: 1,
-      lastSeenAt: "2026-11-01T10:00:00.000Z",
-    })),
-  },
-  warnings: [],
-});
+const sessionsFile: SessionsFile = {
+  sessions: Array.from({ length: 18 }, (_, i) => ({
+    sessionId: `s${i}`,
+    transcriptPath: `/t/s${i}.jsonl`,
+    cwd: "/repo",
+    source: "startup",
+    model: null,
+    startedAt: "2026-11-01T10:00:00.000Z",
+    endedAt: null,
+    endReason: null,
+    starts: 1,
+    lastSeenAt: "2026-11-01T10:00:00.000Z",
+  })),
+};
+
+const statusOf = (recent?: number): Status =>
+  buildStatus({
+    version: "9.9.9",
+    root: "/repo",
+    ctxDir: "/repo/.ctx",
+    initialized: true,
+    sessions: sessionsFile,
+    warnings: [],
+    ...(recent === undefined ? {} : { recent }),
+  });
 
 let client: Client | undefined;
 afterEach(async () => {
@@ -40,7 +45,7 @@ async function connect(overrides: Partial<ServerDeps> = {}): Promise<Client> {
     version: "9.9.9",
     projectRoot: "/repo",
     logger: silentLogger,
-    collectStatus: async () => sampleStatus,
+    collectStatus: async (_root, recent) => statusOf(recent),
     ...overrides,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -75,11 +80,17 @@ describe("ctx MCP server", () => {
     expect(result.isError).toBeFalsy();
     const structured = StatusSchema.parse(result.structuredContent);
     expect(structured.project.root).toBe("/repo");
-    expect(structured.sessions.count).toBe(12);
+    expect(structured.sessions.count).toBe(18);
     expect(structured.sessions.recent).toHaveLength(3);
     const text = (result.content as Array<{ type: string; text: string }>)[0]?.text ?? "";
     expect(text).toContain("project: /repo");
-    expect(text).toContain("sessions seen: 12");
+    expect(text).toContain("sessions seen: 18");
+    expect(text.match(/^ {2}s\d+/gm)).toHaveLength(3);
+
+    const many = await c.callTool({ name: "ctx_status", arguments: { recent: 15 } });
+    expect(StatusSchema.parse(many.structuredContent).sessions.recent).toHaveLength(15);
+    const byDefault = await c.callTool({ name: "ctx_status", arguments: {} });
+    expect(StatusSchema.parse(byDefault.structuredContent).sessions.recent).toHaveLength(10);
   });
 
   it("a failure inside the tool is an isError result with the hint, not a protocol error", async () => {
@@ -101,7 +112,7 @@ describe("ctx MCP server", () => {
     const guarded = await connect({
       collectStatus: async () => {
         called = true;
-        return sampleStatus;
+        return statusOf();
       },
     });
     const result = await guarded.callTool({ name: "ctx_status", arguments: { recent: "many" } }).catch((e: Error) => e);

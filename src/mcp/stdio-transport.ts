@@ -1,8 +1,14 @@
 // The MCP Transport over a pair of streams (stdin/stdout in production). Framing lives in
-// ./json-rpc-framing.ts; this shell only moves bytes and reports the stream's end.
+// ./json-rpc-framing.ts; this shell moves bytes and reports the stream's end, but only once every
+// request received has been answered (a client may send requests and close its end at once), and
+// never later than DRAIN_LIMIT_MS, so a stuck handler cannot keep an orphaned server alive.
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { type JsonRpcErrorReply, parseLine, serializeMessage, takeLines } from "./json-rpc-framing.ts";
+
+const DRAIN_LIMIT_MS = 10_000;
+
+type RequestId = string | number;
 
 export class LineTransport implements Transport {
   onclose?: () => void;
@@ -11,6 +17,8 @@ export class LineTransport implements Transport {
 
   private buffer = "";
   private closed = false;
+  private ending = false;
+  private readonly pending = new Set<RequestId>();
   private readonly input: NodeJS.ReadableStream;
   private readonly output: NodeJS.WritableStream;
 
@@ -29,12 +37,21 @@ export class LineTransport implements Transport {
         this.onerror?.(new Error(framed.reply.error.message));
         void this.write(framed.reply);
       } else {
-        this.onmessage?.(framed.message);
+        const message = framed.message;
+        if ("method" in message && "id" in message) this.pending.add(message.id);
+        this.onmessage?.(message);
       }
     }
   };
 
-  private readonly onEnd = () => void this.close();
+  private readonly onEnd = () => {
+    this.ending = true;
+    if (this.pending.size === 0) {
+      void this.close();
+      return;
+    }
+    setTimeout(() => void this.close(), DRAIN_LIMIT_MS).unref();
+  };
   private readonly onStreamError = (error: Error) => this.onerror?.(error);
 
   async start(): Promise<void> {
@@ -44,8 +61,12 @@ export class LineTransport implements Transport {
     this.input.on("error", this.onStreamError);
   }
 
-  send(message: JSONRPCMessage): Promise<void> {
-    return this.write(message);
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.write(message);
+    if (!("method" in message) && "id" in message && message.id !== undefined) {
+      this.pending.delete(message.id);
+      if (this.ending && this.pending.size === 0) await this.close();
+    }
   }
 
   private write(message: JSONRPCMessage | JsonRpcErrorReply): Promise<void> {

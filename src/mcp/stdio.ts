@@ -16,7 +16,7 @@ export async function serveStdio(options: {
     version: options.version,
     projectRoot: options.projectRoot,
     logger: options.logger,
-    collectStatus: (root) => collectProjectStatus(root, options.version),
+    collectStatus: (root, recent) => collectProjectStatus(root, options.version, recent),
   });
   const transport = new LineTransport(options.stdin, options.stdout);
   transport.onerror = (error) => options.logger.warn(`stdio: ${error.message}`);

@@ -1,7 +1,8 @@
 // Where ctx keeps things: the per-project `.ctx/` folder and the global home (`~/.ctx`, or CTX_HOME).
-import { existsSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { CtxError } from "../errors.ts";
 
 export const PROJECT_DIR_NAME = ".ctx";
 
@@ -28,6 +29,17 @@ export function projectPaths(root: string): ProjectPaths {
   };
 }
 
+/** `--project <dir>` as given by a person: resolved, and it must be an existing folder. */
+export function requireProjectDir(cwd: string, given: string): string {
+  const dir = resolve(cwd, given);
+  if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new CtxError("NOT_FOUND", `project folder ${dir} does not exist or is not a folder`, {
+      hint: "pass an existing folder to --project, or run ctx from inside the project",
+    });
+  }
+  return dir;
+}
+
 export function ctxHome(env: NodeJS.ProcessEnv): string {
   const fromEnv = env.CTX_HOME;
   if (fromEnv !== undefined && fromEnv !== "") return resolve(fromEnv);
@@ -36,15 +48,18 @@ export function ctxHome(env: NodeJS.ProcessEnv): string {
 
 /**
  * The project a command or hook works on: CLAUDE_PROJECT_DIR when Claude Code set it (it does not follow
- * `cd`), else the nearest ancestor of `cwd` holding `.ctx/` or `.git`, else `cwd` itself.
+ * `cd`), else the nearest ancestor of `cwd` holding `.ctx/` or `.git`, else `cwd` itself. The global
+ * home (`~/.ctx`) is not a project's `.ctx/`: without this, every folder under HOME would be "in" HOME.
  */
 export function findProjectRoot(cwd: string, env: NodeJS.ProcessEnv): string {
   const fromClaude = env.CLAUDE_PROJECT_DIR;
   if (fromClaude !== undefined && fromClaude !== "") return resolve(fromClaude);
+  const globalHome = ctxHome(env);
   const start = resolve(cwd);
   let dir = start;
   for (;;) {
-    if (existsSync(join(dir, PROJECT_DIR_NAME)) || existsSync(join(dir, ".git"))) return dir;
+    const ctxDir = join(dir, PROJECT_DIR_NAME);
+    if ((ctxDir !== globalHome && existsSync(ctxDir)) || existsSync(join(dir, ".git"))) return dir;
     const parent = dirname(dir);
     if (parent === dir) return start;
     dir = parent;

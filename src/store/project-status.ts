@@ -7,7 +7,7 @@ import { describeError } from "../errors.ts";
 import { projectPaths } from "./paths.ts";
 import { readSessionsSeen } from "./sessions-seen.ts";
 
-export async function collectProjectStatus(projectRoot: string, version: string): Promise<Status> {
+export async function collectProjectStatus(projectRoot: string, version: string, recent?: number): Promise<Status> {
   const paths = projectPaths(projectRoot);
   const warnings: string[] = [];
   let sessions: SessionsFile | null = null;
@@ -23,5 +23,6 @@ export async function collectProjectStatus(projectRoot: string, version: string)
     initialized: existsSync(paths.ctxDir),
     sessions,
     warnings,
+    ...(recent === undefined ? {} : { recent }),
   });
 }

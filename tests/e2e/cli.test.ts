@@ -38,6 +38,14 @@ describe("ctx CLI", () => {
     expect(result.stderr).toMatch(/--help/);
   });
 
+  it("status --project with a folder that does not exist: a clear error, exit 1", async () => {
+    const result = await runCtx(["status", "--project", "nope/not/here"], { cwd, env });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/ctx: project folder .*nope\/not\/here does not exist/);
+    expect(result.stderr).toMatch(/hint: /);
+  });
+
   it("status --json in a folder ctx has never seen reports it as not set up", async () => {
     const result = await runCtx(["status", "--json"], { cwd, env });
     expect(result.code).toBe(0);

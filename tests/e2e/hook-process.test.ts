@@ -1,5 +1,5 @@
 // `ctx hook <event>` as Claude Code runs it: a process fed the hook JSON on stdin.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -84,20 +84,45 @@ describe("ctx hook (process)", () => {
     expect((await status()).sessions.count).toBe(0);
   });
 
-  it("a corrupt sessions file: the hook exits 0 with one stderr line and does not overwrite the evidence", async () => {
+  it("a corrupt sessions file is kept aside, reported in one stderr line, and a new one started", async () => {
     mkdirSync(join(project, ".ctx"), { recursive: true });
     const file = join(project, ".ctx", "sessions.ctx");
     writeFileSync(file, "this is not a ctx container");
+    const before = await runCtx(["status", "--json"], { cwd: project, env });
+    expect(JSON.parse(before.stdout).warnings[0]).toMatch(/sessions\.ctx/);
+
     const result = await runCtx(["hook", "session-start"], {
       cwd: project,
       env,
       stdin: input("SessionStart", { source: "startup" }),
     });
     expect(result).toMatchObject({ code: 0, stdout: "" });
-    expect(result.stderr).toMatch(/sessions\.ctx/);
-    expect(readFileSync(file, "utf8")).toBe("this is not a ctx container");
-    const shown = await runCtx(["status", "--json"], { cwd: project, env });
-    expect(JSON.parse(shown.stdout).warnings[0]).toMatch(/sessions\.ctx/);
+    expect(result.stderr.trimEnd().split("\n")).toHaveLength(1);
+    const aside = /kept it as (\S+)/.exec(result.stderr)?.[1] ?? "";
+    expect(aside).toMatch(/sessions\.ctx\.corrupt-/);
+    expect(readFileSync(aside, "utf8")).toBe("this is not a ctx container");
+    const after = await status();
+    expect(after.sessions.count).toBe(1);
+  });
+
+  it("never creates a project folder that does not exist", async () => {
+    const missing = join(project, "does", "not", "exist");
+    const stdin = JSON.stringify({ ...JSON.parse(input("SessionStart", { source: "startup" })), cwd: missing });
+    const result = await runCtx(["hook", "session-start"], {
+      cwd: project,
+      env: { ...env, CLAUDE_PROJECT_DIR: missing },
+      stdin,
+    });
+    expect(result).toMatchObject({ code: 0, stdout: "" });
+    expect(result.stderr).toMatch(/does not exist/);
+    expect(existsSync(join(project, "does"))).toBe(false);
+  });
+
+  it("a project ctx never initialised gets a self-ignoring .ctx/ (plugin installs)", async () => {
+    await runCtx(["hook", "session-start"], { cwd: project, env, stdin: input("SessionStart", { source: "startup" }) });
+    expect(readFileSync(join(project, ".ctx", ".gitignore"), "utf8")).toMatch(/^\*$/m);
+    expect(statSync(join(project, ".ctx")).mode & 0o777).toBe(0o700);
+    expect(statSync(join(project, ".ctx", "sessions.ctx")).mode & 0o777).toBe(0o600);
   });
 
   it("does nothing at all when CTX_HOOKS_DISABLED=1 (ctx's own child `claude` runs)", async () => {

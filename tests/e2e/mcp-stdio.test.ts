@@ -1,6 +1,6 @@
 // The built binary as Claude Code runs it: `ctx serve` over stdio with the SDK's own client.
 import { spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -105,6 +105,40 @@ describe("ctx serve over stdio", () => {
     expect(messages.find((m) => m.id === 4)?.result).toMatchObject({
       structuredContent: { project: { root: project } },
     });
+  });
+
+  it("answers every request already received when stdin ends right after them (`ctx serve < requests`)", async () => {
+    const requests = [
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+      },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "ctx://status" } },
+      ...[3, 4, 5, 6, 7, 8].map((id) => ({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "ctx_status", arguments: {} },
+      })),
+    ];
+    const file = join(project, "requests.jsonl");
+    writeFileSync(file, `${requests.map((request) => JSON.stringify(request)).join("\n")}\n`);
+    const input = openSync(file, "r");
+    const child = spawn(process.execPath, [CTX_BIN, "serve"], { cwd: project, env, stdio: [input, "pipe", "ignore"] });
+    closeSync(input);
+    const stdout: Buffer[] = [];
+    child.stdout?.on("data", (d: Buffer) => stdout.push(d));
+    const code = await new Promise((resolve) => child.on("close", resolve));
+    expect(code).toBe(0);
+    const ids = Buffer.concat(stdout)
+      .toString("utf8")
+      .trimEnd()
+      .split("\n")
+      .map((line) => (JSON.parse(line) as { id: number }).id);
+    expect(ids.sort()).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 
   it("exits when the client closes stdin", async () => {

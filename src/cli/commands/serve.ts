@@ -1,7 +1,6 @@
 // `ctx serve`: the stdio MCP server Claude Code starts (from .mcp.json or the plugin).
-import { resolve } from "node:path";
 import type { Command } from "commander";
-import { findProjectRoot } from "../../store/paths.ts";
+import { findProjectRoot, requireProjectDir } from "../../store/paths.ts";
 import { CTX_VERSION } from "../../version.ts";
 import type { CliContext } from "../context.ts";
 
@@ -16,7 +15,9 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
       await serveStdio({
         version: CTX_VERSION,
         projectRoot:
-          options.project !== undefined ? resolve(ctx.cwd, options.project) : findProjectRoot(ctx.cwd, ctx.env),
+          options.project !== undefined
+            ? requireProjectDir(ctx.cwd, options.project)
+            : findProjectRoot(ctx.cwd, ctx.env),
         logger: ctx.logger,
         stdin: process.stdin,
         stdout: process.stdout,

@@ -1,8 +1,7 @@
 // `ctx status [--json]`: what ctx holds for this project.
-import { resolve } from "node:path";
 import type { Command } from "commander";
 import { formatStatusText } from "../../core/status.ts";
-import { findProjectRoot } from "../../store/paths.ts";
+import { findProjectRoot, requireProjectDir } from "../../store/paths.ts";
 import { collectProjectStatus } from "../../store/project-status.ts";
 import { CTX_VERSION } from "../../version.ts";
 import type { CliContext } from "../context.ts";
@@ -16,7 +15,7 @@ export function registerStatusCommand(program: Command, ctx: CliContext): void {
     .option("--project <dir>", "project folder (default: found from the current folder)")
     .action(async (options: { json?: boolean; project?: string }) => {
       const status = await collectProjectStatus(
-        options.project !== undefined ? resolve(ctx.cwd, options.project) : findProjectRoot(ctx.cwd, ctx.env),
+        options.project !== undefined ? requireProjectDir(ctx.cwd, options.project) : findProjectRoot(ctx.cwd, ctx.env),
         CTX_VERSION,
       );
       ctx.out(options.json ? formatJson(status) : formatStatusText(status));

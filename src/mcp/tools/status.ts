@@ -26,12 +26,8 @@ export function registerStatusTool(server: McpServer, deps: ServerDeps): void {
     },
     async ({ recent }) => {
       try {
-        const status = await deps.collectStatus(deps.projectRoot);
-        const shown = {
-          ...status,
-          sessions: { ...status.sessions, recent: status.sessions.recent.slice(0, recent ?? 10) },
-        };
-        return { content: [{ type: "text", text: formatStatusText(shown) }], structuredContent: shown };
+        const status = await deps.collectStatus(deps.projectRoot, recent);
+        return { content: [{ type: "text", text: formatStatusText(status) }], structuredContent: status };
       } catch (error) {
         deps.logger.error(`${STATUS_TOOL_NAME}: ${String(error)}`);
         return toolErrorResult(STATUS_TOOL_NAME, error);
