@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   checkConfig,
   checkCtxDir,
+  checkLeftoverTempFiles,
   checkNode,
   checkPathCommands,
   checkSessionIndex,
@@ -52,33 +53,61 @@ describe("checkPathCommands", () => {
 
 describe("checkCtxDir", () => {
   it("wants 0700", () => {
-    expect(checkCtxDir("/p/.ctx", { exists: true, mode: 0o700 }).status).toBe("ok");
-    expect(checkCtxDir("/p/.ctx", { exists: true, mode: 0o755 })).toMatchObject({
+    expect(checkCtxDir("/p/.ctx", { kind: "folder", mode: 0o700 }).status).toBe("ok");
+    expect(checkCtxDir("/p/.ctx", { kind: "folder", mode: 0o755 })).toMatchObject({
       status: "warn",
       fix: "chmod 700 /p/.ctx",
     });
-    expect(checkCtxDir("/p/.ctx", { exists: false, mode: null })).toMatchObject({ status: "warn", fix: "ctx init" });
+    expect(checkCtxDir("/p/.ctx", { kind: "missing" })).toMatchObject({ status: "warn", fix: "ctx init" });
+  });
+
+  it("fails a .ctx that is not a folder, with init's explanation instead of `ctx init`", () => {
+    const finding = checkCtxDir("/p/.ctx", { kind: "other", path: "/p/.ctx", what: "a file" });
+    expect(finding).toMatchObject({
+      status: "fail",
+      message: "/p/.ctx exists but is a file, not a folder: ctx keeps its state in a .ctx/ folder there",
+      fix: expect.stringContaining("rename or remove it"),
+    });
+    expect(finding.fix).toContain("mv /p/.ctx /p/.ctx.other");
   });
 });
 
 describe("checkStateFiles", () => {
-  it("fails each file that does not verify, with a command to move it aside", () => {
+  it("fails each file that does not verify, with a command to move it aside by its absolute path", () => {
     const findings = checkStateFiles([
-      { path: ".ctx/state.ctx", problem: null },
-      { path: ".ctx/checkpoints/1.ctx", problem: "checksum mismatch" },
+      { path: ".ctx/state.ctx", absolutePath: "/p/.ctx/state.ctx", problem: null },
+      { path: ".ctx/checkpoints/1.ctx", absolutePath: "/my p/.ctx/checkpoints/1.ctx", problem: "checksum mismatch" },
     ]);
     expect(findings).toEqual([
       expect.objectContaining({
         status: "fail",
         message: expect.stringContaining("checksum mismatch"),
-        fix: expect.stringMatching(/^mv \.ctx\/checkpoints\/1\.ctx/),
+        fix: expect.stringMatching(
+          /^mv '\/my p\/\.ctx\/checkpoints\/1\.ctx' '\/my p\/\.ctx\/checkpoints\/1\.ctx\.corrupt'/,
+        ),
       }),
     ]);
+    expect(findings[0]?.message).toContain("ctx will not use it");
+    // No promise of a checkpoint fallback that does not exist.
+    expect(findings[0]?.fix).not.toMatch(/falls back|good checkpoint/);
+    expect(findings[0]?.fix).toContain("starts that file afresh");
   });
 
   it("counts the good ones", () => {
-    expect(checkStateFiles([{ path: "a.ctx", problem: null }])[0]?.message).toBe("1 state file(s) verify");
+    const good = { path: "a.ctx", absolutePath: "/p/a.ctx", problem: null };
+    expect(checkStateFiles([good])[0]?.message).toBe("1 state file(s) verify");
     expect(checkStateFiles([])[0]?.message).toBe("no state files yet");
+  });
+});
+
+describe("checkLeftoverTempFiles", () => {
+  it("warns with the count and a command, and is ok with none", () => {
+    expect(checkLeftoverTempFiles("/p/.ctx", 0).status).toBe("ok");
+    expect(checkLeftoverTempFiles("/p/.ctx", 3)).toMatchObject({
+      status: "warn",
+      message: expect.stringContaining("3 leftover temp file(s) in /p/.ctx"),
+      fix: "find /p/.ctx -name '.*.tmp' -mmin +10 -delete",
+    });
   });
 });
 

@@ -2,7 +2,8 @@
 // permissions, state files, config, the session index. Pure: the shell gathers the facts.
 
 import { type Finding, fail, ok, warn } from "./doctor-report.ts";
-import type { PathLookup } from "./init-command-choice.ts";
+import { type PathLookup, quoteShellArg } from "./init-command-choice.ts";
+import { type CtxDirFacts, describeCtxPathConflict } from "./init-plan.ts";
 
 export const MIN_NODE_MAJOR = 22;
 
@@ -46,19 +47,26 @@ export function checkPathCommands(facts: PathFacts): Finding[] {
   return findings;
 }
 
-export function checkCtxDir(path: string, dir: { exists: boolean; mode: number | null }): Finding {
-  if (!dir.exists) return warn("ctx-dir", `${path} does not exist yet`, "ctx init");
+export function checkCtxDir(path: string, dir: CtxDirFacts): Finding {
+  if (dir.kind === "missing") return warn("ctx-dir", `${path} does not exist yet`, "ctx init");
+  if (dir.kind === "other") {
+    const { message, fix } = describeCtxPathConflict(dir.path, dir.what);
+    return fail("ctx-dir", message, fix);
+  }
   if (dir.mode === null || dir.mode === 0o700) return ok("ctx-dir", `${path} is private (0700)`);
   const mode = dir.mode.toString(8).padStart(4, "0");
   return warn(
     "ctx-dir",
     `${path} has mode ${mode}; it holds your conversations and should be 0700`,
-    `chmod 700 ${path}`,
+    `chmod 700 ${quoteShellArg(path)}`,
   );
 }
 
 export interface StateFileCheck {
+  /** As shown to the person (relative to the project). */
   path: string;
+  /** For the fix: doctor may run from a subfolder. */
+  absolutePath: string;
   problem: string | null;
 }
 
@@ -71,9 +79,19 @@ export function checkStateFiles(files: readonly StateFileCheck[]): Finding[] {
   return bad.map((file) =>
     fail(
       "state-file",
-      `${file.path} does not verify: ${file.problem}`,
-      `mv ${file.path} ${file.path}.corrupt   (ctx then falls back to the newest good checkpoint)`,
+      `${file.path} does not verify, so ctx will not use it: ${file.problem}`,
+      `mv ${quoteShellArg(file.absolutePath)} ${quoteShellArg(`${file.absolutePath}.corrupt`)}   (ctx then starts that file afresh; nothing else is lost, and the damaged copy stays for inspection)`,
     ),
+  );
+}
+
+/** Temp files a killed writer left in `.ctx/` (older than a live write ever takes). */
+export function checkLeftoverTempFiles(ctxDir: string, count: number): Finding {
+  if (count === 0) return ok("temp-files", "no leftover temp files");
+  return warn(
+    "temp-files",
+    `${count} leftover temp file(s) in ${ctxDir} from ctx processes killed while writing (harmless, but they take space)`,
+    `find ${quoteShellArg(ctxDir)} -name '.*.tmp' -mmin +10 -delete`,
   );
 }
 

@@ -12,7 +12,7 @@ const NONE: Record<InitFileKey, string | null> = {
 };
 
 function initialisedFiles(): Record<InitFileKey, string | null> {
-  const changes: PlannedChange[] = planInit({ files: NONE, ctxDir: { exists: false, mode: null } }, "install", cmd);
+  const changes: PlannedChange[] = planInit({ files: NONE, ctxDir: { kind: "missing" } }, "install", cmd);
   const files = { ...NONE };
   for (const key of Object.keys(INIT_FILES) as InitFileKey[]) {
     const operation = changes.find((change) => change.file === INIT_FILES[key])?.operation;

@@ -21,7 +21,7 @@ const NO_FILES: Record<InitFileKey, string | null> = {
 
 function snapshot(
   files: Partial<Record<InitFileKey, string | null>> = {},
-  ctxDir: ProjectSnapshot["ctxDir"] = { exists: false, mode: null },
+  ctxDir: ProjectSnapshot["ctxDir"] = { kind: "missing" },
 ): ProjectSnapshot {
   return { files: { ...NO_FILES, ...files }, ctxDir };
 }
@@ -35,7 +35,7 @@ function applied(before: ProjectSnapshot, changes: PlannedChange[]): ProjectSnap
     if (operation?.kind === "delete") files[key] = null;
   }
   const dirOp = changes.find((change) => change.file === ".ctx/")?.operation;
-  return { files, ctxDir: dirOp ? { exists: true, mode: 0o700 } : before.ctxDir };
+  return { files, ctxDir: dirOp ? { kind: "folder", mode: 0o700 } : before.ctxDir };
 }
 
 const byFile = (changes: PlannedChange[]) => Object.fromEntries(changes.map((change) => [change.file, change.action]));
@@ -110,14 +110,45 @@ describe("planInit install", () => {
   });
 
   it("tightens a .ctx/ folder others can read", () => {
-    const change = planInit(snapshot({}, { exists: true, mode: 0o755 }), "install", cmd).find(
+    const change = planInit(snapshot({}, { kind: "folder", mode: 0o755 }), "install", cmd).find(
       (c) => c.file === ".ctx/",
     );
     expect(change).toMatchObject({ action: "update", details: ["~ mode 0755 -> 0700"] });
   });
 });
 
+describe("planInit and a .ctx that is not a folder", () => {
+  const other = { kind: "other" as const, path: "/p/.ctx", what: "a file" };
+
+  it("refuses to install, naming the path, with a hint", () => {
+    expect(() => planInit(snapshot({}, other), "install", cmd)).toThrow(
+      expect.objectContaining({
+        code: "INIT_CONFLICT",
+        message: expect.stringContaining("/p/.ctx exists but is a file, not a folder"),
+        hint: expect.stringMatching(/rename or remove it.*nothing was written/),
+      }),
+    );
+  });
+
+  it("leaves it alone when removing", () => {
+    const change = planInit(snapshot({}, other), "remove", cmd).find((c) => c.file === ".ctx/");
+    expect(change).toMatchObject({ action: "unchanged" });
+    expect(change?.operation).toBeUndefined();
+  });
+});
+
 describe("planInit remove", () => {
+  it("empties a linked file instead of deleting the person's link", () => {
+    const installed = applied(snapshot(), planInit(snapshot(), "install", cmd));
+    const changes = planInit({ ...installed, linked: ["mcpJson", "forkDetect"] }, "remove", cmd);
+    expect(changes.find((c) => c.file === INIT_FILES.mcpJson)).toMatchObject({
+      action: "update",
+      operation: { kind: "write", content: "{}\n" },
+    });
+    expect(changes.find((c) => c.file === INIT_FILES.forkDetect)).toMatchObject({ action: "skip" });
+    expect(changes.find((c) => c.file === INIT_FILES.settings)?.operation).toEqual({ kind: "delete" });
+  });
+
   it("restores the user's files byte for byte and deletes the files ctx created", () => {
     const before = snapshot(USER);
     const installed = applied(before, planInit(before, "install", cmd));

@@ -2,6 +2,8 @@
 // All of it is computed (and every JSON file parsed) before anything is written, so a bad file stops the
 // whole run with nothing half-done.
 
+import { CtxError } from "../errors.ts";
+import { quoteShellArg } from "./init-command-choice.ts";
 import { isUnmodifiedCtxFile, renderForkDetectCommand } from "./init-fork-detect.ts";
 import { addCtxToGitignore, removeCtxFromGitignore } from "./init-gitignore.ts";
 import type { CtxCommand } from "./init-hooks-spec.ts";
@@ -26,11 +28,18 @@ export const CTX_DIR_ENTRY = ".ctx/";
 
 export type InitFileKey = keyof typeof INIT_FILES;
 
+/** What is at `.ctx`: nothing, a folder (with its permission bits, null where they mean nothing, e.g. Windows), or something else. */
+export type CtxDirFacts =
+  | { kind: "missing" }
+  | { kind: "folder"; mode: number | null }
+  | { kind: "other"; path: string; what: string };
+
 export interface ProjectSnapshot {
   /** Current text of each file, null when it does not exist. */
   files: Record<InitFileKey, string | null>;
-  /** `.ctx/`: whether it exists and its permission bits (null where they mean nothing, e.g. Windows). */
-  ctxDir: { exists: boolean; mode: number | null };
+  /** Files that are symbolic links: ctx writes through them (the shell resolves the target) and never deletes them. */
+  linked?: readonly InitFileKey[];
+  ctxDir: CtxDirFacts;
 }
 
 export type InitAction = "create" | "update" | "unchanged" | "remove" | "skip";
@@ -49,20 +58,55 @@ export type InitMode = "install" | "remove";
 export function planInit(snapshot: ProjectSnapshot, mode: InitMode, cmd: CtxCommand): PlannedChange[] {
   const { files } = snapshot;
   const install = mode === "install";
+  const linked = new Set(snapshot.linked ?? []);
+  // First, so a `.ctx` that is not a folder stops the run before anything else is even planned.
+  const ctxDir = planCtxDir(snapshot.ctxDir, mode);
+  const edits = (key: InitFileKey, change: PlannedChange) => keepLink(change, linked.has(key));
   return [
-    planJson(INIT_FILES.mcpJson, files.mcpJson, mode, (value) =>
-      install ? mergeMcpServer(value, cmd, INIT_FILES.mcpJson) : removeMcpServer(value, cmd),
+    edits(
+      "mcpJson",
+      planJson(INIT_FILES.mcpJson, files.mcpJson, mode, (value) =>
+        install ? mergeMcpServer(value, cmd, INIT_FILES.mcpJson) : removeMcpServer(value, cmd),
+      ),
     ),
-    planJson(INIT_FILES.settings, files.settings, mode, (value) =>
-      install ? mergeCtxHooks(value, cmd, INIT_FILES.settings) : removeCtxHooks(value, cmd),
+    edits(
+      "settings",
+      planJson(INIT_FILES.settings, files.settings, mode, (value) =>
+        install ? mergeCtxHooks(value, cmd, INIT_FILES.settings) : removeCtxHooks(value, cmd),
+      ),
     ),
-    planJson(INIT_FILES.settingsLocal, files.settingsLocal, mode, (value) =>
-      install ? mergeEnabledServer(value, INIT_FILES.settingsLocal) : removeEnabledServer(value),
+    edits(
+      "settingsLocal",
+      planJson(INIT_FILES.settingsLocal, files.settingsLocal, mode, (value) =>
+        install ? mergeEnabledServer(value, INIT_FILES.settingsLocal) : removeEnabledServer(value),
+      ),
     ),
-    planForkDetect(files.forkDetect, mode),
-    planGitignore(files.gitignore, mode),
-    planCtxDir(snapshot.ctxDir, mode),
+    edits("forkDetect", planForkDetect(files.forkDetect, mode)),
+    edits("gitignore", planGitignore(files.gitignore, mode)),
+    ctxDir,
   ];
+}
+
+/**
+ * A symbolic link is the person's (dotfiles, a shared config): ctx edits the target through it but never
+ * deletes the link. Where removing would delete the file, its target is emptied instead.
+ */
+function keepLink(change: PlannedChange, linked: boolean): PlannedChange {
+  if (!linked || change.operation?.kind !== "delete") return change;
+  const kept = "kept: a symbolic link (ctx edits its target but never deletes the link)";
+  if (change.file === INIT_FILES.forkDetect) return { file: change.file, action: "skip", details: [kept] };
+  const content = change.file === INIT_FILES.gitignore ? "" : serializeJson({});
+  const details = change.details.filter((detail) => !detail.startsWith("file deleted"));
+  return { file: change.file, action: "update", details: [...details, kept], operation: { kind: "write", content } };
+}
+
+/** Why init cannot use a `.ctx` that is not a folder; doctor reports the same. */
+export function describeCtxPathConflict(path: string, what: string): { message: string; fix: string } {
+  const aside = quoteShellArg(`${path}.other`);
+  return {
+    message: `${path} exists but is ${what}, not a folder: ctx keeps its state in a .ctx/ folder there`,
+    fix: `rename or remove it (another tool may use that name), for example \`mv ${quoteShellArg(path)} ${aside}\`, then run ctx init`,
+  };
 }
 
 /** True when an install run would write nothing (a file left alone because the person edited it counts as done). */
@@ -140,17 +184,22 @@ function planGitignore(text: string | null, mode: InitMode): PlannedChange {
   return { file, action, details: edit.details, operation: { kind: "write", content: edit.text } };
 }
 
-function planCtxDir(dir: ProjectSnapshot["ctxDir"], mode: InitMode): PlannedChange {
+function planCtxDir(dir: CtxDirFacts, mode: InitMode): PlannedChange {
   const file = CTX_DIR_ENTRY;
+  if (dir.kind === "other") {
+    if (mode === "remove") return { file, action: "unchanged", details: [`not a folder, so not ctx's: left alone`] };
+    const { message, fix } = describeCtxPathConflict(dir.path, dir.what);
+    throw new CtxError("INIT_CONFLICT", message, { hint: `${fix}; nothing was written` });
+  }
   if (mode === "remove") {
-    if (!dir.exists) return { file, action: "unchanged", details: [] };
+    if (dir.kind === "missing") return { file, action: "unchanged", details: [] };
     return {
       file,
       action: "skip",
       details: ["kept: ctx --remove never deletes your saved context; `rm -rf .ctx` if you want it gone"],
     };
   }
-  if (!dir.exists)
+  if (dir.kind === "missing")
     return {
       file,
       action: "create",

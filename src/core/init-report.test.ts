@@ -5,7 +5,7 @@ import { buildInitReport, formatInitReport, type InitOutcome } from "./init-repo
 const command = { command: "ctx", prefixArgs: [], reason: "`ctx` on PATH is this program" };
 const empty = {
   files: { mcpJson: null, settings: null, settingsLocal: null, forkDetect: null, gitignore: null },
-  ctxDir: { exists: false, mode: null },
+  ctxDir: { kind: "missing" as const },
 };
 
 function outcome(overrides: Partial<InitOutcome> = {}): InitOutcome {
@@ -29,7 +29,7 @@ describe("init report", () => {
     // A file's further details line up under its first one.
     const first = lines.find((line) => line.includes("+ hooks.SessionStart")) ?? "";
     const next = lines.find((line) => line.includes("+ hooks.PreCompact")) ?? "";
-    expect(next.trimStart()).toMatch(/^\+ hooks\.PreCompact: ctx hook pre-compact/);
+    expect(next.trimStart()).toMatch(/^\+ hooks\.PreCompact: pre-compact hook \(matcher manual\|auto, timeout 60 s\)$/);
     expect(next.indexOf("+")).toBe(first.indexOf("+"));
     expect(text).toContain("1. ctx doctor");
   });

@@ -70,7 +70,7 @@ describe("mergeCtxHooks", () => {
       lint,
       { type: "command", command: "ctx", args: ["hook", "stop"], statusMessage: "saving", timeout: 10 },
     ]);
-    expect(details).toContain("~ hooks.Stop: ctx hook stop updated (timeout 10 s)");
+    expect(details).toContain("~ hooks.Stop: stop hook command updated, timeout 10 s added");
   });
 
   it("moves a ctx handler out of a group with the wrong matcher and drops duplicates", () => {
@@ -97,6 +97,37 @@ describe("mergeCtxHooks", () => {
         hooks: [{ type: "command", command: "ctx", args: ["hook", "pre-compact"], timeout: 60 }],
       },
     ]);
+  });
+
+  it("keeps a ctx handler the person narrowed (matcher, timeout) and reports no change", () => {
+    const merged = mergeCtxHooks(userSettings(), cmd, FILE).value;
+    const post = (merged.hooks as Record<string, Array<{ matcher?: string; hooks: JsonObject[] }>>).PostToolUse;
+    const ours = post?.[1];
+    if (ours === undefined) throw new Error("no ctx group");
+    ours.matcher = "Bash";
+    (ours.hooks[0] as JsonObject).timeout = 5;
+    const again = mergeCtxHooks(merged, cmd, FILE);
+    expect(again.value).toEqual(merged);
+    expect(again.details).toEqual([]);
+  });
+
+  it("updates only the command of a narrowed handler, in its own group", () => {
+    const old = { type: "command", command: "/old/bin/ctx", args: ["hook", "post-tool-use"], timeout: 5 };
+    const settings = { hooks: { PostToolUse: [{ matcher: "Bash", hooks: [lint, old] }] } };
+    const { value, details } = mergeCtxHooks(settings, cmd, FILE);
+    expect((value.hooks as JsonObject).PostToolUse).toEqual([
+      { matcher: "Bash", hooks: [lint, { ...old, command: "ctx" }] },
+    ]);
+    expect(details).toContain("~ hooks.PostToolUse: post-tool-use hook command updated");
+  });
+
+  it("--remove after a narrowed re-run still gives back exactly the user's settings", () => {
+    const merged = mergeCtxHooks(userSettings(), cmd, FILE).value;
+    const post = (merged.hooks as Record<string, Array<{ matcher?: string }>>).PostToolUse;
+    if (post?.[1] === undefined) throw new Error("no ctx group");
+    post[1].matcher = "Bash";
+    const again = mergeCtxHooks(merged, cmd, FILE).value;
+    expect(JSON.stringify(removeCtxHooks(again).value)).toBe(JSON.stringify(userSettings()));
   });
 
   it("takes out ctx handlers on events ctx no longer uses", () => {

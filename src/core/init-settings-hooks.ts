@@ -49,32 +49,52 @@ export function mergeCtxHooks(settings: JsonObject, cmd: CtxCommand, file: strin
   return { value, details };
 }
 
+/**
+ * ctx's handler for one event. An existing one is updated in place: command and args are ctx's, while the
+ * matcher group it sits in and its timeout are the person's (they may have narrowed PostToolUse to "Bash").
+ * Only an event without any ctx handler gets a new group with ctx's defaults.
+ */
 function mergeEvent(hooks: JsonObject, spec: CtxHookSpec, cmd: CtxCommand, file: string, details: string[]): void {
   const groups = hooks[spec.event] ?? [];
   if (!Array.isArray(groups)) throw shapeError(file, `hooks.${spec.event}`, "an array of matcher groups");
   hooks[spec.event] = groups;
   const found = locateCtxHandlers(groups, cmd, file, spec.event);
-  const target = found.find((at) => sameMatcher((groups[at.group] as JsonObject).matcher, spec.matcher));
   const label = `hooks.${spec.event}`;
-  const summary = `${spec.matcher === undefined ? "" : `matcher ${spec.matcher}, `}timeout ${spec.timeout} s`;
+  // Among duplicates, the one in ctx's own matcher group wins; otherwise the first.
+  const target = found.find((at) => sameMatcher((groups[at.group] as JsonObject).matcher, spec.matcher)) ?? found[0];
   if (target === undefined) {
-    removeLocated(groups, found);
+    const summary = `${spec.matcher === undefined ? "" : `matcher ${spec.matcher}, `}timeout ${spec.timeout} s`;
     groups.push(buildMatcherGroup(spec, cmd));
-    details.push(`+ ${label}: ctx hook ${spec.arg} (${summary})`);
+    details.push(`+ ${label}: ${spec.arg} hook (${summary})`);
     return;
   }
   const handlers = (groups[target.group] as JsonObject).hooks as unknown[];
   const existing = handlers[target.handler] as JsonObject;
-  const updated = { ...existing, ...buildHookHandler(spec, cmd) };
+  const updated = updateHandler(existing, spec, cmd);
   if (!jsonEqual(updated, existing)) {
     handlers[target.handler] = updated;
-    details.push(`~ ${label}: ctx hook ${spec.arg} updated (${summary})`);
+    details.push(`~ ${label}: ${spec.arg} hook ${describeUpdate(existing, updated)}`);
   }
   const duplicates = found.filter((at) => at !== target);
   if (duplicates.length > 0) {
     removeLocated(groups, duplicates);
     details.push(`- ${label}: ${duplicates.length} duplicate ctx handler(s)`);
   }
+}
+
+/** ctx owns type, command and args; a timeout the person set stays (doctor flags an absurd one). */
+function updateHandler(existing: JsonObject, spec: CtxHookSpec, cmd: CtxCommand): JsonObject {
+  const fresh = buildHookHandler(spec, cmd);
+  const timeout = typeof existing.timeout === "number" ? existing.timeout : fresh.timeout;
+  return { ...existing, ...fresh, timeout };
+}
+
+function describeUpdate(before: JsonObject, after: JsonObject): string {
+  const what: string[] = [];
+  if (!jsonEqual([before.command, before.args], [after.command, after.args])) what.push("command updated");
+  if (before.timeout === undefined) what.push(`timeout ${after.timeout} s added`);
+  if (before.type === undefined) what.push('type "command" added');
+  return what.length > 0 ? what.join(", ") : "updated";
 }
 
 /** Takes every ctx handler out of every event; drops groups, events and `hooks` only when ctx emptied them. */
@@ -85,7 +105,7 @@ export function removeCtxHooks(settings: JsonObject, cmd?: CtxCommand): EditResu
   if (!isJsonObject(hooks)) return { value, details };
   for (const event of Object.keys(hooks)) {
     const removed = removeHandlersFromEvent(hooks, event, cmd);
-    if (removed > 0) details.push(`- hooks.${event}: ctx hook handler`);
+    if (removed > 0) details.push(`- hooks.${event}: ctx's handler`);
   }
   if (details.length > 0 && Object.keys(hooks).length === 0) delete value.hooks;
   return { value, details };

@@ -1,5 +1,6 @@
 // The I/O shell of `ctx doctor`: gathers the facts (files, PATH, permissions, state files, config) and
 // hands them to the pure checks in src/core/doctor-*.ts.
+
 import { existsSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
@@ -9,6 +10,7 @@ import {
   type ConfigCheck,
   checkConfig,
   checkCtxDir,
+  checkLeftoverTempFiles,
   checkNode,
   checkPathCommands,
   checkSessionIndex,
@@ -19,6 +21,7 @@ import { checkProjectWiring } from "../core/doctor-project.ts";
 import type { Finding } from "../core/doctor-report.ts";
 import { checkUserWiring, isCtxPluginEnabled } from "../core/doctor-user.ts";
 import { describeError, isCtxError } from "../errors.ts";
+import { TEMP_NAME } from "../store/atomic-write.ts";
 import { projectPaths } from "../store/paths.ts";
 import { verifyStateFile } from "../store/state-file.ts";
 import { readProjectSnapshot, requireProjectDir } from "./init-project.ts";
@@ -74,6 +77,7 @@ export async function runDoctorChecks(options: DoctorOptions): Promise<Finding[]
     ),
     checkCtxDir(paths.ctxDir, snapshot.ctxDir),
     ...checkStateFiles(await verifyStateFiles(paths.ctxDir, project)),
+    checkLeftoverTempFiles(paths.ctxDir, await countLeftoverTempFiles(paths.ctxDir)),
     checkConfig(readConfigCheck(project, env)),
     checkSessionIndex(),
   ];
@@ -111,9 +115,25 @@ async function verifyStateFiles(ctxDir: string, project: string): Promise<StateF
     } catch (error) {
       problem = describeError(error);
     }
-    checks.push({ path: relative(project, path), problem });
+    checks.push({ path: relative(project, path), absolutePath: path, problem });
   }
   return checks.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+// The store's temp-file names, and its age rule: a live writer holds its temp file for milliseconds.
+const TEMP_FILE_NAME = TEMP_NAME;
+export const LEFTOVER_TEMP_MIN_AGE_MS = 10 * 60_000;
+
+/** Temp files of killed writers anywhere in `.ctx/`. Counted only: doctor reads, it never deletes. */
+export async function countLeftoverTempFiles(ctxDir: string, now = Date.now()): Promise<number> {
+  const entries = await readdir(ctxDir, { recursive: true, withFileTypes: true }).catch(() => []);
+  let count = 0;
+  for (const entry of entries) {
+    if (!entry.isFile() || !TEMP_FILE_NAME.test(entry.name)) continue;
+    const info = await stat(join(entry.parentPath, entry.name)).catch(() => null);
+    if (info !== null && now - info.mtimeMs >= LEFTOVER_TEMP_MIN_AGE_MS) count += 1;
+  }
+  return count;
 }
 
 function readConfigCheck(project: string, env: NodeJS.ProcessEnv): ConfigCheck {

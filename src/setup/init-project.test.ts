@@ -1,4 +1,16 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -81,6 +93,36 @@ describe("init on disk", () => {
     expect(tree()).toEqual(before);
   });
 
+  it("stops while planning, with nothing written, when .ctx is a file (another tool's)", async () => {
+    writeFileSync(join(project, ".ctx"), "someone else's ctx\n");
+    const before = tree();
+    const attempt = planProjectInit(project, options());
+    await expect(attempt).rejects.toMatchObject({
+      code: "INIT_CONFLICT",
+      message: expect.stringContaining(`${join(project, ".ctx")} exists but is a file, not a folder`),
+      hint: expect.stringContaining("rename or remove it"),
+    });
+    expect(tree()).toEqual(before);
+    // --remove has nothing to do with it and leaves it alone.
+    const removed = await init("remove");
+    expect(removed.changes.find((change) => change.file === ".ctx/")?.action).toBe("unchanged");
+    expect(tree()).toEqual(before);
+  });
+
+  it("stops while planning on a .ctx that is a link to nothing, and on a .claude that is a file", async () => {
+    symlinkSync(join(project, "gone"), join(project, ".ctx"));
+    await expect(planProjectInit(project, options())).rejects.toMatchObject({
+      code: "INIT_CONFLICT",
+      message: expect.stringContaining("a symbolic link to something that does not exist"),
+    });
+    rmSync(join(project, ".ctx"));
+    writeFileSync(join(project, ".claude"), "");
+    await expect(planProjectInit(project, options())).rejects.toMatchObject({
+      code: "INIT_CONFLICT",
+      message: ".claude is not a folder",
+    });
+  });
+
   it("refuses a project folder that does not exist", async () => {
     await expect(planProjectInit(join(project, "nope"), options())).rejects.toThrow(/does not exist/);
   });
@@ -99,6 +141,14 @@ describe("init on disk", () => {
     expect(removed.changes.find((change) => change.file === ".ctx/")?.action).toBe("skip");
   });
 
+  it("--remove leaves a compact file without ctx's entries byte for byte (no re-pretty-printing)", async () => {
+    const compact = '{"mcpServers":{"db":{"command":"db-mcp"}}}';
+    writeFileSync(join(project, ".mcp.json"), compact);
+    const removed = await init("remove");
+    expect(removed.changes.find((change) => change.file === ".mcp.json")?.action).toBe("unchanged");
+    expect(readFileSync(join(project, ".mcp.json"), "utf8")).toBe(compact);
+  });
+
   it("--remove deletes the .claude/ folders it emptied, not ones holding the user's files", async () => {
     await init();
     writeFileSync(join(project, ".claude", "commands", "mine.md"), "hello\n");
@@ -108,5 +158,55 @@ describe("init on disk", () => {
     await init();
     await init("remove");
     expect(() => statSync(join(project, ".claude"))).toThrow();
+  });
+});
+
+describe("init through symbolic links", () => {
+  let elsewhere: string;
+  beforeEach(() => {
+    elsewhere = mkdtempSync(join(tmpdir(), "ctx-init-target-"));
+  });
+  afterEach(() => rmSync(elsewhere, { recursive: true, force: true }));
+
+  it("updates the targets of linked .mcp.json and .claude/settings.json and keeps the links", async () => {
+    const userSettings = '{\n  "model": "opus"\n}\n';
+    writeFileSync(join(elsewhere, "mcp.json"), "");
+    writeFileSync(join(elsewhere, "settings.json"), userSettings);
+    mkdirSync(join(project, ".claude"));
+    symlinkSync(join(elsewhere, "mcp.json"), join(project, ".mcp.json"));
+    symlinkSync(join(elsewhere, "settings.json"), join(project, ".claude", "settings.json"));
+    const isLink = (path: string) => lstatSync(join(project, path)).isSymbolicLink();
+
+    await init();
+    expect(isLink(".mcp.json") && isLink(".claude/settings.json")).toBe(true);
+    expect(readlinkSync(join(project, ".mcp.json"))).toBe(join(elsewhere, "mcp.json"));
+    expect(JSON.parse(readFileSync(join(elsewhere, "mcp.json"), "utf8")).mcpServers.ctx.command).toBe("ctx");
+    expect(JSON.parse(readFileSync(join(elsewhere, "settings.json"), "utf8")).hooks.Stop).toHaveLength(1);
+    expect((await init()).changes.every((change) => change.action === "unchanged")).toBe(true);
+
+    const removed = await init("remove");
+    expect(isLink(".mcp.json") && isLink(".claude/settings.json")).toBe(true);
+    expect(readFileSync(join(elsewhere, "settings.json"), "utf8")).toBe(userSettings);
+    // Nothing but ctx was in it: emptied, not deleted, since the link is the person's.
+    expect(readFileSync(join(elsewhere, "mcp.json"), "utf8")).toBe("{}\n");
+    expect(removed.changes.find((change) => change.file === ".mcp.json")?.action).toBe("update");
+  });
+
+  it("--remove keeps a linked .claude/ folder", async () => {
+    mkdirSync(join(elsewhere, "claude"));
+    symlinkSync(join(elsewhere, "claude"), join(project, ".claude"));
+    await init();
+    expect(readdirSync(join(elsewhere, "claude")).sort()).toEqual(["commands", "settings.json", "settings.local.json"]);
+    await init("remove");
+    expect(lstatSync(join(project, ".claude")).isSymbolicLink()).toBe(true);
+    expect(readdirSync(join(elsewhere, "claude"))).toEqual([]);
+  });
+
+  it("stops while planning on a linked file whose target does not exist", async () => {
+    symlinkSync(join(elsewhere, "missing.json"), join(project, ".mcp.json"));
+    await expect(planProjectInit(project, options())).rejects.toMatchObject({
+      code: "INIT_CONFLICT",
+      message: expect.stringContaining(".mcp.json is a symbolic link to"),
+    });
   });
 });

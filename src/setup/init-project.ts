@@ -1,11 +1,12 @@
 // The I/O shell of `ctx init`: read the project's files, plan with src/core/init-plan.ts, then write the
 // planned changes atomically. `planProjectInit` is exported for tests that check the result with the
 // real `claude doctor` / `claude mcp list`.
-import { chmod, mkdir, readdir, readFile, rmdir, stat, unlink } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, readlink, realpath, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { CommandChoice } from "../core/init-command-choice.ts";
 import {
   CTX_DIR_ENTRY,
+  type CtxDirFacts,
   INIT_FILES,
   type InitFileKey,
   type InitMode,
@@ -40,25 +41,33 @@ const NEW_FILE_MODE = 0o644;
 
 export async function readProjectSnapshot(projectDir: string): Promise<ProjectSnapshot> {
   const files = {} as Record<InitFileKey, string | null>;
-  for (const key of Object.keys(INIT_FILES) as InitFileKey[])
-    files[key] = await readTextOrNull(join(projectDir, INIT_FILES[key]));
-  const info = await stat(join(projectDir, CTX_DIR_ENTRY)).catch(() => null);
-  return {
-    files,
-    ctxDir: {
-      exists: info?.isDirectory() ?? false,
-      mode: info && process.platform !== "win32" ? info.mode & 0o777 : null,
-    },
-  };
+  const linked: InitFileKey[] = [];
+  for (const key of Object.keys(INIT_FILES) as InitFileKey[]) {
+    const path = join(projectDir, INIT_FILES[key]);
+    files[key] = await readTextOrNull(path, INIT_FILES[key]);
+    if ((await lstat(path).catch(() => null))?.isSymbolicLink()) linked.push(key);
+  }
+  return { files, linked, ctxDir: await inspectCtxDir(join(projectDir, CTX_DIR_ENTRY.replace(/\/$/, ""))) };
 }
 
+async function inspectCtxDir(path: string): Promise<CtxDirFacts> {
+  const info = await stat(path).catch(() => null);
+  if (info?.isDirectory()) return { kind: "folder", mode: process.platform !== "win32" ? info.mode & 0o777 : null };
+  if (info !== null) return { kind: "other", path, what: info.isFile() ? "a file" : "a special file" };
+  // stat follows links: nothing there, or a link to nothing (which mkdir could not replace either).
+  const link = await lstat(path).catch(() => null);
+  if (link === null) return { kind: "missing" };
+  return { kind: "other", path, what: "a symbolic link to something that does not exist" };
+}
 /** Everything `ctx init` would do in `projectDir`, without writing anything. */
 export async function planProjectInit(projectDir: string, options: InitOptions): Promise<InitResult> {
   const project = await requireProjectDir(projectDir);
   const resolved = resolveCtxCommand(options.env, options.self ?? describeSelf(), options.command);
   const snapshot = await readProjectSnapshot(project);
   const changes = planInit(snapshot, options.mode, resolved.choice);
-  return { project, mode: options.mode, command: resolved.choice, changes, warnings: resolved.warnings };
+  // The warnings are about what install writes; --remove writes no command.
+  const warnings = options.mode === "install" ? resolved.warnings : [];
+  return { project, mode: options.mode, command: resolved.choice, changes, warnings };
 }
 
 export async function applyInitPlan(projectDir: string, changes: readonly PlannedChange[]): Promise<void> {
@@ -74,10 +83,12 @@ export async function applyInitPlan(projectDir: string, changes: readonly Planne
       await unlink(path).catch(ignoreMissing);
       emptied.add(dirname(path));
     } else {
-      const before = await stat(path).catch(() => null);
-      await mkdir(dirname(path), { recursive: true });
-      await writeFileAtomic(path, operation.content);
-      if (process.platform !== "win32") await chmod(path, before ? before.mode & 0o7777 : NEW_FILE_MODE);
+      // Through a symbolic link to its target: the atomic rename would otherwise replace the link itself.
+      const target = await realpath(path).catch(() => path);
+      const before = await stat(target).catch(() => null);
+      await mkdir(dirname(target), { recursive: true });
+      await writeFileAtomic(target, operation.content);
+      if (process.platform !== "win32") await chmod(target, before ? before.mode & 0o7777 : NEW_FILE_MODE);
     }
   }
   // `.claude/commands/` and `.claude/` go when removing ctx's files left them empty, and only then.
@@ -99,6 +110,8 @@ export async function requireProjectDir(projectDir: string): Promise<string> {
 async function removeEmptyFolders(folder: string, stopAt: string): Promise<void> {
   let dir = folder;
   while (dir !== stopAt && dir.startsWith(stopAt)) {
+    // A linked folder is the person's, like a linked file.
+    if ((await lstat(dir).catch(() => null))?.isSymbolicLink() !== false) return;
     const entries = await readdir(dir).catch(() => null);
     if (entries === null || entries.length > 0) return;
     await rmdir(dir).catch(ignoreMissing);
@@ -106,11 +119,31 @@ async function removeEmptyFolders(folder: string, stopAt: string): Promise<void>
   }
 }
 
-async function readTextOrNull(path: string): Promise<string | null> {
+/** A file's text, null when absent; INIT_CONFLICT (found while planning, so nothing is written) when unusable. */
+async function readTextOrNull(path: string, file: string): Promise<string | null> {
   try {
     return await readFile(path, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    const nothingWritten = "then run the command again; nothing was written";
+    if (code === "ENOENT") {
+      const link = await readlink(path).catch(() => null);
+      if (link === null) return null;
+      throw new CtxError("INIT_CONFLICT", `${file} is a symbolic link to ${link}, which does not exist`, {
+        hint: `create ${link} (ctx edits files through links) or remove the link, ${nothingWritten}`,
+        cause: error,
+      });
+    }
+    if (code === "EISDIR")
+      throw new CtxError("INIT_CONFLICT", `${file} is a folder, not a file`, {
+        hint: `move ${path} aside, ${nothingWritten}`,
+        cause: error,
+      });
+    if (code === "ENOTDIR")
+      throw new CtxError("INIT_CONFLICT", `${dirname(file)} is not a folder`, {
+        hint: `move ${dirname(path)} aside (Claude Code expects a folder there), ${nothingWritten}`,
+        cause: error,
+      });
     throw error;
   }
 }

@@ -28,7 +28,8 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string): 
   await syncFolder(folder);
 }
 
-const TEMP_NAME = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
+/** The name of writeFileAtomic's temp files (shared with `ctx doctor`, which counts leftovers). */
+export const TEMP_NAME = /^\..+\.\d+\.[0-9a-f]{12}\.tmp$/;
 
 /**
  * Removes the temp files of writers that were killed mid-write (SIGKILL skips every cleanup) from

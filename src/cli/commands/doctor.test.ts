@@ -1,5 +1,5 @@
 // `ctx doctor` run in-process through runCli against a temp repository and a temp HOME.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
@@ -74,6 +74,39 @@ describe("ctx doctor", () => {
     const { code, byId } = await doctorJson();
     expect(code).toBe(1);
     expect(byId["state-file"]).toMatchObject({ status: "fail", message: expect.stringContaining(".ctx/state.ctx") });
+  });
+
+  it("fails a .ctx that is a file, with init's explanation, not `ctx init`", async () => {
+    writeFileSync(join(repo, ".ctx"), "another tool's file\n");
+    const { code, byId } = await doctorJson();
+    expect(code).toBe(1);
+    expect(byId["ctx-dir"]).toMatchObject({
+      status: "fail",
+      message: expect.stringContaining(`${join(repo, ".ctx")} exists but is a file, not a folder`),
+      fix: expect.stringContaining("rename or remove it"),
+    });
+  });
+
+  it("gives the absolute path in the fix for a bad state file (doctor may run from a subfolder)", async () => {
+    await run(["init", "--command", "ctx"]);
+    writeFileSync(join(repo, ".ctx", "state.ctx"), "not a container");
+    const { byId } = await doctorJson();
+    expect(byId["state-file"]?.fix).toContain(`mv ${join(repo, ".ctx", "state.ctx")} `);
+  });
+
+  it("counts temp files of killed writers as a warning and deletes nothing", async () => {
+    await run(["init", "--command", "ctx"]);
+    const stale = join(repo, ".ctx", ".state.ctx.4242.0123456789ab.tmp");
+    const fresh = join(repo, ".ctx", ".state.ctx.4243.0123456789ab.tmp");
+    writeFileSync(stale, "half");
+    writeFileSync(fresh, "half");
+    const hourAgo = new Date(Date.now() - 3_600_000);
+    utimesSync(stale, hourAgo, hourAgo);
+    const { code, byId } = await doctorJson();
+    expect(code).toBe(0);
+    expect(byId["temp-files"]).toMatchObject({ status: "warn", message: expect.stringMatching(/^1 leftover/) });
+    expect(byId["temp-files"]?.fix).toContain(join(repo, ".ctx"));
+    expect(existsSync(stale) && existsSync(fresh)).toBe(true);
   });
 
   it("fails an invalid config with the loader's message", async () => {

@@ -85,6 +85,15 @@ describe("ctx init", () => {
     expect(stderr).toContain("absolute paths");
   });
 
+  it("names hooks without a command it did not write, and --remove does not warn about absolute paths", async () => {
+    const { stdout } = await run(["init"], { PATH: bin });
+    expect(stdout).not.toContain("ctx hook");
+    expect(stdout).toMatch(/\+ hooks\.SessionStart: session-start hook \(matcher/);
+    const removed = await run(["init", "--remove"], { PATH: bin });
+    expect(removed.stdout).toMatch(/removed\s+\.mcp\.json/);
+    expect(removed.stderr).toBe("");
+  });
+
   it("leaves a /fork-detect the person wrote and says so", async () => {
     mkdirSync(join(repo, ".claude", "commands"), { recursive: true });
     writeFileSync(join(repo, ".claude", "commands", "fork-detect.md"), "my own\n");
