@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { CtxError } from "../errors.ts";
+import { thrownCtxError } from "../../tests/helpers/ctx-error.ts";
 import { globalConfigPath, loadConfig, readEnvironmentLayer } from "./load.ts";
 
 let home: string;
@@ -17,16 +17,6 @@ beforeEach(() => {
   mkdirSync(home, { recursive: true });
   env = { CTX_HOME: home };
 });
-
-function catchError(fn: () => unknown): CtxError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof CtxError) return error;
-    throw error;
-  }
-  throw new Error("expected a CtxError");
-}
 
 describe("loadConfig", () => {
   it("gives every documented default when no file or variable is set", () => {
@@ -55,7 +45,7 @@ describe("loadConfig", () => {
   it("names the file and the field of an invalid value", () => {
     const file = join(project, ".ctx", "config.json");
     writeFileSync(file, JSON.stringify({ guard: { warningPercent: 140 } }));
-    const error = catchError(() => loadConfig({ projectRoot: project, env }));
+    const error = thrownCtxError(() => loadConfig({ projectRoot: project, env }));
     expect(error.code).toBe("CONFIG_INVALID");
     expect(error.message).toContain(file);
     expect(error.message).toContain("guard.warningPercent");
@@ -65,7 +55,7 @@ describe("loadConfig", () => {
   it("names the global file when the bad value comes from there, not the project", () => {
     writeFileSync(globalConfigPath(env), JSON.stringify({ retention: { maxSnapshots: -1 } }));
     writeFileSync(join(project, ".ctx", "config.json"), JSON.stringify({ retention: { maxAgeDays: 10 } }));
-    const error = catchError(() => loadConfig({ projectRoot: project, env }));
+    const error = thrownCtxError(() => loadConfig({ projectRoot: project, env }));
     expect(error.message).toContain(globalConfigPath(env));
     expect(error.message).toContain("retention.maxSnapshots");
   });
@@ -73,19 +63,19 @@ describe("loadConfig", () => {
   it("rejects unknown settings by name, and malformed JSON with the file path", () => {
     const file = join(project, ".ctx", "config.json");
     writeFileSync(file, JSON.stringify({ retention: { maxSnapshot: 3 } }));
-    expect(catchError(() => loadConfig({ projectRoot: project, env })).message).toMatch(
+    expect(thrownCtxError(() => loadConfig({ projectRoot: project, env })).message).toMatch(
       /unknown setting "maxSnapshot"/,
     );
     writeFileSync(file, "{ not json");
-    const error = catchError(() => loadConfig({ projectRoot: project, env }));
+    const error = thrownCtxError(() => loadConfig({ projectRoot: project, env }));
     expect(error.message).toContain(file);
     expect(error.message).toContain("not valid JSON");
   });
 
   it("names the environment variable of a bad value", () => {
-    const error = catchError(() => loadConfig({ env: { ...env, CTX_GUARD__WARNING_PERCENT: "lots" } }));
+    const error = thrownCtxError(() => loadConfig({ env: { ...env, CTX_GUARD__WARNING_PERCENT: "lots" } }));
     expect(error.message).toContain("CTX_GUARD__WARNING_PERCENT");
-    const range = catchError(() => loadConfig({ env: { ...env, CTX_SUMMARIES__PROVIDER: "gpt" } }));
+    const range = thrownCtxError(() => loadConfig({ env: { ...env, CTX_SUMMARIES__PROVIDER: "gpt" } }));
     expect(range.message).toContain("CTX_SUMMARIES__PROVIDER");
     expect(range.message).toContain('"extractive"');
   });
@@ -95,7 +85,7 @@ describe("error attribution", () => {
   it("blames the file holding an unknown top-level key, not the environment", () => {
     const file = join(project, ".ctx", "config.json");
     writeFileSync(file, JSON.stringify({ bogus: 1 }));
-    const error = catchError(() =>
+    const error = thrownCtxError(() =>
       loadConfig({ projectRoot: project, env: { ...env, CTX_GUARD__WARNING_PERCENT: "20" } }),
     );
     expect(error.message).toContain(file);
@@ -104,7 +94,7 @@ describe("error attribution", () => {
 
   it("says 'greater than' for settings that must be positive", () => {
     writeFileSync(join(project, ".ctx", "config.json"), JSON.stringify({ retention: { maxSnapshots: 0 } }));
-    expect(catchError(() => loadConfig({ projectRoot: project, env })).message).toContain("must be greater than 0");
+    expect(thrownCtxError(() => loadConfig({ projectRoot: project, env })).message).toContain("must be greater than 0");
   });
 });
 

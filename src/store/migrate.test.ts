@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CtxError } from "../errors.ts";
+import { thrownCtxError } from "../../tests/helpers/ctx-error.ts";
 import { CURRENT_FORMAT_VERSION, checkFormatVersion, type MigrationTable, migratePayload } from "./migrate.ts";
 
 const PATH = "/p/.ctx/state.ctx";
@@ -16,16 +16,6 @@ const future: MigrationTable = {
   },
 };
 
-function thrown(fn: () => unknown): CtxError {
-  try {
-    fn();
-  } catch (error) {
-    if (error instanceof CtxError) return error;
-    throw error;
-  }
-  throw new Error("expected a CtxError");
-}
-
 describe("migratePayload", () => {
   it("returns a current-version payload unchanged", () => {
     const value = { a: 1 };
@@ -39,7 +29,7 @@ describe("migratePayload", () => {
 
   it("reports a missing step as a ctx bug", () => {
     const gap: MigrationTable = { currentVersion: 3, migrations: { 1: (v) => v } };
-    const error = thrown(() => migratePayload({}, 1, PATH, gap));
+    const error = thrownCtxError(() => migratePayload({}, 1, PATH, gap));
     expect(error.code).toBe("INTERNAL");
     expect(error.message).toMatch(/no migration from format version 2 to 3/);
   });
@@ -53,7 +43,7 @@ describe("migratePayload", () => {
         },
       },
     };
-    const error = thrown(() => migratePayload({}, 1, PATH, failing));
+    const error = thrownCtxError(() => migratePayload({}, 1, PATH, failing));
     expect(error.code).toBe("STATE_CORRUPT");
     expect(error.message).toBe(`${PATH}: could not migrate from format version 1 to 2: title missing`);
   });
@@ -61,14 +51,14 @@ describe("migratePayload", () => {
 
 describe("checkFormatVersion", () => {
   it("rejects a newer version with a hint to upgrade ctx", () => {
-    const error = thrown(() => checkFormatVersion(CURRENT_FORMAT_VERSION + 1, PATH));
+    const error = thrownCtxError(() => checkFormatVersion(CURRENT_FORMAT_VERSION + 1, PATH));
     expect(error.code).toBe("STATE_UNSUPPORTED_VERSION");
     expect(error.message).toContain(PATH);
     expect(error.hint).toMatch(/Upgrade ctx/);
   });
 
   it("rejects version 0 as corrupt and accepts 1", () => {
-    expect(thrown(() => checkFormatVersion(0, PATH)).code).toBe("STATE_CORRUPT");
+    expect(thrownCtxError(() => checkFormatVersion(0, PATH)).code).toBe("STATE_CORRUPT");
     expect(() => checkFormatVersion(1, PATH)).not.toThrow();
   });
 });

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { CtxError } from "../errors.ts";
+import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { encodeContainer } from "./container.ts";
 import { readStateFile, updateStateFile, verifyStateFile, writeStateFile } from "./state-file.ts";
 
@@ -38,15 +38,6 @@ const sample: State = {
     { id: "b", done: true },
   ],
 };
-
-async function caught(promise: Promise<unknown>): Promise<CtxError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(CtxError);
-  return error as CtxError;
-}
 
 describe("readStateFile / writeStateFile", () => {
   it("returns null for a file that does not exist", async () => {
@@ -74,7 +65,7 @@ describe("readStateFile / writeStateFile", () => {
 
   it("refuses to write a value that fails its schema, naming the field, and writes nothing", async () => {
     const bad = { version: 3, tasks: [{ id: "a", done: "yes" }] } as unknown as State;
-    const error = await caught(writeStateFile(path, StateSchema, bad, { codec: "lz4" }));
+    const error = await rejectedCtxError(writeStateFile(path, StateSchema, bad, { codec: "lz4" }));
     expect(error.code).toBe("INTERNAL");
     expect(error.message).toBe(`refusing to write ${path}: field tasks.0.done: expected boolean, found string`);
     expect(existsSync(path)).toBe(false);
@@ -82,7 +73,7 @@ describe("readStateFile / writeStateFile", () => {
 
   it("reports a file that fails its schema as corrupt, naming path and field", async () => {
     await writeStateFile(path, z.object({ version: z.string() }), { version: "3" }, { codec: "lz4" });
-    const error = await caught(readStateFile(path, StateSchema));
+    const error = await rejectedCtxError(readStateFile(path, StateSchema));
     expect(error.code).toBe("STATE_CORRUPT");
     expect(error.message).toBe(`${path}: field version: expected number, found string (and 1 more problem)`);
   });
@@ -134,7 +125,7 @@ describe("updateStateFile", () => {
     await writeStateFile(path, CounterSchema, { count: 1 }, { codec: "lz4" });
     const bytes = readFileSync(path);
     writeFileSync(path, bytes.subarray(0, bytes.length - 1));
-    const error = await caught(updateStateFile(path, CounterSchema, () => ({ count: 0 }), { codec: "lz4" }));
+    const error = await rejectedCtxError(updateStateFile(path, CounterSchema, () => ({ count: 0 }), { codec: "lz4" }));
     expect(error.code).toBe("STATE_CORRUPT");
     expect(readFileSync(path).length).toBe(bytes.length - 1);
   });

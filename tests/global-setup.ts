@@ -1,0 +1,16 @@
+// One private temp folder per test run: every test's mkdtemp (and every process a test starts, which
+// inherits TMPDIR) lands inside it, and it is removed when the run ends, so runs leave nothing in /tmp.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+export default function setup(): () => void {
+  const runDir = mkdtempSync(join(tmpdir(), "ctx-test-run-"));
+  const previous = process.env.TMPDIR;
+  process.env.TMPDIR = runDir;
+  return () => {
+    if (previous === undefined) delete process.env.TMPDIR;
+    else process.env.TMPDIR = previous;
+    if (process.env.CTX_KEEP_TEST_TMP !== "1") rmSync(runDir, { recursive: true, force: true });
+  };
+}
