@@ -8,7 +8,8 @@ import { type HookRunResult, runHook } from "./dispatch.ts";
 /** Set in the environment of child processes ctx itself starts (e.g. `claude -p`), so hooks never recurse. */
 export const HOOKS_DISABLED_ENV = "CTX_HOOKS_DISABLED";
 
-const STDIN_LIMIT_MS = 10_000;
+// Claude Code writes the whole input at once and closes stdin; a stdin left open must not stall the session.
+const STDIN_LIMIT_MS = 5_000;
 
 export async function readAllStdin(stdin: NodeJS.ReadStream): Promise<string> {
   if (stdin.isTTY) return "";
