@@ -33,6 +33,7 @@ const DEFAULT_CONFIG: Config = {
   },
   embedder: { provider: "none", model: "nomic-embed-text-v1.5", ollamaUrl: "http://127.0.0.1:11434", modelDir: "" },
   summaries: { provider: "extractive", model: "claude-haiku-4-5", dailyTokenCap: 200_000 },
+  redaction: { allowlist: [] },
 };
 
 /** A fresh copy of the defaults (callers may change theirs). */

@@ -108,7 +108,12 @@ describe("readEnvironmentLayer", () => {
       CTX_BUDGET__CAPS__ACTIVE_TASK: "5000",
       CTX_HOOKS__AUTO_RESTORE: "false",
       CTX_UNRELATED: "x",
+      CTX_REDACTION__ALLOWLIST: "AKIAIOSFODNN7EXAMPLE, sk_test_public ,",
     });
-    expect(layer.value).toEqual({ budget: { caps: { active_task: 5000 } }, hooks: { autoRestore: false } });
+    expect(layer.value).toEqual({
+      budget: { caps: { active_task: 5000 } },
+      hooks: { autoRestore: false },
+      redaction: { allowlist: ["AKIAIOSFODNN7EXAMPLE", "sk_test_public"] },
+    });
   });
 });

@@ -92,6 +92,12 @@ export function readEnvironmentLayer(env: NodeJS.ProcessEnv): ConfigLayer {
 }
 
 function coerceEnvValue(raw: string, defaultValue: unknown, name: string): unknown {
+  if (Array.isArray(defaultValue)) {
+    return raw
+      .split(",")
+      .map((item) => item.trim())
+      .filter((item) => item !== "");
+  }
   if (typeof defaultValue === "number") {
     // Plain decimals only: Number() would take " " as 0 and "0x1E" as 30.
     if (!/^\s*-?\d+(\.\d+)?\s*$/.test(raw)) {

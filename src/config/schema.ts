@@ -101,6 +101,11 @@ function buildConfigSchema() {
     dailyTokenCap: z._default(nonNegativeInt(), 200_000),
   });
 
+  const RedactionConfigSchema = z.strictObject({
+    /** Exact strings that look like secrets but are not (e.g. a public test key); they pass through. */
+    allowlist: z._default(z.array(z.string()), []),
+  });
+
   const ConfigSchema = z.strictObject({
     checkpoints: section(CheckpointConfigSchema),
     retention: section(RetentionConfigSchema),
@@ -110,6 +115,7 @@ function buildConfigSchema() {
     search: section(SearchConfigSchema),
     embedder: section(EmbedderConfigSchema),
     summaries: section(SummariesConfigSchema),
+    redaction: section(RedactionConfigSchema),
   });
   return ConfigSchema;
 }

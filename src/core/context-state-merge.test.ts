@@ -1,0 +1,104 @@
+import { describe, expect, it } from "vitest";
+import { mergeContextStates } from "./context-state-merge.ts";
+import type { ContextState, FileAccess } from "./context-state-schema.ts";
+import { SKIP_REASONS } from "./transcript.ts";
+
+const file = (path: string, reads: number, writes: number): FileAccess => ({
+  path,
+  inProject: true,
+  reads,
+  writes,
+  lastAccess: null,
+  lastAction: writes > 0 ? "write" : "read",
+  contentHash: null,
+});
+
+function state(over: Partial<ContextState> & { boundary?: string | null }): ContextState {
+  const { boundary = null, ...rest } = over;
+  return {
+    version: 1,
+    sessionId: "s1",
+    projectRoot: "/repo",
+    transcriptPath: "/t.jsonl",
+    extractedAt: "2026-11-22T10:00:00.000Z",
+    conversation: [],
+    conversationOmitted: 0,
+    contextTokens: null,
+    todos: null,
+    plan: null,
+    decisions: [],
+    preferences: [],
+    files: [],
+    tools: { calls: {}, total: 0, failures: [] },
+    session: {
+      id: "s1",
+      title: null,
+      firstTimestamp: null,
+      lastTimestamp: null,
+      userMessages: 0,
+      assistantMessages: 0,
+      compactions: boundary === null ? 0 : 1,
+      lastCompaction:
+        boundary === null ? null : { trigger: "auto", preTokens: 1, postTokens: null, timestamp: boundary },
+      model: null,
+      cwd: null,
+      gitBranch: null,
+      claudeCodeVersion: null,
+    },
+    skipped: Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as ContextState["skipped"],
+    ...rest,
+  };
+}
+
+const todos = {
+  source: "TodoWrite" as const,
+  updatedAt: null,
+  items: [{ id: null, content: "A", status: "pending", activeForm: null }],
+};
+const decision = (text: string) => ({
+  text,
+  by: "assistant" as const,
+  source: "reply" as const,
+  uuid: null,
+  timestamp: null,
+});
+
+describe("mergeContextStates", () => {
+  it("carries todos, plan and earlier decisions across a compaction, and adds file counts of the two segments", () => {
+    const before = state({
+      todos,
+      decisions: [decision("Use zod")],
+      files: [file("/repo/a.ts", 2, 1)],
+      boundary: null,
+    });
+    const after = state({
+      decisions: [decision("Keep it small")],
+      files: [file("/repo/a.ts", 1, 0), file("/repo/b.ts", 1, 0)],
+      boundary: "T1",
+    });
+    const merged = mergeContextStates(before, after);
+    expect(merged.todos).toEqual(todos);
+    expect(merged.decisions.map((d) => d.text)).toEqual(["Use zod", "Keep it small"]);
+    expect(merged.files.map((f) => [f.path, f.reads, f.writes])).toEqual([
+      ["/repo/a.ts", 3, 1],
+      ["/repo/b.ts", 1, 0],
+    ]);
+  });
+
+  it("re-extracting the same segment does not double counts or repeat decisions", () => {
+    const first = state({ decisions: [decision("Use zod")], files: [file("/repo/a.ts", 2, 1)], boundary: "T1" });
+    const again = state({ decisions: [decision("Use zod")], files: [file("/repo/a.ts", 3, 1)], boundary: "T1" });
+    const merged = mergeContextStates(first, again);
+    expect(merged.files).toEqual([file("/repo/a.ts", 3, 1)]);
+    expect(merged.decisions).toHaveLength(1);
+  });
+
+  it("the newer todo list wins, and another session's state is never merged in", () => {
+    const newer = { ...todos, items: [{ id: null, content: "B", status: "in_progress", activeForm: null }] };
+    expect(mergeContextStates(state({ todos }), state({ todos: newer })).todos).toEqual(newer);
+    const other = state({ todos });
+    const mine = state({ sessionId: "s2" });
+    expect(mergeContextStates(other, mine).todos).toBeNull();
+    expect(mergeContextStates(null, mine)).toBe(mine);
+  });
+});
