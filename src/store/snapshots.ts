@@ -1,0 +1,352 @@
+// The compaction snapshot store: the transcript as it stood, the extracted state and metadata, under
+// `.ctx/snapshots/`. Written LZ4 on the pre-compact hook's hot path and read back and verified before it
+// counts; recompressed to zstd-19 later, off the hook path (archive-worker.ts). Every change to the
+// folder (new file, pin, prune, recompression) happens under the index lock together with its index update.
+//
+// Layout: one container per snapshot, `<id>.ctx` = msgpack { meta, state, transcript: bytes }. One file
+// means one atomic rename: a snapshot exists whole or not at all, with no pairing of files to get right
+// after a crash, and recompression rewrites one file. The cost, decoding a whole file to learn its
+// meta, is paid only when index.json must be rebuilt. Pins live in `<id>.pin` markers, so pinning never
+// rewrites megabytes and survives the loss of the index.
+// Past 300 lines on purpose: create, list, pin and prune share one locking protocol, checked in one place.
+import { unlink } from "node:fs/promises";
+import { safeParse } from "zod/mini";
+import type { $ZodType, output } from "zod/v4/core";
+import { defaultConfig } from "../config/defaults.ts";
+import {
+  type PruneReason,
+  type RetentionPolicy,
+  retentionPolicyFromConfig,
+  selectSnapshotsToPrune,
+} from "../core/retention.ts";
+import { countLines, formatBytes, summarizeState } from "../core/snapshot-summary.ts";
+import { CtxError } from "../errors.ts";
+import { ensurePrivateDir, removeOrphanedTempFiles, writeFileAtomic } from "./atomic-write.ts";
+import type { Codec } from "./codecs.ts";
+import { decodeContainer, encodeContainer } from "./container.ts";
+import { type LockOptions, withLock } from "./lock.ts";
+import { projectPaths } from "./paths.ts";
+import { ensureProjectCtxDir } from "./project-dir.ts";
+import { describeIssues } from "./schema-issues.ts";
+import {
+  entryOf,
+  ignoreMissing,
+  indexFile,
+  indexMatchesFolder,
+  pinFile,
+  readIfPresent,
+  readIndex,
+  reconcileIndex,
+  type SNAPSHOT_TRIGGERS,
+  type SnapshotEntry,
+  SnapshotFileSchema,
+  type SnapshotMeta,
+  scanSnapshotFolder,
+  snapshotFile,
+  writeIndex,
+} from "./snapshot-index.ts";
+import { newTimeId, TIME_ID_PATTERN } from "./time-id.ts";
+
+export type { SnapshotEntry, SnapshotMeta } from "./snapshot-index.ts";
+export type SnapshotTrigger = (typeof SNAPSHOT_TRIGGERS)[number];
+
+export interface CreateSnapshotInput<S extends $ZodType> {
+  sessionId: string;
+  trigger: SnapshotTrigger;
+  state: output<S>;
+  stateSchema: S;
+  /** The transcript to keep, byte for byte as it stands now; none for a snapshot of the state alone. */
+  transcriptPath?: string;
+  name?: string;
+  /** Counts for listings; by default, the length of each array in the state's top two levels. */
+  stateSummary?: Record<string, number>;
+}
+
+export interface CreateSnapshotOptions extends LockOptions {
+  codec: Codec;
+  /** Enforced after the snapshot is written (default: the config defaults, 5 / 30 days / 500 MiB). */
+  retention?: RetentionPolicy;
+  now?: Date;
+}
+
+export interface PrunedSnapshot {
+  id: string;
+  reason: PruneReason;
+  fileBytes: number;
+}
+
+export interface CreateSnapshotResult {
+  snapshot: SnapshotEntry;
+  pruned: PrunedSnapshot[];
+  /** Pinned snapshots alone exceed the size limit by this much (0 normally): tell the person. */
+  overLimitPinnedBytes: number;
+}
+
+export interface SnapshotContents<S extends $ZodType> {
+  snapshot: SnapshotEntry;
+  state: output<S>;
+  transcript: Uint8Array;
+}
+
+/**
+ * Writes a snapshot, reads it back and verifies it (checksum and schema), then enforces retention. Throws
+ * STORAGE_LIMIT, before writing anything, when even pruning every unpinned snapshot would not make room,
+ * and STATE_CORRUPT when the file did not verify (it is removed; earlier snapshots are untouched).
+ */
+export async function createSnapshot<S extends $ZodType>(
+  projectRoot: string,
+  input: CreateSnapshotInput<S>,
+  options: CreateSnapshotOptions,
+): Promise<CreateSnapshotResult> {
+  const parsed = safeParse(input.stateSchema, input.state);
+  if (!parsed.success) {
+    // The state comes from ctx itself, so a mismatch is a bug here, not damage on disk.
+    throw new CtxError("INTERNAL", `refusing to snapshot: ${describeIssues(parsed.error.issues, input.state)}`, {
+      hint: "This is a bug in ctx; please report it with the message above.",
+    });
+  }
+  const transcript = input.transcriptPath === undefined ? null : await readTranscript(input.transcriptPath);
+  const transcriptBytes = transcript?.bytes ?? new Uint8Array(0);
+  const stateSummary = input.stateSummary ?? summarizeState(parsed.data);
+  await ensureProjectCtxDir(projectRoot);
+  const dir = projectPaths(projectRoot).snapshots;
+  await ensurePrivateDir(dir);
+  const policy = options.retention ?? retentionPolicyFromConfig(defaultConfig().retention);
+
+  return withLock(
+    indexFile(dir),
+    async () => {
+      // The id (its time) is taken under the lock, so across processes the newest id is the last one
+      // committed: retention, which keeps the newest, can then never prune a snapshot just written.
+      const now = options.now ?? new Date();
+      const { id, createdAt } = newTimeId(now);
+      const meta: SnapshotMeta = {
+        id,
+        sessionId: input.sessionId,
+        trigger: input.trigger,
+        createdAt,
+        ...(input.name === undefined ? {} : { name: input.name }),
+        transcript: transcript && { path: transcript.path, bytes: transcriptBytes.length, lines: transcript.lines },
+        stateSummary,
+      };
+      const encoded = encodeContainer({ meta, state: parsed.data, transcript: transcriptBytes }, options.codec);
+      const { entries } = await reconcileIndex(dir);
+      const snapshot = entryOf(meta, options.codec, encoded.length, false);
+      const decision = selectSnapshotsToPrune([...entries, snapshot], policy, now);
+      if (decision.reasons[id] === "size") throw storageLimitError(encoded.length, entries, policy);
+      const path = snapshotFile(dir, id);
+      await writeFileAtomic(path, encoded);
+      try {
+        await verifyWritten(path, meta, transcriptBytes.length, input.stateSchema);
+      } catch (error) {
+        await unlink(path).catch(() => undefined);
+        throw error;
+      }
+      // A clock that went backwards can make the new snapshot look old: it is never pruned on creation.
+      const pruned = entries.filter((entry) => decision.reasons[entry.id] !== undefined);
+      await removeSnapshotFiles(dir, pruned);
+      const prunedIds = new Set(pruned.map((entry) => entry.id));
+      await writeIndex(dir, [snapshot, ...entries.filter((entry) => !prunedIds.has(entry.id))]);
+      return {
+        snapshot,
+        pruned: pruned.map((entry) => prunedOf(entry, decision.reasons)),
+        overLimitPinnedBytes: decision.overLimitPinnedBytes,
+      };
+    },
+    options,
+  );
+}
+
+/** The project's snapshots, newest first; [] when there are none. Repairs the index when it is stale. */
+export async function listSnapshots(projectRoot: string, options: LockOptions = {}): Promise<SnapshotEntry[]> {
+  const dir = projectPaths(projectRoot).snapshots;
+  const [indexed, scan] = await Promise.all([readIndex(dir), scanSnapshotFolder(dir)]);
+  if (indexed !== null && indexMatchesFolder(indexed, scan)) return indexed;
+  if (indexed === null && scan.files.size === 0) return [];
+  return withLock(
+    indexFile(dir),
+    async () => {
+      const reconciled = await reconcileIndex(dir);
+      if (reconciled.changed) await writeIndex(dir, reconciled.entries);
+      return reconciled.entries;
+    },
+    options,
+  );
+}
+
+/** A snapshot's meta, state and transcript; null when there is no such snapshot. Damage is STATE_CORRUPT. */
+export async function readSnapshot<S extends $ZodType>(
+  projectRoot: string,
+  id: string,
+  stateSchema: S,
+): Promise<SnapshotContents<S> | null> {
+  if (!TIME_ID_PATTERN.test(id)) return null;
+  const dir = projectPaths(projectRoot).snapshots;
+  const path = snapshotFile(dir, id);
+  const bytes = await readIfPresent(path);
+  if (bytes === null) return null;
+  const decoded = decodeContainer(bytes, path);
+  const file = safeParse(SnapshotFileSchema, decoded.value);
+  if (!file.success) throw corruptSnapshot(path, describeIssues(file.error.issues, decoded.value));
+  const state = safeParse(stateSchema, file.data.state);
+  if (!state.success) throw corruptSnapshot(path, `state ${describeIssues(state.error.issues, file.data.state)}`);
+  const pinned = (await readIfPresent(pinFile(dir, id))) !== null;
+  return {
+    snapshot: entryOf(file.data.meta, decoded.codec, bytes.length, pinned),
+    state: state.data,
+    transcript: file.data.transcript,
+  };
+}
+
+/** Pinned snapshots are never pruned. Returns the updated entry, or null when there is no such snapshot. */
+export function pinSnapshot(projectRoot: string, id: string, options: LockOptions = {}): Promise<SnapshotEntry | null> {
+  return setPinned(projectRoot, id, true, options);
+}
+
+export function unpinSnapshot(
+  projectRoot: string,
+  id: string,
+  options: LockOptions = {},
+): Promise<SnapshotEntry | null> {
+  return setPinned(projectRoot, id, false, options);
+}
+
+async function setPinned(
+  projectRoot: string,
+  id: string,
+  pinned: boolean,
+  options: LockOptions,
+): Promise<SnapshotEntry | null> {
+  if (!TIME_ID_PATTERN.test(id)) return null;
+  const dir = projectPaths(projectRoot).snapshots;
+  if ((await scanSnapshotFolder(dir)).files.size === 0) return null;
+  return withLock(
+    indexFile(dir),
+    async () => {
+      const { entries } = await reconcileIndex(dir);
+      const entry = entries.find((candidate) => candidate.id === id);
+      if (entry === undefined) return null;
+      if (pinned) await writeFileAtomic(pinFile(dir, id), "");
+      else await unlink(pinFile(dir, id)).catch(ignoreMissing);
+      const updated = { ...entry, pinned };
+      await writeIndex(
+        dir,
+        entries.map((candidate) => (candidate.id === id ? updated : candidate)),
+      );
+      return updated;
+    },
+    options,
+  );
+}
+
+export interface PruneSnapshotsResult {
+  pruned: PrunedSnapshot[];
+  keptBytes: number;
+  pinnedBytes: number;
+  overLimitPinnedBytes: number;
+  /** Snapshot files that did not decode, set aside as `<id>.ctx.damaged`. */
+  damaged: { id: string; problem: string }[];
+  /** Temp files of killed writers, removed (only those older than tempMinAgeMs). */
+  removedTempFiles: string[];
+}
+
+/** Enforces the retention policy now (`ctx snapshot prune`); also clears writers' orphaned temp files. */
+export async function pruneSnapshots(
+  projectRoot: string,
+  policy: RetentionPolicy,
+  now: Date,
+  options: LockOptions & { tempMinAgeMs?: number } = {},
+): Promise<PruneSnapshotsResult> {
+  const dir = projectPaths(projectRoot).snapshots;
+  const empty = { pruned: [], keptBytes: 0, pinnedBytes: 0, overLimitPinnedBytes: 0, damaged: [] };
+  if ((await scanSnapshotFolder(dir)).exists === false) return { ...empty, removedTempFiles: [] };
+  return withLock(
+    indexFile(dir),
+    async () => {
+      const reconciled = await reconcileIndex(dir);
+      const decision = selectSnapshotsToPrune(reconciled.entries, policy, now);
+      const pruned = reconciled.entries.filter((entry) => decision.reasons[entry.id] !== undefined);
+      await removeSnapshotFiles(dir, pruned);
+      if (reconciled.changed || pruned.length > 0) {
+        const prunedIds = new Set(decision.prune);
+        await writeIndex(
+          dir,
+          reconciled.entries.filter((entry) => !prunedIds.has(entry.id)),
+        );
+      }
+      return {
+        pruned: pruned.map((entry) => prunedOf(entry, decision.reasons)),
+        keptBytes: decision.keptBytes,
+        pinnedBytes: decision.pinnedBytes,
+        overLimitPinnedBytes: decision.overLimitPinnedBytes,
+        damaged: reconciled.damaged,
+        removedTempFiles: await removeOrphanedTempFiles(dir, options.tempMinAgeMs),
+      };
+    },
+    options,
+  );
+}
+
+async function verifyWritten(path: string, meta: SnapshotMeta, transcriptBytes: number, stateSchema: $ZodType) {
+  const fail = (problem: string, cause?: unknown): never => {
+    throw new CtxError("STATE_CORRUPT", `snapshot ${meta.id} did not verify after writing: ${problem}`, {
+      hint: "Nothing was replaced: earlier snapshots are intact. Check free disk space and the disk, then retry.",
+      cause,
+    });
+  };
+  const bytes = (await readIfPresent(path)) ?? fail(`${path} is missing`);
+  let value: unknown;
+  try {
+    value = decodeContainer(bytes, path).value;
+  } catch (error) {
+    return fail(error instanceof Error ? error.message : String(error), error);
+  }
+  const file = safeParse(SnapshotFileSchema, value);
+  if (!file.success) return fail(describeIssues(file.error.issues, value));
+  if (file.data.meta.id !== meta.id) fail(`the file holds snapshot ${file.data.meta.id}`);
+  if (file.data.transcript.length !== transcriptBytes) {
+    fail(`transcript has ${file.data.transcript.length} bytes, ${transcriptBytes} were written`);
+  }
+  const state = safeParse(stateSchema, file.data.state);
+  if (!state.success) fail(`state ${describeIssues(state.error.issues, file.data.state)}`);
+}
+
+function storageLimitError(newBytes: number, entries: readonly SnapshotEntry[], policy: RetentionPolicy): CtxError {
+  const pinned = entries.filter((entry) => entry.pinned);
+  const pinnedBytes = pinned.reduce((total, entry) => total + entry.fileBytes, 0);
+  return new CtxError(
+    "STORAGE_LIMIT",
+    `snapshot not saved: it needs ${formatBytes(newBytes)}, and the ${pinned.length} pinned snapshot(s) already ` +
+      `take ${formatBytes(pinnedBytes)} of the ${formatBytes(policy.maxTotalBytes)} limit ` +
+      `(${formatBytes(pinnedBytes + newBytes)} even after pruning every unpinned snapshot)`,
+    {
+      hint:
+        "Unpin snapshots you no longer need (`ctx snapshot list`, then `ctx snapshot unpin <id>`), " +
+        "or raise retention.maxTotalMegabytes in .ctx/config.json.",
+    },
+  );
+}
+
+function corruptSnapshot(path: string, problem: string): CtxError {
+  return new CtxError("STATE_CORRUPT", `${path}: ${problem}`, {
+    hint: "The snapshot does not hold what this ctx expects. Delete it, or restore from another snapshot.",
+  });
+}
+
+async function readTranscript(path: string): Promise<{ path: string; bytes: Uint8Array; lines: number }> {
+  const bytes = await readIfPresent(path);
+  if (bytes === null) {
+    throw new CtxError("NOT_FOUND", `transcript ${path} does not exist`, {
+      hint: "Claude Code passes the transcript path to hooks; a snapshot without one keeps the state alone.",
+    });
+  }
+  return { path, bytes, lines: countLines(bytes) };
+}
+
+async function removeSnapshotFiles(dir: string, entries: readonly SnapshotEntry[]): Promise<void> {
+  for (const entry of entries) await unlink(snapshotFile(dir, entry.id)).catch(ignoreMissing);
+}
+
+function prunedOf(entry: SnapshotEntry, reasons: Record<string, PruneReason>): PrunedSnapshot {
+  return { id: entry.id, reason: reasons[entry.id] ?? "count", fileBytes: entry.fileBytes };
+}
