@@ -20,7 +20,11 @@ try {
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "hook" && !argv.some((arg) => arg === "--help" || arg === "-h")) {
     const { runHookProcess } = await import("../hooks/process.ts");
-    const result = await runHookProcess(argv[1], { stdin: process.stdin, env: process.env });
+    const result = await runHookProcess(argv[1], {
+      stdin: process.stdin,
+      env: process.env,
+      cliPath: process.argv[1] ?? "",
+    });
     if (result.stderr !== "") process.stderr.write(result.stderr);
     if (result.stdout !== "")
       await new Promise<void>((resolve) => process.stdout.write(result.stdout, () => resolve()));
@@ -35,6 +39,7 @@ async function main(argv: string[]): Promise<number> {
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     logger: createLogger({ level: parseLogLevel(process.env.CTX_LOG_LEVEL, "warn") }),
+    cliPath: process.argv[1] ?? "",
     setExitCode: () => {},
   });
 }

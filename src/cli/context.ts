@@ -11,6 +11,8 @@ export interface CliContext {
   /** Person-facing messages that are not the result (progress, warnings). */
   err: (text: string) => void;
   logger: Logger;
+  /** This program's entry script (dist/ctx.js), for children ctx starts itself. */
+  cliPath?: string;
   /** Set by a command that wants a non-zero exit without throwing. */
   setExitCode: (code: number) => void;
 }

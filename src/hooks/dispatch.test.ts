@@ -100,6 +100,33 @@ describe("runHook", () => {
     });
   });
 
+  it("pre-compact blocks the compaction when its save runs out of time (and the config says block)", async () => {
+    const hang = { ...HOOK_TABLE["pre-compact"], handle: () => new Promise<null>(() => {}), timeoutMs: () => 30 };
+    const input = {
+      session_id: "s",
+      transcript_path: "/t.jsonl",
+      cwd: "/p",
+      hook_event_name: "PreCompact",
+      trigger: "auto",
+    };
+    const blocked = await runHook(
+      "pre-compact",
+      JSON.stringify(input),
+      depsWith(reply(null), { table: { ...HOOK_TABLE, "pre-compact": hang } }),
+    );
+    expect(blocked.exitCode).toBe(2);
+    expect(blocked.stderr).toMatch(/compaction blocked so nothing is lost/);
+    const config = defaultConfig();
+    config.hooks.blockCompactionOnSaveFailure = false;
+    const allowed = await runHook(
+      "pre-compact",
+      JSON.stringify(input),
+      depsWith(reply(null), { table: { ...HOOK_TABLE, "pre-compact": hang }, loadConfig: () => config }),
+    );
+    expect(allowed.exitCode).toBe(0);
+    expect(allowed.stdout).toBe("");
+  });
+
   it("a handler that hangs is abandoned after the configured limit", async () => {
     const config = defaultConfig();
     config.hooks.handlerTimeoutMs = 50;
@@ -157,9 +184,18 @@ describe("runHook", () => {
       "user-prompt-submit": { ...common, hook_event_name: "UserPromptSubmit", prompt: "hello" },
       stop: { ...common, hook_event_name: "Stop", stop_hook_active: true, last_assistant_message: "done" },
     } as const;
+    // Every handler replaced by one that records its input: only the schemas are under test here.
+    const seen: string[] = [];
+    const table = Object.fromEntries(
+      Object.entries(HOOK_TABLE).map(([event, definition]) => [
+        event,
+        { ...definition, handle: async () => (seen.push(event), null) },
+      ]),
+    ) as typeof HOOK_TABLE;
     for (const [event, input] of Object.entries(examples)) {
-      const result = await runHook(event, JSON.stringify(input), depsWith(reply(null)));
+      const result = await runHook(event, JSON.stringify(input), depsWith(reply(null), { table }));
       expect(result, event).toEqual({ stdout: "", stderr: "", exitCode: 0 });
     }
+    expect(seen).toEqual(Object.keys(examples));
   });
 });

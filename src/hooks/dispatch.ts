@@ -12,7 +12,8 @@ export interface HookRunResult {
   exitCode: number;
 }
 
-export interface HookRunDeps extends Omit<HookDeps, "projectRoot" | "config"> {
+export interface HookRunDeps extends Omit<HookDeps, "projectRoot" | "config" | "cliPath"> {
+  cliPath?: string;
   findProjectRoot: (cwd: string) => string;
   /** Loads the config for a project; may throw CONFIG_INVALID (the hook then runs on defaults). */
   loadConfig: (projectRoot: string) => HookDeps["config"];
@@ -54,8 +55,15 @@ export async function runHook(eventName: string, stdinText: string, deps: HookRu
     warning = `ctx hook: ${event}: ${describeError(error)}; running on the default settings\n`;
   }
 
-  const handlerDeps: HookDeps = { env: deps.env, now: deps.now, logger: deps.logger, projectRoot, config };
-  const limitMs = config.hooks.handlerTimeoutMs;
+  const handlerDeps: HookDeps = {
+    env: deps.env,
+    now: deps.now,
+    logger: deps.logger,
+    projectRoot,
+    config,
+    cliPath: deps.cliPath ?? "",
+  };
+  const limitMs = definition.timeoutMs?.(config) ?? config.hooks.handlerTimeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<"timeout">((resolve) => {
     timer = setTimeout(() => resolve("timeout"), limitMs);
@@ -63,18 +71,14 @@ export async function runHook(eventName: string, stdinText: string, deps: HookRu
   });
   try {
     const outcome = await Promise.race([definition.handle(parsed.data, handlerDeps), timeout]);
-    if (outcome === "timeout") {
-      return {
-        stdout: "",
-        stderr: `${warning}ctx hook: ${event}: handler took longer than ${limitMs} ms; abandoned\n`,
-        exitCode: 0,
-      };
-    }
-    if (outcome === null) return { stdout: "", stderr: warning, exitCode: 0 };
-    const reply = outcome.reply;
+    const timedOut = outcome === "timeout";
+    const result = timedOut ? (definition.onTimeout?.(config, limitMs) ?? null) : outcome;
+    const timeoutLine = timedOut ? `ctx hook: ${event}: handler took longer than ${limitMs} ms; abandoned\n` : "";
+    if (result === null) return { stdout: "", stderr: warning + timeoutLine, exitCode: 0 };
+    const reply = result.reply;
     const stdout = reply === undefined ? "" : typeof reply === "string" ? reply : `${JSON.stringify(reply)}\n`;
-    const stderr = warning + (outcome.stderr === undefined ? "" : `${outcome.stderr.trimEnd()}\n`);
-    return { stdout, stderr, exitCode: outcome.exitCode ?? 0 };
+    const stderr = warning + timeoutLine + (result.stderr === undefined ? "" : `${result.stderr.trimEnd()}\n`);
+    return { stdout, stderr, exitCode: result.exitCode ?? 0 };
   } catch (error) {
     return { stdout: "", stderr: `${warning}ctx hook: ${event}: failed: ${describeError(error)}\n`, exitCode: 0 };
   } finally {

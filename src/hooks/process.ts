@@ -34,7 +34,7 @@ export async function readAllStdin(stdin: NodeJS.ReadStream): Promise<string> {
 
 export async function runHookProcess(
   eventName: string | undefined,
-  io: { stdin: NodeJS.ReadStream; env: NodeJS.ProcessEnv },
+  io: { stdin: NodeJS.ReadStream; env: NodeJS.ProcessEnv; cliPath: string },
 ): Promise<HookRunResult> {
   if (io.env[HOOKS_DISABLED_ENV] === "1") return { stdout: "", stderr: "", exitCode: 0 };
   if (eventName === undefined) {
@@ -56,6 +56,7 @@ export async function runHookProcess(
     now: () => new Date(),
     logger,
     findProjectRoot: (cwd) => findProjectRoot(cwd, io.env),
+    cliPath: io.cliPath,
     loadConfig: (projectRoot) => loadConfig({ projectRoot, env: io.env }),
   });
 }

@@ -1,6 +1,9 @@
-// SessionEnd: records the end of the session. Claude Code gives all SessionEnd hooks a shared 1.5 s
-// unless a timeout is declared (ctx init declares one): this must stay a small, quick write.
+// SessionEnd: records the end of the session and saves its context (capture from the last compaction
+// boundary + one LZ4 write). Claude Code gives all SessionEnd hooks a shared 1.5 s unless a timeout is
+// declared (ctx init declares one); this stays well under that (see bench/hooks.bench.ts).
 import { recordSessionEnd } from "../core/sessions.ts";
+import { describeError } from "../errors.ts";
+import { saveContext } from "../store/context-ops.ts";
 import { updateSessionsSeen } from "../store/sessions-seen.ts";
 import type { SessionEndInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
@@ -19,6 +22,16 @@ export async function handleSessionEnd(input: SessionEndInput, deps: HookDeps): 
     deps.now,
   );
   deps.logger.debug(`session ${input.session_id} ended (${input.reason ?? "no reason given"})`);
-  if (movedAside === null) return null;
-  return { stderr: `ctx: the sessions file failed to verify; kept it as ${movedAside} and started a new one` };
+  const lines: string[] = [];
+  if (movedAside !== null)
+    lines.push(`ctx: the sessions file failed to verify; kept it as ${movedAside} and started a new one`);
+  try {
+    await saveContext(
+      { projectRoot: deps.projectRoot, config: deps.config, now: deps.now },
+      { sessionId: input.session_id, transcriptPath: input.transcript_path },
+    );
+  } catch (error) {
+    lines.push(`ctx: could not save the session's context at its end: ${describeError(error)}`);
+  }
+  return lines.length === 0 ? null : { stderr: lines.join("\n") };
 }

@@ -1,10 +1,21 @@
-// SessionStart: records that the session started (or resumed, compacted, forked) in `.ctx/sessions.ctx`.
+// SessionStart: records the session (start, resume, compact, fork) in `.ctx/sessions.ctx`, then:
+// - `compact`: re-injects the state PreCompact saved, as additionalContext (under Claude Code's
+//   10,000-character limit), and marks the pending injection as injected;
+// - `startup`: a short "where you left off" from the last saved state of another session, when
+//   `hooks.autoRestore` is on;
+// - `resume`, `fork`, `clear`: nothing (the transcript already holds the conversation).
+import type { ContextState } from "../core/context-state.ts";
 import { recordSessionStart } from "../core/sessions.ts";
 import { removeOrphanedTempFiles } from "../store/atomic-write.ts";
+import { readInjection, writeInjection } from "../store/injection-store.ts";
 import { projectPaths } from "../store/paths.ts";
+import { readProjectState } from "../store/project-state.ts";
 import { updateSessionsSeen } from "../store/sessions-seen.ts";
+import { compactInjectionText, startupInjectionText } from "./context-injection.ts";
 import type { SessionStartInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
+
+const STARTUP_MAX_CHARS = 2_500;
 
 export async function handleSessionStart(input: SessionStartInput, deps: HookDeps): Promise<HookOutcome | null> {
   const { movedAside } = await updateSessionsSeen(
@@ -23,6 +34,39 @@ export async function handleSessionStart(input: SessionStartInput, deps: HookDep
   deps.logger.debug(`session ${input.session_id} started (${input.source})`);
   // Once a session: temp files of writers killed mid-write (SIGKILL skips their cleanup).
   await removeOrphanedTempFiles(projectPaths(deps.projectRoot).ctxDir).catch(() => []);
-  if (movedAside === null) return null;
-  return { stderr: `ctx: the sessions file failed to verify; kept it as ${movedAside} and started a new one` };
+  const warning =
+    movedAside === null
+      ? undefined
+      : `ctx: the sessions file failed to verify; kept it as ${movedAside} and started a new one`;
+
+  const context = await injectedContext(input, deps);
+  if (context === null) return warning === undefined ? null : { stderr: warning };
+  return {
+    reply: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } },
+    ...(warning === undefined ? {} : { stderr: warning }),
+  };
+}
+
+async function injectedContext(input: SessionStartInput, deps: HookDeps): Promise<string | null> {
+  if (input.source !== "compact" && input.source !== "startup") return null;
+  const state: ContextState | null = await readProjectState(deps.projectRoot).catch(() => null);
+  if (state === null) return null;
+  const maxChars = deps.config.hooks.maxInjectChars;
+  if (input.source === "startup") {
+    if (!deps.config.hooks.autoRestore || state.sessionId === input.session_id) return null;
+    return startupInjectionText(state, Math.min(maxChars, STARTUP_MAX_CHARS));
+  }
+  if (state.sessionId !== input.session_id) return null;
+  const injection = await readInjection(deps.projectRoot);
+  const pending =
+    injection !== null && injection.sessionId === input.session_id && !injection.settled ? injection : null;
+  if (pending !== null) {
+    const now = deps.now();
+    await writeInjection(
+      deps.projectRoot,
+      { ...pending, injectedBy: "session-start", injectedAt: now.toISOString() },
+      now,
+    );
+  }
+  return compactInjectionText(state, pending, maxChars);
 }

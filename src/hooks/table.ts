@@ -5,13 +5,17 @@ import type { Config } from "../config/schema.ts";
 import type { Logger } from "../log.ts";
 import {
   type HookEvent,
+  type PostToolUseInput,
   PostToolUseInputSchema,
+  type PreCompactInput,
   PreCompactInputSchema,
   type SessionEndInput,
   SessionEndInputSchema,
   type SessionStartInput,
   SessionStartInputSchema,
+  type StopInput,
   StopInputSchema,
+  type UserPromptSubmitInput,
   UserPromptSubmitInputSchema,
 } from "./schemas.ts";
 
@@ -22,6 +26,8 @@ export interface HookDeps {
   /** The project the session works on (CLAUDE_PROJECT_DIR, else found from the input's cwd). */
   projectRoot: string;
   config: Config;
+  /** This program's entry (dist/ctx.js), for detached children such as snapshot recompression. */
+  cliPath: string;
 }
 
 /** What a handler asks the process to do; null = exit 0, print nothing. */
@@ -36,28 +42,54 @@ export interface HookOutcome {
 export interface HookDefinition<S extends z.ZodMiniType = z.ZodMiniType> {
   schema: S;
   handle: (input: z.output<S>, deps: HookDeps) => Promise<HookOutcome | null>;
+  /** This event's time limit, when it differs from `hooks.handlerTimeoutMs`. */
+  timeoutMs?: (config: Config) => number;
+  /** What a handler that ran out of time answers (default: nothing, exit 0). */
+  onTimeout?: (config: Config, limitMs: number) => HookOutcome | null;
 }
 
 function defineHook<S extends z.ZodMiniType>(
   schema: S,
   handle: (input: z.output<S>, deps: HookDeps) => Promise<HookOutcome | null>,
+  extra: Pick<HookDefinition, "timeoutMs" | "onTimeout"> = {},
 ): HookDefinition {
-  return { schema, handle: handle as HookDefinition["handle"] };
+  return { schema, handle: handle as HookDefinition["handle"], ...extra };
 }
 
-const replyNothing = async (): Promise<null> => null;
+function preCompactTimeoutOutcome(config: Config, limitMs: number): HookOutcome | null {
+  const reason = `ctx could not save the context within ${limitMs} ms before compaction`;
+  return config.hooks.blockCompactionOnSaveFailure
+    ? {
+        exitCode: 2,
+        stderr: `${reason}; compaction blocked so nothing is lost (set hooks.blockCompactionOnSaveFailure to false to allow it)`,
+      }
+    : { stderr: reason };
+}
 
 // Handlers load on demand, so each hook process pays only for its own event's code (hook start-up budget).
 const handleSessionStart = async (input: SessionStartInput, deps: HookDeps) =>
   (await import("./session-start.ts")).handleSessionStart(input, deps);
+const handlePreCompact = async (input: PreCompactInput, deps: HookDeps) =>
+  (await import("./pre-compact.ts")).handlePreCompact(input, deps);
+const handleUserPromptSubmit = async (input: UserPromptSubmitInput, deps: HookDeps) =>
+  (await import("./user-prompt-submit.ts")).handleUserPromptSubmit(input, deps);
+const handlePostToolUse = async (input: PostToolUseInput, deps: HookDeps) =>
+  (await import("./checkpoint-tick.ts")).handleCheckpointTick(input, deps);
+const handleStop = async (input: StopInput, deps: HookDeps) =>
+  (await import("./checkpoint-tick.ts")).handleCheckpointTick(input, deps);
 const handleSessionEnd = async (input: SessionEndInput, deps: HookDeps) =>
   (await import("./session-end.ts")).handleSessionEnd(input, deps);
 
 export const HOOK_TABLE: Record<HookEvent, HookDefinition> = {
   "session-start": defineHook(SessionStartInputSchema, handleSessionStart),
   "session-end": defineHook(SessionEndInputSchema, handleSessionEnd),
-  "pre-compact": defineHook(PreCompactInputSchema, replyNothing),
-  "post-tool-use": defineHook(PostToolUseInputSchema, replyNothing),
-  "user-prompt-submit": defineHook(UserPromptSubmitInputSchema, replyNothing),
-  stop: defineHook(StopInputSchema, replyNothing),
+  // Saving before a compaction may take longer on a huge transcript; running out of time is a failure to
+  // save, which blocks the compaction when the config says so (the user loses nothing either way).
+  "pre-compact": defineHook(PreCompactInputSchema, handlePreCompact, {
+    timeoutMs: (config) => Math.max(config.hooks.handlerTimeoutMs, 30_000),
+    onTimeout: (config, limitMs) => preCompactTimeoutOutcome(config, limitMs),
+  }),
+  "post-tool-use": defineHook(PostToolUseInputSchema, handlePostToolUse),
+  "user-prompt-submit": defineHook(UserPromptSubmitInputSchema, handleUserPromptSubmit),
+  stop: defineHook(StopInputSchema, handleStop),
 };

@@ -55,8 +55,10 @@ export interface CreateSnapshotInput<S extends $ZodType> {
   trigger: SnapshotTrigger;
   state: output<S>;
   stateSchema: S;
-  /** The transcript to keep, byte for byte as it stands now; none for a snapshot of the state alone. */
+  /** The transcript to keep, as it stands now; none for a snapshot of the state alone. */
   transcriptPath?: string;
+  /** Applied to the transcript's text before it is stored (secret redaction: nothing unredacted is persisted). */
+  transformTranscript?: (text: string) => string;
   name?: string;
   /** Counts for listings; by default, the length of each array in the state's top two levels. */
   stateSummary?: Record<string, number>;
@@ -105,7 +107,8 @@ export async function createSnapshot<S extends $ZodType>(
       hint: "This is a bug in ctx; please report it with the message above.",
     });
   }
-  const transcript = input.transcriptPath === undefined ? null : await readTranscript(input.transcriptPath);
+  const transcript =
+    input.transcriptPath === undefined ? null : await readTranscript(input.transcriptPath, input.transformTranscript);
   const transcriptBytes = transcript?.bytes ?? new Uint8Array(0);
   const stateSummary = input.stateSummary ?? summarizeState(parsed.data);
   await ensureProjectCtxDir(projectRoot);
@@ -333,8 +336,12 @@ function corruptSnapshot(path: string, problem: string): CtxError {
   });
 }
 
-async function readTranscript(path: string): Promise<{ path: string; bytes: Uint8Array; lines: number }> {
-  const bytes = await readIfPresent(path);
+async function readTranscript(
+  path: string,
+  transform?: (text: string) => string,
+): Promise<{ path: string; bytes: Uint8Array; lines: number }> {
+  const raw = await readIfPresent(path);
+  const bytes = raw === null || transform === undefined ? raw : new TextEncoder().encode(transform(Buffer.from(raw).toString("utf8")));
   if (bytes === null) {
     throw new CtxError("NOT_FOUND", `transcript ${path} does not exist`, {
       hint: "Claude Code passes the transcript path to hooks; a snapshot without one keeps the state alone.",

@@ -13,7 +13,11 @@ export function registerHookCommand(program: Command, ctx: CliContext): void {
     .addHelpText("after", "\nAlways exits 0 unless blocking is the feature; problems are one line on stderr.")
     .action(async (event: string) => {
       const { runHookProcess } = await import("../../hooks/process.ts");
-      const result = await runHookProcess(event, { stdin: ctx.stdin as NodeJS.ReadStream, env: ctx.env });
+      const result = await runHookProcess(event, {
+        stdin: ctx.stdin as NodeJS.ReadStream,
+        env: ctx.env,
+        cliPath: ctx.cliPath ?? "",
+      });
       if (result.stderr !== "") ctx.err(result.stderr);
       if (result.stdout !== "") ctx.out(result.stdout);
       ctx.setExitCode(result.exitCode);

@@ -1,0 +1,120 @@
+// Secret redaction: throughput on the real transcripts (the hook path redacts whole transcripts) and on the secrets
+// corpus, recall on the planted fake secrets, false positives on ordinary text, and the worst 1 MB adversarial line.
+// MB = 10^6 bytes of UTF-8. Target: >= 20 MB/s on ordinary text.
+
+import { redactText, redactValue } from "../src/core/redact.ts";
+import {
+  buildSecretSamples,
+  checkSecretSample,
+  loadCleanFiles,
+  loadRealTranscripts,
+} from "../tests/fixtures/redaction/corpus.ts";
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 7);
+const TARGET_MB_PER_S = 20;
+
+function medianMs(task: () => void): number {
+  task(); // warm-up: compile the regexes
+  const times: number[] = [];
+  for (let i = 0; i < RUNS; i += 1) {
+    const start = performance.now();
+    task();
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(times.length / 2)] ?? 0;
+}
+
+const round = (n: number, digits = 1): number => Number(n.toFixed(digits));
+const megabytes = (text: string): number => Buffer.byteLength(text, "utf8") / 1e6;
+
+function throughput(text: string, task: () => void): { mb: number; ms: number; mbPerS: number } {
+  const ms = medianMs(task);
+  return { mb: round(megabytes(text), 2), ms: round(ms), mbPerS: round(megabytes(text) / (ms / 1000)) };
+}
+
+function adversarialWorstMs(): { worstMs: number; worstInput: string } {
+  const size = 1_000_000;
+  const repeat = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
+  const inputs: Record<string, string> = {
+    letters: repeat("a"),
+    "eyJ-": repeat("eyJ-"),
+    "jwt-like": repeat("eyJabcdefghijk."),
+    "BEGIN lines": repeat(`${"-".repeat(5)}BEGIN PRIVATE KEY${"-".repeat(5)}`),
+    "token=": repeat("token="),
+    "password: ": repeat("password: "),
+    "://a:": repeat("://a:"),
+    "Bearer ": repeat("Bearer "),
+    "api key ": repeat("api key "),
+    "--token ": repeat("--token "),
+    "unterminated quote": `token = "${repeat("a")}`,
+    "curl -u a": repeat("curl -u a"),
+    "docker login ": repeat("docker login "),
+  };
+  let worst = { worstMs: 0, worstInput: "" };
+  for (const [name, text] of Object.entries(inputs)) {
+    const start = performance.now();
+    redactText(text);
+    const ms = performance.now() - start;
+    if (ms > worst.worstMs) worst = { worstMs: round(ms), worstInput: name };
+  }
+  return worst;
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  const transcripts = loadRealTranscripts();
+  const transcriptText = transcripts.map((file) => file.text).join("");
+  const transcriptLines = transcriptText.split("\n").filter((line) => line.trim() !== "");
+  const parsedLines = transcriptLines.flatMap((line) => {
+    try {
+      return [JSON.parse(line) as unknown];
+    } catch {
+      return []; // the fixtures include deliberately malformed lines
+    }
+  });
+  const samples = buildSecretSamples();
+  const secretsText = samples.map((sample) => sample.text).join("\n");
+  const cleanFiles = loadCleanFiles();
+
+  const wholeTranscripts = throughput(transcriptText, () => redactText(transcriptText));
+  const lineByLine = throughput(transcriptText, () => {
+    for (const line of transcriptLines) redactText(line);
+  });
+  const valueWalk = throughput(transcriptText, () => {
+    for (const entry of parsedLines) redactValue(entry);
+  });
+  const secretsCorpus = throughput(secretsText, () => redactText(secretsText));
+
+  const planted = samples.reduce((sum, sample) => sum + sample.secrets.length, 0);
+  const missed = samples.filter((sample) => checkSecretSample(sample, redactText(sample.text)).length > 0);
+  const caught = planted - missed.reduce((sum, sample) => sum + sample.secrets.length, 0);
+  const cleanFindings = Object.fromEntries(
+    cleanFiles.map((file) => [file.name, redactText(file.text).findings.length]),
+  );
+  const transcriptFindings = redactText(transcriptText).findings;
+
+  return {
+    throughputMBps: {
+      realTranscriptsWhole: { ...wholeTranscripts, files: transcripts.length },
+      realTranscriptsLineByLine: { ...lineByLine, lines: transcriptLines.length },
+      realTranscriptsRedactValue: valueWalk,
+      secretsCorpus: { ...secretsCorpus, samples: samples.length },
+      targetMBps: TARGET_MB_PER_S,
+      withinTarget: Math.min(wholeTranscripts.mbPerS, lineByLine.mbPerS) >= TARGET_MB_PER_S,
+    },
+    recall: {
+      planted,
+      caught,
+      recall: round(caught / planted, 4),
+      missed: missed.map((sample) => `${sample.id} in ${sample.context}`),
+    },
+    falsePositives: {
+      cleanFiles: cleanFindings,
+      cleanFilesTotal: Object.values(cleanFindings).reduce((sum, n) => sum + n, 0),
+      cleanFilesMB: round(megabytes(cleanFiles.map((file) => file.text).join("")), 3),
+      realTranscripts: transcriptFindings.length,
+      realTranscriptKinds: [...new Set(transcriptFindings.map((finding) => finding.kind))],
+    },
+    adversarial1MB: adversarialWorstMs(),
+  };
+}

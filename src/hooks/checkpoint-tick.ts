@@ -1,0 +1,77 @@
+// PostToolUse and Stop: the rolling checkpoint. Each call counts the messages the transcript grew by
+// (`.ctx/checkpoint-mark.json`, a small counter) and, every `checkpoints.intervalMessages` messages,
+// captures the state into a checkpoint (keeping the newest `checkpoints.keep`). The counter is written
+// without fsync: it is a hint, not state; losing one tick to a power cut only delays a checkpoint.
+import { open, readFile, rename, stat, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import {
+  type CheckpointMark,
+  CheckpointMarkSchema,
+  countMessageLines,
+  finishTick,
+  planTick,
+} from "../core/checkpoint-tick.ts";
+import { projectPaths } from "../store/paths.ts";
+import type { HookDeps, HookOutcome } from "./table.ts";
+
+const MAX_READ_BYTES = 4 * 1024 * 1024;
+
+export async function handleCheckpointTick(
+  input: { session_id: string; transcript_path: string },
+  deps: HookDeps,
+): Promise<HookOutcome | null> {
+  const markPath = join(projectPaths(deps.projectRoot).ctxDir, "checkpoint-mark.json");
+  const size = await stat(input.transcript_path).then(
+    (info) => info.size,
+    () => null,
+  );
+  if (size === null) return null;
+  const mark = await readMark(markPath);
+  const planned = planTick(mark, input.session_id, size, MAX_READ_BYTES);
+  const counted = await countNewMessages(input.transcript_path, planned.read.from, planned.read.to);
+  const tick = finishTick(planned, counted, deps.config.checkpoints.intervalMessages);
+  if (tick.checkpoint) {
+    const { checkpointContext } = await import("../store/context-ops.ts");
+    const result = await checkpointContext(
+      { projectRoot: deps.projectRoot, config: deps.config, now: deps.now },
+      { sessionId: input.session_id, transcriptPath: input.transcript_path },
+    );
+    deps.logger.debug(`checkpoint ${result.id} written`);
+  }
+  await writeMark(markPath, tick.next);
+  return null;
+}
+
+async function readMark(path: string): Promise<CheckpointMark | null> {
+  const text = await readFile(path, "utf8").catch(() => null);
+  if (text === null) return null;
+  try {
+    const parsed = CheckpointMarkSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+async function countNewMessages(path: string, from: number, to: number): Promise<number> {
+  if (to <= from) return 0;
+  const handle = await open(path, "r");
+  try {
+    const buffer = Buffer.alloc(to - from);
+    await handle.read(buffer, 0, buffer.length, from);
+    return countMessageLines(buffer.toString("utf8"));
+  } finally {
+    await handle.close();
+  }
+}
+
+async function writeMark(path: string, mark: CheckpointMark): Promise<void> {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    await writeFile(temp, JSON.stringify(mark), { mode: 0o600 });
+    await rename(temp, path);
+  } catch (error) {
+    // No .ctx/ yet (ctx never initialised here, no session recorded): nothing to count against.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+}

@@ -1,0 +1,35 @@
+// UserPromptSubmit: the fallback for Claude Code dropping the SessionStart `compact` injection. After a
+// compaction, the first prompt checks whether the injection's token is in the transcript; if it is not,
+// the saved state is injected here, once. Cheap when nothing is pending: one small file read.
+import { decideFallback } from "../core/injection.ts";
+import { readInjection, transcriptContains, writeInjection } from "../store/injection-store.ts";
+import { readProjectState } from "../store/project-state.ts";
+import { compactInjectionText } from "./context-injection.ts";
+import type { UserPromptSubmitInput } from "./schemas.ts";
+import type { HookDeps, HookOutcome } from "./table.ts";
+
+export async function handleUserPromptSubmit(
+  input: UserPromptSubmitInput,
+  deps: HookDeps,
+): Promise<HookOutcome | null> {
+  const injection = await readInjection(deps.projectRoot);
+  if (injection === null || injection.settled || injection.sessionId !== input.session_id) return null;
+  const seen = await transcriptContains(input.transcript_path, injection.token);
+  const decision = decideFallback(injection, input.session_id, seen);
+  const now = deps.now();
+  if (decision === "settle") {
+    await writeInjection(deps.projectRoot, { ...injection, settled: true }, now);
+    return null;
+  }
+  if (decision !== "inject") return null;
+  const state = await readProjectState(deps.projectRoot).catch(() => null);
+  await writeInjection(
+    deps.projectRoot,
+    { ...injection, settled: true, injectedBy: "user-prompt-submit", injectedAt: now.toISOString() },
+    now,
+  );
+  if (state === null || state.sessionId !== input.session_id) return null;
+  deps.logger.info("user-prompt-submit: the compact re-injection was not in the transcript; injecting it now");
+  const context = compactInjectionText(state, injection, deps.config.hooks.maxInjectChars);
+  return { reply: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } } };
+}

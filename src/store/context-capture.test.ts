@@ -1,0 +1,119 @@
+import { createHash } from "node:crypto";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import {
+  assistantText,
+  assistantToolUse,
+  compactBoundary,
+  type LineContext,
+  toolResult,
+  userPrompt,
+} from "../../tests/helpers/transcript-lines.ts";
+import { captureContextState } from "./context-capture.ts";
+
+let project: string;
+let transcript: string;
+let ctx: LineContext;
+
+beforeEach(() => {
+  const base = mkdtempSync(join(tmpdir(), "ctx-capture-"));
+  project = join(base, "repo");
+  mkdirSync(join(project, "src"), { recursive: true });
+  transcript = join(base, "session.jsonl");
+  ctx = { sessionId: "cap-1", cwd: project };
+});
+
+const fakeGithubToken = () => ["ghp", "_", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"].join("");
+const sha256 = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
+
+describe("captureContextState", () => {
+  it("extracts, hashes the project files it touched as they are on disk, and redacts secrets", async () => {
+    const file = join(project, "src", "retry.ts");
+    writeFileSync(file, "export const retries = 3;\n");
+    writeFileSync(
+      transcript,
+      [
+        userPrompt(ctx, `Add retries. My token is ${fakeGithubToken()} if you need it.`),
+        assistantToolUse(ctx, "toolu_w", "Write", { file_path: file, content: "export const retries = 3;\n" }),
+        toolResult(ctx, "toolu_w", `File created successfully at: ${file}`),
+        assistantText(ctx, "t1", "Done: retries are in src/retry.ts."),
+      ].join("\n"),
+    );
+    const result = await captureContextState({
+      projectRoot: project,
+      sessionId: "cap-1",
+      transcriptPath: transcript,
+      now: new Date("2026-11-22T11:00:00Z"),
+      previous: null,
+      allowlist: [],
+    });
+    const written = result.state.files.find((f) => f.path === file);
+    expect(written).toMatchObject({ writes: 1, inProject: true, contentHash: sha256("export const retries = 3;\n") });
+    const everything = JSON.stringify(result.state);
+    expect(everything).not.toContain(fakeGithubToken());
+    expect(everything).toContain("[REDACTED:github-token]");
+    expect(result.redactions).toBeGreaterThanOrEqual(1);
+    expect(result.state.contextTokens).toBe(3 + 1_500 + 10_000);
+  });
+
+  it("an allowlisted string passes through", async () => {
+    writeFileSync(transcript, userPrompt(ctx, `The docs example token is ${fakeGithubToken()}.`));
+    const result = await captureContextState({
+      projectRoot: project,
+      sessionId: "cap-1",
+      transcriptPath: transcript,
+      now: new Date(),
+      previous: null,
+      allowlist: [fakeGithubToken()],
+    });
+    expect(JSON.stringify(result.state)).toContain(fakeGithubToken());
+  });
+
+  it("reads only after the last compaction boundary, and keeps what the previous save knew", async () => {
+    const before = [
+      userPrompt(ctx, "Set up the project. We decided to use pnpm for everything."),
+      assistantToolUse(ctx, "toolu_t", "TodoWrite", {
+        todos: [{ content: "Write the retry helper", status: "in_progress", activeForm: "Writing the retry helper" }],
+      }),
+      toolResult(ctx, "toolu_t", "Todos have been modified successfully."),
+    ];
+    writeFileSync(transcript, before.join("\n"));
+    const first = await captureContextState({
+      projectRoot: project,
+      sessionId: "cap-1",
+      transcriptPath: transcript,
+      now: new Date(),
+      previous: null,
+      allowlist: [],
+    });
+    expect(first.state.todos?.items[0]?.content).toBe("Write the retry helper");
+
+    writeFileSync(transcript, [...before, compactBoundary(ctx, 150_000), userPrompt(ctx, "Continue please.")].join("\n"));
+    const second = await captureContextState({
+      projectRoot: project,
+      sessionId: "cap-1",
+      transcriptPath: transcript,
+      now: new Date(),
+      previous: first.state,
+      allowlist: [],
+    });
+    expect(second.boundaryOffset).toBeGreaterThan(0);
+    expect(second.state.conversation.map((m) => m.text)).not.toContain("Set up the project. We decided to use pnpm for everything.");
+    expect(second.state.todos?.items[0]?.content).toBe("Write the retry helper");
+  });
+
+  it("a missing transcript gives an empty state, not an error", async () => {
+    const result = await captureContextState({
+      projectRoot: project,
+      sessionId: "cap-1",
+      transcriptPath: join(project, "nope.jsonl"),
+      now: new Date(),
+      previous: null,
+      allowlist: [],
+    });
+    expect(result.state.conversation).toEqual([]);
+    expect(result.bytesRead).toBe(0);
+  });
+});

@@ -1,0 +1,80 @@
+// Capturing a session's context from its transcript on disk: read from the last compaction boundary
+// (tail-first, so the cost follows what came after it, not the file's size), extract, merge onto the
+// previously saved state of the same session, hash the project files it touched (for `ctx diff`), and
+// redact secrets. The result is what ctx persists, injects and returns.
+import { createHash } from "node:crypto";
+import { open } from "node:fs/promises";
+import { type ContextState, createContextStateBuilder, type FileAccess } from "../core/context-state.ts";
+import { mergeContextStates } from "../core/context-state-merge.ts";
+import { redactValue } from "../core/redact.ts";
+import { readSinceLastCompaction } from "./transcript-reader.ts";
+
+/** Files larger than this are not hashed (their diff shows "not tracked"). */
+const MAX_HASHED_BYTES = 8 * 1024 * 1024;
+const MAX_HASHED_FILES = 200;
+
+export interface CaptureInput {
+  projectRoot: string;
+  sessionId: string;
+  transcriptPath: string;
+  now: Date;
+  /** The saved state, merged under the new extraction when it belongs to the same session. */
+  previous: ContextState | null;
+  allowlist: readonly string[];
+}
+
+export interface CaptureResult {
+  state: ContextState;
+  redactions: number;
+  boundaryOffset: number | null;
+  bytesRead: number;
+}
+
+export async function captureContextState(input: CaptureInput): Promise<CaptureResult> {
+  const since = await readSinceLastCompaction(input.transcriptPath);
+  const builder = createContextStateBuilder({
+    sessionId: input.sessionId,
+    projectRoot: input.projectRoot,
+    transcriptPath: input.transcriptPath,
+    now: input.now,
+  });
+  for await (const line of since.entries) builder.add(line.entry);
+  const merged = mergeContextStates(input.previous, builder.build());
+  const hashed = { ...merged, files: await hashProjectFiles(merged.files) };
+  const { value, count } = redactValue(hashed, { allowlist: input.allowlist });
+  return {
+    state: value,
+    redactions: count,
+    boundaryOffset: since.boundaryOffset,
+    bytesRead: since.entries.stats.bytesRead,
+  };
+}
+
+/** sha256 of each in-project file as it is on disk now; null for a file gone, unreadable or too large. */
+export async function hashProjectFiles(files: readonly FileAccess[]): Promise<FileAccess[]> {
+  const recent = new Set(
+    files
+      .filter((f) => f.inProject)
+      .slice(-MAX_HASHED_FILES)
+      .map((f) => f.path),
+  );
+  return Promise.all(
+    files.map(async (file) => (recent.has(file.path) ? { ...file, contentHash: await hashFile(file.path) } : file)),
+  );
+}
+
+export async function hashFile(path: string): Promise<string | null> {
+  const handle = await open(path, "r").catch(() => null);
+  if (handle === null) return null;
+  try {
+    const info = await handle.stat();
+    if (!info.isFile() || info.size > MAX_HASHED_BYTES) return null;
+    return `sha256:${createHash("sha256")
+      .update(await handle.readFile())
+      .digest("hex")}`;
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}

@@ -1,0 +1,192 @@
+// The operations behind ctx's save / restore / checkpoint / clear, shared by the CLI, the MCP tools and
+// the hooks so the three always do the same thing: capture the session's context from its transcript,
+// keep it (state, named saves, checkpoints, snapshots), and render it back as text.
+import { unlink } from "node:fs/promises";
+import type { Config } from "../config/schema.ts";
+import { type ContextState, ContextStateSchema } from "../core/context-state.ts";
+import { type RenderOptions, renderRestoreText } from "../core/restore-text.ts";
+import type { SessionRecord } from "../core/sessions.ts";
+import { CtxError, isCtxError } from "../errors.ts";
+import { newestGoodCheckpoint, readCheckpoint, writeCheckpoint } from "./checkpoints.ts";
+import { captureContextState } from "./context-capture.ts";
+import { readProjectState, statePath, writeProjectState } from "./project-state.ts";
+import { readSessionsSeen } from "./sessions-seen.ts";
+import { readSnapshot } from "./snapshots.ts";
+
+export interface ContextOpsDeps {
+  projectRoot: string;
+  config: Config;
+  now: () => Date;
+}
+
+export interface SessionRef {
+  sessionId: string;
+  transcriptPath: string;
+}
+
+/** The session to capture: the one named, else the newest session seen in this project that has a transcript. */
+export async function resolveSession(deps: ContextOpsDeps, wanted: Partial<SessionRef> = {}): Promise<SessionRef> {
+  if (wanted.sessionId !== undefined && wanted.transcriptPath !== undefined) {
+    return { sessionId: wanted.sessionId, transcriptPath: wanted.transcriptPath };
+  }
+  const seen = await readSessionsSeen(deps.projectRoot).catch(() => null);
+  const match = (s: SessionRecord) =>
+    s.transcriptPath !== null && (wanted.sessionId === undefined || s.sessionId === wanted.sessionId);
+  const record = seen?.sessions.find(match);
+  if (record === undefined || record.transcriptPath === null) {
+    throw new CtxError(
+      "NOT_FOUND",
+      `no Claude Code session${wanted.sessionId ? ` ${wanted.sessionId}` : ""} recorded in this project`,
+      {
+        hint: "ctx learns sessions from its SessionStart hook: run `ctx init`, then start Claude Code here",
+      },
+    );
+  }
+  return { sessionId: record.sessionId, transcriptPath: record.transcriptPath };
+}
+
+/** The saved state, or null; a damaged file reads as null here (saving again moves it aside). */
+async function readPrevious(projectRoot: string): Promise<ContextState | null> {
+  return readProjectState(projectRoot).catch((error: unknown) => {
+    if (isCtxError(error) && error.code === "STATE_CORRUPT") return null;
+    throw error;
+  });
+}
+
+export interface SaveResult {
+  state: ContextState;
+  path: string;
+  redactions: number;
+  movedAside: string | null;
+}
+
+/** Captures the session now and writes it as the project's current state (and as `name`, when given). */
+export async function saveContext(
+  deps: ContextOpsDeps,
+  options: Partial<SessionRef> & { name?: string } = {},
+): Promise<SaveResult> {
+  const session = await resolveSession(deps, options);
+  const captured = await captureContextState({
+    projectRoot: deps.projectRoot,
+    ...session,
+    now: deps.now(),
+    previous: await readPrevious(deps.projectRoot),
+    allowlist: deps.config.redaction.allowlist,
+  });
+  const written = await writeProjectState(deps.projectRoot, captured.state, { now: deps.now() });
+  if (options.name !== undefined)
+    await writeProjectState(deps.projectRoot, captured.state, { name: options.name, now: deps.now() });
+  return {
+    state: written.state,
+    path: statePath(deps.projectRoot, options.name ?? null),
+    redactions: captured.redactions,
+    movedAside: written.movedAside,
+  };
+}
+
+export interface CheckpointResult {
+  id: string;
+  state: ContextState;
+}
+
+export async function checkpointContext(
+  deps: ContextOpsDeps,
+  options: Partial<SessionRef> & { messageCount?: number } = {},
+): Promise<CheckpointResult> {
+  const session = await resolveSession(deps, options);
+  const captured = await captureContextState({
+    projectRoot: deps.projectRoot,
+    ...session,
+    now: deps.now(),
+    previous: await readPrevious(deps.projectRoot),
+    allowlist: deps.config.redaction.allowlist,
+  });
+  const result = await writeCheckpoint(
+    deps.projectRoot,
+    {
+      sessionId: session.sessionId,
+      state: captured.state,
+      stateSchema: ContextStateSchema,
+      messageCount: options.messageCount ?? captured.state.conversation.length,
+    },
+    { keep: deps.config.checkpoints.keep, now: deps.now() },
+  );
+  return { id: result.meta.id, state: captured.state };
+}
+
+export type RestoreSource =
+  | { kind: "current" }
+  | { kind: "save"; name: string }
+  | { kind: "snapshot"; id: string }
+  | { kind: "checkpoint"; id: string | null };
+
+export interface LoadedState {
+  state: ContextState;
+  origin: string;
+}
+
+/** The state a restore starts from; null when there is nothing saved (an ordinary absence). */
+export async function loadState(deps: ContextOpsDeps, source: RestoreSource): Promise<LoadedState | null> {
+  switch (source.kind) {
+    case "current": {
+      const state = await readProjectState(deps.projectRoot);
+      return state && { state, origin: `the current saved state (${statePath(deps.projectRoot)})` };
+    }
+    case "save": {
+      const state = await readProjectState(deps.projectRoot, source.name);
+      return state && { state, origin: `the save "${source.name}"` };
+    }
+    case "snapshot": {
+      const snapshot = await readSnapshot(deps.projectRoot, source.id, ContextStateSchema);
+      return (
+        snapshot && {
+          state: snapshot.state,
+          origin: `snapshot ${source.id} (${snapshot.snapshot.trigger}, ${snapshot.snapshot.createdAt})`,
+        }
+      );
+    }
+    case "checkpoint": {
+      if (source.id !== null) {
+        const checkpoint = await readCheckpoint(deps.projectRoot, source.id, ContextStateSchema);
+        return checkpoint && { state: checkpoint.state, origin: `checkpoint ${source.id}` };
+      }
+      const newest = await newestGoodCheckpoint(deps.projectRoot, ContextStateSchema);
+      return (
+        newest.checkpoint && {
+          state: newest.checkpoint.state,
+          origin: `checkpoint ${newest.checkpoint.meta.id} (the newest that verifies)`,
+        }
+      );
+    }
+  }
+}
+
+export interface RestoreResult extends LoadedState {
+  text: string;
+}
+
+export async function restoreContext(
+  deps: ContextOpsDeps,
+  source: RestoreSource,
+  render: Omit<RenderOptions, "origin">,
+): Promise<RestoreResult | null> {
+  const loaded = await loadState(deps, source);
+  if (loaded === null) return null;
+  return { ...loaded, text: renderRestoreText(loaded.state, { ...render, origin: loaded.origin }) };
+}
+
+/** Deletes the current state (not the saves, checkpoints or snapshots); refuses unless forced. */
+export async function clearContext(deps: ContextOpsDeps, options: { force: boolean }): Promise<{ cleared: boolean }> {
+  if (!options.force) {
+    throw new CtxError("USAGE", "clearing deletes the project's current saved context; nothing was done", {
+      hint: "pass force (ctx clear --force); snapshots, checkpoints and named saves are kept",
+    });
+  }
+  try {
+    await unlink(statePath(deps.projectRoot));
+    return { cleared: true };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { cleared: false };
+    throw error;
+  }
+}

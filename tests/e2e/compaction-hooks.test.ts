@@ -1,0 +1,154 @@
+// The compaction cycle as Claude Code drives it, with real hook processes: PreCompact saves and snapshots,
+// SessionStart `compact` re-injects, UserPromptSubmit falls back when the injection did not arrive.
+import { spawn } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { ContextStateSchema } from "../../src/core/context-state.ts";
+import { readProjectState } from "../../src/store/project-state.ts";
+import { listSnapshots, readSnapshot } from "../../src/store/snapshots.ts";
+import { verifyStateFile } from "../../src/store/state-file.ts";
+import { assistantToolUse, type LineContext, toolResult, userPrompt } from "../helpers/transcript-lines.ts";
+import { CTX_BIN, runCtx } from "./ctx-process.ts";
+
+let project: string;
+let transcript: string;
+let env: NodeJS.ProcessEnv;
+const session = "7c0e2a4b-0000-4000-8000-00000000c0de";
+const fakeToken = () => ["sk", "-ant-", "api03-", "Zx9Yw8Vu7Ts6Rq5Po4Nm3Lk2Ji1Hg0FeDcBa"].join("");
+
+beforeEach(() => {
+  const base = mkdtempSync(join(tmpdir(), "ctx-compaction-"));
+  project = join(base, "repo");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  transcript = join(base, `${session}.jsonl`);
+  env = { CTX_HOME: join(base, "ctx-home"), HOME: join(base, "home"), CLAUDE_PROJECT_DIR: "" };
+  const ctx: LineContext = { sessionId: session, cwd: project };
+  writeFileSync(
+    transcript,
+    `${[
+      userPrompt(ctx, `Add retries to the client. We decided to use exponential backoff. Key: ${fakeToken()}`),
+      assistantToolUse(ctx, "toolu_todo", "TodoWrite", {
+        todos: [
+          { content: "Write the retry helper", status: "in_progress", activeForm: "Writing the retry helper" },
+          { content: "Add backoff tests", status: "pending", activeForm: "Adding backoff tests" },
+        ],
+      }),
+      toolResult(ctx, "toolu_todo", "Todos have been modified successfully."),
+    ].join("\n")}\n`,
+  );
+});
+
+const hookInput = (event: string, extra: Record<string, unknown>) =>
+  JSON.stringify({ session_id: session, transcript_path: transcript, cwd: project, hook_event_name: event, ...extra });
+
+const hook = (event: string, extra: Record<string, unknown>, more: NodeJS.ProcessEnv = {}) =>
+  runCtx(["hook", event], { cwd: project, env: { ...env, ...more }, stdin: hookInput(event, extra) });
+
+describe("compaction cycle (hook processes)", () => {
+  it("pre-compact saves a verified, redacted snapshot; session-start compact re-injects it; the fallback settles", async () => {
+    const pre = await hook("pre-compact", { trigger: "auto", custom_instructions: "" });
+    expect(pre, pre.stderr).toMatchObject({ code: 0, stdout: "" });
+
+    const snapshots = await listSnapshots(project);
+    expect(snapshots).toHaveLength(1);
+    const snapshot = await readSnapshot(project, snapshots[0]?.id ?? "", ContextStateSchema);
+    expect(snapshot?.snapshot).toMatchObject({ sessionId: session, trigger: "auto" });
+    const storedTranscript = Buffer.from(snapshot?.transcript ?? new Uint8Array()).toString("utf8");
+    expect(storedTranscript).toContain("Write the retry helper");
+    expect(storedTranscript).not.toContain(fakeToken());
+    expect(storedTranscript).toContain("[REDACTED:anthropic-api-key]");
+    const state = await readProjectState(project);
+    expect(state?.todos?.items.map((t) => t.content)).toEqual(["Write the retry helper", "Add backoff tests"]);
+    expect(JSON.stringify(state)).not.toContain(fakeToken());
+
+    const start = await hook("session-start", { source: "compact" });
+    expect(start.code).toBe(0);
+    const reply = JSON.parse(start.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    expect(reply.hookSpecificOutput.hookEventName).toBe("SessionStart");
+    const context = reply.hookSpecificOutput.additionalContext;
+    expect(context.length).toBeLessThan(10_000);
+    expect(context).toContain("[~] Write the retry helper");
+    expect(context).toContain(`ctx-restore:${snapshots[0]?.id}`);
+    expect(context).not.toContain(fakeToken());
+
+    // Claude Code dropped the injection (its token is not in the transcript): the next prompt injects it, once.
+    const prompt = await hook("user-prompt-submit", { prompt: "go on" });
+    const fallback = JSON.parse(prompt.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    expect(fallback.hookSpecificOutput.hookEventName).toBe("UserPromptSubmit");
+    expect(fallback.hookSpecificOutput.additionalContext).toContain("Write the retry helper");
+    const again = await hook("user-prompt-submit", { prompt: "and more" });
+    expect(again).toMatchObject({ code: 0, stdout: "" });
+  });
+
+  it("when the injection reached the transcript, the prompt hook injects nothing", async () => {
+    await hook("pre-compact", { trigger: "manual", custom_instructions: "keep the todos" });
+    const start = await hook("session-start", { source: "compact" });
+    const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    const token = /ctx-restore:[\w-]+/.exec(context)?.[0] ?? "missing";
+    writeFileSync(transcript, `${readFileSync(transcript, "utf8")}{"type":"attachment","content":"${token}"}\n`);
+    const prompt = await hook("user-prompt-submit", { prompt: "go on" });
+    expect(prompt).toMatchObject({ code: 0, stdout: "" });
+  });
+
+  it("a save that fails blocks the compaction with exit 2 and a reason; with blocking off it does not", async () => {
+    const broken = { transcript_path: project }; // a folder, not a transcript
+    const blocked = await runCtx(["hook", "pre-compact"], {
+      cwd: project,
+      env,
+      stdin: JSON.stringify({ ...JSON.parse(hookInput("PreCompact", { trigger: "auto" })), ...broken }),
+    });
+    expect(blocked.code).toBe(2);
+    expect(blocked.stdout).toBe("");
+    expect(blocked.stderr).toMatch(/could not save and verify the context before compaction.*Compaction blocked/s);
+    const allowed = await runCtx(["hook", "pre-compact"], {
+      cwd: project,
+      env: { ...env, CTX_HOOKS__BLOCK_COMPACTION_ON_SAVE_FAILURE: "false" },
+      stdin: JSON.stringify({ ...JSON.parse(hookInput("PreCompact", { trigger: "auto" })), ...broken }),
+    });
+    expect(allowed.code).toBe(0);
+    expect(allowed.stderr).toMatch(/compacting anyway/);
+  });
+
+  it("startup in a later session gets a short 'where you left off'; resume and fork get nothing", async () => {
+    await hook("session-end", { reason: "prompt_input_exit" });
+    const later = await runCtx(["hook", "session-start"], {
+      cwd: project,
+      env,
+      stdin: JSON.stringify({ ...JSON.parse(hookInput("SessionStart", { source: "startup" })), session_id: "another-session" }),
+    });
+    const text = (JSON.parse(later.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    expect(text).toContain("Write the retry helper");
+    expect(text.length).toBeLessThanOrEqual(2_500);
+    for (const source of ["resume", "fork"]) {
+      const quiet = await hook("session-start", { source });
+      expect(quiet, source).toMatchObject({ code: 0, stdout: "" });
+    }
+  });
+
+  it("kill -9 during pre-compact never leaves the earlier state or snapshots unreadable", async () => {
+    const big = join(tmpdir(), `big-${session}.jsonl`);
+    copyFileSync(transcript, big);
+    const fixture = readFileSync(new URL("../fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url));
+    writeFileSync(big, Buffer.concat([readFileSync(transcript), fixture, fixture]));
+    expect((await hook("pre-compact", { trigger: "auto" })).code).toBe(0);
+    const stateFile = join(project, ".ctx", "state.ctx");
+    for (let round = 0; round < 12; round++) {
+      const child = spawn(process.execPath, [CTX_BIN, "hook", "pre-compact"], {
+        cwd: project,
+        env: { ...process.env, ...env },
+        stdio: ["pipe", "ignore", "ignore"],
+      });
+      child.stdin.end(JSON.stringify({ ...JSON.parse(hookInput("PreCompact", { trigger: "auto" })), transcript_path: big }));
+      await new Promise((resolve) => setTimeout(resolve, 40 + ((round * 37) % 250)));
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.on("close", resolve));
+      expect((await verifyStateFile(stateFile)).ok, `round ${round}`).toBe(true);
+      for (const entry of await listSnapshots(project)) {
+        expect(await readSnapshot(project, entry.id, ContextStateSchema), `round ${round} ${entry.id}`).not.toBeNull();
+      }
+    }
+    expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+  }, 60_000);
+});

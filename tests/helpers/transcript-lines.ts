@@ -1,0 +1,82 @@
+// Small builders of Claude Code transcript lines in the shape the real fixtures show (2.1.x), for tests
+// that need a session about files in a temp project.
+const envelope = (sessionId: string, cwd: string, uuid: string, timestamp: string) => ({
+  parentUuid: null,
+  isSidechain: false,
+  userType: "external",
+  cwd,
+  sessionId,
+  version: "2.1.330",
+  gitBranch: "main",
+  uuid,
+  timestamp,
+});
+
+export interface LineContext {
+  sessionId: string;
+  cwd: string;
+}
+
+let counter = 0;
+const nextTime = () => new Date(Date.UTC(2026, 10, 22, 10, 0, counter++)).toISOString();
+
+export function userPrompt(ctx: LineContext, text: string): string {
+  const uuid = `u-${counter}`;
+  return JSON.stringify({ ...envelope(ctx.sessionId, ctx.cwd, uuid, nextTime()), type: "user", message: { role: "user", content: text } });
+}
+
+export function assistantToolUse(ctx: LineContext, id: string, name: string, input: Record<string, unknown>): string {
+  const uuid = `a-${counter}`;
+  return JSON.stringify({
+    ...envelope(ctx.sessionId, ctx.cwd, uuid, nextTime()),
+    type: "assistant",
+    requestId: `req_${id}`,
+    message: {
+      model: "claude-opus-4-6",
+      id: `msg_${id}`,
+      type: "message",
+      role: "assistant",
+      content: [{ type: "tool_use", id, name, input }],
+      stop_reason: "tool_use",
+      usage: { input_tokens: 3, cache_creation_input_tokens: 1_000, cache_read_input_tokens: 9_000, output_tokens: 50 },
+    },
+  });
+}
+
+export function toolResult(ctx: LineContext, id: string, content: string, isError = false): string {
+  const uuid = `r-${counter}`;
+  return JSON.stringify({
+    ...envelope(ctx.sessionId, ctx.cwd, uuid, nextTime()),
+    type: "user",
+    message: { role: "user", content: [{ type: "tool_result", tool_use_id: id, content, is_error: isError }] },
+  });
+}
+
+export function assistantText(ctx: LineContext, id: string, text: string): string {
+  const uuid = `t-${counter}`;
+  return JSON.stringify({
+    ...envelope(ctx.sessionId, ctx.cwd, uuid, nextTime()),
+    type: "assistant",
+    requestId: `req_${id}`,
+    message: {
+      model: "claude-opus-4-6",
+      id: `msg_${id}`,
+      type: "message",
+      role: "assistant",
+      content: [{ type: "text", text }],
+      stop_reason: "end_turn",
+      usage: { input_tokens: 3, cache_creation_input_tokens: 1_500, cache_read_input_tokens: 10_000, output_tokens: 80 },
+    },
+  });
+}
+
+export function compactBoundary(ctx: LineContext, preTokens: number): string {
+  return JSON.stringify({
+    ...envelope(ctx.sessionId, ctx.cwd, `b-${counter}`, nextTime()),
+    type: "system",
+    subtype: "compact_boundary",
+    content: "Conversation compacted",
+    level: "info",
+    compactMetadata: { trigger: "manual", preTokens },
+  });
+}
