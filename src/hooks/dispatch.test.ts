@@ -191,7 +191,7 @@ describe("runHook", () => {
         event,
         { ...definition, handle: async () => (seen.push(event), null) },
       ]),
-    ) as typeof HOOK_TABLE;
+    ) as unknown as typeof HOOK_TABLE;
     for (const [event, input] of Object.entries(examples)) {
       const result = await runHook(event, JSON.stringify(input), depsWith(reply(null), { table }));
       expect(result, event).toEqual({ stdout: "", stderr: "", exitCode: 0 });
