@@ -103,6 +103,12 @@ describe.skipIf(claudeBin === undefined)(`compaction with ctx in Claude Code ${C
       const seen = `${systemText(request)}\n${messagesText(request)}`;
       expect(seen).toContain(`ctx-restore:${snapshots[0]?.id}`);
       expect(seen).toContain("Adding jittered backoff tests");
+      // Which path delivered it: SessionStart `compact` (its token reached the transcript, so the prompt
+      // hook only settled it; what 2.1.330 does) or the UserPromptSubmit fallback (what a version with the
+      // dropped-injection bug would need). Either way it reached the model, as checked above.
+      const injection = await readInjection(sandbox.project);
+      expect(injection).toMatchObject({ sessionId, settled: true });
+      expect(["session-start", "user-prompt-submit"]).toContain(injection?.injectedBy);
     } finally {
       await mock.close();
     }
