@@ -1,5 +1,6 @@
 // What the MCP server needs from the outside world; production values are built in ./stdio.ts,
 // tests pass their own (temp project, fixed clock, failing collectors).
+import type { Config } from "../config/schema.ts";
 import type { Status } from "../core/status.ts";
 import type { Logger } from "../log.ts";
 
@@ -7,6 +8,10 @@ export interface ServerDeps {
   version: string;
   projectRoot: string;
   logger: Logger;
+  config: Config;
+  now: () => Date;
+  /** The Claude Code session that spawned the server (CLAUDE_CODE_SESSION_ID); unset outside Claude Code. */
+  sessionId?: string;
   /** `recent`: how many recent sessions to list (default 10). */
   collectStatus: (projectRoot: string, recent?: number) => Promise<Status>;
 }

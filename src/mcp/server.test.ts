@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { afterEach, describe, expect, it } from "vitest";
+import { defaultConfig } from "../config/defaults.ts";
 import type { SessionsFile } from "../core/sessions.ts";
 import { buildStatus, type Status, StatusSchema } from "../core/status.ts";
 import { CtxError } from "../errors.ts";
@@ -45,6 +46,8 @@ async function connect(overrides: Partial<ServerDeps> = {}): Promise<Client> {
     version: "9.9.9",
     projectRoot: "/repo",
     logger: silentLogger,
+    config: defaultConfig(),
+    now: () => new Date("2026-11-22T11:00:00.000Z"),
     collectStatus: async (_root, recent) => statusOf(recent),
     ...overrides,
   });
@@ -72,6 +75,34 @@ describe("ctx MCP server", () => {
     expect(status?.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
     for (const tool of tools) expect(tool.name).toMatch(/^ctx_[a-z]+(_[a-z]+)*$/);
     for (const tool of tools) expect(Buffer.byteLength(tool.description ?? "")).toBeLessThan(2048);
+  });
+
+  it("lists every context tool, each named ctx_<verb>[_<noun>] with an output schema and honest annotations", async () => {
+    const c = await connect();
+    const { tools } = await c.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "ctx_checkpoint",
+      "ctx_clear",
+      "ctx_diff",
+      "ctx_restore",
+      "ctx_save",
+      "ctx_snapshot_list",
+      "ctx_snapshot_restore",
+      "ctx_status",
+    ]);
+    for (const tool of tools) {
+      expect(tool.name).toMatch(/^ctx_[a-z]+(_[a-z]+)*$/);
+      expect(tool.outputSchema?.type).toBe("object");
+      expect(tool.annotations?.openWorldHint).toBe(false);
+      expect(SERVER_INSTRUCTIONS).toContain(tool.name);
+    }
+    const annotations = (name: string) => tools.find((t) => t.name === name)?.annotations;
+    for (const name of ["ctx_status", "ctx_restore", "ctx_diff", "ctx_snapshot_list", "ctx_snapshot_restore"]) {
+      expect(annotations(name)?.readOnlyHint).toBe(true);
+    }
+    for (const name of ["ctx_save", "ctx_checkpoint", "ctx_clear"]) expect(annotations(name)?.readOnlyHint).toBe(false);
+    expect(annotations("ctx_clear")?.destructiveHint).toBe(true);
+    expect(annotations("ctx_save")?.destructiveHint).toBe(false);
   });
 
   it("ctx_status returns text and structuredContent matching the output schema", async () => {

@@ -9,8 +9,16 @@ import { TOOL_REGISTRARS } from "./tools/index.ts";
 export const SERVER_INSTRUCTIONS = [
   "ctx keeps this project's working context alive across compactions and sessions.",
   "Its state lives in the project's .ctx/ folder; its hooks record sessions as Claude Code runs them.",
-  "Call ctx_status to see what ctx holds for this project (sessions seen, state health).",
-  "Resources: ctx://status (JSON).",
+  "Tools:",
+  "- ctx_status: what ctx holds for this project (sessions seen, state health).",
+  "- ctx_save {name?}: save this session's context now (task, todos, plan, decisions, files), secrets redacted.",
+  "- ctx_restore {name?, mode?, sections?}: the saved context as text; summary by default, full adds the conversation.",
+  "- ctx_diff {name?}: tracked files modified, deleted or added since the save.",
+  "- ctx_checkpoint: a crash-recovery checkpoint now.",
+  "- ctx_clear {force}: delete the current saved context; only when the user asks.",
+  "- ctx_snapshot_list {verbose?}: snapshots taken before compactions.",
+  "- ctx_snapshot_restore {id}: one snapshot's context as text (changes nothing).",
+  "Resources: ctx://status (JSON), ctx://context (full saved context), ctx://snapshots, ctx://snapshots/{id} (JSON).",
 ].join("\n");
 
 export function createServer(deps: ServerDeps): McpServer {

@@ -1,5 +1,9 @@
 // The stdio entry of `ctx serve`: production deps, the SDK's stdio transport, and a promise that
 // settles when the client goes away. stdout carries JSON-RPC only; logs go to stderr.
+import { defaultConfig } from "../config/defaults.ts";
+import { loadConfig } from "../config/load.ts";
+import type { Config } from "../config/schema.ts";
+import { describeError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { collectProjectStatus } from "../store/project-status.ts";
 import { createServer } from "./server.ts";
@@ -11,11 +15,18 @@ export async function serveStdio(options: {
   logger: Logger;
   stdin: NodeJS.ReadableStream;
   stdout: NodeJS.WritableStream;
+  /** Default: process.env (CLAUDE_CODE_SESSION_ID, CTX_* settings). */
+  env?: NodeJS.ProcessEnv;
 }): Promise<void> {
+  const env = options.env ?? process.env;
+  const sessionId = env.CLAUDE_CODE_SESSION_ID;
   const server = createServer({
     version: options.version,
     projectRoot: options.projectRoot,
     logger: options.logger,
+    config: loadServerConfig(options.projectRoot, env, options.logger),
+    now: () => new Date(),
+    ...(sessionId === undefined || sessionId === "" ? {} : { sessionId }),
     collectStatus: (root, recent) => collectProjectStatus(root, options.version, recent),
   });
   const transport = new LineTransport(options.stdin, options.stdout);
@@ -27,4 +38,14 @@ export async function serveStdio(options: {
   options.logger.info(`serving project ${options.projectRoot} over stdio`);
   await closed;
   await server.close().catch(() => {});
+}
+
+/** An invalid config must not keep the server from starting: Claude Code would only show "failed". */
+function loadServerConfig(projectRoot: string, env: NodeJS.ProcessEnv, logger: Logger): Config {
+  try {
+    return loadConfig({ projectRoot, env });
+  } catch (error) {
+    logger.warn(`config: ${describeError(error)}; using the defaults (ctx doctor shows the config files)`);
+    return defaultConfig();
+  }
 }

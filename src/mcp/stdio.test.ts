@@ -1,0 +1,74 @@
+import { PassThrough } from "node:stream";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createEmptyProject, type McpTestProject, recordSession } from "../../tests/helpers/mcp-project.ts";
+import { createLogger } from "../log.ts";
+import { serveStdio } from "./stdio.ts";
+
+let test: McpTestProject;
+let stdin: PassThrough;
+beforeEach(() => {
+  test = createEmptyProject();
+  stdin = new PassThrough();
+});
+afterEach(() => {
+  stdin.end();
+});
+
+/** Starts `ctx serve` in-process, sends the requests, and returns the replies by id once all have come. */
+async function serve(env: NodeJS.ProcessEnv, requests: object[], logs: string[]): Promise<Map<number, unknown>> {
+  const stdout = new PassThrough();
+  const logger = createLogger({ level: "warn", write: (line) => logs.push(line) });
+  const done = serveStdio({ version: "9.9.9", projectRoot: test.project, logger, stdin, stdout, env });
+  const replies = new Map<number, unknown>();
+  let buffer = "";
+  const wanted = requests.filter((r) => "id" in r).length;
+  const all = new Promise<void>((resolve) => {
+    stdout.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString("utf8");
+      const lines = buffer.split("\n");
+      buffer = lines.pop() ?? "";
+      for (const line of lines) {
+        const message = JSON.parse(line) as { id?: number; result?: unknown; error?: unknown };
+        if (message.id !== undefined) replies.set(message.id, message.result ?? message.error);
+      }
+      if (replies.size >= wanted) resolve();
+    });
+  });
+  for (const request of requests) stdin.write(`${JSON.stringify({ jsonrpc: "2.0", ...request })}\n`);
+  await all;
+  stdin.end();
+  await done;
+  return replies;
+}
+
+const initialize = {
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } },
+};
+const initialized = { method: "notifications/initialized" };
+
+describe("serveStdio", () => {
+  it("captures the session named by CLAUDE_CODE_SESSION_ID", async () => {
+    await recordSession(test, "mine", new Date("2026-11-22T09:00:00Z"));
+    await recordSession(test, "other", new Date("2026-11-22T10:00:00Z"));
+    const replies = await serve(
+      { CLAUDE_CODE_SESSION_ID: "mine", CTX_HOME: test.project },
+      [initialize, initialized, { id: 2, method: "tools/call", params: { name: "ctx_save", arguments: {} } }],
+      [],
+    );
+    expect(replies.get(2)).toMatchObject({ structuredContent: { sessionId: "mine" } });
+  });
+
+  it("serves with the default config, and says so, when the config is invalid", async () => {
+    const logs: string[] = [];
+    const replies = await serve(
+      { CTX_HOOKS__MAX_INJECT_CHARS: "lots", CTX_HOME: test.project },
+      [initialize, initialized, { id: 2, method: "tools/call", params: { name: "ctx_restore", arguments: {} } }],
+      logs,
+    );
+    expect(replies.get(1)).toMatchObject({ serverInfo: { name: "ctx" } });
+    expect(replies.get(2)).toMatchObject({ structuredContent: { found: false } });
+    expect(logs.join("\n")).toMatch(/warn: config: .*CTX_HOOKS__MAX_INJECT_CHARS.*using the defaults/);
+  });
+});
