@@ -65,7 +65,9 @@ describe("compaction cycle (hook processes)", () => {
 
     const start = await hook("session-start", { source: "compact" });
     expect(start.code).toBe(0);
-    const reply = JSON.parse(start.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    const reply = JSON.parse(start.stdout) as {
+      hookSpecificOutput: { hookEventName: string; additionalContext: string };
+    };
     expect(reply.hookSpecificOutput.hookEventName).toBe("SessionStart");
     const context = reply.hookSpecificOutput.additionalContext;
     expect(context.length).toBeLessThan(10_000);
@@ -75,7 +77,9 @@ describe("compaction cycle (hook processes)", () => {
 
     // Claude Code dropped the injection (its token is not in the transcript): the next prompt injects it, once.
     const prompt = await hook("user-prompt-submit", { prompt: "go on" });
-    const fallback = JSON.parse(prompt.stdout) as { hookSpecificOutput: { hookEventName: string; additionalContext: string } };
+    const fallback = JSON.parse(prompt.stdout) as {
+      hookSpecificOutput: { hookEventName: string; additionalContext: string };
+    };
     expect(fallback.hookSpecificOutput.hookEventName).toBe("UserPromptSubmit");
     expect(fallback.hookSpecificOutput.additionalContext).toContain("Write the retry helper");
     const again = await hook("user-prompt-submit", { prompt: "and more" });
@@ -85,7 +89,8 @@ describe("compaction cycle (hook processes)", () => {
   it("when the injection reached the transcript, the prompt hook injects nothing", async () => {
     await hook("pre-compact", { trigger: "manual", custom_instructions: "keep the todos" });
     const start = await hook("session-start", { source: "compact" });
-    const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
     const token = /ctx-restore:[\w-]+/.exec(context)?.[0] ?? "missing";
     writeFileSync(transcript, `${readFileSync(transcript, "utf8")}{"type":"attachment","content":"${token}"}\n`);
     const prompt = await hook("user-prompt-submit", { prompt: "go on" });
@@ -116,9 +121,13 @@ describe("compaction cycle (hook processes)", () => {
     const later = await runCtx(["hook", "session-start"], {
       cwd: project,
       env,
-      stdin: JSON.stringify({ ...JSON.parse(hookInput("SessionStart", { source: "startup" })), session_id: "another-session" }),
+      stdin: JSON.stringify({
+        ...JSON.parse(hookInput("SessionStart", { source: "startup" })),
+        session_id: "another-session",
+      }),
     });
-    const text = (JSON.parse(later.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput.additionalContext;
+    const text = (JSON.parse(later.stdout) as { hookSpecificOutput: { additionalContext: string } }).hookSpecificOutput
+      .additionalContext;
     expect(text).toContain("Write the retry helper");
     expect(text.length).toBeLessThanOrEqual(2_500);
     for (const source of ["resume", "fork"]) {
@@ -130,7 +139,9 @@ describe("compaction cycle (hook processes)", () => {
   it("kill -9 during pre-compact never leaves the earlier state or snapshots unreadable", async () => {
     const big = join(tmpdir(), `big-${session}.jsonl`);
     copyFileSync(transcript, big);
-    const fixture = readFileSync(new URL("../fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url));
+    const fixture = readFileSync(
+      new URL("../fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url),
+    );
     writeFileSync(big, Buffer.concat([readFileSync(transcript), fixture, fixture]));
     expect((await hook("pre-compact", { trigger: "auto" })).code).toBe(0);
     const stateFile = join(project, ".ctx", "state.ctx");
@@ -140,7 +151,9 @@ describe("compaction cycle (hook processes)", () => {
         env: { ...process.env, ...env },
         stdio: ["pipe", "ignore", "ignore"],
       });
-      child.stdin.end(JSON.stringify({ ...JSON.parse(hookInput("PreCompact", { trigger: "auto" })), transcript_path: big }));
+      child.stdin.end(
+        JSON.stringify({ ...JSON.parse(hookInput("PreCompact", { trigger: "auto" })), transcript_path: big }),
+      );
       await new Promise((resolve) => setTimeout(resolve, 40 + ((round * 37) % 250)));
       child.kill("SIGKILL");
       await new Promise((resolve) => child.on("close", resolve));
@@ -150,5 +163,24 @@ describe("compaction cycle (hook processes)", () => {
       }
     }
     expect(statSync(stateFile).mode & 0o777).toBe(0o600);
+  }, 60_000);
+
+  it("kill -9 during session-end never leaves the state or the sessions file unreadable", async () => {
+    expect((await hook("session-start", { source: "startup" })).code).toBe(0);
+    expect((await hook("pre-compact", { trigger: "auto" })).code).toBe(0);
+    const files = [join(project, ".ctx", "state.ctx"), join(project, ".ctx", "sessions.ctx")];
+    for (let round = 0; round < 12; round++) {
+      const child = spawn(process.execPath, [CTX_BIN, "hook", "session-end"], {
+        cwd: project,
+        env: { ...process.env, ...env },
+        stdio: ["pipe", "ignore", "ignore"],
+      });
+      child.stdin.end(hookInput("SessionEnd", { reason: "other" }));
+      await new Promise((resolve) => setTimeout(resolve, 20 + ((round * 29) % 120)));
+      child.kill("SIGKILL");
+      await new Promise((resolve) => child.on("close", resolve));
+      for (const file of files) expect((await verifyStateFile(file)).ok, `round ${round} ${file}`).toBe(true);
+    }
+    expect(await listSnapshots(project)).toHaveLength(1);
   }, 60_000);
 });
