@@ -12,7 +12,7 @@ const fixture = join(root, "tests", "fixtures", "transcripts", "spotter", "4d561
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
 function makeTranscript(dir: string, megabytes: number): string {
-  const path = join(dir, "bench-session.jsonl");
+  const path = join(dir, `bench-session-${megabytes}mb.jsonl`);
   const chunk = readFileSync(fixture);
   const fd = openSync(path, "w");
   for (let written = 0; written < megabytes * 1024 * 1024; written += chunk.length) writeSync(fd, chunk);
@@ -38,6 +38,18 @@ export async function run(): Promise<Record<string, unknown>> {
     tool_input: { command: "ls" },
     tool_response: { stdout: "a\nb", stderr: "", interrupted: false, isImage: false },
   });
+  // Compaction: pre-compact on growing transcripts (each run captures, redacts, snapshots and verifies),
+  // then session-start `compact` re-injecting what it saved, and session-end saving the state.
+  const preCompact: Record<string, unknown> = {};
+  for (const megabytes of [1, 10, 50]) {
+    const path = megabytes === 50 ? transcript : makeTranscript(dir, megabytes);
+    const run = timeProcess(node, [ctxBin, "hook", "pre-compact"], {
+      runs: Math.min(RUNS, 5),
+      env,
+      input: JSON.stringify({ ...common, transcript_path: path, hook_event_name: "PreCompact", trigger: "auto" }),
+    });
+    preCompact[`${megabytes}MB`] = { ...run, budgetMs: megabytes === 10 ? 500 : undefined };
+  }
   const sessionStart = hook("session-start", { hook_event_name: "SessionStart", source: "compact" });
   const sessionEnd = hook("session-end", { hook_event_name: "SessionEnd", reason: "other" });
 
@@ -68,7 +80,8 @@ export async function run(): Promise<Record<string, unknown>> {
     transcriptMegabytes: 50,
     nodeFloor: floor,
     postToolUse: { ...postToolUse, ratioToNode: ratio(postToolUse.medianMs), budgetRatio: 1.6 },
-    sessionStart: { ...sessionStart, ratioToNode: ratio(sessionStart.medianMs), budgetRatio: 2.5 },
+    preCompact,
+    sessionStartCompact: { ...sessionStart, ratioToNode: ratio(sessionStart.medianMs), budgetRatio: 2.5 },
     sessionEnd: { ...sessionEnd, ratioToNode: ratio(sessionEnd.medianMs), budgetMs: 200 },
     importCostMs: imports,
   };

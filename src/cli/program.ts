@@ -2,10 +2,16 @@
 // Errors are translated once, in src/bin/ctx.ts.
 import { Command, CommanderError } from "commander";
 import { CTX_VERSION } from "../version.ts";
+import { registerCheckpointCommand } from "./commands/checkpoint.ts";
+import { registerClearCommand } from "./commands/clear.ts";
+import { registerDiffCommand } from "./commands/diff.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerHookCommand } from "./commands/hook.ts";
 import { registerInitCommand } from "./commands/init.ts";
+import { registerRestoreCommand } from "./commands/restore.ts";
+import { registerSaveCommand } from "./commands/save.ts";
 import { registerServeCommand } from "./commands/serve.ts";
+import { registerSnapshotCommand } from "./commands/snapshot.ts";
 import { registerStatusCommand } from "./commands/status.ts";
 import type { CliContext } from "./context.ts";
 
@@ -27,6 +33,12 @@ export function createProgram(ctx: CliContext): Command {
   registerInitCommand(program, ctx);
   registerStatusCommand(program, ctx);
   registerDoctorCommand(program, ctx);
+  registerSaveCommand(program, ctx);
+  registerRestoreCommand(program, ctx);
+  registerDiffCommand(program, ctx);
+  registerClearCommand(program, ctx);
+  registerCheckpointCommand(program, ctx);
+  registerSnapshotCommand(program, ctx);
   return program;
 }
 

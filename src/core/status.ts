@@ -1,6 +1,7 @@
 // What `ctx status --json`, the `ctx_status` tool and `ctx://status` report, built from what the
 // store read. One schema for all three, so scripts and Claude see the same shape.
 import * as z from "zod/mini";
+import { formatRecoveryLine, type Recovery, RecoverySchema } from "./recovery.ts";
 import type { SessionsFile } from "./sessions.ts";
 
 export const RECENT_SESSIONS_SHOWN = 10;
@@ -26,6 +27,8 @@ export const StatusSchema = z.object({
     count: z.int(),
     recent: z.array(StatusSessionSchema),
   }),
+  /** The newest session ended without session-end and a checkpoint can bring it back; null otherwise. */
+  recovery: z.nullable(RecoverySchema),
   /** Problems found while reading (e.g. a state file that fails to verify); empty when all is well. */
   warnings: z.array(z.string()),
 });
@@ -38,6 +41,7 @@ export function buildStatus(input: {
   initialized: boolean;
   sessions: SessionsFile | null;
   warnings: string[];
+  recovery?: Recovery | null;
   /** How many recent sessions to list (default RECENT_SESSIONS_SHOWN). */
   recent?: number;
 }): Status {
@@ -56,6 +60,7 @@ export function buildStatus(input: {
         transcriptPath: s.transcriptPath,
       })),
     },
+    recovery: input.recovery ?? null,
     warnings: input.warnings,
   };
 }
@@ -71,6 +76,7 @@ export function formatStatusText(status: Status): string {
     const ended = s.endedAt ? `ended ${s.endedAt}${s.endReason ? ` (${s.endReason})` : ""}` : "no end recorded";
     lines.push(`  ${s.sessionId}  ${s.source ?? "?"}  started ${s.startedAt ?? "?"}  ${ended}`);
   }
+  if (status.recovery !== null) lines.push(formatRecoveryLine(status.recovery));
   for (const warning of status.warnings) lines.push(`warning: ${warning}`);
   return `${lines.join("\n")}\n`;
 }

@@ -151,12 +151,14 @@ describe("compaction cycle (hook processes)", () => {
         env: { ...process.env, ...env },
         stdio: ["pipe", "ignore", "ignore"],
       });
+      // Listen before anything else: a run that finishes before the kill must still be seen to close.
+      const closed = new Promise((resolve) => child.on("close", resolve));
       child.stdin.end(
         JSON.stringify({ ...JSON.parse(hookInput("PreCompact", { trigger: "auto" })), transcript_path: big }),
       );
       await new Promise((resolve) => setTimeout(resolve, 40 + ((round * 37) % 250)));
       child.kill("SIGKILL");
-      await new Promise((resolve) => child.on("close", resolve));
+      await closed;
       expect((await verifyStateFile(stateFile)).ok, `round ${round}`).toBe(true);
       for (const entry of await listSnapshots(project)) {
         expect(await readSnapshot(project, entry.id, ContextStateSchema), `round ${round} ${entry.id}`).not.toBeNull();
@@ -175,10 +177,12 @@ describe("compaction cycle (hook processes)", () => {
         env: { ...process.env, ...env },
         stdio: ["pipe", "ignore", "ignore"],
       });
+      // Listen before anything else: a run that finishes before the kill must still be seen to close.
+      const closed = new Promise((resolve) => child.on("close", resolve));
       child.stdin.end(hookInput("SessionEnd", { reason: "other" }));
       await new Promise((resolve) => setTimeout(resolve, 20 + ((round * 29) % 120)));
       child.kill("SIGKILL");
-      await new Promise((resolve) => child.on("close", resolve));
+      await closed;
       for (const file of files) expect((await verifyStateFile(file)).ok, `round ${round} ${file}`).toBe(true);
     }
     expect(await listSnapshots(project)).toHaveLength(1);

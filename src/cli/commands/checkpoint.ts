@@ -1,0 +1,38 @@
+// `ctx checkpoint [--session <id>]`: write a rolling checkpoint of the session's context now (the hooks
+// write one every checkpoints.intervalMessages messages; the newest checkpoints.keep are kept).
+import { join } from "node:path";
+import type { Command } from "commander";
+import { checkpointContext } from "../../store/context-ops.ts";
+import { projectPaths } from "../../store/paths.ts";
+import type { CliContext } from "../context.ts";
+import { formatJson, formatRows } from "../output.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import type { CheckpointReport } from "../reports.ts";
+
+export function registerCheckpointCommand(program: Command, ctx: CliContext): void {
+  addProjectFlags(
+    program
+      .command("checkpoint")
+      .description("write a checkpoint of the current session's context now")
+      .option("--session <id>", "the Claude Code session to capture (default: the newest one seen here)"),
+  ).action(async (flags: ProjectFlags & { session?: string }) => {
+    const deps = contextOpsDepsFor(ctx, flags);
+    const result = await checkpointContext(deps, flags.session === undefined ? {} : { sessionId: flags.session });
+    const report: CheckpointReport = {
+      id: result.id,
+      sessionId: result.state.sessionId,
+      path: join(projectPaths(deps.projectRoot).checkpoints, `${result.id}.ctx`),
+      messages: result.state.conversation.length,
+    };
+    if (flags.json) ctx.out(formatJson(report));
+    else
+      ctx.out(
+        formatRows([
+          ["checkpoint", report.id],
+          ["session", report.sessionId],
+          ["to", report.path],
+          ["restore with", `ctx restore --checkpoint ${report.id}`],
+        ]),
+      );
+  });
+}

@@ -1,0 +1,24 @@
+// `ctx clear --force`: delete the project's current saved context. Snapshots, checkpoints and named saves
+// stay. Without --force it refuses (exit 2, with the hint), since nothing can bring the state back.
+import type { Command } from "commander";
+import { clearContext } from "../../store/context-ops.ts";
+import { statePath } from "../../store/project-state.ts";
+import type { CliContext } from "../context.ts";
+import { formatJson } from "../output.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import type { ClearReport } from "../reports.ts";
+
+export function registerClearCommand(program: Command, ctx: CliContext): void {
+  addProjectFlags(
+    program
+      .command("clear")
+      .description("delete the current saved context (snapshots, checkpoints and named saves are kept)")
+      .option("--force", "really delete it"),
+  ).action(async (flags: ProjectFlags & { force?: boolean }) => {
+    const deps = contextOpsDepsFor(ctx, flags);
+    const { cleared } = await clearContext(deps, { force: flags.force === true });
+    const report: ClearReport = { cleared, path: statePath(deps.projectRoot) };
+    if (flags.json) ctx.out(formatJson(report));
+    else ctx.out(cleared ? `cleared ${report.path}\n` : `nothing to clear: ${report.path} does not exist\n`);
+  });
+}

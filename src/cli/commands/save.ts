@@ -1,0 +1,68 @@
+// `ctx save [--name <n>] [--session <id>]`: capture the session's context from its transcript now and
+// keep it as the project's current state (and as a named save).
+import type { Command } from "commander";
+import type { ContextState } from "../../core/context-state.ts";
+import { saveContext } from "../../store/context-ops.ts";
+import type { CliContext } from "../context.ts";
+import { formatJson, formatRows } from "../output.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import type { SaveReport } from "../reports.ts";
+
+interface SaveFlags extends ProjectFlags {
+  name?: string;
+  session?: string;
+}
+
+export function registerSaveCommand(program: Command, ctx: CliContext): void {
+  addProjectFlags(
+    program
+      .command("save")
+      .description("capture the current session's working context and save it now")
+      .option("--name <name>", "also keep it as a named save (restore it with `ctx restore --name`)")
+      .option("--session <id>", "the Claude Code session to capture (default: the newest one seen here)"),
+  ).action(async (flags: SaveFlags) => {
+    const deps = contextOpsDepsFor(ctx, flags);
+    const result = await saveContext(deps, {
+      ...(flags.name === undefined ? {} : { name: flags.name }),
+      ...(flags.session === undefined ? {} : { sessionId: flags.session }),
+    });
+    const report: SaveReport = {
+      sessionId: result.state.sessionId,
+      name: flags.name ?? null,
+      path: result.path,
+      extractedAt: result.state.extractedAt,
+      counts: countsOf(result.state),
+      redactions: result.redactions,
+      movedAside: result.movedAside,
+    };
+    if (result.movedAside !== null) {
+      ctx.err(`ctx: the previous state file did not verify; it was kept as ${result.movedAside}\n`);
+    }
+    ctx.out(flags.json ? formatJson(report) : formatSaveReport(report));
+  });
+}
+
+function countsOf(state: ContextState): SaveReport["counts"] {
+  return {
+    messages: state.conversation.length,
+    todos: state.todos?.items.length ?? 0,
+    decisions: state.decisions.length,
+    preferences: state.preferences.length,
+    files: state.files.length,
+    toolCalls: state.tools.total,
+  };
+}
+
+function formatSaveReport(report: SaveReport): string {
+  const c = report.counts;
+  return formatRows([
+    ["saved", `session ${report.sessionId}${report.name === null ? "" : ` as "${report.name}"`}`],
+    ["to", report.name === null ? report.path : `${report.path} (and the current state)`],
+    [
+      "holding",
+      `${c.messages} messages, ${c.todos} todos, ${c.decisions} decisions, ${c.preferences} preferences, ` +
+        `${c.files} files, ${c.toolCalls} tool calls`,
+    ],
+    ["redacted", `${report.redactions} secret${report.redactions === 1 ? "" : "s"}`],
+  ]);
+}
