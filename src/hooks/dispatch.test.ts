@@ -189,7 +189,13 @@ describe("runHook", () => {
     const table = Object.fromEntries(
       Object.entries(HOOK_TABLE).map(([event, definition]) => [
         event,
-        { ...definition, handle: async () => (seen.push(event), null) },
+        {
+          ...definition,
+          handle: async () => {
+            seen.push(event);
+            return null;
+          },
+        },
       ]),
     ) as unknown as typeof HOOK_TABLE;
     for (const [event, input] of Object.entries(examples)) {

@@ -90,7 +90,10 @@ describe("captureContextState", () => {
     });
     expect(first.state.todos?.items[0]?.content).toBe("Write the retry helper");
 
-    writeFileSync(transcript, [...before, compactBoundary(ctx, 150_000), userPrompt(ctx, "Continue please.")].join("\n"));
+    writeFileSync(
+      transcript,
+      [...before, compactBoundary(ctx, 150_000), userPrompt(ctx, "Continue please.")].join("\n"),
+    );
     const second = await captureContextState({
       projectRoot: project,
       sessionId: "cap-1",
@@ -100,7 +103,9 @@ describe("captureContextState", () => {
       allowlist: [],
     });
     expect(second.boundaryOffset).toBeGreaterThan(0);
-    expect(second.state.conversation.map((m) => m.text)).not.toContain("Set up the project. We decided to use pnpm for everything.");
+    expect(second.state.conversation.map((m) => m.text)).not.toContain(
+      "Set up the project. We decided to use pnpm for everything.",
+    );
     expect(second.state.todos?.items[0]?.content).toBe("Write the retry helper");
   });
 

@@ -341,7 +341,10 @@ async function readTranscript(
   transform?: (text: string) => string,
 ): Promise<{ path: string; bytes: Uint8Array; lines: number }> {
   const raw = await readIfPresent(path);
-  const bytes = raw === null || transform === undefined ? raw : new TextEncoder().encode(transform(Buffer.from(raw).toString("utf8")));
+  const bytes =
+    raw === null || transform === undefined
+      ? raw
+      : new TextEncoder().encode(transform(Buffer.from(raw).toString("utf8")));
   if (bytes === null) {
     throw new CtxError("NOT_FOUND", `transcript ${path} does not exist`, {
       hint: "Claude Code passes the transcript path to hooks; a snapshot without one keeps the state alone.",

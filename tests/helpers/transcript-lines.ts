@@ -22,7 +22,11 @@ const nextTime = () => new Date(Date.UTC(2026, 10, 22, 10, 0, counter++)).toISOS
 
 export function userPrompt(ctx: LineContext, text: string): string {
   const uuid = `u-${counter}`;
-  return JSON.stringify({ ...envelope(ctx.sessionId, ctx.cwd, uuid, nextTime()), type: "user", message: { role: "user", content: text } });
+  return JSON.stringify({
+    ...envelope(ctx.sessionId, ctx.cwd, uuid, nextTime()),
+    type: "user",
+    message: { role: "user", content: text },
+  });
 }
 
 export function assistantToolUse(ctx: LineContext, id: string, name: string, input: Record<string, unknown>): string {
@@ -65,7 +69,12 @@ export function assistantText(ctx: LineContext, id: string, text: string): strin
       role: "assistant",
       content: [{ type: "text", text }],
       stop_reason: "end_turn",
-      usage: { input_tokens: 3, cache_creation_input_tokens: 1_500, cache_read_input_tokens: 10_000, output_tokens: 80 },
+      usage: {
+        input_tokens: 3,
+        cache_creation_input_tokens: 1_500,
+        cache_read_input_tokens: 10_000,
+        output_tokens: 80,
+      },
     },
   });
 }
