@@ -1,6 +1,6 @@
 // Hook process cost: `ctx hook …` wall time next to `node -e 0` in the same run (the floor no Node
 // program beats), on a 50 MB transcript, plus what each library would add to a process's start-up.
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,11 +11,20 @@ const ctxBin = join(root, "dist", "ctx.js");
 const fixture = join(root, "tests", "fixtures", "transcripts", "spotter", "4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
+/** A transcript of exactly `megabytes` MiB (cut at a line end): the real fixture repeated. */
 function makeTranscript(dir: string, megabytes: number): string {
   const path = join(dir, `bench-session-${megabytes}mb.jsonl`);
   const chunk = readFileSync(fixture);
+  const target = megabytes * 1024 * 1024;
   const fd = openSync(path, "w");
-  for (let written = 0; written < megabytes * 1024 * 1024; written += chunk.length) writeSync(fd, chunk);
+  let written = 0;
+  while (written < target) {
+    const room = target - written;
+    const part = room >= chunk.length ? chunk : chunk.subarray(0, chunk.lastIndexOf(10, room - 1) + 1);
+    if (part.length === 0) break;
+    writeSync(fd, part);
+    written += part.length;
+  }
   closeSync(fd);
   return path;
 }
@@ -43,9 +52,10 @@ export async function run(): Promise<Record<string, unknown>> {
   const preCompact: Record<string, unknown> = {};
   for (const megabytes of [1, 10, 50]) {
     const path = megabytes === 50 ? transcript : makeTranscript(dir, megabytes);
+    // Without the detached zstd-19 recompression: one run's background child would slow the next run.
     const run = timeProcess(node, [ctxBin, "hook", "pre-compact"], {
       runs: Math.min(RUNS, 5),
-      env,
+      env: { ...env, CTX_RETENTION__ARCHIVE_SNAPSHOTS: "false" },
       input: JSON.stringify({ ...common, transcript_path: path, hook_event_name: "PreCompact", trigger: "auto" }),
     });
     preCompact[`${megabytes}MB`] = { ...run, budgetMs: megabytes === 10 ? 500 : undefined };
@@ -75,6 +85,7 @@ export async function run(): Promise<Record<string, unknown>> {
     imports[specifier] = importCost(specifier);
   }
 
+  rmSync(dir, { recursive: true, force: true });
   const ratio = (ms: number) => Math.round((ms / floor.medianMs) * 100) / 100;
   return {
     transcriptMegabytes: 50,

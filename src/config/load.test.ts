@@ -21,7 +21,12 @@ beforeEach(() => {
 describe("loadConfig", () => {
   it("gives every documented default when no file or variable is set", () => {
     const config = loadConfig({ projectRoot: project, env });
-    expect(config.retention).toEqual({ maxSnapshots: 5, maxAgeDays: 30, maxTotalMegabytes: 500 });
+    expect(config.retention).toEqual({
+      maxSnapshots: 5,
+      maxAgeDays: 30,
+      maxTotalMegabytes: 500,
+      archiveSnapshots: true,
+    });
     expect(config.guard.warningPercent).toBe(30);
     expect(config.guard.criticalPercent).toBe(3);
     expect(config.search.weights.bestSimilarity).toBe(0.4);

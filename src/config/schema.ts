@@ -23,6 +23,8 @@ function buildConfigSchema() {
     maxAgeDays: z._default(positiveInt(), 30),
     /** All snapshots of one project together; pinned snapshots are never pruned. */
     maxTotalMegabytes: z._default(positiveInt(), 500),
+    /** Recompress each compaction snapshot to zstd-19 (~60% smaller) in a detached background process. */
+    archiveSnapshots: z._default(z.boolean(), true),
   });
 
   const HooksConfigSchema = z.strictObject({

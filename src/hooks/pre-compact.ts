@@ -43,7 +43,7 @@ export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): 
       { codec: "lz4", retention: retentionPolicyFromConfig(deps.config.retention), now },
     );
     await writeInjection(deps.projectRoot, newInjection(input.session_id, snapshot.id, now), now);
-    if (deps.cliPath !== "") {
+    if (deps.cliPath !== "" && deps.config.retention.archiveSnapshots) {
       spawnDetachedRecompress(deps.projectRoot, snapshot.id, {
         execPath: process.execPath,
         cliPath: deps.cliPath,
