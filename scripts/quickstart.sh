@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's first command: set up, then run ctx's main job on embedded defaults in a demo repository
-# (no server, no API key, no download beyond npm packages): `ctx init`, a Claude Code session start and end
-# as Claude Code would send them to the hooks, `ctx status` and `ctx doctor`.
+# (no server, no API key, no download beyond npm packages): `ctx init`, a Claude Code session (a real
+# transcript from the fixtures) going through its hooks as Claude Code would drive them, including a
+# compaction, then `ctx status`, `ctx restore`, `ctx snapshot list` and `ctx doctor`.
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=scripts/setup.sh
@@ -18,15 +19,23 @@ echo "== ctx init in $demo"
 ctx init
 echo
 session="$(node -e 'console.log(crypto.randomUUID())')"
-transcript="$repo/tests/fixtures/transcripts/spotter/short.jsonl"
-echo "== a Claude Code session $session starts and ends (hook input as Claude Code sends it)"
+transcript="$repo/tests/fixtures/transcripts/spotter/subagent.jsonl"
+echo "== a Claude Code session $session starts, compacts and ends (hook input as Claude Code sends it)"
 printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' \
   "$session" "$transcript" "$demo" | ctx hook session-start
+printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"PreCompact","trigger":"manual"}' \
+  "$session" "$transcript" "$demo" | ctx hook pre-compact
 printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"SessionEnd","reason":"prompt_input_exit"}' \
   "$session" "$transcript" "$demo" | ctx hook session-end
 echo
 echo "== ctx status"
 ctx status
+echo
+echo "== ctx restore (what Claude would get back after a compaction, from the session-end save)"
+ctx restore
+echo
+echo "== ctx snapshot list"
+ctx snapshot list
 echo
 echo "== ctx doctor"
 ctx doctor || true
