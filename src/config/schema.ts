@@ -34,8 +34,8 @@ function buildConfigSchema() {
     autoRestore: z._default(z.boolean(), true),
     /** Hard limit for one hook handler; Claude Code's own timeouts are set by `ctx init`. */
     handlerTimeoutMs: z._default(positiveInt(), 5_000),
-    /** Re-injected context longer than this is spilled to a file (Claude Code's own limit is 10,000). */
-    maxInjectChars: z._default(positiveInt(), 9_500),
+    /** Cap on re-injected context; Claude Code spills additionalContext over 10,000 characters to a file. */
+    maxInjectChars: z._default(positiveInt().check(z.lte(10_000)), 9_500),
   });
 
   const GuardConfigSchema = z.strictObject({

@@ -72,7 +72,7 @@ const MAX_PENDING_TOOL_USES = 2_000;
 const TITLE_RANK: Record<string, number> = { summary: 1, "ai-title": 2, "custom-title": 3 };
 /** Text Claude Code writes into user entries itself: not the person's words. */
 const HARNESS_TEXT =
-  /^\s*(<(task-notification|local-command-stdout|local-command-stderr|bash-notification|system-reminder)>|\[Request interrupted)/;
+  /^\s*(<(task-notification|local-command-stdout|local-command-stderr|local-command-caveat|bash-notification|system-reminder|command-name|command-message|command-args)>|\[Request interrupted)/;
 
 export function createContextStateBuilder(options: ExtractOptions): ContextStateBuilder {
   const activity: Activity = createActivity(options.projectRoot);

@@ -7,11 +7,11 @@ import { ContextStateSchema } from "../core/context-state.ts";
 import { newInjection } from "../core/injection.ts";
 import { redactText } from "../core/redact.ts";
 import { retentionPolicyFromConfig } from "../core/retention.ts";
-import { describeError } from "../errors.ts";
+import { describeError, isCtxError } from "../errors.ts";
 import { spawnDetachedRecompress } from "../store/archive-worker.ts";
 import { captureContextState } from "../store/context-capture.ts";
 import { writeInjection } from "../store/injection-store.ts";
-import { readProjectState, writeProjectState } from "../store/project-state.ts";
+import { readSessionState, writeProjectState } from "../store/project-state.ts";
 import { createSnapshot } from "../store/snapshots.ts";
 import type { PreCompactInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
@@ -20,7 +20,7 @@ export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): 
   const allowlist = deps.config.redaction.allowlist;
   try {
     const now = deps.now();
-    const previous = await readProjectState(deps.projectRoot).catch(() => null);
+    const previous = await readSessionState(deps.projectRoot, input.session_id);
     const captured = await captureContextState({
       projectRoot: deps.projectRoot,
       sessionId: input.session_id,
@@ -30,30 +30,42 @@ export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): 
       allowlist,
     });
     await writeProjectState(deps.projectRoot, captured.state, { now });
-    const { snapshot, pruned } = await createSnapshot(
-      deps.projectRoot,
-      {
-        sessionId: input.session_id,
-        trigger: input.trigger === "manual" ? "manual" : "auto",
-        state: captured.state,
-        stateSchema: ContextStateSchema,
-        transcriptPath: input.transcript_path,
-        transformTranscript: (text) => redactText(text, { allowlist }).text,
-      },
-      { codec: "lz4", retention: retentionPolicyFromConfig(deps.config.retention), now },
-    );
-    await writeInjection(deps.projectRoot, newInjection(input.session_id, snapshot.id, now), now);
-    if (deps.cliPath !== "" && deps.config.retention.archiveSnapshots) {
-      spawnDetachedRecompress(deps.projectRoot, snapshot.id, {
+    let snapshotId: string | null = null;
+    let warning: string | undefined;
+    try {
+      const { snapshot, pruned } = await createSnapshot(
+        deps.projectRoot,
+        {
+          sessionId: input.session_id,
+          trigger: input.trigger === "manual" ? "manual" : "auto",
+          state: captured.state,
+          stateSchema: ContextStateSchema,
+          transcriptPath: input.transcript_path,
+          transformTranscript: (text) => redactText(text, { allowlist }).text,
+        },
+        { codec: "lz4", retention: retentionPolicyFromConfig(deps.config.retention), now },
+      );
+      snapshotId = snapshot.id;
+      deps.logger.info(`pre-compact: snapshot ${snapshot.id} saved and verified; ${pruned.length} pruned`);
+    } catch (error) {
+      // Out of snapshot space: the state itself is saved (checked below), so the compaction may go on;
+      // blocking every compaction until someone unpins snapshots would be worse.
+      if (!isCtxError(error) || error.code !== "STORAGE_LIMIT") throw error;
+      if ((await readSessionState(deps.projectRoot, input.session_id)) === null) throw error;
+      warning = `ctx: no snapshot this time: ${error.message}${error.hint ? ` (${error.hint})` : ""}; the state itself was saved`;
+    }
+    await writeInjection(deps.projectRoot, newInjection(input.session_id, snapshotId, now), now);
+    if (snapshotId !== null && deps.cliPath !== "" && deps.config.retention.archiveSnapshots) {
+      spawnDetachedRecompress(deps.projectRoot, snapshotId, {
         execPath: process.execPath,
         cliPath: deps.cliPath,
         env: deps.env,
       });
     }
-    deps.logger.info(`pre-compact: snapshot ${snapshot.id} saved and verified; ${pruned.length} pruned`);
-    return null;
+    return warning === undefined ? null : { stderr: warning };
   } catch (error) {
-    const reason = `ctx could not save and verify the context before compaction: ${describeError(error)}`;
+    const hint = isCtxError(error) && error.hint !== undefined ? ` (${error.hint})` : "";
+    const reason = `ctx could not save and verify the context before compaction: ${describeError(error)}${hint}`;
     if (deps.config.hooks.blockCompactionOnSaveFailure) {
       return {
         exitCode: 2,

@@ -4,12 +4,11 @@
 // - `startup`: a short "where you left off" from the last saved state of another session, when
 //   `hooks.autoRestore` is on;
 // - `resume`, `fork`, `clear`: nothing (the transcript already holds the conversation).
-import type { ContextState } from "../core/context-state.ts";
 import { recordSessionStart } from "../core/sessions.ts";
 import { removeOrphanedTempFiles } from "../store/atomic-write.ts";
 import { readInjection, writeInjection } from "../store/injection-store.ts";
 import { projectPaths } from "../store/paths.ts";
-import { readProjectState } from "../store/project-state.ts";
+import { readProjectState, readSessionState } from "../store/project-state.ts";
 import { updateSessionsSeen } from "../store/sessions-seen.ts";
 import { compactInjectionText, startupInjectionText } from "./context-injection.ts";
 import type { SessionStartInput } from "./schemas.ts";
@@ -49,14 +48,16 @@ export async function handleSessionStart(input: SessionStartInput, deps: HookDep
 
 async function injectedContext(input: SessionStartInput, deps: HookDeps): Promise<string | null> {
   if (input.source !== "compact" && input.source !== "startup") return null;
-  const state: ContextState | null = await readProjectState(deps.projectRoot).catch(() => null);
-  if (state === null) return null;
   const maxChars = deps.config.hooks.maxInjectChars;
   if (input.source === "startup") {
-    if (!deps.config.hooks.autoRestore || state.sessionId === input.session_id) return null;
-    return startupInjectionText(state, Math.min(maxChars, STARTUP_MAX_CHARS));
+    if (!deps.config.hooks.autoRestore) return null;
+    const current = await readProjectState(deps.projectRoot).catch(() => null);
+    if (current === null || current.sessionId === input.session_id) return null;
+    return startupInjectionText(current, Math.min(maxChars, STARTUP_MAX_CHARS));
   }
-  if (state.sessionId !== input.session_id) return null;
+  // This session's own state: another session may have saved the project's newest state meanwhile.
+  const state = await readSessionState(deps.projectRoot, input.session_id);
+  if (state === null) return null;
   const injection = await readInjection(deps.projectRoot);
   const pending =
     injection !== null && injection.sessionId === input.session_id && !injection.settled ? injection : null;

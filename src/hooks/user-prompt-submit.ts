@@ -3,7 +3,7 @@
 // the saved state is injected here, once. Cheap when nothing is pending: one small file read.
 import { decideFallback } from "../core/injection.ts";
 import { readInjection, transcriptContains, writeInjection } from "../store/injection-store.ts";
-import { readProjectState } from "../store/project-state.ts";
+import { readSessionState } from "../store/project-state.ts";
 import { compactInjectionText } from "./context-injection.ts";
 import type { UserPromptSubmitInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
@@ -22,13 +22,13 @@ export async function handleUserPromptSubmit(
     return null;
   }
   if (decision !== "inject") return null;
-  const state = await readProjectState(deps.projectRoot).catch(() => null);
+  const state = await readSessionState(deps.projectRoot, input.session_id);
+  if (state === null) return null; // nothing to inject (yet): stay pending rather than claim it was delivered
   await writeInjection(
     deps.projectRoot,
     { ...injection, settled: true, injectedBy: "user-prompt-submit", injectedAt: now.toISOString() },
     now,
   );
-  if (state === null || state.sessionId !== input.session_id) return null;
   deps.logger.info("user-prompt-submit: the compact re-injection was not in the transcript; injecting it now");
   const context = compactInjectionText(state, injection, deps.config.hooks.maxInjectChars);
   return { reply: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } } };

@@ -121,4 +121,74 @@ describe("captureContextState", () => {
     expect(result.state.conversation).toEqual([]);
     expect(result.bytesRead).toBe(0);
   });
+
+  it("re-saving a decision that held a secret keeps one copy (redacted before the merge)", async () => {
+    const url = ["postgres://admin:", "Sup3rS3cretPw", "@db.internal:5432/app"].join("");
+    writeFileSync(transcript, userPrompt(ctx, `We decided to use ${url} for the staging database.`));
+    const capture = (previous: Awaited<ReturnType<typeof captureContextState>>["state"] | null) =>
+      captureContextState({
+        projectRoot: project,
+        sessionId: "cap-1",
+        transcriptPath: transcript,
+        now: new Date(),
+        previous,
+        allowlist: [],
+      });
+    const first = await capture(null);
+    const second = await capture(first.state);
+    const third = await capture(second.state);
+    expect(first.state.decisions).toHaveLength(1);
+    expect(third.state.decisions).toHaveLength(1);
+    expect(JSON.stringify(third.state)).not.toContain("Sup3rS3cretPw");
+  });
+
+  it("a secret that extraction would cut in half is redacted whole first: no fragment survives", async () => {
+    const token = fakeGithubToken();
+    const key = [
+      "-----BEGIN RSA PRIVATE KEY-----",
+      "MIIEowIBAAKCAQEA1b2c3d4e5f6g7h8i9j0k1l2m3n4o5p6q7r8s9t0u1v2w3x4y5z6",
+      "-----END RSA PRIVATE KEY-----",
+    ].join("\n");
+    writeFileSync(
+      transcript,
+      [
+        userPrompt(ctx, "Check the deploy."),
+        assistantToolUse(ctx, "toolu_b", "Bash", { command: "./deploy.sh" }),
+        toolResult(ctx, "toolu_b", `${"x".repeat(285)} token=${token} and then`, true),
+        assistantToolUse(ctx, "toolu_c", "Bash", { command: "cat id_rsa" }),
+        toolResult(ctx, "toolu_c", `${"y".repeat(240)}\n${key}`, true),
+      ].join("\n"),
+    );
+    const result = await captureContextState({
+      projectRoot: project,
+      sessionId: "cap-1",
+      transcriptPath: transcript,
+      now: new Date(),
+      previous: null,
+      allowlist: [],
+    });
+    const everything = JSON.stringify(result.state);
+    expect(everything).not.toContain("ghp_");
+    expect(everything).not.toContain("MIIEow");
+  });
+
+  it("a slash command is not the user's last request", async () => {
+    writeFileSync(
+      transcript,
+      [
+        userPrompt(ctx, "Add the retry helper."),
+        userPrompt(ctx, "<command-name>/compact</command-name>\n<command-message>compact</command-message>"),
+      ].join("\n"),
+    );
+    const result = await captureContextState({
+      projectRoot: project,
+      sessionId: "cap-1",
+      transcriptPath: transcript,
+      now: new Date(),
+      previous: null,
+      allowlist: [],
+    });
+    const prompts = result.state.conversation.filter((m) => m.kind === "prompt").map((m) => m.text);
+    expect(prompts.at(-1)).toBe("Add the retry helper.");
+  });
 });

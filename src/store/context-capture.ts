@@ -38,13 +38,21 @@ export async function captureContextState(input: CaptureInput): Promise<CaptureR
     transcriptPath: input.transcriptPath,
     now: input.now,
   });
-  for await (const line of since.entries) builder.add(line.entry);
+  let redactions = 0;
+  // Each entry is redacted before extraction: extraction trims long texts, and a secret cut in half by a
+  // trim no longer matches its pattern. Redacting before the merge also keeps the merge's de-duplication
+  // working (the saved state is already redacted).
+  for await (const line of since.entries) {
+    const { value, count } = redactValue(line.entry, { allowlist: input.allowlist });
+    redactions += count;
+    builder.add(value);
+  }
   const merged = mergeContextStates(input.previous, builder.build());
-  const hashed = { ...merged, files: await hashProjectFiles(merged.files) };
-  const { value, count } = redactValue(hashed, { allowlist: input.allowlist });
+  // Once more over the result, for anything extraction put together from pieces.
+  const { value, count } = redactValue(merged, { allowlist: input.allowlist });
   return {
-    state: value,
-    redactions: count,
+    state: { ...value, files: await hashProjectFiles(value.files) },
+    redactions: redactions + count,
     boundaryOffset: since.boundaryOffset,
     bytesRead: since.entries.stats.bytesRead,
   };

@@ -9,7 +9,7 @@ import type { SessionRecord } from "../core/sessions.ts";
 import { CtxError, isCtxError } from "../errors.ts";
 import { newestGoodCheckpoint, readCheckpoint, writeCheckpoint } from "./checkpoints.ts";
 import { captureContextState } from "./context-capture.ts";
-import { readProjectState, statePath, writeProjectState } from "./project-state.ts";
+import { readProjectState, readSessionState, statePath, writeProjectState } from "./project-state.ts";
 import { readSessionsSeen } from "./sessions-seen.ts";
 import { readSnapshot } from "./snapshots.ts";
 
@@ -45,14 +45,6 @@ export async function resolveSession(deps: ContextOpsDeps, wanted: Partial<Sessi
   return { sessionId: record.sessionId, transcriptPath: record.transcriptPath };
 }
 
-/** The saved state, or null; a damaged file reads as null here (saving again moves it aside). */
-async function readPrevious(projectRoot: string): Promise<ContextState | null> {
-  return readProjectState(projectRoot).catch((error: unknown) => {
-    if (isCtxError(error) && error.code === "STATE_CORRUPT") return null;
-    throw error;
-  });
-}
-
 export interface SaveResult {
   state: ContextState;
   path: string;
@@ -65,12 +57,14 @@ export async function saveContext(
   deps: ContextOpsDeps,
   options: Partial<SessionRef> & { name?: string } = {},
 ): Promise<SaveResult> {
+  // Checked first: an invalid name must not leave the current state overwritten.
+  const path = statePath(deps.projectRoot, options.name ?? null);
   const session = await resolveSession(deps, options);
   const captured = await captureContextState({
     projectRoot: deps.projectRoot,
     ...session,
     now: deps.now(),
-    previous: await readPrevious(deps.projectRoot),
+    previous: await readSessionState(deps.projectRoot, session.sessionId),
     allowlist: deps.config.redaction.allowlist,
   });
   const written = await writeProjectState(deps.projectRoot, captured.state, { now: deps.now() });
@@ -78,7 +72,7 @@ export async function saveContext(
     await writeProjectState(deps.projectRoot, captured.state, { name: options.name, now: deps.now() });
   return {
     state: written.state,
-    path: statePath(deps.projectRoot, options.name ?? null),
+    path,
     redactions: captured.redactions,
     movedAside: written.movedAside,
   };
@@ -98,7 +92,7 @@ export async function checkpointContext(
     projectRoot: deps.projectRoot,
     ...session,
     now: deps.now(),
-    previous: await readPrevious(deps.projectRoot),
+    previous: await readSessionState(deps.projectRoot, session.sessionId),
     allowlist: deps.config.redaction.allowlist,
   });
   const result = await writeCheckpoint(

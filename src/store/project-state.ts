@@ -1,5 +1,9 @@
-// `.ctx/state.ctx`: the project's current context state (the newest capture), LZ4 because hooks write it.
-// Named saves live beside it as `.ctx/saves/<name>.ctx`.
+// `.ctx/state.ctx`: the project's current context state (the newest capture, of whichever session), LZ4
+// because hooks write it. Named saves live in `.ctx/saves/<name>.ctx`; each session's own newest state in
+// `.ctx/session-states/<session id>.ctx`, so two sessions in one project never lose each other's context
+// (a compaction re-injects and merges its own session's state, not the project's newest).
+import { createHash } from "node:crypto";
+import { readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { type ContextState, ContextStateSchema } from "../core/context-state.ts";
 import { CtxError } from "../errors.ts";
@@ -21,6 +25,26 @@ export function statePath(projectRoot: string, name?: string | null): string {
   return join(paths.ctxDir, "saves", `${name}.ctx`);
 }
 
+/** Per-session states kept (the most recently written). */
+const SESSION_STATES_KEPT = 20;
+const SAFE_SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export function sessionStatePath(projectRoot: string, sessionId: string): string {
+  const name =
+    SAFE_SESSION_ID.test(sessionId) && !sessionId.startsWith(".")
+      ? sessionId
+      : createHash("sha256").update(sessionId).digest("hex");
+  return join(projectPaths(projectRoot).ctxDir, "session-states", `${name}.ctx`);
+}
+
+/** The newest state saved for `sessionId`; null when none (or it fails to verify: it is re-captured whole). */
+export async function readSessionState(projectRoot: string, sessionId: string): Promise<ContextState | null> {
+  const own = await readStateFile(sessionStatePath(projectRoot, sessionId), ContextStateSchema).catch(() => null);
+  if (own !== null) return own;
+  const current = await readStateFile(statePath(projectRoot), ContextStateSchema).catch(() => null);
+  return current?.sessionId === sessionId ? current : null;
+}
+
 export async function readProjectState(projectRoot: string, name?: string | null): Promise<ContextState | null> {
   return readStateFile(statePath(projectRoot, name), ContextStateSchema);
 }
@@ -31,17 +55,36 @@ export interface WrittenState {
   movedAside: string | null;
 }
 
-/** Writes the state under the file's lock; `name` writes a named save instead of the current state. */
+/**
+ * Writes the state under the file's lock: as the project's current state and as its session's own, or,
+ * with `name`, as a named save.
+ */
 export async function writeProjectState(
   projectRoot: string,
   state: ContextState,
   options: { name?: string | null; now?: Date } = {},
 ): Promise<WrittenState> {
   await ensureProjectCtxDir(projectRoot);
-  const path = statePath(projectRoot, options.name);
-  const { value, movedAside } = await updateStateFileOrQuarantine(path, ContextStateSchema, () => state, {
-    codec: "lz4",
-    now: options.now ?? new Date(),
-  });
+  const now = options.now ?? new Date();
+  const write = (path: string) =>
+    updateStateFileOrQuarantine(path, ContextStateSchema, () => state, { codec: "lz4", now });
+  if (options.name !== undefined && options.name !== null) {
+    const { value, movedAside } = await write(statePath(projectRoot, options.name));
+    return { state: value, movedAside };
+  }
+  await write(sessionStatePath(projectRoot, state.sessionId));
+  const { value, movedAside } = await write(statePath(projectRoot));
+  await pruneSessionStates(projectRoot);
   return { state: value, movedAside };
+}
+
+async function pruneSessionStates(projectRoot: string): Promise<void> {
+  const dir = join(projectPaths(projectRoot).ctxDir, "session-states");
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith(".ctx"));
+  if (names.length <= SESSION_STATES_KEPT) return;
+  const dated = await Promise.all(
+    names.map(async (name) => ({ name, mtime: (await stat(join(dir, name)).catch(() => null))?.mtimeMs ?? 0 })),
+  );
+  dated.sort((a, b) => b.mtime - a.mtime);
+  for (const { name } of dated.slice(SESSION_STATES_KEPT)) await unlink(join(dir, name)).catch(() => undefined);
 }

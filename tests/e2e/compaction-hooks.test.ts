@@ -136,6 +136,50 @@ describe("compaction cycle (hook processes)", () => {
     }
   });
 
+  it("two sessions in one project: each compaction re-injects its own session's context", async () => {
+    expect((await hook("pre-compact", { trigger: "auto" })).code).toBe(0);
+    // Session B saves meanwhile (its state becomes the project's newest).
+    const other = join(tmpdir(), `other-${session}.jsonl`);
+    writeFileSync(other, `${userPrompt({ sessionId: "session-b", cwd: project }, "Unrelated work on the docs.")}\n`);
+    const end = await runCtx(["hook", "session-end"], {
+      cwd: project,
+      env,
+      stdin: JSON.stringify({
+        session_id: "session-b",
+        transcript_path: other,
+        cwd: project,
+        hook_event_name: "SessionEnd",
+        reason: "other",
+      }),
+    });
+    expect(end.code).toBe(0);
+    expect((await readProjectState(project))?.sessionId).toBe("session-b");
+
+    const start = await hook("session-start", { source: "compact" });
+    const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
+    expect(context).toContain(`session ${session}`);
+    expect(context).toContain("Write the retry helper");
+    expect(context).not.toContain("Unrelated work on the docs");
+  });
+
+  it("out of snapshot space: the state is still saved and re-injected, the compaction is not blocked", async () => {
+    const limited = { CTX_RETENTION__MAX_TOTAL_MEGABYTES: "1" };
+    const fixture = readFileSync(
+      new URL("../fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url),
+    );
+    writeFileSync(transcript, Buffer.concat([readFileSync(transcript), fixture, fixture, fixture]));
+    const pre = await hook("pre-compact", { trigger: "auto" }, limited);
+    expect(pre.code, pre.stderr).toBe(0);
+    expect(pre.stderr).toMatch(/no snapshot this time: .*the state itself was saved/);
+    expect(await listSnapshots(project)).toHaveLength(0);
+    const start = await hook("session-start", { source: "compact" }, limited);
+    const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
+    expect(context).toContain("Source: the state saved before this compaction.");
+    expect(context).toMatch(/\[ctx-restore:[a-z0-9]+\]$/);
+  });
+
   it("kill -9 during pre-compact never leaves the earlier state or snapshots unreadable", async () => {
     const big = join(tmpdir(), `big-${session}.jsonl`);
     copyFileSync(transcript, big);
