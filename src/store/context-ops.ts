@@ -6,7 +6,7 @@ import type { Config } from "../config/schema.ts";
 import { type ContextState, ContextStateSchema } from "../core/context-state.ts";
 import { type RenderOptions, renderRestoreText } from "../core/restore-text.ts";
 import type { SessionRecord } from "../core/sessions.ts";
-import { CtxError, isCtxError } from "../errors.ts";
+import { CtxError } from "../errors.ts";
 import { newestGoodCheckpoint, readCheckpoint, writeCheckpoint } from "./checkpoints.ts";
 import { captureContextState } from "./context-capture.ts";
 import { readProjectState, readSessionState, statePath, writeProjectState } from "./project-state.ts";
