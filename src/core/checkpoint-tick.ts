@@ -1,16 +1,39 @@
 // When to take a rolling checkpoint (pure): every `intervalMessages` transcript messages, counted from the
 // bytes the transcript grew by since the last tick (user and assistant lines), so the hot path never
-// parses or re-reads the transcript.
+// parses or re-reads the transcript. One count per session, so sessions working in one project at once
+// each reach their interval.
 import * as z from "zod/mini";
 
-export const CheckpointMarkSchema = z.object({
-  sessionId: z.string(),
+/** Sessions the mark remembers; the least recently ticked beyond this are dropped. */
+export const MAX_MARKED_SESSIONS = 8;
+
+export const SessionCountSchema = z.object({
   /** Transcript size when last counted. */
   offset: z.int(),
   /** Messages counted since the last checkpoint. */
   messages: z.int(),
+  /** ISO 8601: this session's last tick (decides which sessions the bound drops). */
+  updatedAt: z.string(),
+});
+export type SessionCount = z.infer<typeof SessionCountSchema>;
+
+export const CheckpointMarkSchema = z.object({
+  sessions: z.record(z.string(), SessionCountSchema),
 });
 export type CheckpointMark = z.infer<typeof CheckpointMarkSchema>;
+
+/** The mark before it counted per session: read as that one session so its count carries over. */
+const SingleSessionMarkSchema = z.object({ sessionId: z.string(), offset: z.int(), messages: z.int() });
+
+/** The mark from the file's JSON, either format; null (count afresh) for anything else. */
+export function parseCheckpointMark(value: unknown): CheckpointMark | null {
+  const current = CheckpointMarkSchema.safeParse(value);
+  if (current.success) return current.data;
+  const single = SingleSessionMarkSchema.safeParse(value);
+  if (!single.success) return null;
+  const { sessionId, offset, messages } = single.data;
+  return { sessions: { [sessionId]: { offset, messages, updatedAt: new Date(0).toISOString() } } };
+}
 
 const MESSAGE_LINE = /"type":"(user|assistant)"/g;
 
@@ -18,30 +41,57 @@ export function countMessageLines(text: string): number {
   return text.match(MESSAGE_LINE)?.length ?? 0;
 }
 
-export interface TickDecision {
-  next: CheckpointMark;
-  checkpoint: boolean;
+export interface TickPlan {
+  mark: CheckpointMark | null;
+  sessionId: string;
+  /** This session's count with the new offset, before adding what is read. */
+  count: SessionCount;
   /** Bytes of the transcript to read and count: [from, to). Empty when there is nothing new. */
   read: { from: number; to: number };
 }
 
-/** First half of a tick: what to read. A new session or a replaced (shrunk) transcript starts counting afresh. */
+export interface TickDecision {
+  /** The mark to write back. */
+  next: CheckpointMark;
+  checkpoint: boolean;
+}
+
+/** First half of a tick: what to read. A session new to the mark, or whose transcript shrank (was replaced), starts afresh. */
 export function planTick(
   mark: CheckpointMark | null,
   sessionId: string,
   size: number,
   maxReadBytes: number,
-): TickDecision {
-  if (mark === null || mark.sessionId !== sessionId || size < mark.offset) {
-    return { next: { sessionId, offset: size, messages: 0 }, checkpoint: false, read: { from: size, to: size } };
+  now: Date,
+): TickPlan {
+  const updatedAt = now.toISOString();
+  // Own keys only: a session id such as "constructor" must not find Object.prototype's.
+  const previous = mark !== null && Object.hasOwn(mark.sessions, sessionId) ? mark.sessions[sessionId] : undefined;
+  if (previous === undefined || size < previous.offset) {
+    return { mark, sessionId, count: { offset: size, messages: 0, updatedAt }, read: { from: size, to: size } };
   }
-  const from = Math.max(mark.offset, size - maxReadBytes);
-  return { next: { ...mark, offset: size }, checkpoint: false, read: { from, to: size } };
+  const from = Math.max(previous.offset, size - maxReadBytes);
+  return { mark, sessionId, count: { ...previous, offset: size, updatedAt }, read: { from, to: size } };
 }
 
 /** Second half: add what was counted; a checkpoint is due once the interval is reached. */
-export function finishTick(planned: TickDecision, counted: number, intervalMessages: number): TickDecision {
-  const messages = planned.next.messages + counted;
-  if (messages >= intervalMessages) return { ...planned, next: { ...planned.next, messages: 0 }, checkpoint: true };
-  return { ...planned, next: { ...planned.next, messages } };
+export function finishTick(plan: TickPlan, counted: number, intervalMessages: number): TickDecision {
+  const messages = plan.count.messages + counted;
+  const checkpoint = messages >= intervalMessages;
+  const count = { ...plan.count, messages: checkpoint ? 0 : messages };
+  return { next: withSessionCount(plan.mark, plan.sessionId, count), checkpoint };
+}
+
+/** The mark with `sessionId`'s count replaced, keeping it and the most recently ticked others. */
+function withSessionCount(mark: CheckpointMark | null, sessionId: string, count: SessionCount): CheckpointMark {
+  const others = Object.entries(mark?.sessions ?? {})
+    .filter(([id]) => id !== sessionId)
+    .sort(([, a], [, b]) => timeOf(b.updatedAt) - timeOf(a.updatedAt))
+    .slice(0, MAX_MARKED_SESSIONS - 1);
+  return { sessions: Object.fromEntries([[sessionId, count], ...others]) };
+}
+
+function timeOf(iso: string): number {
+  const time = Date.parse(iso);
+  return Number.isNaN(time) ? 0 : time;
 }

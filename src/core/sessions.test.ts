@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { MAX_SESSIONS_KEPT, recordSessionEnd, recordSessionStart, type SessionsFile } from "./sessions.ts";
+import {
+  MAX_SESSIONS_KEPT,
+  recordSessionEnd,
+  recordSessionStart,
+  type SessionsFile,
+  SessionsFileSchema,
+} from "./sessions.ts";
 
 const base = { transcriptPath: "/t/a.jsonl", cwd: "/p" };
 
@@ -60,5 +66,27 @@ describe("session bookkeeping", () => {
   it("records an end without a start (SessionStart hook missed) with unknown start", () => {
     const file = recordSessionEnd(null, { ...base, sessionId: "b", reason: null, at: new Date(5) });
     expect(file.sessions[0]).toMatchObject({ sessionId: "b", startedAt: null, starts: 0, endReason: null });
+  });
+});
+
+describe("session pid", () => {
+  const start = (file: SessionsFile | null, extra: { pid?: number | null } = {}) =>
+    recordSessionStart(file, { ...base, sessionId: "a", source: "startup", model: null, at: new Date(1), ...extra });
+
+  it("records Claude Code's pid at each start; a start without one leaves it unknown", () => {
+    let file = start(null, { pid: 4242 });
+    expect(file.sessions[0]?.pid).toBe(4242);
+    file = start(file, { pid: 5151 });
+    expect(file.sessions[0]?.pid).toBe(5151);
+    file = start(file);
+    expect(file.sessions[0]?.pid).toBeUndefined();
+    expect(SessionsFileSchema.parse(file).sessions[0]?.pid).toBeUndefined();
+  });
+
+  it("a sessions file written before pids were recorded still validates", () => {
+    const { pid: _pid, ...old } = start(null, { pid: 1 }).sessions[0] ?? {};
+    expect(SessionsFileSchema.safeParse({ sessions: [old] }).success).toBe(true);
+    expect(SessionsFileSchema.safeParse({ sessions: [{ ...old, pid: null }] }).success).toBe(true);
+    expect(SessionsFileSchema.safeParse({ sessions: [{ ...old, pid: 1.5 }] }).success).toBe(false);
   });
 });

@@ -16,6 +16,11 @@ export const SessionRecordSchema = z.object({
   endReason: z.nullable(z.string()),
   starts: z.int(),
   lastSeenAt: z.string(),
+  /**
+   * Claude Code's process id at the latest start, so a live session is told apart from a crashed one.
+   * Optional: files written before it was recorded still validate.
+   */
+  pid: z.optional(z.nullable(z.int())),
 });
 export type SessionRecord = z.infer<typeof SessionRecordSchema>;
 
@@ -45,9 +50,10 @@ function upsert(
 
 export function recordSessionStart(
   file: SessionsFile | null,
-  seen: SessionSighting & { source: string; model: string | null },
+  seen: SessionSighting & { source: string; model: string | null; pid?: number | null },
 ): SessionsFile {
   const at = seen.at.toISOString();
+  // A start without a pid leaves it unknown: an earlier start's pid belongs to a process that may be gone.
   return upsert(file, seen.sessionId, (previous) => ({
     sessionId: seen.sessionId,
     transcriptPath: seen.transcriptPath || (previous?.transcriptPath ?? null),
@@ -60,6 +66,7 @@ export function recordSessionStart(
     endReason: null,
     starts: (previous?.starts ?? 0) + 1,
     lastSeenAt: at,
+    ...(seen.pid === undefined ? {} : { pid: seen.pid }),
   }));
 }
 

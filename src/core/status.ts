@@ -27,7 +27,7 @@ export const StatusSchema = z.object({
     count: z.int(),
     recent: z.array(StatusSessionSchema),
   }),
-  /** The newest session ended without session-end and a checkpoint can bring it back; null otherwise. */
+  /** The newest session that ended without session-end (crashed) and that a checkpoint can bring back; null otherwise. */
   recovery: z.nullable(RecoverySchema),
   /** Problems found while reading (e.g. a state file that fails to verify); empty when all is well. */
   warnings: z.array(z.string()),

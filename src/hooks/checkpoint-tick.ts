@@ -1,14 +1,15 @@
-// PostToolUse and Stop: the rolling checkpoint. Each call counts the messages the transcript grew by
-// (`.ctx/checkpoint-mark.json`, a small counter) and, every `checkpoints.intervalMessages` messages,
-// captures the state into a checkpoint (keeping the newest `checkpoints.keep`). The counter is written
-// without fsync: it is a hint, not state; losing one tick to a power cut only delays a checkpoint.
+// PostToolUse and Stop: the rolling checkpoint. Each call counts the messages the session's transcript
+// grew by (`.ctx/checkpoint-mark.json`, a small counter per session) and, every
+// `checkpoints.intervalMessages` messages, captures the state into a checkpoint (keeping the newest
+// `checkpoints.keep`). The counter is written without fsync or lock: it is a hint, not state; a tick lost
+// to a power cut or to another session's concurrent write only delays (or repeats) a checkpoint.
 import { open, readFile, rename, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import {
   type CheckpointMark,
-  CheckpointMarkSchema,
   countMessageLines,
   finishTick,
+  parseCheckpointMark,
   planTick,
 } from "../core/checkpoint-tick.ts";
 import { projectPaths } from "../store/paths.ts";
@@ -27,9 +28,9 @@ export async function handleCheckpointTick(
   );
   if (size === null) return null;
   const mark = await readMark(markPath);
-  const planned = planTick(mark, input.session_id, size, MAX_READ_BYTES);
-  const counted = await countNewMessages(input.transcript_path, planned.read.from, planned.read.to);
-  const tick = finishTick(planned, counted, deps.config.checkpoints.intervalMessages);
+  const plan = planTick(mark, input.session_id, size, MAX_READ_BYTES, deps.now());
+  const counted = await countNewMessages(input.transcript_path, plan.read.from, plan.read.to);
+  const tick = finishTick(plan, counted, deps.config.checkpoints.intervalMessages);
   if (tick.checkpoint) {
     const { checkpointContext } = await import("../store/context-ops.ts");
     const result = await checkpointContext(
@@ -46,8 +47,7 @@ async function readMark(path: string): Promise<CheckpointMark | null> {
   const text = await readFile(path, "utf8").catch(() => null);
   if (text === null) return null;
   try {
-    const parsed = CheckpointMarkSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    return parseCheckpointMark(JSON.parse(text));
   } catch {
     return null;
   }

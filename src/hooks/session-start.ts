@@ -10,6 +10,7 @@ import { readInjection, writeInjection } from "../store/injection-store.ts";
 import { projectPaths } from "../store/paths.ts";
 import { readProjectState, readSessionState } from "../store/project-state.ts";
 import { updateSessionsSeen } from "../store/sessions-seen.ts";
+import { claudeCodePid } from "./claude-pid.ts";
 import { compactInjectionText, startupInjectionText } from "./context-injection.ts";
 import type { SessionStartInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
@@ -26,6 +27,7 @@ export async function handleSessionStart(input: SessionStartInput, deps: HookDep
         cwd: input.cwd,
         source: input.source,
         model: input.model ?? null,
+        pid: claudeCodePid(process.ppid),
         at: deps.now(),
       }),
     deps.now,

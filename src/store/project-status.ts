@@ -4,21 +4,25 @@ import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { ContextStateSchema } from "../core/context-state.ts";
 import {
+  type CheckpointRef,
   canRecoverFrom,
+  crashedSessions,
   decideRecovery,
-  isSessionQuiet,
+  type IsProcessAlive,
   type Recovery,
-  unendedNewestSession,
+  unendedSessions,
 } from "../core/recovery.ts";
 import type { SessionRecord, SessionsFile } from "../core/sessions.ts";
 import { buildStatus, type Status } from "../core/status.ts";
 import { describeError, isCtxError } from "../errors.ts";
-import { listCheckpoints, readCheckpoint } from "./checkpoints.ts";
+import { type CheckpointEntry, listCheckpoints, readCheckpoint } from "./checkpoints.ts";
 import { projectPaths } from "./paths.ts";
 import { readSessionsSeen } from "./sessions-seen.ts";
 
 export interface ProjectStatusOptions {
   now?: () => Date;
+  /** Whether a process exists on this machine (default: signal 0). */
+  isProcessAlive?: IsProcessAlive;
 }
 
 export async function collectProjectStatus(
@@ -37,7 +41,8 @@ export async function collectProjectStatus(
   }
   let recovery: Recovery | null = null;
   try {
-    recovery = await detectRecovery(projectRoot, sessions, (options.now ?? (() => new Date()))(), warnings);
+    const now = (options.now ?? (() => new Date()))();
+    recovery = await detectRecovery(projectRoot, sessions, now, options.isProcessAlive ?? isProcessAlive, warnings);
   } catch (error) {
     warnings.push(`crash recovery check failed: ${describeError(error)}`);
   }
@@ -53,19 +58,41 @@ export async function collectProjectStatus(
   });
 }
 
-/** Reads only what the decision needs: nothing more when the newest session ended or is still active. */
+/** Signal 0 checks for the process without touching it; EPERM means it exists under another user. */
+export function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code !== "ESRCH";
+  }
+}
+
+/** Reads only what the decision needs: no checkpoint is opened unless a session crashed. */
 async function detectRecovery(
   projectRoot: string,
   sessions: SessionsFile | null,
   now: Date,
+  isAlive: IsProcessAlive,
   warnings: string[],
 ): Promise<Recovery | null> {
-  const session = unendedNewestSession(sessions);
-  if (session === null) return null;
-  const transcriptModifiedAt = await modifiedAt(session.transcriptPath);
-  if (!isSessionQuiet(transcriptModifiedAt, now)) return null;
-  const checkpoint = await newestRecoveringCheckpoint(projectRoot, session, warnings);
-  return decideRecovery({ sessions, transcriptModifiedAt, checkpoint, now });
+  const unended = unendedSessions(sessions);
+  if (unended.length === 0) return null;
+  const transcriptModifiedAt = new Map(
+    await Promise.all(unended.map(async (s) => [s.sessionId, await modifiedAt(s.transcriptPath)] as const)),
+  );
+  const crashed = crashedSessions({ sessions, transcriptModifiedAt, now, isAlive });
+  if (crashed.length === 0) return null;
+  // Newest crashed session first; the first that has a checkpoint of its own is the one to offer.
+  const checkpoints = new Map<string, CheckpointRef>();
+  const reader = checkpointReader(projectRoot, await listCheckpoints(projectRoot), warnings);
+  for (const session of crashed) {
+    const checkpoint = await reader.newestRecovering(session);
+    if (checkpoint === null) continue;
+    checkpoints.set(session.sessionId, checkpoint);
+    break;
+  }
+  return decideRecovery({ sessions, transcriptModifiedAt, checkpoints, now, isAlive });
 }
 
 async function modifiedAt(path: string | null): Promise<Date | null> {
@@ -77,24 +104,34 @@ async function modifiedAt(path: string | null): Promise<Date | null> {
   return info?.mtime ?? null;
 }
 
-/** Newest first, the first checkpoint written by `session` after its start that verifies; damaged ones are warnings. */
-async function newestRecoveringCheckpoint(
-  projectRoot: string,
-  session: SessionRecord,
-  warnings: string[],
-): Promise<{ id: string; sessionId: string; createdAt: string } | null> {
-  for (const entry of await listCheckpoints(projectRoot)) {
-    // Ids carry their time: anything not after the start is older still, so stop there.
-    if (!canRecoverFrom(session, { sessionId: session.sessionId, createdAt: entry.createdAt })) return null;
+/** Reads each checkpoint at most once across sessions; a damaged one is one warning, then skipped. */
+function checkpointReader(projectRoot: string, entries: CheckpointEntry[], warnings: string[]) {
+  const read = new Map<string, CheckpointRef | null>();
+  async function verified(id: string): Promise<CheckpointRef | null> {
+    const known = read.get(id);
+    if (known !== undefined) return known;
+    let meta: CheckpointRef | null = null;
     try {
-      const checkpoint = await readCheckpoint(projectRoot, entry.id, ContextStateSchema);
-      if (checkpoint !== null && checkpoint.meta.sessionId === session.sessionId) return checkpoint.meta;
+      meta = (await readCheckpoint(projectRoot, id, ContextStateSchema))?.meta ?? null;
     } catch (error) {
       if (!isCtxError(error) || (error.code !== "STATE_CORRUPT" && error.code !== "STATE_UNSUPPORTED_VERSION")) {
         throw error;
       }
-      warnings.push(`checkpoint ${entry.id} is damaged and was skipped: ${describeError(error)}`);
+      warnings.push(`checkpoint ${id} is damaged and was skipped: ${describeError(error)}`);
     }
+    read.set(id, meta);
+    return meta;
   }
-  return null;
+  return {
+    /** Newest first, the first checkpoint written by `session` after its start that verifies. */
+    async newestRecovering(session: SessionRecord): Promise<CheckpointRef | null> {
+      for (const entry of entries) {
+        // Ids carry their time: anything not after the start is older still, so stop there.
+        if (!canRecoverFrom(session, { sessionId: session.sessionId, createdAt: entry.createdAt })) return null;
+        const meta = await verified(entry.id);
+        if (meta !== null && meta.sessionId === session.sessionId) return meta;
+      }
+      return null;
+    },
+  };
 }

@@ -6,6 +6,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { readSessionsSeen } from "../../src/store/sessions-seen.ts";
 import { CLAUDE_CODE_VERSION, ensureClaudeCli } from "./harness/claude-cli.ts";
 import { doctorInvalidSettings, mcpServerStatus } from "./harness/claude-output.ts";
 import { runClaudeTurn } from "./harness/claude-turn.ts";
@@ -138,6 +139,9 @@ describe.skipIf(claudeBin === undefined)(`ctx in Claude Code ${CLAUDE_CODE_VERSI
         });
         expect(Date.parse(session?.startedAt ?? "")).not.toBeNaN();
         expect(Date.parse(session?.endedAt ?? "")).not.toBeNaN();
+        // SessionStart recognised its parent as Claude Code and kept its pid (crash detection uses it).
+        const record = (await readSessionsSeen(sandbox.project))?.sessions.find((s) => s.sessionId === sessionId);
+        expect(record?.pid).toEqual(expect.any(Number));
       },
       TIMEOUT_MS,
     );

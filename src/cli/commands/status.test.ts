@@ -1,10 +1,11 @@
 // `ctx status` crash recovery, in-process against a temp project: a session that ended without
 // session-end is named with the exact command that restores its newest good checkpoint.
+import { spawnSync } from "node:child_process";
 import { unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CliProject, createCliProject } from "../../../tests/helpers/cli-project.ts";
-import { recordSessionEnd } from "../../core/sessions.ts";
+import { recordSessionEnd, recordSessionStart } from "../../core/sessions.ts";
 import { StatusSchema } from "../../core/status.ts";
 import { updateSessionsSeen } from "../../store/sessions-seen.ts";
 import { CheckpointReportSchema } from "../reports.ts";
@@ -22,6 +23,26 @@ const transcriptQuietFor = (minutes: number) => {
   const at = new Date(Date.now() - minutes * MINUTE_MS);
   utimesSync(project.transcript, at, at);
   return at;
+};
+/** Records a (re)start of `sessionId` as the SessionStart hook does, with Claude Code's pid. */
+const recordStartWithPid = async (sessionId: string, transcriptPath: string, pid: number) => {
+  await updateSessionsSeen(project.root, (file) =>
+    recordSessionStart(file, {
+      sessionId,
+      transcriptPath,
+      cwd: project.root,
+      at: new Date(),
+      source: "resume",
+      model: null,
+      pid,
+    }),
+  );
+};
+/** The pid of a process that has exited. */
+const deadPid = () => {
+  const child = spawnSync(process.execPath, ["-e", ""]);
+  if (child.pid === undefined) throw new Error("could not start a child process");
+  return child.pid;
 };
 const statusJson = async () => StatusSchema.parse(JSON.parse((await project.run(["status", "--json"])).stdout));
 
@@ -93,5 +114,37 @@ describe("ctx status: crash recovery", () => {
     await project.recordStart("sess-other", other, new Date(Date.now() - 30 * MINUTE_MS));
     utimesSync(other, new Date(Date.now() - 20 * MINUTE_MS), new Date(Date.now() - 20 * MINUTE_MS));
     expect((await statusJson()).recovery).toBeNull();
+  });
+
+  it("an idle but live session (its Claude Code process still runs) is not reported, however quiet", async () => {
+    await recordStartWithPid(project.sessionId, project.transcript, process.pid);
+    await checkpointNow();
+    transcriptQuietFor(120);
+    expect((await statusJson()).recovery).toBeNull();
+    expect((await project.run(["status"])).stdout).not.toContain("ended without session-end");
+  });
+
+  it("a session whose process is gone is reported at once, without waiting for its transcript to go quiet", async () => {
+    await recordStartWithPid(project.sessionId, project.transcript, deadPid());
+    const checkpoint = await checkpointNow();
+    const lastActivity = transcriptQuietFor(1);
+    expect((await statusJson()).recovery).toEqual({
+      sessionId: project.sessionId,
+      checkpointId: checkpoint.id,
+      lastActivity: lastActivity.toISOString(),
+    });
+  });
+
+  it("a crashed session behind a newer live one is found, with the command for its own checkpoint", async () => {
+    await recordStartWithPid(project.sessionId, project.transcript, deadPid());
+    const checkpoint = await checkpointNow();
+    transcriptQuietFor(5);
+    const other = join(project.base, "other.jsonl");
+    writeFileSync(other, "");
+    await recordStartWithPid("sess-live", other, process.pid);
+    const status = await statusJson();
+    expect(status.recovery).toMatchObject({ sessionId: project.sessionId, checkpointId: checkpoint.id });
+    expect(status.sessions.count).toBe(2);
+    expect((await project.run(["status"])).stdout).toContain(`ctx restore --checkpoint ${checkpoint.id}`);
   });
 });
