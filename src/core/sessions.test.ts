@@ -89,4 +89,17 @@ describe("session pid", () => {
     expect(SessionsFileSchema.safeParse({ sessions: [{ ...old, pid: null }] }).success).toBe(true);
     expect(SessionsFileSchema.safeParse({ sessions: [{ ...old, pid: 1.5 }] }).success).toBe(false);
   });
+
+  it("keeps the recorded Claude Code pid through the session's end", () => {
+    const started = recordSessionStart(null, {
+      ...base,
+      sessionId: "p",
+      source: "startup",
+      model: null,
+      pid: 4242,
+      at: new Date(1),
+    });
+    const ended = recordSessionEnd(started, { ...base, sessionId: "p", reason: "other", at: new Date(2) });
+    expect(ended.sessions[0]?.pid).toBe(4242);
+  });
 });

@@ -86,5 +86,6 @@ export function recordSessionEnd(
     endReason: seen.reason,
     starts: previous?.starts ?? 0,
     lastSeenAt: at,
+    ...(previous?.pid === undefined ? {} : { pid: previous.pid }),
   }));
 }
