@@ -25,6 +25,18 @@ beforeEach(() => {
   ctx = { sessionId: "cap-1", cwd: project };
 });
 
+/** Captures the test transcript as session cap-1, with no previous state unless given. */
+const capture = (options: Partial<Parameters<typeof captureContextState>[0]> = {}) =>
+  captureContextState({
+    projectRoot: project,
+    sessionId: "cap-1",
+    transcriptPath: transcript,
+    now: new Date("2026-11-22T11:00:00Z"),
+    previous: null,
+    allowlist: [],
+    ...options,
+  });
+
 const fakeGithubToken = () => ["ghp", "_", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"].join("");
 const sha256 = (text: string) => `sha256:${createHash("sha256").update(text).digest("hex")}`;
 
@@ -41,14 +53,7 @@ describe("captureContextState", () => {
         assistantText(ctx, "t1", "Done: retries are in src/retry.ts."),
       ].join("\n"),
     );
-    const result = await captureContextState({
-      projectRoot: project,
-      sessionId: "cap-1",
-      transcriptPath: transcript,
-      now: new Date("2026-11-22T11:00:00Z"),
-      previous: null,
-      allowlist: [],
-    });
+    const result = await capture();
     const written = result.state.files.find((f) => f.path === file);
     expect(written).toMatchObject({ writes: 1, inProject: true, contentHash: sha256("export const retries = 3;\n") });
     const everything = JSON.stringify(result.state);
@@ -80,14 +85,7 @@ describe("captureContextState", () => {
       toolResult(ctx, "toolu_t", "Todos have been modified successfully."),
     ];
     writeFileSync(transcript, before.join("\n"));
-    const first = await captureContextState({
-      projectRoot: project,
-      sessionId: "cap-1",
-      transcriptPath: transcript,
-      now: new Date(),
-      previous: null,
-      allowlist: [],
-    });
+    const first = await capture();
     expect(first.state.todos?.items[0]?.content).toBe("Write the retry helper");
 
     writeFileSync(
@@ -159,14 +157,7 @@ describe("captureContextState", () => {
         toolResult(ctx, "toolu_c", `${"y".repeat(240)}\n${key}`, true),
       ].join("\n"),
     );
-    const result = await captureContextState({
-      projectRoot: project,
-      sessionId: "cap-1",
-      transcriptPath: transcript,
-      now: new Date(),
-      previous: null,
-      allowlist: [],
-    });
+    const result = await capture();
     const everything = JSON.stringify(result.state);
     expect(everything).not.toContain("ghp_");
     expect(everything).not.toContain("MIIEow");
@@ -180,14 +171,7 @@ describe("captureContextState", () => {
         userPrompt(ctx, "<command-name>/compact</command-name>\n<command-message>compact</command-message>"),
       ].join("\n"),
     );
-    const result = await captureContextState({
-      projectRoot: project,
-      sessionId: "cap-1",
-      transcriptPath: transcript,
-      now: new Date(),
-      previous: null,
-      allowlist: [],
-    });
+    const result = await capture();
     const prompts = result.state.conversation.filter((m) => m.kind === "prompt").map((m) => m.text);
     expect(prompts.at(-1)).toBe("Add the retry helper.");
   });

@@ -8,7 +8,7 @@ import { type RenderOptions, renderRestoreText } from "../core/restore-text.ts";
 import type { SessionRecord } from "../core/sessions.ts";
 import { CtxError } from "../errors.ts";
 import { newestGoodCheckpoint, readCheckpoint, writeCheckpoint } from "./checkpoints.ts";
-import { captureContextState } from "./context-capture.ts";
+import { type CaptureResult, captureContextState } from "./context-capture.ts";
 import { readProjectState, readSessionState, statePath, writeProjectState } from "./project-state.ts";
 import { readSessionsSeen } from "./sessions-seen.ts";
 import { readSnapshot } from "./snapshots.ts";
@@ -52,6 +52,19 @@ export interface SaveResult {
   movedAside: string | null;
 }
 
+/** The session's context captured now, merged onto its own last save. */
+function captureSession(deps: ContextOpsDeps, session: SessionRef): Promise<CaptureResult> {
+  return readSessionState(deps.projectRoot, session.sessionId).then((previous) =>
+    captureContextState({
+      projectRoot: deps.projectRoot,
+      ...session,
+      now: deps.now(),
+      previous,
+      allowlist: deps.config.redaction.allowlist,
+    }),
+  );
+}
+
 /** Captures the session now and writes it as the project's current state (and as `name`, when given). */
 export async function saveContext(
   deps: ContextOpsDeps,
@@ -60,13 +73,7 @@ export async function saveContext(
   // Checked first: an invalid name must not leave the current state overwritten.
   const path = statePath(deps.projectRoot, options.name ?? null);
   const session = await resolveSession(deps, options);
-  const captured = await captureContextState({
-    projectRoot: deps.projectRoot,
-    ...session,
-    now: deps.now(),
-    previous: await readSessionState(deps.projectRoot, session.sessionId),
-    allowlist: deps.config.redaction.allowlist,
-  });
+  const captured = await captureSession(deps, session);
   const written = await writeProjectState(deps.projectRoot, captured.state, { now: deps.now() });
   if (options.name !== undefined)
     await writeProjectState(deps.projectRoot, captured.state, { name: options.name, now: deps.now() });
@@ -88,13 +95,7 @@ export async function checkpointContext(
   options: Partial<SessionRef> & { messageCount?: number } = {},
 ): Promise<CheckpointResult> {
   const session = await resolveSession(deps, options);
-  const captured = await captureContextState({
-    projectRoot: deps.projectRoot,
-    ...session,
-    now: deps.now(),
-    previous: await readSessionState(deps.projectRoot, session.sessionId),
-    allowlist: deps.config.redaction.allowlist,
-  });
+  const captured = await captureSession(deps, session);
   const result = await writeCheckpoint(
     deps.projectRoot,
     {
