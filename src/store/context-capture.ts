@@ -47,12 +47,11 @@ export async function captureContextState(input: CaptureInput): Promise<CaptureR
     redactions += count;
     builder.add(value);
   }
+  // Both sides are redacted already: the entries above, and the saved state when it was captured.
   const merged = mergeContextStates(input.previous, builder.build());
-  // Once more over the result, for anything extraction put together from pieces.
-  const { value, count } = redactValue(merged, { allowlist: input.allowlist });
   return {
-    state: { ...value, files: await hashProjectFiles(value.files) },
-    redactions: redactions + count,
+    state: { ...merged, files: await hashProjectFiles(merged.files) },
+    redactions,
     boundaryOffset: since.boundaryOffset,
     bytesRead: since.entries.stats.bytesRead,
   };
