@@ -29,8 +29,14 @@ export function userPrompt(ctx: LineContext, text: string): string {
   });
 }
 
-export function assistantToolUse(ctx: LineContext, id: string, name: string, input: Record<string, unknown>): string {
-  const uuid = `a-${counter}`;
+function assistantLine(
+  ctx: LineContext,
+  uuid: string,
+  id: string,
+  content: unknown[],
+  stopReason: string,
+  usage: object,
+): string {
   return JSON.stringify({
     ...envelope(ctx.sessionId, ctx.cwd, uuid, nextTime()),
     type: "assistant",
@@ -40,10 +46,19 @@ export function assistantToolUse(ctx: LineContext, id: string, name: string, inp
       id: `msg_${id}`,
       type: "message",
       role: "assistant",
-      content: [{ type: "tool_use", id, name, input }],
-      stop_reason: "tool_use",
-      usage: { input_tokens: 3, cache_creation_input_tokens: 1_000, cache_read_input_tokens: 9_000, output_tokens: 50 },
+      content,
+      stop_reason: stopReason,
+      usage,
     },
+  });
+}
+
+export function assistantToolUse(ctx: LineContext, id: string, name: string, input: Record<string, unknown>): string {
+  return assistantLine(ctx, `a-${counter}`, id, [{ type: "tool_use", id, name, input }], "tool_use", {
+    input_tokens: 3,
+    cache_creation_input_tokens: 1_000,
+    cache_read_input_tokens: 9_000,
+    output_tokens: 50,
   });
 }
 
@@ -57,25 +72,11 @@ export function toolResult(ctx: LineContext, id: string, content: string, isErro
 }
 
 export function assistantText(ctx: LineContext, id: string, text: string): string {
-  const uuid = `t-${counter}`;
-  return JSON.stringify({
-    ...envelope(ctx.sessionId, ctx.cwd, uuid, nextTime()),
-    type: "assistant",
-    requestId: `req_${id}`,
-    message: {
-      model: "claude-opus-4-6",
-      id: `msg_${id}`,
-      type: "message",
-      role: "assistant",
-      content: [{ type: "text", text }],
-      stop_reason: "end_turn",
-      usage: {
-        input_tokens: 3,
-        cache_creation_input_tokens: 1_500,
-        cache_read_input_tokens: 10_000,
-        output_tokens: 80,
-      },
-    },
+  return assistantLine(ctx, `t-${counter}`, id, [{ type: "text", text }], "end_turn", {
+    input_tokens: 3,
+    cache_creation_input_tokens: 1_500,
+    cache_read_input_tokens: 10_000,
+    output_tokens: 80,
   });
 }
 
