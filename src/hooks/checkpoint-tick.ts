@@ -3,7 +3,9 @@
 // `checkpoints.intervalMessages` messages, captures the state into a checkpoint (keeping the newest
 // `checkpoints.keep`). The counter is written without fsync or lock: it is a hint, not state; a tick lost
 // to a power cut or to another session's concurrent write only delays (or repeats) a checkpoint.
-import { open, readFile, rename, stat, writeFile } from "node:fs/promises";
+// Synchronous file calls on purpose: a few tiny reads and writes, and the first asynchronous fs call of a
+// process starts libuv's thread pool, which costs this every-tool-call hook several milliseconds.
+import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   type CheckpointMark,
@@ -22,14 +24,11 @@ export async function handleCheckpointTick(
   deps: HookDeps,
 ): Promise<HookOutcome | null> {
   const markPath = join(projectPaths(deps.projectRoot).ctxDir, "checkpoint-mark.json");
-  const size = await stat(input.transcript_path).then(
-    (info) => info.size,
-    () => null,
-  );
+  const size = statSync(input.transcript_path, { throwIfNoEntry: false })?.size ?? null;
   if (size === null) return null;
-  const mark = await readMark(markPath);
+  const mark = readMark(markPath);
   const plan = planTick(mark, input.session_id, size, MAX_READ_BYTES, deps.now());
-  const counted = await countNewMessages(input.transcript_path, plan.read.from, plan.read.to);
+  const counted = countNewMessages(input.transcript_path, plan.read.from, plan.read.to);
   const tick = finishTick(plan, counted, deps.config.checkpoints.intervalMessages);
   if (tick.checkpoint) {
     const { checkpointContext } = await import("../store/context-ops.ts");
@@ -39,37 +38,35 @@ export async function handleCheckpointTick(
     );
     deps.logger.debug(`checkpoint ${result.id} written`);
   }
-  await writeMark(markPath, tick.next);
+  writeMark(markPath, tick.next);
   return null;
 }
 
-async function readMark(path: string): Promise<CheckpointMark | null> {
-  const text = await readFile(path, "utf8").catch(() => null);
-  if (text === null) return null;
+function readMark(path: string): CheckpointMark | null {
   try {
-    return parseCheckpointMark(JSON.parse(text));
+    return parseCheckpointMark(JSON.parse(readFileSync(path, "utf8")));
   } catch {
     return null;
   }
 }
 
-async function countNewMessages(path: string, from: number, to: number): Promise<number> {
+function countNewMessages(path: string, from: number, to: number): number {
   if (to <= from) return 0;
-  const handle = await open(path, "r");
+  const fd = openSync(path, "r");
   try {
     const buffer = Buffer.alloc(to - from);
-    await handle.read(buffer, 0, buffer.length, from);
+    readSync(fd, buffer, 0, buffer.length, from);
     return countMessageLines(buffer.toString("utf8"));
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
 }
 
-async function writeMark(path: string, mark: CheckpointMark): Promise<void> {
+function writeMark(path: string, mark: CheckpointMark): void {
   const temp = `${path}.${process.pid}.tmp`;
   try {
-    await writeFile(temp, JSON.stringify(mark), { mode: 0o600 });
-    await rename(temp, path);
+    writeFileSync(temp, JSON.stringify(mark), { mode: 0o600 });
+    renameSync(temp, path);
   } catch (error) {
     // No .ctx/ yet (ctx never initialised here, no session recorded): nothing to count against.
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
