@@ -14,6 +14,8 @@ export const InjectionSchema = z.object({
   injectedAt: z.nullable(z.string()),
   /** The token was seen in the transcript (or the fallback already injected): nothing more to do. */
   settled: z.boolean(),
+  /** The re-injection rendered at PreCompact, so SessionStart only reads this small file (hook budget). */
+  text: z.optional(z.nullable(z.string())),
 });
 export type Injection = z.infer<typeof InjectionSchema>;
 

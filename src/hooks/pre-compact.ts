@@ -13,6 +13,7 @@ import { captureContextState } from "../store/context-capture.ts";
 import { writeInjection } from "../store/injection-store.ts";
 import { readSessionState, writeProjectState } from "../store/project-state.ts";
 import { createSnapshot } from "../store/snapshots.ts";
+import { compactInjectionText } from "./context-injection.ts";
 import type { PreCompactInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
 
@@ -54,7 +55,9 @@ export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): 
       if ((await readSessionState(deps.projectRoot, input.session_id)) === null) throw error;
       warning = `ctx: no snapshot this time: ${error.message}${error.hint ? ` (${error.hint})` : ""}; the state itself was saved`;
     }
-    await writeInjection(deps.projectRoot, newInjection(input.session_id, snapshotId, now), now);
+    const injection = newInjection(input.session_id, snapshotId, now);
+    const text = compactInjectionText(captured.state, injection, deps.config.hooks.maxInjectChars);
+    await writeInjection(deps.projectRoot, { ...injection, text }, now);
     if (snapshotId !== null && deps.cliPath !== "" && deps.config.retention.archiveSnapshots) {
       spawnDetachedRecompress(deps.projectRoot, snapshotId, {
         execPath: process.execPath,

@@ -8,10 +8,8 @@ import { recordSessionStart } from "../core/sessions.ts";
 import { removeOrphanedTempFiles } from "../store/atomic-write.ts";
 import { readInjection, writeInjection } from "../store/injection-store.ts";
 import { projectPaths } from "../store/paths.ts";
-import { readProjectState, readSessionState } from "../store/project-state.ts";
 import { updateSessionsSeen } from "../store/sessions-seen.ts";
 import { claudeCodePid } from "./claude-pid.ts";
-import { compactInjectionText, startupInjectionText } from "./context-injection.ts";
 import type { SessionStartInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
 
@@ -53,13 +51,14 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
   const maxChars = deps.config.hooks.maxInjectChars;
   if (input.source === "startup") {
     if (!deps.config.hooks.autoRestore) return null;
+    const [{ readProjectState }, { startupInjectionText }] = await Promise.all([
+      import("../store/project-state.ts"),
+      import("./context-injection.ts"),
+    ]);
     const current = await readProjectState(deps.projectRoot).catch(() => null);
     if (current === null || current.sessionId === input.session_id) return null;
     return startupInjectionText(current, Math.min(maxChars, STARTUP_MAX_CHARS));
   }
-  // This session's own state: another session may have saved the project's newest state meanwhile.
-  const state = await readSessionState(deps.projectRoot, input.session_id);
-  if (state === null) return null;
   const injection = await readInjection(deps.projectRoot);
   const pending =
     injection !== null && injection.sessionId === input.session_id && !injection.settled ? injection : null;
@@ -70,6 +69,14 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
       { ...pending, injectedBy: "session-start", injectedAt: now.toISOString() },
       now,
     );
+    // Rendered by PreCompact: no state to load here (SessionStart's start-up budget).
+    if (typeof pending.text === "string" && pending.text.length <= maxChars) return pending.text;
   }
-  return compactInjectionText(state, pending, maxChars);
+  // This session's own state: another session may have saved the project's newest state meanwhile.
+  const [{ readSessionState }, { compactInjectionText }] = await Promise.all([
+    import("../store/project-state.ts"),
+    import("./context-injection.ts"),
+  ]);
+  const state = await readSessionState(deps.projectRoot, input.session_id);
+  return state === null ? null : compactInjectionText(state, pending, maxChars);
 }

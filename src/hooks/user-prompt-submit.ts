@@ -1,7 +1,7 @@
 // UserPromptSubmit: the fallback for Claude Code dropping the SessionStart `compact` injection. After a
 // compaction, the first prompt checks whether the injection's token is in the transcript; if it is not,
 // the saved state is injected here, once. Cheap when nothing is pending: one small file read.
-import { decideFallback } from "../core/injection.ts";
+import { decideFallback, type Injection } from "../core/injection.ts";
 import { readInjection, transcriptContains, writeInjection } from "../store/injection-store.ts";
 import { readSessionState } from "../store/project-state.ts";
 import { compactInjectionText } from "./context-injection.ts";
@@ -22,14 +22,21 @@ export async function handleUserPromptSubmit(
     return null;
   }
   if (decision !== "inject") return null;
-  const state = await readSessionState(deps.projectRoot, input.session_id);
-  if (state === null) return null; // nothing to inject (yet): stay pending rather than claim it was delivered
+  const context = await injectionText(injection, input.session_id, deps);
+  if (context === null) return null; // nothing to inject (yet): stay pending rather than claim it was delivered
   await writeInjection(
     deps.projectRoot,
     { ...injection, settled: true, injectedBy: "user-prompt-submit", injectedAt: now.toISOString() },
     now,
   );
   deps.logger.info("user-prompt-submit: the compact re-injection was not in the transcript; injecting it now");
-  const context = compactInjectionText(state, injection, deps.config.hooks.maxInjectChars);
   return { reply: { hookSpecificOutput: { hookEventName: "UserPromptSubmit", additionalContext: context } } };
+}
+
+/** The text PreCompact rendered, else this session's saved state rendered now; null when neither exists. */
+async function injectionText(injection: Injection, sessionId: string, deps: HookDeps): Promise<string | null> {
+  const maxChars = deps.config.hooks.maxInjectChars;
+  if (typeof injection.text === "string" && injection.text.length <= maxChars) return injection.text;
+  const state = await readSessionState(deps.projectRoot, sessionId);
+  return state === null ? null : compactInjectionText(state, injection, maxChars);
 }
