@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { emptyContextState } from "../../tests/helpers/context-state.ts";
 import { mergeContextStates } from "./context-state-merge.ts";
 import type { ContextState, FileAccess } from "./context-state-schema.ts";
-import { SKIP_REASONS } from "./transcript.ts";
 
 const file = (path: string, reads: number, writes: number): FileAccess => ({
   path,
@@ -15,37 +15,15 @@ const file = (path: string, reads: number, writes: number): FileAccess => ({
 
 function state(over: Partial<ContextState> & { boundary?: string | null }): ContextState {
   const { boundary = null, ...rest } = over;
+  const base = emptyContextState();
   return {
-    version: 1,
-    sessionId: "s1",
-    projectRoot: "/repo",
-    transcriptPath: "/t.jsonl",
-    extractedAt: "2026-11-22T10:00:00.000Z",
-    conversation: [],
-    conversationOmitted: 0,
-    contextTokens: null,
-    todos: null,
-    plan: null,
-    decisions: [],
-    preferences: [],
-    files: [],
-    tools: { calls: {}, total: 0, failures: [] },
+    ...base,
     session: {
-      id: "s1",
-      title: null,
-      firstTimestamp: null,
-      lastTimestamp: null,
-      userMessages: 0,
-      assistantMessages: 0,
+      ...base.session,
       compactions: boundary === null ? 0 : 1,
       lastCompaction:
         boundary === null ? null : { trigger: "auto", preTokens: 1, postTokens: null, timestamp: boundary },
-      model: null,
-      cwd: null,
-      gitBranch: null,
-      claudeCodeVersion: null,
     },
-    skipped: Object.fromEntries(SKIP_REASONS.map((r) => [r, 0])) as ContextState["skipped"],
     ...rest,
   };
 }

@@ -1,13 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { emptyContextState } from "../../tests/helpers/context-state.ts";
 import { type ContextState, ContextStateSchema } from "./context-state-schema.ts";
 import { RESTORE_SECTIONS, renderRestoreText } from "./restore-text.ts";
-import { SKIP_REASONS } from "./transcript.ts";
 
 function sampleState(overrides: Partial<ContextState> = {}): ContextState {
+  const base = emptyContextState("0b1c2d3e-0000-4000-8000-000000000001");
   const state: ContextState = {
-    version: 1,
-    sessionId: "0b1c2d3e-0000-4000-8000-000000000001",
-    projectRoot: "/repo",
+    ...base,
     transcriptPath: "/home/u/.claude/projects/-repo/0b1c.jsonl",
     extractedAt: "2026-11-22T10:00:00.000Z",
     conversation: [
@@ -75,21 +74,7 @@ function sampleState(overrides: Partial<ContextState> = {}): ContextState {
       total: 5,
       failures: [{ tool: "Bash", message: "npm test: 2 failing", timestamp: null }],
     },
-    session: {
-      id: "0b1c2d3e-0000-4000-8000-000000000001",
-      title: null,
-      firstTimestamp: null,
-      lastTimestamp: null,
-      userMessages: 1,
-      assistantMessages: 1,
-      compactions: 0,
-      lastCompaction: null,
-      model: null,
-      cwd: "/repo",
-      gitBranch: "main",
-      claudeCodeVersion: null,
-    },
-    skipped: Object.fromEntries(SKIP_REASONS.map((reason) => [reason, 0])) as ContextState["skipped"],
+    session: { ...base.session, userMessages: 1, assistantMessages: 1, cwd: "/repo", gitBranch: "main" },
     ...overrides,
   };
   return state;

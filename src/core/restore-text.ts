@@ -27,15 +27,8 @@ export interface RenderOptions {
   origin?: string;
 }
 
-const SUMMARY_SECTIONS: readonly RestoreSection[] = [
-  "task",
-  "todos",
-  "plan",
-  "decisions",
-  "preferences",
-  "files",
-  "failures",
-];
+/** Everything but the conversation itself. */
+const SUMMARY_SECTIONS: readonly RestoreSection[] = RESTORE_SECTIONS.filter((section) => section !== "conversation");
 
 function clip(text: string, max: number): string {
   const flat = text.replace(/\s+/g, " ").trim();

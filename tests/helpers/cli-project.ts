@@ -4,22 +4,15 @@
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
-import type { CliContext } from "../../src/cli/context.ts";
-import { runCli } from "../../src/cli/program.ts";
 import { ContextStateSchema } from "../../src/core/context-state.ts";
 import { recordSessionStart } from "../../src/core/sessions.ts";
-import { silentLogger } from "../../src/log.ts";
 import { readProjectState } from "../../src/store/project-state.ts";
 import { updateSessionsSeen } from "../../src/store/sessions-seen.ts";
 import { createSnapshot } from "../../src/store/snapshots.ts";
+import { type CliRun, runCliCaptured } from "./cli-run.ts";
 import { assistantText, assistantToolUse, type LineContext, toolResult, userPrompt } from "./transcript-lines.ts";
 
-export interface CliRun {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+export type { CliRun };
 
 export interface CliProject {
   base: string;
@@ -67,21 +60,8 @@ export async function createCliProject(options: { sessionId?: string; startedAt?
   };
   await recordStart(sessionId, transcript, options.startedAt ?? new Date());
 
-  const run = async (argv: string[]): Promise<CliRun> => {
-    let stdout = "";
-    let stderr = "";
-    const ctx: CliContext = {
-      cwd: root,
-      env: { CTX_HOME: join(base, "ctx-home"), HOME: base },
-      stdin: Readable.from([]),
-      out: (text) => (stdout += text),
-      err: (text) => (stderr += text),
-      logger: silentLogger,
-      setExitCode: () => {},
-    };
-    const code = await runCli(argv, ctx);
-    return { code, stdout, stderr };
-  };
+  const run = (argv: string[]): Promise<CliRun> =>
+    runCliCaptured(argv, { cwd: root, env: { CTX_HOME: join(base, "ctx-home"), HOME: base } });
   return { base, root, transcript, sessionId, sourceFile, run, recordStart };
 }
 

@@ -2,12 +2,9 @@
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { DoctorReportSchema } from "../../core/doctor-report.ts";
-import { silentLogger } from "../../log.ts";
-import type { CliContext } from "../context.ts";
-import { runCli } from "../program.ts";
 
 let root: string;
 let repo: string;
@@ -26,20 +23,8 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(root, { recursive: true, force: true }));
 
-async function run(argv: string[]) {
-  let stdout = "";
-  let exitCode = 0;
-  const ctx: CliContext = {
-    cwd: repo,
-    env,
-    stdin: Readable.from([]),
-    out: (text) => (stdout += text),
-    err: () => {},
-    logger: silentLogger,
-    setExitCode: (code) => (exitCode = code),
-  };
-  const code = await runCli(argv, ctx);
-  return { code: code || exitCode, stdout };
+function run(argv: string[]) {
+  return runCliCaptured(argv, { cwd: repo, env });
 }
 
 async function doctorJson() {

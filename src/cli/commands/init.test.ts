@@ -2,13 +2,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { InitReportSchema } from "../../core/init-report.ts";
 import { CtxError } from "../../errors.ts";
-import { silentLogger } from "../../log.ts";
-import type { CliContext } from "../context.ts";
-import { runCli } from "../program.ts";
 
 let repo: string;
 let bin: string;
@@ -24,20 +21,8 @@ afterEach(() => {
   rmSync(bin, { recursive: true, force: true });
 });
 
-async function run(argv: string[], env: NodeJS.ProcessEnv = { PATH: bin }) {
-  let stdout = "";
-  let stderr = "";
-  const ctx: CliContext = {
-    cwd: join(repo, "src"),
-    env,
-    stdin: Readable.from([]),
-    out: (text) => (stdout += text),
-    err: (text) => (stderr += text),
-    logger: silentLogger,
-    setExitCode: () => {},
-  };
-  const code = await runCli(argv, ctx);
-  return { code, stdout, stderr };
+function run(argv: string[], env: NodeJS.ProcessEnv = { PATH: bin }) {
+  return runCliCaptured(argv, { cwd: join(repo, "src"), env });
 }
 
 const read = (path: string) => readFileSync(join(repo, path), "utf8");
