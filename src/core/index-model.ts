@@ -1,0 +1,79 @@
+// The session index's data model, shared by ingestion (src/index/), the SQLite store (src/store/session-index.ts),
+// ranking (src/core/ranking.ts), the embedders and the fork-detect surfaces. Plain data, no I/O.
+// Times are epoch milliseconds; similarity values are calibrated to 0..1 whatever the retriever.
+
+/** Memory markers a chunk can carry (product document "Smart Fork Detection"); each boosts its session's score. */
+export type MemoryType = "PATTERN" | "WORKING_SOLUTION" | "WAITING";
+
+/** One indexed session (a main transcript; its subagent transcripts are folded into it). */
+export interface IndexedSession {
+  id: string;
+  /** The project folder name under ~/.claude/projects (e.g. `-home-user-app`). */
+  project: string;
+  cwd: string | null;
+  /** The main transcript's path. */
+  path: string;
+  gitBranch: string | null;
+  createdAt: number;
+  updatedAt: number;
+  messageCount: number;
+  /** The ai-title or summary record, else the first user prompt (trimmed). */
+  title: string;
+  tags: string[];
+  memoryMarkers: MemoryType[];
+}
+
+/** One searchable chunk of a session: exchanges (a user turn kept with its reply), about 750 tokens. */
+export interface IndexedChunk {
+  sessionId: string;
+  chunkIndex: number;
+  /** Ordinal range of the session's messages this chunk covers (inclusive). */
+  firstMessage: number;
+  lastMessage: number;
+  text: string;
+  tokenCount: number;
+  hasCode: boolean;
+  languages: string[];
+  memoryType: MemoryType | null;
+}
+
+/** A chunk that matched a query, with the retriever's calibrated similarity (0..1). */
+export interface ChunkHit {
+  /** The chunks table's rowid. */
+  chunkId: number;
+  sessionId: string;
+  chunkIndex: number;
+  similarity: number;
+  memoryType: MemoryType | null;
+  text: string;
+}
+
+/** Filters every search honours. */
+export interface SearchFilters {
+  /** Project folder name(s) to keep; absent = every project. */
+  projects?: string[];
+  since?: number;
+  until?: number;
+  tags?: string[];
+}
+
+/** The composite score's parts (each 0..1 except boost, a multiplier >= 1). */
+export interface ScoreComponents {
+  bestSimilarity: number;
+  averageSimilarity: number;
+  chunkRatio: number;
+  recency: number;
+  chainQuality: number;
+  boost: number;
+}
+
+/** A session ranked for a query. */
+export interface RankedSession {
+  session: IndexedSession;
+  /** 0..1 (shown as a percentage). */
+  score: number;
+  components: ScoreComponents;
+  bestChunk: ChunkHit;
+  matchedChunks: number;
+  totalChunks: number;
+}
