@@ -13,19 +13,29 @@ const PLUGIN_TOOL = "mcp__plugin_ctx_ctx__ctx_fork_detect";
 const FRONTMATTER = [
   "description: Find the past Claude Code session to fork from (ctx)",
   "argument-hint: <what you are about to work on>",
-  `allowed-tools: ${TOOL}, ${PLUGIN_TOOL}`,
+  `allowed-tools: ${TOOL}, ${PLUGIN_TOOL}, AskUserQuestion`,
 ];
 
-const BODY = `Call the ctx tool \`${TOOL}\` (named \`${PLUGIN_TOOL}\` when ctx is installed as a Claude Code plugin) with \`query\` set to:
+/**
+ * The steps Claude follows for /fork-detect, shared by the slash command file and the MCP prompt.
+ * `request` is what the person typed (`$ARGUMENTS` in the command file).
+ */
+export function forkDetectInstructions(request: string): string {
+  return `Find the past Claude Code session I should fork from, with ctx.
 
-$ARGUMENTS
+What I want to work on: ${request}
 
-If that query is empty, use one sentence that sums up what we are working on in this conversation.
+1. If that is empty, ask me in one short question what I want to work on, and wait for my answer.
+2. Call the ctx tool \`${TOOL}\` (named \`${PLUGIN_TOOL}\` when ctx is installed as a Claude Code plugin) with \`query\` set to what I want to work on. Pass \`project\` only if I named a project ("this" means this project).
+3. If it returns sessions, ask me with the AskUserQuestion tool, one question: "Which session do you want to fork from?", with up to 4 options: the top 3 sessions as a numbered list of options, best match first (label: the session's topic in at most 5 words; description: its score, when it was last active, its project and what matched), then "None - start fresh" (description: "Start this work in a new session"). Claude Code adds a "Type something" option itself.
+4. For a session I pick, show its fork command exactly as the tool returned it, in its own code block so I can copy and paste it into a terminal (it resumes that session from its own directory as a new fork), and the in-session alternative the tool gives. Mention any warning the tool gave for it (for example a transcript close to Claude Code's cleanup). For "None - start fresh", say so and carry on here. If I type something else, use it as a refined query and search again.
+5. If the tool finds no session above its threshold, say so and offer three choices: refine the query, start fresh, or list recent sessions (\`ctx status\`). If it returns an error, show its hint.
 
-Present the ranked sessions it returns as a numbered list, best match first: the session's title or first prompt, its project directory, when it was last active, its score, and what matched. Under each session, show its fork command exactly as the tool returned it, in its own code block, so I can copy and paste it (it resumes that session from its own directory as a new fork). Do not run the fork commands yourself.
-
-If the tool finds no session, or returns an error, say so and show its hint.
+Do not run the fork commands yourself.
 `;
+}
+
+const BODY = forkDetectInstructions("$ARGUMENTS");
 
 function hashOf(content: string): string {
   return createHash("sha256").update(content.replace(/\r\n/g, "\n")).digest("hex").slice(0, 16);

@@ -164,3 +164,26 @@ describe("ctx MCP server", () => {
     expect(StatusSchema.parse(JSON.parse(content.text)).version).toBe("9.9.9");
   });
 });
+
+describe("fork-detect prompt", () => {
+  it("is listed and carries the request into the steps", async () => {
+    const c = await connect();
+    const { prompts } = await c.listPrompts();
+    expect(prompts.map((p) => p.name)).toContain("fork-detect");
+    const got = await c.getPrompt({ name: "fork-detect", arguments: { request: "fix the login test" } });
+    const first = got.messages[0];
+    expect(first?.role).toBe("user");
+    const text = first?.content.type === "text" ? first.content.text : "";
+    expect(text).toContain("What I want to work on: fix the login test");
+    expect(text).toContain("mcp__ctx__ctx_fork_detect");
+    expect(text).toContain("AskUserQuestion");
+    expect(text).toContain("None - start fresh");
+  });
+
+  it("asks what to work on when the request is empty", async () => {
+    const c = await connect();
+    const got = await c.getPrompt({ name: "fork-detect", arguments: {} });
+    const text = got.messages[0]?.content.type === "text" ? got.messages[0].content.text : "";
+    expect(text).toContain("If that is empty, ask me");
+  });
+});

@@ -2,6 +2,7 @@
 // the transport is attached by the caller (stdio in production, in-memory in tests).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ServerDeps } from "./deps.ts";
+import { PROMPT_REGISTRARS } from "./prompts/index.ts";
 import { RESOURCE_REGISTRARS } from "./resources/index.ts";
 import { TOOL_REGISTRARS } from "./tools/index.ts";
 
@@ -28,5 +29,6 @@ export function createServer(deps: ServerDeps): McpServer {
   );
   for (const register of TOOL_REGISTRARS) register(server, deps);
   for (const register of RESOURCE_REGISTRARS) register(server, deps);
+  for (const register of PROMPT_REGISTRARS) register(server, deps);
   return server;
 }
