@@ -1,9 +1,23 @@
 #!/usr/bin/env bash
-# The README's first command: set up, then run ctx's main job on embedded defaults in a demo repository
-# (no server, no API key, no download beyond npm packages): `ctx init`, a Claude Code session (a real
-# transcript from the fixtures) going through its hooks as Claude Code would drive them, including a
-# compaction, then `ctx status`, `ctx restore`, `ctx snapshot list` and `ctx doctor`.
+# The README's first command: set up, then run ctx's main jobs on embedded defaults (no server, no API key,
+# no download beyond npm packages):
+# 1. fork detection: index Claude Code sessions (the sample transcripts that ship with the repository, laid out
+#    as a throwaway ~/.claude; or yours with `--claude-dir ~/.claude`) into a throwaway index, then search them
+#    and print the ranked sessions with their fork commands;
+# 2. context that survives compaction, in a demo repository: `ctx init`, a Claude Code session (a real transcript
+#    from the fixtures) going through its hooks as Claude Code would drive them, including a compaction, then
+#    `ctx status`, `ctx restore`, `ctx snapshot list` and `ctx doctor`.
+# Usage: bash scripts/quickstart.sh [--claude-dir DIR] [--query TEXT]
 set -euo pipefail
+claude_dir=""
+query="create a TODO app with Next.js"
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --claude-dir) claude_dir="$2"; shift 2 ;;
+    --query) query="$2"; shift 2 ;;
+    *) echo "usage: bash scripts/quickstart.sh [--claude-dir DIR] [--query TEXT]" >&2; exit 2 ;;
+  esac
+done
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # shellcheck source=scripts/setup.sh
 source "$repo/scripts/setup.sh"
@@ -14,6 +28,21 @@ mkdir -p "$demo"
 cd "$demo"
 [ -d .git ] || git init -q . 2>/dev/null || mkdir -p .git
 export CTX_HOME="${CTX_HOME:-$demo/.ctx-home}"
+
+if [ -z "$claude_dir" ]; then
+  claude_dir="$demo/.claude-sample"
+  echo "== sample Claude Code sessions (real transcripts from the fixtures) in $claude_dir"
+  node "$repo/tests/helpers/sample-claude-dir.ts" "$claude_dir"
+fi
+echo "== ctx index --claude-dir $claude_dir   (index: $CTX_HOME/index.db)"
+ctx index --claude-dir "$claude_dir"
+echo
+echo "== ctx stats"
+ctx stats
+echo
+echo "== ctx search \"$query\"   (what /fork-detect shows inside Claude Code)"
+ctx search "$query" --claude-dir "$claude_dir" --no-refresh || true
+echo
 
 echo "== ctx init in $demo"
 ctx init

@@ -12,6 +12,7 @@ import { registerInitCommand } from "./commands/init.ts";
 import { registerReindexCommand } from "./commands/reindex.ts";
 import { registerRestoreCommand } from "./commands/restore.ts";
 import { registerSaveCommand } from "./commands/save.ts";
+import { registerSearchCommand } from "./commands/search.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerSnapshotCommand } from "./commands/snapshot.ts";
 import { registerStatsCommand } from "./commands/stats.ts";
@@ -45,6 +46,7 @@ export function createProgram(ctx: CliContext): Command {
   registerIndexCommand(program, ctx);
   registerStatsCommand(program, ctx);
   registerReindexCommand(program, ctx);
+  registerSearchCommand(program, ctx);
   return program;
 }
 

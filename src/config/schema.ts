@@ -86,8 +86,11 @@ function buildConfigSchema() {
         WAITING: z._default(z.number().check(z.positive()), 1.02),
       }),
     ),
-    /** A session scoring below this (0..1) is not a good match: fork-detect says "nothing found" instead. */
-    minScore: z._default(weight(), 0.4),
+    /**
+     * A session whose best chunk's similarity (0..1) is below this is not offered: fork-detect says "no good
+     * match" instead. Relevance only: an old session that matches well is still offered, ranked lower.
+     */
+    minSimilarity: z._default(weight(), 0.25),
   });
 
   const EmbedderConfigSchema = z.strictObject({

@@ -78,7 +78,11 @@ describe("fork candidates", () => {
   });
 
   it("builds a candidate with the fork command, the in-session route and no warning when fresh", () => {
-    const candidate = toForkCandidate(ranked(), 1, { now: NOW, cleanupPeriodDays: 30, transcriptExists: () => true });
+    const candidate = toForkCandidate(ranked(), 1, {
+      now: NOW,
+      cleanupPeriodDays: 30,
+      transcriptModifiedAt: () => NOW - 2 * DAY,
+    });
     expect(candidate).toMatchObject({
       rank: 1,
       scorePercent: 73,
@@ -98,24 +102,26 @@ describe("fork candidates", () => {
     const old = toForkCandidate(ranked({ updatedAt: NOW - 26 * DAY }), 2, {
       now: NOW,
       cleanupPeriodDays: 30,
-      transcriptExists: () => true,
+      transcriptModifiedAt: () => NOW - 26 * DAY,
     });
     expect(old.expiresInDays).toBe(4);
     expect(old.warning).toContain("may be removed in 4 day(s)");
-    const gone = toForkCandidate(ranked(), 3, { now: NOW, cleanupPeriodDays: 30, transcriptExists: () => false });
+    const gone = toForkCandidate(ranked(), 3, { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => null });
     expect(gone.expiresInDays).toBeNull();
     expect(gone.warning).toContain("cannot be resumed");
   });
 
   it("renders candidates and the no-match options", () => {
     const text = renderForkCandidates("login test", [
-      toForkCandidate(ranked(), 1, { now: NOW, cleanupPeriodDays: 30, transcriptExists: () => true }),
+      toForkCandidate(ranked(), 1, { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => NOW - 2 * DAY }),
     ]);
     expect(text).toContain('Sessions matching "login test"');
     expect(text).toContain("1. Fix the flaky login test");
     expect(text).toContain("fork: cd '/home/user/app' && claude --resume");
-    const none = renderNoMatch("quantum", 12, 35);
-    expect(none).toContain("the best match scored 12%");
+    const closest = toForkCandidate(ranked(), 1, { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => NOW });
+    const none = renderNoMatch("quantum", closest, 35);
+    expect(none).toContain('the closest, "Fix the flaky login test", reached 90% similarity');
+    expect(none).toContain("at least 35% is needed");
     expect(none).toContain("start fresh");
     expect(renderNoMatch("quantum", null, 35)).toContain("nothing in the index matched");
   });

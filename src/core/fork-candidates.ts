@@ -36,7 +36,8 @@ export interface ForkCandidate {
 export interface ForkCandidateContext {
   now: number;
   cleanupPeriodDays: number;
-  transcriptExists: (path: string) => boolean;
+  /** The transcript file's modification time (Claude Code's cleanup sweep goes by it); null when it is gone. */
+  transcriptModifiedAt: (path: string) => number | null;
 }
 
 /** POSIX single-quoting: safe to paste into any sh-compatible shell whatever the folder's name holds. */
@@ -85,9 +86,12 @@ export function inSessionCommandFor(sessionId: string): string {
 
 export function toForkCandidate(ranked: RankedSession, rank: number, context: ForkCandidateContext): ForkCandidate {
   const { session } = ranked;
-  const exists = context.transcriptExists(session.path);
-  const ageDays = (context.now - session.updatedAt) / DAY_MS;
-  const expiresInDays = exists ? Math.max(0, Math.floor(context.cleanupPeriodDays - ageDays)) : null;
+  const modifiedAt = context.transcriptModifiedAt(session.path);
+  const exists = modifiedAt !== null;
+  const expiresInDays =
+    modifiedAt === null
+      ? null
+      : Math.max(0, Math.floor(context.cleanupPeriodDays - (context.now - modifiedAt) / DAY_MS));
   return {
     rank,
     sessionId: session.id,
@@ -139,10 +143,13 @@ export function renderForkCandidates(query: string, candidates: readonly ForkCan
 }
 
 /** What to say when nothing clears the threshold: the options the person has. */
-export function renderNoMatch(query: string, bestPercent: number | null, minPercent: number): string {
-  const best = bestPercent === null ? "nothing in the index matched" : `the best match scored ${bestPercent}%`;
+export function renderNoMatch(query: string, closest: ForkCandidate | null, minPercent: number): string {
+  const best =
+    closest === null
+      ? "nothing in the index matched"
+      : `the closest, "${closest.topic}", reached ${Math.round(closest.components.bestSimilarity * 100)}% similarity`;
   return [
-    `No past session matches "${query}" well enough (${best}; the threshold is ${minPercent}%).`,
+    `No past session matches "${query}" well enough (${best}; at least ${minPercent}% is needed).`,
     "Options: refine the query with words the session would contain (file names, error text, feature names),",
     "start fresh, or list recent sessions with `ctx status` (or run `ctx index` if sessions are missing).",
   ].join("\n");

@@ -9,7 +9,9 @@ describe("/fork-detect command", () => {
     const front = content.split("---\n")[1] ?? "";
     expect(front).toMatch(/^description: .+$/m);
     expect(front).toMatch(/^argument-hint: .+$/m);
-    expect(front).toMatch(/^allowed-tools: mcp__ctx__ctx_fork_detect, mcp__plugin_ctx_ctx__ctx_fork_detect, AskUserQuestion$/m);
+    expect(front).toMatch(
+      /^allowed-tools: mcp__ctx__ctx_fork_detect, mcp__plugin_ctx_ctx__ctx_fork_detect, AskUserQuestion$/m,
+    );
     expect(content).toContain("None - start fresh");
     expect(content).toContain("$ARGUMENTS");
     expect(content).toContain("fork command");

@@ -46,7 +46,10 @@ export async function searchSessions(
   return rankSessions(matches, options.search, options.now ?? Date.now(), options.limit ?? DEFAULT_SESSION_LIMIT);
 }
 
-/** The results worth showing: those at or above `search.minScore` (none = "no good match", say so). */
+/**
+ * The results worth offering: those whose best chunk reaches `search.minSimilarity` (none = "no good match",
+ * say so). Relevance alone decides, so recency and chain quality rank sessions but never hide one.
+ */
 export function goodMatches(results: readonly RankedSession[], search: Config["search"]): RankedSession[] {
-  return results.filter((result) => result.score >= search.minScore);
+  return results.filter((result) => result.components.bestSimilarity >= search.minSimilarity);
 }

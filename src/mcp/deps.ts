@@ -2,6 +2,7 @@
 // tests pass their own (temp project, fixed clock, failing collectors).
 import type { Config } from "../config/schema.ts";
 import type { Status } from "../core/status.ts";
+import type { ForkDetectRequest, ForkDetectResult } from "../index/fork-detect.ts";
 import type { Logger } from "../log.ts";
 
 export interface ServerDeps {
@@ -14,4 +15,6 @@ export interface ServerDeps {
   sessionId?: string;
   /** `recent`: how many recent sessions to list (default 10). */
   collectStatus: (projectRoot: string, recent?: number) => Promise<Status>;
+  /** Searches the session index (catching it up first); see src/index/fork-detect.ts. */
+  forkDetect: (request: ForkDetectRequest) => Promise<ForkDetectResult>;
 }

@@ -49,6 +49,9 @@ async function connect(overrides: Partial<ServerDeps> = {}): Promise<Client> {
     config: defaultConfig(),
     now: () => new Date("2026-11-22T11:00:00.000Z"),
     collectStatus: async (_root, recent) => statusOf(recent),
+    forkDetect: async () => {
+      throw new Error("not used here");
+    },
     ...overrides,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -84,6 +87,7 @@ describe("ctx MCP server", () => {
       "ctx_checkpoint",
       "ctx_clear",
       "ctx_diff",
+      "ctx_fork_detect",
       "ctx_restore",
       "ctx_save",
       "ctx_snapshot_list",
@@ -97,7 +101,14 @@ describe("ctx MCP server", () => {
       expect(SERVER_INSTRUCTIONS).toContain(tool.name);
     }
     const annotations = (name: string) => tools.find((t) => t.name === name)?.annotations;
-    for (const name of ["ctx_status", "ctx_restore", "ctx_diff", "ctx_snapshot_list", "ctx_snapshot_restore"]) {
+    for (const name of [
+      "ctx_status",
+      "ctx_restore",
+      "ctx_diff",
+      "ctx_snapshot_list",
+      "ctx_snapshot_restore",
+      "ctx_fork_detect",
+    ]) {
       expect(annotations(name)?.readOnlyHint).toBe(true);
     }
     for (const name of ["ctx_save", "ctx_checkpoint", "ctx_clear"]) expect(annotations(name)?.readOnlyHint).toBe(false);

@@ -19,6 +19,7 @@ export const SERVER_INSTRUCTIONS = [
   "- ctx_clear {force}: delete the current saved context; only when the user asks.",
   "- ctx_snapshot_list {verbose?}: snapshots taken before compactions.",
   "- ctx_snapshot_restore {id}: one snapshot's context as text (changes nothing).",
+  "- ctx_fork_detect {query, project?, limit?, since?, until?}: past sessions closest to a task, with fork commands.",
   "Resources: ctx://status (JSON), ctx://context (full saved context), ctx://snapshots, ctx://snapshots/{id} (JSON).",
 ].join("\n");
 

@@ -4,6 +4,7 @@ import { defaultConfig } from "../config/defaults.ts";
 import { loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import { describeError } from "../errors.ts";
+import { runForkDetect } from "../index/fork-detect.ts";
 import type { Logger } from "../log.ts";
 import { collectProjectStatus } from "../store/project-status.ts";
 import { createServer } from "./server.ts";
@@ -20,14 +21,23 @@ export async function serveStdio(options: {
 }): Promise<void> {
   const env = options.env ?? process.env;
   const sessionId = env.CLAUDE_CODE_SESSION_ID;
+  const config = loadServerConfig(options.projectRoot, env, options.logger);
   const server = createServer({
     version: options.version,
     projectRoot: options.projectRoot,
     logger: options.logger,
-    config: loadServerConfig(options.projectRoot, env, options.logger),
+    config,
     now: () => new Date(),
     ...(sessionId === undefined || sessionId === "" ? {} : { sessionId }),
     collectStatus: (root, recent) => collectProjectStatus(root, options.version, recent),
+    forkDetect: (request) =>
+      runForkDetect(request, {
+        config,
+        env,
+        projectRoot: options.projectRoot,
+        now: () => Date.now(),
+        ...(sessionId === undefined || sessionId === "" ? {} : { currentSessionId: sessionId }),
+      }),
   });
   const transport = new LineTransport(options.stdin, options.stdout);
   transport.onerror = (error) => options.logger.warn(`stdio: ${error.message}`);

@@ -9,6 +9,7 @@ import { expect } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.ts";
 import { recordSessionStart } from "../../src/core/sessions.ts";
 import { buildStatus } from "../../src/core/status.ts";
+import { runForkDetect } from "../../src/index/fork-detect.ts";
 import { silentLogger } from "../../src/log.ts";
 import type { ServerDeps } from "../../src/mcp/deps.ts";
 import { createServer } from "../../src/mcp/server.ts";
@@ -81,6 +82,14 @@ export function testDeps(projectRoot: string, overrides: Partial<ServerDeps> = {
         initialized: true,
         sessions: null,
         warnings: [],
+      }),
+    // An empty Claude Code folder and index unless a test brings its own.
+    forkDetect: (request) =>
+      runForkDetect(request, {
+        config: defaultConfig(),
+        env: { CLAUDE_CONFIG_DIR: join(projectRoot, ".no-claude"), CTX_HOME: join(projectRoot, ".no-ctx-home") },
+        projectRoot,
+        now: () => SAVED_AT.getTime(),
       }),
     ...overrides,
   };

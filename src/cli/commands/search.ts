@@ -1,0 +1,88 @@
+// `ctx search "<query>" [--project P] [--limit N] [--since D] [--until D] [--json]`: fork detection from the
+// shell. People get a ranked list with fork commands; scripts get `{"results":[…]}` with the same fields
+// as the ctx_fork_detect tool.
+import type { Command } from "commander";
+import { loadConfig } from "../../config/load.ts";
+import { renderForkCandidates, renderNoMatch } from "../../core/fork-candidates.ts";
+import { CtxError } from "../../errors.ts";
+import { runForkDetect } from "../../index/fork-detect.ts";
+import { findProjectRoot } from "../../store/paths.ts";
+import type { CliContext } from "../context.ts";
+import { formatJson } from "../output.ts";
+
+interface SearchOptions {
+  project?: string;
+  limit?: string;
+  since?: string;
+  until?: string;
+  claudeDir?: string;
+  refresh: boolean;
+  json?: boolean;
+}
+
+export function registerSearchCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("search")
+    .description("find the past sessions closest to a task, with the command that forks each")
+    .argument("<query...>", "what you are about to work on")
+    .option("--project <name>", 'only one project: "this", a path, or part of a project folder name')
+    .option("--limit <n>", "how many sessions (1-50)", "5")
+    .option("--since <when>", "only sessions active since: ISO date or age (7d, 3w, 2m, 1y)")
+    .option("--until <when>", "only sessions active until: ISO date or age")
+    .option("--claude-dir <dir>", "Claude Code's folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
+    .option("--no-refresh", "search the index as it is, without catching up on new transcripts first")
+    .option("--json", "print JSON for scripts")
+    .action(async (words: string[], options: SearchOptions) => {
+      const query = words.join(" ");
+      const limit = parseLimit(options.limit ?? "5");
+      const projectRoot = findProjectRoot(ctx.cwd, ctx.env);
+      const result = await runForkDetect(
+        {
+          query,
+          limit,
+          ...(options.project === undefined ? {} : { project: options.project }),
+          ...(options.since === undefined ? {} : { since: options.since }),
+          ...(options.until === undefined ? {} : { until: options.until }),
+        },
+        {
+          config: loadConfig({ projectRoot, env: ctx.env }),
+          env: ctx.env,
+          projectRoot,
+          now: () => Date.now(),
+          ...(options.claudeDir === undefined ? {} : { claudeDir: options.claudeDir }),
+          ...(options.refresh ? {} : { refreshBudgetMs: 0 }),
+          // Run from Claude Code's Bash tool, the asking session is not a candidate for its own fork.
+          ...(ctx.env.CLAUDE_CODE_SESSION_ID ? { currentSessionId: ctx.env.CLAUDE_CODE_SESSION_ID } : {}),
+        },
+      );
+      if (result.refresh?.interrupted === true) {
+        ctx.err("ctx: the index is still catching up; results may miss recent sessions (run `ctx index`)\n");
+      }
+      if (options.json === true) {
+        ctx.out(
+          formatJson({
+            query: result.query,
+            results: result.candidates,
+            thresholdPercent: result.thresholdPercent,
+            indexedSessions: result.indexedSessions,
+          }),
+        );
+        return;
+      }
+      if (result.candidates.length === 0) {
+        ctx.out(`${renderNoMatch(query, result.bestBelowThreshold, result.thresholdPercent)}\n`);
+        if (result.indexedSessions === 0) ctx.err("ctx: the index is empty: run `ctx index` first\n");
+        ctx.setExitCode(1);
+        return;
+      }
+      ctx.out(`${renderForkCandidates(query, result.candidates)}\n`);
+    });
+}
+
+function parseLimit(text: string): number {
+  const limit = Number(text);
+  if (!Number.isInteger(limit) || limit < 1 || limit > 50) {
+    throw new CtxError("USAGE", `--limit must be a whole number from 1 to 50, not "${text}"`);
+  }
+  return limit;
+}

@@ -1,0 +1,165 @@
+// Fork detection end to end: bring the index up to date within a time budget, search it with the person's
+// filters, and turn the ranked sessions into candidates with fork commands. Shared by the
+// `ctx_fork_detect` tool and `ctx search`, so both give the same answer.
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { Config } from "../config/schema.ts";
+import { type ForkCandidate, toForkCandidate } from "../core/fork-candidates.ts";
+import { parseTimeBound, selectProjects } from "../core/fork-query.ts";
+import type { SearchFilters } from "../core/index-model.ts";
+import { CtxError } from "../errors.ts";
+import { openSessionIndex } from "../store/session-index.ts";
+import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
+import { goodMatches, searchSessions } from "./search.ts";
+import { type SyncSummary, syncIndex } from "./sync.ts";
+
+export interface ForkDetectRequest {
+  query: string;
+  /** "this" / "." for the current project, a path, a project folder name or part of one. */
+  project?: string;
+  limit?: number;
+  /** ISO date or a relative age such as `7d`, `3w`, `2m`. */
+  since?: string;
+  until?: string;
+}
+
+export interface ForkDetectOptions {
+  config: Config;
+  env: NodeJS.ProcessEnv;
+  projectRoot: string;
+  now: () => number;
+  claudeDir?: string;
+  /** The session asking (Claude Code's CLAUDE_CODE_SESSION_ID): never offered as its own fork. */
+  currentSessionId?: string;
+  /** How long to spend catching the index up before searching (0 = search what is there). */
+  refreshBudgetMs?: number;
+}
+
+export interface ForkDetectResult {
+  query: string;
+  /** Sessions at or above the threshold, best first. */
+  candidates: ForkCandidate[];
+  /** The best session below the threshold when none clears it (to say how close it came). */
+  bestBelowThreshold: ForkCandidate | null;
+  thresholdPercent: number;
+  projects: string[] | null;
+  indexedSessions: number;
+  /** What catching up did; null when it was skipped. */
+  refresh: SyncSummary | null;
+}
+
+const DEFAULT_REFRESH_BUDGET_MS = 1_500;
+/** Claude Code's default `cleanupPeriodDays` (reference/claude-code.md §2.1). */
+const DEFAULT_CLEANUP_DAYS = 30;
+
+export async function runForkDetect(request: ForkDetectRequest, options: ForkDetectOptions): Promise<ForkDetectResult> {
+  const query = request.query.trim();
+  if (query === "") {
+    throw new CtxError("USAGE", "the query is empty", { hint: "say what you are about to work on" });
+  }
+  const now = options.now();
+  const claudeDir = resolveClaudeDir({
+    ...(options.claudeDir === undefined ? {} : { claudeDir: options.claudeDir }),
+    env: options.env,
+  });
+  const dbPath = resolveIndexPath(options.env);
+  const refresh = await refreshIndex(claudeDir, dbPath, options.refreshBudgetMs ?? DEFAULT_REFRESH_BUDGET_MS);
+  const threshold = options.config.search.minSimilarity;
+  if (!existsSync(dbPath)) {
+    // Nothing indexed and nothing to index (no projects folder): an empty answer, not an error.
+    const projects = request.project === undefined ? null : [request.project];
+    return {
+      query,
+      candidates: [],
+      bestBelowThreshold: null,
+      thresholdPercent: Math.round(threshold * 100),
+      projects,
+      indexedSessions: 0,
+      refresh,
+    };
+  }
+  const index = openSessionIndex(dbPath, { readonly: true });
+  try {
+    const filters = buildFilters(request, options.projectRoot, now, knownProjects(index.db));
+    const limit = request.limit ?? 5;
+    const ranked = (
+      await searchSessions(index, query, { filters, limit: limit + 1, search: options.config.search, now })
+    )
+      .filter((entry) => entry.session.id !== options.currentSessionId)
+      .slice(0, limit);
+    const context = {
+      now,
+      cleanupPeriodDays: readCleanupPeriodDays(claudeDir),
+      transcriptModifiedAt: (path: string) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? null,
+    };
+    const good = new Set(goodMatches(ranked, options.config.search));
+    const candidates = ranked
+      .filter((entry) => good.has(entry))
+      .map((entry, i) => toForkCandidate(entry, i + 1, context));
+    const best = ranked[0];
+    return {
+      query,
+      candidates,
+      bestBelowThreshold: candidates.length === 0 && best !== undefined ? toForkCandidate(best, 1, context) : null,
+      thresholdPercent: Math.round(threshold * 100),
+      projects: filters.projects ?? null,
+      indexedSessions: index.stats().sessions,
+      refresh,
+    };
+  } finally {
+    index.close();
+  }
+}
+
+async function refreshIndex(claudeDir: string, dbPath: string, budgetMs: number): Promise<SyncSummary | null> {
+  if (budgetMs <= 0 || !existsSync(join(claudeDir, "projects"))) return null;
+  return syncIndex({ claudeDir, dbPath, signal: AbortSignal.timeout(budgetMs) });
+}
+
+function buildFilters(request: ForkDetectRequest, projectRoot: string, now: number, known: string[]): SearchFilters {
+  const filters: SearchFilters = {};
+  if (request.project !== undefined && request.project.trim() !== "") {
+    filters.projects = selectProjects(request.project, projectRoot, known);
+    if (filters.projects.length === 0) {
+      throw new CtxError("NOT_FOUND", `no indexed project matches "${request.project}"`, {
+        hint: `known projects: ${known.slice(0, 8).join(", ") || "none yet (run ctx index)"}`,
+      });
+    }
+  }
+  const since = timeBound("since", request.since, now);
+  const until = timeBound("until", request.until, now);
+  if (since !== undefined) filters.since = since;
+  if (until !== undefined) filters.until = until;
+  return filters;
+}
+
+function timeBound(name: string, text: string | undefined, now: number): number | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const parsed = parseTimeBound(text, now);
+  if (parsed === null) {
+    throw new CtxError("USAGE", `${name} "${text}" is not a date`, {
+      hint: "use an ISO date (2026-10-01) or an age such as 7d, 3w, 2m, 1y",
+    });
+  }
+  return parsed;
+}
+
+function knownProjects(db: { prepare: (sql: string) => { all: () => unknown[] } }): string[] {
+  return db
+    .prepare("SELECT DISTINCT project FROM sessions ORDER BY project")
+    .all()
+    .map((row) => String((row as { project: unknown }).project));
+}
+
+/** The person's `cleanupPeriodDays` from Claude Code's user settings, else the default. */
+function readCleanupPeriodDays(claudeDir: string): number {
+  try {
+    const settings = JSON.parse(readFileSync(join(claudeDir, "settings.json"), "utf8")) as {
+      cleanupPeriodDays?: unknown;
+    };
+    const days = settings.cleanupPeriodDays;
+    return typeof days === "number" && days > 0 ? days : DEFAULT_CLEANUP_DAYS;
+  } catch {
+    return DEFAULT_CLEANUP_DAYS;
+  }
+}

@@ -1,0 +1,110 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  closeClients,
+  connectClient,
+  expectSchemaRejection,
+  testDeps,
+  textOf,
+} from "../../tests/helpers/mcp-project.ts";
+import { writeSampleClaudeDir } from "../../tests/helpers/sample-claude-dir.ts";
+import { defaultConfig } from "../config/defaults.ts";
+import { runForkDetect } from "../index/fork-detect.ts";
+import { ForkDetectOutputSchema } from "./tools/fork-detect.ts";
+
+const NOW = Date.parse("2026-11-22T12:00:00Z");
+const PHOENIX = "d6e0bada-1959-4eec-a9d2-0bfade768d8f";
+let env: NodeJS.ProcessEnv;
+
+beforeAll(() => {
+  const base = mkdtempSync(join(tmpdir(), "ctx-fork-"));
+  writeSampleClaudeDir(join(base, "claude"));
+  env = { CLAUDE_CONFIG_DIR: join(base, "claude"), CTX_HOME: join(base, "ctx-home") };
+});
+afterEach(closeClients);
+
+function connect(projectRoot = "/path/to/Demo", currentSessionId?: string) {
+  const config = defaultConfig();
+  const current = currentSessionId === undefined ? {} : { currentSessionId };
+  return connectClient(
+    testDeps(projectRoot, {
+      forkDetect: (request) => runForkDetect(request, { config, env, projectRoot, now: () => NOW, ...current }),
+    }),
+  );
+}
+
+describe("ctx_fork_detect", () => {
+  it("ranks the session about the request first, with its fork command", async () => {
+    const client = await connect();
+    const result = await client.callTool({
+      name: "ctx_fork_detect",
+      arguments: { query: "start the phoenix server in the background" },
+    });
+    expect(result.isError).toBeFalsy();
+    const output = ForkDetectOutputSchema.parse(result.structuredContent);
+    expect(output.indexedSessions).toBe(7);
+    const [best] = output.results;
+    expect(best?.sessionId).toBe(PHOENIX);
+    expect(best?.topic).toBe("start phoenix in background");
+    expect(best?.forkCommand).toBe(`cd '/home/marco/projects/spotter' && claude --resume ${PHOENIX} --fork-session`);
+    expect(best?.inSessionCommand).toBe(`/resume ${PHOENIX}, then /branch`);
+    expect(best?.score).toBeGreaterThan(output.results[1]?.score ?? 0);
+    expect(best?.transcriptExists).toBe(true);
+    expect(textOf(result)).toContain(`claude --resume ${PHOENIX} --fork-session`);
+  });
+
+  it("never offers the asking session as its own fork", async () => {
+    const client = await connect("/path/to/Demo", PHOENIX);
+    const result = await client.callTool({
+      name: "ctx_fork_detect",
+      arguments: { query: "start the phoenix server in the background", limit: 3 },
+    });
+    const output = ForkDetectOutputSchema.parse(result.structuredContent);
+    expect(output.results.map((candidate) => candidate.sessionId)).not.toContain(PHOENIX);
+    expect(output.results).toHaveLength(3);
+  });
+
+  it("keeps to this project when asked", async () => {
+    const client = await connect("/path/to/Demo");
+    const everywhere = await client.callTool({ name: "ctx_fork_detect", arguments: { query: "phoenix server" } });
+    const all = ForkDetectOutputSchema.parse(everywhere.structuredContent).results;
+    expect(new Set(all.map((candidate) => candidate.project)).size).toBeGreaterThan(1);
+    const result = await client.callTool({
+      name: "ctx_fork_detect",
+      arguments: { query: "phoenix server", project: "this", limit: 10 },
+    });
+    const output = ForkDetectOutputSchema.parse(result.structuredContent);
+    expect(output.results.length).toBeGreaterThan(0);
+    for (const candidate of output.results) expect(candidate.project).toBe("-path-to-Demo");
+  });
+
+  it("says so and offers the options when nothing matches", async () => {
+    const client = await connect();
+    const result = await client.callTool({
+      name: "ctx_fork_detect",
+      arguments: { query: "zyxwvut quuxplorb frobnicator" },
+    });
+    expect(result.isError).toBeFalsy();
+    expect(ForkDetectOutputSchema.parse(result.structuredContent).results).toEqual([]);
+    expect(textOf(result)).toContain("No past session matches");
+    expect(textOf(result)).toContain("start fresh");
+  });
+
+  it("answers a bad date or an unknown project with an error result and a hint", async () => {
+    const client = await connect();
+    const badDate = await client.callTool({ name: "ctx_fork_detect", arguments: { query: "todo", since: "soonish" } });
+    expect(badDate.isError).toBe(true);
+    expect(textOf(badDate)).toContain("7d");
+    const project = await client.callTool({ name: "ctx_fork_detect", arguments: { query: "todo", project: "nope" } });
+    expect(project.isError).toBe(true);
+    expect(textOf(project)).toContain("known projects");
+  });
+
+  it("rejects arguments its schema does not allow", async () => {
+    const client = await connect();
+    await expectSchemaRejection(client, "ctx_fork_detect", { query: "x", limit: 0 }, "limit");
+    await expectSchemaRejection(client, "ctx_fork_detect", {}, "query");
+  });
+});
