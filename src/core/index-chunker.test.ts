@@ -200,6 +200,18 @@ describe("buildChunks", () => {
     ]);
   });
 
+  it("continues the overlap from previousText when chunking an increment", () => {
+    const previousText = `User: earlier question\nAssistant: ${prose("earlier", 300)}`;
+    const chunks = buildChunks("s1", [message("user", "next question"), message("assistant", "next answer")], {
+      previousText,
+      firstOrdinal: 12,
+    });
+    const overlap = overlapTail(previousText, CHUNK_OVERLAP_TOKENS);
+    expect(overlap).not.toBe("");
+    expect(chunks[0]?.text).toBe(`${overlap}\nUser: next question\nAssistant: next answer`);
+    expect(chunks[0]).toMatchObject({ firstMessage: 12, lastMessage: 13 });
+  });
+
   it("holds its rules for any session (property)", () => {
     const block = fc.oneof(
       fc.integer({ min: 1, max: 700 }).map((tokens) => prose("p", tokens)),
