@@ -1,7 +1,8 @@
 // Packs a session's index messages into searchable chunks (DESIGN.md "The session index"). Messages are grouped
-// into exchanges (a user prompt with the replies and tool gists up to the next prompt); exchanges are packed whole
-// into chunks of about TARGET tokens (at most MAX). An exchange bigger than MAX is split between paragraphs (its prompt kept
-// with the start of its reply), never inside a fenced code block (a code block bigger than MAX stays whole, alone).
+// into exchanges (a user prompt with the replies, tool gists and inline subagent messages up to the next prompt);
+// exchanges are packed whole into chunks of about TARGET tokens (at most MAX). An exchange bigger than MAX is split
+// between paragraphs (its prompt kept with the start of its reply), never inside a fenced code block (a code block
+// bigger than MAX stays whole, alone).
 // Each chunk after the first opens with about OVERLAP tokens carried from the end of the previous chunk.
 //
 // Chunk text, one line per message (a message's own newlines kept):
@@ -129,10 +130,15 @@ function* exchangeUnits(messages: IndexMessage[], firstOrdinal: number): Generat
     } else yield* splitExchange(exchange);
     exchange = [];
   };
+  let openerIsMain = false;
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index];
     if (message === undefined) continue;
-    if (message.role !== "assistant") yield* emit();
+    // A subagent's prompt inside a main-chain exchange (old transcripts write them inline) is part of the reply.
+    if (message.role !== "assistant" && !(message.sidechain && openerIsMain)) {
+      yield* emit();
+      openerIsMain = !message.sidechain;
+    }
     const text = renderMessage(message);
     if (text !== "") exchange.push({ ordinal: firstOrdinal + index, text });
   }
