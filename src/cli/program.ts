@@ -2,6 +2,7 @@
 // Errors are translated once, in src/bin/ctx.ts.
 import { Command, CommanderError } from "commander";
 import { CTX_VERSION } from "../version.ts";
+import { registerBudgetCommand } from "./commands/budget.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
 import { registerClearCommand } from "./commands/clear.ts";
 import { registerDiffCommand } from "./commands/diff.ts";
@@ -9,6 +10,7 @@ import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerHookCommand } from "./commands/hook.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerRestoreCommand } from "./commands/restore.ts";
+import { registerRulesCommand } from "./commands/rules.ts";
 import { registerSaveCommand } from "./commands/save.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerSnapshotCommand } from "./commands/snapshot.ts";
@@ -39,6 +41,8 @@ export function createProgram(ctx: CliContext): Command {
   registerClearCommand(program, ctx);
   registerCheckpointCommand(program, ctx);
   registerSnapshotCommand(program, ctx);
+  registerRulesCommand(program, ctx);
+  registerBudgetCommand(program, ctx);
   return program;
 }
 

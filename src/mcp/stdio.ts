@@ -5,6 +5,7 @@ import { loadConfig } from "../config/load.ts";
 import type { Config } from "../config/schema.ts";
 import { describeError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { memoryDirFor } from "../store/memory-store.ts";
 import { collectProjectStatus } from "../store/project-status.ts";
 import { createServer } from "./server.ts";
 import { LineTransport } from "./stdio-transport.ts";
@@ -20,11 +21,13 @@ export async function serveStdio(options: {
 }): Promise<void> {
   const env = options.env ?? process.env;
   const sessionId = env.CLAUDE_CODE_SESSION_ID;
+  const config = loadServerConfig(options.projectRoot, env, options.logger);
   const server = createServer({
     version: options.version,
     projectRoot: options.projectRoot,
     logger: options.logger,
-    config: loadServerConfig(options.projectRoot, env, options.logger),
+    config,
+    memoryDir: memoryDirFor(options.projectRoot, env, config),
     now: () => new Date(),
     ...(sessionId === undefined || sessionId === "" ? {} : { sessionId }),
     collectStatus: (root, recent) => collectProjectStatus(root, options.version, recent),
