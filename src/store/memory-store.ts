@@ -92,12 +92,13 @@ export interface MemoryStoreOptions {
 /** Runs `fn` holding the folder's lock, then rebuilds MEMORY.md; returns fn's result and the index. */
 async function changeMemory<T>(
   options: MemoryStoreOptions,
-  fn: (topics: MemoryTopic[], usage: UsageFile) => Promise<{ result: T; usage: UsageFile }>,
+  fn: (topics: MemoryTopic[], usage: UsageFile) => Promise<{ result: T; usage: UsageFile; topics: MemoryTopic[] }>,
 ): Promise<{ result: T; index: RenderedIndex }> {
   await mkdir(options.dir, { recursive: true, mode: 0o700 });
   return withLock(join(options.dir, INDEX_FILE), async () => {
-    const { result, usage } = await fn(await listMemoryTopics(options.dir), await readMemoryUsage(options.dir));
-    const topics = await listMemoryTopics(options.dir);
+    // One listing per change: `fn` returns the topics as they are after it (the folder is ours while locked).
+    const changed = await fn(await listMemoryTopics(options.dir), await readMemoryUsage(options.dir));
+    const { result, usage, topics } = changed;
     const known = new Set(topics.map((topic) => topic.file));
     const kept: UsageFile = {
       topics: Object.fromEntries(Object.entries(usage.topics).filter(([file]) => known.has(file))),
@@ -149,6 +150,7 @@ export async function writeMemory(options: MemoryStoreOptions, memory: MemoryWri
     return {
       result: { path: join(options.dir, file), file, created: existing === null, redactions },
       usage: recordUse(usage, file, now),
+      topics: [...topics.filter((topic) => topic.file !== file), { ...front, file, content: content.trim() }],
     };
   });
 }
@@ -159,7 +161,7 @@ export async function readMemory(options: MemoryStoreOptions, name: string) {
     const topic = findTopic(topics, name);
     if (topic === null) throw notFound(name, topics);
     const next = recordUse(usage, topic.file, options.now());
-    return { result: { topic, use: next.topics[topic.file] ?? { uses: 1, lastUsed: null } }, usage: next };
+    return { result: { topic, use: next.topics[topic.file] ?? { uses: 1, lastUsed: null } }, usage: next, topics };
   });
 }
 
@@ -168,6 +170,6 @@ export async function deleteMemory(options: MemoryStoreOptions, name: string) {
     const topic = findTopic(topics, name);
     if (topic === null) throw notFound(name, topics);
     await unlink(join(options.dir, topic.file));
-    return { result: topic, usage };
+    return { result: topic, usage, topics: topics.filter((entry) => entry.file !== topic.file) };
   });
 }
