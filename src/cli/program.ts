@@ -2,6 +2,7 @@
 // Errors are translated once, in src/bin/ctx.ts.
 import { Command, CommanderError } from "commander";
 import { CTX_VERSION } from "../version.ts";
+import { registerBudgetCommand } from "./commands/budget.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
 import { registerClearCommand } from "./commands/clear.ts";
 import { registerDiffCommand } from "./commands/diff.ts";
@@ -11,6 +12,7 @@ import { registerIndexCommand } from "./commands/index.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerReindexCommand } from "./commands/reindex.ts";
 import { registerRestoreCommand } from "./commands/restore.ts";
+import { registerRulesCommand } from "./commands/rules.ts";
 import { registerSaveCommand } from "./commands/save.ts";
 import { registerSearchCommand } from "./commands/search.ts";
 import { registerServeCommand } from "./commands/serve.ts";
@@ -47,6 +49,8 @@ export function createProgram(ctx: CliContext): Command {
   registerStatsCommand(program, ctx);
   registerReindexCommand(program, ctx);
   registerSearchCommand(program, ctx);
+  registerRulesCommand(program, ctx);
+  registerBudgetCommand(program, ctx);
   return program;
 }
 

@@ -25,6 +25,7 @@ const DEFAULT_CONFIG: Config = {
       safety_constraints: 1_500,
       ambient_knowledge: 2_000,
     },
+    injectMaxTokens: 1_000,
   },
   search: {
     weights: { bestSimilarity: 0.4, averageSimilarity: 0.2, chunkRatio: 0.05, recency: 0.25, chainQuality: 0.1 },
@@ -35,6 +36,9 @@ const DEFAULT_CONFIG: Config = {
   embedder: { provider: "none", model: "nomic-embed-text-v1.5", ollamaUrl: "http://127.0.0.1:11434", modelDir: "" },
   summaries: { provider: "extractive", model: "claude-haiku-4-5", dailyTokenCap: 200_000 },
   redaction: { allowlist: [] },
+  rules: { reinject: true, overlapThreshold: 0.6 },
+  memory: { directory: "", maxIndexLines: 200, maxIndexBytes: 25_000 },
+  breadcrumb: { enabled: false, vault: "", heading: "## Claude Code sessions" },
 };
 
 /** A fresh copy of the defaults (callers may change theirs). */

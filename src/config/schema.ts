@@ -66,6 +66,31 @@ function buildConfigSchema() {
         ambient_knowledge: z._default(positiveInt(), 2_000),
       }),
     ),
+    /** Tokens of the assembled budget in the compact re-injection (0 = leave it out). */
+    injectMaxTokens: z._default(nonNegativeInt(), 1_000),
+  });
+
+  const RulesConfigSchema = z.strictObject({
+    /** Re-inject the CLAUDE.md rules marked (ENFORCED) or (CRITICAL) after each compaction. */
+    reinject: z._default(z.boolean(), true),
+    /** `ctx rules check`: share of a rule's content words the summary must hold to count as paraphrased. */
+    overlapThreshold: z._default(weight(), 0.6),
+  });
+
+  const MemoryConfigSchema = z.strictObject({
+    /** Auto-memory folder; empty = Claude Code's own (`<claude config>/projects/<repo>/memory`). */
+    directory: z._default(z.string(), ""),
+    /** Claude Code loads no more of MEMORY.md than this many lines and bytes. */
+    maxIndexLines: z._default(positiveInt(), 200),
+    maxIndexBytes: z._default(positiveInt(), 25_000),
+  });
+
+  const BreadcrumbConfigSchema = z.strictObject({
+    /** At SessionEnd, append a line about the session to an Obsidian daily note. */
+    enabled: z._default(z.boolean(), false),
+    /** The vault folder (or a subfolder of it) holding the daily notes `<YYYY-MM-DD>.md`. */
+    vault: z._default(z.string(), ""),
+    heading: z._default(z.string(), "## Claude Code sessions"),
   });
 
   const SearchConfigSchema = z.strictObject({
@@ -123,6 +148,9 @@ function buildConfigSchema() {
     embedder: section(EmbedderConfigSchema),
     summaries: section(SummariesConfigSchema),
     redaction: section(RedactionConfigSchema),
+    rules: section(RulesConfigSchema),
+    memory: section(MemoryConfigSchema),
+    breadcrumb: section(BreadcrumbConfigSchema),
   });
   return ConfigSchema;
 }

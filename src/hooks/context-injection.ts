@@ -1,18 +1,73 @@
-// The text SessionStart `compact` (and the UserPromptSubmit fallback) inject: the saved state rendered
-// within Claude Code's additionalContext limit, carrying the injection's token so its arrival can be
-// checked in the transcript.
+// The text SessionStart `compact` (and the UserPromptSubmit fallback) inject: the CLAUDE.md rules marked
+// (ENFORCED)/(CRITICAL) verbatim first (they are cut only when they alone exceed the limit), then the
+// assembled context budget (chosen by hand, so before the extracted state; at most budget.injectMaxTokens),
+// then the saved state in the room left, all within Claude Code's
+// additionalContext limit, carrying the injection's token so its arrival can be checked in the transcript.
+import { assembleBudget, type BudgetFile } from "../core/budget.ts";
 import type { ContextState } from "../core/context-state.ts";
+import { CHARS_PER_TOKEN } from "../core/estimate.ts";
 import type { Injection } from "../core/injection.ts";
 import { renderRestoreText } from "../core/restore-text.ts";
 
-export function compactInjectionText(state: ContextState, injection: Injection | null, maxChars: number): string {
+export interface InjectionExtras {
+  /** The rules block (already redacted), or "" when there are none or re-injection is off. */
+  rulesText: string;
+  budget: BudgetFile | null;
+  /** Token cap of the assembled budget (config budget.injectMaxTokens). */
+  budgetMaxTokens: number;
+}
+
+export const NO_EXTRAS: InjectionExtras = { rulesText: "", budget: null, budgetMaxTokens: 0 };
+
+/** Below this many characters the saved state is not worth rendering; it is named instead. */
+const MIN_STATE_CHARS = 300;
+
+export function compactInjectionText(
+  state: ContextState,
+  injection: Injection | null,
+  maxChars: number,
+  extras: InjectionExtras = NO_EXTRAS,
+): string {
   const token = injection?.token ?? null;
   const origin = injection?.snapshotId
     ? `snapshot ${injection.snapshotId}, saved just before this compaction`
     : "the state saved before this compaction";
   const tokenLine = token === null ? "" : `\n[${token}]`;
-  const body = renderRestoreText(state, { mode: "summary", maxChars: maxChars - tokenLine.length, origin });
-  return body + tokenLine;
+  let room = maxChars - tokenLine.length;
+  const blocks: string[] = [];
+  if (extras.rulesText !== "") {
+    const rules = fitLines(extras.rulesText, room - 2, "- … (more rules: `ctx rules list` shows them all)");
+    blocks.push(rules);
+    room -= rules.length + 2;
+  }
+  if (extras.budget !== null && extras.budgetMaxTokens > 0) {
+    const budgetChars = Math.min(extras.budgetMaxTokens * CHARS_PER_TOKEN, room - 2);
+    const assembly = assembleBudget(extras.budget, Math.floor(budgetChars / CHARS_PER_TOKEN));
+    if (assembly.text !== "") {
+      blocks.push(assembly.text);
+      room -= assembly.text.length + 2;
+    }
+  }
+  if (room >= MIN_STATE_CHARS) {
+    blocks.push(renderRestoreText(state, { mode: "summary", maxChars: room, origin }));
+  } else {
+    const note = "(The saved state is not shown for length: `ctx restore --print` shows it.)";
+    if (note.length + 2 <= room) blocks.push(note);
+  }
+  return blocks.join("\n\n") + tokenLine;
+}
+
+/** `text` cut at a line boundary to at most `max` characters, with `marker` saying so. */
+function fitLines(text: string, max: number, marker: string): string {
+  if (text.length <= max) return text;
+  const lines = text.split("\n");
+  let kept = "";
+  for (const line of lines) {
+    const next = kept === "" ? line : `${kept}\n${line}`;
+    if (next.length + marker.length + 1 > max) break;
+    kept = next;
+  }
+  return `${kept}\n${marker}`.slice(0, Math.max(0, max));
 }
 
 /** The short "where you left off" for a new session in a project with saved context. */

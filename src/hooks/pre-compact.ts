@@ -14,6 +14,7 @@ import { writeInjection } from "../store/injection-store.ts";
 import { readSessionState, writeProjectState } from "../store/project-state.ts";
 import { createSnapshot } from "../store/snapshots.ts";
 import { compactInjectionText } from "./context-injection.ts";
+import { gatherInjectionExtras } from "./injection-extras.ts";
 import type { PreCompactInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
 
@@ -56,7 +57,8 @@ export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): 
       warning = `ctx: no snapshot this time: ${error.message}${error.hint ? ` (${error.hint})` : ""}; the state itself was saved`;
     }
     const injection = newInjection(input.session_id, snapshotId, now);
-    const text = compactInjectionText(captured.state, injection, deps.config.hooks.maxInjectChars);
+    const extras = await gatherInjectionExtras(deps);
+    const text = compactInjectionText(captured.state, injection, deps.config.hooks.maxInjectChars, extras);
     await writeInjection(deps.projectRoot, { ...injection, text }, now);
     if (snapshotId !== null && deps.cliPath !== "" && deps.config.retention.archiveSnapshots) {
       spawnDetachedRecompress(deps.projectRoot, snapshotId, {

@@ -1,8 +1,12 @@
 // SessionEnd: records the end of the session and saves its context (capture from the last compaction
 // boundary + one LZ4 write). Claude Code gives all SessionEnd hooks a shared 1.5 s unless a timeout is
-// declared (ctx init declares one); this stays well under that (see bench/hooks.bench.ts).
+// declared (ctx init declares one); this stays well under that (see bench/hooks.bench.ts). With
+// `breadcrumb.enabled`, one line about the session is also appended to an Obsidian daily note.
+import { basename } from "node:path";
+import type { ContextState } from "../core/context-state.ts";
 import { recordSessionEnd } from "../core/sessions.ts";
 import { describeError } from "../errors.ts";
+import { homeOf } from "../store/claude-paths.ts";
 import { saveContext } from "../store/context-ops.ts";
 import { updateSessionsSeen } from "../store/sessions-seen.ts";
 import type { SessionEndInput } from "./schemas.ts";
@@ -25,13 +29,38 @@ export async function handleSessionEnd(input: SessionEndInput, deps: HookDeps): 
   const lines: string[] = [];
   if (movedAside !== null)
     lines.push(`ctx: the sessions file failed to verify; kept it as ${movedAside} and started a new one`);
+  let state: ContextState | null = null;
   try {
-    await saveContext(
+    const saved = await saveContext(
       { projectRoot: deps.projectRoot, config: deps.config, now: deps.now },
       { sessionId: input.session_id, transcriptPath: input.transcript_path },
     );
+    state = saved.state;
   } catch (error) {
     lines.push(`ctx: could not save the session's context at its end: ${describeError(error)}`);
   }
+  if (deps.config.breadcrumb.enabled) {
+    try {
+      const { appendBreadcrumb } = await import("../store/breadcrumb-note.ts");
+      const note = await appendBreadcrumb(
+        {
+          vault: deps.config.breadcrumb.vault,
+          heading: deps.config.breadcrumb.heading,
+          home: homeOf(deps.env),
+          allowlist: deps.config.redaction.allowlist,
+        },
+        { at: deps.now(), project: basename(deps.projectRoot), sessionId: input.session_id, title: titleOf(state) },
+      );
+      deps.logger.debug(`session breadcrumb written to ${note}`);
+    } catch (error) {
+      lines.push(`ctx: no session breadcrumb: ${describeError(error)}`);
+    }
+  }
   return lines.length === 0 ? null : { stderr: lines.join("\n") };
+}
+
+/** The session's title, else the first prompt ctx kept (since the last compaction). */
+function titleOf(state: ContextState | null): string | null {
+  if (state === null) return null;
+  return state.session.title ?? state.conversation.find((message) => message.kind === "prompt")?.text ?? null;
 }

@@ -73,10 +73,11 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
     if (typeof pending.text === "string" && pending.text.length <= maxChars) return pending.text;
   }
   // This session's own state: another session may have saved the project's newest state meanwhile.
-  const [{ readSessionState }, { compactInjectionText }] = await Promise.all([
+  const [{ readSessionState }, { compactInjectionText }, { gatherInjectionExtras }] = await Promise.all([
     import("../store/project-state.ts"),
     import("./context-injection.ts"),
+    import("./injection-extras.ts"),
   ]);
   const state = await readSessionState(deps.projectRoot, input.session_id);
-  return state === null ? null : compactInjectionText(state, pending, maxChars);
+  return state === null ? null : compactInjectionText(state, pending, maxChars, await gatherInjectionExtras(deps));
 }

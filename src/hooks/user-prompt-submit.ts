@@ -5,6 +5,7 @@ import { decideFallback, type Injection } from "../core/injection.ts";
 import { readInjection, transcriptContains, writeInjection } from "../store/injection-store.ts";
 import { readSessionState } from "../store/project-state.ts";
 import { compactInjectionText } from "./context-injection.ts";
+import { gatherInjectionExtras } from "./injection-extras.ts";
 import type { UserPromptSubmitInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
 
@@ -38,5 +39,5 @@ async function injectionText(injection: Injection, sessionId: string, deps: Hook
   const maxChars = deps.config.hooks.maxInjectChars;
   if (typeof injection.text === "string" && injection.text.length <= maxChars) return injection.text;
   const state = await readSessionState(deps.projectRoot, sessionId);
-  return state === null ? null : compactInjectionText(state, injection, maxChars);
+  return state === null ? null : compactInjectionText(state, injection, maxChars, await gatherInjectionExtras(deps));
 }

@@ -13,6 +13,8 @@ export interface ServerDeps {
   now: () => Date;
   /** The Claude Code session that spawned the server (CLAUDE_CODE_SESSION_ID); unset outside Claude Code. */
   sessionId?: string;
+  /** The auto-memory folder (Claude Code's own for the project unless configured); see store/memory-store.ts. */
+  memoryDir?: string;
   /** `recent`: how many recent sessions to list (default 10). */
   collectStatus: (projectRoot: string, recent?: number) => Promise<Status>;
   /** Searches the session index (catching it up first); see src/index/fork-detect.ts. */

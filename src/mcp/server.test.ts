@@ -84,10 +84,16 @@ describe("ctx MCP server", () => {
     const c = await connect();
     const { tools } = await c.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      "ctx_budget",
       "ctx_checkpoint",
       "ctx_clear",
       "ctx_diff",
       "ctx_fork_detect",
+      "ctx_memory_delete",
+      "ctx_memory_list",
+      "ctx_memory_read",
+      "ctx_memory_search",
+      "ctx_memory_write",
       "ctx_restore",
       "ctx_save",
       "ctx_snapshot_list",

@@ -20,6 +20,9 @@ export const SERVER_INSTRUCTIONS = [
   "- ctx_snapshot_list {verbose?}: snapshots taken before compactions.",
   "- ctx_snapshot_restore {id}: one snapshot's context as text (changes nothing).",
   "- ctx_fork_detect {query, project?, limit?, since?, until?}: past sessions closest to a task, with fork commands.",
+  "- ctx_budget {op: list|add|pin|unpin|evict|estimate|assemble}: items kept in view across compactions.",
+  "- ctx_memory_write {name, description, type, content}: remember across sessions (Claude Code's MEMORY.md).",
+  "- ctx_memory_read {name}, ctx_memory_list, ctx_memory_search {query}, ctx_memory_delete {name}: the memories.",
   "Resources: ctx://status (JSON), ctx://context (full saved context), ctx://snapshots, ctx://snapshots/{id} (JSON).",
 ].join("\n");
 

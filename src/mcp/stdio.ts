@@ -6,6 +6,7 @@ import type { Config } from "../config/schema.ts";
 import { describeError } from "../errors.ts";
 import { runForkDetect } from "../index/fork-detect.ts";
 import type { Logger } from "../log.ts";
+import { memoryDirFor } from "../store/memory-store.ts";
 import { collectProjectStatus } from "../store/project-status.ts";
 import { createServer } from "./server.ts";
 import { LineTransport } from "./stdio-transport.ts";
@@ -27,6 +28,7 @@ export async function serveStdio(options: {
     projectRoot: options.projectRoot,
     logger: options.logger,
     config,
+    memoryDir: memoryDirFor(options.projectRoot, env, config),
     now: () => new Date(),
     ...(sessionId === undefined || sessionId === "" ? {} : { sessionId }),
     collectStatus: (root, recent) => collectProjectStatus(root, options.version, recent),

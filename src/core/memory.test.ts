@@ -1,0 +1,114 @@
+import { describe, expect, it } from "vitest";
+import { thrownCtxError } from "../../tests/helpers/ctx-error.ts";
+import {
+  type MemoryTopic,
+  orderByUse,
+  parseTopicFile,
+  recordUse,
+  renderIndex,
+  renderTopicFile,
+  SECTION_END,
+  SECTION_START,
+  searchTopics,
+  topicFileName,
+} from "./memory.ts";
+
+const topic = (name: string, extra: Partial<MemoryTopic> = {}): MemoryTopic => ({
+  name,
+  description: `about ${name}`,
+  type: "project",
+  file: topicFileName(name),
+  content: `${name} content`,
+  ...extra,
+});
+
+describe("auto-memory topics", () => {
+  it("derives safe file names and refuses names that could leave the folder", () => {
+    expect(topicFileName("Retry policy: v2!")).toBe("retry_policy_v2.md");
+    expect(topicFileName("  User Role ")).toBe("user_role.md");
+    for (const bad of ["../etc/passwd", "a/b", "a\\b", "..", "", "x".repeat(81), "line\nbreak", "MEMORY", "!!!"]) {
+      expect(thrownCtxError(() => topicFileName(bad)).code).toBe("USAGE");
+    }
+  });
+
+  it("round-trips frontmatter through YAML, quoting what needs quoting", () => {
+    const text = renderTopicFile(
+      {
+        name: "Deploys: how",
+        description: "Never on Fridays # really",
+        type: "feedback",
+        modified: "2026-11-22T10:00:00.000Z",
+      },
+      "Deploy from `main` only.\n",
+    );
+    expect(text.startsWith('---\nname: "Deploys: how"\n')).toBe(true);
+    expect(parseTopicFile("deploys_how.md", text)).toEqual({
+      name: "Deploys: how",
+      description: "Never on Fridays # really",
+      type: "feedback",
+      modified: "2026-11-22T10:00:00.000Z",
+      file: "deploys_how.md",
+      content: "Deploy from `main` only.",
+    });
+  });
+
+  it("is not a topic without valid frontmatter (no block, bad YAML, unknown type)", () => {
+    expect(parseTopicFile("a.md", "# just notes")).toBeNull();
+    expect(parseTopicFile("a.md", "---\nname: [unclosed\n---\nx")).toBeNull();
+    expect(parseTopicFile("a.md", "---\nname: a\ndescription: b\ntype: diary\n---\nx")).toBeNull();
+  });
+
+  it("orders by uses, then last use, then name", () => {
+    let usage = { topics: {} };
+    const now = (minute: number) => new Date(Date.UTC(2026, 10, 22, 10, minute));
+    usage = recordUse(usage, "b.md", now(1));
+    usage = recordUse(usage, "c.md", now(2));
+    usage = recordUse(usage, "c.md", now(3));
+    usage = recordUse(usage, "a.md", now(4));
+    const ordered = orderByUse([topic("a"), topic("b"), topic("c"), topic("d")], usage);
+    expect(ordered.map((t) => t.file)).toEqual(["c.md", "a.md", "b.md", "d.md"]);
+  });
+});
+
+describe("the MEMORY.md index", () => {
+  it("keeps what others wrote, and does not list a topic they already link", () => {
+    const current = `# My notes\n- [Mine](mine.md) — by hand\n\n${SECTION_START}\n- stale\n${SECTION_END}\n\nTrailer line.\n`;
+    const index = renderIndex(current, [topic("mine"), topic("retry")], { maxLines: 200, maxBytes: 25_000 });
+    expect(index.text).toBe(
+      `# My notes\n- [Mine](mine.md) — by hand\n\n${SECTION_START}\n- [retry](retry.md) — about retry (project)\n${SECTION_END}\n\nTrailer line.\n`,
+    );
+    expect(index.listed).toEqual(["retry.md"]);
+  });
+
+  it("drops the least used entries until the whole file is within 200 lines and 25 KB", () => {
+    const many = Array.from({ length: 300 }, (_, i) => topic(`t${String(i).padStart(3, "0")}`));
+    const byLines = renderIndex("", many, { maxLines: 200, maxBytes: 25_000 });
+    expect(byLines.lines).toBe(200);
+    expect(byLines.listed).toHaveLength(200 - 4); // heading, blank line, two markers
+    expect(byLines.trimmed[0]).toBe("t196.md");
+    const wide = many.map((t) => ({ ...t, description: "d".repeat(300) }));
+    const byBytes = renderIndex("", wide, { maxLines: 200, maxBytes: 25_000 });
+    expect(byBytes.bytes).toBeLessThanOrEqual(25_000);
+    expect(byBytes.bytes + 330).toBeGreaterThan(25_000); // one more entry would not fit
+    expect(byBytes.listed.length + byBytes.trimmed.length).toBe(300);
+  });
+});
+
+describe("memory search", () => {
+  it("ranks name and description matches over content matches, with a snippet", () => {
+    const hits = searchTopics(
+      [
+        topic("deploys", { description: "how we deploy", content: "Use the blue-green script." }),
+        topic("retries", { content: "Backoff doubles; deploy after tests pass." }),
+        topic("unrelated"),
+      ],
+      "Deploy",
+    );
+    expect(hits.map((hit) => [hit.topic.name, hit.score])).toEqual([
+      ["deploys", 2],
+      ["retries", 1],
+    ]);
+    expect(hits[1]?.snippet).toContain("deploy after tests pass");
+    expect(searchTopics([topic("a")], "  ")).toEqual([]);
+  });
+});

@@ -1,0 +1,225 @@
+// ctx_budget: the five-compartment context budget, one op per call (list, add, pin, unpin, evict, estimate,
+// assemble). The input is a union discriminated on `op`, so each op takes exactly its own fields.
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import * as z from "zod";
+import { COMPARTMENTS, type Compartment, MAX_ITEM_PRIORITY, MIN_ITEM_PRIORITY } from "../../core/budget.ts";
+import {
+  addToBudget,
+  assembleFromBudget,
+  type BudgetOpsDeps,
+  estimateBudget,
+  evictFromBudget,
+  listBudget,
+  pinBudgetItem,
+} from "../../store/budget-ops.ts";
+import type { ServerDeps } from "../deps.ts";
+import { toolErrorResult } from "../result.ts";
+
+export const BUDGET_TOOL_NAME = "ctx_budget";
+
+const compartment = z.enum(COMPARTMENTS);
+const itemId = z
+  .string()
+  .regex(/^b\d+$/)
+  .describe("An item id from list, e.g. b3.");
+const FIELDS = {
+  compartment,
+  text: z
+    .string()
+    .min(1)
+    .max(20_000)
+    .describe("add: what to keep in view (secrets are redacted); estimate: text to size."),
+  priority: z.int().min(MIN_ITEM_PRIORITY).max(MAX_ITEM_PRIORITY).describe("add: 1 (least) to 5; default 3."),
+  pinned: z.boolean().describe("add: never evicted automatically."),
+  over_cap: z
+    .enum(["evict", "error"])
+    .describe("add over the compartment cap: evict its least important items (default) or fail."),
+  id: itemId,
+  tokens: z.int().positive().describe("evict: free at least this many tokens, ambient knowledge first."),
+  max_tokens: z.int().positive().max(200_000).describe("assemble: token limit of the rendered budget."),
+};
+const OPS = ["list", "add", "pin", "unpin", "evict", "estimate", "assemble"] as const;
+
+/** The real input: a union discriminated on `op`, so each op takes exactly its own fields. */
+export const BudgetInputSchema = z.discriminatedUnion("op", [
+  z.object({ op: z.literal("list"), compartment: compartment.optional() }).strict(),
+  z
+    .object({
+      op: z.literal("add"),
+      compartment,
+      text: FIELDS.text,
+      priority: FIELDS.priority.optional(),
+      pinned: FIELDS.pinned.optional(),
+      over_cap: FIELDS.over_cap.optional(),
+    })
+    .strict(),
+  z.object({ op: z.literal("pin"), id: itemId }).strict(),
+  z.object({ op: z.literal("unpin"), id: itemId }).strict(),
+  z
+    .object({ op: z.literal("evict"), id: itemId.optional(), tokens: FIELDS.tokens.optional() })
+    .strict()
+    .refine((value) => (value.id === undefined) !== (value.tokens === undefined), {
+      message: "evict takes exactly one of id or tokens",
+      path: ["id"],
+    }),
+  z.object({ op: z.literal("estimate"), text: z.string().optional(), compartment: compartment.optional() }).strict(),
+  z.object({ op: z.literal("assemble"), max_tokens: FIELDS.max_tokens }).strict(),
+]);
+export type BudgetInput = z.infer<typeof BudgetInputSchema>;
+
+/**
+ * What the tool advertises: MCP tool inputs must be one JSON object schema, so every op's fields appear
+ * optional here, and a refinement holds the arguments to the union above (clients see its issues).
+ */
+export const BudgetToolInputSchema = z
+  .object({
+    op: z.enum(OPS),
+    ...Object.fromEntries(Object.entries(FIELDS).map(([name, schema]) => [name, schema.optional()])),
+  })
+  .superRefine((value, ctx) => {
+    const parsed = BudgetInputSchema.safeParse(value);
+    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+  });
+
+const ItemSchema = z.object({
+  id: z.string(),
+  compartment: z.string(),
+  text: z.string(),
+  priority: z.int(),
+  pinned: z.boolean(),
+  createdAt: z.string(),
+  usedAt: z.string(),
+  tokens: z.int(),
+});
+const UsageSchema = z.object({
+  compartment: z.string(),
+  priority: z.int(),
+  cap: z.int(),
+  tokens: z.int(),
+  items: z.int(),
+  pinned: z.int(),
+});
+
+export const BudgetOutputSchema = z.object({
+  op: z.string(),
+  items: z.array(ItemSchema).optional(),
+  compartments: z.array(UsageSchema).optional(),
+  item: ItemSchema.optional(),
+  evicted: z.array(ItemSchema).optional(),
+  redactions: z.int().optional(),
+  estimate: z
+    .object({ tokens: z.int().nullable(), fits: z.boolean().nullable(), totalTokens: z.int(), totalCap: z.int() })
+    .optional(),
+  assembly: z
+    .object({ text: z.string(), tokens: z.int(), included: z.array(z.string()), omitted: z.array(z.string()) })
+    .optional(),
+});
+export type BudgetOutput = z.infer<typeof BudgetOutputSchema>;
+
+export function budgetOpsDeps(deps: Pick<ServerDeps, "projectRoot" | "config" | "now">): BudgetOpsDeps {
+  return {
+    projectRoot: deps.projectRoot,
+    caps: deps.config.budget.caps,
+    allowlist: deps.config.redaction.allowlist,
+    now: deps.now,
+  };
+}
+
+export async function runBudgetOp(
+  deps: BudgetOpsDeps,
+  input: BudgetInput,
+): Promise<{ text: string; output: BudgetOutput }> {
+  switch (input.op) {
+    case "list": {
+      const { items, compartments } = await listBudget(deps, input.compartment);
+      const usage = compartments.map((c) => `${c.compartment} ${c.tokens}/${c.cap}`).join(", ");
+      const lines = items.map((i) => `${i.id} [${i.compartment} p${i.priority}${i.pinned ? " pinned" : ""}] ${i.text}`);
+      return {
+        text: [`Budget (tokens used/cap): ${usage}`, ...(lines.length === 0 ? ["(no items)"] : lines)].join("\n"),
+        output: { op: "list", items, compartments },
+      };
+    }
+    case "add": {
+      const added = await addToBudget(deps, {
+        compartment: input.compartment as Compartment,
+        text: input.text,
+        ...(input.priority === undefined ? {} : { priority: input.priority }),
+        ...(input.pinned === undefined ? {} : { pinned: input.pinned }),
+        ...(input.over_cap === undefined ? {} : { overCap: input.over_cap }),
+      });
+      const evicted =
+        added.evicted.length === 0 ? "" : ` Evicted to make room: ${added.evicted.map((i) => i.id).join(", ")}.`;
+      return {
+        text: `Added ${added.item.id} to ${added.item.compartment} (~${added.item.tokens} tokens).${evicted}`,
+        output: { op: "add", item: added.item, evicted: added.evicted, redactions: added.redactions },
+      };
+    }
+    case "pin":
+    case "unpin": {
+      const item = await pinBudgetItem(deps, input.id, input.op === "pin");
+      return { text: `${input.op === "pin" ? "Pinned" : "Unpinned"} ${item.id}.`, output: { op: input.op, item } };
+    }
+    case "evict": {
+      const evicted = await evictFromBudget(
+        deps,
+        input.id !== undefined ? { id: input.id } : { tokens: input.tokens ?? 0 },
+      );
+      const freed = evicted.reduce((sum, i) => sum + i.tokens, 0);
+      const text =
+        evicted.length === 0
+          ? "Nothing evictable (pinned items and safety constraints are never evicted automatically)."
+          : `Evicted ${evicted.map((i) => i.id).join(", ")} (~${freed} tokens).`;
+      return { text, output: { op: "evict", evicted } };
+    }
+    case "estimate": {
+      const e = await estimateBudget(deps, {
+        ...(input.text === undefined ? {} : { text: input.text }),
+        ...(input.compartment === undefined ? {} : { compartment: input.compartment }),
+      });
+      const head =
+        e.tokens === null
+          ? ""
+          : `~${e.tokens} tokens${e.fits === null ? "" : e.fits ? " (fits)" : " (over the cap)"}. `;
+      return {
+        text: `${head}Budget holds ~${e.totalTokens} of ${e.totalCap} tokens.`,
+        output: {
+          op: "estimate",
+          compartments: e.compartments,
+          estimate: { tokens: e.tokens, fits: e.fits, totalTokens: e.totalTokens, totalCap: e.totalCap },
+        },
+      };
+    }
+    case "assemble": {
+      const assembly = await assembleFromBudget(deps, input.max_tokens, { touch: true });
+      const text = assembly.text === "" ? "(the budget is empty, or nothing fits)" : assembly.text;
+      return { text, output: { op: "assemble", assembly } };
+    }
+  }
+}
+
+export function registerBudgetTool(server: McpServer, deps: ServerDeps): void {
+  server.registerTool(
+    BUDGET_TOOL_NAME,
+    {
+      title: "ctx budget",
+      description:
+        "The context budget: items kept in view across compactions, in 5 compartments with token caps " +
+        "(safety_constraints, active_task, operator_preferences, project_background, ambient_knowledge). " +
+        "op list|add {compartment, text, priority?}|pin {id}|unpin {id}|evict {id}|evict {tokens}|estimate " +
+        "{text?, compartment?}|assemble {max_tokens}. Eviction takes ambient knowledge first and never touches " +
+        "pinned items or safety constraints. The assembled budget is re-injected after each compaction.",
+      inputSchema: BudgetToolInputSchema,
+      outputSchema: BudgetOutputSchema.shape,
+      annotations: { title: "ctx budget", readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+    },
+    async (input) => {
+      try {
+        const { text, output } = await runBudgetOp(budgetOpsDeps(deps), BudgetInputSchema.parse(input));
+        return { content: [{ type: "text", text }], structuredContent: output };
+      } catch (error) {
+        deps.logger.error(`${BUDGET_TOOL_NAME}: ${String(error)}`);
+        return toolErrorResult(BUDGET_TOOL_NAME, error);
+      }
+    },
+  );
+}

@@ -1,0 +1,54 @@
+// Where Claude Code keeps its own files for a user and a project (reference/claude-code.md §2.1, §5):
+// its config folder (CLAUDE_CONFIG_DIR, else ~/.claude), the project folder name it derives from a path,
+// and the git repository a path belongs to (auto memory is per repository: worktrees share it).
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { homedir } from "node:os";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+
+export function homeOf(env: NodeJS.ProcessEnv): string {
+  return env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
+}
+
+export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
+  const configured = env.CLAUDE_CONFIG_DIR;
+  // ccusage accepts a comma-separated list; Claude Code itself writes to the first.
+  if (configured !== undefined && configured.trim() !== "") return resolve(configured.split(",")[0]?.trim() ?? "");
+  return join(homeOf(env), ".claude");
+}
+
+const MAX_NAME = 200;
+
+/**
+ * `<project>` in `~/.claude/projects/<project>/`: the absolute path with every non-alphanumeric character
+ * replaced by `-`. Over 200 characters it is cut and a hash of the whole path appended; Claude Code's hash
+ * function is not documented, so such a path should set `memory.directory` explicitly.
+ */
+export function claudeProjectDirName(path: string): string {
+  const name = resolve(path).replace(/[^a-zA-Z0-9]/g, "-");
+  if (name.length <= MAX_NAME) return name;
+  return `${name.slice(0, MAX_NAME)}-${createHash("sha256").update(path).digest("hex").slice(0, 8)}`;
+}
+
+/**
+ * The main working tree of the git repository holding `path` (a worktree's `.git` file points into the main
+ * repository's `.git/worktrees/<name>`), or `path` itself outside git.
+ */
+export function gitRepositoryRoot(path: string): string {
+  let dir = resolve(path);
+  for (;;) {
+    const dotGit = join(dir, ".git");
+    if (existsSync(dotGit)) {
+      if (statSync(dotGit).isDirectory()) return dir;
+      const pointer = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1]?.trim();
+      if (pointer === undefined) return dir;
+      const gitDir = isAbsolute(pointer) ? pointer : resolve(dir, pointer);
+      const marker = `${join(".git", "worktrees")}`;
+      const at = gitDir.lastIndexOf(marker);
+      return at < 0 ? dir : dirname(join(gitDir.slice(0, at), ".git"));
+    }
+    const parent = dirname(dir);
+    if (parent === dir) return resolve(path);
+    dir = parent;
+  }
+}

@@ -1,0 +1,65 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { beforeEach, describe, expect, it } from "vitest";
+import { defaultConfig } from "../config/defaults.ts";
+import { claudeProjectDirName } from "./claude-paths.ts";
+import { listMemoryTopics, memoryDirFor } from "./memory-store.ts";
+
+let base: string;
+let repo: string;
+let env: NodeJS.ProcessEnv;
+beforeEach(() => {
+  base = mkdtempSync(join(tmpdir(), "ctx-memdir-"));
+  repo = join(base, "my_repo");
+  mkdirSync(join(repo, ".git"), { recursive: true });
+  mkdirSync(join(repo, "src", "deep"), { recursive: true });
+  env = { HOME: join(base, "home") };
+});
+
+describe("the auto-memory folder", () => {
+  it("is Claude Code's own per repository: ~/.claude, or CLAUDE_CONFIG_DIR, /projects/<repo path>/memory", () => {
+    const config = defaultConfig();
+    const name = repo.replace(/[^a-zA-Z0-9]/g, "-");
+    expect(memoryDirFor(repo, env, config)).toBe(join(base, "home", ".claude", "projects", name, "memory"));
+    expect(memoryDirFor(join(repo, "src", "deep"), env, config)).toBe(
+      join(base, "home", ".claude", "projects", name, "memory"),
+    );
+    const custom = { ...env, CLAUDE_CONFIG_DIR: join(base, "cc") };
+    expect(memoryDirFor(repo, custom, config)).toBe(join(base, "cc", "projects", name, "memory"));
+  });
+
+  it("is shared by a git worktree with its main repository", () => {
+    const worktree = join(base, "wt");
+    mkdirSync(join(repo, ".git", "worktrees", "wt"), { recursive: true });
+    mkdirSync(worktree);
+    writeFileSync(join(worktree, ".git"), `gitdir: ${join(repo, ".git", "worktrees", "wt")}\n`);
+    expect(memoryDirFor(worktree, env, defaultConfig())).toBe(memoryDirFor(repo, env, defaultConfig()));
+  });
+
+  it("follows Claude Code's autoMemoryDirectory setting, and ctx's memory.directory above all", () => {
+    mkdirSync(join(repo, ".claude"));
+    writeFileSync(join(repo, ".claude", "settings.json"), JSON.stringify({ autoMemoryDirectory: "~/notes/mem" }));
+    expect(memoryDirFor(repo, env, defaultConfig())).toBe(join(base, "home", "notes", "mem"));
+    const config = defaultConfig();
+    config.memory.directory = "docs/memory";
+    expect(memoryDirFor(repo, env, config)).toBe(join(repo, "docs", "memory"));
+  });
+
+  it("names a very long path's folder by a cut name plus a hash", () => {
+    const long = `/${"a".repeat(250)}`;
+    const name = claudeProjectDirName(long);
+    expect(name).toMatch(/^-a{199}-[0-9a-f]{8}$/);
+  });
+
+  it("lists only topic files with valid frontmatter (the reader the session index uses)", async () => {
+    const dir = join(base, "mem");
+    mkdirSync(dir);
+    writeFileSync(join(dir, "MEMORY.md"), "# Memory\n");
+    writeFileSync(join(dir, "a.md"), "---\nname: A\ndescription: d\ntype: reference\n---\nbody\n");
+    writeFileSync(join(dir, "notes.md"), "no frontmatter");
+    writeFileSync(join(dir, "b.txt"), "---\nname: B\ndescription: d\ntype: user\n---\n");
+    expect((await listMemoryTopics(dir)).map((topic) => topic.file)).toEqual(["a.md"]);
+    expect(await listMemoryTopics(join(base, "missing"))).toEqual([]);
+  });
+});
