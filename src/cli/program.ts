@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { CTX_VERSION } from "../version.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
+import { registerChunkCommand } from "./commands/chunk.ts";
 import { registerClearCommand } from "./commands/clear.ts";
 import { registerDiffCommand } from "./commands/diff.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
@@ -39,6 +40,7 @@ export function createProgram(ctx: CliContext): Command {
   registerClearCommand(program, ctx);
   registerCheckpointCommand(program, ctx);
   registerSnapshotCommand(program, ctx);
+  registerChunkCommand(program, ctx);
   return program;
 }
 
