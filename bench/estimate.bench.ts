@@ -141,6 +141,7 @@ function summarize(samples: Sample[]): Record<string, unknown> {
     medianSignedPctError: round(median(errors)),
     aggregateBiasPct: round(((samples.reduce((sum, s) => sum + s.estimate, 0) - real) / real) * 100),
     realCharsPerToken: round(chars / real, 2),
+    medianCharsPerToken: round(median(samples.map((s) => s.chars / s.real)), 2),
   };
 }
 
@@ -165,7 +166,9 @@ export async function run(): Promise<Record<string, unknown>> {
       byKindAll: byKind(input),
     },
     outputTokens: { all: summarize(output), byKind: byKind(output) },
-    note: "signed error > 0: the estimate is high. realCharsPerToken: the ratio the data itself shows",
+    note:
+      "signed error > 0: the estimate is high. realCharsPerToken (all characters / all tokens) and " +
+      "medianCharsPerToken (per interval): the ratio the data itself shows",
     sanity: { estimateOfEmpty: estimateTokens("") },
   };
 }

@@ -16,9 +16,11 @@ const SPACE = 32;
 const TAB = 9;
 const isBlankChar = (code: number): boolean => code === SPACE || code === TAB;
 const isWhitespace = (code: number): boolean => code === SPACE || code === TAB || code === 10 || code === 13;
-const SENTENCE_END = new Set([".", "!", "?", "…"]);
-const CJK_SENTENCE_END = new Set(["。", "！", "？"]);
-const CLOSERS = new Set(['"', "'", ")", "]", "»", "”", "’"]);
+/** . ! ? … and the CJK 。！？ (which need no space after them). */
+const SENTENCE_END = new Set([0x2e, 0x21, 0x3f, 0x2026]);
+const CJK_SENTENCE_END = new Set([0x3002, 0xff01, 0xff1f]);
+/** Closing quotes and brackets that may follow a sentence's end: " ' ) ] » ” ’ */
+const CLOSERS = new Set([0x22, 0x27, 0x29, 0x5d, 0xbb, 0x201d, 0x2019]);
 /** Characters that attach to the one before them: a word break before one would split a grapheme. */
 const ATTACHES = /^(?:\p{M}|\u200c|\u200d|[\ufe00-\ufe0f]|[\u{1f3fb}-\u{1f3ff}]|[\u{e0020}-\u{e007f}])/u;
 
@@ -42,12 +44,13 @@ function isWordStart(text: string, p: number): boolean {
 }
 
 function isSentenceStart(text: string, p: number): boolean {
-  if (CJK_SENTENCE_END.has(text[p - 1] ?? "") && !isWhitespace(text.charCodeAt(p))) return true;
+  const previous = text.charCodeAt(p - 1);
+  if (previous > 0x3000 && CJK_SENTENCE_END.has(previous)) return !isWhitespace(text.charCodeAt(p));
   if (!isWordStart(text, p)) return false;
   let q = p - 1;
   while (q > 0 && isBlankChar(text.charCodeAt(q))) q -= 1;
-  while (q > 0 && CLOSERS.has(text[q] ?? "")) q -= 1;
-  return SENTENCE_END.has(text[q] ?? "");
+  while (q > 0 && CLOSERS.has(text.charCodeAt(q))) q -= 1;
+  return SENTENCE_END.has(text.charCodeAt(q));
 }
 
 /** The last position in (start, limit] passing `test`, scanning lines backwards; protected lines are skipped. */

@@ -82,7 +82,8 @@ export function chunkOutput(text: string, options: { max?: number } = {}): Outpu
   assertChunkMax(max, OUTPUT_CHUNK_MIN);
   if (text.length === 0) return [];
   const layout = analyzeMarkdown(text);
-  let width = 1;
+  // N is at least length / max, so start from its digit count: usually one pass.
+  let width = digits(Math.ceil(text.length / max));
   let planned = planChunks(layout, max, `[${"9".repeat(width)}/${"9".repeat(width)}] `.length);
   while (digits(planned.length) > width) {
     width = digits(planned.length);

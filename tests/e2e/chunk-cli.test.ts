@@ -69,6 +69,16 @@ describe("ctx chunk", () => {
     }
   });
 
+  it("--output with a fence line longer than the message is a usage error, not a crash", async () => {
+    const fence = "`".repeat(70);
+    const stdin = `${fence}\n${"code line\n".repeat(20)}${fence}\n`;
+    const result = await runCtx(["chunk", "--output", "--max", "64"], { cwd, env, stdin });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toMatch(/cannot hold this text's fences/);
+    expect(result.stderr).toMatch(/hint: raise --max/);
+  });
+
   it("stdin that is not UTF-8 is refused with a clear error", async () => {
     const result = await runCtx(["chunk"], { cwd, env, stdin: Buffer.from([0x61, 0xff, 0xfe, 0x62]) });
     expect(result.code).toBe(2);

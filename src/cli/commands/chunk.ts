@@ -27,12 +27,23 @@ export function registerChunkCommand(program: Command, ctx: CliContext): void {
         output ? OUTPUT_CHUNK_MAX : INPUT_CHUNK_MAX,
         output ? OUTPUT_CHUNK_MIN : INPUT_CHUNK_MIN,
       );
+      if ((ctx.stdin as { isTTY?: boolean }).isTTY === true)
+        ctx.err("ctx chunk: reading text from stdin (Ctrl-D ends it)\n");
       const text = await readText(ctx.stdin);
-      const chunks = output
-        ? chunkOutput(text, { max }).map((c) => c.text)
-        : chunkInput(text, { max }).map((c) => c.text);
-      ctx.out(formatJson(chunks));
+      ctx.out(formatJson(output ? outputMessages(text, max) : chunkInput(text, { max }).map((c) => c.text)));
     });
+}
+
+function outputMessages(text: string, max: number): string[] {
+  try {
+    return chunkOutput(text, { max }).map((chunk) => chunk.text);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new CtxError("USAGE", `${error.message} (a code fence line longer than the message)`, {
+      hint: "raise --max",
+      cause: error,
+    });
+  }
 }
 
 function parseMax(raw: string | undefined, fallback: number, min: number): number {
