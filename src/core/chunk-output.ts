@@ -43,9 +43,8 @@ function openingFor(layout: MarkdownLayout, start: number, max: number): string 
     return `\n${block.fence}${info}\n`;
   }
   const atLineStart = start === 0 || text.charCodeAt(start - 1) === 10;
-  // A message starts with the prefix, so syntax that needs a line start (or a leading line break) gets one.
-  const needsLine = atLineStart && (LINE_START_SYNTAX.test(text.slice(start, start + 12)) || text[start] === "\n");
-  return needsLine ? "\n" : "";
+  // A message starts with the prefix, so syntax that only works at a line start gets a line of its own.
+  return atLineStart && LINE_START_SYNTAX.test(text.slice(start, start + 12)) ? "\n" : "";
 }
 
 function closingFor(content: string, block: CodeBlock | null): string {
