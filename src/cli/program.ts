@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { CTX_VERSION } from "../version.ts";
 import { registerBudgetCommand } from "./commands/budget.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
+import { registerChunkCommand } from "./commands/chunk.ts";
 import { registerClearCommand } from "./commands/clear.ts";
 import { registerDiffCommand } from "./commands/diff.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
@@ -51,6 +52,7 @@ export function createProgram(ctx: CliContext): Command {
   registerSearchCommand(program, ctx);
   registerRulesCommand(program, ctx);
   registerBudgetCommand(program, ctx);
+  registerChunkCommand(program, ctx);
   return program;
 }
 
