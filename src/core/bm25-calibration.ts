@@ -11,7 +11,11 @@
 
 /** FTS5's bm25() constants (k1 = 1.2, b = 0.75). */
 export const BM25_K1 = 1.2;
-/** Fitted on the fixture transcripts: chunks a person would call "about this" reach about 0.5-0.9. */
+/**
+ * Fitted on the fixture transcripts: a query of five words taken from one chunk gives that chunk 0.85 (median;
+ * 0.67 at the 10th percentile) and the best chunk of any other session 0.22 (median), so the scale leaves room
+ * above and below (with 2 the median own chunk is 0.97, at the cap; with 5 it is 0.75).
+ */
 export const REFERENCE_TERM_FREQUENCY = 3;
 
 /** FTS5's inverse document frequency: ln((N - n + 0.5) / (n + 0.5)), floored at 1e-6. */
