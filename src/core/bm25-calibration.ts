@@ -33,6 +33,25 @@ export function referenceScore(docsWithEachTerm: readonly number[], totalDocs: n
   return sum;
 }
 
+/**
+ * The query terms worth matching: a term in at least half the documents has FTS5's floored idf (1e-6), adds
+ * nothing to any score, yet makes FTS5 score every document holding it. When every term is that common, the
+ * rarest one is kept so the query still finds something.
+ */
+export function selectDiscriminatingTerms(
+  terms: readonly string[],
+  docsWithEachTerm: readonly number[],
+  totalDocs: number,
+): string[] {
+  const kept = terms.filter((_, i) => inverseDocumentFrequency(docsWithEachTerm[i] ?? 0, totalDocs) > 1e-6);
+  if (kept.length > 0 || terms.length === 0) return kept;
+  let rarest = 0;
+  docsWithEachTerm.forEach((count, i) => {
+    if (count < (docsWithEachTerm[rarest] ?? Number.POSITIVE_INFINITY)) rarest = i;
+  });
+  return [terms[rarest] ?? ""];
+}
+
 /** `score` is FTS5's bm25() negated (higher = better). */
 export function calibrateBm25(score: number, reference: number): number {
   if (!(reference > 0) || !(score > 0)) return 0;

@@ -4,7 +4,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { calibrateBm25, referenceScore } from "../core/bm25-calibration.ts";
+import { calibrateBm25, referenceScore, selectDiscriminatingTerms } from "../core/bm25-calibration.ts";
 import { buildFtsMatch, selectQueryTerms } from "../core/fts-query.ts";
 import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../core/index-model.ts";
 import { tokenizeForSearch } from "../core/search-tokens.ts";
@@ -118,13 +118,12 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
     chunkCount: (sessionId) => Number((countChunks.get(sessionId) as { n: number }).n),
     searchChunks(query, filters, limit) {
       const terms = selectQueryTerms(tokenizeForSearch(query));
-      const match = buildFtsMatch(terms);
-      if (match === null || limit <= 0) return [];
+      if (terms.length === 0 || limit <= 0) return [];
       const total = Number((totalChunks.get() as { n: number }).n);
-      const reference = referenceScore(
-        terms.map((term) => Number((docsWithTerm.get(term) as { doc: number } | undefined)?.doc ?? 0)),
-        total,
-      );
+      const counts = terms.map((term) => Number((docsWithTerm.get(term) as { doc: number } | undefined)?.doc ?? 0));
+      const reference = referenceScore(counts, total);
+      const match = buildFtsMatch(selectDiscriminatingTerms(terms, counts, total));
+      if (match === null) return [];
       const where = filterClause(filters);
       // Unfiltered: FTS5 ranks and limits by itself (its ORDER BY rank fast path); filtered: join, then rank.
       const sql =
