@@ -34,6 +34,11 @@ export interface SessionIndex {
 }
 
 const CORRUPT_HINT = "run `ctx reindex`";
+/**
+ * How long a writer waits for another's transaction (WAL readers never wait). Two syncs (`ctx index` and the
+ * server's watcher) may run at once: each holds the write lock for one file's inserts, seconds at most.
+ */
+const BUSY_TIMEOUT_MS = 15_000;
 /** SQLITE_CORRUPT and SQLITE_NOTADB (primary result codes). */
 const CORRUPT_CODES = new Set([11, 26]);
 
@@ -50,12 +55,12 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
   if (!readOnly) preparePrivateFile(dbPath);
   let db: DatabaseSync;
   try {
-    db = new DatabaseSync(dbPath, { readOnly, enableForeignKeyConstraints: true, timeout: 5_000 });
+    db = new DatabaseSync(dbPath, { readOnly, enableForeignKeyConstraints: true, timeout: BUSY_TIMEOUT_MS });
   } catch (error) {
     throw corruptError(dbPath, error);
   }
   try {
-    db.exec("PRAGMA busy_timeout = 5000");
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (readOnly) {
       const version = readSchemaVersion(db);
       if (version !== SCHEMA_VERSION) {
