@@ -193,8 +193,12 @@ describe("searching chunks", () => {
       updatedAt: 1_000,
     });
     expect(index.getSession("missing")).toBeNull();
+    addSession(index, "b", "proj-b", 3_000, ["newer"]);
+    expect(index.recentSessions(5).map((session) => session.id)).toEqual(["b", "a"]);
+    expect(index.recentSessions(5, { projects: ["proj-a"] }).map((session) => session.id)).toEqual(["a"]);
+    expect(index.recentSessions(1)).toHaveLength(1);
     expect(index.chunkCount("a")).toBe(2);
-    expect(index.stats()).toMatchObject({ sessions: 1, chunks: 2, projects: 1 });
+    expect(index.stats()).toMatchObject({ sessions: 2, chunks: 3, projects: 2 });
   });
 
   it("deleting chunks removes their FTS rows and vectors", () => {

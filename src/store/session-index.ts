@@ -31,6 +31,8 @@ export interface SessionIndex {
   getSession(id: string): IndexedSession | null;
   getSessions(ids: readonly string[]): Map<string, IndexedSession>;
   chunkCount(sessionId: string): number;
+  /** The most recently updated sessions (for "no good match: here are your recent sessions"). */
+  recentSessions(limit: number, filters?: SearchFilters): IndexedSession[];
 }
 
 const CORRUPT_HINT = "run `ctx reindex`";
@@ -121,6 +123,13 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
       return sessions;
     },
     chunkCount: (sessionId) => Number((countChunks.get(sessionId) as { n: number }).n),
+    recentSessions(limit, filters = {}) {
+      const where = filterClause(filters);
+      const rows = db
+        .prepare(`SELECT * FROM sessions s WHERE 1 ${where.sql} ORDER BY s.updated_at DESC LIMIT ?`)
+        .all(...where.params, Math.max(0, limit)) as unknown as SessionRow[];
+      return rows.map(sessionFromRow);
+    },
     searchChunks(query, filters, limit) {
       const terms = selectQueryTerms(tokenizeForSearch(query));
       if (terms.length === 0 || limit <= 0) return [];
