@@ -31,7 +31,16 @@ const DEFAULT_CONFIG: Config = {
     recencyDecayDays: 30,
     boosts: { PATTERN: 1.05, WORKING_SOLUTION: 1.08, WAITING: 1.02 },
   },
-  embedder: { provider: "none", model: "nomic-embed-text-v1.5", ollamaUrl: "http://127.0.0.1:11434", modelDir: "" },
+  embedder: {
+    provider: "none",
+    model: "",
+    ollamaUrl: "http://127.0.0.1:11434",
+    modelDir: "",
+    allowDownload: false,
+    batchSize: 16,
+    timeoutMs: 60_000,
+  },
+  index: { watch: true, quietMs: 5_000, syncOnStart: true },
   summaries: { provider: "extractive", model: "claude-haiku-4-5", dailyTokenCap: 200_000 },
   redaction: { allowlist: [] },
 };
