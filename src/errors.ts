@@ -15,6 +15,7 @@ export type CtxErrorCode =
   | "EMBEDDER_UNAVAILABLE"
   | "EMBEDDER_FAILED"
   | "USAGE"
+  | "INDEX_CORRUPT"
   | "INTERNAL";
 
 export class CtxError extends Error {
