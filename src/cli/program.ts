@@ -6,6 +6,7 @@ import { registerCheckpointCommand } from "./commands/checkpoint.ts";
 import { registerClearCommand } from "./commands/clear.ts";
 import { registerDiffCommand } from "./commands/diff.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
+import { registerEmbedCommand } from "./commands/embed.ts";
 import { registerHookCommand } from "./commands/hook.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerRestoreCommand } from "./commands/restore.ts";
@@ -39,6 +40,7 @@ export function createProgram(ctx: CliContext): Command {
   registerClearCommand(program, ctx);
   registerCheckpointCommand(program, ctx);
   registerSnapshotCommand(program, ctx);
+  registerEmbedCommand(program, ctx);
   return program;
 }
 

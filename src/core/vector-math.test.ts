@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalizeL2, scoreRows, similarityFromCosine, topIndexes } from "./vector-math.ts";
+import { dotProduct, normalizeL2, similarityFromCosine, topIndexes } from "./vector-math.ts";
 
 describe("normalizeL2", () => {
   it("scales to unit length and keeps the direction", () => {
@@ -40,10 +40,11 @@ describe("topIndexes", () => {
     );
   });
 
-  it("skips filtered rows", () => {
-    const matrix = Float32Array.from([1, 0, 0, 1, 0.6, 0.8]);
-    const scores = new Float32Array(3);
-    scoreRows(Float32Array.from([1, 0]), matrix, 3, scores, Uint8Array.from([0, 1, 1]));
-    expect(topIndexes(scores, 5)).toEqual([2, 1]);
+  it("skips non-finite (filtered) scores", () => {
+    expect(topIndexes(Float32Array.from([Number.NEGATIVE_INFINITY, 0.2, 0.9]), 5)).toEqual([2, 1]);
+  });
+
+  it("dot product of unit vectors is their cosine", () => {
+    expect(dotProduct(Float32Array.from([1, 0]), Float32Array.from([0.6, 0.8]))).toBeCloseTo(0.6, 6);
   });
 });

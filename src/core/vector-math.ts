@@ -32,28 +32,12 @@ export function similarityFromCosine(cosine: number): number {
   return Math.min(1, Math.max(0, scaled));
 }
 
-/**
- * Dot product of `query` with each row of a packed row-major `matrix` ([rows, query.length]), written into
- * `scores`. Rows whose `keep` entry is 0 score -Infinity (filtered out).
- */
-export function scoreRows(
-  query: Float32Array,
-  matrix: Float32Array,
-  rows: number,
-  scores: Float32Array,
-  keep?: Uint8Array,
-): void {
-  const dimensions = query.length;
-  for (let row = 0; row < rows; row++) {
-    if (keep !== undefined && keep[row] === 0) {
-      scores[row] = Number.NEGATIVE_INFINITY;
-      continue;
-    }
-    let sum = 0;
-    const base = row * dimensions;
-    for (let k = 0; k < dimensions; k++) sum += (query[k] as number) * (matrix[base + k] as number);
-    scores[row] = sum;
-  }
+/** Dot product over the common length (= cosine for unit vectors). */
+export function dotProduct(a: Float32Array, b: Float32Array): number {
+  const length = Math.min(a.length, b.length);
+  let sum = 0;
+  for (let k = 0; k < length; k++) sum += (a[k] as number) * (b[k] as number);
+  return sum;
 }
 
 /** Indexes of the `k` highest finite scores, best first (ties: lower index first). */

@@ -6,6 +6,7 @@ import type { Config } from "../config/schema.ts";
 import { describeError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { collectProjectStatus } from "../store/project-status.ts";
+import { startBackgroundIndex } from "./background-index.ts";
 import { createServer } from "./server.ts";
 import { LineTransport } from "./stdio-transport.ts";
 
@@ -17,14 +18,17 @@ export async function serveStdio(options: {
   stdout: NodeJS.WritableStream;
   /** Default: process.env (CLAUDE_CODE_SESSION_ID, CTX_* settings). */
   env?: NodeJS.ProcessEnv;
+  /** Watch transcripts and re-index in child processes (production `ctx serve` only; config index.watch). */
+  background?: { cliPath: string; execPath: string };
 }): Promise<void> {
   const env = options.env ?? process.env;
   const sessionId = env.CLAUDE_CODE_SESSION_ID;
+  const config = loadServerConfig(options.projectRoot, env, options.logger);
   const server = createServer({
     version: options.version,
     projectRoot: options.projectRoot,
     logger: options.logger,
-    config: loadServerConfig(options.projectRoot, env, options.logger),
+    config,
     now: () => new Date(),
     ...(sessionId === undefined || sessionId === "" ? {} : { sessionId }),
     collectStatus: (root, recent) => collectProjectStatus(root, options.version, recent),
@@ -36,7 +40,11 @@ export async function serveStdio(options: {
   });
   await server.connect(transport);
   options.logger.info(`serving project ${options.projectRoot} over stdio`);
+  const background = options.background
+    ? startBackgroundIndex({ config, env, logger: options.logger, ...options.background })
+    : null;
   await closed;
+  await background?.close();
   await server.close().catch(() => {});
 }
 
