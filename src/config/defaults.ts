@@ -30,7 +30,7 @@ const DEFAULT_CONFIG: Config = {
     weights: { bestSimilarity: 0.4, averageSimilarity: 0.2, chunkRatio: 0.05, recency: 0.25, chainQuality: 0.1 },
     recencyDecayDays: 30,
     boosts: { PATTERN: 1.05, WORKING_SOLUTION: 1.08, WAITING: 1.02 },
-    minScore: 0.3,
+    minScore: 0.4,
   },
   embedder: {
     provider: "none",

@@ -4,19 +4,15 @@
 import type { Config } from "../config/schema.ts";
 import { describeError } from "../errors.ts";
 import { type Logger, silentLogger } from "../log.ts";
-import {
-  countVectors,
-  createVectorSearch,
-  type VectorIndexHandle,
-  type VectorSearchFn,
-} from "../store/vector-store.ts";
+import { countVectors, createVectorSearch, type VectorIndexHandle } from "../store/vector-store.ts";
 import { createEmbedder } from "./embedders/create.ts";
 import type { Embedder } from "./embedders/types.ts";
+import type { VectorSearch } from "./search.ts";
 
 interface Prepared {
   embedder: Embedder | null;
   /** Keyed by the connection: callers may wrap the same index in new objects. */
-  searches: WeakMap<VectorIndexHandle["db"], VectorSearchFn>;
+  searches: WeakMap<VectorIndexHandle["db"], VectorSearch>;
 }
 
 /** Per embedder config: loading a model costs seconds, so one embedder (and its vector cache) per process. */
@@ -26,7 +22,7 @@ export function vectorSearchFor(
   index: VectorIndexHandle,
   config: Config,
   deps: { env?: NodeJS.ProcessEnv; logger?: Logger } = {},
-): VectorSearchFn | undefined {
+): VectorSearch | undefined {
   if (config.embedder.provider === "none") return undefined;
   const logger = deps.logger ?? silentLogger;
   const key = JSON.stringify(config.embedder);

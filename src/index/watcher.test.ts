@@ -155,4 +155,38 @@ describe("startIndexWatcher", () => {
     watcher = undefined;
     expect(() => process.kill(pid as number, 0)).toThrow(/ESRCH/);
   });
+
+  it("never runs two syncs at once across processes sharing the lock; the blocked one runs later", async () => {
+    const { claudeDir, project } = setup();
+    const lockPath = join(claudeDir, "background-sync");
+    const timeline = join(claudeDir, "timeline.log");
+    const script = join(claudeDir, "slow-sync.mjs");
+    writeFileSync(
+      script,
+      `import { appendFileSync } from "node:fs";
+       appendFileSync(${JSON.stringify(timeline)}, "start\\n");
+       setTimeout(() => { appendFileSync(${JSON.stringify(timeline)}, "end\\n"); }, 500);`,
+    );
+    const first = collectRuns();
+    const second = collectRuns();
+    const common = {
+      claudeDir,
+      quietMs: 150,
+      syncOnStart: false,
+      commands: [[process.execPath, script]],
+      logger: silentLogger,
+      lockPath,
+    };
+    watcher = startIndexWatcher({ ...common, onRunEnd: first.onRunEnd });
+    const other = startIndexWatcher({ ...common, onRunEnd: second.onRunEnd });
+    try {
+      await Promise.all([watcher.ready, other.ready]);
+      writeFileSync(join(project, "shared.jsonl"), "{}\n");
+      await Promise.all([first.waitFor(1), second.waitFor(1)]);
+      const events = readFileSync(timeline, "utf8").trim().split("\n");
+      expect(events).toEqual(["start", "end", "start", "end"]);
+    } finally {
+      await other.close();
+    }
+  });
 });

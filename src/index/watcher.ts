@@ -7,13 +7,16 @@ import { existsSync } from "node:fs";
 import { setPriority } from "node:os";
 import { join } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
-import { describeError } from "../errors.ts";
+import { describeError, isCtxError } from "../errors.ts";
 import type { Logger } from "../log.ts";
+import { withLock } from "../store/lock.ts";
 
 /** nice 19: the child runs only on CPU time nothing else wants. */
 export const BACKGROUND_PRIORITY = 19;
 const KILL_GRACE_MS = 2_000;
 const STDERR_TAIL = 2_000;
+/** How long a run waits for another process's background sync before giving up on this turn. */
+const LOCK_WAIT_MS = 100;
 
 export interface RunReport {
   command: string[];
@@ -33,6 +36,11 @@ export interface IndexWatcherOptions {
   commands: string[][];
   logger: Logger;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Shared by every ctx server of this user: each Claude Code session starts one, and all of them see the
+   * same transcript writes. The run that finds the lock held skips and tries again after the next quiet period.
+   */
+  lockPath?: string;
   /** Observers, for tests and logs. */
   onSpawn?: (pid: number | undefined, command: string[]) => void;
   onRunEnd?: (reports: RunReport[]) => void;
@@ -71,13 +79,24 @@ export function startIndexWatcher(options: IndexWatcherOptions): IndexWatcher {
       pending = true;
       return;
     }
-    running = runAll().finally(() => {
+    running = runLocked().finally(() => {
       running = undefined;
       if (pending && !closed) {
         pending = false;
         fire();
       }
     });
+  }
+
+  async function runLocked(): Promise<void> {
+    if (options.lockPath === undefined) return runAll();
+    try {
+      await withLock(options.lockPath, runAll, { timeoutMs: LOCK_WAIT_MS });
+    } catch (error) {
+      if (!isCtxError(error) || error.code !== "LOCK_TIMEOUT") throw error;
+      options.logger.debug("another ctx process is syncing the index; trying again after the next quiet period");
+      schedule();
+    }
   }
 
   async function runAll(): Promise<void> {

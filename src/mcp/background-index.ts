@@ -1,10 +1,12 @@
 // Wires the background indexer into `ctx serve`: which commands a sync runs (`ctx index`, then `ctx embed`
 // when an embedder is configured), where Claude Code keeps transcripts, and the on/off switch (index.watch).
+import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
 import { describeError } from "../errors.ts";
 import { resolveClaudeDir } from "../index/paths.ts";
 import { type IndexWatcher, startIndexWatcher } from "../index/watcher.ts";
 import type { Logger } from "../log.ts";
+import { ctxHome } from "../store/paths.ts";
 
 export interface BackgroundIndexOptions {
   config: Config;
@@ -40,6 +42,7 @@ export function startBackgroundIndex(options: BackgroundIndexOptions): IndexWatc
       commands: syncCommands(options),
       logger: options.logger,
       env: options.env,
+      lockPath: join(ctxHome(options.env), "background-sync"),
     });
   } catch (error) {
     options.logger.warn(`background indexing off: ${describeError(error)}`);

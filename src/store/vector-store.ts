@@ -6,6 +6,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { ChunkHit, MemoryType, SearchFilters } from "../core/index-model.ts";
 import { similarityFromCosine, topIndexes } from "../core/vector-math.ts";
 import type { Embedder } from "../index/embedders/types.ts";
+import { filterClause } from "./session-index-rows.ts";
 
 /** What a vector search needs of the session index (src/store/session-index.ts SessionIndex). */
 export interface VectorIndexHandle {
@@ -238,28 +239,11 @@ function createVectorCache(db: DatabaseSync, model: string) {
   return cache;
 }
 
-/** Session ids passing the filters (same semantics as the BM25 side), or null when nothing is filtered. */
+/** Session ids passing the filters (the BM25 side's own clause), or null when nothing is filtered. */
 function allowedSessions(db: DatabaseSync, filters: SearchFilters): Set<string> | null {
-  const parts: string[] = [];
-  const params: Array<string | number> = [];
-  if (filters.projects !== undefined) {
-    parts.push(filters.projects.length === 0 ? "0" : `s.project IN (${filters.projects.map(() => "?").join(", ")})`);
-    params.push(...filters.projects);
-  }
-  if (filters.since !== undefined) {
-    parts.push("s.updated_at >= ?");
-    params.push(filters.since);
-  }
-  if (filters.until !== undefined) {
-    parts.push("s.updated_at <= ?");
-    params.push(filters.until);
-  }
-  for (const tag of filters.tags ?? []) {
-    parts.push("EXISTS (SELECT 1 FROM json_each(s.tags) WHERE json_each.value = ?)");
-    params.push(tag);
-  }
-  if (parts.length === 0) return null;
-  const rows = db.prepare(`SELECT s.id AS id FROM sessions s WHERE ${parts.join(" AND ")}`).all(...params) as Array<{
+  const clause = filterClause(filters);
+  if (clause.sql === "") return null;
+  const rows = db.prepare(`SELECT s.id AS id FROM sessions s WHERE 1 ${clause.sql}`).all(...clause.params) as Array<{
     id: string;
   }>;
   return new Set(rows.map((row) => row.id));

@@ -2,11 +2,14 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
+import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { writeTinyEmbeddingModel } from "../../../tests/helpers/tiny-embedding-model.ts";
+import { silentLogger } from "../../log.ts";
 import { countVectors } from "../../store/vector-store.ts";
+import { runCli } from "../program.ts";
 
 /** A CTX_HOME holding an index with three chunks and the generated nomic-layout model under models/. */
 function home() {
@@ -46,5 +49,35 @@ describe("ctx embed", () => {
     const error = await rejectedCtxError(runCliCaptured(["embed"], { cwd, env: { CTX_HOME: ctxHome, HOME: cwd } }));
     expect(error.code).toBe("EMBEDDER_UNAVAILABLE");
     expect(error.hint).toContain('"provider": "nomic"');
+  });
+
+  it("stops cleanly on Ctrl-C and the next run continues", async () => {
+    const { cwd, ctxHome } = home();
+    const env = { CTX_HOME: ctxHome, HOME: cwd, CTX_EMBEDDER__PROVIDER: "nomic", CTX_EMBEDDER__BATCH_SIZE: "1" };
+    let stdout = "";
+    let released = false;
+    const code = await runCli(["embed", "--json"], {
+      cwd,
+      env,
+      stdin: Readable.from([]),
+      out: (text) => {
+        stdout += text;
+      },
+      err: () => {},
+      logger: silentLogger,
+      // Ctrl-C pressed at once: the fill stops before its first batch.
+      onInterrupt: (handler) => {
+        handler();
+        return () => {
+          released = true;
+        };
+      },
+      setExitCode: () => {},
+    });
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ embedded: 0, remaining: 3, interrupted: true });
+    expect(released).toBe(true);
+    const resumed = await runCliCaptured(["embed", "--json"], { cwd, env });
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ embedded: 3, remaining: 0 });
   });
 });

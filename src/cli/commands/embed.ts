@@ -28,17 +28,21 @@ export function registerEmbedCommand(program: Command, ctx: CliContext): void {
         });
       }
       let lastReport = 0;
+      // Ctrl-C stops after the batch in flight: what is embedded stays, the next run continues.
+      const controller = new AbortController();
+      const stopListening = ctx.onInterrupt?.(() => controller.abort());
       const summary = await fillVectors({
         dbPath: resolveIndexPath(ctx.env),
         embedder,
         batchSize: config.embedder.batchSize,
+        signal: controller.signal,
         onProgress: (progress) => {
           if (options.quiet || Date.now() - lastReport < PROGRESS_EVERY_MS) return;
           lastReport = Date.now();
           const eta = progress.etaMs === null ? "" : ` ... ~${Math.ceil(progress.etaMs / 60_000)} min left`;
           ctx.err(`Embedding chunk ${progress.embedded} of ${progress.total}${eta}\n`);
         },
-      });
+      }).finally(() => stopListening?.());
       if (options.json) ctx.out(formatJson(summary));
       else if (!options.quiet) {
         ctx.out(
