@@ -176,7 +176,14 @@ export function createIndexWriter(db: DatabaseSync) {
       return Number(statements.deleteChunks.run(source, fromChunkIndex).changes);
     },
     /** `startsExchange`: the chunk's first message is a user prompt or a summary (not an assistant reply). */
-    insertChunk(chunk: IndexedChunk, source: string, startOffset: number, startsExchange: boolean): void {
+    /** `tokens`: tokenizeForSearch(chunk.text), computed by the caller outside its transaction when it can. */
+    insertChunk(
+      chunk: IndexedChunk,
+      source: string,
+      startOffset: number,
+      startsExchange: boolean,
+      tokens = tokenizeForSearch(chunk.text),
+    ): void {
       const result = statements.insertChunk.run(
         chunk.sessionId,
         chunk.chunkIndex,
@@ -191,7 +198,7 @@ export function createIndexWriter(db: DatabaseSync) {
         startOffset,
         startsExchange ? 1 : 0,
       );
-      statements.insertFts.run(result.lastInsertRowid, tokenizeForSearch(chunk.text));
+      statements.insertFts.run(result.lastInsertRowid, tokens);
     },
     ensureSession(id: string, project: string, path: string): void {
       statements.ensureSession.run(id, project, path);

@@ -4,7 +4,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { calibrateBm25, referenceScore } from "../core/bm25-calibration.ts";
+import { calibrateBm25, referenceScore, selectDiscriminatingTerms } from "../core/bm25-calibration.ts";
 import { buildFtsMatch, selectQueryTerms } from "../core/fts-query.ts";
 import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../core/index-model.ts";
 import { tokenizeForSearch } from "../core/search-tokens.ts";
@@ -34,6 +34,11 @@ export interface SessionIndex {
 }
 
 const CORRUPT_HINT = "run `ctx reindex`";
+/**
+ * How long a writer waits for another's transaction (WAL readers never wait). Two syncs (`ctx index` and the
+ * server's watcher) may run at once: each holds the write lock for one file's inserts, seconds at most.
+ */
+const BUSY_TIMEOUT_MS = 15_000;
 /** SQLITE_CORRUPT and SQLITE_NOTADB (primary result codes). */
 const CORRUPT_CODES = new Set([11, 26]);
 
@@ -50,12 +55,12 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
   if (!readOnly) preparePrivateFile(dbPath);
   let db: DatabaseSync;
   try {
-    db = new DatabaseSync(dbPath, { readOnly, enableForeignKeyConstraints: true, timeout: 5_000 });
+    db = new DatabaseSync(dbPath, { readOnly, enableForeignKeyConstraints: true, timeout: BUSY_TIMEOUT_MS });
   } catch (error) {
     throw corruptError(dbPath, error);
   }
   try {
-    db.exec("PRAGMA busy_timeout = 5000");
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (readOnly) {
       const version = readSchemaVersion(db);
       if (version !== SCHEMA_VERSION) {
@@ -118,13 +123,12 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
     chunkCount: (sessionId) => Number((countChunks.get(sessionId) as { n: number }).n),
     searchChunks(query, filters, limit) {
       const terms = selectQueryTerms(tokenizeForSearch(query));
-      const match = buildFtsMatch(terms);
-      if (match === null || limit <= 0) return [];
+      if (terms.length === 0 || limit <= 0) return [];
       const total = Number((totalChunks.get() as { n: number }).n);
-      const reference = referenceScore(
-        terms.map((term) => Number((docsWithTerm.get(term) as { doc: number } | undefined)?.doc ?? 0)),
-        total,
-      );
+      const counts = terms.map((term) => Number((docsWithTerm.get(term) as { doc: number } | undefined)?.doc ?? 0));
+      const reference = referenceScore(counts, total);
+      const match = buildFtsMatch(selectDiscriminatingTerms(terms, counts, total));
+      if (match === null) return [];
       const where = filterClause(filters);
       // Unfiltered: FTS5 ranks and limits by itself (its ORDER BY rank fast path); filtered: join, then rank.
       const sql =
