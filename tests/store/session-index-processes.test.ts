@@ -26,7 +26,9 @@ function runChild(claudeDir: string, dbPath: string): Promise<{ code: number | n
 function chunkRows(dbPath: string): unknown[] {
   const index = openSessionIndex(dbPath, { readonly: true });
   try {
-    return index.db.prepare("SELECT session_id, source, chunk_index, text FROM chunks ORDER BY source, chunk_index").all();
+    return index.db
+      .prepare("SELECT session_id, source, chunk_index, text FROM chunks ORDER BY source, chunk_index")
+      .all();
   } finally {
     index.close();
   }
