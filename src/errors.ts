@@ -12,6 +12,8 @@ export type CtxErrorCode =
   | "HOOK_TIMEOUT"
   | "INIT_CONFLICT"
   | "NOT_FOUND"
+  | "EMBEDDER_UNAVAILABLE"
+  | "EMBEDDER_FAILED"
   | "USAGE"
   | "INDEX_CORRUPT"
   | "INTERNAL";

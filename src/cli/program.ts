@@ -8,6 +8,7 @@ import { registerChunkCommand } from "./commands/chunk.ts";
 import { registerClearCommand } from "./commands/clear.ts";
 import { registerDiffCommand } from "./commands/diff.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
+import { registerEmbedCommand } from "./commands/embed.ts";
 import { registerHookCommand } from "./commands/hook.ts";
 import { registerIndexCommand } from "./commands/index.ts";
 import { registerInitCommand } from "./commands/init.ts";
@@ -53,6 +54,7 @@ export function createProgram(ctx: CliContext): Command {
   registerRulesCommand(program, ctx);
   registerBudgetCommand(program, ctx);
   registerChunkCommand(program, ctx);
+  registerEmbedCommand(program, ctx);
   return program;
 }
 

@@ -121,10 +121,26 @@ function buildConfigSchema() {
   const EmbedderConfigSchema = z.strictObject({
     /** `none` = BM25 alone: offline, no download (the default). */
     provider: z._default(z.enum(["none", "nomic", "ollama"]), "none"),
-    model: z._default(z.string(), "nomic-embed-text-v1.5"),
+    /** Empty = the provider's default: `nomic-ai/nomic-embed-text-v1.5` (nomic), `nomic-embed-text` (ollama). */
+    model: z._default(z.string(), ""),
     ollamaUrl: z._default(z.string(), "http://127.0.0.1:11434"),
-    /** Folder holding local model files; empty = `<CTX_HOME>/models`. */
+    /** Folder holding local model files (`<modelDir>/<model>/onnx/model.onnx`); empty = `<CTX_HOME>/models`. */
     modelDir: z._default(z.string(), ""),
+    /** nomic: fetch a missing model from the Hugging Face Hub once (off by default: no network). */
+    allowDownload: z._default(z.boolean(), false),
+    /** Texts per embedding call. */
+    batchSize: z._default(positiveInt().check(z.lte(256)), 16),
+    /** ollama: give up on one request after this long. */
+    timeoutMs: z._default(positiveInt(), 60_000),
+  });
+
+  const IndexConfigSchema = z.strictObject({
+    /** `ctx serve` watches <claudeDir>/projects and re-indexes in the background. */
+    watch: z._default(z.boolean(), true),
+    /** Quiet period after the last transcript write before a background sync starts. */
+    quietMs: z._default(positiveInt(), 5_000),
+    /** Also sync once when the server starts (catches up with sessions written while it was not running). */
+    syncOnStart: z._default(z.boolean(), true),
   });
 
   const SummariesConfigSchema = z.strictObject({
@@ -146,6 +162,7 @@ function buildConfigSchema() {
     budget: section(BudgetConfigSchema),
     search: section(SearchConfigSchema),
     embedder: section(EmbedderConfigSchema),
+    index: section(IndexConfigSchema),
     summaries: section(SummariesConfigSchema),
     redaction: section(RedactionConfigSchema),
     rules: section(RulesConfigSchema),

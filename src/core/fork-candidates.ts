@@ -2,7 +2,7 @@
 // trimmed preview, whether the transcript still exists (Claude Code deletes transcripts after
 // `cleanupPeriodDays`), and copy-paste fork commands that run from the session's own folder.
 
-import type { RankedSession, ScoreComponents } from "./index-model.ts";
+import type { IndexedSession, RankedSession, ScoreComponents } from "./index-model.ts";
 
 const DAY_MS = 86_400_000;
 /** Warn when a transcript is this close to Claude Code's cleanup sweep. */
@@ -142,8 +142,34 @@ export function renderForkCandidates(query: string, candidates: readonly ForkCan
   return lines.join("\n");
 }
 
-/** What to say when nothing clears the threshold: the options the person has. */
-export function renderNoMatch(query: string, closest: ForkCandidate | null, minPercent: number): string {
+/** A recently active session, offered when nothing matches the query. */
+export interface RecentSession {
+  sessionId: string;
+  topic: string;
+  project: string;
+  cwd: string | null;
+  relativeDate: string;
+  forkCommand: string;
+}
+
+export function toRecentSession(session: IndexedSession, now: number): RecentSession {
+  return {
+    sessionId: session.id,
+    topic: session.title === "" ? "(untitled session)" : trimPreview(session.title, 120),
+    project: session.project,
+    cwd: session.cwd,
+    relativeDate: describeAge(session.updatedAt, now),
+    forkCommand: forkCommandFor(session.id, session.cwd),
+  };
+}
+
+/** What to say when nothing clears the threshold: the options the person has, and the latest sessions. */
+export function renderNoMatch(
+  query: string,
+  closest: ForkCandidate | null,
+  minPercent: number,
+  recent: readonly RecentSession[] = [],
+): string {
   const best =
     closest === null
       ? "nothing in the index matched"
@@ -151,6 +177,10 @@ export function renderNoMatch(query: string, closest: ForkCandidate | null, minP
   return [
     `No past session matches "${query}" well enough (${best}; at least ${minPercent}% is needed).`,
     "Options: refine the query with words the session would contain (file names, error text, feature names),",
-    "start fresh, or list recent sessions with `ctx status` (or run `ctx index` if sessions are missing).",
+    "start fresh, or pick one of the most recent sessions below (run `ctx index` if sessions are missing).",
+    ...recent.flatMap((session, i) => [
+      `${i + 1}. ${session.topic} · ${session.relativeDate} · ${session.cwd ?? session.project}`,
+      `   fork: ${session.forkCommand}`,
+    ]),
   ].join("\n");
 }

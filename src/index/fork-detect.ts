@@ -4,14 +4,15 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
-import { type ForkCandidate, toForkCandidate } from "../core/fork-candidates.ts";
+import { type ForkCandidate, type RecentSession, toForkCandidate, toRecentSession } from "../core/fork-candidates.ts";
 import { parseTimeBound, selectProjects } from "../core/fork-query.ts";
 import type { SearchFilters } from "../core/index-model.ts";
 import { CtxError } from "../errors.ts";
-import { openSessionIndex } from "../store/session-index.ts";
+import { openSessionIndex, type SessionIndex } from "../store/session-index.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
 import { goodMatches, searchSessions } from "./search.ts";
 import { type SyncSummary, syncIndex } from "./sync.ts";
+import { vectorSearchFor } from "./vector-search.ts";
 
 export interface ForkDetectRequest {
   query: string;
@@ -41,6 +42,8 @@ export interface ForkDetectResult {
   candidates: ForkCandidate[];
   /** The best session below the threshold when none clears it (to say how close it came). */
   bestBelowThreshold: ForkCandidate | null;
+  /** When none clears the threshold: the most recently active sessions (same filters), to pick from instead. */
+  recent: RecentSession[];
   thresholdPercent: number;
   projects: string[] | null;
   indexedSessions: number;
@@ -72,43 +75,70 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       query,
       candidates: [],
       bestBelowThreshold: null,
+      recent: [],
       thresholdPercent: Math.round(threshold * 100),
       projects,
       indexedSessions: 0,
       refresh,
     };
   }
-  const index = openSessionIndex(dbPath, { readonly: true });
-  try {
-    const filters = buildFilters(request, options.projectRoot, now, knownProjects(index.db));
-    const limit = request.limit ?? 5;
-    const ranked = (
-      await searchSessions(index, query, { filters, limit: limit + 1, search: options.config.search, now })
-    )
-      .filter((entry) => entry.session.id !== options.currentSessionId)
-      .slice(0, limit);
-    const context = {
+  const index = openReader(dbPath);
+  const filters = buildFilters(request, options.projectRoot, now, knownProjects(index.db));
+  const limit = request.limit ?? 5;
+  const vectorSearch = vectorSearchFor(index, options.config, { env: options.env });
+  const ranked = (
+    await searchSessions(index, query, {
+      filters,
+      limit: limit + 1,
+      search: options.config.search,
       now,
-      cleanupPeriodDays: readCleanupPeriodDays(claudeDir),
-      transcriptModifiedAt: (path: string) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? null,
-    };
-    const good = new Set(goodMatches(ranked, options.config.search));
-    const candidates = ranked
-      .filter((entry) => good.has(entry))
-      .map((entry, i) => toForkCandidate(entry, i + 1, context));
-    const best = ranked[0];
-    return {
-      query,
-      candidates,
-      bestBelowThreshold: candidates.length === 0 && best !== undefined ? toForkCandidate(best, 1, context) : null,
-      thresholdPercent: Math.round(threshold * 100),
-      projects: filters.projects ?? null,
-      indexedSessions: index.stats().sessions,
-      refresh,
-    };
-  } finally {
-    index.close();
-  }
+      ...(vectorSearch === undefined ? {} : { vectorSearch }),
+    })
+  )
+    .filter((entry) => entry.session.id !== options.currentSessionId)
+    .slice(0, limit);
+  const context = {
+    now,
+    cleanupPeriodDays: readCleanupPeriodDays(claudeDir),
+    transcriptModifiedAt: (path: string) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? null,
+  };
+  const good = new Set(goodMatches(ranked, options.config.search));
+  const candidates = ranked
+    .filter((entry) => good.has(entry))
+    .map((entry, i) => toForkCandidate(entry, i + 1, context));
+  const best = ranked[0];
+  const recent =
+    candidates.length > 0
+      ? []
+      : index
+          .recentSessions(4, filters)
+          .filter((session) => session.id !== options.currentSessionId)
+          .slice(0, 3)
+          .map((session) => toRecentSession(session, now));
+  return {
+    query,
+    candidates,
+    bestBelowThreshold: candidates.length === 0 && best !== undefined ? toForkCandidate(best, 1, context) : null,
+    recent,
+    thresholdPercent: Math.round(threshold * 100),
+    projects: filters.projects ?? null,
+    indexedSessions: index.stats().sessions,
+    refresh,
+  };
+}
+
+/**
+ * One read-only connection per index file for the life of the process (the MCP server answers many searches;
+ * the vector cache is kept per connection). A rebuilt index is a new file: its inode tells, and it is reopened.
+ */
+let reader: { path: string; inode: number; index: SessionIndex } | null = null;
+
+function openReader(dbPath: string): SessionIndex {
+  const inode = statSync(dbPath).ino;
+  if (reader !== null && reader.path === dbPath && reader.inode === inode) return reader.index;
+  reader?.index.close();
+  reader = { path: dbPath, inode, index: openSessionIndex(dbPath, { readonly: true }) };
+  return reader.index;
 }
 
 async function refreshIndex(claudeDir: string, dbPath: string, budgetMs: number): Promise<SyncSummary | null> {

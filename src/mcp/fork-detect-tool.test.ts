@@ -87,9 +87,15 @@ describe("ctx_fork_detect", () => {
       arguments: { query: "zyxwvut quuxplorb frobnicator" },
     });
     expect(result.isError).toBeFalsy();
-    expect(ForkDetectOutputSchema.parse(result.structuredContent).results).toEqual([]);
+    const output = ForkDetectOutputSchema.parse(result.structuredContent);
+    expect(output.results).toEqual([]);
+    expect(output.message).toBe(textOf(result));
     expect(textOf(result)).toContain("No past session matches");
     expect(textOf(result)).toContain("start fresh");
+    // The most recent sessions are offered instead (the sample's newest is the long spotter one).
+    expect(output.recent).toHaveLength(3);
+    expect(output.recent[0]?.sessionId).toBe("4d5611e5-241a-462a-8d15-5122611a9569");
+    expect(textOf(result)).toContain(`fork: ${output.recent[0]?.forkCommand}`);
   });
 
   it("answers a bad date or an unknown project with an error result and a hint", async () => {

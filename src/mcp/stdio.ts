@@ -8,6 +8,7 @@ import { runForkDetect } from "../index/fork-detect.ts";
 import type { Logger } from "../log.ts";
 import { memoryDirFor } from "../store/memory-store.ts";
 import { collectProjectStatus } from "../store/project-status.ts";
+import { startBackgroundIndex } from "./background-index.ts";
 import { createServer } from "./server.ts";
 import { LineTransport } from "./stdio-transport.ts";
 
@@ -19,6 +20,8 @@ export async function serveStdio(options: {
   stdout: NodeJS.WritableStream;
   /** Default: process.env (CLAUDE_CODE_SESSION_ID, CTX_* settings). */
   env?: NodeJS.ProcessEnv;
+  /** Watch transcripts and re-index in child processes (production `ctx serve` only; config index.watch). */
+  background?: { cliPath: string; execPath: string };
 }): Promise<void> {
   const env = options.env ?? process.env;
   const sessionId = env.CLAUDE_CODE_SESSION_ID;
@@ -48,7 +51,11 @@ export async function serveStdio(options: {
   });
   await server.connect(transport);
   options.logger.info(`serving project ${options.projectRoot} over stdio`);
+  const background = options.background
+    ? startBackgroundIndex({ config, env, logger: options.logger, ...options.background })
+    : null;
   await closed;
+  await background?.close();
   await server.close().catch(() => {});
 }
 

@@ -64,13 +64,14 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
             query: result.query,
             results: result.candidates,
             thresholdPercent: result.thresholdPercent,
+            recent: result.recent,
             indexedSessions: result.indexedSessions,
           }),
         );
         return;
       }
       if (result.candidates.length === 0) {
-        ctx.out(`${renderNoMatch(query, result.bestBelowThreshold, result.thresholdPercent)}\n`);
+        ctx.out(`${renderNoMatch(query, result.bestBelowThreshold, result.thresholdPercent, result.recent)}\n`);
         if (result.indexedSessions === 0) ctx.err("ctx: the index is empty: run `ctx index` first\n");
         ctx.setExitCode(1);
         return;

@@ -21,6 +21,7 @@ export function registerServeCommand(program: Command, ctx: CliContext): void {
         logger: ctx.logger,
         stdin: process.stdin,
         stdout: process.stdout,
+        ...(ctx.cliPath ? { background: { cliPath: ctx.cliPath, execPath: process.execPath } } : {}),
       });
     });
 }

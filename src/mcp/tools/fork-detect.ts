@@ -39,11 +39,23 @@ export const ForkCandidateSchema = z.object({
   inSessionCommand: z.string(),
 });
 
+const RecentSessionSchema = z.object({
+  sessionId: z.string(),
+  topic: z.string(),
+  project: z.string(),
+  cwd: z.string().nullable(),
+  relativeDate: z.string(),
+  forkCommand: z.string(),
+});
+
 export const ForkDetectOutputSchema = z.object({
   query: z.string(),
+  /** The same text as the content: Claude Code hands the model the structured result, so it must say it all. */
+  message: z.string(),
   results: z.array(ForkCandidateSchema),
   thresholdPercent: z.number(),
   bestBelowThreshold: ForkCandidateSchema.nullable(),
+  recent: z.array(RecentSessionSchema),
   indexedSessions: z.number().int(),
 });
 
@@ -83,14 +95,16 @@ export function registerForkDetectTool(server: McpServer, deps: ServerDeps): voi
         const text =
           result.candidates.length > 0
             ? renderForkCandidates(result.query, result.candidates)
-            : renderNoMatch(result.query, result.bestBelowThreshold, result.thresholdPercent);
+            : renderNoMatch(result.query, result.bestBelowThreshold, result.thresholdPercent, result.recent);
         return {
           content: [{ type: "text", text }],
           structuredContent: {
             query: result.query,
+            message: text,
             results: result.candidates,
             thresholdPercent: result.thresholdPercent,
             bestBelowThreshold: result.bestBelowThreshold,
+            recent: result.recent,
             indexedSessions: result.indexedSessions,
           },
         };
