@@ -90,7 +90,9 @@ export async function syncFile(
     if (replaced && file.kind === "main") writer.resetSession(file.sessionId);
     chunks.forEach((chunk, i) => {
       const first = increment.messages[chunk.firstMessage - firstOrdinal];
-      const startsExchange = first !== undefined && first.role !== "assistant";
+      // A safe restart point opens a main-chain exchange: an inline subagent prompt (old transcripts) belongs to
+      // the exchange around it, so the chunker would group it differently when reading starts there.
+      const startsExchange = first !== undefined && first.role !== "assistant" && !first.sidechain;
       writer.insertChunk(chunk, file.path, first?.offset ?? from, startsExchange, tokens[i]);
     });
     const meta = increment.meta;
