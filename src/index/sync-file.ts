@@ -11,7 +11,7 @@ import { buildChunks, CHUNK_TARGET_TOKENS } from "../core/index-chunker.ts";
 import { tokenizeForSearch } from "../core/search-tokens.ts";
 import type { FileRecord, IndexWriter } from "../store/session-index-writer.ts";
 import type { DiscoveredFile } from "./discover.ts";
-import { readTranscriptFrom } from "./read-transcript.ts";
+import { type IndexMessage, readTranscriptFrom } from "./read-transcript.ts";
 
 /** Bytes hashed to recognise a file that was replaced by another of at least the same length. */
 const HEAD_BYTES = 4096;
@@ -90,9 +90,7 @@ export async function syncFile(
     if (replaced && file.kind === "main") writer.resetSession(file.sessionId);
     chunks.forEach((chunk, i) => {
       const first = increment.messages[chunk.firstMessage - firstOrdinal];
-      // A safe restart point opens a main-chain exchange: an inline subagent prompt (old transcripts) belongs to
-      // the exchange around it, so the chunker would group it differently when reading starts there.
-      const startsExchange = first !== undefined && first.role !== "assistant" && !first.sidechain;
+      const startsExchange = first !== undefined && opensExchange(first, file.kind);
       writer.insertChunk(chunk, file.path, first?.offset ?? from, startsExchange, tokens[i]);
     });
     const meta = increment.meta;
@@ -158,4 +156,13 @@ export async function readHead(path: string, length: number): Promise<string> {
   }
   if (read < length) return `short:${read}`;
   return `${length}:${createHash("sha1").update(buffer).digest("hex")}`;
+}
+
+/**
+ * Whether the chunker surely starts an exchange at this message (its rule, src/core/index-chunker.ts): any
+ * main-chain prompt or summary does; an inline subagent prompt in a main transcript may be part of a main
+ * exchange, so it does not count (a restart then begins further back); in a subagent's own file every prompt does.
+ */
+function opensExchange(message: IndexMessage, kind: DiscoveredFile["kind"]): boolean {
+  return message.role !== "assistant" && (!message.sidechain || kind === "subagent");
 }
