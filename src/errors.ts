@@ -12,6 +12,8 @@ export type CtxErrorCode =
   | "HOOK_TIMEOUT"
   | "INIT_CONFLICT"
   | "NOT_FOUND"
+  | "PROVIDER_UNAVAILABLE"
+  | "PROVIDER_FAILED"
   | "USAGE"
   | "INTERNAL";
 

@@ -32,7 +32,16 @@ const DEFAULT_CONFIG: Config = {
     boosts: { PATTERN: 1.05, WORKING_SOLUTION: 1.08, WAITING: 1.02 },
   },
   embedder: { provider: "none", model: "nomic-embed-text-v1.5", ollamaUrl: "http://127.0.0.1:11434", modelDir: "" },
-  summaries: { provider: "extractive", model: "claude-haiku-4-5", dailyTokenCap: 200_000 },
+  summaries: {
+    provider: "extractive",
+    model: "claude-haiku-4-5",
+    dailyTokenCap: 200_000,
+    timeoutMs: 120_000,
+    recentMessages: 10,
+    middleMessages: 40,
+    budgetTokens: 24_000,
+    aggregateTokens: 2_000,
+  },
   redaction: { allowlist: [] },
 };
 
