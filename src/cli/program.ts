@@ -4,6 +4,7 @@ import { Command, CommanderError } from "commander";
 import { CTX_VERSION } from "../version.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
 import { registerClearCommand } from "./commands/clear.ts";
+import { registerContextStatsCommand } from "./commands/context-stats.ts";
 import { registerDiffCommand } from "./commands/diff.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerHookCommand } from "./commands/hook.ts";
@@ -13,6 +14,8 @@ import { registerSaveCommand } from "./commands/save.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerSnapshotCommand } from "./commands/snapshot.ts";
 import { registerStatusCommand } from "./commands/status.ts";
+import { registerSummariesCommand } from "./commands/summaries.ts";
+import { registerSummarizeCommand } from "./commands/summarize.ts";
 import type { CliContext } from "./context.ts";
 
 export function createProgram(ctx: CliContext): Command {
@@ -39,6 +42,9 @@ export function createProgram(ctx: CliContext): Command {
   registerClearCommand(program, ctx);
   registerCheckpointCommand(program, ctx);
   registerSnapshotCommand(program, ctx);
+  registerSummarizeCommand(program, ctx);
+  registerSummariesCommand(program, ctx);
+  registerContextStatsCommand(program, ctx);
   return program;
 }
 

@@ -12,6 +12,8 @@ export interface ServerDeps {
   now: () => Date;
   /** The Claude Code session that spawned the server (CLAUDE_CODE_SESSION_ID); unset outside Claude Code. */
   sessionId?: string;
+  /** The environment for summary providers and the ledger (CTX_HOME, ANTHROPIC_API_KEY, PATH); default process.env. */
+  env?: NodeJS.ProcessEnv;
   /** `recent`: how many recent sessions to list (default 10). */
   collectStatus: (projectRoot: string, recent?: number) => Promise<Status>;
 }

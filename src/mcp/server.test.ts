@@ -83,12 +83,14 @@ describe("ctx MCP server", () => {
     expect(tools.map((t) => t.name).sort()).toEqual([
       "ctx_checkpoint",
       "ctx_clear",
+      "ctx_context_stats",
       "ctx_diff",
       "ctx_restore",
       "ctx_save",
       "ctx_snapshot_list",
       "ctx_snapshot_restore",
       "ctx_status",
+      "ctx_summarize",
     ]);
     for (const tool of tools) {
       expect(tool.name).toMatch(/^ctx_[a-z]+(_[a-z]+)*$/);

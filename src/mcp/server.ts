@@ -18,6 +18,8 @@ export const SERVER_INSTRUCTIONS = [
   "- ctx_clear {force}: delete the current saved context; only when the user asks.",
   "- ctx_snapshot_list {verbose?}: snapshots taken before compactions.",
   "- ctx_snapshot_restore {id}: one snapshot's context as text (changes nothing).",
+  "- ctx_summarize {session?, from?}: per-message summaries (kept); returns recent verbatim, older summarised.",
+  "- ctx_context_stats {session?}: tokens per summary layer and the compression ratio.",
   "Resources: ctx://status (JSON), ctx://context (full saved context), ctx://snapshots, ctx://snapshots/{id} (JSON).",
 ].join("\n");
 

@@ -26,6 +26,7 @@ export async function serveStdio(options: {
     logger: options.logger,
     config: loadServerConfig(options.projectRoot, env, options.logger),
     now: () => new Date(),
+    env,
     ...(sessionId === undefined || sessionId === "" ? {} : { sessionId }),
     collectStatus: (root, recent) => collectProjectStatus(root, options.version, recent),
   });

@@ -3,12 +3,14 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ServerDeps } from "../deps.ts";
 import { registerCheckpointTool } from "./checkpoint.ts";
 import { registerClearTool } from "./clear.ts";
+import { registerContextStatsTool } from "./context-stats.ts";
 import { registerDiffTool } from "./diff.ts";
 import { registerRestoreTool } from "./restore.ts";
 import { registerSaveTool } from "./save.ts";
 import { registerSnapshotListTool } from "./snapshot-list.ts";
 import { registerSnapshotRestoreTool } from "./snapshot-restore.ts";
 import { registerStatusTool } from "./status.ts";
+import { registerSummarizeTool } from "./summarize.ts";
 
 export const TOOL_REGISTRARS: ReadonlyArray<(server: McpServer, deps: ServerDeps) => void> = [
   registerStatusTool,
@@ -19,4 +21,6 @@ export const TOOL_REGISTRARS: ReadonlyArray<(server: McpServer, deps: ServerDeps
   registerClearTool,
   registerSnapshotListTool,
   registerSnapshotRestoreTool,
+  registerSummarizeTool,
+  registerContextStatsTool,
 ];
