@@ -68,6 +68,12 @@ describe("ensureSessionSummaries", () => {
     expect(await readStateFile(sidecarPath(root, "s1"), SidecarSchema)).not.toBeNull();
   });
 
+  it("a transcript that is gone is NOT_FOUND explaining Claude Code's cleanup", async () => {
+    const error = await rejectedCtxError(ensureSessionSummaries(options(join(root, "gone.jsonl"), "gone")));
+    expect(error.code).toBe("NOT_FOUND");
+    expect(error.hint).toContain("cleanupPeriodDays");
+  });
+
   it("redacts secrets before summarising, so the sidecar never holds one", async () => {
     const ctx = { sessionId: "sec", cwd: root };
     const transcript = join(root, "sec.jsonl");

@@ -1,6 +1,7 @@
 // One session's summaries, made when needed: read the transcript (redacted), reuse what the sidecar holds,
 // summarise what is missing or stale (or everything from `from` on) with the chosen provider, each message
 // knowing its neighbours, and store the result. Then assemble within the token budget when asked.
+import { existsSync } from "node:fs";
 import type { Config } from "../config/schema.ts";
 import { type Assembly, type AssemblyPolicy, assembleContext } from "../core/summaries/assemble.ts";
 import { neighboursOf, type SummaryMessage } from "../core/summaries/messages.ts";
@@ -49,6 +50,15 @@ export interface SessionSummaries {
 export async function ensureSessionSummaries(options: SessionSummariesOptions): Promise<SessionSummaries> {
   const { projectRoot, session, config } = options;
   const allowlist = config.redaction.allowlist;
+  if (!existsSync(session.transcriptPath)) {
+    throw new CtxError(
+      "NOT_FOUND",
+      `the transcript of session ${session.sessionId} is gone (${session.transcriptPath})`,
+      {
+        hint: "Claude Code deletes transcripts after cleanupPeriodDays (30 by default); summaries need the transcript",
+      },
+    );
+  }
   const conversation = await readSessionMessages(session.transcriptPath, allowlist);
   const { messages } = conversation;
   let fromIndex: number | null = null;

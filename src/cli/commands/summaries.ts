@@ -1,5 +1,6 @@
 // `ctx summaries ledger` (the LLM providers' daily token use against the cap) and `ctx summaries clear
 // [session]` (delete stored summaries; they are made again when needed).
+import { basename } from "node:path";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
 import { ledgerDay, ledgerRows, tokensUsedOn } from "../../core/summaries/ledger.ts";
@@ -58,7 +59,9 @@ export function registerSummariesCommand(program: Command, ctx: CliContext): voi
       .argument("[session]", "session id (default: every session of this project)"),
   ).action(async (session: string | undefined, flags: ProjectFlags) => {
     const projectRoot = projectRootFor(ctx, flags);
-    const report: SummariesClearReport = { removed: await clearSidecars(projectRoot, session) };
+    // A transcript path names its session by its file name.
+    const sessionId = session === undefined ? undefined : basename(session).replace(/\.jsonl$/, "");
+    const report: SummariesClearReport = { removed: await clearSidecars(projectRoot, sessionId) };
     if (flags.json === true) ctx.out(formatJson(report));
     else if (report.removed.length === 0) ctx.out("no stored summaries to clear\n");
     else

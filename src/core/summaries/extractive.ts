@@ -51,7 +51,7 @@ export function summarizeExtractive(request: SummaryRequest, options: Extractive
   const units = unitsOf(text, message);
   const contextTerms = new Set<string>();
   for (const neighbour of [request.before, request.after]) {
-    if (neighbour !== null) for (const term of termsOf(neighbour.text.slice(0, 4_000))) contextTerms.add(term);
+    if (neighbour !== null) for (const term of neighbourTerms(neighbour)) contextTerms.add(term);
   }
   const scored = units.map((unit) => {
     const { score } = scoreUnit(unit.text, { role: message.role, contextTerms });
@@ -78,6 +78,19 @@ export function summarizeExtractive(request: SummaryRequest, options: Extractive
   const tail = missingFacts(units, chosen, Math.max(50, Math.round(budget * 0.25)));
   const parts = [...kept, ...(tail === "" ? [] : [tail]), ...(note === null ? [] : [note])];
   return parts.join("\n");
+}
+
+/** Each message is the neighbour of two others: its terms are worked out once (a cache, not state). */
+const TERMS_CACHE = new WeakMap<SummaryMessage, Set<string>>();
+const NEIGHBOUR_CHARS = 4_000;
+
+function neighbourTerms(message: SummaryMessage): Set<string> {
+  let terms = TERMS_CACHE.get(message);
+  if (terms === undefined) {
+    terms = termsOf(message.text.slice(0, NEIGHBOUR_CHARS));
+    TERMS_CACHE.set(message, terms);
+  }
+  return terms;
 }
 
 /** Units of a message: code blocks reduced, tool gists kept whole, prose cut into sentences and bullets. */

@@ -4,9 +4,9 @@
 const EXTENSIONS =
   "ts|tsx|js|jsx|mjs|cjs|json|jsonl|md|ex|exs|heex|eex|py|rs|go|rb|java|kt|swift|c|h|cc|cpp|hpp|cs|php|sh|bash|zsh|" +
   "yml|yaml|toml|ini|env|lock|css|scss|html|sql|txt|csv|xml|vue|svelte|lua|dart|scala|ctx|log|conf|cfg|gradle|tf";
-/** `/abs/path`, `./rel`, `dir/file.ext`, `file.ext`, and URLs. */
+/** URLs, `/abs/path`, `./rel`, and `dir/file.ext` or `file.ext` with a known extension. */
 const PATH = new RegExp(
-  `https?://[^\\s)\\]>"'\`]+|(?:~|\\.{1,2})?/(?:[\\w@.+-]+/)*[\\w@.+-]+|\\b(?:[\\w@.+-]+/)+[\\w@.+-]+\\.(?:${EXTENSIONS})\\b|\\b[\\w+-]+(?:\\.[\\w+-]+)*\\.(?:${EXTENSIONS})\\b`,
+  `https?://[^\\s)\\]>"'\`]+|(?:~|\\.{1,2})?/(?:[\\w@.+-]+/)*[\\w@.+-]+|\\b[\\w@+-][\\w@.+/-]*\\.(?:${EXTENSIONS})\\b`,
   "g",
 );
 /** `code`, camelCase, PascalCase with an inner capital, snake_case, kebab-case with a digit or many parts, Mod.Name. */
@@ -56,8 +56,10 @@ export interface ScoreContext {
 
 /** How much a unit (sentence, bullet, line) carries, before its length is taken into account. */
 export function scoreUnit(unit: string, context: ScoreContext): UnitScore {
-  const paths = pathsIn(unit).length;
-  const identifiers = identifiersIn(unit).length;
+  const pathList = pathsIn(unit);
+  const idList = identifiersIn(unit);
+  const paths = pathList.length;
+  const identifiers = idList.length;
   const error = ERROR_WORDS.test(unit);
   let score = 0.5;
   score += Math.min(paths, 3) * 3;
@@ -66,17 +68,23 @@ export function scoreUnit(unit: string, context: ScoreContext): UnitScore {
   if (NUMBER.test(unit)) score += 1;
   if (DECISION.test(unit)) score += 2.5;
   if (context.role === "user" && (REQUEST_START.test(unit.trim()) || unit.trim().endsWith("?"))) score += 3;
-  let overlap = 0;
-  for (const term of termsOf(unit)) if (context.contextTerms.has(term)) overlap += 1;
-  score += Math.min(overlap, 3);
+  if (context.contextTerms.size > 0) {
+    let overlap = 0;
+    for (const term of termsFrom(unit, pathList, idList)) if (context.contextTerms.has(term)) overlap += 1;
+    score += Math.min(overlap, 3);
+  }
   return { score, paths, identifiers, error };
 }
 
 /** Distinctive terms: paths, identifiers, and longer words, lower-cased. */
 export function termsOf(text: string): Set<string> {
+  return termsFrom(text, pathsIn(text), identifiersIn(text));
+}
+
+function termsFrom(text: string, paths: readonly string[], identifiers: readonly string[]): Set<string> {
   const terms = new Set<string>();
-  for (const path of pathsIn(text)) terms.add(path.toLowerCase());
-  for (const id of identifiersIn(text)) terms.add(id.toLowerCase());
+  for (const path of paths) terms.add(path.toLowerCase());
+  for (const id of identifiers) terms.add(id.toLowerCase());
   for (const word of text.toLowerCase().match(/[a-z][a-z0-9_]{6,}/g) ?? []) {
     if (!COMMON_WORDS.has(word)) terms.add(word);
   }
