@@ -1,6 +1,7 @@
 // The claude-cli provider against a fake `claude` first on PATH (tests/helpers/fake-claude.ts), which checks
 // the flags and the hook marker and answers in Claude Code's JSON result shape.
 import { statSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { installFakeClaude } from "../../tests/helpers/fake-claude.ts";
@@ -51,6 +52,8 @@ describe("claude -p as a summary provider", () => {
       expect.arrayContaining(["-p", "--no-session-persistence", "--model", "claude-haiku-4-5"]),
     );
     expect(call?.hooksDisabled).toBe("1");
+    // Its own folder: no project's CLAUDE.md, hooks or MCP servers load in the summariser's runs.
+    expect(call?.cwd).toBe(join(fake.env.CTX_HOME ?? "", "summarizer"));
     expect(call?.prompt).toContain("hello there");
     expect(HOOKS_DISABLED_ENV).toBe(HOOKS_MARKER);
   });

@@ -1,10 +1,15 @@
 // The `claude-cli` summary provider: one `claude -p` run per batch, prompt on stdin, JSON result on stdout.
 // `--no-session-persistence` keeps the summariser's own runs out of the transcripts ctx indexes, and
 // CTX_HOOKS_DISABLED=1 makes every ctx hook in the child return at once, so summarising cannot recurse
-// (lessons-from-peers.md #7). The child is killed (by its own pid) when it runs past the timeout.
+// (lessons-from-peers.md #7). It runs in a folder of its own under CTX_HOME, so no project's CLAUDE.md,
+// hooks or MCP servers load in it. The child leads its own process group: past the timeout the group is
+// killed, so nothing it started (hooks, MCP servers) outlives it (lessons #8).
 import { spawn } from "node:child_process";
+import { join } from "node:path";
 import { type LlmAnswer, parseClaudeCliOutput } from "../core/summaries/llm-prompt.ts";
 import { CtxError } from "../errors.ts";
+import { ensurePrivateDir } from "../store/atomic-write.ts";
+import { ctxHome } from "../store/paths.ts";
 import type { LlmClient } from "./llm-client.ts";
 
 export interface ClaudeCliOptions {
@@ -13,6 +18,8 @@ export interface ClaudeCliOptions {
   env: NodeJS.ProcessEnv;
   /** The executable; `claude` on PATH by default. */
   command?: string;
+  /** Where the child runs; default `<CTX_HOME>/summarizer` (made 0700). */
+  cwd?: string;
 }
 
 /** The hooks' own marker (src/hooks/process.ts HOOKS_DISABLED_ENV; a test checks they agree). */
@@ -31,12 +38,16 @@ export function createClaudeCliClient(options: ClaudeCliOptions): LlmClient {
   };
 }
 
-function runClaude(prompt: string, options: ClaudeCliOptions): Promise<LlmAnswer> {
+async function runClaude(prompt: string, options: ClaudeCliOptions): Promise<LlmAnswer> {
   const command = options.command ?? "claude";
+  const cwd = options.cwd ?? join(ctxHome(options.env), "summarizer");
+  await ensurePrivateDir(cwd);
   return new Promise((resolve, reject) => {
     const child = spawn(command, claudeCliArgs(options.model), {
+      cwd,
       env: { ...options.env, [HOOKS_DISABLED_ENV]: "1", CLAUDE_CODE_SKIP_PROMPT_HISTORY: "1" },
       stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
     });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
@@ -49,7 +60,7 @@ function runClaude(prompt: string, options: ClaudeCliOptions): Promise<LlmAnswer
       outcome();
     };
     const timer = setTimeout(() => {
-      child.kill("SIGKILL");
+      killGroup(child.pid);
       finish(() =>
         reject(
           new CtxError("PROVIDER_FAILED", `claude -p did not answer within ${options.timeoutMs} ms`, {
@@ -97,4 +108,14 @@ function runClaude(prompt: string, options: ClaudeCliOptions): Promise<LlmAnswer
     child.stdin.on("error", () => undefined); // a child that exits early closes its stdin: reported by close
     child.stdin.end(prompt);
   });
+}
+
+/** Kills the child's process group (the child and whatever it started); a group already gone is fine. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // already exited
+  }
 }

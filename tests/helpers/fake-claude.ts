@@ -21,7 +21,7 @@ let prompt = "";
 process.stdin.setEncoding("utf8");
 process.stdin.on("data", (chunk) => { prompt += chunk; });
 process.stdin.on("end", () => {
-  fs.appendFileSync(process.env.FAKE_CLAUDE_LOG, JSON.stringify({ args, hooksDisabled: process.env.CTX_HOOKS_DISABLED, prompt }) + "\n");
+  fs.appendFileSync(process.env.FAKE_CLAUDE_LOG, JSON.stringify({ args, hooksDisabled: process.env.CTX_HOOKS_DISABLED, cwd: process.cwd(), prompt }) + "\n");
   if (problems.length > 0) { process.stderr.write("fake claude: " + problems.join(", ") + "\n"); process.exit(3); }
   const mode = process.env.FAKE_CLAUDE_MODE || "ok";
   if (mode === "hang") { setTimeout(() => {}, 60000); return; }
@@ -49,7 +49,7 @@ export interface FakeClaude {
   logPath: string;
   /** The environment that puts the fake first on PATH (add FAKE_CLAUDE_MODE as needed). */
   env: NodeJS.ProcessEnv;
-  calls: () => Array<{ args: string[]; hooksDisabled: string | undefined; prompt: string }>;
+  calls: () => Array<{ args: string[]; hooksDisabled: string | undefined; cwd: string; prompt: string }>;
 }
 
 export function installFakeClaude(base = mkdtempSync(join(tmpdir(), "ctx-fake-claude-"))): FakeClaude {
