@@ -1,7 +1,8 @@
 // The `claude-cli` summary provider: one `claude -p` run per batch, prompt on stdin, JSON result on stdout.
 // `--no-session-persistence` keeps the summariser's own runs out of the transcripts ctx indexes, and
 // CTX_HOOKS_DISABLED=1 makes every ctx hook in the child return at once, so summarising cannot recurse
-// (lessons-from-peers.md #7). It runs in a folder of its own under CTX_HOME, so no project's CLAUDE.md,
+// (lessons-from-peers.md #7); `--strict-mcp-config` without a config starts none of the user's MCP servers,
+// `--max-turns 1` keeps it to one answer. It runs in a folder of its own under CTX_HOME, so no project's CLAUDE.md,
 // hooks or MCP servers load in it. The child leads its own process group: past the timeout the group is
 // killed, so nothing it started (hooks, MCP servers) outlives it (lessons #8).
 import { spawn } from "node:child_process";
@@ -27,7 +28,17 @@ export const HOOKS_DISABLED_ENV = "CTX_HOOKS_DISABLED";
 const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
 
 export function claudeCliArgs(model: string): string[] {
-  return ["-p", "--output-format", "json", "--no-session-persistence", "--model", model, "--max-turns", "1"];
+  return [
+    "-p",
+    "--output-format",
+    "json",
+    "--no-session-persistence",
+    "--model",
+    model,
+    "--max-turns",
+    "1",
+    "--strict-mcp-config",
+  ];
 }
 
 export function createClaudeCliClient(options: ClaudeCliOptions): LlmClient {

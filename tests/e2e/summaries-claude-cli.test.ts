@@ -1,7 +1,8 @@
 // The claude-cli summary provider driving the real Claude Code CLI (pinned release, offline, against the
 // Messages API mock): Claude Code accepts the flags, answers in the JSON shape the provider parses, writes no
 // transcript (--no-session-persistence), and ctx's own hooks in the user's settings do nothing in the child
-// (CTX_HOOKS_DISABLED=1), so summarising never recurses. Skips with a reason when the CLI is unavailable.
+// (CTX_HOOKS_DISABLED=1) and the user's MCP servers are not started (--strict-mcp-config), so summarising
+// never recurses. Skips with a reason when the CLI is unavailable.
 import { existsSync, readdirSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join } from "node:path";
@@ -27,7 +28,7 @@ function sessionFiles(dir: string): string[] {
 }
 
 describe.skipIf(claudeBin === undefined)("claude-cli provider with the real Claude Code", () => {
-  it("gets summaries through `claude -p`, with no transcript written and ctx's hooks silent", async () => {
+  it("gets summaries through `claude -p`, with no transcript written, ctx's hooks silent and no MCP server started", async () => {
     const sandbox = await createSandbox({ claudeBin });
     sandboxes.push(sandbox);
     // ctx's hooks in the user's own settings, as a global install would have them.
@@ -36,6 +37,14 @@ describe.skipIf(claudeBin === undefined)("claude-cli provider with the real Clau
     await writeFile(
       join(sandbox.home, ".claude", "settings.json"),
       JSON.stringify({ hooks: { SessionStart: hook("session-start"), UserPromptSubmit: hook("user-prompt-submit") } }),
+    );
+    // A user-scope MCP server that leaves a mark when started: --strict-mcp-config keeps the child from starting it.
+    const mcpMark = join(sandbox.root, "mcp-started");
+    await writeFile(
+      join(sandbox.home, ".claude.json"),
+      JSON.stringify({
+        mcpServers: { spy: { type: "stdio", command: "sh", args: ["-c", `touch ${mcpMark}; sleep 5`] } },
+      }),
     );
     const mock = await startMockAnthropic({
       // Claude Code -p sends tools with the main request; the summary prompt is its user message.
@@ -81,6 +90,7 @@ describe.skipIf(claudeBin === undefined)("claude-cli provider with the real Clau
       expect(transcripts).toEqual([]);
       // The hooks ran as commands but returned at once: no session was recorded anywhere.
       expect(sessionFiles(sandbox.root)).toEqual([]);
+      expect(existsSync(mcpMark)).toBe(false);
     } finally {
       await mock.close();
     }
