@@ -138,6 +138,18 @@ describe("summarizeRequests with claude-cli", () => {
     expect(echoed.summaries[0]?.text).not.toContain("sk-ant-");
   });
 
+  it("never sends a secret to the model, even in text that was not redacted before", async () => {
+    const fake = installFakeClaude();
+    const secret = "ghp_" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7d";
+    const leaky: SummaryRequest = {
+      ...request(1),
+      message: { ...request(1).message, text: `Use ${secret} for the API` },
+    };
+    await summarizeRequests([leaky], { config: summariesConfig(), env: fake.env, now: () => NOW, allowlist: [] });
+    expect(fake.calls()[0]?.prompt).not.toContain(secret);
+    expect(fake.calls()[0]?.prompt).toContain("[REDACTED:github-token]");
+  });
+
   it("two summarisers at once cannot both spend the last tokens of the day", async () => {
     const fake = installFakeClaude();
     // Room for about one request: each books its prompt estimate plus a 512-token answer allowance.

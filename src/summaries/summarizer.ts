@@ -96,7 +96,11 @@ export async function summarizeRequests(
     outcome.llmRequests += 1;
     let answer: Awaited<ReturnType<LlmClient["complete"]>>;
     try {
-      answer = await client.complete(batch.prompt, batch.maxOutputTokens);
+      // Session text arrives redacted already; the prompt is redacted again so no caller can send a secret.
+      answer = await client.complete(
+        redactText(batch.prompt, { allowlist: deps.allowlist }).text,
+        batch.maxOutputTokens,
+      );
     } catch (error) {
       // The booked estimate stays in the ledger: a failed run may still have used tokens.
       fallback(
