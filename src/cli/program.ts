@@ -6,6 +6,7 @@ import { registerBudgetCommand } from "./commands/budget.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
 import { registerChunkCommand } from "./commands/chunk.ts";
 import { registerClearCommand } from "./commands/clear.ts";
+import { registerContextStatsCommand } from "./commands/context-stats.ts";
 import { registerDiffCommand } from "./commands/diff.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerEmbedCommand } from "./commands/embed.ts";
@@ -21,6 +22,8 @@ import { registerServeCommand } from "./commands/serve.ts";
 import { registerSnapshotCommand } from "./commands/snapshot.ts";
 import { registerStatsCommand } from "./commands/stats.ts";
 import { registerStatusCommand } from "./commands/status.ts";
+import { registerSummariesCommand } from "./commands/summaries.ts";
+import { registerSummarizeCommand } from "./commands/summarize.ts";
 import type { CliContext } from "./context.ts";
 
 export function createProgram(ctx: CliContext): Command {
@@ -55,6 +58,9 @@ export function createProgram(ctx: CliContext): Command {
   registerBudgetCommand(program, ctx);
   registerChunkCommand(program, ctx);
   registerEmbedCommand(program, ctx);
+  registerSummarizeCommand(program, ctx);
+  registerSummariesCommand(program, ctx);
+  registerContextStatsCommand(program, ctx);
   return program;
 }
 

@@ -147,6 +147,14 @@ function buildConfigSchema() {
     provider: z._default(z.enum(["extractive", "claude-cli", "anthropic"]), "extractive"),
     model: z._default(z.string(), "claude-haiku-4-5"),
     dailyTokenCap: z._default(nonNegativeInt(), 200_000),
+    /** One LLM request (a `claude -p` run or a Messages API call) may take this long. */
+    timeoutMs: z._default(positiveInt(), 120_000),
+    /** Assembly layers (Smart Context preset): newest messages verbatim, the ones before summarised each. */
+    recentMessages: z._default(positiveInt(), 10),
+    middleMessages: z._default(nonNegativeInt(), 40),
+    /** The assembly's token budget, and the most the folded aggregate of older messages may take of it. */
+    budgetTokens: z._default(positiveInt(), 24_000),
+    aggregateTokens: z._default(nonNegativeInt(), 2_000),
   });
 
   const RedactionConfigSchema = z.strictObject({

@@ -15,6 +15,8 @@ export interface ServerDeps {
   sessionId?: string;
   /** The auto-memory folder (Claude Code's own for the project unless configured); see store/memory-store.ts. */
   memoryDir?: string;
+  /** The environment for summary providers and the ledger (CTX_HOME, ANTHROPIC_API_KEY, PATH); default process.env. */
+  env?: NodeJS.ProcessEnv;
   /** `recent`: how many recent sessions to list (default 10). */
   collectStatus: (projectRoot: string, recent?: number) => Promise<Status>;
   /** Searches the session index (catching it up first); see src/index/fork-detect.ts. */

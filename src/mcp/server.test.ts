@@ -87,6 +87,7 @@ describe("ctx MCP server", () => {
       "ctx_budget",
       "ctx_checkpoint",
       "ctx_clear",
+      "ctx_context_stats",
       "ctx_diff",
       "ctx_fork_detect",
       "ctx_memory_delete",
@@ -99,6 +100,7 @@ describe("ctx MCP server", () => {
       "ctx_snapshot_list",
       "ctx_snapshot_restore",
       "ctx_status",
+      "ctx_summarize",
     ]);
     for (const tool of tools) {
       expect(tool.name).toMatch(/^ctx_[a-z]+(_[a-z]+)*$/);

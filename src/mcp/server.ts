@@ -23,6 +23,8 @@ export const SERVER_INSTRUCTIONS = [
   "- ctx_budget {op: list|add|pin|unpin|evict|estimate|assemble}: items kept in view across compactions.",
   "- ctx_memory_write {name, description, type, content}: remember across sessions (Claude Code's MEMORY.md).",
   "- ctx_memory_read {name}, ctx_memory_list, ctx_memory_search {query}, ctx_memory_delete {name}: the memories.",
+  "- ctx_summarize {session?, from?}: per-message summaries (kept); returns recent verbatim, older summarised.",
+  "- ctx_context_stats {session?}: tokens per summary layer and the compression ratio.",
   "Resources: ctx://status (JSON), ctx://context (full saved context), ctx://snapshots, ctx://snapshots/{id} (JSON).",
 ].join("\n");
 

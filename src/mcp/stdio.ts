@@ -33,6 +33,7 @@ export async function serveStdio(options: {
     config,
     memoryDir: memoryDirFor(options.projectRoot, env, config),
     now: () => new Date(),
+    env,
     ...(sessionId === undefined || sessionId === "" ? {} : { sessionId }),
     collectStatus: (root, recent) => collectProjectStatus(root, options.version, recent),
     forkDetect: (request) =>

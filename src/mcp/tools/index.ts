@@ -4,6 +4,7 @@ import type { ServerDeps } from "../deps.ts";
 import { registerBudgetTool } from "./budget.ts";
 import { registerCheckpointTool } from "./checkpoint.ts";
 import { registerClearTool } from "./clear.ts";
+import { registerContextStatsTool } from "./context-stats.ts";
 import { registerDiffTool } from "./diff.ts";
 import { registerForkDetectTool } from "./fork-detect.ts";
 import { registerMemoryDeleteTool } from "./memory-delete.ts";
@@ -16,6 +17,7 @@ import { registerSaveTool } from "./save.ts";
 import { registerSnapshotListTool } from "./snapshot-list.ts";
 import { registerSnapshotRestoreTool } from "./snapshot-restore.ts";
 import { registerStatusTool } from "./status.ts";
+import { registerSummarizeTool } from "./summarize.ts";
 
 export const TOOL_REGISTRARS: ReadonlyArray<(server: McpServer, deps: ServerDeps) => void> = [
   registerStatusTool,
@@ -33,4 +35,6 @@ export const TOOL_REGISTRARS: ReadonlyArray<(server: McpServer, deps: ServerDeps
   registerMemoryListTool,
   registerMemorySearchTool,
   registerMemoryDeleteTool,
+  registerSummarizeTool,
+  registerContextStatsTool,
 ];

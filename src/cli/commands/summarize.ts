@@ -1,0 +1,92 @@
+// `ctx summarize [session] [--from <uuid>] [--provider P]`: make (or remake) a session's per-message summaries
+// and keep them in `.ctx/summaries/<session-id>.ctx`; `--print` writes the assembled context instead.
+import { type Command, Option } from "commander";
+import { SummaryProviderNameSchema } from "../../core/summaries/sidecar.ts";
+import { type AssemblyPresetChoice, summarizeSession } from "../../summaries/operations.ts";
+import { resolveSummarySession } from "../../summaries/session-source.ts";
+import type { CliContext } from "../context.ts";
+import { formatJson, formatRows } from "../output.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import type { SummarizeReport } from "../summaries-reports.ts";
+
+interface SummarizeFlags extends ProjectFlags {
+  from?: string;
+  provider?: "extractive" | "claude-cli" | "anthropic";
+  preset?: AssemblyPresetChoice;
+  print?: boolean;
+}
+
+export function presetOption(): Option {
+  return new Option("--preset <preset>", "assembly layout: smart (configured layers) or bridge (5 / 6-20 / older)")
+    .choices(["smart", "bridge"])
+    .default("smart");
+}
+
+export function registerSummarizeCommand(program: Command, ctx: CliContext): void {
+  addProjectFlags(
+    program
+      .command("summarize")
+      .description("make a session's per-message summaries now (kept in .ctx/summaries/)")
+      .argument("[session]", "session id or transcript path (default: the newest session seen here)")
+      .option("--from <uuid>", "summarise again from this message on")
+      .addOption(
+        new Option("--provider <provider>", "extractive (offline), claude-cli or anthropic (default: config)").choices(
+          SummaryProviderNameSchema.options,
+        ),
+      )
+      .addOption(presetOption())
+      .option("--print", "print the assembled context (recent verbatim, middle summarised, oldest folded)"),
+  ).action(async (session: string | undefined, flags: SummarizeFlags) => {
+    const deps = contextOpsDepsFor(ctx, flags);
+    const ref = await resolveSummarySession({ ...deps, cwd: ctx.cwd, env: ctx.env }, session);
+    const result = await summarizeSession({ ...deps, env: ctx.env }, ref, {
+      ...(flags.from === undefined ? {} : { from: flags.from }),
+      ...(flags.provider === undefined ? {} : { provider: flags.provider }),
+      ...(flags.preset === undefined ? {} : { preset: flags.preset }),
+    });
+    const s = result.summaries;
+    for (const warning of s.warnings) ctx.err(`ctx: warning: ${warning}\n`);
+    if (flags.print === true) {
+      ctx.out(
+        flags.json ? formatJson({ sessionId: ref.sessionId, text: result.assembly.text }) : `${result.assembly.text}\n`,
+      );
+      return;
+    }
+    const report: SummarizeReport = {
+      sessionId: ref.sessionId,
+      transcriptPath: ref.transcriptPath,
+      provider: s.provider,
+      messages: s.messages.length,
+      made: s.made,
+      reused: s.reused,
+      llmRequests: s.llmRequests,
+      fallbacks: s.fallbacks,
+      warnings: s.warnings,
+      redactions: s.redactions,
+      sidecar: s.sidecarPath,
+      movedAside: s.movedAside,
+      stats: result.stats,
+    };
+    if (flags.json === true) {
+      ctx.out(formatJson(report));
+      return;
+    }
+    const st = result.stats;
+    ctx.out(
+      formatRows([
+        ["session", `${report.sessionId} (${report.messages} messages)`],
+        [
+          "summarised",
+          `${report.made} now with ${report.provider}${report.fallbacks > 0 ? ` (${report.fallbacks} fell back to extractive)` : ""}, ${report.reused} reused`,
+        ],
+        ["llm requests", String(report.llmRequests)],
+        ["kept in", report.sidecar],
+        [
+          "assembled",
+          `${st.assembledTokens} of ${st.originalTokens} tokens (${(st.compressionRatio * 100).toFixed(1)}%): ` +
+            `${st.layers.recent.messages} verbatim, ${st.layers.summarized.messages} summarised, ${st.layers.aggregate.messages} folded`,
+        ],
+      ]),
+    );
+  });
+}

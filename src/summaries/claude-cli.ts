@@ -1,0 +1,132 @@
+// The `claude-cli` summary provider: one `claude -p` run per batch, prompt on stdin, JSON result on stdout.
+// `--no-session-persistence` keeps the summariser's own runs out of the transcripts ctx indexes, and
+// CTX_HOOKS_DISABLED=1 makes every ctx hook in the child return at once, so summarising cannot recurse
+// (lessons-from-peers.md #7); `--strict-mcp-config` without a config starts none of the user's MCP servers,
+// `--max-turns 1` keeps it to one answer. It runs in a folder of its own under CTX_HOME, so no project's CLAUDE.md,
+// hooks or MCP servers load in it. The child leads its own process group: past the timeout the group is
+// killed, so nothing it started (hooks, MCP servers) outlives it (lessons #8).
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { type LlmAnswer, parseClaudeCliOutput } from "../core/summaries/llm-prompt.ts";
+import { CtxError } from "../errors.ts";
+import { ensurePrivateDir } from "../store/atomic-write.ts";
+import { ctxHome } from "../store/paths.ts";
+import type { LlmClient } from "./llm-client.ts";
+
+export interface ClaudeCliOptions {
+  model: string;
+  timeoutMs: number;
+  env: NodeJS.ProcessEnv;
+  /** The executable; `claude` on PATH by default. */
+  command?: string;
+  /** Where the child runs; default `<CTX_HOME>/summarizer` (made 0700). */
+  cwd?: string;
+}
+
+/** The hooks' own marker (src/hooks/process.ts HOOKS_DISABLED_ENV; a test checks they agree). */
+export const HOOKS_DISABLED_ENV = "CTX_HOOKS_DISABLED";
+const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
+
+export function claudeCliArgs(model: string): string[] {
+  return [
+    "-p",
+    "--output-format",
+    "json",
+    "--no-session-persistence",
+    "--model",
+    model,
+    "--max-turns",
+    "1",
+    "--strict-mcp-config",
+  ];
+}
+
+export function createClaudeCliClient(options: ClaudeCliOptions): LlmClient {
+  return {
+    provider: "claude-cli",
+    model: options.model,
+    complete: (prompt) => runClaude(prompt, options),
+  };
+}
+
+async function runClaude(prompt: string, options: ClaudeCliOptions): Promise<LlmAnswer> {
+  const command = options.command ?? "claude";
+  const cwd = options.cwd ?? join(ctxHome(options.env), "summarizer");
+  await ensurePrivateDir(cwd);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, claudeCliArgs(options.model), {
+      cwd,
+      env: { ...options.env, [HOOKS_DISABLED_ENV]: "1", CLAUDE_CODE_SKIP_PROMPT_HISTORY: "1" },
+      stdio: ["pipe", "pipe", "pipe"],
+      detached: true,
+    });
+    const stdout: Buffer[] = [];
+    const stderr: Buffer[] = [];
+    let size = 0;
+    let settled = false;
+    const finish = (outcome: () => void) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      outcome();
+    };
+    const timer = setTimeout(() => {
+      killGroup(child.pid);
+      finish(() =>
+        reject(
+          new CtxError("PROVIDER_FAILED", `claude -p did not answer within ${options.timeoutMs} ms`, {
+            hint: "raise summaries.timeoutMs, or use --provider extractive",
+          }),
+        ),
+      );
+    }, options.timeoutMs);
+    child.stdout.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= MAX_OUTPUT_BYTES) stdout.push(chunk);
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      if (stderr.length < 64) stderr.push(chunk);
+    });
+    child.on("error", (error: NodeJS.ErrnoException) => {
+      finish(() =>
+        reject(
+          error.code === "ENOENT"
+            ? new CtxError("PROVIDER_UNAVAILABLE", `\`${command}\` was not found on PATH`, {
+                hint: "install Claude Code (npm i -g @anthropic-ai/claude-code) or use --provider extractive",
+                cause: error,
+              })
+            : new CtxError("PROVIDER_FAILED", `could not run ${command}: ${error.message}`, { cause: error }),
+        ),
+      );
+    });
+    child.on("close", (code) => {
+      finish(() => {
+        const out = Buffer.concat(stdout).toString("utf8");
+        try {
+          resolve(parseClaudeCliOutput(out));
+        } catch (error) {
+          const detail = Buffer.concat(stderr).toString("utf8").trim().slice(0, 300);
+          if (code !== 0 && out.trim() === "") {
+            reject(
+              new CtxError("PROVIDER_FAILED", `claude -p exited with ${code}${detail === "" ? "" : `: ${detail}`}`, {
+                hint: "run `claude -p hello` to see whether Claude Code works here (login, network, model name)",
+              }),
+            );
+          } else reject(error);
+        }
+      });
+    });
+    child.stdin.on("error", () => undefined); // a child that exits early closes its stdin: reported by close
+    child.stdin.end(prompt);
+  });
+}
+
+/** Kills the child's process group (the child and whatever it started); a group already gone is fine. */
+function killGroup(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // already exited
+  }
+}
