@@ -13,6 +13,7 @@ import { registerSaveCommand } from "./commands/save.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerSnapshotCommand } from "./commands/snapshot.ts";
 import { registerStatusCommand } from "./commands/status.ts";
+import { registerStatusLineCommand } from "./commands/statusline.ts";
 import type { CliContext } from "./context.ts";
 
 export function createProgram(ctx: CliContext): Command {
@@ -39,6 +40,7 @@ export function createProgram(ctx: CliContext): Command {
   registerClearCommand(program, ctx);
   registerCheckpointCommand(program, ctx);
   registerSnapshotCommand(program, ctx);
+  registerStatusLineCommand(program, ctx);
   return program;
 }
 

@@ -84,6 +84,7 @@ describe("ctx MCP server", () => {
       "ctx_checkpoint",
       "ctx_clear",
       "ctx_diff",
+      "ctx_health",
       "ctx_restore",
       "ctx_save",
       "ctx_snapshot_list",
@@ -97,7 +98,14 @@ describe("ctx MCP server", () => {
       expect(SERVER_INSTRUCTIONS).toContain(tool.name);
     }
     const annotations = (name: string) => tools.find((t) => t.name === name)?.annotations;
-    for (const name of ["ctx_status", "ctx_restore", "ctx_diff", "ctx_snapshot_list", "ctx_snapshot_restore"]) {
+    for (const name of [
+      "ctx_status",
+      "ctx_restore",
+      "ctx_diff",
+      "ctx_snapshot_list",
+      "ctx_snapshot_restore",
+      "ctx_health",
+    ]) {
       expect(annotations(name)?.readOnlyHint).toBe(true);
     }
     for (const name of ["ctx_save", "ctx_checkpoint", "ctx_clear"]) expect(annotations(name)?.readOnlyHint).toBe(false);

@@ -18,7 +18,8 @@ export const SERVER_INSTRUCTIONS = [
   "- ctx_clear {force}: delete the current saved context; only when the user asks.",
   "- ctx_snapshot_list {verbose?}: snapshots taken before compactions.",
   "- ctx_snapshot_restore {id}: one snapshot's context as text (changes nothing).",
-  "Resources: ctx://status (JSON), ctx://context (full saved context), ctx://snapshots, ctx://snapshots/{id} (JSON).",
+  "- ctx_health {session_id?}: context-window tier, tokens used, velocity, tool calls left before auto-compaction.",
+  "Resources: ctx://status (JSON), ctx://context (full saved context), ctx://snapshots, ctx://snapshots/{id}, ctx://health (JSON).",
 ].join("\n");
 
 export function createServer(deps: ServerDeps): McpServer {

@@ -4,6 +4,7 @@ import type { ServerDeps } from "../deps.ts";
 import { registerCheckpointTool } from "./checkpoint.ts";
 import { registerClearTool } from "./clear.ts";
 import { registerDiffTool } from "./diff.ts";
+import { registerHealthTool } from "./health.ts";
 import { registerRestoreTool } from "./restore.ts";
 import { registerSaveTool } from "./save.ts";
 import { registerSnapshotListTool } from "./snapshot-list.ts";
@@ -19,4 +20,5 @@ export const TOOL_REGISTRARS: ReadonlyArray<(server: McpServer, deps: ServerDeps
   registerClearTool,
   registerSnapshotListTool,
   registerSnapshotRestoreTool,
+  registerHealthTool,
 ];

@@ -1,0 +1,87 @@
+// The context guard's cost on the hot path: `ctx hook post-tool-use` (checkpoint tick + guard) at 1, 10 and
+// 100 MB transcripts next to `node -e 0`. The guard reads a bounded tail, so the figures must stay flat.
+// BENCH_BASELINE_BIN=<another build's dist/ctx.js> times that build too, interleaved run by run with this
+// one and the floor, so a busy machine slows all three alike (the guard's own cost is the difference).
+
+import { spawnSync } from "node:child_process";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { summarize, type TimingSummary } from "./process-timing.ts";
+
+const root = fileURLToPath(new URL("..", import.meta.url));
+const ctxBin = join(root, "dist", "ctx.js");
+const fixture = join(root, "tests", "fixtures", "transcripts", "spotter", "4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
+const RUNS = Number(process.env.BENCH_RUNS ?? 30);
+
+/** A transcript of about `megabytes` MiB (cut at a line end): the real fixture repeated. */
+function makeTranscript(dir: string, megabytes: number): string {
+  const path = join(dir, `guard-session-${megabytes}mb.jsonl`);
+  const chunk = readFileSync(fixture);
+  const target = megabytes * 1024 * 1024;
+  const fd = openSync(path, "w");
+  let written = 0;
+  while (written < target) {
+    const room = target - written;
+    const part = room >= chunk.length ? chunk : chunk.subarray(0, chunk.lastIndexOf(10, room - 1) + 1);
+    if (part.length === 0) break;
+    writeSync(fd, part);
+    written += part.length;
+  }
+  closeSync(fd);
+  return path;
+}
+
+function timeOnce(args: string[], env: NodeJS.ProcessEnv, input: string): number {
+  const started = process.hrtime.bigint();
+  const result = spawnSync(process.execPath, args, { input, env, stdio: ["pipe", "pipe", "pipe"] });
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+  if (result.status !== 0) throw new Error(`${args.join(" ")} exited ${result.status}: ${result.stderr}`);
+  return elapsed;
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  const dir = mkdtempSync(join(tmpdir(), "ctx-bench-guard-"));
+  const project = join(dir, "repo");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  mkdirSync(join(project, ".ctx"), { recursive: true, mode: 0o700 });
+  const env = { ...process.env, CTX_HOME: join(dir, "ctx-home"), CTX_LOG_LEVEL: "silent", CLAUDE_PROJECT_DIR: project };
+  const baseline = process.env.BENCH_BASELINE_BIN;
+  const results: Record<string, unknown> = {};
+  for (const megabytes of [1, 10, 100]) {
+    const transcript = makeTranscript(dir, megabytes);
+    const input = (session: string) =>
+      JSON.stringify({
+        session_id: session,
+        transcript_path: transcript,
+        cwd: project,
+        hook_event_name: "PostToolUse",
+        tool_name: "Bash",
+        tool_input: { command: "ls" },
+        tool_response: { stdout: "a\nb", stderr: "", interrupted: false, isImage: false },
+      });
+    const samples: Record<string, number[]> = { node: [], postToolUse: [], baseline: [] };
+    for (let i = 0; i <= RUNS; i++) {
+      const node = timeOnce(["-e", "0"], env, "");
+      const hook = timeOnce([ctxBin, "hook", "post-tool-use"], env, input(`bench-guard-${megabytes}`));
+      const base = baseline ? timeOnce([baseline, "hook", "post-tool-use"], env, input(`bench-base-${megabytes}`)) : 0;
+      if (i === 0) continue; // warm-up
+      samples.node?.push(node);
+      samples.postToolUse?.push(hook);
+      if (baseline) samples.baseline?.push(base);
+    }
+    const floor = summarize(samples.node ?? []);
+    const ratio = (t: TimingSummary) => Math.round((t.medianMs / floor.medianMs) * 100) / 100;
+    const hook = summarize(samples.postToolUse ?? []);
+    const row: Record<string, unknown> = { nodeFloor: floor, postToolUse: { ...hook, ratioToNode: ratio(hook) } };
+    if (baseline) {
+      const base = summarize(samples.baseline ?? []);
+      row.baseline = { ...base, ratioToNode: ratio(base) };
+    }
+    results[`${megabytes}MB`] = row;
+    rmSync(transcript, { force: true });
+  }
+  rmSync(dir, { recursive: true, force: true });
+  return { ...results, budgetRatio: 1.6 };
+}
