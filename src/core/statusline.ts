@@ -49,25 +49,22 @@ export function contextOfStatusLine(input: StatusLineInput): StatusLineContext {
   const window = input.context_window ?? null;
   const size = positive(window?.context_window_size);
   const model = input.model?.id ?? input.model?.display_name ?? null;
-  const current = window?.current_usage ?? null;
-  let used: number | null = null;
-  if (current !== null) {
+  const unknown = { usedTokens: null, windowTokens: size, model };
+  if (window === null) return unknown;
+  if ("current_usage" in window) {
+    // null before the first call and right after /compact: unknown, whatever the other fields say.
+    const current = window.current_usage ?? null;
+    if (current === null) return unknown;
     const parts = [current.input_tokens, current.cache_creation_input_tokens, current.cache_read_input_tokens];
-    if (parts.some((part) => typeof part === "number"))
-      used = parts.reduce<number>((sum, part) => sum + (part ?? 0), 0);
+    if (parts.some((part) => typeof part === "number")) {
+      return { usedTokens: parts.reduce<number>((sum, part) => sum + (part ?? 0), 0), windowTokens: size, model };
+    }
   }
-  if (used === null && size !== null && typeof window?.used_percentage === "number") {
-    used = Math.round((window.used_percentage / 100) * size);
+  if (size !== null && typeof window.used_percentage === "number") {
+    return { usedTokens: Math.round((window.used_percentage / 100) * size), windowTokens: size, model };
   }
-  if (
-    used === null &&
-    current === null &&
-    typeof window?.total_input_tokens === "number" &&
-    !("current_usage" in (window ?? {}))
-  ) {
-    used = window.total_input_tokens;
-  }
-  return { usedTokens: used, windowTokens: size, model };
+  const total = window.total_input_tokens;
+  return typeof total === "number" ? { usedTokens: total, windowTokens: size, model } : unknown;
 }
 
 function positive(value: unknown): number | null {
