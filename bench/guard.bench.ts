@@ -33,6 +33,33 @@ function makeTranscript(dir: string, megabytes: number): string {
   return path;
 }
 
+/**
+ * The guard's own work per tool call (tail read, state read and write, the step), in-process and warm, in
+ * microseconds: free of process start-up and far less sensitive to a busy machine than whole-process times.
+ */
+async function guardInProcess(project: string, transcript: string, session: string): Promise<TimingSummary> {
+  const { handleContextGuard } = await import("../src/hooks/context-guard.ts");
+  const { defaultConfig } = await import("../src/config/defaults.ts");
+  const { silentLogger } = await import("../src/log.ts");
+  const deps = {
+    env: {},
+    now: () => new Date(),
+    logger: silentLogger,
+    projectRoot: project,
+    config: defaultConfig(),
+    cliPath: ctxBin,
+  };
+  const input = { session_id: session, transcript_path: transcript };
+  const samples: number[] = [];
+  for (let i = 0; i < 220; i++) {
+    const started = process.hrtime.bigint();
+    await handleContextGuard(input, deps);
+    const micros = Number(process.hrtime.bigint() - started) / 1e3;
+    if (i >= 20) samples.push(micros);
+  }
+  return summarize(samples);
+}
+
 function timeOnce(args: string[], env: NodeJS.ProcessEnv, input: string): number {
   const started = process.hrtime.bigint();
   const result = spawnSync(process.execPath, args, { input, env, stdio: ["pipe", "pipe", "pipe"] });
@@ -79,6 +106,7 @@ export async function run(): Promise<Record<string, unknown>> {
       const base = summarize(samples.baseline ?? []);
       row.baseline = { ...base, ratioToNode: ratio(base) };
     }
+    row.guardInProcessMicros = await guardInProcess(project, transcript, `bench-inproc-${megabytes}`);
     results[`${megabytes}MB`] = row;
     rmSync(transcript, { force: true });
   }

@@ -2,7 +2,6 @@
 // cache_creation + cache_read of the last main-chain assistant reply; after a compact_boundary, usage from
 // before it no longer counts (the boundary's postTokens stand in until the next reply). Also the window
 // (configured, reported by the status line, else inferred from the model) and where auto-compaction fires.
-import { contextTokensOf, isCompactBoundary, isMainChain, isSkipped, parseTranscriptLine } from "./transcript.ts";
 
 export const DEFAULT_WINDOW_TOKENS = 200_000;
 export const EXTENDED_WINDOW_TOKENS = 1_000_000;
@@ -47,41 +46,63 @@ export function readContextFromTail(text: string, atFileStart: boolean): Context
   return null;
 }
 
+// The few fields a reading needs, checked by hand rather than through the transcript schemas
+// (core/transcript.ts): this runs after every tool call, and building those schemas costs the hook more than
+// the whole reading. The rules are the same: main chain only (no sidechain, API error or `<synthetic>`).
 function readingFromLine(line: string): ContextReading | null {
   const hasAssistant = line.includes(ASSISTANT_NEEDLE);
   const hasBoundary = line.includes(BOUNDARY_NEEDLE);
   if (!hasAssistant && !hasBoundary) return null;
-  const entry = parseTranscriptLine(line.endsWith("\r") ? line.slice(0, -1) : line);
-  if (isSkipped(entry) || !isMainChain(entry)) return null;
-  if (entry.type === "assistant") {
-    const used = contextTokensOf(entry.message.usage);
-    if (used === null) return null;
-    return {
-      usedTokens: used,
-      source: "usage",
-      model: entry.message.model ?? null,
-      at: entry.timestamp ?? null,
-      compaction: null,
-    };
+  let entry: Record<string, unknown>;
+  try {
+    const value: unknown = JSON.parse(line);
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return null;
+    entry = value as Record<string, unknown>;
+  } catch {
+    return null; // a malformed line, or the unfinished last line of a transcript being written
   }
-  if (isCompactBoundary(entry)) {
-    const meta = entry.compactMetadata;
+  if (entry.isSidechain === true) return null;
+  const at = typeof entry.timestamp === "string" ? entry.timestamp : null;
+  if (entry.type === "assistant") {
+    const message = asObject(entry.message);
+    if (message === null || entry.isApiErrorMessage === true || message.model === "<synthetic>") return null;
+    const used = contextTokensOfUsage(asObject(message.usage));
+    if (used === null) return null;
+    const model = typeof message.model === "string" ? message.model : null;
+    return { usedTokens: used, source: "usage", model, at, compaction: null };
+  }
+  if (entry.type === "system" && entry.subtype === "compact_boundary") {
+    const meta = asObject(entry.compactMetadata);
     const compaction: CompactionMark = {
-      at: entry.timestamp ?? null,
-      trigger: meta?.trigger ?? null,
-      preTokens: meta?.preTokens ?? null,
-      postTokens: meta?.postTokens ?? null,
+      at,
+      trigger: typeof meta?.trigger === "string" ? meta.trigger : null,
+      preTokens: numberOrNull(meta?.preTokens),
+      postTokens: numberOrNull(meta?.postTokens),
     };
     const post = compaction.postTokens;
-    return {
-      usedTokens: post,
-      source: post === null ? "unknown" : "post-tokens",
-      model: null,
-      at: compaction.at,
-      compaction,
-    };
+    return { usedTokens: post, source: post === null ? "unknown" : "post-tokens", model: null, at, compaction };
   }
   return null;
+}
+
+/** input + cache creation + cache read (output excluded); null when the usage has none of them. */
+function contextTokensOfUsage(usage: Record<string, unknown> | null): number | null {
+  if (usage === null) return null;
+  const parts = [usage.input_tokens, usage.cache_creation_input_tokens, usage.cache_read_input_tokens].map(
+    numberOrNull,
+  );
+  if (parts.every((part) => part === null)) return null;
+  return parts.reduce<number>((sum, part) => sum + (part ?? 0), 0);
+}
+
+function asObject(value: unknown): Record<string, unknown> | null {
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+function numberOrNull(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
 }
 
 /** Model ids and names that run with a 1M window: `[1m]` variants, "(1M context)" names, native-1M models. */

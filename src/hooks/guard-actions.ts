@@ -4,7 +4,8 @@
 // the warning matters more than the save.
 import { type ContextState, ContextStateSchema } from "../core/context-state.ts";
 import type { GuardNotice } from "../core/guard.ts";
-import { type GuardState, healthOf } from "../core/guard-state.ts";
+import { healthOf } from "../core/guard-health.ts";
+import type { GuardState } from "../core/guard-state.ts";
 import { type ActionResults, formatGuardNotice, formatGuardSystemMessage } from "../core/guard-text.ts";
 import { redactText } from "../core/redact.ts";
 import { retentionPolicyFromConfig } from "../core/retention.ts";

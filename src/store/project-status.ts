@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { ContextStateSchema } from "../core/context-state.ts";
-import { type Health, healthOf } from "../core/guard-state.ts";
+import { type Health, healthOf } from "../core/guard-health.ts";
 import {
   type CheckpointRef,
   canRecoverFrom,

@@ -3,7 +3,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import * as zm from "zod/mini";
-import { type Health, HealthSchema, healthOf } from "../../core/guard-state.ts";
+import { type Health, HealthSchema, healthOf } from "../../core/guard-health.ts";
 import { formatHealthText } from "../../core/guard-text.ts";
 import { CtxError } from "../../errors.ts";
 import { readGuardState, readNewestGuardState } from "../../store/guard-store.ts";
