@@ -9,7 +9,7 @@ import {
   inferWindowTokens,
   reportedWindowOf,
 } from "../core/tokens.ts";
-import { readGuardState, readStatusLineFigures, writeGuardState } from "../store/guard-store.ts";
+import { pruneGuardFiles, readGuardState, readStatusLineFigures, writeGuardState } from "../store/guard-store.ts";
 import { readContextTail } from "../store/transcript-tail.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
 
@@ -42,6 +42,7 @@ export async function handleContextGuard(
     settings,
   );
   if (!writeGuardState(deps.projectRoot, step.state)) return null; // ctx is not set up in this project
+  if (previous === null) pruneGuardFiles(deps.projectRoot);
   if (step.notice === null) return null;
   const { actOnNotice } = await import("./guard-actions.ts");
   return actOnNotice(step.notice, step.state, input, deps);

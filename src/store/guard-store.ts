@@ -88,3 +88,41 @@ export function readNewestGuardState(projectRoot: string): GuardState | null {
   }
   return newest;
 }
+
+/** Sessions whose guard files are kept; older ones (by modification time) are removed when a new session starts. */
+export const KEPT_GUARD_SESSIONS = 20;
+
+/** Removes the files of all but the newest `keep` sessions. Run once per new session, not per tool call. */
+export function pruneGuardFiles(projectRoot: string, keep = KEPT_GUARD_SESSIONS): string[] {
+  const dir = guardDir(projectRoot);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const sessions = new Map<string, number>();
+  for (const name of names) {
+    const stem = name.endsWith(".statusline.json")
+      ? name.slice(0, -16)
+      : name.endsWith(".json")
+        ? name.slice(0, -5)
+        : null;
+    if (stem === null) continue;
+    const mtime = statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    sessions.set(stem, Math.max(sessions.get(stem) ?? 0, mtime));
+  }
+  const old = [...sessions.entries()].sort((a, b) => b[1] - a[1]).slice(keep);
+  const removed: string[] = [];
+  for (const [stem] of old) {
+    for (const suffix of [".json", ".statusline.json"]) {
+      try {
+        unlinkSync(join(dir, stem + suffix));
+        removed.push(stem + suffix);
+      } catch {
+        // already gone, or never written
+      }
+    }
+  }
+  return removed;
+}
