@@ -9,7 +9,7 @@ import { dynamicThresholds, levelFor } from "../core/guard.ts";
 import { GUARD_TIERS, remainingPercent } from "../core/guard-state.ts";
 import { formatStatusLine } from "../core/guard-text.ts";
 import { contextOfStatusLine, StatusLineInputSchema } from "../core/statusline.ts";
-import { autoCompactSettingsFromEnv, autoCompactThreshold, inferWindowTokens } from "../core/tokens.ts";
+import { autoCompactSettingsFromEnv, autoCompactThreshold, inferWindowTokens, isEnvFlagOn } from "../core/tokens.ts";
 import { readGuardState, statusLinePath, writeGuardFile } from "../store/guard-store.ts";
 import { readContextTail } from "../store/transcript-tail.ts";
 
@@ -69,7 +69,7 @@ export function renderStatusLine(stdinText: string, deps: StatusLineDeps): strin
     reported: context.windowTokens,
     model: context.model,
     usedTokens: used,
-    extendedDisabled: (deps.env.CLAUDE_CODE_DISABLE_1M_CONTEXT ?? "") === "1",
+    extendedDisabled: isEnvFlagOn(deps.env.CLAUDE_CODE_DISABLE_1M_CONTEXT),
   });
   const autoCompactTokens = autoCompactThreshold(
     windowTokens,

@@ -148,13 +148,17 @@ export function autoCompactSettingsFromEnv(
     const n = Number(value);
     return value !== undefined && value !== "" && Number.isFinite(n) && n > 0 ? n : null;
   };
-  const on = (value: string | undefined) => value !== undefined && value !== "" && value !== "0" && value !== "false";
   return {
     bufferTokens,
     percentOverride: positive(env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE),
     tokensOverride: positive(env.CLAUDE_CODE_AUTO_COMPACT_WINDOW),
-    disabled: on(env.DISABLE_AUTO_COMPACT) || on(env.DISABLE_COMPACT),
+    disabled: isEnvFlagOn(env.DISABLE_AUTO_COMPACT) || isEnvFlagOn(env.DISABLE_COMPACT),
   };
+}
+
+/** An environment switch such as CLAUDE_CODE_DISABLE_1M_CONTEXT=1: set, and not "0" or "false". */
+export function isEnvFlagOn(value: string | undefined): boolean {
+  return value !== undefined && value !== "" && value !== "0" && value !== "false";
 }
 
 /** The context size at which Claude Code compacts on its own. */

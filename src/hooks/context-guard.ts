@@ -7,6 +7,7 @@ import {
   autoCompactSettingsFromEnv,
   autoCompactThreshold,
   inferWindowTokens,
+  isEnvFlagOn,
   reportedWindowOf,
 } from "../core/tokens.ts";
 import { pruneGuardFiles, readGuardState, readStatusLineFigures, writeGuardState } from "../store/guard-store.ts";
@@ -30,7 +31,7 @@ export async function handleContextGuard(
     reported: reported.windowTokens,
     model: reported.model ?? reading?.model ?? null,
     usedTokens: Math.max(reading?.usedTokens ?? 0, previous?.usedTokens ?? 0),
-    extendedDisabled: isOn(deps.env.CLAUDE_CODE_DISABLE_1M_CONTEXT),
+    extendedDisabled: isEnvFlagOn(deps.env.CLAUDE_CODE_DISABLE_1M_CONTEXT),
   });
   const autoCompactTokens = autoCompactThreshold(
     windowTokens,
@@ -46,8 +47,4 @@ export async function handleContextGuard(
   if (step.notice === null) return null;
   const { actOnNotice } = await import("./guard-actions.ts");
   return actOnNotice(step.notice, step.state, input, deps);
-}
-
-function isOn(value: string | undefined): boolean {
-  return value !== undefined && value !== "" && value !== "0" && value !== "false";
 }
