@@ -4,7 +4,7 @@
 // one and the floor, so a busy machine slows all three alike (the guard's own cost is the difference).
 
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -60,12 +60,18 @@ async function guardInProcess(project: string, transcript: string, session: stri
   return summarize(samples);
 }
 
-function timeOnce(args: string[], env: NodeJS.ProcessEnv, input: string): number {
+/** A preload that prints the process's own CPU time (user + system) to stderr at exit. */
+const CPU_REPORTER = `import { writeSync } from "node:fs";
+process.on("exit", () => { const u = process.cpuUsage(); writeSync(2, "\\nCTX_BENCH_CPU_US " + (u.user + u.system) + "\\n"); });`;
+
+/** Wall time and the process's CPU time (which a busy machine distorts far less), in ms. */
+function timeOnce(args: string[], env: NodeJS.ProcessEnv, input: string): { wall: number; cpu: number } {
   const started = process.hrtime.bigint();
   const result = spawnSync(process.execPath, args, { input, env, stdio: ["pipe", "pipe", "pipe"] });
-  const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+  const wall = Number(process.hrtime.bigint() - started) / 1e6;
   if (result.status !== 0) throw new Error(`${args.join(" ")} exited ${result.status}: ${result.stderr}`);
-  return elapsed;
+  const cpu = /CTX_BENCH_CPU_US (\d+)/.exec(String(result.stderr));
+  return { wall, cpu: cpu ? Number(cpu[1]) / 1000 : Number.NaN };
 }
 
 export async function run(): Promise<Record<string, unknown>> {
@@ -73,7 +79,15 @@ export async function run(): Promise<Record<string, unknown>> {
   const project = join(dir, "repo");
   mkdirSync(join(project, ".git"), { recursive: true });
   mkdirSync(join(project, ".ctx"), { recursive: true, mode: 0o700 });
-  const env = { ...process.env, CTX_HOME: join(dir, "ctx-home"), CTX_LOG_LEVEL: "silent", CLAUDE_PROJECT_DIR: project };
+  const reporter = join(dir, "cpu-reporter.mjs");
+  writeFileSync(reporter, CPU_REPORTER);
+  const env = {
+    ...process.env,
+    CTX_HOME: join(dir, "ctx-home"),
+    CTX_LOG_LEVEL: "silent",
+    CLAUDE_PROJECT_DIR: project,
+    NODE_OPTIONS: `--import=${reporter}`,
+  };
   const baseline = process.env.BENCH_BASELINE_BIN;
   const results: Record<string, unknown> = {};
   for (const megabytes of [1, 10, 100]) {
@@ -88,23 +102,37 @@ export async function run(): Promise<Record<string, unknown>> {
         tool_input: { command: "ls" },
         tool_response: { stdout: "a\nb", stderr: "", interrupted: false, isImage: false },
       });
-    const samples: Record<string, number[]> = { node: [], postToolUse: [], baseline: [] };
+    const samples = { node: [] as number[], postToolUse: [] as number[], baseline: [] as number[] };
+    const cpu = { node: [] as number[], postToolUse: [] as number[], baseline: [] as number[] };
     for (let i = 0; i <= RUNS; i++) {
-      const node = timeOnce(["-e", "0"], env, "");
-      const hook = timeOnce([ctxBin, "hook", "post-tool-use"], env, input(`bench-guard-${megabytes}`));
-      const base = baseline ? timeOnce([baseline, "hook", "post-tool-use"], env, input(`bench-base-${megabytes}`)) : 0;
+      const runs = {
+        node: timeOnce(["-e", "0"], env, ""),
+        postToolUse: timeOnce([ctxBin, "hook", "post-tool-use"], env, input(`bench-guard-${megabytes}`)),
+        baseline: baseline
+          ? timeOnce([baseline, "hook", "post-tool-use"], env, input(`bench-base-${megabytes}`))
+          : null,
+      };
       if (i === 0) continue; // warm-up
-      samples.node?.push(node);
-      samples.postToolUse?.push(hook);
-      if (baseline) samples.baseline?.push(base);
+      for (const key of ["node", "postToolUse", "baseline"] as const) {
+        const run = runs[key];
+        if (run === null) continue;
+        samples[key].push(run.wall);
+        cpu[key].push(run.cpu);
+      }
     }
-    const floor = summarize(samples.node ?? []);
+    const floor = summarize(samples.node);
     const ratio = (t: TimingSummary) => Math.round((t.medianMs / floor.medianMs) * 100) / 100;
-    const hook = summarize(samples.postToolUse ?? []);
-    const row: Record<string, unknown> = { nodeFloor: floor, postToolUse: { ...hook, ratioToNode: ratio(hook) } };
+    const hook = summarize(samples.postToolUse);
+    const cpuOf = (key: keyof typeof cpu) => summarize(cpu[key]).medianMs;
+    const row: Record<string, unknown> = {
+      nodeFloor: floor,
+      postToolUse: { ...hook, ratioToNode: ratio(hook) },
+      cpuMedianMs: { node: cpuOf("node"), postToolUse: cpuOf("postToolUse") },
+    };
     if (baseline) {
-      const base = summarize(samples.baseline ?? []);
+      const base = summarize(samples.baseline);
       row.baseline = { ...base, ratioToNode: ratio(base) };
+      (row.cpuMedianMs as Record<string, number>).baseline = cpuOf("baseline");
     }
     row.guardInProcessMicros = await guardInProcess(project, transcript, `bench-inproc-${megabytes}`);
     results[`${megabytes}MB`] = row;
