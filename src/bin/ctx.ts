@@ -30,6 +30,22 @@ async function main(argv: string[]): Promise<number> {
       await new Promise<void>((resolve) => process.stdout.write(result.stdout, () => resolve()));
     return result.exitCode;
   }
+  // The status line runs after every assistant message: the same commander-free path as hooks.
+  if (argv.length === 1 && argv[0] === "statusline") {
+    const [{ runStatusLine }, { loadConfig }, { findProjectRoot }] = await Promise.all([
+      import("../cli/statusline.ts"),
+      import("../config/load.ts"),
+      import("../store/paths.ts"),
+    ]);
+    await runStatusLine(process.stdin, (text) => process.stdout.write(text), {
+      env: process.env,
+      now: () => new Date(),
+      cwd: process.cwd(),
+      findProjectRoot: (cwd) => findProjectRoot(cwd, process.env),
+      loadConfig: (projectRoot) => loadConfig({ projectRoot, env: process.env }),
+    });
+    return 0;
+  }
   const { runCli } = await import("../cli/program.ts");
   const { createLogger, parseLogLevel } = await import("../log.ts");
   return runCli(argv, {

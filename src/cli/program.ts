@@ -22,6 +22,7 @@ import { registerServeCommand } from "./commands/serve.ts";
 import { registerSnapshotCommand } from "./commands/snapshot.ts";
 import { registerStatsCommand } from "./commands/stats.ts";
 import { registerStatusCommand } from "./commands/status.ts";
+import { registerStatusLineCommand } from "./commands/statusline.ts";
 import { registerSummariesCommand } from "./commands/summaries.ts";
 import { registerSummarizeCommand } from "./commands/summarize.ts";
 import type { CliContext } from "./context.ts";
@@ -61,6 +62,7 @@ export function createProgram(ctx: CliContext): Command {
   registerSummarizeCommand(program, ctx);
   registerSummariesCommand(program, ctx);
   registerContextStatsCommand(program, ctx);
+  registerStatusLineCommand(program, ctx);
   return program;
 }
 

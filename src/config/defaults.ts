@@ -7,7 +7,9 @@ const DEFAULT_CONFIG: Config = {
   retention: { maxSnapshots: 5, maxAgeDays: 30, maxTotalMegabytes: 500, archiveSnapshots: true },
   hooks: { blockCompactionOnSaveFailure: true, autoRestore: true, handlerTimeoutMs: 5_000, maxInjectChars: 9_500 },
   guard: {
+    enabled: true,
     windowTokens: 0,
+    autoCompactBufferTokens: 33_000,
     warningPercent: 30,
     advisoryPercent: 15,
     yellowPercent: 7,

@@ -39,14 +39,22 @@ function buildConfigSchema() {
   });
 
   const GuardConfigSchema = z.strictObject({
+    /** Run the context guard after every tool call (PostToolUse). */
+    enabled: z._default(z.boolean(), true),
     /** Context window in tokens; 0 = infer from the model (1,000,000 for [1m] models, else 200,000). */
     windowTokens: z._default(nonNegativeInt(), 0),
-    /** Tier thresholds, in percent of the window REMAINING. */
+    /** Auto-compaction fires this many tokens short of the window (Claude Code's buffer, about 33K). */
+    autoCompactBufferTokens: z._default(nonNegativeInt(), 33_000),
+    /**
+     * Tier thresholds, in percent of the window REMAINING before auto-compaction fires:
+     * (autoCompactAt - used) / window * 100. 30 = the tier starts when 30% of the window is left.
+     */
     warningPercent: z._default(percent(), 30),
     advisoryPercent: z._default(percent(), 15),
     yellowPercent: z._default(percent(), 7),
     criticalPercent: z._default(percent(), 3),
-    /** Escalate early when the last measurements consumed more than this percent of the window per operation. */
+    /** Escalate one tier early when the last measurements consumed more than this percent of the window per
+     * operation (one operation = one tool call, i.e. one PostToolUse). */
     velocityPercentPerOperation: z._default(z.number().check(z.positive()), 5),
     /** Measurements used for velocity and for dynamic thresholds. */
     velocitySamples: z._default(positiveInt(), 3),

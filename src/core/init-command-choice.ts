@@ -73,7 +73,7 @@ function baseName(path: string): string {
 export function isCtxInvocation(
   command: unknown,
   args: unknown,
-  verb: "hook" | "serve",
+  verb: "hook" | "serve" | "statusline",
   current?: CtxCommand,
 ): boolean {
   if (typeof command !== "string") return false;

@@ -16,6 +16,7 @@ import {
 } from "./init-json-text.ts";
 import { mergeEnabledServer, mergeMcpServer, removeEnabledServer, removeMcpServer } from "./init-mcp.ts";
 import { type EditResult, mergeCtxHooks, removeCtxHooks } from "./init-settings-hooks.ts";
+import { mergeStatusLine, removeStatusLine } from "./init-statusline.ts";
 
 export const INIT_FILES = {
   mcpJson: ".mcp.json",
@@ -55,7 +56,19 @@ export interface PlannedChange {
 
 export type InitMode = "install" | "remove";
 
-export function planInit(snapshot: ProjectSnapshot, mode: InitMode, cmd: CtxCommand): PlannedChange[] {
+export interface InitPlanOptions {
+  /** `--statusline`: point Claude Code's status line at `ctx statusline`. */
+  statusLine?: boolean;
+  /** `--force`: replace a status line that is not ctx's. */
+  force?: boolean;
+}
+
+export function planInit(
+  snapshot: ProjectSnapshot,
+  mode: InitMode,
+  cmd: CtxCommand,
+  options: InitPlanOptions = {},
+): PlannedChange[] {
   const { files } = snapshot;
   const install = mode === "install";
   const linked = new Set(snapshot.linked ?? []);
@@ -72,7 +85,11 @@ export function planInit(snapshot: ProjectSnapshot, mode: InitMode, cmd: CtxComm
     edits(
       "settings",
       planJson(INIT_FILES.settings, files.settings, mode, (value) =>
-        install ? mergeCtxHooks(value, cmd, INIT_FILES.settings) : removeCtxHooks(value, cmd),
+        install
+          ? withStatusLine(mergeCtxHooks(value, cmd, INIT_FILES.settings), (v) =>
+              options.statusLine ? mergeStatusLine(v, cmd, options.force === true) : { value: v, details: [] },
+            )
+          : withStatusLine(removeCtxHooks(value, cmd), (v) => removeStatusLine(v, cmd)),
       ),
     ),
     edits(
@@ -85,6 +102,11 @@ export function planInit(snapshot: ProjectSnapshot, mode: InitMode, cmd: CtxComm
     edits("gitignore", planGitignore(files.gitignore, mode)),
     ctxDir,
   ];
+}
+
+function withStatusLine(first: EditResult, then: (value: JsonObject) => EditResult): EditResult {
+  const second = then(first.value);
+  return { value: second.value, details: [...first.details, ...second.details] };
 }
 
 /**

@@ -1,6 +1,8 @@
 // What `ctx status --json`, the `ctx_status` tool and `ctx://status` report, built from what the
 // store read. One schema for all three, so scripts and Claude see the same shape.
 import * as z from "zod/mini";
+import { type Health, HealthSchema } from "./guard-health.ts";
+import { formatHealthText } from "./guard-text.ts";
 import { formatRecoveryLine, type Recovery, RecoverySchema } from "./recovery.ts";
 import type { SessionsFile } from "./sessions.ts";
 
@@ -29,6 +31,8 @@ export const StatusSchema = z.object({
   }),
   /** The newest session that ended without session-end (crashed) and that a checkpoint can bring back; null otherwise. */
   recovery: z.nullable(RecoverySchema),
+  /** The context guard's figures for the session most recently measured here; null before the first one. */
+  health: z.nullable(HealthSchema),
   /** Problems found while reading (e.g. a state file that fails to verify); empty when all is well. */
   warnings: z.array(z.string()),
 });
@@ -42,6 +46,7 @@ export function buildStatus(input: {
   sessions: SessionsFile | null;
   warnings: string[];
   recovery?: Recovery | null;
+  health?: Health | null;
   /** How many recent sessions to list (default RECENT_SESSIONS_SHOWN). */
   recent?: number;
 }): Status {
@@ -61,6 +66,7 @@ export function buildStatus(input: {
       })),
     },
     recovery: input.recovery ?? null,
+    health: input.health ?? null,
     warnings: input.warnings,
   };
 }
@@ -77,6 +83,7 @@ export function formatStatusText(status: Status): string {
     lines.push(`  ${s.sessionId}  ${s.source ?? "?"}  started ${s.startedAt ?? "?"}  ${ended}`);
   }
   if (status.recovery !== null) lines.push(formatRecoveryLine(status.recovery));
+  if (status.health !== null) lines.push(formatHealthText(status.health).trimEnd());
   for (const warning of status.warnings) lines.push(`warning: ${warning}`);
   return `${lines.join("\n")}\n`;
 }

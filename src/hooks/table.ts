@@ -2,6 +2,7 @@
 // their handlers in here; an event whose work has not been built yet validates its input and replies nothing.
 import type * as z from "zod/mini";
 import type { Config } from "../config/schema.ts";
+import { describeError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import {
   type HookEvent,
@@ -73,8 +74,20 @@ const handlePreCompact = async (input: PreCompactInput, deps: HookDeps) =>
   (await import("./pre-compact.ts")).handlePreCompact(input, deps);
 const handleUserPromptSubmit = async (input: UserPromptSubmitInput, deps: HookDeps) =>
   (await import("./user-prompt-submit.ts")).handleUserPromptSubmit(input, deps);
-const handlePostToolUse = async (input: PostToolUseInput, deps: HookDeps) =>
-  (await import("./checkpoint-tick.ts")).handleCheckpointTick(input, deps);
+// After every tool call: the rolling checkpoint, then the context guard (whose reply, when it speaks, is
+// the hook's reply). A failure of one never costs the other its work.
+const handlePostToolUse = async (input: PostToolUseInput, deps: HookDeps): Promise<HookOutcome | null> => {
+  const [tick, guard] = await Promise.all([import("./checkpoint-tick.ts"), import("./context-guard.ts")]);
+  const failures: string[] = [];
+  const failed = (what: string) => (error: unknown) => {
+    failures.push(`${what} failed: ${describeError(error)}`);
+    return null;
+  };
+  await tick.handleCheckpointTick(input, deps).catch(failed("checkpoint tick"));
+  const outcome = await guard.handleContextGuard(input, deps).catch(failed("context guard"));
+  if (failures.length === 0) return outcome;
+  return { ...outcome, stderr: `ctx hook: post-tool-use: ${failures.join("; ")}` };
+};
 const handleStop = async (input: StopInput, deps: HookDeps) =>
   (await import("./checkpoint-tick.ts")).handleCheckpointTick(input, deps);
 const handleSessionEnd = async (input: SessionEndInput, deps: HookDeps) =>

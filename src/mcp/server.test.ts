@@ -90,6 +90,7 @@ describe("ctx MCP server", () => {
       "ctx_context_stats",
       "ctx_diff",
       "ctx_fork_detect",
+      "ctx_health",
       "ctx_memory_delete",
       "ctx_memory_list",
       "ctx_memory_read",
@@ -116,6 +117,7 @@ describe("ctx MCP server", () => {
       "ctx_snapshot_list",
       "ctx_snapshot_restore",
       "ctx_fork_detect",
+      "ctx_health",
     ]) {
       expect(annotations(name)?.readOnlyHint).toBe(true);
     }

@@ -25,7 +25,8 @@ export const SERVER_INSTRUCTIONS = [
   "- ctx_memory_read {name}, ctx_memory_list, ctx_memory_search {query}, ctx_memory_delete {name}: the memories.",
   "- ctx_summarize {session?, from?}: per-message summaries (kept); returns recent verbatim, older summarised.",
   "- ctx_context_stats {session?}: tokens per summary layer and the compression ratio.",
-  "Resources: ctx://status (JSON), ctx://context (full saved context), ctx://snapshots, ctx://snapshots/{id} (JSON).",
+  "- ctx_health {session_id?}: context-window tier, tokens used, velocity, tool calls left before auto-compaction.",
+  "Resources: ctx://status (JSON), ctx://context (full saved context), ctx://snapshots, ctx://snapshots/{id}, ctx://health (JSON).",
 ].join("\n");
 
 export function createServer(deps: ServerDeps): McpServer {

@@ -26,6 +26,9 @@ export interface InitOptions {
   command?: string;
   /** This program; defaults to the installed package. */
   self?: SelfInfo;
+  /** `--statusline` (and `--force` to replace another status line). */
+  statusLine?: boolean;
+  force?: boolean;
 }
 
 export interface InitResult {
@@ -64,7 +67,10 @@ export async function planProjectInit(projectDir: string, options: InitOptions):
   const project = await requireProjectDir(projectDir);
   const resolved = resolveCtxCommand(options.env, options.self ?? describeSelf(), options.command);
   const snapshot = await readProjectSnapshot(project);
-  const changes = planInit(snapshot, options.mode, resolved.choice);
+  const changes = planInit(snapshot, options.mode, resolved.choice, {
+    statusLine: options.statusLine === true,
+    force: options.force === true,
+  });
   // The warnings are about what install writes; --remove writes no command.
   const warnings = options.mode === "install" ? resolved.warnings : [];
   return { project, mode: options.mode, command: resolved.choice, changes, warnings };

@@ -3,6 +3,7 @@
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { ContextStateSchema } from "../core/context-state.ts";
+import { type Health, healthOf } from "../core/guard-health.ts";
 import {
   type CheckpointRef,
   canRecoverFrom,
@@ -16,6 +17,7 @@ import type { SessionRecord, SessionsFile } from "../core/sessions.ts";
 import { buildStatus, type Status } from "../core/status.ts";
 import { describeError, isCtxError } from "../errors.ts";
 import { type CheckpointEntry, listCheckpoints, readCheckpoint } from "./checkpoints.ts";
+import { readNewestGuardState } from "./guard-store.ts";
 import { projectPaths } from "./paths.ts";
 import { readSessionsSeen } from "./sessions-seen.ts";
 
@@ -46,8 +48,16 @@ export async function collectProjectStatus(
   } catch (error) {
     warnings.push(`crash recovery check failed: ${describeError(error)}`);
   }
+  let health: Health | null = null;
+  try {
+    const guard = readNewestGuardState(projectRoot);
+    health = guard === null ? null : healthOf(guard);
+  } catch (error) {
+    warnings.push(`context guard state unreadable: ${describeError(error)}`);
+  }
   return buildStatus({
     version,
+    health,
     root: paths.root,
     ctxDir: paths.ctxDir,
     initialized: existsSync(paths.ctxDir),

@@ -13,7 +13,7 @@ import { decodeContainer } from "./container.ts";
 import { describeIssues } from "./schema-issues.ts";
 import { TIME_ID_PATTERN } from "./time-id.ts";
 
-export const SNAPSHOT_TRIGGERS = ["manual", "auto", "checkpoint", "save"] as const;
+export const SNAPSHOT_TRIGGERS = ["manual", "auto", "checkpoint", "save", "guard"] as const;
 
 /** What a snapshot file says about itself (immutable once written). */
 export const SnapshotMetaSchema = z.object({

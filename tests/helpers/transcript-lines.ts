@@ -53,13 +53,20 @@ function assistantLine(
   });
 }
 
-export function assistantToolUse(ctx: LineContext, id: string, name: string, input: Record<string, unknown>): string {
-  return assistantLine(ctx, `a-${counter}`, id, [{ type: "tool_use", id, name, input }], "tool_use", {
+/** `usage` overrides the default (10,003 tokens in context), e.g. to drive the context guard. */
+export function assistantToolUse(
+  ctx: LineContext,
+  id: string,
+  name: string,
+  input: Record<string, unknown>,
+  usage: object = {
     input_tokens: 3,
     cache_creation_input_tokens: 1_000,
     cache_read_input_tokens: 9_000,
     output_tokens: 50,
-  });
+  },
+): string {
+  return assistantLine(ctx, `a-${counter}`, id, [{ type: "tool_use", id, name, input }], "tool_use", usage);
 }
 
 export function toolResult(ctx: LineContext, id: string, content: string, isError = false): string {

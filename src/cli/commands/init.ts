@@ -15,6 +15,8 @@ interface InitCommandOptions {
   json?: boolean;
   command?: string;
   project?: string;
+  statusline?: boolean;
+  force?: boolean;
 }
 
 export interface InitCommandDeps {
@@ -30,11 +32,15 @@ export function registerInitCommand(program: Command, ctx: CliContext, deps: Ini
     .option("--json", "print the plan/result as JSON")
     .option("--command <cmd>", "the command Claude Code should run for ctx (default: found on PATH)")
     .option("--project <dir>", "the project folder (default: the repository around the current folder)")
+    .option("--statusline", "also point Claude Code's status line at `ctx statusline` (context guard bar)")
+    .option("--force", "with --statusline: replace a status line that is not ctx's")
     .action(async (options: InitCommandOptions) => {
       const projectDir = options.project ?? findProjectRoot(ctx.cwd, ctx.env);
       const result = await planProjectInit(projectDir, {
         mode: options.remove ? "remove" : "install",
         env: ctx.env,
+        statusLine: options.statusline === true,
+        force: options.force === true,
         ...(options.command === undefined ? {} : { command: options.command }),
         ...(deps.self === undefined ? {} : { self: deps.self }),
       });

@@ -2,6 +2,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ServerDeps } from "../deps.ts";
 import { registerContextResource } from "./context.ts";
+import { registerHealthResource } from "./health.ts";
 import { registerSnapshotsResources } from "./snapshots.ts";
 import { registerStatusResource } from "./status.ts";
 
@@ -9,4 +10,5 @@ export const RESOURCE_REGISTRARS: ReadonlyArray<(server: McpServer, deps: Server
   registerStatusResource,
   registerContextResource,
   registerSnapshotsResources,
+  registerHealthResource,
 ];

@@ -7,6 +7,7 @@ import { registerClearTool } from "./clear.ts";
 import { registerContextStatsTool } from "./context-stats.ts";
 import { registerDiffTool } from "./diff.ts";
 import { registerForkDetectTool } from "./fork-detect.ts";
+import { registerHealthTool } from "./health.ts";
 import { registerMemoryDeleteTool } from "./memory-delete.ts";
 import { registerMemoryListTool } from "./memory-list.ts";
 import { registerMemoryReadTool } from "./memory-read.ts";
@@ -37,4 +38,5 @@ export const TOOL_REGISTRARS: ReadonlyArray<(server: McpServer, deps: ServerDeps
   registerMemoryDeleteTool,
   registerSummarizeTool,
   registerContextStatsTool,
+  registerHealthTool,
 ];

@@ -1,0 +1,50 @@
+// PostToolUse: the context guard. Reads the context size from the transcript's tail (bounded, so flat in
+// the transcript's size), steps the guard (core/guard.ts), keeps the per-session measurements, and only
+// when a tier rises or a velocity alarm starts loads the actions (save, checkpoint, snapshot) and tells
+// Claude through additionalContext. Every other call costs a tail read and two tiny file operations.
+import { stepGuard } from "../core/guard.ts";
+import {
+  autoCompactSettingsFromEnv,
+  autoCompactThreshold,
+  inferWindowTokens,
+  isEnvFlagOn,
+  reportedWindowOf,
+} from "../core/tokens.ts";
+import { pruneGuardFiles, readGuardState, readStatusLineFigures, writeGuardState } from "../store/guard-store.ts";
+import { readContextTail } from "../store/transcript-tail.ts";
+import type { HookDeps, HookOutcome } from "./table.ts";
+
+export async function handleContextGuard(
+  input: { session_id: string; transcript_path: string },
+  deps: HookDeps,
+): Promise<HookOutcome | null> {
+  const settings = deps.config.guard;
+  if (!settings.enabled) return null;
+  const { reading } = readContextTail(input.transcript_path);
+  const previous = readGuardState(deps.projectRoot, input.session_id);
+  const reported =
+    settings.windowTokens > 0
+      ? { windowTokens: null, model: null }
+      : reportedWindowOf(readStatusLineFigures(deps.projectRoot, input.session_id));
+  const windowTokens = inferWindowTokens({
+    configured: settings.windowTokens,
+    reported: reported.windowTokens,
+    model: reported.model ?? reading?.model ?? null,
+    usedTokens: Math.max(reading?.usedTokens ?? 0, previous?.usedTokens ?? 0),
+    extendedDisabled: isEnvFlagOn(deps.env.CLAUDE_CODE_DISABLE_1M_CONTEXT),
+  });
+  const autoCompactTokens = autoCompactThreshold(
+    windowTokens,
+    autoCompactSettingsFromEnv(deps.env, settings.autoCompactBufferTokens),
+  );
+  const step = stepGuard(
+    previous,
+    { sessionId: input.session_id, at: deps.now().toISOString(), reading, windowTokens, autoCompactTokens },
+    settings,
+  );
+  if (!writeGuardState(deps.projectRoot, step.state)) return null; // ctx is not set up in this project
+  if (previous === null) pruneGuardFiles(deps.projectRoot);
+  if (step.notice === null) return null;
+  const { actOnNotice } = await import("./guard-actions.ts");
+  return actOnNotice(step.notice, step.state, input, deps);
+}

@@ -1,0 +1,44 @@
+import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { readContextTail, TAIL_INITIAL_BYTES } from "./transcript-tail.ts";
+
+const LONG = readFileSync(
+  new URL("../../tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url),
+);
+
+describe("readContextTail", () => {
+  it("reads only the tail of a large transcript: the same figure, the same bytes at 1x and 20x the size", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctx-tail-"));
+    const path = join(dir, "s.jsonl");
+    writeFileSync(path, LONG);
+    const once = readContextTail(path);
+    for (let i = 0; i < 19; i++) appendFileSync(path, LONG);
+    const many = readContextTail(path);
+    expect(once.reading?.usedTokens).toBe(106_060);
+    expect(many.reading?.usedTokens).toBe(106_060);
+    expect(many.fileSize).toBe(LONG.length * 20);
+    expect(many.scannedBytes).toBe(once.scannedBytes);
+    expect(many.scannedBytes).toBeLessThanOrEqual(TAIL_INITIAL_BYTES);
+  });
+
+  it("grows the window past a long tool result, up to the cap", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctx-tail-"));
+    const path = join(dir, "s.jsonl");
+    const bulky = `${JSON.stringify({ type: "user", uuid: "u", message: { role: "user", content: "x".repeat(300_000) } })}\n`;
+    writeFileSync(path, Buffer.concat([LONG, Buffer.from(bulky)]));
+    const grown = readContextTail(path);
+    expect(grown.reading?.usedTokens).toBe(106_060);
+    expect(grown.scannedBytes).toBe(TAIL_INITIAL_BYTES * 16);
+    const capped = readContextTail(path, { maxBytes: 128 * 1024 });
+    expect(capped).toMatchObject({ reading: null, scannedBytes: 128 * 1024 });
+  });
+
+  it("a missing transcript, an empty one", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctx-tail-"));
+    expect(readContextTail(join(dir, "none.jsonl"))).toEqual({ reading: null, fileSize: null, scannedBytes: 0 });
+    writeFileSync(join(dir, "empty.jsonl"), "");
+    expect(readContextTail(join(dir, "empty.jsonl"))).toEqual({ reading: null, fileSize: 0, scannedBytes: 0 });
+  });
+});

@@ -1,0 +1,49 @@
+// The context reading from a transcript's END: a bounded read that grows geometrically (64 KiB, x4, up
+// to 16 MiB) only while the tail holds no usable reply or boundary, so the cost follows the last few lines,
+// not the transcript's size. Synchronous on purpose: it runs after every tool call, and the first
+// asynchronous fs call of a process starts libuv's thread pool (several milliseconds).
+import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { type ContextReading, readContextFromTail } from "../core/tokens.ts";
+
+export const TAIL_INITIAL_BYTES = 64 * 1024;
+export const TAIL_MAX_BYTES = 16 * 1024 * 1024;
+
+export interface TailReading {
+  /** null when the transcript is missing, or holds no usage within the bytes read. */
+  reading: ContextReading | null;
+  fileSize: number | null;
+  scannedBytes: number;
+}
+
+export function readContextTail(path: string, options: { initialBytes?: number; maxBytes?: number } = {}): TailReading {
+  let fd: number;
+  try {
+    fd = openSync(path, "r");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") {
+      return { reading: null, fileSize: null, scannedBytes: 0 };
+    }
+    throw error;
+  }
+  try {
+    const size = fstatSync(fd).size;
+    const maxBytes = options.maxBytes ?? TAIL_MAX_BYTES;
+    let want = Math.min(size, options.initialBytes ?? TAIL_INITIAL_BYTES);
+    for (;;) {
+      const start = size - want;
+      const buffer = Buffer.allocUnsafe(want);
+      let filled = 0;
+      while (filled < want) {
+        const n = readSync(fd, buffer, filled, want - filled, start + filled);
+        if (n === 0) break;
+        filled += n;
+      }
+      const reading = readContextFromTail(buffer.toString("utf8", 0, filled), start === 0);
+      if (reading !== null || start === 0 || want >= maxBytes) return { reading, fileSize: size, scannedBytes: want };
+      want = Math.min(size, maxBytes, want * 4);
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
