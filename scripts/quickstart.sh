@@ -10,7 +10,7 @@
 # Usage: bash scripts/quickstart.sh [--claude-dir DIR] [--query TEXT]
 set -euo pipefail
 claude_dir=""
-query="create a TODO app with Next.js"
+query="start the phoenix server in the background"
 while [ $# -gt 0 ]; do
   case "$1" in
     --claude-dir) claude_dir="$2"; shift 2 ;;
