@@ -13,6 +13,7 @@ export type CtxErrorCode =
   | "INIT_CONFLICT"
   | "NOT_FOUND"
   | "USAGE"
+  | "INDEX_CORRUPT"
   | "INTERNAL";
 
 export class CtxError extends Error {

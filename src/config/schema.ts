@@ -86,6 +86,8 @@ function buildConfigSchema() {
         WAITING: z._default(z.number().check(z.positive()), 1.02),
       }),
     ),
+    /** A session scoring below this (0..1) is not a good match: fork-detect says "nothing found" instead. */
+    minScore: z._default(weight(), 0.3),
   });
 
   const EmbedderConfigSchema = z.strictObject({

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import {
+  BM25_K1,
+  calibrateBm25,
+  inverseDocumentFrequency,
+  REFERENCE_TERM_FREQUENCY,
+  referenceScore,
+} from "./bm25-calibration.ts";
+
+describe("BM25 calibration", () => {
+  it("uses FTS5's idf, floored for terms in more than half the documents", () => {
+    expect(inverseDocumentFrequency(1, 100)).toBeCloseTo(Math.log(99.5 / 1.5), 10);
+    expect(inverseDocumentFrequency(80, 100)).toBe(1e-6);
+  });
+
+  it("gives 1 to the reference chunk and scales linearly below it, never above 1", () => {
+    const counts = [2, 10];
+    const reference = referenceScore(counts, 1000);
+    const saturation = (REFERENCE_TERM_FREQUENCY * (BM25_K1 + 1)) / (REFERENCE_TERM_FREQUENCY + BM25_K1);
+    expect(reference).toBeCloseTo(
+      saturation * (inverseDocumentFrequency(2, 1000) + inverseDocumentFrequency(10, 1000)),
+      10,
+    );
+    expect(calibrateBm25(reference, reference)).toBe(1);
+    expect(calibrateBm25(reference / 2, reference)).toBeCloseTo(0.5, 10);
+    expect(calibrateBm25(reference * 3, reference)).toBe(1);
+    expect(calibrateBm25(0, reference)).toBe(0);
+    expect(calibrateBm25(5, 0)).toBe(0);
+  });
+
+  it("a query with words no chunk holds has a higher reference, so the same hit looks weaker", () => {
+    const known = referenceScore([3], 500);
+    const withUnknown = referenceScore([3, 0], 500);
+    expect(calibrateBm25(known / 2, withUnknown)).toBeLessThan(calibrateBm25(known / 2, known));
+  });
+});

@@ -1,0 +1,36 @@
+// Maps an FTS5 BM25 score, which grows without bound and differs in scale from query to query, to a
+// similarity in 0..1 that means the same for every query:
+//
+//   similarity = min(1, bm25 / reference),  reference = Σ over query terms of idf(t) · R(k1+1)/(R+k1)
+//
+// `reference` is the BM25 score a chunk of average length would get if it held every query term
+// REFERENCE_TERM_FREQUENCY times. So 1.0 = "every query term, repeatedly", and a chunk that holds query
+// terms carrying half of the query's IDF weight (rare words weigh more than common ones) once each scores
+// about 0.3. Terms the index has never seen still count in the reference: a query about things no
+// session mentions should look like a weak match everywhere. idf and k1 follow FTS5's own bm25(). Pure.
+
+/** FTS5's bm25() constants (k1 = 1.2, b = 0.75). */
+export const BM25_K1 = 1.2;
+/** Fitted on the fixture transcripts: chunks a person would call "about this" reach about 0.5-0.9. */
+export const REFERENCE_TERM_FREQUENCY = 3;
+
+/** FTS5's inverse document frequency: ln((N - n + 0.5) / (n + 0.5)), floored at 1e-6. */
+export function inverseDocumentFrequency(docsWithTerm: number, totalDocs: number): number {
+  const idf = Math.log((totalDocs - docsWithTerm + 0.5) / (docsWithTerm + 0.5));
+  return idf > 0 ? idf : 1e-6;
+}
+
+/** The BM25 score of the reference chunk for a query whose terms occur in these many documents each. */
+export function referenceScore(docsWithEachTerm: readonly number[], totalDocs: number): number {
+  const r = REFERENCE_TERM_FREQUENCY;
+  const saturation = (r * (BM25_K1 + 1)) / (r + BM25_K1);
+  let sum = 0;
+  for (const n of docsWithEachTerm) sum += inverseDocumentFrequency(n, totalDocs) * saturation;
+  return sum;
+}
+
+/** `score` is FTS5's bm25() negated (higher = better). */
+export function calibrateBm25(score: number, reference: number): number {
+  if (!(reference > 0) || !(score > 0)) return 0;
+  return Math.min(1, score / reference);
+}

@@ -1,0 +1,232 @@
+// Turns parsed transcript entries into the messages the session index stores (DESIGN.md "The session index"):
+// user prompts, assistant text (one message per API reply, even when Claude Code wrote it one content block per
+// line), tool calls as gists, and compaction summaries. Meta entries, progress, tool results (except a failure's
+// gist), slash-command output and interruption notices are dropped. Every text is redacted before it leaves.
+// Fed one entry at a time so a reader can stream a transcript of any size through it.
+
+import { toolCallGist, toolErrorGist } from "./index-tool-gist.ts";
+import { redactText } from "./redact.ts";
+import { type AssistantEntry, type TranscriptEntry, titleOf, type UserEntry } from "./transcript.ts";
+import { contentBlocks, truncateText } from "./transcript-text.ts";
+
+export interface IndexMessage {
+  uuid: string | null;
+  /** Byte offset of the line the message starts on. */
+  offset: number;
+  role: "user" | "assistant" | "summary";
+  /** Redacted. */
+  text: string;
+  timestamp: number | null;
+  /** Gists of the tool calls (and failed results) of this reply: "Edit src/a.ts", "Bash: npm test". */
+  tools: string[];
+  /** A subagent's message (inline in old transcripts, or any message of a subagent file). */
+  sidechain: boolean;
+}
+
+export interface TranscriptMeta {
+  sessionId: string | null;
+  /** The first working folder seen (where the session started, so where `claude --resume` must run). */
+  cwd: string | null;
+  /** The last git branch seen. */
+  gitBranch: string | null;
+  /** The newest custom-title, else ai-title, else `summary` record (redacted). */
+  title: string | null;
+  /** The first main-chain user prompt, whitespace collapsed, at most 300 characters (redacted). */
+  firstPrompt: string | null;
+  firstTimestamp: number | null;
+  lastTimestamp: number | null;
+}
+
+/** A message's text is cut here: a pasted log of megabytes says nothing a search needs past its start. */
+export const MAX_MESSAGE_CHARS = 64 * 1024;
+const FIRST_PROMPT_CHARS = 300;
+
+/** User text that Claude Code or a command wrote, not the person: command output, caveats, notices. */
+const NOISE_PREFIXES = [
+  "<local-command-stdout>",
+  "<local-command-stderr>",
+  "<local-command-caveat>",
+  "<task-notification>",
+  "<bash-stdout>",
+  "<bash-stderr>",
+  "[Request interrupted by user",
+];
+
+interface OpenReply {
+  message: IndexMessage;
+  id: string | null;
+}
+
+export interface IndexMessageBuilder {
+  /** Adds one entry read from the line at byte `offset`. */
+  add(entry: TranscriptEntry, offset: number): void;
+  /** The messages (redacted) and the meta seen so far. */
+  finish(): { messages: IndexMessage[]; meta: TranscriptMeta };
+}
+
+export function createIndexMessageBuilder(): IndexMessageBuilder {
+  const messages: IndexMessage[] = [];
+  const meta: TranscriptMeta = {
+    sessionId: null,
+    cwd: null,
+    gitBranch: null,
+    title: null,
+    firstPrompt: null,
+    firstTimestamp: null,
+    lastTimestamp: null,
+  };
+  const titles = { custom: null as string | null, ai: null as string | null, summary: null as string | null };
+  // The reply being assembled on each chain (main, sidechain): later lines with its message.id join it.
+  const open: { main: OpenReply | null; side: OpenReply | null } = { main: null, side: null };
+
+  const noteEnvelope = (entry: TranscriptEntry): number | null => {
+    if (entry.type !== "user" && entry.type !== "assistant" && entry.type !== "system") return null;
+    if (meta.sessionId === null && entry.sessionId) meta.sessionId = entry.sessionId;
+    if (meta.cwd === null && entry.cwd) meta.cwd = entry.cwd;
+    if (entry.gitBranch) meta.gitBranch = entry.gitBranch;
+    const timestamp = parseTimestamp(entry.timestamp);
+    if (timestamp !== null) {
+      if (meta.firstTimestamp === null || timestamp < meta.firstTimestamp) meta.firstTimestamp = timestamp;
+      if (meta.lastTimestamp === null || timestamp > meta.lastTimestamp) meta.lastTimestamp = timestamp;
+    }
+    return timestamp;
+  };
+
+  const addUser = (entry: UserEntry, offset: number, timestamp: number | null) => {
+    if (entry.isMeta === true) return;
+    const chain = entry.isSidechain === true ? "side" : "main";
+    const base = { uuid: entry.uuid, offset, timestamp, tools: [], sidechain: chain === "side" };
+    if (entry.isCompactSummary === true) {
+      messages.push({ ...base, role: "summary", text: userText(entry) });
+      open[chain] = null;
+      return;
+    }
+    for (const block of contentBlocks(entry)) {
+      if (block.type !== "tool_result" || block.is_error !== true) continue;
+      const gist = toolErrorGist(resultText(block.content));
+      if (gist !== null) open[chain]?.message.tools.push(gist);
+    }
+    const text = promptText(userText(entry));
+    if (text === "") return;
+    messages.push({ ...base, role: "user", text });
+    open[chain] = null;
+    if (chain === "main" && meta.firstPrompt === null) meta.firstPrompt = text;
+  };
+
+  const addAssistant = (entry: AssistantEntry, offset: number, timestamp: number | null) => {
+    if (entry.isApiErrorMessage === true || entry.message.model === "<synthetic>") return;
+    const chain = entry.isSidechain === true ? "side" : "main";
+    const id = entry.message.id ?? null;
+    let reply = open[chain];
+    if (reply === null || id === null || reply.id !== id) {
+      const message: IndexMessage = {
+        uuid: entry.uuid,
+        offset,
+        role: "assistant",
+        text: "",
+        timestamp,
+        tools: [],
+        sidechain: chain === "side",
+      };
+      messages.push(message);
+      reply = { message, id };
+      open[chain] = reply;
+    }
+    for (const block of contentBlocks(entry)) {
+      if (block.type === "text" && block.text !== undefined && block.text.trim() !== "") {
+        const text = block.text.trim();
+        reply.message.text = reply.message.text === "" ? text : `${reply.message.text}\n\n${text}`;
+      } else if (block.type === "tool_use") {
+        reply.message.tools.push(toolCallGist(block.name ?? "tool", block.input));
+      }
+    }
+  };
+
+  return {
+    add(entry, offset) {
+      const timestamp = noteEnvelope(entry);
+      if (entry.type === "user") addUser(entry, offset, timestamp);
+      else if (entry.type === "assistant") addAssistant(entry, offset, timestamp);
+      else if (entry.type === "summary") {
+        titles.summary = titleOf(entry) ?? titles.summary;
+        const text = entry.summary.trim();
+        if (text !== "") {
+          const uuid = null;
+          messages.push({ uuid, offset, role: "summary", text, timestamp: null, tools: [], sidechain: false });
+        }
+      } else if (entry.type === "custom-title") titles.custom = titleOf(entry) ?? titles.custom;
+      else if (entry.type === "ai-title") titles.ai = titleOf(entry) ?? titles.ai;
+    },
+    finish() {
+      const kept = messages
+        .filter((message) => message.text !== "" || message.tools.length > 0)
+        .map((message) => ({
+          ...message,
+          text: redact(truncateText(message.text, MAX_MESSAGE_CHARS)),
+          tools: message.tools.map(redact),
+        }));
+      const title = titles.custom ?? titles.ai ?? titles.summary;
+      const firstPrompt = meta.firstPrompt === null ? null : oneLine(meta.firstPrompt, FIRST_PROMPT_CHARS);
+      return {
+        messages: kept,
+        meta: {
+          ...meta,
+          title: title === null ? null : redact(title),
+          firstPrompt: firstPrompt === null ? null : redact(firstPrompt),
+        },
+      };
+    },
+  };
+}
+
+function redact(text: string): string {
+  return redactText(text).text;
+}
+
+function oneLine(text: string, max: number): string {
+  return truncateText(text.replace(/\s+/g, " ").trim(), max);
+}
+
+function parseTimestamp(value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const time = Date.parse(value);
+  return Number.isFinite(time) ? time : null;
+}
+
+/** The text blocks of a user entry (tool results and images left out). */
+function userText(entry: UserEntry): string {
+  const content = entry.message.content;
+  if (typeof content === "string") return content.trim();
+  const parts: string[] = [];
+  for (const block of content) {
+    if (block.type === "text" && block.text !== undefined && block.text.trim() !== "") parts.push(block.text.trim());
+  }
+  return parts.join("\n\n");
+}
+
+/**
+ * What the person asked: "" for noise; a slash command becomes `/name args` (its expansion is a meta entry).
+ */
+function promptText(text: string): string {
+  if (text === "" || NOISE_PREFIXES.some((prefix) => text.startsWith(prefix))) return "";
+  const command = /<command-name>([^<]*)<\/command-name>/.exec(text);
+  if (command !== null) {
+    const name = (command[1] ?? "").trim();
+    const args = (/<command-args>([\s\S]*?)<\/command-args>/.exec(text)?.[1] ?? "").trim();
+    return args === "" ? name : `${name} ${args}`;
+  }
+  return text;
+}
+
+function resultText(content: unknown): string {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const item of content) {
+    const block = item as { type?: unknown; text?: unknown } | null;
+    if (block !== null && typeof block === "object" && block.type === "text" && typeof block.text === "string") {
+      parts.push(block.text);
+    }
+  }
+  return parts.join("\n");
+}

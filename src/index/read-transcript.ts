@@ -1,0 +1,145 @@
+// Streams one transcript from a byte offset into index messages (src/core/index-messages.ts), for incremental
+// ingestion: the file is read in 1 MB blocks and split on the newline byte, so offsets are exact and memory is one
+// block plus at most one line (a line over MAX_LINE_BYTES is skipped and counted, never buffered whole).
+// Reading stops at the last complete line: a partial last line (Claude Code still writing) is left for next time,
+// and `endOffset` is the byte after the last newline consumed.
+import { open } from "node:fs/promises";
+import { createIndexMessageBuilder, type IndexMessage, type TranscriptMeta } from "../core/index-messages.ts";
+import { parseTranscriptLine } from "../core/transcript.ts";
+
+export type { IndexMessage, TranscriptMeta } from "../core/index-messages.ts";
+
+export interface TranscriptIncrement {
+  messages: IndexMessage[];
+  /** Where the next read starts: just past the last complete line read. */
+  endOffset: number;
+  /** Complete lines read. */
+  lines: number;
+  /** Lines that could not be read: not JSON, not an object, invalid UTF-8, a known type without its fields, too long. */
+  skippedLines: number;
+  /** Entries of a type this version of ctx does not know (a newer Claude Code). */
+  unknownEntries: number;
+  meta: TranscriptMeta;
+}
+
+export interface ReadTranscriptOptions {
+  /** Stops reading between blocks; the increment returned covers what was read (its endOffset says how far). */
+  signal?: AbortSignal;
+  /** Lines longer than this are skipped as unreadable (default MAX_LINE_BYTES). */
+  maxLineBytes?: number;
+}
+
+/** A real line can hold a big pasted file or tool output; past this it is garbage to the index anyway. */
+export const MAX_LINE_BYTES = 16 * 1024 * 1024;
+const BLOCK_BYTES = 1024 * 1024;
+const NEWLINE = 0x0a;
+const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+
+/**
+ * Reads `path` from `fromOffset` (a previous endOffset; 0 for the whole file). An offset inside a line skips to
+ * the next line. A file that does not exist (deleted by Claude Code's cleanup) gives an empty increment.
+ */
+export async function readTranscriptFrom(
+  path: string,
+  fromOffset: number,
+  options: ReadTranscriptOptions = {},
+): Promise<TranscriptIncrement> {
+  const start = Math.max(0, Math.trunc(fromOffset));
+  const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
+  const builder = createIndexMessageBuilder();
+  const counts = { lines: 0, skippedLines: 0, unknownEntries: 0 };
+  let endOffset = start;
+
+  const handle = await openIfPresent(path);
+  if (handle === null) return { messages: [], endOffset, ...counts, meta: builder.finish().meta };
+  try {
+    // Read from one byte early: if that byte is not a newline, `start` is inside a line and that line is skipped.
+    let position = start > 0 ? start - 1 : 0;
+    let resyncing = start > 0;
+    let atStart = start > 0;
+    let parts: Buffer[] = [];
+    let lineBytes = 0;
+    let lineStart = start;
+    const buffer = Buffer.allocUnsafe(BLOCK_BYTES);
+
+    const finishLine = (tail: Buffer) => {
+      const length = lineBytes + tail.length;
+      counts.lines += 1;
+      if (length > maxLineBytes) counts.skippedLines += 1;
+      else {
+        const bytes = parts.length === 0 ? tail : Buffer.concat([...parts, tail], length);
+        const outcome = readLine(bytes, lineStart, builder);
+        if (outcome === "skipped") counts.skippedLines += 1;
+        else if (outcome === "unknown") counts.unknownEntries += 1;
+      }
+      parts = [];
+      lineBytes = 0;
+    };
+
+    while (options.signal?.aborted !== true) {
+      const { bytesRead } = await handle.read(buffer, 0, BLOCK_BYTES, position);
+      if (bytesRead === 0) break;
+      const blockStart = position;
+      position += bytesRead;
+      let from = 0;
+      if (atStart) {
+        atStart = false;
+        if (buffer[0] === NEWLINE) resyncing = false;
+        from = 1;
+      }
+      while (from < bytesRead) {
+        const newline = buffer.indexOf(NEWLINE, from);
+        if (newline < 0 || newline >= bytesRead) {
+          const rest = bytesRead - from;
+          if (!resyncing && lineBytes + rest <= maxLineBytes) parts.push(Buffer.from(buffer.subarray(from, bytesRead)));
+          else parts = [];
+          lineBytes += rest;
+          break;
+        }
+        const next = blockStart + newline + 1;
+        if (resyncing) {
+          resyncing = false;
+          counts.skippedLines += 1;
+          parts = [];
+          lineBytes = 0;
+        } else finishLine(buffer.subarray(from, newline));
+        lineStart = next;
+        endOffset = next;
+        from = newline + 1;
+      }
+    }
+  } finally {
+    await handle.close();
+  }
+  const { messages, meta } = builder.finish();
+  return { messages, endOffset, ...counts, meta };
+}
+
+type LineOutcome = "entry" | "ignored" | "skipped" | "unknown";
+
+function readLine(bytes: Buffer, offset: number, builder: ReturnType<typeof createIndexMessageBuilder>): LineOutcome {
+  let text: string;
+  try {
+    text = decoder.decode(bytes);
+  } catch {
+    return "skipped";
+  }
+  if (text.endsWith("\r")) text = text.slice(0, -1);
+  if (text.trim() === "") return "ignored";
+  const parsed = parseTranscriptLine(text);
+  if ("skipped" in parsed) {
+    if (parsed.skipped === "unknown-type") return "unknown";
+    return parsed.skipped === "meta" ? "ignored" : "skipped";
+  }
+  builder.add(parsed, offset);
+  return "entry";
+}
+
+async function openIfPresent(path: string) {
+  try {
+    return await open(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
