@@ -1,0 +1,222 @@
+// Packs a session's index messages into searchable chunks (DESIGN.md "The session index"). Messages are grouped
+// into exchanges (a user prompt with the replies and tool gists up to the next prompt); exchanges are packed whole
+// into chunks of about TARGET tokens (at most MAX). An exchange bigger than MAX is split between paragraphs (its prompt kept
+// with the start of its reply), never inside a fenced code block (a code block bigger than MAX stays whole, alone).
+// Each chunk after the first opens with about OVERLAP tokens carried from the end of the previous chunk.
+//
+// Chunk text, one line per message (a message's own newlines kept):
+//   User: <prompt>
+//   Assistant: <reply text>
+//   Tools: Edit src/a.ts; Bash: pnpm test
+//   Summary: <compaction summary or old `summary` record>
+// Pure and deterministic: the same messages always give the same chunks.
+
+import { splitBlocks, splitLongProse } from "./chunk-blocks.ts";
+import { detectCode, detectLanguages, FENCE_LINE } from "./chunk-languages.ts";
+import { estimateTokens } from "./estimate.ts";
+import type { IndexMessage } from "./index-messages.ts";
+import type { IndexedChunk } from "./index-model.ts";
+import { detectMemoryType } from "./memory-markers.ts";
+
+export const CHUNK_TARGET_TOKENS = 750;
+export const CHUNK_MIN_TOKENS = 500;
+export const CHUNK_MAX_TOKENS = 1000;
+export const CHUNK_OVERLAP_TOKENS = 150;
+/** An overlap shorter than this is not worth carrying. */
+const MIN_OVERLAP_TOKENS = 20;
+
+export interface BuildChunksOptions {
+  /** The ordinal of `messages[0]` in its session (when chunking an increment). */
+  firstOrdinal?: number;
+  firstChunkIndex?: number;
+}
+
+/** A piece of chunk content: a whole exchange, or a paragraph or code block of an exchange bigger than MAX. */
+interface Unit {
+  text: string;
+  first: number;
+  last: number;
+  /** Joins it to the unit before it in the same chunk. */
+  separator: string;
+}
+
+interface Draft {
+  overlap: string;
+  units: Unit[];
+  tokens: number;
+}
+
+export function buildChunks(
+  sessionId: string,
+  messages: IndexMessage[],
+  options: BuildChunksOptions = {},
+): IndexedChunk[] {
+  const firstOrdinal = options.firstOrdinal ?? 0;
+  const chunks: IndexedChunk[] = [];
+  let draft: Draft | null = null;
+  let previousText: string | null = null;
+
+  const flush = () => {
+    if (draft === null) return;
+    const chunk = finishChunk(sessionId, (options.firstChunkIndex ?? 0) + chunks.length, draft);
+    chunks.push(chunk);
+    previousText = chunk.text;
+    draft = null;
+  };
+
+  for (const unit of exchangeUnits(messages, firstOrdinal)) {
+    const current: Draft | null = draft;
+    if (current !== null) {
+      const joined = current.tokens + estimateTokens(unit.separator + unit.text);
+      if (joined > CHUNK_MAX_TOKENS || current.tokens >= CHUNK_TARGET_TOKENS) flush();
+    }
+    if (draft === null) {
+      const room = CHUNK_MAX_TOKENS - estimateTokens(unit.text) - 1;
+      const overlap = previousText === null ? "" : overlapTail(previousText, Math.min(CHUNK_OVERLAP_TOKENS, room));
+      draft = {
+        overlap,
+        units: [unit],
+        tokens: estimateTokens(overlap === "" ? unit.text : `${overlap}\n${unit.text}`),
+      };
+    } else {
+      draft.units.push(unit);
+      draft.tokens = estimateTokens(draftText(draft));
+    }
+  }
+  flush();
+  return chunks;
+}
+
+function finishChunk(sessionId: string, chunkIndex: number, draft: Draft): IndexedChunk {
+  const content = draftContent(draft);
+  const text = draft.overlap === "" ? content : `${draft.overlap}\n${content}`;
+  const first = draft.units[0]?.first ?? 0;
+  const last = draft.units[draft.units.length - 1]?.last ?? first;
+  return {
+    sessionId,
+    chunkIndex,
+    firstMessage: first,
+    lastMessage: last,
+    text,
+    tokenCount: estimateTokens(text),
+    // Features come from the chunk's own content: the overlap already counted in the chunk before.
+    hasCode: detectCode(content),
+    languages: detectLanguages(content),
+    memoryType: detectMemoryType(withoutToolLines(content)),
+  };
+}
+
+function draftContent(draft: Draft): string {
+  return draft.units.map((unit, index) => (index === 0 ? unit.text : unit.separator + unit.text)).join("");
+}
+
+function draftText(draft: Draft): string {
+  const content = draftContent(draft);
+  return draft.overlap === "" ? content : `${draft.overlap}\n${content}`;
+}
+
+function withoutToolLines(text: string): string {
+  return text
+    .split("\n")
+    .filter((line) => !line.startsWith("Tools: "))
+    .join("\n");
+}
+
+/** One unit per exchange, or, for an exchange over MAX, one per paragraph/code block. */
+function* exchangeUnits(messages: IndexMessage[], firstOrdinal: number): Generator<Unit> {
+  let exchange: { ordinal: number; text: string }[] = [];
+  const emit = function* (): Generator<Unit> {
+    if (exchange.length === 0) return;
+    const first = exchange[0]?.ordinal ?? firstOrdinal;
+    const last = exchange[exchange.length - 1]?.ordinal ?? first;
+    const text = exchange.map((part) => part.text).join("\n");
+    if (estimateTokens(text) <= CHUNK_MAX_TOKENS) {
+      yield { text, first, last, separator: "\n" };
+    } else yield* splitExchange(exchange);
+    exchange = [];
+  };
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index];
+    if (message === undefined) continue;
+    if (message.role !== "assistant") yield* emit();
+    const text = renderMessage(message);
+    if (text !== "") exchange.push({ ordinal: firstOrdinal + index, text });
+  }
+  yield* emit();
+}
+
+/**
+ * An exchange over MAX: its paragraphs and code blocks (long prose cut further), each a unit of its own, except
+ * that the prompt stays glued to the start of its reply (when both fit in MAX), so a user turn is never alone.
+ */
+function* splitExchange(exchange: { ordinal: number; text: string }[]): Generator<Unit> {
+  const units: Unit[] = [];
+  for (const part of exchange) {
+    let atMessageStart = true;
+    for (const block of splitBlocks(part.text)) {
+      for (const { text, separator } of splitLongProse(block, CHUNK_TARGET_TOKENS)) {
+        units.push({ text, first: part.ordinal, last: part.ordinal, separator: atMessageStart ? "\n" : separator });
+        atMessageStart = false;
+      }
+    }
+  }
+  const replyStart = units.findIndex((unit) => unit.first !== units[0]?.first);
+  let head = units[0];
+  let glued = 1;
+  if (head !== undefined && replyStart > 0) {
+    const gluedUnits = units.slice(0, replyStart + 1);
+    const text = gluedUnits.map((unit, index) => (index === 0 ? unit.text : unit.separator + unit.text)).join("");
+    const merged: Unit = {
+      text,
+      first: head.first,
+      last: units[replyStart]?.last ?? head.last,
+      separator: head.separator,
+    };
+    if (estimateTokens(merged.text) <= CHUNK_MAX_TOKENS) {
+      head = merged;
+      glued = replyStart + 1;
+    }
+  }
+  if (head !== undefined) yield head;
+  yield* units.slice(glued);
+}
+
+/** `User: …`, `Assistant: …` + `Tools: …`, `Summary: …`; an unclosed code fence is closed. */
+export function renderMessage(message: IndexMessage): string {
+  const lines: string[] = [];
+  const text = closeOpenFence(message.text.trim());
+  if (text !== "") {
+    const label = message.role === "user" ? "User" : message.role === "assistant" ? "Assistant" : "Summary";
+    lines.push(`${label}: ${text}`);
+  }
+  if (message.tools.length > 0) lines.push(`Tools: ${message.tools.join("; ")}`);
+  return lines.join("\n");
+}
+
+function closeOpenFence(text: string): string {
+  let open = false;
+  for (const line of text.split("\n")) if (FENCE_LINE.test(line)) open = !open;
+  return open ? `${text}\n\`\`\`` : text;
+}
+
+/**
+ * The last `tokens` of `text`, starting on a line boundary (else a sentence, else a word boundary), and after
+ * the last code fence in it, so an overlap never opens half a code block. "" when nothing clean fits.
+ */
+export function overlapTail(text: string, tokens: number): string {
+  if (tokens < MIN_OVERLAP_TOKENS) return "";
+  const from = Math.max(0, text.length - tokens * 4);
+  let tail = text.slice(from);
+  if (from > 0) {
+    const cut = /\n/.exec(tail) ?? /[.!?]\s+/.exec(tail) ?? /\s+/.exec(tail);
+    if (cut === null) return "";
+    tail = tail.slice(cut.index + cut[0].length);
+  }
+  const lines = tail.split("\n");
+  let lastFence = -1;
+  lines.forEach((line, index) => {
+    if (FENCE_LINE.test(line)) lastFence = index;
+  });
+  const kept = (lastFence >= 0 ? lines.slice(lastFence + 1) : lines).join("\n").trim();
+  return estimateTokens(kept) >= MIN_OVERLAP_TOKENS ? kept : "";
+}

@@ -1,0 +1,50 @@
+// Memory markers of a chunk (product document "Smart Fork Detection"): did it hold a solution that worked, a
+// pattern or convention worth reusing, or something left waiting? Each boosts the session in ranking, so the
+// phrases are conservative: a false marker promotes a session for every query it matches.
+// Precedence when several match: WORKING_SOLUTION > PATTERN > WAITING.
+import type { MemoryType } from "./index-model.ts";
+
+const WORKING_SOLUTION: readonly RegExp[] = [
+  /\bthe (?:fix|solution|root cause|culprit) (?:was|is|turned out to be)\b/,
+  /\b(?:that|this|it) (?:worked|works now|fixed it|did the trick|solved it)\b/,
+  /(?<!\bnot )\b(?:all (?:the )?(?:\d+ )?|\d+ )(?:\w+ )?tests? (?:pass|passed|are passing|are green)\b/,
+  /\btests? (?:pass|passes|are passing|is passing|are green) (?:now|again)\b/,
+  /\b(?:now )?(?:passes|compiles|builds) (?:clean(?:ly)?|successfully)\b/,
+  /\bfixed (?:it|the (?:bug|issue|problem|error|test))\b/,
+  /\b(?:resolved|solved) the (?:bug|issue|problem|error)\b/,
+  /\b(?:it|this|that|the (?:bug|issue|problem|error)) is (?:now )?fixed\b/,
+];
+
+const PATTERN: readonly RegExp[] = [
+  /\b(?:the |a |this |our |common |existing )(?:design )?pattern (?:is|for|here|we|to)\b/,
+  /\b(?:the |our |a |project |naming |coding )convention\b/,
+  /\bby convention\b/,
+  /\bwe (?:always|never) \w+/,
+  /\bwe (?:use|prefer) [\w.@/-]+ (?:for|to|over|instead)\b/,
+  /\b(?:always|never) (?:use|run|commit|call|put|write|add|import|keep)\b/,
+  /\bbest practice\b/,
+  /\bthe (?:rule|idiom|approach) (?:is|here is)\b/,
+];
+
+const WAITING: readonly RegExp[] = [
+  /\bwaiting (?:for|on)\b/,
+  /\bblocked (?:on|by)\b/,
+  /\bpending (?:review|approval|merge|response|reply)\b/,
+  /\bcome back to (?:this|it|that)\b/,
+  /\b(?:revisit|follow up on) (?:this|it|that) later\b/,
+  /\bonce (?:the|they|we|he|she) (?:merge|approve|reply|respond|release)/,
+  /\bon hold\b/,
+];
+
+/** The chunk's marker, or null (the usual case). Case-insensitive; code blocks are not read (they say nothing). */
+export function detectMemoryType(text: string): MemoryType | null {
+  const prose = stripCodeBlocks(text).toLowerCase();
+  if (WORKING_SOLUTION.some((rule) => rule.test(prose))) return "WORKING_SOLUTION";
+  if (PATTERN.some((rule) => rule.test(prose))) return "PATTERN";
+  if (WAITING.some((rule) => rule.test(prose))) return "WAITING";
+  return null;
+}
+
+function stripCodeBlocks(text: string): string {
+  return text.replace(/```[\s\S]*?(?:```|$)/g, " ");
+}

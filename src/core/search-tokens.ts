@@ -1,0 +1,51 @@
+// The code-aware token stream behind full-text search (chunks_fts, BM25): the same function runs over chunk text
+// when it is indexed and over a query, so both sides agree. FTS5's unicode61 tokenizer then splits it on spaces.
+// Identifiers and paths give their whole form (separators removed: `parseTranscriptLine` → `parsetranscriptline`,
+// `src/core/redact.ts` → `srccoreredactts`) and their parts (`parse transcript line`, `src core redact ts`), so a
+// query for the exact identifier ranks it first and a query in plain words still finds it.
+// Whole forms drop `_` on purpose: unicode61 treats `_` as a separator unless the table says otherwise.
+
+/** Runs of letters, digits and the characters that glue identifiers and paths together. */
+const CANDIDATE = /[\p{L}\p{N}\p{M}_./\\-]+/gu;
+const EDGE_SEPARATORS = /^[._/\\-]+|[._/\\-]+$/g;
+const PATH_SEPARATORS = /[./\\-]+/;
+/** Longer tokens are base64, minified code or hashes of hashes: noise to a search. */
+const MAX_TOKEN_CHARS = 64;
+
+/** Lower-cased tokens separated by single spaces; "" for text without letters or digits. */
+export function tokenizeForSearch(text: string): string {
+  const tokens: string[] = [];
+  for (const match of text.matchAll(CANDIDATE)) {
+    const candidate = match[0].replace(EDGE_SEPARATORS, "");
+    if (candidate === "") continue;
+    const segments = candidate.split(PATH_SEPARATORS).filter((segment) => segment !== "");
+    if (segments.length > 1) push(tokens, segments.join("").replaceAll("_", "").toLowerCase());
+    for (const segment of segments) pushIdentifier(tokens, segment);
+  }
+  return tokens.join(" ");
+}
+
+/** `snake_case_name` / `camelCaseName` / `HTTPServer2`: the whole (lower-cased, no `_`), then its words. */
+function pushIdentifier(tokens: string[], identifier: string): void {
+  const words = identifier
+    .split("_")
+    .flatMap((part) => splitCamelCase(part))
+    .map((word) => word.toLowerCase())
+    .filter((word) => word !== "");
+  if (words.length === 0) return;
+  const whole = words.join("");
+  push(tokens, whole);
+  if (words.length > 1) for (const word of words) push(tokens, word);
+}
+
+/** `parseTranscriptLine` → parse, Transcript, Line; `HTTPServer` → HTTP, Server; digits stay with their word. */
+function splitCamelCase(word: string): string[] {
+  return word
+    .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2")
+    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
+    .split(" ");
+}
+
+function push(tokens: string[], token: string): void {
+  if (token.length > 0 && token.length <= MAX_TOKEN_CHARS) tokens.push(token);
+}
