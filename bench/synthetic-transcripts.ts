@@ -64,10 +64,10 @@ function envelope(s: SessionContext, type: string) {
   return entry;
 }
 
-const words = (s: SessionContext, median: number, max: number) => s.rng.skewed(Math.round(median * s.sizeFactor), max);
+const words = (s: SessionContext, median: number, max: number) => s.rng.skewed(median, max);
 
 function userPrompt(s: SessionContext) {
-  let text = paragraph(s.rng, s.vocabulary, words(s, 45, 400));
+  let text = paragraph(s.rng, s.vocabulary, words(s, 60, 500));
   if (s.rng.chance(0.15)) text += `\n\n${codeBlock(s.rng, s.vocabulary, s.rng.int(3, 15))}`;
   s.lines.push(JSON.stringify({ ...envelope(s, "user"), message: { role: "user", content: text } }));
 }
@@ -132,10 +132,10 @@ function toolCall(s: SessionContext, messageId: string) {
             ? { file_path: path, content: codeBlock(s.rng, s.vocabulary, s.rng.int(5, 40)) }
             : { file_path: path };
   assistantBlock(s, messageId, { type: "tool_use", id, name: tool, input }, "tool_use");
-  if (tool === "Bash") progress(s, "bash_progress", s.rng.int(0, 2));
+  if (tool === "Bash") progress(s, "bash_progress", s.rng.int(0, 1));
   const output =
     tool === "Read" || tool === "Bash"
-      ? codeBlock(s.rng, s.vocabulary, s.rng.skewed(10, 300))
+      ? codeBlock(s.rng, s.vocabulary, s.rng.skewed(3, 300))
       : "The file has been updated.";
   const toolUseResult =
     tool === "Read"
@@ -161,14 +161,14 @@ function exchange(s: SessionContext) {
   const rounds = s.rng.int(1, 3);
   for (let round = 0; round < rounds; round++) {
     const messageId = `msg_${s.rng.hex(24)}`;
-    if (s.rng.chance(0.3))
+    if (s.rng.chance(0.2))
       assistantBlock(
         s,
         messageId,
         { type: "thinking", thinking: paragraph(s.rng, s.vocabulary, words(s, 40, 300)), signature: s.rng.hex(64) },
         null,
       );
-    let text = paragraph(s.rng, s.vocabulary, words(s, 70, 600));
+    let text = paragraph(s.rng, s.vocabulary, words(s, 260, 1500));
     if (s.rng.chance(0.3))
       text += `\n\n${codeBlock(s.rng, s.vocabulary, s.rng.int(4, 30))}\n\n${paragraph(s.rng, s.vocabulary, words(s, 20, 100))}`;
     const last = round === rounds - 1;
@@ -251,7 +251,7 @@ export function generateSession(rng: Rng, vocabulary: Vocabulary, cwd: string, s
       isSnapshotUpdate: false,
     }),
   );
-  const exchanges = rng.skewed(9, 80);
+  const exchanges = rng.skewed(Math.max(1, Math.round(7 * sizeFactor)), Math.round(80 * sizeFactor) + 1);
   const compacted = exchanges > 14 && rng.chance(0.5);
   const subagents: Record<string, string[]> = {};
   for (let i = 0; i < exchanges; i++) {

@@ -3,7 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeSyntheticCorpus } from "../../bench/synthetic-transcripts.ts";
+import { buildChunks } from "../../src/core/index-chunker.ts";
 import { isSkipped, parseTranscriptLine } from "../../src/core/transcript.ts";
+import { discoverTranscripts } from "../../src/index/discover.ts";
+import { readTranscriptFrom } from "../../src/index/read-transcript.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ctx-synthetic-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -61,5 +64,25 @@ describe("synthetic transcript corpus", () => {
     }
     expect(stats.subagentFiles).toBeGreaterThan(0);
     expect(files.some((f) => f.includes("agent-acompact-"))).toBe(stats.compactedSessions > 0);
+  });
+
+  it("ingests with nothing skipped: mains and subagents discovered (never agent-acompact), every session chunks", async () => {
+    const discovered = await discoverTranscripts(root);
+    expect(discovered.filter((f) => f.kind === "main").length).toBe(40);
+    expect(discovered.some((f) => f.kind === "subagent")).toBe(true);
+    expect(discovered.some((f) => f.path.includes("agent-acompact-"))).toBe(false);
+    let messages = 0;
+    let withTools = 0;
+    for (const file of discovered) {
+      const increment = await readTranscriptFrom(file.path, 0);
+      expect(increment.skippedLines).toBe(0);
+      expect(increment.unknownEntries).toBe(0);
+      expect(increment.meta.sessionId).toBe(file.sessionId);
+      messages += increment.messages.length;
+      if (file.kind === "main") expect(buildChunks(file.sessionId, increment.messages).length).toBeGreaterThan(0);
+      withTools += increment.messages.filter((m) => m.tools.length > 0).length;
+    }
+    expect(messages).toBeGreaterThan(40 * 5);
+    expect(withTools).toBeGreaterThan(40);
   });
 });
