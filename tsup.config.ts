@@ -18,5 +18,7 @@ export default defineConfig({
   // ~45 ms per hook process, its tree-shaken part a fraction of that. The MCP SDK and commander stay
   // external: the hook path never loads them.
   noExternal: [/^zod\/mini$/, "@msgpack/msgpack", "lz4js", "fzstd"],
+  // Keep `node:` on builtins: esbuild does not know `node:sqlite` and would emit a bare `sqlite` import.
+  removeNodeProtocol: false,
   define: { __CTX_VERSION__: JSON.stringify(pkg.version) },
 });

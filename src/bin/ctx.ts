@@ -40,6 +40,18 @@ async function main(argv: string[]): Promise<number> {
     err: (text) => process.stderr.write(text),
     logger: createLogger({ level: parseLogLevel(process.env.CTX_LOG_LEVEL, "warn") }),
     cliPath: process.argv[1] ?? "",
+    stderrIsTTY: process.stderr.isTTY === true,
+    onInterrupt: (handler) => {
+      // The first Ctrl-C asks the command to stop cleanly; a second one ends the process at once.
+      let pressed = 0;
+      const listener = () => {
+        pressed += 1;
+        if (pressed > 1) process.exit(130);
+        handler();
+      };
+      process.on("SIGINT", listener);
+      return () => process.off("SIGINT", listener);
+    },
     setExitCode: () => {},
   });
 }

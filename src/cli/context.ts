@@ -13,6 +13,10 @@ export interface CliContext {
   logger: Logger;
   /** This program's entry script (dist/ctx.js), for children ctx starts itself. */
   cliPath?: string;
+  /** Whether stderr is a terminal (progress bars only there). */
+  stderrIsTTY?: boolean;
+  /** Calls `handler` on Ctrl-C (SIGINT) until the returned function is called; a long command stops cleanly. */
+  onInterrupt?: (handler: () => void) => () => void;
   /** Set by a command that wants a non-zero exit without throwing. */
   setExitCode: (code: number) => void;
 }

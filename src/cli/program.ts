@@ -7,11 +7,14 @@ import { registerClearCommand } from "./commands/clear.ts";
 import { registerDiffCommand } from "./commands/diff.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerHookCommand } from "./commands/hook.ts";
+import { registerIndexCommand } from "./commands/index.ts";
 import { registerInitCommand } from "./commands/init.ts";
+import { registerReindexCommand } from "./commands/reindex.ts";
 import { registerRestoreCommand } from "./commands/restore.ts";
 import { registerSaveCommand } from "./commands/save.ts";
 import { registerServeCommand } from "./commands/serve.ts";
 import { registerSnapshotCommand } from "./commands/snapshot.ts";
+import { registerStatsCommand } from "./commands/stats.ts";
 import { registerStatusCommand } from "./commands/status.ts";
 import type { CliContext } from "./context.ts";
 
@@ -39,6 +42,9 @@ export function createProgram(ctx: CliContext): Command {
   registerClearCommand(program, ctx);
   registerCheckpointCommand(program, ctx);
   registerSnapshotCommand(program, ctx);
+  registerIndexCommand(program, ctx);
+  registerStatsCommand(program, ctx);
+  registerReindexCommand(program, ctx);
   return program;
 }
 

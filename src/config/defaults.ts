@@ -30,7 +30,7 @@ const DEFAULT_CONFIG: Config = {
     weights: { bestSimilarity: 0.4, averageSimilarity: 0.2, chunkRatio: 0.05, recency: 0.25, chainQuality: 0.1 },
     recencyDecayDays: 30,
     boosts: { PATTERN: 1.05, WORKING_SOLUTION: 1.08, WAITING: 1.02 },
-    minScore: 0.3,
+    minScore: 0.4,
   },
   embedder: { provider: "none", model: "nomic-embed-text-v1.5", ollamaUrl: "http://127.0.0.1:11434", modelDir: "" },
   summaries: { provider: "extractive", model: "claude-haiku-4-5", dailyTokenCap: 200_000 },

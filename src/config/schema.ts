@@ -87,7 +87,7 @@ function buildConfigSchema() {
       }),
     ),
     /** A session scoring below this (0..1) is not a good match: fork-detect says "nothing found" instead. */
-    minScore: z._default(weight(), 0.3),
+    minScore: z._default(weight(), 0.4),
   });
 
   const EmbedderConfigSchema = z.strictObject({

@@ -120,7 +120,21 @@ describe("checkConfig and the session index", () => {
     expect(checkConfig({ ok: true, sources: ["a"] }).status).toBe("ok");
   });
 
-  it("reports the index as not built yet", () => {
-    expect(checkSessionIndex()).toMatchObject({ status: "ok", message: expect.stringContaining("not built yet") });
+  it("reports a missing index as not built yet, a damaged one as a failure with the reindex fix", () => {
+    expect(checkSessionIndex({ kind: "missing", path: "/h/index.db" })).toMatchObject({
+      status: "ok",
+      message: expect.stringContaining("not built yet"),
+    });
+    expect(checkSessionIndex({ kind: "corrupt", path: "/h/index.db", problem: "not a database" })).toMatchObject({
+      status: "fail",
+      message: expect.stringContaining("not a database"),
+      fix: "ctx reindex",
+    });
+    expect(
+      checkSessionIndex({ kind: "ok", path: "/h/index.db", sessions: 3, chunks: 40, lastSyncAt: Date.UTC(2026, 0, 2) }),
+    ).toMatchObject({
+      status: "ok",
+      message: expect.stringMatching(/3 session\(s\), 40 chunk\(s\), last sync 2026-01-02/),
+    });
   });
 });

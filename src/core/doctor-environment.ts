@@ -102,6 +102,19 @@ export function checkConfig(result: ConfigCheck): Finding {
   return fail("config", `config: ${result.message}`, result.hint ?? "fix or delete the file named above");
 }
 
-export function checkSessionIndex(): Finding {
-  return ok("session-index", "session index: not built yet (a later ctx version adds it); nothing to do");
+export type SessionIndexFacts =
+  | { kind: "missing"; path: string }
+  | { kind: "ok"; path: string; sessions: number; chunks: number; lastSyncAt: number | null }
+  | { kind: "corrupt"; path: string; problem: string };
+
+/** A missing index is fine (fork-detect builds it on first use, or `ctx index`); a damaged one is a failure. */
+export function checkSessionIndex(facts: SessionIndexFacts): Finding {
+  if (facts.kind === "missing") {
+    return ok("session-index", `session index not built yet (${facts.path}); \`ctx index\` builds it`);
+  }
+  if (facts.kind === "corrupt") {
+    return fail("session-index", `session index ${facts.path} is damaged: ${facts.problem}`, "ctx reindex");
+  }
+  const synced = facts.lastSyncAt === null ? "never synced" : `last sync ${new Date(facts.lastSyncAt).toISOString()}`;
+  return ok("session-index", `session index: ${facts.sessions} session(s), ${facts.chunks} chunk(s), ${synced}`);
 }

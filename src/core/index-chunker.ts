@@ -29,6 +29,8 @@ export interface BuildChunksOptions {
   /** The ordinal of `messages[0]` in its session (when chunking an increment). */
   firstOrdinal?: number;
   firstChunkIndex?: number;
+  /** The text of the chunk before `messages[0]`'s (incremental sync), so the first new chunk gets its overlap. */
+  previousText?: string | null;
 }
 
 /** A piece of chunk content: a whole exchange, or a paragraph or code block of an exchange bigger than MAX. */
@@ -54,7 +56,7 @@ export function buildChunks(
   const firstOrdinal = options.firstOrdinal ?? 0;
   const chunks: IndexedChunk[] = [];
   let draft: Draft | null = null;
-  let previousText: string | null = null;
+  let previousText: string | null = options.previousText ?? null;
 
   const flush = () => {
     if (draft === null) return;

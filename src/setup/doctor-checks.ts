@@ -21,8 +21,10 @@ import { checkProjectWiring } from "../core/doctor-project.ts";
 import type { Finding } from "../core/doctor-report.ts";
 import { checkUserWiring, isCtxPluginEnabled } from "../core/doctor-user.ts";
 import { describeError, isCtxError } from "../errors.ts";
+import { resolveIndexPath } from "../index/paths.ts";
 import { TEMP_NAME } from "../store/atomic-write.ts";
 import { projectPaths } from "../store/paths.ts";
+import { inspectSessionIndex } from "../store/session-index-health.ts";
 import { verifyStateFile } from "../store/state-file.ts";
 import { readProjectSnapshot, requireProjectDir } from "./init-project.ts";
 import { findOnPath, lookupOnPath } from "./resolve-command.ts";
@@ -79,7 +81,7 @@ export async function runDoctorChecks(options: DoctorOptions): Promise<Finding[]
     ...checkStateFiles(await verifyStateFiles(paths.ctxDir, project)),
     checkLeftoverTempFiles(paths.ctxDir, await countLeftoverTempFiles(paths.ctxDir)),
     checkConfig(readConfigCheck(project, env)),
-    checkSessionIndex(),
+    checkSessionIndex(inspectSessionIndex(resolveIndexPath(env))),
   ];
 }
 

@@ -1,0 +1,18 @@
+// `ctx index [--claude-dir DIR] [--full] [--json] [--quiet]`: bring the session index up to date with the
+// transcripts under ~/.claude/projects (incremental; Ctrl-C stops after the current file, the next run resumes).
+import type { Command } from "commander";
+import type { CliContext } from "../context.ts";
+import { type IndexRunOptions, runIndexSync } from "../index-run.ts";
+
+export function registerIndexCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("index")
+    .description("index Claude Code's transcripts for fork-detect search (only what changed since the last run)")
+    .option("--claude-dir <dir>", "Claude Code's folder (default: CLAUDE_CONFIG_DIR, else ~/.claude)")
+    .option("--full", "re-read every transcript from the start")
+    .option("--json", "print the sync summary as JSON")
+    .option("--quiet", "no progress and no summary")
+    .action(async (options: IndexRunOptions) => {
+      await runIndexSync(ctx, options);
+    });
+}

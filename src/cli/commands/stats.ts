@@ -1,0 +1,53 @@
+// `ctx stats [--json]`: what the session index holds (sessions, chunks, projects, size, last sync, vectors).
+import { existsSync } from "node:fs";
+import type { Command } from "commander";
+import { resolveIndexPath } from "../../index/paths.ts";
+import { type IndexStats, openSessionIndex } from "../../store/session-index.ts";
+import type { CliContext } from "../context.ts";
+import { formatJson, formatRows } from "../output.ts";
+
+export type IndexStatsReport = { path: string; exists: boolean } & IndexStats;
+
+export function registerStatsCommand(program: Command, ctx: CliContext): void {
+  program
+    .command("stats")
+    .description("show what the session index holds: sessions, chunks, projects, size, last sync")
+    .option("--json", "print JSON for scripts")
+    .action((options: { json?: boolean }) => {
+      const report = readIndexStats(resolveIndexPath(ctx.env));
+      ctx.out(options.json === true ? formatJson(report) : formatIndexStats(report));
+    });
+}
+
+export function readIndexStats(path: string): IndexStatsReport {
+  if (!existsSync(path)) {
+    return { path, exists: false, sessions: 0, chunks: 0, projects: 0, bytes: 0, lastSyncAt: null, vectors: 0 };
+  }
+  const index = openSessionIndex(path, { readonly: true });
+  try {
+    return { path, exists: true, ...index.stats() };
+  } finally {
+    index.close();
+  }
+}
+
+export function formatIndexStats(report: IndexStatsReport): string {
+  if (!report.exists) return `No session index yet (${report.path}): run \`ctx index\` to build it.\n`;
+  const number = (value: number) => value.toLocaleString("en-US");
+  return formatRows([
+    ["index", report.path],
+    ["sessions", number(report.sessions)],
+    ["chunks", number(report.chunks)],
+    ["projects", number(report.projects)],
+    ["size", formatBytes(report.bytes)],
+    ["last sync", report.lastSyncAt === null ? "never" : new Date(report.lastSyncAt).toISOString()],
+    ["vectors", number(report.vectors)],
+  ]);
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}

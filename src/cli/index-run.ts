@@ -1,0 +1,66 @@
+// The shared body of `ctx index` and `ctx reindex`: run syncIndex with a progress display and Ctrl-C as a
+// clean stop between files, then print the summary (or the SyncSummary as JSON).
+
+import { describeError } from "../errors.ts";
+import { resolveClaudeDir, resolveIndexPath } from "../index/paths.ts";
+import { type SyncSummary, syncIndex } from "../index/sync.ts";
+import type { CliContext } from "./context.ts";
+import { createIndexProgress } from "./index-progress.ts";
+import { formatJson } from "./output.ts";
+
+export interface IndexRunOptions {
+  claudeDir?: string;
+  full?: boolean;
+  json?: boolean;
+  quiet?: boolean;
+}
+
+/** Exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells expect. */
+export const INTERRUPTED_EXIT_CODE = 130;
+
+export async function runIndexSync(ctx: CliContext, options: IndexRunOptions): Promise<SyncSummary> {
+  const claudeDir = resolveClaudeDir({ claudeDir: options.claudeDir, env: ctx.env });
+  const dbPath = resolveIndexPath(ctx.env);
+  const quiet = options.quiet === true;
+  const controller = new AbortController();
+  const progress = createIndexProgress(ctx, { quiet: quiet || options.json === true });
+  const release = ctx.onInterrupt?.(() => controller.abort()) ?? (() => {});
+  let summary: SyncSummary;
+  try {
+    summary = await syncIndex({
+      claudeDir,
+      dbPath,
+      full: options.full === true,
+      signal: controller.signal,
+      onProgress: (p) => progress.update(p),
+      onFileError: (path, error) => ctx.logger.warn(`could not index ${path}: ${describeError(error)}`),
+    });
+  } finally {
+    progress.stop();
+    release();
+  }
+  if (options.json === true) ctx.out(formatJson(summary));
+  else if (!quiet) {
+    if (summary.filesScanned === 0) ctx.err(`No transcripts found under ${claudeDir}/projects.\n`);
+    ctx.out(formatSyncSummary(summary));
+  }
+  if (summary.interrupted) {
+    if (!quiet) ctx.err("interrupted — run `ctx index` again to resume\n");
+    ctx.setExitCode(INTERRUPTED_EXIT_CODE);
+  }
+  return summary;
+}
+
+export function formatSyncSummary(summary: SyncSummary): string {
+  const number = (value: number) => value.toLocaleString("en-US");
+  const seconds = (summary.durationMs / 1000).toFixed(1);
+  const files = `${number(summary.filesIngested)} file(s) read, ${number(summary.filesSkippedUnchanged)} unchanged`;
+  const skipped =
+    summary.skippedLines + summary.unknownEntries === 0
+      ? ""
+      : `, ${number(summary.skippedLines)} unreadable line(s) and ${number(summary.unknownEntries)} unknown entr(ies) skipped`;
+  return (
+    `${number(summary.sessionsTotal)} session(s) indexed: ${files}; ${number(summary.messages)} new message(s), ` +
+    `${number(summary.chunks)} new chunk(s)${skipped} in ${seconds} s\n`
+  );
+}

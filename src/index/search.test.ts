@@ -1,0 +1,98 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LONG_SESSION, layOutClaudeDir, VIEWER_PROJECT } from "../../tests/helpers/claude-projects.ts";
+import { defaultConfig } from "../config/defaults.ts";
+import type { ChunkHit } from "../core/index-model.ts";
+import { openSessionIndex, type SessionIndex } from "../store/session-index.ts";
+import { goodMatches, searchSessions } from "./search.ts";
+import { syncIndex } from "./sync.ts";
+
+const search = defaultConfig().search;
+const NOW = Date.UTC(2026, 2, 1);
+let index: SessionIndex;
+
+beforeAll(async () => {
+  const root = mkdtempSync(join(tmpdir(), "ctx-search-"));
+  const dbPath = join(root, "index.db");
+  await syncIndex({ claudeDir: layOutClaudeDir(root), dbPath });
+  index = openSessionIndex(dbPath, { readonly: true });
+});
+afterAll(() => index.close());
+
+describe("searchSessions on the fixture transcripts", () => {
+  it.each([
+    ["credo dialyzer mix_audit igniter", "subagent"],
+    ["empty repo CLAUDE.md foundation", "1af7fc5e-8455-4414-9ccd-011d40f70b2a"],
+    ["bead spotter-dov subtasks", LONG_SESSION],
+    ["start phoenix in the background", "tool_heavy"],
+  ])("%s ranks its session first", async (query, expected) => {
+    const results = await searchSessions(index, query, { search, now: NOW });
+    expect(results[0]?.session.id).toBe(expected);
+    expect(results.length).toBeLessThanOrEqual(5);
+    for (const [i, result] of results.entries()) {
+      expect(result.score).toBeGreaterThanOrEqual(0);
+      expect(result.score).toBeLessThanOrEqual(1);
+      expect(result.components.bestSimilarity).toBeLessThanOrEqual(1);
+      expect(result.bestChunk.sessionId).toBe(result.session.id);
+      expect(result.matchedChunks).toBeLessThanOrEqual(result.totalChunks);
+      if (i > 0) expect(result.score).toBeLessThanOrEqual(results[i - 1]?.score ?? 1);
+    }
+    expect(goodMatches(results, search)[0]?.session.id).toBe(expected);
+  });
+
+  it("a query about nothing in the index has no good match", async () => {
+    const results = await searchSessions(index, "kubernetes ingress helm chart terraform", { search, now: NOW });
+    expect(goodMatches(results, search)).toEqual([]);
+    expect(await searchSessions(index, "", { search, now: NOW })).toEqual([]);
+  });
+
+  it("honours filters and the limit", async () => {
+    const viewerOnly = await searchSessions(index, "CLAUDE.md", {
+      search,
+      now: NOW,
+      filters: { projects: [VIEWER_PROJECT] },
+      limit: 10,
+    });
+    expect(viewerOnly.length).toBeGreaterThan(0);
+    for (const result of viewerOnly) expect(result.session.project).toBe(VIEWER_PROJECT);
+    expect(await searchSessions(index, "phoenix", { search, now: NOW, limit: 1 })).toHaveLength(1);
+  });
+
+  it("fuses vector hits by reciprocal rank; the similarity stays calibrated", async () => {
+    const viewerChunk = index.db
+      .prepare("SELECT id, session_id, chunk_index, text FROM chunks WHERE session_id = ? LIMIT 1")
+      .get("5c0375b4-57a5-4f26-b12d-d022ee4e51b7") as {
+      id: number;
+      session_id: string;
+      chunk_index: number;
+      text: string;
+    };
+    const seen: Array<[string, number]> = [];
+    const vectorSearch = async (query: string, limit: number): Promise<ChunkHit[]> => {
+      seen.push([query, limit]);
+      return [
+        {
+          chunkId: viewerChunk.id,
+          sessionId: viewerChunk.session_id,
+          chunkIndex: viewerChunk.chunk_index,
+          similarity: 0.97,
+          memoryType: null,
+          text: viewerChunk.text,
+        },
+      ];
+    };
+    const results = await searchSessions(index, "phoenix server background", {
+      search,
+      now: NOW,
+      vectorSearch,
+      limit: 10,
+    });
+    expect(seen).toEqual([["phoenix server background", 300]]);
+    const fromVectors = results.find((result) => result.session.id === viewerChunk.session_id);
+    expect(fromVectors?.components.bestSimilarity).toBe(0.97);
+    expect(results[0]?.session.id).toBe("tool_heavy");
+    for (const result of results) expect(result.score).toBeLessThanOrEqual(1);
+  });
+});

@@ -1,0 +1,153 @@
+// Brings one transcript file's rows in the session index up to date (the unit of work, and of transaction,
+// of syncIndex). A grown file is re-chunked from its last chunk: that chunk is deleted and the file re-read
+// from the line its first message starts on, moving back until a chunk whose start later lines cannot change
+// (see IndexWriter.restartPoint); with the previous chunk's text for the overlap, the chunks come out exactly
+// as in a full read (a test checks this, growing real transcripts block by block).
+// A shrunk or replaced file (its first bytes changed) loses its rows and is read again from the start.
+import { createHash } from "node:crypto";
+import { open } from "node:fs/promises";
+import type { DatabaseSync } from "node:sqlite";
+import { buildChunks, CHUNK_TARGET_TOKENS } from "../core/index-chunker.ts";
+import type { FileRecord, IndexWriter } from "../store/session-index-writer.ts";
+import type { DiscoveredFile } from "./discover.ts";
+import { readTranscriptFrom } from "./read-transcript.ts";
+
+/** Bytes hashed to recognise a file that was replaced by another of at least the same length. */
+const HEAD_BYTES = 4096;
+
+export interface FileSyncResult {
+  /** Messages not seen before (re-read ones are not counted twice). */
+  messages: number;
+  /** Net chunks added. */
+  chunks: number;
+  skippedLines: number;
+  unknownEntries: number;
+  /** Another process synced this file meanwhile: nothing was written. */
+  raced: boolean;
+}
+
+const NOTHING = { messages: 0, chunks: 0, skippedLines: 0, unknownEntries: 0 };
+
+/** True when the stored position says this file needs no work. */
+export function isUnchanged(file: DiscoveredFile, stored: FileRecord | null): boolean {
+  return (
+    stored !== null &&
+    stored.size === file.size &&
+    stored.mtimeMs === file.mtimeMs &&
+    stored.sessionId === file.sessionId &&
+    stored.kind === file.kind
+  );
+}
+
+export async function syncFile(
+  db: DatabaseSync,
+  writer: IndexWriter,
+  file: DiscoveredFile,
+  options: { full: boolean },
+): Promise<FileSyncResult> {
+  const stored = writer.getFile(file.path);
+  // Deleted since discovery (Claude Code's cleanup): its rows stay, a fork-detect result says the file is gone.
+  if ((await readHead(file.path, 0)) === "missing") return { ...NOTHING, raced: false };
+  const replaced =
+    options.full ||
+    stored === null ||
+    stored.sessionId !== file.sessionId ||
+    file.size < stored.offset ||
+    (await readHead(file.path, headLength(stored.head))) !== stored.head;
+  const last = replaced ? null : writer.restartPoint(file.path, CHUNK_TARGET_TOKENS);
+  // No chunk to restart from (none yet, or none opens an exchange): the whole file again; it is small or one exchange.
+  const from = last?.startOffset ?? 0;
+  const firstOrdinal = last?.firstMessage ?? 0;
+  const firstChunkIndex = last?.chunkIndex ?? 0;
+
+  const increment = await readTranscriptFrom(file.path, from);
+  const chunks = buildChunks(file.sessionId, increment.messages, {
+    firstOrdinal,
+    firstChunkIndex,
+    previousText: last?.previousText ?? null,
+  });
+  const head = await readHead(file.path, Math.min(increment.endOffset, HEAD_BYTES));
+  const totalMessages = firstOrdinal + increment.messages.length;
+  const previousMessages = replaced ? 0 : (stored?.messages ?? 0);
+
+  let removedChunks = 0;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    if (!sameRecord(writer.getFile(file.path), stored)) {
+      db.exec("ROLLBACK");
+      return { ...NOTHING, raced: true };
+    }
+    const mainPath = file.kind === "main" ? file.path : null;
+    writer.ensureSession(file.sessionId, file.project, file.path);
+    const removed = writer.deleteChunks(file.path, firstChunkIndex);
+    // A replaced file's chunks are all new; a grown file's rebuilt ones are not.
+    if (!replaced) removedChunks = removed;
+    if (replaced && file.kind === "main") writer.resetSession(file.sessionId);
+    for (const chunk of chunks) {
+      const first = increment.messages[chunk.firstMessage - firstOrdinal];
+      writer.insertChunk(chunk, file.path, first?.offset ?? from, first !== undefined && first.role !== "assistant");
+    }
+    const meta = increment.meta;
+    writer.updateSession({
+      id: file.sessionId,
+      project: file.project,
+      path: mainPath,
+      cwd: file.kind === "main" ? meta.cwd : null,
+      gitBranch: file.kind === "main" ? meta.gitBranch : null,
+      aiTitle: file.kind === "main" ? meta.title : null,
+      firstPrompt: file.kind === "main" ? meta.firstPrompt : null,
+      firstTimestamp: meta.firstTimestamp,
+      lastTimestamp: meta.lastTimestamp,
+    });
+    writer.putFile({
+      path: file.path,
+      sessionId: file.sessionId,
+      kind: file.kind,
+      size: file.size,
+      mtimeMs: file.mtimeMs,
+      offset: increment.endOffset,
+      head,
+      messages: totalMessages,
+    });
+    writer.finishSession(file.sessionId, file.mtimeMs);
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+  return {
+    messages: Math.max(0, totalMessages - previousMessages),
+    chunks: chunks.length - removedChunks,
+    skippedLines: increment.skippedLines,
+    unknownEntries: increment.unknownEntries,
+    raced: false,
+  };
+}
+
+function sameRecord(a: FileRecord | null, b: FileRecord | null): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
+function headLength(head: string): number {
+  const length = Number(head.split(":")[0]);
+  return Number.isSafeInteger(length) && length >= 0 ? length : 0;
+}
+
+/** `<length>:<sha1 of the first length bytes>`; a file shorter than `length` gives a value that cannot match. */
+export async function readHead(path: string, length: number): Promise<string> {
+  const buffer = Buffer.alloc(length);
+  let read = 0;
+  try {
+    const handle = await open(path, "r");
+    try {
+      read = (await handle.read(buffer, 0, length, 0)).bytesRead;
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    return "missing";
+  }
+  if (read < length) return `short:${read}`;
+  return `${length}:${createHash("sha1").update(buffer).digest("hex")}`;
+}

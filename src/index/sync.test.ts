@@ -1,0 +1,259 @@
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  fixturePath,
+  LONG_SESSION,
+  layOutClaudeDir,
+  SPOTTER_PROJECT,
+  VIEWER_PROJECT,
+} from "../../tests/helpers/claude-projects.ts";
+import { openSessionIndex } from "../store/session-index.ts";
+import { syncIndex } from "./sync.ts";
+
+function tempRoot(): string {
+  return mkdtempSync(join(tmpdir(), "ctx-sync-"));
+}
+
+/** Every chunk of the index as comparable rows, by source file and chunk index. */
+function dumpChunks(dbPath: string): Array<Record<string, unknown>> {
+  const index = openSessionIndex(dbPath, { readonly: true });
+  try {
+    return index.db
+      .prepare(
+        "SELECT session_id, source, chunk_index, first_message, last_message, text FROM chunks ORDER BY source, chunk_index",
+      )
+      .all() as Array<Record<string, unknown>>;
+  } finally {
+    index.close();
+  }
+}
+
+function ftsMatches(dbPath: string, word: string): number {
+  const index = openSessionIndex(dbPath, { readonly: true });
+  try {
+    return index.searchChunks(word, {}, 1000).length;
+  } finally {
+    index.close();
+  }
+}
+
+/** A Claude dir holding one session file with the given content. */
+function singleFile(root: string, content: string | Buffer): { claudeDir: string; file: string } {
+  const claudeDir = join(root, "claude");
+  const dir = join(claudeDir, "projects", "-p");
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, "sess.jsonl");
+  writeFileSync(file, content);
+  return { claudeDir, file };
+}
+
+const VIEWER_LONG = fixturePath("claude-code-viewer", "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
+
+describe("syncIndex on the real fixture transcripts", () => {
+  it("indexes every session, folds the subagent into its parent, never the compaction agent; a second run skips all", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root);
+    const dbPath = join(root, "ctx", "index.db");
+    const first = await syncIndex({ claudeDir, dbPath });
+    expect(first).toMatchObject({ sessionsTotal: 7, filesScanned: 8, filesIngested: 8, interrupted: false });
+    expect(first.messages).toBeGreaterThan(300);
+    expect(first.chunks).toBeGreaterThan(10);
+
+    const index = openSessionIndex(dbPath, { readonly: true });
+    const files = index.db.prepare("SELECT path, session_id, kind FROM files ORDER BY path").all() as Array<{
+      path: string;
+      session_id: string;
+      kind: string;
+    }>;
+    expect(files.some((file) => file.path.includes("agent-acompact"))).toBe(false);
+    const subagent = files.find((file) => file.kind === "subagent");
+    expect(subagent?.session_id).toBe(LONG_SESSION);
+    const subagentChunks = index.db.prepare("SELECT count(*) AS n, min(session_id) AS s FROM chunks WHERE source = ?");
+    expect(subagentChunks.get(subagent?.path ?? "")).toMatchObject({ s: LONG_SESSION });
+
+    const long = index.getSession(LONG_SESSION);
+    expect(long).toMatchObject({ project: SPOTTER_PROJECT, gitBranch: "spotter-dov" });
+    expect(long?.path.endsWith(`${LONG_SESSION}.jsonl`)).toBe(true);
+    expect(long?.cwd).toMatch(/spotter/);
+    expect(long?.messageCount).toBeGreaterThan(50);
+    expect(long?.createdAt).toBeLessThan(long?.updatedAt ?? 0);
+    const viewer = index.getSession("fe5e1c67-53e7-4862-81ae-d0e013e3270b");
+    expect(viewer).toMatchObject({ project: VIEWER_PROJECT });
+    expect(viewer?.title).not.toBe("");
+    expect(index.stats()).toMatchObject({ sessions: 7, projects: 2 });
+    expect(index.stats().lastSyncAt).toBeGreaterThan(0);
+    index.close();
+
+    const second = await syncIndex({ claudeDir, dbPath });
+    expect(second).toMatchObject({ filesIngested: 0, filesSkippedUnchanged: 8, messages: 0, chunks: 0 });
+  });
+
+  it("--full re-reads everything and ends with the same chunks", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = join(root, "index.db");
+    await syncIndex({ claudeDir, dbPath });
+    const before = dumpChunks(dbPath);
+    const full = await syncIndex({ claudeDir, dbPath, full: true });
+    expect(full.filesIngested).toBe(full.filesScanned);
+    expect(dumpChunks(dbPath)).toEqual(before);
+  });
+});
+
+describe("incremental sync", () => {
+  const lines = readFileSync(VIEWER_LONG, "utf8")
+    .split("\n")
+    .filter((line) => line !== "");
+
+  async function indexOf(content: string): Promise<Array<Record<string, unknown>>> {
+    const root = tempRoot();
+    const { claudeDir } = singleFile(root, content);
+    const dbPath = join(root, "index.db");
+    await syncIndex({ claudeDir, dbPath });
+    return dumpChunks(dbPath).map(({ source: _source, ...rest }) => rest);
+  }
+
+  it("a grown file: only the new part is read, and the chunks equal those of a full read", async () => {
+    const root = tempRoot();
+    const half = `${lines.slice(0, 120).join("\n")}\n`;
+    const { claudeDir, file } = singleFile(root, half);
+    const dbPath = join(root, "index.db");
+    const first = await syncIndex({ claudeDir, dbPath });
+    appendFileSync(file, `${lines.slice(120).join("\n")}\n`);
+    const second = await syncIndex({ claudeDir, dbPath });
+    expect(second.filesIngested).toBe(1);
+    const whole = await indexOf(`${lines.join("\n")}\n`);
+    const index = openSessionIndex(dbPath, { readonly: true });
+    expect(first.messages + second.messages).toBe(index.getSession("sess")?.messageCount);
+    index.close();
+    expect(dumpChunks(dbPath).map(({ source: _source, ...rest }) => rest)).toEqual(whole);
+    expect(second.chunks).toBe(whole.length - first.chunks);
+  });
+
+  it.each([
+    ["claude-code-viewer", "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", 45],
+    ["spotter", `${LONG_SESSION}.jsonl`, 170],
+  ])("growing %s/%s step by step ends with the chunks of one full read", async (folder, name, step) => {
+    const all = readFileSync(fixturePath(folder, name), "utf8")
+      .split("\n")
+      .filter((line) => line !== "");
+    const root = tempRoot();
+    const { claudeDir, file } = singleFile(root, "");
+    const dbPath = join(root, "index.db");
+    for (let end = step; end < all.length + step; end += step) {
+      writeFileSync(file, `${all.slice(0, end).join("\n")}\n`);
+      await syncIndex({ claudeDir, dbPath });
+    }
+    expect(dumpChunks(dbPath).map(({ source: _source, ...rest }) => rest)).toEqual(
+      await indexOf(`${all.join("\n")}\n`),
+    );
+  });
+
+  it("a partial last line is left for the next run", async () => {
+    const root = tempRoot();
+    const cut = `${lines.slice(0, 60).join("\n")}\n${(lines[60] ?? "").slice(0, 40)}`;
+    const { claudeDir, file } = singleFile(root, cut);
+    const dbPath = join(root, "index.db");
+    await syncIndex({ claudeDir, dbPath });
+    const index = openSessionIndex(dbPath, { readonly: true });
+    const stored = index.db.prepare("SELECT offset, size FROM files").get() as { offset: number; size: number };
+    index.close();
+    expect(stored.offset).toBe(Buffer.byteLength(`${lines.slice(0, 60).join("\n")}\n`));
+    expect(stored.size).toBeGreaterThan(stored.offset);
+    appendFileSync(file, `${(lines[60] ?? "").slice(40)}\n${lines.slice(61, 100).join("\n")}\n`);
+    const second = await syncIndex({ claudeDir, dbPath });
+    expect(second.skippedLines).toBe(0);
+    expect(dumpChunks(dbPath).map(({ source: _source, ...rest }) => rest)).toEqual(
+      await indexOf(`${lines.slice(0, 100).join("\n")}\n`),
+    );
+  });
+
+  it("a shrunk file loses its old chunks and is read again", async () => {
+    const root = tempRoot();
+    const { claudeDir, file } = singleFile(root, `${lines.join("\n")}\n`);
+    const dbPath = join(root, "index.db");
+    await syncIndex({ claudeDir, dbPath });
+    const shorter = `${lines.slice(0, 50).join("\n")}\n`;
+    truncateSync(file, Buffer.byteLength(shorter));
+    await syncIndex({ claudeDir, dbPath });
+    expect(dumpChunks(dbPath).map(({ source: _source, ...rest }) => rest)).toEqual(await indexOf(shorter));
+  });
+
+  it("a file replaced by another of the same length or longer is read again from the start", async () => {
+    const root = tempRoot();
+    const original = readFileSync(fixturePath("spotter", "tool_heavy.jsonl"), "utf8");
+    const { claudeDir, file } = singleFile(root, original);
+    const dbPath = join(root, "index.db");
+    await syncIndex({ claudeDir, dbPath });
+    expect(ftsMatches(dbPath, "phoenix")).toBeGreaterThan(0);
+    const other = readFileSync(VIEWER_LONG, "utf8");
+    writeFileSync(file, other);
+    await syncIndex({ claudeDir, dbPath });
+    expect(dumpChunks(dbPath).map(({ source: _source, ...rest }) => rest)).toEqual(await indexOf(other));
+  });
+
+  it("a transcript deleted from disk keeps its rows (fork-detect reports it gone)", async () => {
+    const root = tempRoot();
+    const { claudeDir, file } = singleFile(root, `${lines.slice(0, 80).join("\n")}\n`);
+    const dbPath = join(root, "index.db");
+    await syncIndex({ claudeDir, dbPath });
+    const before = dumpChunks(dbPath);
+    rmSync(file);
+    const after = await syncIndex({ claudeDir, dbPath });
+    expect(after).toMatchObject({ filesScanned: 0, sessionsTotal: 1 });
+    expect(dumpChunks(dbPath)).toEqual(before);
+  });
+});
+
+describe("interruption and concurrency", () => {
+  it("an abort stops between files; the next run resumes and ends where an uninterrupted run would", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = join(root, "index.db");
+    const controller = new AbortController();
+    const first = await syncIndex({
+      claudeDir,
+      dbPath,
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (progress.done === 2) controller.abort();
+      },
+    });
+    expect(first).toMatchObject({ interrupted: true, filesIngested: 2, sessionsTotal: 2 });
+    const second = await syncIndex({ claudeDir, dbPath });
+    expect(second).toMatchObject({ interrupted: false, filesIngested: 4, filesSkippedUnchanged: 2, sessionsTotal: 6 });
+
+    const reference = join(root, "reference.db");
+    await syncIndex({ claudeDir, dbPath: reference });
+    expect(dumpChunks(dbPath)).toEqual(dumpChunks(reference));
+  });
+
+  it("a reader on another connection sees a consistent, growing index while a sync writes", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root);
+    const dbPath = join(root, "index.db");
+    openSessionIndex(dbPath).close();
+    const reader = openSessionIndex(dbPath, { readonly: true });
+    const seen: number[] = [];
+    await syncIndex({
+      claudeDir,
+      dbPath,
+      onProgress: () => {
+        const stats = reader.stats();
+        const orphans = reader.db
+          .prepare("SELECT count(*) AS n FROM chunks WHERE session_id NOT IN (SELECT id FROM sessions)")
+          .get() as { n: number };
+        expect(orphans.n).toBe(0);
+        expect(reader.searchChunks("the", {}, 5).length).toBeGreaterThanOrEqual(0);
+        seen.push(stats.chunks);
+      },
+    });
+    reader.close();
+    expect(seen.length).toBe(8);
+    expect([...seen].sort((a, b) => a - b)).toEqual(seen);
+    expect(seen.at(-1)).toBeGreaterThan(seen[0] ?? 0);
+  });
+});

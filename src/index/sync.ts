@@ -1,0 +1,106 @@
+// Incremental sync of the session index with the transcripts on disk: discover, skip what is unchanged,
+// bring each changed file up to date in its own transaction (src/index/sync-file.ts). An abort (Ctrl-C)
+// takes effect between files, so the index is always consistent and the next run resumes where this one stopped.
+
+import { openSessionIndex } from "../store/session-index.ts";
+import { createIndexWriter } from "../store/session-index-writer.ts";
+import type { DiscoveredFile } from "./discover.ts";
+import { discoverTranscripts } from "./discover.ts";
+import { isUnchanged, syncFile } from "./sync-file.ts";
+
+export interface SyncProgress {
+  /** Files brought up to date so far, of `total` that needed work. */
+  done: number;
+  total: number;
+  sessionId: string;
+  /** From the bytes read so far; null until there is a rate to go by. */
+  etaMs: number | null;
+}
+
+export interface SyncSummary {
+  sessionsTotal: number;
+  filesScanned: number;
+  filesIngested: number;
+  filesSkippedUnchanged: number;
+  messages: number;
+  chunks: number;
+  skippedLines: number;
+  unknownEntries: number;
+  durationMs: number;
+  interrupted: boolean;
+}
+
+export interface SyncOptions {
+  claudeDir: string;
+  dbPath: string;
+  onProgress?: (progress: SyncProgress) => void;
+  signal?: AbortSignal;
+  /** Re-read every file from the start. */
+  full?: boolean;
+  /** Called when one file cannot be read (permissions, I/O); the sync goes on with the others. */
+  onFileError?: (path: string, error: unknown) => void;
+  now?: () => number;
+}
+
+export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
+  const now = options.now ?? Date.now;
+  const started = now();
+  const full = options.full === true;
+  const files = await discoverTranscripts(options.claudeDir);
+  const index = openSessionIndex(options.dbPath);
+  const summary: SyncSummary = {
+    sessionsTotal: 0,
+    filesScanned: files.length,
+    filesIngested: 0,
+    filesSkippedUnchanged: 0,
+    messages: 0,
+    chunks: 0,
+    skippedLines: 0,
+    unknownEntries: 0,
+    durationMs: 0,
+    interrupted: false,
+  };
+  try {
+    const writer = createIndexWriter(index.db);
+    const work = orderWork(files.filter((file) => full || !isUnchanged(file, writer.getFile(file.path))));
+    summary.filesSkippedUnchanged = files.length - work.length;
+    const totalBytes = work.reduce((sum, file) => sum + file.size, 0);
+    let bytesDone = 0;
+    for (const [done, file] of work.entries()) {
+      if (options.signal?.aborted === true) {
+        summary.interrupted = true;
+        break;
+      }
+      try {
+        const result = await syncFile(index.db, writer, file, { full });
+        if (!result.raced) summary.filesIngested += 1;
+        summary.messages += result.messages;
+        summary.chunks += result.chunks;
+        summary.skippedLines += result.skippedLines;
+        summary.unknownEntries += result.unknownEntries;
+      } catch (error) {
+        if (options.onFileError === undefined || isDatabaseError(error)) throw error;
+        options.onFileError(file.path, error);
+      }
+      bytesDone += file.size;
+      const elapsed = now() - started;
+      const etaMs = bytesDone > 0 && elapsed > 0 ? Math.round((elapsed / bytesDone) * (totalBytes - bytesDone)) : null;
+      options.onProgress?.({ done: done + 1, total: work.length, sessionId: file.sessionId, etaMs });
+    }
+    writer.setMeta("last_sync_at", String(now()));
+    summary.sessionsTotal = index.stats().sessions;
+  } finally {
+    index.close();
+  }
+  summary.durationMs = now() - started;
+  return summary;
+}
+
+/** Main transcripts before subagent ones, so a session's row comes from its main file first; else by path. */
+function orderWork(files: DiscoveredFile[]): DiscoveredFile[] {
+  return [...files].sort((a, b) => (a.kind === b.kind ? (a.path < b.path ? -1 : 1) : a.kind === "main" ? -1 : 1));
+}
+
+function isDatabaseError(error: unknown): boolean {
+  return typeof (error as { errcode?: unknown } | null)?.errcode === "number";
+}

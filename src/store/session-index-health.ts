@@ -1,0 +1,28 @@
+// `ctx doctor`'s look at the session index: absent, healthy (PRAGMA quick_check) or damaged. Read-only.
+import { existsSync } from "node:fs";
+import type { SessionIndexFacts } from "../core/doctor-environment.ts";
+import { describeError, isCtxError } from "../errors.ts";
+import { isCorruptionError, openSessionIndex } from "./session-index.ts";
+
+export function inspectSessionIndex(path: string): SessionIndexFacts {
+  if (!existsSync(path)) return { kind: "missing", path };
+  let index: ReturnType<typeof openSessionIndex>;
+  try {
+    index = openSessionIndex(path, { readonly: true });
+  } catch (error) {
+    if (isCtxError(error) && error.code === "INDEX_CORRUPT") return { kind: "corrupt", path, problem: error.message };
+    throw error;
+  }
+  try {
+    const rows = index.db.prepare("PRAGMA quick_check").all() as Array<{ quick_check: string }>;
+    const problems = rows.map((row) => row.quick_check).filter((text) => text !== "ok");
+    if (problems.length > 0) return { kind: "corrupt", path, problem: problems.slice(0, 3).join("; ") };
+    const stats = index.stats();
+    return { kind: "ok", path, sessions: stats.sessions, chunks: stats.chunks, lastSyncAt: stats.lastSyncAt };
+  } catch (error) {
+    if (isCorruptionError(error)) return { kind: "corrupt", path, problem: describeError(error) };
+    throw error;
+  } finally {
+    index.close();
+  }
+}

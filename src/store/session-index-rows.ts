@@ -1,0 +1,68 @@
+// Row <-> model mapping for the session index, and the SQL for SearchFilters (always parameterised).
+import type { IndexedSession, MemoryType, SearchFilters } from "../core/index-model.ts";
+
+export interface SessionRow {
+  id: string;
+  project: string | null;
+  cwd: string | null;
+  path: string | null;
+  git_branch: string | null;
+  created_at: number | null;
+  updated_at: number | null;
+  message_count: number | null;
+  title: string | null;
+  tags: string | null;
+  memory_markers: string | null;
+}
+
+export function sessionFromRow(row: SessionRow): IndexedSession {
+  return {
+    id: row.id,
+    project: row.project ?? "",
+    cwd: row.cwd,
+    path: row.path ?? "",
+    gitBranch: row.git_branch,
+    createdAt: Number(row.created_at ?? 0),
+    updatedAt: Number(row.updated_at ?? 0),
+    messageCount: Number(row.message_count ?? 0),
+    title: row.title ?? "",
+    tags: parseStringArray(row.tags),
+    memoryMarkers: parseStringArray(row.memory_markers) as MemoryType[],
+  };
+}
+
+export function parseStringArray(json: string | null): string[] {
+  if (json === null || json === "") return [];
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+/** `AND …` conditions on the `sessions s` alias; empty when there is no filter. */
+export function filterClause(filters: SearchFilters): { sql: string; params: Array<string | number> } {
+  const parts: string[] = [];
+  const params: Array<string | number> = [];
+  if (filters.projects !== undefined) {
+    if (filters.projects.length === 0) parts.push("AND 0");
+    else {
+      parts.push(`AND s.project IN (${filters.projects.map(() => "?").join(", ")})`);
+      params.push(...filters.projects);
+    }
+  }
+  if (filters.since !== undefined) {
+    parts.push("AND s.updated_at >= ?");
+    params.push(filters.since);
+  }
+  if (filters.until !== undefined) {
+    parts.push("AND s.updated_at <= ?");
+    params.push(filters.until);
+  }
+  for (const tag of filters.tags ?? []) {
+    parts.push("AND EXISTS (SELECT 1 FROM json_each(s.tags) WHERE json_each.value = ?)");
+    params.push(tag);
+  }
+  return { sql: parts.join(" "), params };
+}

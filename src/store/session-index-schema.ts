@@ -1,0 +1,77 @@
+// The session index's tables (contract: /work/shared CONTRACT-index, DESIGN.md "The session index").
+// Columns beyond the contract: files.messages (ordinals consumed, to continue numbering), sessions.ai_title /
+// first_prompt (where the title came from), chunks.source / start_offset / starts_exchange (which file a chunk
+// came from, the byte offset of its first message's line, and whether that message opens an exchange: a grown
+// file is re-chunked from its last chunk that opens an exchange).
+//
+// chunks_fts is contentless (content='') with contentless_delete: it indexes tokenizeForSearch(text), a
+// different stream from chunks.text, so an external-content table (which re-tokenizes chunks.text on
+// delete and rebuild) would disagree with what was indexed. Its tokenizer splits on whitespace only (every
+// printable ASCII character is a token character): the code-aware token stream is the authority.
+import type { DatabaseSync } from "node:sqlite";
+
+/** Bump on any change below: an index with another version is dropped and rebuilt by the next sync. */
+export const SCHEMA_VERSION = 1;
+
+const TOKEN_CHARS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
+const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
+const TOKENIZER = `unicode61 remove_diacritics 0 tokenchars ${sqlString(TOKEN_CHARS)}`;
+
+const CREATE = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE files(
+  path TEXT PRIMARY KEY, session_id TEXT NOT NULL, kind TEXT NOT NULL, size INTEGER, mtime_ms INTEGER,
+  offset INTEGER, head TEXT, messages INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX files_session ON files(session_id);
+CREATE TABLE sessions(
+  id TEXT PRIMARY KEY, project TEXT, cwd TEXT, path TEXT, git_branch TEXT, created_at INTEGER, updated_at INTEGER,
+  message_count INTEGER, title TEXT, tags TEXT, memory_markers TEXT, ai_title TEXT, first_prompt TEXT);
+CREATE INDEX sessions_updated ON sessions(updated_at);
+CREATE INDEX sessions_project ON sessions(project);
+CREATE TABLE chunks(
+  id INTEGER PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id), chunk_index INTEGER,
+  first_message INTEGER, last_message INTEGER, text TEXT, token_count INTEGER, has_code INTEGER, languages TEXT,
+  memory_type TEXT, source TEXT NOT NULL, start_offset INTEGER NOT NULL, starts_exchange INTEGER NOT NULL);
+CREATE INDEX chunks_session ON chunks(session_id);
+CREATE INDEX chunks_source ON chunks(source, chunk_index);
+CREATE VIRTUAL TABLE chunks_fts USING fts5(tokens, content='', contentless_delete=1, tokenize=${sqlString(TOKENIZER)});
+CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, row);
+`;
+
+const TABLES = ["chunks_vocab", "chunks_fts", "chunk_vectors", "chunks", "files", "sessions", "meta"];
+
+export function readSchemaVersion(db: DatabaseSync): number | null {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
+  if (table === undefined) return null;
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get() as { value: string } | undefined;
+  return row === undefined ? null : Number(row.value);
+}
+
+/** Creates the tables, or drops and recreates them when they were made by another schema version. */
+export function ensureSchema(db: DatabaseSync): void {
+  if (readSchemaVersion(db) !== SCHEMA_VERSION) rebuildSchema(db, false);
+}
+
+/** Drops every table of the index (vectors included) and creates them empty: `ctx reindex`. */
+export function resetSchema(db: DatabaseSync): void {
+  rebuildSchema(db, true);
+}
+
+function rebuildSchema(db: DatabaseSync, always: boolean): void {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    if (always || readSchemaVersion(db) !== SCHEMA_VERSION) {
+      for (const table of TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
+      db.exec(CREATE);
+      db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+    }
+    db.exec("COMMIT");
+  } catch (error) {
+    db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+export function hasTable(db: DatabaseSync, name: string): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE name = ?").get(name) !== undefined;
+}

@@ -1,0 +1,246 @@
+// Writes to the session index for incremental sync: file positions, session rows, chunks with their FTS
+// rows (and the vectors of deleted chunks). Prepared once per sync; the caller wraps each file in a transaction.
+import type { DatabaseSync } from "node:sqlite";
+import type { IndexedChunk, MemoryType } from "../core/index-model.ts";
+import { tokenizeForSearch } from "../core/search-tokens.ts";
+import { hasTable } from "./session-index-schema.ts";
+
+export interface FileRecord {
+  path: string;
+  sessionId: string;
+  kind: "main" | "subagent";
+  size: number;
+  mtimeMs: number;
+  /** Bytes ingested (up to the end of the last complete line). */
+  offset: number;
+  /** `<length>:<sha1>` of the file's first bytes; a different value at the same length = replaced. */
+  head: string;
+  /** Messages ingested (the next message's ordinal). */
+  messages: number;
+}
+
+/** Where a grown file's re-read starts: the first chunk to rebuild, and the text of the chunk before it. */
+export interface RestartPoint {
+  chunkIndex: number;
+  firstMessage: number;
+  startOffset: number;
+  /** The chunk before (its tail is the rebuilt chunk's overlap), or null for the first chunk. */
+  previousText: string | null;
+}
+
+/** What a file read adds to its session's row; nulls leave the stored value alone. */
+export interface SessionUpdate {
+  id: string;
+  project: string;
+  /** Set for the main transcript; a subagent transcript only creates the row if it is missing. */
+  path: string | null;
+  cwd: string | null;
+  gitBranch: string | null;
+  aiTitle: string | null;
+  firstPrompt: string | null;
+  firstTimestamp: number | null;
+  lastTimestamp: number | null;
+}
+
+interface ChunkPosition {
+  chunkIndex: number;
+  firstMessage: number;
+  lastMessage: number;
+  startOffset: number;
+  startsExchange: boolean;
+  tokenCount: number;
+  text: string;
+}
+
+function chunkPosition(row: Record<string, unknown>): ChunkPosition {
+  return {
+    chunkIndex: Number(row.chunk_index),
+    firstMessage: Number(row.first_message),
+    lastMessage: Number(row.last_message),
+    startOffset: Number(row.start_offset),
+    startsExchange: Number(row.starts_exchange) === 1,
+    tokenCount: Number(row.token_count),
+    text: String(row.text),
+  };
+}
+
+export type IndexWriter = ReturnType<typeof createIndexWriter>;
+
+export function createIndexWriter(db: DatabaseSync) {
+  const vectors = hasTable(db, "chunk_vectors");
+  const statements = {
+    getFile: db.prepare("SELECT * FROM files WHERE path = ?"),
+    putFile: db.prepare(
+      `INSERT INTO files(path, session_id, kind, size, mtime_ms, offset, head, messages) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT(path) DO UPDATE SET session_id = excluded.session_id, kind = excluded.kind, size = excluded.size,
+       mtime_ms = excluded.mtime_ms, offset = excluded.offset, head = excluded.head, messages = excluded.messages`,
+    ),
+    chunksBackwards: db.prepare(
+      `SELECT chunk_index, first_message, last_message, start_offset, starts_exchange, token_count, text FROM chunks
+       WHERE source = ? ORDER BY chunk_index DESC`,
+    ),
+    deleteFts: db.prepare(
+      "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?)",
+    ),
+    deleteVectors: vectors
+      ? db.prepare(
+          "DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?)",
+        )
+      : null,
+    deleteChunks: db.prepare("DELETE FROM chunks WHERE source = ? AND chunk_index >= ?"),
+    insertChunk: db.prepare(
+      `INSERT INTO chunks(session_id, chunk_index, first_message, last_message, text, token_count, has_code, languages,
+       memory_type, source, start_offset, starts_exchange) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    insertFts: db.prepare("INSERT INTO chunks_fts(rowid, tokens) VALUES (?, ?)"),
+    ensureSession: db.prepare(
+      "INSERT INTO sessions(id, project, path, tags, memory_markers) VALUES (?, ?, ?, '[]', '[]') ON CONFLICT(id) DO NOTHING",
+    ),
+    resetSession: db.prepare(
+      `UPDATE sessions SET cwd = NULL, git_branch = NULL, created_at = NULL, updated_at = NULL, ai_title = NULL,
+       first_prompt = NULL WHERE id = ?`,
+    ),
+    updateSession: db.prepare(
+      `UPDATE sessions SET project = ?, path = coalesce(?, path), cwd = coalesce(cwd, ?), git_branch = coalesce(?, git_branch),
+       ai_title = coalesce(?, ai_title), first_prompt = coalesce(first_prompt, ?),
+       created_at = min(coalesce(created_at, ?), coalesce(?, created_at)),
+       updated_at = max(coalesce(updated_at, ?), coalesce(?, updated_at)) WHERE id = ?`,
+    ),
+    sessionLanguages: db.prepare(
+      "SELECT DISTINCT j.value AS v FROM chunks c, json_each(c.languages) j WHERE c.session_id = ? ORDER BY 1",
+    ),
+    sessionMarkers: db.prepare(
+      "SELECT DISTINCT memory_type AS v FROM chunks WHERE session_id = ? AND memory_type IS NOT NULL ORDER BY 1",
+    ),
+    mainMessages: db.prepare(
+      "SELECT coalesce(sum(messages), 0) AS n FROM files WHERE session_id = ? AND kind = 'main'",
+    ),
+    finishSession: db.prepare(
+      `UPDATE sessions SET message_count = ?, tags = ?, memory_markers = ?,
+       title = coalesce(ai_title, first_prompt, ''), created_at = coalesce(created_at, ?), updated_at = coalesce(updated_at, ?)
+       WHERE id = ?`,
+    ),
+    setMeta: db.prepare(
+      "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+    ),
+  };
+
+  return {
+    getFile(path: string): FileRecord | null {
+      const row = statements.getFile.get(path) as Record<string, unknown> | undefined;
+      if (row === undefined) return null;
+      return {
+        path,
+        sessionId: String(row.session_id),
+        kind: row.kind === "subagent" ? "subagent" : "main",
+        size: Number(row.size ?? 0),
+        mtimeMs: Number(row.mtime_ms ?? 0),
+        offset: Number(row.offset ?? 0),
+        head: String(row.head ?? ""),
+        messages: Number(row.messages ?? 0),
+      };
+    },
+    putFile(file: FileRecord): void {
+      statements.putFile.run(
+        file.path,
+        file.sessionId,
+        file.kind,
+        file.size,
+        file.mtimeMs,
+        file.offset,
+        file.head,
+        file.messages,
+      );
+    },
+    /**
+     * Where to re-read a grown file: its last chunk whose start no later line can change. That chunk opens an
+     * exchange (a user prompt or summary, where the chunker groups from), the chunk before it does not reach
+     * into its first message, and the chunk before it was closed for being full (at least `fullTokens`), not
+     * because the next exchange did not fit (a next exchange that grows can change that). Null: from the start.
+     */
+    restartPoint(source: string, fullTokens: number): RestartPoint | null {
+      let later: ChunkPosition | null = null;
+      for (const row of statements.chunksBackwards.iterate(source) as Iterable<Record<string, unknown>>) {
+        const chunk = chunkPosition(row);
+        if (later?.startsExchange && chunk.lastMessage < later.firstMessage && chunk.tokenCount >= fullTokens) {
+          return { ...later, previousText: chunk.text };
+        }
+        later = chunk;
+      }
+      return null;
+    },
+    /** Returns how many chunks were deleted. */
+    deleteChunks(source: string, fromChunkIndex = 0): number {
+      statements.deleteFts.run(source, fromChunkIndex);
+      statements.deleteVectors?.run(source, fromChunkIndex);
+      return Number(statements.deleteChunks.run(source, fromChunkIndex).changes);
+    },
+    /** `startsExchange`: the chunk's first message is a user prompt or a summary (not an assistant reply). */
+    insertChunk(chunk: IndexedChunk, source: string, startOffset: number, startsExchange: boolean): void {
+      const result = statements.insertChunk.run(
+        chunk.sessionId,
+        chunk.chunkIndex,
+        chunk.firstMessage,
+        chunk.lastMessage,
+        chunk.text,
+        chunk.tokenCount,
+        chunk.hasCode ? 1 : 0,
+        JSON.stringify(chunk.languages),
+        chunk.memoryType,
+        source,
+        startOffset,
+        startsExchange ? 1 : 0,
+      );
+      statements.insertFts.run(result.lastInsertRowid, tokenizeForSearch(chunk.text));
+    },
+    ensureSession(id: string, project: string, path: string): void {
+      statements.ensureSession.run(id, project, path);
+    },
+    /** Forgets what a main transcript said about its session (it is being re-read from the start). */
+    resetSession(id: string): void {
+      statements.resetSession.run(id);
+    },
+    updateSession(update: SessionUpdate): void {
+      statements.updateSession.run(
+        update.project,
+        update.path,
+        update.cwd,
+        update.gitBranch,
+        update.aiTitle,
+        update.firstPrompt,
+        update.firstTimestamp,
+        update.firstTimestamp,
+        update.lastTimestamp,
+        update.lastTimestamp,
+        update.id,
+      );
+    },
+    /** Recomputes what is derived from all of a session's chunks and files: tags, markers, message count, title. */
+    finishSession(id: string, fallbackTime: number): void {
+      const languages = (statements.sessionLanguages.all(id) as Array<{ v: string }>).map((row) => row.v);
+      const markers = (statements.sessionMarkers.all(id) as Array<{ v: string }>).map((row) => row.v as MemoryType);
+      const count = Number((statements.mainMessages.get(id) as { n: number }).n);
+      statements.finishSession.run(
+        count,
+        JSON.stringify(sessionTags(languages, markers)),
+        JSON.stringify(markers),
+        fallbackTime,
+        fallbackTime,
+        id,
+      );
+    },
+    setMeta(key: string, value: string): void {
+      statements.setMeta.run(key, value);
+    },
+  };
+}
+
+/**
+ * A session's tags: the code languages its chunks contain (e.g. `typescript`) and its memory markers in
+ * kebab case (`pattern`, `working-solution`, `waiting`); `SearchFilters.tags` keeps sessions holding all given tags.
+ */
+export function sessionTags(languages: readonly string[], markers: readonly MemoryType[]): string[] {
+  const tags = new Set(languages.map((language) => language.toLowerCase()));
+  for (const marker of markers) tags.add(marker.toLowerCase().replaceAll("_", "-"));
+  return [...tags].sort();
+}

@@ -1,0 +1,213 @@
+import { mkdtempSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { afterEach, describe, expect, it } from "vitest";
+import { thrownCtxError } from "../../tests/helpers/ctx-error.ts";
+import type { IndexedChunk } from "../core/index-model.ts";
+import { openSessionIndex, type SessionIndex } from "./session-index.ts";
+import { SCHEMA_VERSION } from "./session-index-schema.ts";
+import { createIndexWriter } from "./session-index-writer.ts";
+
+function expectCtxError(fn: () => unknown, code: string) {
+  const error = thrownCtxError(fn);
+  expect(error.code).toBe(code);
+  return error;
+}
+
+const open: SessionIndex[] = [];
+afterEach(() => {
+  for (const index of open.splice(0)) index.close();
+});
+
+function freshIndex(): { index: SessionIndex; dir: string; path: string } {
+  const dir = join(mkdtempSync(join(tmpdir(), "ctx-index-")), "home");
+  const path = join(dir, "index.db");
+  const index = openSessionIndex(path);
+  open.push(index);
+  return { index, dir, path };
+}
+
+function chunk(sessionId: string, chunkIndex: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk {
+  return {
+    sessionId,
+    chunkIndex,
+    firstMessage: chunkIndex * 2,
+    lastMessage: chunkIndex * 2 + 1,
+    text,
+    tokenCount: Math.ceil(text.length / 4),
+    hasCode: false,
+    languages: [],
+    memoryType: null,
+    ...extra,
+  };
+}
+
+function addSession(index: SessionIndex, id: string, project: string, updatedAt: number, texts: string[]): void {
+  const writer = createIndexWriter(index.db);
+  writer.ensureSession(id, project, `/t/${id}.jsonl`);
+  writer.updateSession({
+    id,
+    project,
+    path: `/t/${id}.jsonl`,
+    cwd: "/work",
+    gitBranch: "main",
+    aiTitle: null,
+    firstPrompt: texts[0] ?? null,
+    firstTimestamp: updatedAt - 1000,
+    lastTimestamp: updatedAt,
+  });
+  texts.forEach((text, i) => {
+    writer.insertChunk(
+      chunk(id, i, text, i === 0 ? { languages: ["typescript"], memoryType: "WORKING_SOLUTION" } : {}),
+      `/t/${id}.jsonl`,
+      i * 100,
+      true,
+    );
+  });
+  writer.finishSession(id, updatedAt);
+}
+
+describe("opening the session index", () => {
+  it("creates the schema in a private folder and file, in WAL mode, with its version recorded", () => {
+    const { index, dir, path } = freshIndex();
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(index.db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    expect(index.db.prepare("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
+    expect(index.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
+      value: String(SCHEMA_VERSION),
+    });
+    expect(index.stats()).toMatchObject({ sessions: 0, chunks: 0, projects: 0, lastSyncAt: null, vectors: 0 });
+  });
+
+  it("a file that is not SQLite is INDEX_CORRUPT with the reindex hint, and is left as it was", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctx-index-"));
+    const path = join(dir, "index.db");
+    const garbage = Buffer.from("this is not a database, just some text that fills more than a header ".repeat(100));
+    writeFileSync(path, garbage, { mode: 0o600 });
+    for (const readonly of [false, true]) {
+      const error = expectCtxError(() => openSessionIndex(path, { readonly }), "INDEX_CORRUPT");
+      expect(error.hint).toBe("run `ctx reindex`");
+    }
+    expect(statSync(path).size).toBe(garbage.length);
+  });
+
+  it("read-only: a missing index is NOT_FOUND (run ctx index); another schema version is INDEX_CORRUPT", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctx-index-"));
+    expect(expectCtxError(() => openSessionIndex(join(dir, "none.db"), { readonly: true }), "NOT_FOUND").hint).toMatch(
+      /ctx index/,
+    );
+    const other = join(dir, "other.db");
+    const db = new DatabaseSync(other);
+    db.exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('schema_version', '0')");
+    db.close();
+    expectCtxError(() => openSessionIndex(other, { readonly: true }), "INDEX_CORRUPT");
+  });
+
+  it("a schema version bump drops and rebuilds the tables when opened for writing", () => {
+    const { index, path } = freshIndex();
+    addSession(index, "s1", "p", 1_000, ["alpha beta"]);
+    index.db.prepare("UPDATE meta SET value = '0' WHERE key = 'schema_version'").run();
+    index.close();
+    open.pop();
+    const reopened = openSessionIndex(path);
+    open.push(reopened);
+    expect(reopened.stats()).toMatchObject({ sessions: 0, chunks: 0 });
+  });
+});
+
+describe("searching chunks", () => {
+  it("finds chunks by BM25 with a similarity in 0..1, better matches first", () => {
+    const { index } = freshIndex();
+    addSession(index, "auth", "p", 5_000, [
+      "login token refresh fails with expired jwt token token",
+      "unrelated chat about lunch",
+    ]);
+    addSession(index, "db", "p", 6_000, ["postgres migration adds an index on users", "the login page layout"]);
+    const hits = index.searchChunks("jwt token refresh", {}, 10);
+    expect(hits[0]).toMatchObject({ sessionId: "auth", chunkIndex: 0, memoryType: "WORKING_SOLUTION" });
+    for (const hit of hits) {
+      expect(hit.similarity).toBeGreaterThan(0);
+      expect(hit.similarity).toBeLessThanOrEqual(1);
+    }
+    expect(index.searchChunks("postgres", {}, 10).map((hit) => hit.sessionId)).toEqual(["db"]);
+    expect(index.searchChunks("nothing matches zebra", {}, 10)).toEqual([]);
+  });
+
+  it("treats FTS5 syntax in user text as plain words: quotes, parentheses, NEAR, *, -, column filters, empty", () => {
+    const { index } = freshIndex();
+    addSession(index, "s", "p", 1_000, ["near the login form", "tokens and stars"]);
+    for (const query of [
+      '"unbalanced',
+      "login)",
+      "(login OR",
+      "NEAR(login form)",
+      "log*",
+      "-login",
+      "tokens:stars",
+      "^login",
+      "login AND NOT",
+      '""',
+      "",
+      "   ",
+      "{tokens}",
+    ]) {
+      expect(() => index.searchChunks(query, {}, 5), query).not.toThrow();
+    }
+    expect(index.searchChunks("", {}, 5)).toEqual([]);
+    expect(index.searchChunks("NEAR(login form)", {}, 5).length).toBeGreaterThan(0);
+    expect(index.searchChunks("log*", {}, 5)).toEqual([]); // no prefix query: `*` is not syntax
+  });
+
+  it("honours project, since/until and tag filters", () => {
+    const { index } = freshIndex();
+    addSession(index, "a", "proj-a", 1_000, ["deploy script fails"]);
+    addSession(index, "b", "proj-b", 9_000, ["deploy pipeline green"]);
+    const ids = (filters: Parameters<SessionIndex["searchChunks"]>[1]) =>
+      index
+        .searchChunks("deploy", filters, 10)
+        .map((hit) => hit.sessionId)
+        .sort();
+    expect(ids({})).toEqual(["a", "b"]);
+    expect(ids({ projects: ["proj-b"] })).toEqual(["b"]);
+    expect(ids({ projects: [] })).toEqual([]);
+    expect(ids({ since: 5_000 })).toEqual(["b"]);
+    expect(ids({ until: 5_000 })).toEqual(["a"]);
+    expect(ids({ tags: ["typescript", "working-solution"] })).toEqual(["a", "b"]);
+    expect(ids({ tags: ["python"] })).toEqual([]);
+  });
+
+  it("reads sessions back with derived tags, markers and title", () => {
+    const { index } = freshIndex();
+    addSession(index, "a", "proj-a", 1_000, ["first prompt text", "more"]);
+    expect(index.getSession("a")).toMatchObject({
+      id: "a",
+      project: "proj-a",
+      cwd: "/work",
+      gitBranch: "main",
+      title: "first prompt text",
+      tags: ["typescript", "working-solution"],
+      memoryMarkers: ["WORKING_SOLUTION"],
+      createdAt: 0,
+      updatedAt: 1_000,
+    });
+    expect(index.getSession("missing")).toBeNull();
+    expect(index.chunkCount("a")).toBe(2);
+    expect(index.stats()).toMatchObject({ sessions: 1, chunks: 2, projects: 1 });
+  });
+
+  it("deleting chunks removes their FTS rows and vectors", () => {
+    const { index } = freshIndex();
+    index.db.exec(
+      "CREATE TABLE chunk_vectors(chunk_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vector BLOB NOT NULL)",
+    );
+    addSession(index, "a", "p", 1_000, ["alpha words", "beta words"]);
+    index.db.exec("INSERT INTO chunk_vectors SELECT id, 'm', x'00' FROM chunks");
+    const writer = createIndexWriter(index.db);
+    writer.deleteChunks("/t/a.jsonl", 1);
+    expect(index.searchChunks("beta", {}, 5)).toEqual([]);
+    expect(index.searchChunks("alpha", {}, 5)).toHaveLength(1);
+    expect(index.stats()).toMatchObject({ chunks: 1, vectors: 1 });
+  });
+});

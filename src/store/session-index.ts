@@ -1,0 +1,177 @@
+// The session index (SQLite through node:sqlite): opening it safely (WAL, busy timeout, foreign keys,
+// 0600 file in a 0700 folder, corruption detected up front) and reading it: stats, sessions, BM25 chunk
+// search with a calibrated 0..1 similarity (src/core/bm25-calibration.ts). Writers: ./session-index-writer.ts.
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
+import { dirname } from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import { calibrateBm25, referenceScore } from "../core/bm25-calibration.ts";
+import { buildFtsMatch, selectQueryTerms } from "../core/fts-query.ts";
+import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../core/index-model.ts";
+import { tokenizeForSearch } from "../core/search-tokens.ts";
+import { CtxError } from "../errors.ts";
+import { filterClause, type SessionRow, sessionFromRow } from "./session-index-rows.ts";
+import { ensureSchema, hasTable, readSchemaVersion, SCHEMA_VERSION } from "./session-index-schema.ts";
+
+export interface IndexStats {
+  sessions: number;
+  chunks: number;
+  projects: number;
+  /** The database file plus its WAL. */
+  bytes: number;
+  lastSyncAt: number | null;
+  vectors: number;
+}
+
+export interface SessionIndex {
+  readonly db: DatabaseSync;
+  readonly path: string;
+  close(): void;
+  stats(): IndexStats;
+  searchChunks(query: string, filters: SearchFilters, limit: number): ChunkHit[];
+  getSession(id: string): IndexedSession | null;
+  getSessions(ids: readonly string[]): Map<string, IndexedSession>;
+  chunkCount(sessionId: string): number;
+}
+
+const CORRUPT_HINT = "run `ctx reindex`";
+/** SQLITE_CORRUPT and SQLITE_NOTADB (primary result codes). */
+const CORRUPT_CODES = new Set([11, 26]);
+
+export function isCorruptionError(error: unknown): boolean {
+  const code = (error as { errcode?: number } | null)?.errcode;
+  return typeof code === "number" && CORRUPT_CODES.has(code & 0xff);
+}
+
+export function openSessionIndex(dbPath: string, options: { readonly?: boolean } = {}): SessionIndex {
+  const readOnly = options.readonly === true;
+  if (readOnly && !existsSync(dbPath)) {
+    throw new CtxError("NOT_FOUND", `there is no session index at ${dbPath} yet`, { hint: "run `ctx index`" });
+  }
+  if (!readOnly) preparePrivateFile(dbPath);
+  let db: DatabaseSync;
+  try {
+    db = new DatabaseSync(dbPath, { readOnly, enableForeignKeyConstraints: true, timeout: 5_000 });
+  } catch (error) {
+    throw corruptError(dbPath, error);
+  }
+  try {
+    db.exec("PRAGMA busy_timeout = 5000");
+    if (readOnly) {
+      const version = readSchemaVersion(db);
+      if (version !== SCHEMA_VERSION) {
+        throw new CtxError("INDEX_CORRUPT", `${dbPath} is not a ctx session index of schema ${SCHEMA_VERSION}`, {
+          hint: CORRUPT_HINT,
+        });
+      }
+    } else {
+      db.exec("PRAGMA journal_mode = WAL");
+      // NORMAL is durable in WAL mode except for the last commits before a power loss; a sync redoes them.
+      db.exec("PRAGMA synchronous = NORMAL");
+      ensureSchema(db);
+    }
+  } catch (error) {
+    db.close();
+    if (error instanceof CtxError) throw error;
+    if (isCorruptionError(error)) throw corruptError(dbPath, error);
+    throw error;
+  }
+  return createSessionIndex(db, dbPath);
+}
+
+function corruptError(dbPath: string, cause: unknown): CtxError {
+  return new CtxError("INDEX_CORRUPT", `the session index ${dbPath} is damaged or not a SQLite database`, {
+    hint: CORRUPT_HINT,
+    cause,
+  });
+}
+
+/** The folder 0700 and the file 0600 before SQLite creates it (its WAL and SHM files copy the file's mode). */
+function preparePrivateFile(dbPath: string): void {
+  mkdirSync(dirname(dbPath), { recursive: true, mode: 0o700 });
+  if (!existsSync(dbPath)) closeSync(openSync(dbPath, "a", 0o600));
+  if ((statSync(dbPath).mode & 0o077) !== 0) chmodSync(dbPath, 0o600);
+}
+
+function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
+  const countChunks = db.prepare("SELECT count(*) AS n FROM chunks WHERE session_id = ?");
+  const selectSession = db.prepare("SELECT * FROM sessions WHERE id = ?");
+  const docsWithTerm = db.prepare("SELECT doc FROM chunks_vocab WHERE term = ?");
+  const totalChunks = db.prepare("SELECT count(*) AS n FROM chunks");
+
+  const index: SessionIndex = {
+    db,
+    path,
+    close: () => db.close(),
+    stats: () => readStats(db, path),
+    getSession(id) {
+      const row = selectSession.get(id) as SessionRow | undefined;
+      return row === undefined ? null : sessionFromRow(row);
+    },
+    getSessions(ids) {
+      const sessions = new Map<string, IndexedSession>();
+      for (const id of new Set(ids)) {
+        const session = index.getSession(id);
+        if (session !== null) sessions.set(id, session);
+      }
+      return sessions;
+    },
+    chunkCount: (sessionId) => Number((countChunks.get(sessionId) as { n: number }).n),
+    searchChunks(query, filters, limit) {
+      const terms = selectQueryTerms(tokenizeForSearch(query));
+      const match = buildFtsMatch(terms);
+      if (match === null || limit <= 0) return [];
+      const total = Number((totalChunks.get() as { n: number }).n);
+      const reference = referenceScore(
+        terms.map((term) => Number((docsWithTerm.get(term) as { doc: number } | undefined)?.doc ?? 0)),
+        total,
+      );
+      const where = filterClause(filters);
+      // Unfiltered: FTS5 ranks and limits by itself (its ORDER BY rank fast path); filtered: join, then rank.
+      const sql =
+        where.sql === ""
+          ? `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, hit.score FROM
+               (SELECT rowid, -bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) hit
+               JOIN chunks c ON c.id = hit.rowid ORDER BY hit.score DESC`
+          : `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, -bm25(chunks_fts) AS score
+               FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN sessions s ON s.id = c.session_id
+               WHERE chunks_fts MATCH ? ${where.sql} ORDER BY score DESC LIMIT ?`;
+      const params = where.sql === "" ? [match, limit] : [match, ...where.params, limit];
+      const rows = db.prepare(sql).all(...params) as unknown as HitRow[];
+      return rows.map((row) => ({
+        chunkId: Number(row.id),
+        sessionId: row.session_id,
+        chunkIndex: Number(row.chunk_index),
+        similarity: calibrateBm25(row.score, reference),
+        memoryType: row.memory_type as MemoryType | null,
+        text: row.text,
+      }));
+    },
+  };
+  return index;
+}
+
+interface HitRow {
+  id: number;
+  session_id: string;
+  chunk_index: number;
+  memory_type: string | null;
+  text: string;
+  score: number;
+}
+
+function readStats(db: DatabaseSync, path: string): IndexStats {
+  const count = (sql: string) => Number((db.prepare(sql).get() as { n: number }).n);
+  const lastSync = db.prepare("SELECT value FROM meta WHERE key = 'last_sync_at'").get() as
+    | { value: string }
+    | undefined;
+  let bytes = 0;
+  for (const file of [path, `${path}-wal`]) bytes += statSync(file, { throwIfNoEntry: false })?.size ?? 0;
+  return {
+    sessions: count("SELECT count(*) AS n FROM sessions"),
+    chunks: count("SELECT count(*) AS n FROM chunks"),
+    projects: count("SELECT count(DISTINCT project) AS n FROM sessions"),
+    bytes,
+    lastSyncAt: lastSync === undefined ? null : Number(lastSync.value),
+    vectors: hasTable(db, "chunk_vectors") ? count("SELECT count(*) AS n FROM chunk_vectors") : 0,
+  };
+}
