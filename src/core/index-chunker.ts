@@ -22,6 +22,7 @@ export const CHUNK_TARGET_TOKENS = 750;
 export const CHUNK_MIN_TOKENS = 500;
 export const CHUNK_MAX_TOKENS = 1000;
 export const CHUNK_OVERLAP_TOKENS = 150;
+const BARE_LABEL = /^(?:User|Assistant|Summary):$/;
 /** An overlap shorter than this is not worth carrying. */
 const MIN_OVERLAP_TOKENS = 20;
 
@@ -157,7 +158,11 @@ function* splitExchange(exchange: { ordinal: number; text: string }[]): Generato
     let atMessageStart = true;
     for (const block of splitBlocks(part.text)) {
       for (const { text, separator } of splitLongProse(block, CHUNK_TARGET_TOKENS)) {
-        units.push({ text, first: part.ordinal, last: part.ordinal, separator: atMessageStart ? "\n" : separator });
+        const label = units.at(-1);
+        // A bare `User:` (a message that opens with code) stays on the code's first line.
+        if (label !== undefined && !atMessageStart && BARE_LABEL.test(label.text)) label.text += separator + text;
+        else
+          units.push({ text, first: part.ordinal, last: part.ordinal, separator: atMessageStart ? "\n" : separator });
         atMessageStart = false;
       }
     }
@@ -189,7 +194,8 @@ export function renderMessage(message: IndexMessage): string {
   const text = closeOpenFence(message.text.trim());
   if (text !== "") {
     const label = message.role === "user" ? "User" : message.role === "assistant" ? "Assistant" : "Summary";
-    lines.push(`${label}: ${text}`);
+    // A fence must open its line, so a message that starts with code puts its label on a line of its own.
+    lines.push(FENCE_LINE.test(text) ? `${label}:\n${text}` : `${label}: ${text}`);
   }
   if (message.tools.length > 0) lines.push(`Tools: ${message.tools.join("; ")}`);
   return lines.join("\n");
@@ -202,7 +208,7 @@ function closeOpenFence(text: string): string {
 }
 
 /**
- * The last `tokens` of `text`, starting on a line boundary (else a sentence, else a word boundary), and after
+ * The last `tokens` of `text`, starting on a line boundary (or a sentence, or a word boundary), and after
  * the last code fence in it, so an overlap never opens half a code block. "" when nothing clean fits.
  */
 export function overlapTail(text: string, tokens: number): string {
@@ -210,7 +216,12 @@ export function overlapTail(text: string, tokens: number): string {
   const from = Math.max(0, text.length - tokens * 4);
   let tail = text.slice(from);
   if (from > 0) {
-    const cut = /\n/.exec(tail) ?? /[.!?]\s+/.exec(tail) ?? /\s+/.exec(tail);
+    // A line boundary unless it leaves under half the budget (a short last line), then a sentence, then a word.
+    const line = /\n/.exec(tail);
+    const cut =
+      line !== null && tail.length - line.index - 1 >= tail.length / 2
+        ? line
+        : (/[.!?]\s+/.exec(tail) ?? line ?? /\s+/.exec(tail));
     if (cut === null) return "";
     tail = tail.slice(cut.index + cut[0].length);
   }

@@ -5,7 +5,7 @@
 // Fed one entry at a time so a reader can stream a transcript of any size through it.
 
 import { toolCallGist, toolErrorGist } from "./index-tool-gist.ts";
-import { redactText } from "./redact.ts";
+import { type RedactOptions, redactText } from "./redact.ts";
 import { type AssistantEntry, type TranscriptEntry, titleOf, type UserEntry } from "./transcript.ts";
 import { contentBlocks, truncateText } from "./transcript-text.ts";
 
@@ -64,7 +64,8 @@ export interface IndexMessageBuilder {
   finish(): { messages: IndexMessage[]; meta: TranscriptMeta };
 }
 
-export function createIndexMessageBuilder(): IndexMessageBuilder {
+export function createIndexMessageBuilder(redaction: RedactOptions = {}): IndexMessageBuilder {
+  const redact = (text: string): string => redactText(text, redaction).text;
   const messages: IndexMessage[] = [];
   const meta: TranscriptMeta = {
     sessionId: null,
@@ -177,10 +178,6 @@ export function createIndexMessageBuilder(): IndexMessageBuilder {
       };
     },
   };
-}
-
-function redact(text: string): string {
-  return redactText(text).text;
 }
 
 function oneLine(text: string, max: number): string {

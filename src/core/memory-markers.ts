@@ -17,7 +17,7 @@ const WORKING_SOLUTION: readonly RegExp[] = [
 
 const PATTERN: readonly RegExp[] = [
   /\b(?:the |a |this |our |common |existing )(?:design )?pattern (?:is|for|here|we|to)\b/,
-  /\b(?:the |our |a |project |naming |coding )convention\b/,
+  /\b(?:the |our |a |project |naming |coding )convention(?![\w-])/,
   /\bby convention\b/,
   /\bwe (?:always|never) \w+/,
   /\bwe (?:use|prefer) [\w.@/-]+ (?:for|to|over|instead)\b/,

@@ -7,6 +7,7 @@
 
 /** Runs of letters, digits and the characters that glue identifiers and paths together. */
 const CANDIDATE = /[\p{L}\p{N}\p{M}_./\\-]+/gu;
+const PLAIN_WORD = /^[a-z0-9]+$/;
 const EDGE_SEPARATORS = /^[._/\\-]+|[._/\\-]+$/g;
 const PATH_SEPARATORS = /[./\\-]+/;
 /** Longer tokens are base64, minified code or hashes of hashes: noise to a search. */
@@ -16,6 +17,11 @@ const MAX_TOKEN_CHARS = 64;
 export function tokenizeForSearch(text: string): string {
   const tokens: string[] = [];
   for (const match of text.matchAll(CANDIDATE)) {
+    // Most words are plain lower-case prose: nothing to split.
+    if (PLAIN_WORD.test(match[0])) {
+      push(tokens, match[0]);
+      continue;
+    }
     const candidate = match[0].replace(EDGE_SEPARATORS, "");
     if (candidate === "") continue;
     const segments = candidate.split(PATH_SEPARATORS).filter((segment) => segment !== "");

@@ -20,7 +20,7 @@ export interface DiscoveredFile {
 const JSONL = ".jsonl";
 const COMPACTION_AGENT_PREFIX = "agent-acompact-";
 
-/** Every transcript under `<claudeDir>/projects`, sorted by path (deterministic order for progress and tests). */
+/** Every transcript under `<claudeDir>/projects`: by project, then session (its main file before its subagents). */
 export async function discoverTranscripts(claudeDir: string): Promise<DiscoveredFile[]> {
   const projectsDir = join(claudeDir, "projects");
   const found: DiscoveredFile[] = [];
@@ -37,7 +37,17 @@ export async function discoverTranscripts(claudeDir: string): Promise<Discovered
       }
     }
   }
-  return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  return found.sort(
+    (a, b) =>
+      compare(a.project, b.project) ||
+      compare(a.sessionId, b.sessionId) ||
+      compare(a.kind, b.kind) ||
+      compare(a.path, b.path),
+  );
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 async function pushSubagents(found: DiscoveredFile[], sessionDir: string, sessionId: string, project: string) {

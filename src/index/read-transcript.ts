@@ -27,6 +27,8 @@ export interface ReadTranscriptOptions {
   signal?: AbortSignal;
   /** Lines longer than this are skipped as unreadable (default MAX_LINE_BYTES). */
   maxLineBytes?: number;
+  /** Strings never redacted (config `redaction.allowlist`). */
+  allowlist?: readonly string[];
 }
 
 /** A real line can hold a big pasted file or tool output; past this it is garbage to the index anyway. */
@@ -46,7 +48,7 @@ export async function readTranscriptFrom(
 ): Promise<TranscriptIncrement> {
   const start = Math.max(0, Math.trunc(fromOffset));
   const maxLineBytes = options.maxLineBytes ?? MAX_LINE_BYTES;
-  const builder = createIndexMessageBuilder();
+  const builder = createIndexMessageBuilder(options.allowlist === undefined ? {} : { allowlist: options.allowlist });
   const counts = { lines: 0, skippedLines: 0, unknownEntries: 0 };
   let endOffset = start;
 

@@ -1,0 +1,47 @@
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { tokenizeForSearch } from "./search-tokens.ts";
+
+describe("tokenizeForSearch", () => {
+  it.each([
+    ["parseTranscriptLine", "parsetranscriptline parse transcript line"],
+    ["snake_case_name", "snakecasename snake case name"],
+    ["src/core/redact.ts", "srccoreredactts src core redact ts"],
+    ["HTTPServer getURL", "httpserver http server geturl get url"],
+    ["Hello, World! 42", "hello world 42"],
+    ["Edit src/a.ts; Bash: pnpm test", "edit srcats src a ts bash pnpm test"],
+    ["__init__ --force", "init force"],
+    ["C:\\Users\\me\\app.py", "c usersmeapppy users me app py"],
+    ["v2.1.38", "v2138 v2 1 38"],
+    ["déjà-vu Café", "déjàvu déjà vu café"],
+    ["日本語のテキスト", "日本語のテキスト"],
+    ["... --- !!! ", ""],
+  ])("%s → %s", (text, tokens) => {
+    expect(tokenizeForSearch(text)).toBe(tokens);
+  });
+
+  it("drops tokens longer than 64 characters (base64, minified code)", () => {
+    expect(tokenizeForSearch(`short ${"A".repeat(65)} tail`)).toBe("short tail");
+  });
+
+  it("is lower-case, single-spaced and idempotent on its own words", () => {
+    fc.assert(
+      fc.property(fc.string({ maxLength: 200 }), (text) => {
+        const tokens = tokenizeForSearch(text);
+        expect(tokens).toBe(tokens.toLowerCase());
+        expect(tokens).not.toMatch(/^ | $| {2}/);
+        for (const token of tokens.split(" ").filter((word) => word !== "")) {
+          expect(tokenizeForSearch(token)).toBe(token);
+        }
+      }),
+      { numRuns: 300, seed: 7 },
+    );
+  });
+
+  it("matches a query for an identifier against text that spells it in parts, and the reverse", () => {
+    const text = new Set(tokenizeForSearch("we call parseTranscriptLine here").split(" "));
+    for (const word of tokenizeForSearch("parse transcript line").split(" ")) expect(text.has(word)).toBe(true);
+    const parts = new Set(tokenizeForSearch("the parse_transcript_line helper").split(" "));
+    expect(parts.has(tokenizeForSearch("parseTranscriptLine").split(" ")[0] as string)).toBe(true);
+  });
+});
