@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { build } from "tsup";
 import { defaultConfig } from "../src/config/defaults.ts";
 import { searchSessions } from "../src/index/search.ts";
 import { openSessionIndex } from "../src/store/session-index.ts";
@@ -51,6 +52,23 @@ export function benchQueries(seed: number, count = 50): string[] {
   ];
   for (let i = 0; i < count; i++) queries.push((kinds[i % kinds.length] as () => string)());
   return queries;
+}
+
+/** bench/cold-search.ts bundled the way tsup.config.ts bundles ctx, so its start-up cost is comparable. */
+async function bundleColdSearch(): Promise<string> {
+  const outDir = join(here, "..", "node_modules", ".cache", "ctx-bench");
+  await build({
+    config: false,
+    entry: { "cold-search": join(here, "cold-search.ts") },
+    format: ["esm"],
+    platform: "node",
+    target: "node22",
+    outDir,
+    silent: true,
+    noExternal: [/^zod\/mini$/],
+    removeNodeProtocol: false,
+  });
+  return join(outDir, "cold-search.js");
 }
 
 interface ChildResult {
@@ -122,10 +140,11 @@ export async function run(): Promise<Record<string, unknown>> {
     const hasSearchCommand = /^\s+search\b/m.test(help);
     const cold: number[] = [];
     const coldRss: number[] = [];
+    const coldScript = hasSearchCommand ? ctxBin : await bundleColdSearch();
     for (const q of queries.slice(0, 20)) {
       const result = hasSearchCommand
         ? await runMeasured(["search", q, "--json", "--limit", "5"], env)
-        : await runMeasured([dbPath, q], env, join(here, "cold-search.ts"));
+        : await runMeasured([dbPath, q], env, coldScript);
       cold.push(result.wallMs);
       coldRss.push(result.maxRssKiB / 1024);
     }
@@ -160,7 +179,7 @@ export async function run(): Promise<Record<string, unknown>> {
       searchCold: {
         command: hasSearchCommand
           ? "ctx search <q> --json --limit 5"
-          : "`ctx search` is not in this build: node bench/cold-search.ts (source, unbundled) instead",
+          : "`ctx search` is not in this build yet: bench/cold-search.ts bundled like ctx (open index, searchSessions, print)",
         ...percentiles(cold),
         peakRssMiB: Math.round(Math.max(...coldRss)),
       },
