@@ -200,6 +200,32 @@ describe("buildChunks", () => {
     ]);
   });
 
+  it("keeps inline subagent messages (old transcripts) inside the main exchange; a subagent file has its own", () => {
+    const side = (role: IndexMessage["role"], text: string) => ({ ...message(role, text), sidechain: true });
+    const inline = buildChunks("s1", [
+      message("user", "build the app"),
+      message("assistant", "Delegating.", ["Task Setup project"]),
+      side("user", "Set up the project"),
+      side("assistant", "Done setting up."),
+      message("assistant", "The subagent finished."),
+      message("user", "thanks"),
+      message("assistant", "You are welcome."),
+    ]);
+    expect(inline).toHaveLength(1);
+    expect(inline[0]?.text).toBe(
+      [
+        "User: build the app",
+        "Assistant: Delegating.",
+        "Tools: Task Setup project",
+        "User: Set up the project",
+        "Assistant: Done setting up.",
+        "Assistant: The subagent finished.",
+        "User: thanks",
+        "Assistant: You are welcome.",
+      ].join("\n"),
+    );
+  });
+
   it("continues the overlap from previousText when chunking an increment", () => {
     const previousText = `User: earlier question\nAssistant: ${prose("earlier", 300)}`;
     const chunks = buildChunks("s1", [message("user", "next question"), message("assistant", "next answer")], {

@@ -1,7 +1,8 @@
 // Packs a session's index messages into searchable chunks (DESIGN.md "The session index"). Messages are grouped
-// into exchanges (a user prompt with the replies and tool gists up to the next prompt); exchanges are packed whole
-// into chunks of about TARGET tokens (at most MAX). An exchange bigger than MAX is split between paragraphs (its prompt kept
-// with the start of its reply), never inside a fenced code block (a code block bigger than MAX stays whole, alone).
+// into exchanges (a user prompt with the replies, tool gists and inline subagent messages up to the next prompt);
+// exchanges are packed whole into chunks of about TARGET tokens (at most MAX). An exchange bigger than MAX is split
+// between paragraphs (its prompt kept with the start of its reply), never inside a fenced code block (a code block
+// bigger than MAX stays whole, alone).
 // Each chunk after the first opens with about OVERLAP tokens carried from the end of the previous chunk.
 //
 // Chunk text, one line per message (a message's own newlines kept):
@@ -45,8 +46,10 @@ interface Unit {
 
 interface Draft {
   overlap: string;
-  units: Unit[];
-  tokens: number;
+  /** The chunk's own units, joined. */
+  content: string;
+  first: number;
+  last: number;
 }
 
 export function buildChunks(
@@ -70,20 +73,17 @@ export function buildChunks(
   for (const unit of exchangeUnits(messages, firstOrdinal)) {
     const current: Draft | null = draft;
     if (current !== null) {
-      const joined = current.tokens + estimateTokens(unit.separator + unit.text);
-      if (joined > CHUNK_MAX_TOKENS || current.tokens >= CHUNK_TARGET_TOKENS) flush();
+      const tokens = estimateTokens(draftText(current));
+      const joined = tokens + estimateTokens(unit.separator + unit.text);
+      if (joined > CHUNK_MAX_TOKENS || tokens >= CHUNK_TARGET_TOKENS) flush();
     }
     if (draft === null) {
       const room = CHUNK_MAX_TOKENS - estimateTokens(unit.text) - 1;
       const overlap = previousText === null ? "" : overlapTail(previousText, Math.min(CHUNK_OVERLAP_TOKENS, room));
-      draft = {
-        overlap,
-        units: [unit],
-        tokens: estimateTokens(overlap === "" ? unit.text : `${overlap}\n${unit.text}`),
-      };
+      draft = { overlap, content: unit.text, first: unit.first, last: unit.last };
     } else {
-      draft.units.push(unit);
-      draft.tokens = estimateTokens(draftText(draft));
+      draft.content += unit.separator + unit.text;
+      draft.last = unit.last;
     }
   }
   flush();
@@ -91,31 +91,23 @@ export function buildChunks(
 }
 
 function finishChunk(sessionId: string, chunkIndex: number, draft: Draft): IndexedChunk {
-  const content = draftContent(draft);
-  const text = draft.overlap === "" ? content : `${draft.overlap}\n${content}`;
-  const first = draft.units[0]?.first ?? 0;
-  const last = draft.units[draft.units.length - 1]?.last ?? first;
+  const text = draftText(draft);
   return {
     sessionId,
     chunkIndex,
-    firstMessage: first,
-    lastMessage: last,
+    firstMessage: draft.first,
+    lastMessage: draft.last,
     text,
     tokenCount: estimateTokens(text),
     // Features come from the chunk's own content: the overlap already counted in the chunk before.
-    hasCode: detectCode(content),
-    languages: detectLanguages(content),
-    memoryType: detectMemoryType(withoutToolLines(content)),
+    hasCode: detectCode(draft.content),
+    languages: detectLanguages(draft.content),
+    memoryType: detectMemoryType(withoutToolLines(draft.content)),
   };
 }
 
-function draftContent(draft: Draft): string {
-  return draft.units.map((unit, index) => (index === 0 ? unit.text : unit.separator + unit.text)).join("");
-}
-
 function draftText(draft: Draft): string {
-  const content = draftContent(draft);
-  return draft.overlap === "" ? content : `${draft.overlap}\n${content}`;
+  return draft.overlap === "" ? draft.content : `${draft.overlap}\n${draft.content}`;
 }
 
 function withoutToolLines(text: string): string {
@@ -138,10 +130,15 @@ function* exchangeUnits(messages: IndexMessage[], firstOrdinal: number): Generat
     } else yield* splitExchange(exchange);
     exchange = [];
   };
+  let openerIsMain = false;
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index];
     if (message === undefined) continue;
-    if (message.role !== "assistant") yield* emit();
+    // A subagent's prompt inside a main-chain exchange (old transcripts write them inline) is part of the reply.
+    if (message.role !== "assistant" && !(message.sidechain && openerIsMain)) {
+      yield* emit();
+      openerIsMain = !message.sidechain;
+    }
     const text = renderMessage(message);
     if (text !== "") exchange.push({ ordinal: firstOrdinal + index, text });
   }
