@@ -5,6 +5,7 @@ import {
   inverseDocumentFrequency,
   REFERENCE_TERM_FREQUENCY,
   referenceScore,
+  selectDiscriminatingTerms,
 } from "./bm25-calibration.ts";
 
 describe("BM25 calibration", () => {
@@ -32,5 +33,11 @@ describe("BM25 calibration", () => {
     const known = referenceScore([3], 500);
     const withUnknown = referenceScore([3, 0], 500);
     expect(calibrateBm25(known / 2, withUnknown)).toBeLessThan(calibrateBm25(known / 2, known));
+  });
+
+  it("leaves out terms in half the documents or more (they add nothing to a score), but never all of them", () => {
+    expect(selectDiscriminatingTerms(["rare", "common", "unseen"], [3, 60, 0], 100)).toEqual(["rare", "unseen"]);
+    expect(selectDiscriminatingTerms(["a", "b"], [80, 55], 100)).toEqual(["b"]);
+    expect(selectDiscriminatingTerms([], [], 100)).toEqual([]);
   });
 });

@@ -8,9 +8,10 @@ import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
 import type { DatabaseSync } from "node:sqlite";
 import { buildChunks, CHUNK_TARGET_TOKENS } from "../core/index-chunker.ts";
+import { tokenizeForSearch } from "../core/search-tokens.ts";
 import type { FileRecord, IndexWriter } from "../store/session-index-writer.ts";
 import type { DiscoveredFile } from "./discover.ts";
-import { readTranscriptFrom } from "./read-transcript.ts";
+import { type IndexMessage, readTranscriptFrom } from "./read-transcript.ts";
 
 /** Bytes hashed to recognise a file that was replaced by another of at least the same length. */
 const HEAD_BYTES = 4096;
@@ -46,6 +47,8 @@ export async function syncFile(
   options: { full: boolean },
 ): Promise<FileSyncResult> {
   const stored = writer.getFile(file.path);
+  // Another process may have brought it up to date since this sync listed its work.
+  if (!options.full && isUnchanged(file, stored)) return { ...NOTHING, raced: true };
   // Deleted since discovery (Claude Code's cleanup): its rows stay, a fork-detect result says the file is gone.
   if ((await readHead(file.path, 0)) === "missing") return { ...NOTHING, raced: false };
   const replaced =
@@ -66,6 +69,8 @@ export async function syncFile(
     firstChunkIndex,
     previousText: last?.previousText ?? null,
   });
+  // Tokenized before the transaction: the write lock is held only for the inserts.
+  const tokens = chunks.map((chunk) => tokenizeForSearch(chunk.text));
   const head = await readHead(file.path, Math.min(increment.endOffset, HEAD_BYTES));
   const totalMessages = firstOrdinal + increment.messages.length;
   const previousMessages = replaced ? 0 : (stored?.messages ?? 0);
@@ -83,10 +88,11 @@ export async function syncFile(
     // A replaced file's chunks are all new; a grown file's rebuilt ones are not.
     if (!replaced) removedChunks = removed;
     if (replaced && file.kind === "main") writer.resetSession(file.sessionId);
-    for (const chunk of chunks) {
+    chunks.forEach((chunk, i) => {
       const first = increment.messages[chunk.firstMessage - firstOrdinal];
-      writer.insertChunk(chunk, file.path, first?.offset ?? from, first !== undefined && first.role !== "assistant");
-    }
+      const startsExchange = first !== undefined && opensExchange(first, file.kind);
+      writer.insertChunk(chunk, file.path, first?.offset ?? from, startsExchange, tokens[i]);
+    });
     const meta = increment.meta;
     writer.updateSession({
       id: file.sessionId,
@@ -150,4 +156,13 @@ export async function readHead(path: string, length: number): Promise<string> {
   }
   if (read < length) return `short:${read}`;
   return `${length}:${createHash("sha1").update(buffer).digest("hex")}`;
+}
+
+/**
+ * Whether the chunker surely starts an exchange at this message (its rule, src/core/index-chunker.ts): any
+ * main-chain prompt or summary does; an inline subagent prompt in a main transcript may be part of a main
+ * exchange, so it does not count (a restart then begins further back); in a subagent's own file every prompt does.
+ */
+function opensExchange(message: IndexMessage, kind: DiscoveredFile["kind"]): boolean {
+  return message.role !== "assistant" && (!message.sidechain || kind === "subagent");
 }

@@ -40,12 +40,17 @@ function ftsMatches(dbPath: string, word: string): number {
 }
 
 /** A Claude dir holding one session file with the given content. */
-function singleFile(root: string, content: string | Buffer): { claudeDir: string; file: string } {
+function singleFile(
+  root: string,
+  content: string | Buffer,
+  kind: "main" | "subagent" = "main",
+): { claudeDir: string; file: string } {
   const claudeDir = join(root, "claude");
-  const dir = join(claudeDir, "projects", "-p");
-  rmSync(dir, { recursive: true, force: true });
+  const projectDir = join(claudeDir, "projects", "-p");
+  rmSync(projectDir, { recursive: true, force: true });
+  const dir = kind === "main" ? projectDir : join(projectDir, "sess", "subagents");
   mkdirSync(dir, { recursive: true });
-  const file = join(dir, "sess.jsonl");
+  const file = join(dir, kind === "main" ? "sess.jsonl" : "agent-a1.jsonl");
   writeFileSync(file, content);
   return { claudeDir, file };
 }
@@ -108,9 +113,9 @@ describe("incremental sync", () => {
     .split("\n")
     .filter((line) => line !== "");
 
-  async function indexOf(content: string): Promise<Array<Record<string, unknown>>> {
+  async function indexOf(content: string, kind: "main" | "subagent" = "main"): Promise<Array<Record<string, unknown>>> {
     const root = tempRoot();
-    const { claudeDir } = singleFile(root, content);
+    const { claudeDir } = singleFile(root, content, kind);
     const dbPath = join(root, "index.db");
     await syncIndex({ claudeDir, dbPath });
     return dumpChunks(dbPath).map(({ source: _source, ...rest }) => rest);
@@ -134,22 +139,23 @@ describe("incremental sync", () => {
   });
 
   it.each([
-    ["claude-code-viewer", "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", 45],
-    ["spotter", `${LONG_SESSION}.jsonl`, 170],
-  ])("growing %s/%s step by step ends with the chunks of one full read", async (folder, name, step) => {
+    ["claude-code-viewer", "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", 45, "main"],
+    ["spotter", `${LONG_SESSION}.jsonl`, 170, "main"],
+    ["spotter", `${LONG_SESSION}/subagents/agent-a2898e3.jsonl`, 20, "subagent"],
+  ] as const)("growing %s/%s step by step ends with the chunks of one full read", async (folder, name, step, kind) => {
     const all = readFileSync(fixturePath(folder, name), "utf8")
       .split("\n")
       .filter((line) => line !== "");
     const root = tempRoot();
-    const { claudeDir, file } = singleFile(root, "");
+    const { claudeDir, file } = singleFile(root, "", kind);
     const dbPath = join(root, "index.db");
     for (let end = step; end < all.length + step; end += step) {
       writeFileSync(file, `${all.slice(0, end).join("\n")}\n`);
       await syncIndex({ claudeDir, dbPath });
     }
-    expect(dumpChunks(dbPath).map(({ source: _source, ...rest }) => rest)).toEqual(
-      await indexOf(`${all.join("\n")}\n`),
-    );
+    const grown = dumpChunks(dbPath).map(({ source: _source, ...rest }) => rest);
+    expect(grown.length).toBeGreaterThan(3);
+    expect(grown).toEqual(await indexOf(`${all.join("\n")}\n`, kind));
   });
 
   it("a partial last line is left for the next run", async () => {

@@ -4,6 +4,9 @@
 // came from, the byte offset of its first message's line, and whether that message opens an exchange: a grown
 // file is re-chunked from its last chunk that opens an exchange).
 //
+// chunks.id is AUTOINCREMENT: an id is never reused, so a vector (chunk_vectors, keyed by chunk id, written by
+// another process) can never be taken for a newer chunk's.
+//
 // chunks_fts is contentless (content='') with contentless_delete: it indexes tokenizeForSearch(text), a
 // different stream from chunks.text, so an external-content table (which re-tokenizes chunks.text on
 // delete and rebuild) would disagree with what was indexed. Its tokenizer splits on whitespace only (every
@@ -29,7 +32,7 @@ CREATE TABLE sessions(
 CREATE INDEX sessions_updated ON sessions(updated_at);
 CREATE INDEX sessions_project ON sessions(project);
 CREATE TABLE chunks(
-  id INTEGER PRIMARY KEY, session_id TEXT NOT NULL REFERENCES sessions(id), chunk_index INTEGER,
+  id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id), chunk_index INTEGER,
   first_message INTEGER, last_message INTEGER, text TEXT, token_count INTEGER, has_code INTEGER, languages TEXT,
   memory_type TEXT, source TEXT NOT NULL, start_offset INTEGER NOT NULL, starts_exchange INTEGER NOT NULL);
 CREATE INDEX chunks_session ON chunks(session_id);

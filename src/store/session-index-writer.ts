@@ -1,6 +1,6 @@
 // Writes to the session index for incremental sync: file positions, session rows, chunks with their FTS
 // rows (and the vectors of deleted chunks). Prepared once per sync; the caller wraps each file in a transaction.
-import type { DatabaseSync } from "node:sqlite";
+import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { IndexedChunk, MemoryType } from "../core/index-model.ts";
 import { tokenizeForSearch } from "../core/search-tokens.ts";
 import { hasTable } from "./session-index-schema.ts";
@@ -67,7 +67,6 @@ function chunkPosition(row: Record<string, unknown>): ChunkPosition {
 export type IndexWriter = ReturnType<typeof createIndexWriter>;
 
 export function createIndexWriter(db: DatabaseSync) {
-  const vectors = hasTable(db, "chunk_vectors");
   const statements = {
     getFile: db.prepare("SELECT * FROM files WHERE path = ?"),
     putFile: db.prepare(
@@ -82,12 +81,9 @@ export function createIndexWriter(db: DatabaseSync) {
     deleteFts: db.prepare(
       "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?)",
     ),
-    deleteVectors: vectors
-      ? db.prepare(
-          "DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?)",
-        )
-      : null,
+
     deleteChunks: db.prepare("DELETE FROM chunks WHERE source = ? AND chunk_index >= ?"),
+    deleteVectors: null as StatementSync | null,
     insertChunk: db.prepare(
       `INSERT INTO chunks(session_id, chunk_index, first_message, last_message, text, token_count, has_code, languages,
        memory_type, source, start_offset, starts_exchange) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -172,11 +168,24 @@ export function createIndexWriter(db: DatabaseSync) {
     /** Returns how many chunks were deleted. */
     deleteChunks(source: string, fromChunkIndex = 0): number {
       statements.deleteFts.run(source, fromChunkIndex);
-      statements.deleteVectors?.run(source, fromChunkIndex);
+      // chunk_vectors may appear at any time (the embedder creates it): looked up on every delete.
+      if (hasTable(db, "chunk_vectors")) {
+        statements.deleteVectors ??= db.prepare(
+          "DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?)",
+        );
+        statements.deleteVectors.run(source, fromChunkIndex);
+      }
       return Number(statements.deleteChunks.run(source, fromChunkIndex).changes);
     },
     /** `startsExchange`: the chunk's first message is a user prompt or a summary (not an assistant reply). */
-    insertChunk(chunk: IndexedChunk, source: string, startOffset: number, startsExchange: boolean): void {
+    /** `tokens`: tokenizeForSearch(chunk.text), computed by the caller outside its transaction when it can. */
+    insertChunk(
+      chunk: IndexedChunk,
+      source: string,
+      startOffset: number,
+      startsExchange: boolean,
+      tokens = tokenizeForSearch(chunk.text),
+    ): void {
       const result = statements.insertChunk.run(
         chunk.sessionId,
         chunk.chunkIndex,
@@ -191,7 +200,7 @@ export function createIndexWriter(db: DatabaseSync) {
         startOffset,
         startsExchange ? 1 : 0,
       );
-      statements.insertFts.run(result.lastInsertRowid, tokenizeForSearch(chunk.text));
+      statements.insertFts.run(result.lastInsertRowid, tokens);
     },
     ensureSession(id: string, project: string, path: string): void {
       statements.ensureSession.run(id, project, path);

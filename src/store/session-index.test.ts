@@ -135,7 +135,7 @@ describe("searching chunks", () => {
     expect(index.searchChunks("nothing matches zebra", {}, 10)).toEqual([]);
   });
 
-  it("leaves out terms in half the chunks or more (idf ~0) unless nothing else is left; statistics follow writes", () => {
+  it("leaves out terms in half the chunks or more (idf ~0) but never all of them; statistics follow writes", () => {
     const { index, path } = freshIndex();
     addSession(index, "a", "p", 5_000, ["deploy script for staging", "deploy notes"]);
     addSession(index, "b", "p", 6_000, ["deploy the kubernetes operator", "lunch"]);
@@ -212,21 +212,30 @@ describe("searching chunks", () => {
       updatedAt: 1_000,
     });
     expect(index.getSession("missing")).toBeNull();
+    addSession(index, "b", "proj-b", 3_000, ["newer"]);
+    expect(index.recentSessions(5).map((session) => session.id)).toEqual(["b", "a"]);
+    expect(index.recentSessions(5, { projects: ["proj-a"] }).map((session) => session.id)).toEqual(["a"]);
+    expect(index.recentSessions(1)).toHaveLength(1);
     expect(index.chunkCount("a")).toBe(2);
-    expect(index.stats()).toMatchObject({ sessions: 1, chunks: 2, projects: 1 });
+    expect(index.stats()).toMatchObject({ sessions: 2, chunks: 3, projects: 2 });
   });
 
   it("deleting chunks removes their FTS rows and vectors", () => {
     const { index } = freshIndex();
+    addSession(index, "a", "p", 1_000, ["alpha words", "beta words"]);
+    const writer = createIndexWriter(index.db);
+    // The embedder creates its table after this writer was made.
     index.db.exec(
       "CREATE TABLE chunk_vectors(chunk_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vector BLOB NOT NULL)",
     );
-    addSession(index, "a", "p", 1_000, ["alpha words", "beta words"]);
     index.db.exec("INSERT INTO chunk_vectors SELECT id, 'm', x'00' FROM chunks");
-    const writer = createIndexWriter(index.db);
+    const maxId = () => Number((index.db.prepare("SELECT max(id) AS id FROM chunks").get() as { id: number }).id);
+    const deletedId = maxId();
     writer.deleteChunks("/t/a.jsonl", 1);
     expect(index.searchChunks("beta", {}, 5)).toEqual([]);
     expect(index.searchChunks("alpha", {}, 5)).toHaveLength(1);
     expect(index.stats()).toMatchObject({ chunks: 1, vectors: 1 });
+    addSession(index, "b", "p", 2_000, ["gamma words"]);
+    expect(maxId()).toBeGreaterThan(deletedId); // a deleted chunk's id (and so its vector's key) is never reused
   });
 });

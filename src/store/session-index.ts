@@ -4,7 +4,7 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { calibrateBm25, referenceScore } from "../core/bm25-calibration.ts";
+import { calibrateBm25, referenceScore, selectDiscriminatingTerms } from "../core/bm25-calibration.ts";
 import { buildFtsMatch, selectQueryTerms } from "../core/fts-query.ts";
 import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../core/index-model.ts";
 import { tokenizeForSearch } from "../core/search-tokens.ts";
@@ -31,9 +31,16 @@ export interface SessionIndex {
   getSession(id: string): IndexedSession | null;
   getSessions(ids: readonly string[]): Map<string, IndexedSession>;
   chunkCount(sessionId: string): number;
+  /** The most recently updated sessions (for "no good match: here are your recent sessions"). */
+  recentSessions(limit: number, filters?: SearchFilters): IndexedSession[];
 }
 
 const CORRUPT_HINT = "run `ctx reindex`";
+/**
+ * How long a writer waits for another's transaction (WAL readers never wait). Two syncs (`ctx index` and the
+ * server's watcher) may run at once: each holds the write lock for one file's inserts, seconds at most.
+ */
+const BUSY_TIMEOUT_MS = 15_000;
 /** SQLITE_CORRUPT and SQLITE_NOTADB (primary result codes). */
 const CORRUPT_CODES = new Set([11, 26]);
 
@@ -50,12 +57,12 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
   if (!readOnly) preparePrivateFile(dbPath);
   let db: DatabaseSync;
   try {
-    db = new DatabaseSync(dbPath, { readOnly, enableForeignKeyConstraints: true, timeout: 5_000 });
+    db = new DatabaseSync(dbPath, { readOnly, enableForeignKeyConstraints: true, timeout: BUSY_TIMEOUT_MS });
   } catch (error) {
     throw corruptError(dbPath, error);
   }
   try {
-    db.exec("PRAGMA busy_timeout = 5000");
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (readOnly) {
       const version = readSchemaVersion(db);
       if (version !== SCHEMA_VERSION) {
@@ -140,15 +147,19 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
       return sessions;
     },
     chunkCount: (sessionId) => Number((countChunks.get(sessionId) as { n: number }).n),
+    recentSessions(limit, filters = {}) {
+      const where = filterClause(filters);
+      const rows = db
+        .prepare(`SELECT * FROM sessions s WHERE 1 ${where.sql} ORDER BY s.updated_at DESC LIMIT ?`)
+        .all(...where.params, Math.max(0, limit)) as unknown as SessionRow[];
+      return rows.map(sessionFromRow);
+    },
     searchChunks(query, filters, limit) {
       const terms = selectQueryTerms(tokenizeForSearch(query));
       if (terms.length === 0 || limit <= 0) return [];
       const { total, frequencies } = corpusStatistics(terms);
       const reference = referenceScore(frequencies, total);
-      // A term in half the chunks or more has FTS5 idf ~0 (floored at 1e-6): it cannot change the ranking, yet
-      // scoring its postings is most of the cost of a query at scale. Kept only when nothing else is left.
-      const informative = terms.filter((_, i) => (frequencies[i] ?? 0) * 2 < total);
-      const match = buildFtsMatch(informative.length > 0 ? informative : terms);
+      const match = buildFtsMatch(selectDiscriminatingTerms(terms, frequencies, total));
       if (match === null) return [];
       const where = filterClause(filters);
       // Unfiltered: FTS5 ranks and limits by itself (its ORDER BY rank fast path); filtered: join, then rank.
