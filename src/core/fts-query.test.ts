@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildFtsMatch, MAX_QUERY_TERMS, quoteFtsTerm, selectQueryTerms } from "./fts-query.ts";
+import { tokenizeForSearch } from "./search-tokens.ts";
 
 describe("FTS5 query building", () => {
   it("quotes every term and doubles quotes inside, joined with OR", () => {
@@ -14,6 +15,8 @@ describe("FTS5 query building", () => {
 
   it("drops duplicates and stopwords, unless only stopwords are left", () => {
     expect(selectQueryTerms("how do i fix the login login bug")).toEqual(["fix", "login", "bug"]);
+    // Stopwords are matched in their stemmed form, as the token stream carries them (`was` → `wa`).
+    expect(selectQueryTerms(tokenizeForSearch("Was it fixed, and has it been released?"))).toEqual(["fix", "releas"]);
     expect(selectQueryTerms("what is this")).toEqual(["what", "is", "this"]);
   });
 

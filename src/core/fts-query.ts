@@ -3,14 +3,18 @@
 // joined with OR and ranked by BM25. `NEAR`, `*`, `-`, `:`, `^` and parentheses are just characters
 // inside a quoted string. Pure.
 
-/** English function words dropped from queries (not from the index): they match most chunks and slow BM25. */
-const STOPWORDS = new Set(
-  (
-    "a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it " +
-    "its me my no not of on or our she so than that the their them then there these they this those to too us was we " +
-    "were what when where which who why will with would you your"
-  ).split(" "),
-);
+import { stemEnglish } from "./english-stem.ts";
+
+/**
+ * English function words dropped from queries (not from the index): they match most chunks and slow BM25.
+ * Both as written and stemmed like the token stream they are compared with (`was` arrives as `wa`).
+ */
+const STOPWORD_LIST = (
+  "a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it " +
+  "its me my no not of on or our she so than that the their them then there these they this those to too us was we " +
+  "were what when where which who why will with would you your"
+).split(" ");
+const STOPWORDS = new Set([...STOPWORD_LIST, ...STOPWORD_LIST.map(stemEnglish)]);
 
 /**
  * What the index's FTS5 tokenizer (unicode61, every printable ASCII character a token character) treats

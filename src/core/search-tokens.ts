@@ -4,6 +4,10 @@
 // `src/core/redact.ts` → `srccoreredactts`) and their parts (`parse transcript line`, `src core redact ts`), so a
 // query for the exact identifier ranks it first and a query in plain words still finds it.
 // Whole forms drop `_` on purpose: unicode61 treats `_` as a separator unless the table says otherwise.
+// Every token is stemmed (src/core/english-stem.ts: `painting` → `paint`; whole forms too, so a token in this
+// stream always reads the same when it is tokenized again).
+
+import { stemEnglish } from "./english-stem.ts";
 
 /** Runs of letters, digits and the characters that glue identifiers and paths together. */
 const CANDIDATE = /[\p{L}\p{N}\p{M}_./\\-]+/gu;
@@ -19,13 +23,13 @@ export function tokenizeForSearch(text: string): string {
   for (const match of text.matchAll(CANDIDATE)) {
     // Most words are plain lower-case prose: nothing to split.
     if (PLAIN_WORD.test(match[0])) {
-      push(tokens, match[0]);
+      push(tokens, stemEnglish(match[0]));
       continue;
     }
     const candidate = match[0].replace(EDGE_SEPARATORS, "");
     if (candidate === "") continue;
     const segments = candidate.split(PATH_SEPARATORS).filter((segment) => segment !== "");
-    if (segments.length > 1) push(tokens, segments.join("").replaceAll("_", "").toLowerCase());
+    if (segments.length > 1) push(tokens, stemEnglish(segments.join("").replaceAll("_", "").toLowerCase()));
     for (const segment of segments) pushIdentifier(tokens, segment);
   }
   return tokens.join(" ");
@@ -39,9 +43,8 @@ function pushIdentifier(tokens: string[], identifier: string): void {
     .map((word) => word.toLowerCase())
     .filter((word) => word !== "");
   if (words.length === 0) return;
-  const whole = words.join("");
-  push(tokens, whole);
-  if (words.length > 1) for (const word of words) push(tokens, word);
+  push(tokens, stemEnglish(words.join("")));
+  if (words.length > 1) for (const word of words) push(tokens, stemEnglish(word));
 }
 
 /** `parseTranscriptLine` → parse, Transcript, Line; `HTTPServer` → HTTP, Server; digits stay with their word. */

@@ -14,7 +14,7 @@
 import type { DatabaseSync } from "node:sqlite";
 
 /** Bump on any change below: an index with another version is dropped and rebuilt by the next sync. */
-export const SCHEMA_VERSION = 1;
+export const SCHEMA_VERSION = 2;
 
 const TOKEN_CHARS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;

@@ -135,6 +135,25 @@ describe("searching chunks", () => {
     expect(index.searchChunks("nothing matches zebra", {}, 10)).toEqual([]);
   });
 
+  it("leaves out terms in half the chunks or more (idf ~0) but never all of them; statistics follow writes", () => {
+    const { index, path } = freshIndex();
+    addSession(index, "a", "p", 5_000, ["deploy script for staging", "deploy notes"]);
+    addSession(index, "b", "p", 6_000, ["deploy the kubernetes operator", "lunch"]);
+    // `deploy` is in 3 of 4 chunks: only `kubernetes` decides; alone, `deploy` still finds its chunks.
+    expect(index.searchChunks("deploy kubernetes", {}, 10).map((hit) => hit.sessionId)).toEqual(["b"]);
+    expect(index.searchChunks("deploy", {}, 10)).toHaveLength(3);
+    const reader = openSessionIndex(path, { readonly: true });
+    open.push(reader);
+    expect(reader.searchChunks("kubernetes", {}, 10)).toHaveLength(1);
+    // Written through this connection and seen by another one: neither keeps stale counts.
+    addSession(index, "c", "p", 7_000, ["kubernetes upgrade", "kubernetes rollback", "more lunch", "coffee", "tea"]);
+    // Now `deploy` is in 3 of 9 chunks: it counts again, and the chunk holding both terms comes first.
+    const hits = index.searchChunks("deploy kubernetes", {}, 10).map((hit) => hit.sessionId);
+    expect(hits[0]).toBe("b");
+    expect(hits.sort()).toEqual(["a", "a", "b", "c", "c"]);
+    expect(reader.searchChunks("kubernetes", {}, 10)).toHaveLength(3);
+  });
+
   it("treats FTS5 syntax in user text as plain words: quotes, parentheses, NEAR, *, -, column filters, empty", () => {
     const { index } = freshIndex();
     addSession(index, "s", "p", 1_000, ["near the login form", "tokens and stars"]);

@@ -105,6 +105,30 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
   const docsWithTerm = db.prepare("SELECT doc FROM chunks_vocab WHERE term = ?");
   const totalChunks = db.prepare("SELECT count(*) AS n FROM chunks");
 
+  // Chunk count and document frequencies, cached until the database changes (data_version moves when another
+  // connection commits, total_changes() when this one writes): a vocabulary lookup reads the term's whole
+  // posting list, a real cost per common term at 250,000 chunks.
+  const dataVersion = db.prepare(
+    "SELECT (SELECT data_version FROM pragma_data_version) || ':' || total_changes() AS v",
+  );
+  let cache: { version: string; total: number; documentFrequency: Map<string, number> } | null = null;
+  const corpusStatistics = (terms: readonly string[]) => {
+    const version = String((dataVersion.get() as { v: string }).v);
+    if (cache === null || cache.version !== version) {
+      cache = { version, total: Number((totalChunks.get() as { n: number }).n), documentFrequency: new Map() };
+    }
+    const { documentFrequency } = cache;
+    const frequencies = terms.map((term) => {
+      let n = documentFrequency.get(term);
+      if (n === undefined) {
+        n = Number((docsWithTerm.get(term) as { doc: number } | undefined)?.doc ?? 0);
+        documentFrequency.set(term, n);
+      }
+      return n;
+    });
+    return { total: cache.total, frequencies };
+  };
+
   const index: SessionIndex = {
     db,
     path,
@@ -133,10 +157,9 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
     searchChunks(query, filters, limit) {
       const terms = selectQueryTerms(tokenizeForSearch(query));
       if (terms.length === 0 || limit <= 0) return [];
-      const total = Number((totalChunks.get() as { n: number }).n);
-      const counts = terms.map((term) => Number((docsWithTerm.get(term) as { doc: number } | undefined)?.doc ?? 0));
-      const reference = referenceScore(counts, total);
-      const match = buildFtsMatch(selectDiscriminatingTerms(terms, counts, total));
+      const { total, frequencies } = corpusStatistics(terms);
+      const reference = referenceScore(frequencies, total);
+      const match = buildFtsMatch(selectDiscriminatingTerms(terms, frequencies, total));
       if (match === null) return [];
       const where = filterClause(filters);
       // Unfiltered: FTS5 ranks and limits by itself (its ORDER BY rank fast path); filtered: join, then rank.

@@ -1,0 +1,192 @@
+// Index at scale (DESIGN.md budgets): a `ctx index` child process over a synthetic corpus (default 10,000
+// sessions, ~1 GB; CTX_BENCH_INDEX_SESSIONS and CTX_BENCH_INDEX_SIZE shrink it for quick runs) gives the
+// indexing throughput (messages/s) and its peak RSS; then search latency p50/p95 warm (in-process
+// searchSessions) and cold (a fresh `ctx search --json` process per query). The corpus is cached in
+// os.tmpdir() by scale and seed; the index is rebuilt on every run.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { build } from "tsup";
+import { defaultConfig } from "../src/config/defaults.ts";
+import { searchSessions } from "../src/index/search.ts";
+import { openSessionIndex } from "../src/store/session-index.ts";
+import { summarize } from "./process-timing.ts";
+import { createRng, sentence, zipfIndex } from "./synthetic-text.ts";
+import { corpusVocabulary, ensureSyntheticCorpus } from "./synthetic-transcripts.ts";
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const ctxBin = join(here, "..", "dist", "ctx.js");
+const preload = join(here, "max-rss-preload.mjs");
+
+const BUDGETS = {
+  indexingMessagesPerSecond: ">= 2000",
+  indexingPeakRssMiB: "<= 300",
+  searchWarmP95Ms: "<= 100",
+  searchColdP95Ms: "<= 300",
+};
+
+function scaleFromEnv() {
+  const sessions = Number(process.env.CTX_BENCH_INDEX_SESSIONS ?? 10_000);
+  const sizeFactor = Number(process.env.CTX_BENCH_INDEX_SIZE ?? 1);
+  const seed = Number(process.env.CTX_BENCH_SEED ?? 1);
+  if (!(sessions > 0 && sizeFactor > 0))
+    throw new Error("CTX_BENCH_INDEX_SESSIONS and CTX_BENCH_INDEX_SIZE must be > 0");
+  return { sessions, sizeFactor, seed };
+}
+
+/** ~50 varied queries: short and long prose, identifiers, paths, rare and very common words. */
+export function benchQueries(seed: number, count = 50): string[] {
+  const vocabulary = corpusVocabulary(seed);
+  const rng = createRng(seed ^ 0x5eed);
+  const word = (from: number, to: number) => vocabulary.words[rng.int(from, to)] ?? "word";
+  const queries: string[] = [];
+  const kinds = [
+    () => `${word(50, 2_000)} ${word(50, 2_000)}`,
+    () => sentence(rng, vocabulary, rng.int(8, 16)).slice(0, -1),
+    () => `how did we fix ${rng.pick(vocabulary.identifiers)}`,
+    () => `${rng.pick(vocabulary.paths)} ${word(100, 3_000)}`,
+    () => word(10_000, 29_000),
+    () => `${word(0, 60)} ${vocabulary.words[zipfIndex(rng, 200)]}`,
+  ];
+  for (let i = 0; i < count; i++) queries.push((kinds[i % kinds.length] as () => string)());
+  return queries;
+}
+
+/** bench/cold-search.ts bundled the way tsup.config.ts bundles ctx, so its start-up cost is comparable. */
+async function bundleColdSearch(): Promise<string> {
+  const outDir = join(here, "..", "node_modules", ".cache", "ctx-bench");
+  await build({
+    config: false,
+    entry: { "cold-search": join(here, "cold-search.ts") },
+    format: ["esm"],
+    platform: "node",
+    target: "node22",
+    outDir,
+    silent: true,
+    noExternal: [/^zod\/mini$/],
+    removeNodeProtocol: false,
+  });
+  return join(outDir, "cold-search.js");
+}
+
+interface ChildResult {
+  wallMs: number;
+  maxRssKiB: number;
+  userCpuUs: number;
+  systemCpuUs: number;
+  stdout: string;
+}
+
+async function runMeasured(args: string[], env: NodeJS.ProcessEnv, script = ctxBin): Promise<ChildResult> {
+  const rssFile = join(env.CTX_HOME ?? tmpdir(), `rss-${process.hrtime.bigint()}.json`);
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--import", preload, script, ...args], {
+    env: { ...env, CTX_BENCH_RSS_FILE: rssFile },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4_000)));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const wallMs = performance.now() - started;
+  if (code !== 0) throw new Error(`ctx ${args.join(" ")} exited ${code}: ${stderr}`);
+  const usage = JSON.parse(readFileSync(rssFile, "utf8")) as Omit<ChildResult, "wallMs" | "stdout">;
+  return { wallMs, stdout, ...usage };
+}
+
+function percentiles(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return { runs: sorted.length, p50Ms: round(at(0.5)), p95Ms: round(at(0.95)), maxMs: round(at(1)) };
+}
+
+export async function run(): Promise<Record<string, unknown>> {
+  if (!existsSync(ctxBin)) throw new Error(`${ctxBin} is missing: run \`pnpm build\` first`);
+  const scale = scaleFromEnv();
+  const corpus = ensureSyntheticCorpus(scale, (line) => process.stderr.write(`bench: ${line}\n`));
+  process.stderr.write(
+    `bench: index scale ${scale.sessions} sessions, size factor ${scale.sizeFactor}, seed ${scale.seed}: ` +
+      `${corpus.files} files, ${(corpus.bytes / 1024 ** 2).toFixed(0)} MiB (${corpus.root})\n`,
+  );
+  const home = mkdtempSync(join(tmpdir(), "ctx-bench-index-"));
+  const env = { ...process.env, CTX_HOME: home, CLAUDE_CONFIG_DIR: corpus.root, CTX_LOG_LEVEL: "silent" };
+  try {
+    const indexing = await runMeasured(["index", "--claude-dir", corpus.root], env);
+    const dbPath = join(home, "index.db");
+    const index = openSessionIndex(dbPath, { readonly: true });
+    const stats = index.stats();
+    const messages = (index.db.prepare("SELECT sum(message_count) AS n FROM sessions").get() as { n: number }).n;
+    const queries = benchQueries(scale.seed);
+    const search = defaultConfig().search;
+    const now = Date.now();
+    for (const q of queries) await searchSessions(index, q, { limit: 5, search, now });
+    const warm: number[] = [];
+    const found: number[] = [];
+    for (let round = 0; round < 3; round++) {
+      for (const q of queries) {
+        const started = performance.now();
+        const results = await searchSessions(index, q, { limit: 5, search, now });
+        warm.push(performance.now() - started);
+        if (round === 0) found.push(results.length);
+      }
+    }
+    index.close();
+
+    const help = spawnSync(process.execPath, [ctxBin, "--help"], { env, encoding: "utf8" }).stdout;
+    const hasSearchCommand = /^\s+search\b/m.test(help);
+    const cold: number[] = [];
+    const coldRss: number[] = [];
+    const coldScript = hasSearchCommand ? ctxBin : await bundleColdSearch();
+    for (const q of queries.slice(0, 20)) {
+      const result = hasSearchCommand
+        ? await runMeasured(["search", q, "--json", "--limit", "5"], env)
+        : await runMeasured([dbPath, q], env, coldScript);
+      cold.push(result.wallMs);
+      coldRss.push(result.maxRssKiB / 1024);
+    }
+    const nodeFloor = summarize(
+      Array.from({ length: 5 }, () => {
+        const started = performance.now();
+        spawnSync(process.execPath, ["-e", "0"]);
+        return performance.now() - started;
+      }),
+    );
+    return {
+      budgets: BUDGETS,
+      corpus: { ...corpus, mib: Math.round(corpus.bytes / 1024 ** 2) },
+      indexing: {
+        sessions: stats.sessions,
+        chunks: stats.chunks,
+        messages,
+        wallMs: Math.round(indexing.wallMs),
+        messagesPerSecond: Math.round(messages / (indexing.wallMs / 1000)),
+        mibPerSecond: Math.round((corpus.bytes / 1024 ** 2 / (indexing.wallMs / 1000)) * 10) / 10,
+        peakRssMiB: Math.round(indexing.maxRssKiB / 1024),
+        cpuSeconds: Math.round((indexing.userCpuUs + indexing.systemCpuUs) / 1e5) / 10,
+        // CPU time is steadier than wall time on a shared machine (see loadAverage).
+        messagesPerCpuSecond: Math.round(messages / ((indexing.userCpuUs + indexing.systemCpuUs) / 1e6)),
+        indexMiB: Math.round(stats.bytes / 1024 ** 2),
+      },
+      searchWarm: {
+        queries: queries.length,
+        ...percentiles(warm),
+        meanResults: found.reduce((a, b) => a + b, 0) / found.length,
+      },
+      searchCold: {
+        command: hasSearchCommand
+          ? "ctx search <q> --json --limit 5"
+          : "`ctx search` is not in this build yet: bench/cold-search.ts bundled like ctx (open index, searchSessions, print)",
+        ...percentiles(cold),
+        peakRssMiB: Math.round(Math.max(...coldRss)),
+      },
+      nodeStartMs: nodeFloor.medianMs,
+      loadAverage: loadavg().map((n) => Math.round(n * 10) / 10),
+    };
+  } finally {
+    rmSync(home, { recursive: true, force: true });
+  }
+}
