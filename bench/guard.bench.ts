@@ -8,30 +8,12 @@ import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writ
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { summarize, type TimingSummary } from "./process-timing.ts";
+import { makeTranscript, summarize, type TimingSummary } from "./process-timing.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const ctxBin = join(root, "dist", "ctx.js");
 const fixture = join(root, "tests", "fixtures", "transcripts", "spotter", "4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
-
-/** A transcript of about `megabytes` MiB (cut at a line end): the real fixture repeated. */
-function makeTranscript(dir: string, megabytes: number): string {
-  const path = join(dir, `guard-session-${megabytes}mb.jsonl`);
-  const chunk = readFileSync(fixture);
-  const target = megabytes * 1024 * 1024;
-  const fd = openSync(path, "w");
-  let written = 0;
-  while (written < target) {
-    const room = target - written;
-    const part = room >= chunk.length ? chunk : chunk.subarray(0, chunk.lastIndexOf(10, room - 1) + 1);
-    if (part.length === 0) break;
-    writeSync(fd, part);
-    written += part.length;
-  }
-  closeSync(fd);
-  return path;
-}
 
 /**
  * The guard's own work per tool call (tail read, state read and write, the step), in-process and warm, in
@@ -91,7 +73,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const baseline = process.env.BENCH_BASELINE_BIN;
   const results: Record<string, unknown> = {};
   for (const megabytes of [1, 10, 100]) {
-    const transcript = makeTranscript(dir, megabytes);
+    const transcript = makeTranscript(dir, megabytes, "guard-session");
     const input = (session: string) =>
       JSON.stringify({
         session_id: session,

@@ -1,5 +1,8 @@
 // Wall time of whole processes, for hook budgets that DESIGN.md states as ratios to `node -e 0`.
 import { spawnSync } from "node:child_process";
+import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 
 export interface TimingSummary {
   runs: number;
@@ -40,4 +43,26 @@ export function timeProcess(
     if (i > 0) samples.push(elapsed);
   }
   return summarize(samples);
+}
+
+const FIXTURE = fileURLToPath(
+  new URL("../tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url),
+);
+
+/** A transcript of `megabytes` MiB (cut at a line end) in `dir`: the long real fixture repeated. */
+export function makeTranscript(dir: string, megabytes: number, prefix = "bench-session"): string {
+  const path = join(dir, `${prefix}-${megabytes}mb.jsonl`);
+  const chunk = readFileSync(FIXTURE);
+  const target = megabytes * 1024 * 1024;
+  const fd = openSync(path, "w");
+  let written = 0;
+  while (written < target) {
+    const room = target - written;
+    const part = room >= chunk.length ? chunk : chunk.subarray(0, chunk.lastIndexOf(10, room - 1) + 1);
+    if (part.length === 0) break;
+    writeSync(fd, part);
+    written += part.length;
+  }
+  closeSync(fd);
+  return path;
 }
