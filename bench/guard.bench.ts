@@ -4,7 +4,7 @@
 // one and the floor, so a busy machine slows all three alike (the guard's own cost is the difference).
 
 import { spawnSync } from "node:child_process";
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -12,7 +12,6 @@ import { makeTranscript, summarize, type TimingSummary } from "./process-timing.
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const ctxBin = join(root, "dist", "ctx.js");
-const fixture = join(root, "tests", "fixtures", "transcripts", "spotter", "4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
 /**

@@ -1,6 +1,6 @@
 // Hook process cost: `ctx hook …` wall time next to `node -e 0` in the same run (the floor no Node
 // program beats), on a 50 MB transcript, plus what each library would add to a process's start-up.
-import { closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -8,7 +8,6 @@ import { makeTranscript, timeProcess } from "./process-timing.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const ctxBin = join(root, "dist", "ctx.js");
-const fixture = join(root, "tests", "fixtures", "transcripts", "spotter", "4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 
 export async function run(): Promise<Record<string, unknown>> {
