@@ -1,14 +1,12 @@
 // Where the session index reads from and writes to: Claude Code's user folder (whose `projects/` holds
 // the transcripts) and ctx's index file. Precedence: an explicit --claude-dir, then CLAUDE_CONFIG_DIR, then ~/.claude.
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { claudeConfigDir } from "../store/claude-paths.ts";
 import { ctxHome } from "../store/paths.ts";
 
 export function resolveClaudeDir(options: { claudeDir?: string | undefined; env: NodeJS.ProcessEnv }): string {
   if (options.claudeDir !== undefined && options.claudeDir !== "") return resolve(options.claudeDir);
-  const fromEnv = options.env.CLAUDE_CONFIG_DIR;
-  if (fromEnv !== undefined && fromEnv !== "") return resolve(fromEnv);
-  return join(options.env.HOME ?? homedir(), ".claude");
+  return claudeConfigDir(options.env);
 }
 
 /** `<CTX_HOME>/index.db` (CTX_HOME defaults to ~/.ctx). */

@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
+import { projectFolderName } from "../core/fork-query.ts";
 
 export function homeOf(env: NodeJS.ProcessEnv): string {
   return env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
@@ -25,7 +26,7 @@ const MAX_NAME = 200;
  * function is not documented, so such a path should set `memory.directory` explicitly.
  */
 export function claudeProjectDirName(path: string): string {
-  const name = resolve(path).replace(/[^a-zA-Z0-9]/g, "-");
+  const name = projectFolderName(resolve(path));
   if (name.length <= MAX_NAME) return name;
   return `${name.slice(0, MAX_NAME)}-${createHash("sha256").update(path).digest("hex").slice(0, 8)}`;
 }
