@@ -52,6 +52,11 @@ export interface ForkDetectResult {
 }
 
 const DEFAULT_REFRESH_BUDGET_MS = 1_500;
+/**
+ * An index synced this recently is searched as it is: `ctx serve`'s watcher keeps it current, and catching up
+ * means a stat of every transcript (about 0.7 s for 12,000 files), most of a cold search's cost.
+ */
+const FRESH_ENOUGH_MS = 60_000;
 /** Claude Code's default `cleanupPeriodDays` (reference/claude-code.md §2.1). */
 const DEFAULT_CLEANUP_DAYS = 30;
 
@@ -66,7 +71,8 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     env: options.env,
   });
   const dbPath = resolveIndexPath(options.env);
-  const refresh = await refreshIndex(claudeDir, dbPath, options.refreshBudgetMs ?? DEFAULT_REFRESH_BUDGET_MS);
+  const budgetMs = options.refreshBudgetMs ?? DEFAULT_REFRESH_BUDGET_MS;
+  const refresh = syncedWithin(dbPath, now, FRESH_ENOUGH_MS) ? null : await refreshIndex(claudeDir, dbPath, budgetMs);
   const threshold = options.config.search.minSimilarity;
   if (!existsSync(dbPath)) {
     // Nothing indexed and nothing to index (no projects folder): an empty answer, not an error.
@@ -139,6 +145,21 @@ function openReader(dbPath: string): SessionIndex {
   reader?.index.close();
   reader = { path: dbPath, inode, index: openSessionIndex(dbPath, { readonly: true }) };
   return reader.index;
+}
+
+/** True when the index exists and its last sync finished less than `withinMs` before `now`. */
+function syncedWithin(dbPath: string, now: number, withinMs: number): boolean {
+  if (!existsSync(dbPath)) return false;
+  try {
+    const row = openReader(dbPath).db.prepare("SELECT value FROM meta WHERE key = 'last_sync_at'").get() as
+      | { value?: unknown }
+      | undefined;
+    const at = Number(row?.value);
+    return Number.isFinite(at) && now - at >= 0 && now - at < withinMs;
+  } catch {
+    // A damaged index is reported by the search itself, with its hint.
+    return false;
+  }
 }
 
 async function refreshIndex(claudeDir: string, dbPath: string, budgetMs: number): Promise<SyncSummary | null> {

@@ -1,0 +1,34 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { writeSampleClaudeDir } from "../../tests/helpers/sample-claude-dir.ts";
+import { assistantText, userPrompt } from "../../tests/helpers/transcript-lines.ts";
+import { defaultConfig } from "../config/defaults.ts";
+import { runForkDetect } from "./fork-detect.ts";
+
+describe("runForkDetect catching the index up", () => {
+  it("searches an index synced within the last minute as it is, and catches up an older one", async () => {
+    const base = mkdtempSync(join(tmpdir(), "ctx-fork-fresh-"));
+    const claudeDir = join(base, "claude");
+    const sessions = writeSampleClaudeDir(claudeDir);
+    const env = { CLAUDE_CONFIG_DIR: claudeDir, CTX_HOME: join(base, "home") };
+    const options = { config: defaultConfig(), env, projectRoot: "/x" };
+    const first = await runForkDetect({ query: "phoenix server" }, { ...options, now: () => Date.now() });
+    expect(first.refresh?.sessionsTotal).toBe(sessions.length);
+
+    const ctx = { sessionId: "fresh-1", cwd: "/home/user/zebra" };
+    const project = join(claudeDir, "projects", sessions[0]?.path.split("/").at(-2) ?? "");
+    writeFileSync(
+      join(project, "fresh-1.jsonl"),
+      `${[userPrompt(ctx, "migrate the zebra stripes database"), assistantText(ctx, "a1", "Zebra stripes migrated.")].join("\n")}\n`,
+    );
+    const soon = await runForkDetect({ query: "zebra stripes" }, { ...options, now: () => Date.now() + 1_000 });
+    expect(soon.refresh).toBeNull();
+    expect(soon.candidates).toEqual([]);
+
+    const later = await runForkDetect({ query: "zebra stripes" }, { ...options, now: () => Date.now() + 61_000 });
+    expect(later.refresh?.filesIngested).toBe(1);
+    expect(later.candidates[0]?.sessionId).toBe("fresh-1");
+  });
+});
