@@ -59,8 +59,13 @@ export function formatSyncSummary(summary: SyncSummary): string {
     summary.skippedLines + summary.unknownEntries === 0
       ? ""
       : `, ${number(summary.skippedLines)} unreadable line(s) and ${number(summary.unknownEntries)} unknown entr(ies) skipped`;
+  const topics = summary.memoryTopics;
+  const memory =
+    topics.indexed + topics.removed === 0
+      ? ""
+      : `; ${number(topics.indexed)} memory topic(s) indexed, ${number(topics.removed)} dropped`;
   return (
     `${number(summary.sessionsTotal)} session(s) indexed: ${files}; ${number(summary.messages)} new message(s), ` +
-    `${number(summary.chunks)} new chunk(s)${skipped} in ${seconds} s\n`
+    `${number(summary.chunks)} new chunk(s)${skipped}${memory} in ${seconds} s\n`
   );
 }

@@ -1,12 +1,14 @@
 // Incremental sync of the session index with the transcripts on disk: discover, skip what is unchanged,
 // bring each changed file up to date in its own transaction (src/index/sync-file.ts). An abort (Ctrl-C)
 // takes effect between files, so the index is always consistent and the next run resumes where this one stopped.
+// Then the auto-memory topic files, the same way (src/index/sync-memory.ts).
 
 import { openSessionIndex } from "../store/session-index.ts";
 import { createIndexWriter } from "../store/session-index-writer.ts";
 import type { DiscoveredFile } from "./discover.ts";
 import { discoverTranscripts } from "./discover.ts";
 import { isUnchanged, syncFile } from "./sync-file.ts";
+import { type MemorySyncSummary, syncMemoryTopics } from "./sync-memory.ts";
 
 export interface SyncProgress {
   /** Files brought up to date so far, of `total` that needed work. */
@@ -28,6 +30,8 @@ export interface SyncSummary {
   unknownEntries: number;
   durationMs: number;
   interrupted: boolean;
+  /** The auto-memory topic files (`projects/*\/memory/*.md`) found, (re)indexed and dropped. */
+  memoryTopics: MemorySyncSummary;
 }
 
 export interface SyncOptions {
@@ -40,6 +44,8 @@ export interface SyncOptions {
   /** Called when one file cannot be read (permissions, I/O); the sync goes on with the others. */
   onFileError?: (path: string, error: unknown) => void;
   now?: () => number;
+  /** Strings never redacted in memory topics (config `redaction.allowlist`). */
+  allowlist?: readonly string[];
 }
 
 export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
@@ -59,6 +65,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     unknownEntries: 0,
     durationMs: 0,
     interrupted: false,
+    memoryTopics: { scanned: 0, indexed: 0, removed: 0 },
   };
   try {
     const writer = createIndexWriter(index.db);
@@ -86,6 +93,13 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
       const elapsed = now() - started;
       const etaMs = bytesDone > 0 && elapsed > 0 ? Math.round((elapsed / bytesDone) * (totalBytes - bytesDone)) : null;
       options.onProgress?.({ done: done + 1, total: work.length, sessionId: file.sessionId, etaMs });
+    }
+    if (!summary.interrupted) {
+      summary.memoryTopics = await syncMemoryTopics(index.db, options.claudeDir, {
+        full,
+        ...(options.allowlist === undefined ? {} : { allowlist: options.allowlist }),
+        ...(options.signal === undefined ? {} : { signal: options.signal }),
+      });
     }
     writer.setMeta("last_sync_at", String(now()));
     summary.sessionsTotal = index.stats().sessions;

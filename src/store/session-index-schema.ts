@@ -11,10 +11,14 @@
 // different stream from chunks.text, so an external-content table (which re-tokenizes chunks.text on
 // delete and rebuild) would disagree with what was indexed. Its tokenizer splits on whitespace only (every
 // printable ASCII character is a token character): the code-aware token stream is the authority.
+//
+// memory_topics holds Claude Code's auto-memory topic files (`projects/<project>/memory/*.md`, the "deep" layer),
+// redacted; memory_topics_fts indexes tokenizeForSearch(name, description, body) the same contentless way. Its
+// rowid is memory_topics.id (an INTEGER PRIMARY KEY: a plain rowid may change on VACUUM), path is the key.
 import type { DatabaseSync } from "node:sqlite";
 
 /** Bump on any change below: an index with another version is dropped and rebuilt by the next sync. */
-export const SCHEMA_VERSION = 2;
+export const SCHEMA_VERSION = 3;
 
 const TOKEN_CHARS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -39,9 +43,26 @@ CREATE INDEX chunks_session ON chunks(session_id);
 CREATE INDEX chunks_source ON chunks(source, chunk_index);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(tokens, content='', contentless_delete=1, tokenize=${sqlString(TOKENIZER)});
 CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, row);
+CREATE TABLE memory_topics(
+  id INTEGER PRIMARY KEY AUTOINCREMENT, path TEXT NOT NULL UNIQUE, project TEXT NOT NULL, name TEXT NOT NULL,
+  description TEXT NOT NULL, type TEXT NOT NULL, body TEXT NOT NULL, mtime_ms INTEGER NOT NULL, size INTEGER NOT NULL);
+CREATE INDEX memory_topics_project ON memory_topics(project);
+CREATE VIRTUAL TABLE memory_topics_fts USING fts5(tokens, content='', contentless_delete=1, tokenize=${sqlString(TOKENIZER)});
+CREATE VIRTUAL TABLE memory_topics_vocab USING fts5vocab(memory_topics_fts, row);
 `;
 
-const TABLES = ["chunks_vocab", "chunks_fts", "chunk_vectors", "chunks", "files", "sessions", "meta"];
+const TABLES = [
+  "memory_topics_vocab",
+  "memory_topics_fts",
+  "memory_topics",
+  "chunks_vocab",
+  "chunks_fts",
+  "chunk_vectors",
+  "chunks",
+  "files",
+  "sessions",
+  "meta",
+];
 
 export function readSchemaVersion(db: DatabaseSync): number | null {
   const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'meta'").get();
