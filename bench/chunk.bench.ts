@@ -1,8 +1,8 @@
 // Chunking speed on realistic markdown: the real transcripts' assistant prose, tool inputs and tool results (the
 // latter as fenced code, as a reply quoting them would), concatenated in order to 100 KB and 1 MB.
 // Budget (issue 6): input chunking <= 5 ms per 100 KB. Sizes are UTF-16 code units (the chunkers' unit).
-import { chunkInput } from "../src/core/chunk-input.ts";
-import { chunkOutput } from "../src/core/chunk-output.ts";
+import { chunkInput } from "../src/core/chunking/input.ts";
+import { chunkOutput } from "../src/core/chunking/output.ts";
 import { readEntries, realTranscriptPaths } from "../tests/helpers/fixture-messages.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 9);

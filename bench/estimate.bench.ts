@@ -11,7 +11,7 @@
 // inputs as JSON and other tool results); an interval is "mixed" when no kind has >= 70% of its characters.
 import { basename } from "node:path";
 import { CHARS_PER_TOKEN, estimateTokens } from "../src/core/estimate.ts";
-import type { AssistantEntry, ContentBlock, TranscriptEntry } from "../src/core/transcript.ts";
+import type { AssistantEntry, ContentBlock, TranscriptEntry } from "../src/core/transcript/entries.ts";
 import { readEntries, realTranscriptPaths } from "../tests/helpers/fixture-messages.ts";
 
 type Kind = "prose" | "code" | "tool-io";

@@ -19,7 +19,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
  * microseconds: free of process start-up and far less sensitive to a busy machine than whole-process times.
  */
 async function guardInProcess(project: string, transcript: string, session: string): Promise<TimingSummary> {
-  const { handleContextGuard } = await import("../src/hooks/context-guard.ts");
+  const { handleContextGuard } = await import("../src/hooks/guard.ts");
   const { defaultConfig } = await import("../src/config/defaults.ts");
   const { silentLogger } = await import("../src/log.ts");
   const deps = {

@@ -4,9 +4,9 @@
 import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildChunks } from "../src/core/index-chunker.ts";
-import { tokenizeForSearch } from "../src/core/search-tokens.ts";
-import { readTranscriptFrom } from "../src/index/read-transcript.ts";
+import { buildChunks } from "../src/core/search/chunker.ts";
+import { tokenizeForSearch } from "../src/core/search/tokens.ts";
+import { readTranscriptFrom } from "../src/search/sync/read-transcript.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const FIXTURES = join(import.meta.dirname, "../tests/fixtures/transcripts");

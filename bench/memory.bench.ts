@@ -5,9 +5,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultConfig } from "../src/config/defaults.ts";
-import { addToBudget, assembleFromBudget, listBudget } from "../src/store/budget-ops.ts";
-import { discoverClaudeMdRules } from "../src/store/claude-md.ts";
-import { writeMemory } from "../src/store/memory-store.ts";
+import { addToBudget, assembleFromBudget, listBudget } from "../src/store/budget/operations.ts";
+import { writeMemory } from "../src/store/memory/memory-store.ts";
+import { discoverClaudeMdRules } from "../src/store/rules/claude-md.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 30);
 

@@ -2,7 +2,7 @@
 // corpus, recall on the planted fake secrets, false positives on ordinary text, and the worst 1 MB adversarial line.
 // MB = 10^6 bytes of UTF-8. Target: >= 20 MB/s on ordinary text.
 
-import { redactText, redactValue } from "../src/core/redact.ts";
+import { redactText, redactValue } from "../src/core/redact/redact.ts";
 import {
   buildSecretSamples,
   checkSecretSample,

@@ -9,9 +9,9 @@ import { fileURLToPath } from "node:url";
 import { constants, zstdCompressSync } from "node:zlib";
 import * as lz4 from "lz4js";
 import * as z from "zod/mini";
-import { recompressSnapshot } from "../src/store/archive-worker.ts";
-import { decodeContainer, encodeContainer } from "../src/store/container.ts";
-import { createSnapshot } from "../src/store/snapshots.ts";
+import { decodeContainer, encodeContainer } from "../src/store/files/container.ts";
+import { recompressSnapshot } from "../src/store/snapshots/archive-worker.ts";
+import { createSnapshot } from "../src/store/snapshots/snapshots.ts";
 import { summarize, timeProcess } from "./process-timing.ts";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));

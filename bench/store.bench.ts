@@ -10,9 +10,9 @@ import { decode, encode } from "@msgpack/msgpack";
 import { decompress as fzstdDecompress } from "fzstd";
 import * as lz4 from "lz4js";
 import * as z from "zod/mini";
-import { writeFileAtomic } from "../src/store/atomic-write.ts";
-import { decodeContainer, encodeContainer } from "../src/store/container.ts";
-import { readStateFile, writeStateFile } from "../src/store/state-file.ts";
+import { writeFileAtomic } from "../src/store/files/atomic-write.ts";
+import { decodeContainer, encodeContainer } from "../src/store/files/container.ts";
+import { readStateFile, writeStateFile } from "../src/store/files/state-file.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const BUDGET_MS = 100;

@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { assembleContext, BRIDGE_PRESET, SMART_CONTEXT_PRESET } from "../src/core/summaries/assemble.ts";
 import { summarizeExtractive } from "../src/core/summaries/extractive.ts";
 import { collectMessages, neighboursOf, type SummaryMessage } from "../src/core/summaries/messages.ts";
-import { parseTranscriptLine } from "../src/core/transcript.ts";
+import { parseTranscriptLine } from "../src/core/transcript/entries.ts";
 import { measureAllFixtures } from "../tests/fixtures/summaries/measure.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);

@@ -6,9 +6,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { normalizeL2 } from "../src/core/vector-math.ts";
-import type { Embedder } from "../src/index/embedders/types.ts";
-import { createVectorSearch, ensureVectorTable, putVectors } from "../src/store/vector-store.ts";
+import { normalizeL2 } from "../src/core/search/vector-math.ts";
+import type { Embedder } from "../src/search/embedders/types.ts";
+import { createVectorSearch, ensureVectorTable, putVectors } from "../src/search/session-index/vectors.ts";
 
 const CHUNKS = 50_000;
 const DIMENSIONS = 768;

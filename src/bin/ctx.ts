@@ -35,7 +35,7 @@ async function main(argv: string[]): Promise<number> {
     const [{ runStatusLine }, { loadConfig }, { findProjectRoot }] = await Promise.all([
       import("../cli/statusline.ts"),
       import("../config/load.ts"),
-      import("../store/paths.ts"),
+      import("../config/paths.ts"),
     ]);
     await runStatusLine(process.stdin, (text) => process.stdout.write(text), {
       env: process.env,

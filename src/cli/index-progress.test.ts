@@ -1,7 +1,7 @@
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { silentLogger } from "../log.ts";
-import type { CliContext } from "./context.ts";
+import type { CliContext } from "./command-io.ts";
 import { createIndexProgress, formatEta } from "./index-progress.ts";
 
 function context(stderrIsTTY: boolean): { ctx: CliContext; stderr: () => string } {

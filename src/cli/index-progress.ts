@@ -1,8 +1,8 @@
 // Progress of `ctx index` on stderr: a cli-progress bar on a terminal ("Indexing session 47 of 342 … ~2 min
 // left"); elsewhere (CI logs, pipes) a plain line at most every 10 s, so a quick run prints nothing.
 import { SingleBar } from "cli-progress";
-import type { SyncProgress } from "../index/sync.ts";
-import type { CliContext } from "./context.ts";
+import type { SyncProgress } from "../search/sync/sync-index.ts";
+import type { CliContext } from "./command-io.ts";
 
 export interface IndexProgress {
   update(progress: SyncProgress): void;

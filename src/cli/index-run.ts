@@ -2,9 +2,9 @@
 // clean stop between files, then print the summary (or the SyncSummary as JSON).
 
 import { describeError } from "../errors.ts";
-import { resolveClaudeDir, resolveIndexPath } from "../index/paths.ts";
-import { type SyncSummary, syncIndex } from "../index/sync.ts";
-import type { CliContext } from "./context.ts";
+import { resolveClaudeDir, resolveIndexPath } from "../search/paths.ts";
+import { type SyncSummary, syncIndex } from "../search/sync/sync-index.ts";
+import type { CliContext } from "./command-io.ts";
 import { createIndexProgress } from "./index-progress.ts";
 import { formatJson } from "./output.ts";
 

@@ -2,6 +2,7 @@
 // Errors are translated once, in src/bin/ctx.ts.
 import { Command, CommanderError } from "commander";
 import { CTX_VERSION } from "../version.ts";
+import type { CliContext } from "./command-io.ts";
 import { registerBudgetCommand } from "./commands/budget.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
 import { registerChunkCommand } from "./commands/chunk.ts";
@@ -11,7 +12,7 @@ import { registerDiffCommand } from "./commands/diff.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerEmbedCommand } from "./commands/embed.ts";
 import { registerHookCommand } from "./commands/hook.ts";
-import { registerIndexCommand } from "./commands/index.ts";
+import { registerIndexCommand } from "./commands/index-command.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerReindexCommand } from "./commands/reindex.ts";
 import { registerRestoreCommand } from "./commands/restore.ts";
@@ -25,7 +26,6 @@ import { registerStatusCommand } from "./commands/status.ts";
 import { registerStatusLineCommand } from "./commands/statusline.ts";
 import { registerSummariesCommand } from "./commands/summaries.ts";
 import { registerSummarizeCommand } from "./commands/summarize.ts";
-import type { CliContext } from "./context.ts";
 
 export function createProgram(ctx: CliContext): Command {
   const program = new Command("ctx")

@@ -3,10 +3,10 @@
 // operations, and the NOT_FOUND errors that name what a person can run instead.
 import type { Command } from "commander";
 import { loadConfig } from "../config/load.ts";
+import { findProjectRoot, requireProjectDir } from "../config/paths.ts";
 import { CtxError } from "../errors.ts";
-import type { ContextOpsDeps } from "../store/context-ops.ts";
-import { findProjectRoot, requireProjectDir } from "../store/paths.ts";
-import type { CliContext } from "./context.ts";
+import type { ContextOpsDeps } from "../store/context/operations.ts";
+import type { CliContext } from "./command-io.ts";
 
 export interface ProjectFlags {
   json?: boolean;

@@ -3,7 +3,12 @@
 // hooks.maxInjectChars, the size Claude takes in as one injection.
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Config } from "../config/schema.ts";
-import { RESTORE_SECTIONS, type RenderOptions, type RestoreMode, type RestoreSection } from "../core/restore-text.ts";
+import {
+  RESTORE_SECTIONS,
+  type RenderOptions,
+  type RestoreMode,
+  type RestoreSection,
+} from "../core/context/restore-text.ts";
 import { CtxError } from "../errors.ts";
 
 export const RESTORE_MODES: readonly RestoreMode[] = ["full", "summary", "selective"];

@@ -1,8 +1,8 @@
 // The `--json` output of the context commands, one schema each, so scripts can rely on the shape (and the
 // tests check every command's output against its schema).
 import * as z from "zod/mini";
-import { ContextDiffSchema } from "../core/diff.ts";
-import { SnapshotEntrySchema } from "../store/snapshot-index.ts";
+import { ContextDiffSchema } from "../core/context/diff.ts";
+import { SnapshotEntrySchema } from "../store/snapshots/catalog.ts";
 
 const SkippedCheckpointSchema = z.object({ id: z.string(), problem: z.string() });
 

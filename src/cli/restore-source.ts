@@ -1,11 +1,16 @@
 // Loading and rendering the state `ctx restore` and `ctx snapshot restore` print, with the errors a person
 // gets when there is nothing there: each names what was asked for and what to run instead.
-import { ContextStateSchema } from "../core/context-state.ts";
-import { type RenderOptions, renderRestoreText } from "../core/restore-text.ts";
+import { ContextStateSchema } from "../core/context/extract.ts";
+import { type RenderOptions, renderRestoreText } from "../core/context/restore-text.ts";
 import { CtxError } from "../errors.ts";
-import { newestGoodCheckpoint } from "../store/checkpoints.ts";
-import { type ContextOpsDeps, type RestoreResult, type RestoreSource, restoreContext } from "../store/context-ops.ts";
-import { unknownCheckpointError, unknownSnapshotError } from "./project-context.ts";
+import {
+  type ContextOpsDeps,
+  type RestoreResult,
+  type RestoreSource,
+  restoreContext,
+} from "../store/context/operations.ts";
+import { newestGoodCheckpoint } from "../store/snapshots/checkpoints.ts";
+import { unknownCheckpointError, unknownSnapshotError } from "./project-flags.ts";
 import type { RestoreReport } from "./reports.ts";
 
 export interface RenderedRestore extends RestoreResult {

@@ -1,9 +1,9 @@
 // How snapshots and checkpoints read in the terminal: aligned tables for `ctx snapshot list`, the meta
 // rows of `ctx snapshot show`, and why retention removed a snapshot.
-import type { PruneReason, RetentionPolicy } from "../core/retention.ts";
-import { formatBytes } from "../core/snapshot-summary.ts";
-import type { CheckpointEntry } from "../store/checkpoints.ts";
-import type { SnapshotEntry } from "../store/snapshots.ts";
+import type { PruneReason, RetentionPolicy } from "../core/snapshots/retention.ts";
+import { formatBytes } from "../core/snapshots/summary.ts";
+import type { CheckpointEntry } from "../store/snapshots/checkpoints.ts";
+import type { SnapshotEntry } from "../store/snapshots/snapshots.ts";
 
 /** Columns padded to their widest cell; the last column is not padded. */
 function formatTable(rows: readonly (readonly string[])[]): string {

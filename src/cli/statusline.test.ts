@@ -4,9 +4,9 @@ import { join } from "node:path";
 import { Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../config/defaults.ts";
-import { stepGuard } from "../core/guard.ts";
-import type { GuardState } from "../core/guard-state.ts";
-import { guardStatePath, statusLinePath, writeGuardState } from "../store/guard-store.ts";
+import type { GuardState } from "../core/guard/state.ts";
+import { stepGuard } from "../core/guard/tiers.ts";
+import { guardStatePath, statusLinePath, writeGuardState } from "../store/guard/guard-store.ts";
 import { MINIMAL_STATUS_LINE, renderStatusLine, runStatusLine, type StatusLineDeps } from "./statusline.ts";
 
 const fixture = (name: string) =>

@@ -5,13 +5,18 @@
 // worse than a plain one). The guard's measurements come from the PostToolUse hook; this only reads them.
 import { defaultConfig } from "../config/defaults.ts";
 import type { Config } from "../config/schema.ts";
-import { dynamicThresholds, levelFor } from "../core/guard.ts";
-import { GUARD_TIERS, remainingPercent } from "../core/guard-state.ts";
-import { formatStatusLine } from "../core/guard-text.ts";
-import { contextOfStatusLine, StatusLineInputSchema } from "../core/statusline.ts";
-import { autoCompactSettingsFromEnv, autoCompactThreshold, inferWindowTokens, isEnvFlagOn } from "../core/tokens.ts";
-import { readGuardState, statusLinePath, writeGuardFile } from "../store/guard-store.ts";
-import { readContextTail } from "../store/transcript-tail.ts";
+import { GUARD_TIERS, remainingPercent } from "../core/guard/state.ts";
+import { contextOfStatusLine, StatusLineInputSchema } from "../core/guard/statusline.ts";
+import { formatStatusLine } from "../core/guard/text.ts";
+import { dynamicThresholds, levelFor } from "../core/guard/tiers.ts";
+import {
+  autoCompactSettingsFromEnv,
+  autoCompactThreshold,
+  inferWindowTokens,
+  isEnvFlagOn,
+} from "../core/guard/tokens.ts";
+import { readGuardState, statusLinePath, writeGuardFile } from "../store/guard/guard-store.ts";
+import { readContextTail } from "../store/transcript/tail.ts";
 
 export const MINIMAL_STATUS_LINE = "ctx";
 

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
-import { projectFolderName } from "../core/fork-query.ts";
+import { projectFolderName } from "../core/search/fork-query.ts";
 
 export function homeOf(env: NodeJS.ProcessEnv): string {
   return env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();

@@ -3,9 +3,9 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CtxError } from "../errors.ts";
-import { ctxHome, projectPaths } from "../store/paths.ts";
 import { defaultConfig } from "./defaults.ts";
 import { type ConfigLayer, configLeaves, formatConfigIssue, mergeLayers, sourceOfPath } from "./merge.ts";
+import { ctxHome, projectPaths } from "./paths.ts";
 import { type Config, configSchema } from "./schema.ts";
 
 export interface LoadConfigOptions {

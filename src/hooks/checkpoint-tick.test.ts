@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { assistantText, userPrompt } from "../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../config/defaults.ts";
-import { ContextStateSchema } from "../core/context-state.ts";
+import { ContextStateSchema } from "../core/context/extract.ts";
 import { silentLogger } from "../log.ts";
-import { listCheckpoints, readCheckpoint } from "../store/checkpoints.ts";
+import { listCheckpoints, readCheckpoint } from "../store/snapshots/checkpoints.ts";
 import { handleCheckpointTick } from "./checkpoint-tick.ts";
 import type { HookDeps } from "./table.ts";
 

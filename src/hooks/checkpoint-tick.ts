@@ -7,14 +7,14 @@
 // process starts libuv's thread pool, which costs this every-tool-call hook several milliseconds.
 import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { projectPaths } from "../config/paths.ts";
 import {
   type CheckpointMark,
   countMessageLines,
   finishTick,
   parseCheckpointMark,
   planTick,
-} from "../core/checkpoint-tick.ts";
-import { projectPaths } from "../store/paths.ts";
+} from "../core/snapshots/checkpoint-tick.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
 
 const MAX_READ_BYTES = 4 * 1024 * 1024;
@@ -31,7 +31,7 @@ export async function handleCheckpointTick(
   const counted = countNewMessages(input.transcript_path, plan.read.from, plan.read.to);
   const tick = finishTick(plan, counted, deps.config.checkpoints.intervalMessages);
   if (tick.checkpoint) {
-    const { checkpointContext } = await import("../store/context-ops.ts");
+    const { checkpointContext } = await import("../store/context/operations.ts");
     const result = await checkpointContext(
       { projectRoot: deps.projectRoot, config: deps.config, now: deps.now },
       { sessionId: input.session_id, transcriptPath: input.transcript_path },

@@ -3,11 +3,11 @@
 // assembled context budget (chosen by hand, so before the extracted state; at most budget.injectMaxTokens),
 // then the saved state in the room left, all within Claude Code's
 // additionalContext limit, carrying the injection's token so its arrival can be checked in the transcript.
-import { assembleBudget, type BudgetFile } from "../core/budget.ts";
-import type { ContextState } from "../core/context-state.ts";
+import { assembleBudget, type BudgetFile } from "../core/budget/compartments.ts";
+import type { ContextState } from "../core/context/extract.ts";
+import type { Injection } from "../core/context/injection.ts";
+import { renderRestoreText } from "../core/context/restore-text.ts";
 import { CHARS_PER_TOKEN } from "../core/estimate.ts";
-import type { Injection } from "../core/injection.ts";
-import { renderRestoreText } from "../core/restore-text.ts";
 
 export interface InjectionExtras {
   /** The rules block (already redacted), or "" when there are none or re-injection is off. */

@@ -2,16 +2,16 @@
 // checkpoint, L4 saves and takes a snapshot; then the note for Claude (additionalContext) and, for the top
 // two tiers, a line for the user (systemMessage). A failed action is reported in the note, never thrown:
 // the warning matters more than the save.
-import { type ContextState, ContextStateSchema } from "../core/context-state.ts";
-import type { GuardNotice } from "../core/guard.ts";
-import { healthOf } from "../core/guard-health.ts";
-import type { GuardState } from "../core/guard-state.ts";
-import { type ActionResults, formatGuardNotice, formatGuardSystemMessage } from "../core/guard-text.ts";
-import { redactText } from "../core/redact.ts";
-import { retentionPolicyFromConfig } from "../core/retention.ts";
+import { type ContextState, ContextStateSchema } from "../core/context/extract.ts";
+import { healthOf } from "../core/guard/health.ts";
+import type { GuardState } from "../core/guard/state.ts";
+import { type ActionResults, formatGuardNotice, formatGuardSystemMessage } from "../core/guard/text.ts";
+import type { GuardNotice } from "../core/guard/tiers.ts";
+import { redactText } from "../core/redact/redact.ts";
+import { retentionPolicyFromConfig } from "../core/snapshots/retention.ts";
 import { describeError } from "../errors.ts";
-import { checkpointContext, saveContext } from "../store/context-ops.ts";
-import { createSnapshot } from "../store/snapshots.ts";
+import { checkpointContext, saveContext } from "../store/context/operations.ts";
+import { createSnapshot } from "../store/snapshots/snapshots.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
 
 export async function actOnNotice(

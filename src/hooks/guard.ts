@@ -1,17 +1,17 @@
 // PostToolUse: the context guard. Reads the context size from the transcript's tail (bounded, so flat in
-// the transcript's size), steps the guard (core/guard.ts), keeps the per-session measurements, and only
+// the transcript's size), steps the guard (core/guard/tiers.ts), keeps the per-session measurements, and only
 // when a tier rises or a velocity alarm starts loads the actions (save, checkpoint, snapshot) and tells
 // Claude through additionalContext. Every other call costs a tail read and two tiny file operations.
-import { stepGuard } from "../core/guard.ts";
+import { stepGuard } from "../core/guard/tiers.ts";
 import {
   autoCompactSettingsFromEnv,
   autoCompactThreshold,
   inferWindowTokens,
   isEnvFlagOn,
   reportedWindowOf,
-} from "../core/tokens.ts";
-import { pruneGuardFiles, readGuardState, readStatusLineFigures, writeGuardState } from "../store/guard-store.ts";
-import { readContextTail } from "../store/transcript-tail.ts";
+} from "../core/guard/tokens.ts";
+import { pruneGuardFiles, readGuardState, readStatusLineFigures, writeGuardState } from "../store/guard/guard-store.ts";
+import { readContextTail } from "../store/transcript/tail.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
 
 export async function handleContextGuard(

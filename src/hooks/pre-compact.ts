@@ -3,16 +3,16 @@
 // back verified, and leave the re-injection pending for SessionStart `compact`. PreCompact cannot inject
 // anything itself. If the state cannot be saved and verified, the compaction is blocked (exit 2) when
 // `hooks.blockCompactionOnSaveFailure` is on, so nothing is lost.
-import { ContextStateSchema } from "../core/context-state.ts";
-import { newInjection } from "../core/injection.ts";
-import { redactText } from "../core/redact.ts";
-import { retentionPolicyFromConfig } from "../core/retention.ts";
+import { ContextStateSchema } from "../core/context/extract.ts";
+import { newInjection } from "../core/context/injection.ts";
+import { redactText } from "../core/redact/redact.ts";
+import { retentionPolicyFromConfig } from "../core/snapshots/retention.ts";
 import { describeError, isCtxError } from "../errors.ts";
-import { spawnDetachedRecompress } from "../store/archive-worker.ts";
-import { captureContextState } from "../store/context-capture.ts";
-import { writeInjection } from "../store/injection-store.ts";
-import { readSessionState, writeProjectState } from "../store/project-state.ts";
-import { createSnapshot } from "../store/snapshots.ts";
+import { captureContextState } from "../store/context/capture.ts";
+import { writeInjection } from "../store/context/injection.ts";
+import { readSessionState, writeProjectState } from "../store/context/project-state.ts";
+import { spawnDetachedRecompress } from "../store/snapshots/archive-worker.ts";
+import { createSnapshot } from "../store/snapshots/snapshots.ts";
 import { compactInjectionText } from "./context-injection.ts";
 import { gatherInjectionExtras } from "./injection-extras.ts";
 import type { PreCompactInput } from "./schemas.ts";

@@ -1,8 +1,8 @@
 // The I/O shell of `ctx hook <event>`: reads all of stdin, runs the dispatcher with production deps,
 // writes the reply. Loaded straight from src/bin without commander or the MCP SDK (hook start-up budget).
 import { loadConfig } from "../config/load.ts";
+import { findProjectRoot } from "../config/paths.ts";
 import { createLogger, parseLogLevel } from "../log.ts";
-import { findProjectRoot } from "../store/paths.ts";
 import { type HookRunResult, runHook } from "./dispatch.ts";
 
 /** Set in the environment of child processes ctx itself starts (e.g. `claude -p`), so hooks never recurse. */

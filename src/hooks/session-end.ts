@@ -3,12 +3,12 @@
 // declared (ctx init declares one); this stays well under that (see bench/hooks.bench.ts). With
 // `breadcrumb.enabled`, one line about the session is also appended to an Obsidian daily note.
 import { basename } from "node:path";
-import type { ContextState } from "../core/context-state.ts";
-import { recordSessionEnd } from "../core/sessions.ts";
+import { homeOf } from "../config/claude-paths.ts";
+import type { ContextState } from "../core/context/extract.ts";
+import { recordSessionEnd } from "../core/sessions/seen.ts";
 import { describeError } from "../errors.ts";
-import { homeOf } from "../store/claude-paths.ts";
-import { saveContext } from "../store/context-ops.ts";
-import { updateSessionsSeen } from "../store/sessions-seen.ts";
+import { saveContext } from "../store/context/operations.ts";
+import { updateSessionsSeen } from "../store/sessions/seen.ts";
 import type { SessionEndInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
 
@@ -41,7 +41,7 @@ export async function handleSessionEnd(input: SessionEndInput, deps: HookDeps): 
   }
   if (deps.config.breadcrumb.enabled) {
     try {
-      const { appendBreadcrumb } = await import("../store/breadcrumb-note.ts");
+      const { appendBreadcrumb } = await import("../store/sessions/breadcrumb-note.ts");
       const note = await appendBreadcrumb(
         {
           vault: deps.config.breadcrumb.vault,

@@ -4,11 +4,12 @@
 // - `startup`: a short "where you left off" from the last saved state of another session, when
 //   `hooks.autoRestore` is on;
 // - `resume`, `fork`, `clear`: nothing (the transcript already holds the conversation).
-import { recordSessionStart } from "../core/sessions.ts";
-import { removeOrphanedTempFiles } from "../store/atomic-write.ts";
-import { readInjection, writeInjection } from "../store/injection-store.ts";
-import { projectPaths } from "../store/paths.ts";
-import { updateSessionsSeen } from "../store/sessions-seen.ts";
+
+import { projectPaths } from "../config/paths.ts";
+import { recordSessionStart } from "../core/sessions/seen.ts";
+import { readInjection, writeInjection } from "../store/context/injection.ts";
+import { removeOrphanedTempFiles } from "../store/files/atomic-write.ts";
+import { updateSessionsSeen } from "../store/sessions/seen.ts";
 import { claudeCodePid } from "./claude-pid.ts";
 import type { SessionStartInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./table.ts";
@@ -52,7 +53,7 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
   if (input.source === "startup") {
     if (!deps.config.hooks.autoRestore) return null;
     const [{ readProjectState }, { startupInjectionText }] = await Promise.all([
-      import("../store/project-state.ts"),
+      import("../store/context/project-state.ts"),
       import("./context-injection.ts"),
     ]);
     const current = await readProjectState(deps.projectRoot).catch(() => null);
@@ -74,7 +75,7 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
   }
   // This session's own state: another session may have saved the project's newest state meanwhile.
   const [{ readSessionState }, { compactInjectionText }, { gatherInjectionExtras }] = await Promise.all([
-    import("../store/project-state.ts"),
+    import("../store/context/project-state.ts"),
     import("./context-injection.ts"),
     import("./injection-extras.ts"),
   ]);

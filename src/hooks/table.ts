@@ -77,7 +77,7 @@ const handleUserPromptSubmit = async (input: UserPromptSubmitInput, deps: HookDe
 // After every tool call: the rolling checkpoint, then the context guard (whose reply, when it speaks, is
 // the hook's reply). A failure of one never costs the other its work.
 const handlePostToolUse = async (input: PostToolUseInput, deps: HookDeps): Promise<HookOutcome | null> => {
-  const [tick, guard] = await Promise.all([import("./checkpoint-tick.ts"), import("./context-guard.ts")]);
+  const [tick, guard] = await Promise.all([import("./checkpoint-tick.ts"), import("./guard.ts")]);
   const failures: string[] = [];
   const failed = (what: string) => (error: unknown) => {
     failures.push(`${what} failed: ${describeError(error)}`);

@@ -1,9 +1,9 @@
 // UserPromptSubmit: the fallback for Claude Code dropping the SessionStart `compact` injection. After a
 // compaction, the first prompt checks whether the injection's token is in the transcript; if it is not,
 // the saved state is injected here, once. Cheap when nothing is pending: one small file read.
-import { decideFallback, type Injection } from "../core/injection.ts";
-import { readInjection, transcriptContains, writeInjection } from "../store/injection-store.ts";
-import { readSessionState } from "../store/project-state.ts";
+import { decideFallback, type Injection } from "../core/context/injection.ts";
+import { readInjection, transcriptContains, writeInjection } from "../store/context/injection.ts";
+import { readSessionState } from "../store/context/project-state.ts";
 import { compactInjectionText } from "./context-injection.ts";
 import { gatherInjectionExtras } from "./injection-extras.ts";
 import type { UserPromptSubmitInput } from "./schemas.ts";

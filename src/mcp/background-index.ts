@@ -1,12 +1,12 @@
 // Wires the background indexer into `ctx serve`: which commands a sync runs (`ctx index`, then `ctx embed`
 // when an embedder is configured), where Claude Code keeps transcripts, and the on/off switch (index.watch).
 import { join } from "node:path";
+import { ctxHome } from "../config/paths.ts";
 import type { Config } from "../config/schema.ts";
 import { describeError } from "../errors.ts";
-import { resolveClaudeDir } from "../index/paths.ts";
-import { type IndexWatcher, startIndexWatcher } from "../index/watcher.ts";
 import type { Logger } from "../log.ts";
-import { ctxHome } from "../store/paths.ts";
+import { resolveClaudeDir } from "../search/paths.ts";
+import { type IndexWatcher, startIndexWatcher } from "../search/sync/watcher.ts";
 
 export interface BackgroundIndexOptions {
   config: Config;

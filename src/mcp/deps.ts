@@ -1,9 +1,9 @@
 // What the MCP server needs from the outside world; production values are built in ./stdio.ts,
 // tests pass their own (temp project, fixed clock, failing collectors).
 import type { Config } from "../config/schema.ts";
-import type { Status } from "../core/status.ts";
-import type { ForkDetectRequest, ForkDetectResult } from "../index/fork-detect.ts";
+import type { Status } from "../core/status/report.ts";
 import type { Logger } from "../log.ts";
+import type { ForkDetectRequest, ForkDetectResult } from "../search/fork-detect.ts";
 
 export interface ServerDeps {
   version: string;
@@ -13,12 +13,12 @@ export interface ServerDeps {
   now: () => Date;
   /** The Claude Code session that spawned the server (CLAUDE_CODE_SESSION_ID); unset outside Claude Code. */
   sessionId?: string;
-  /** The auto-memory folder (Claude Code's own for the project unless configured); see store/memory-store.ts. */
+  /** The auto-memory folder (Claude Code's own for the project unless configured); see store/memory/memory-store.ts. */
   memoryDir?: string;
   /** The environment for summary providers and the ledger (CTX_HOME, ANTHROPIC_API_KEY, PATH); default process.env. */
   env?: NodeJS.ProcessEnv;
   /** `recent`: how many recent sessions to list (default 10). */
   collectStatus: (projectRoot: string, recent?: number) => Promise<Status>;
-  /** Searches the session index (catching it up first); see src/index/fork-detect.ts. */
+  /** Searches the session index (catching it up first); see src/search/fork-detect.ts. */
   forkDetect: (request: ForkDetectRequest) => Promise<ForkDetectResult>;
 }

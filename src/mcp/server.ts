@@ -2,9 +2,9 @@
 // the transport is attached by the caller (stdio in production, in-memory in tests).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ServerDeps } from "./deps.ts";
-import { PROMPT_REGISTRARS } from "./prompts/index.ts";
-import { RESOURCE_REGISTRARS } from "./resources/index.ts";
-import { TOOL_REGISTRARS } from "./tools/index.ts";
+import { PROMPT_REGISTRARS } from "./prompts/registry.ts";
+import { RESOURCE_REGISTRARS } from "./resources/registry.ts";
+import { TOOL_REGISTRARS } from "./tools/registry.ts";
 
 // Claude Code truncates server instructions at 2 KB; keep this short and factual.
 export const SERVER_INSTRUCTIONS = [

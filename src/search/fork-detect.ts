@@ -4,15 +4,20 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
-import { type ForkCandidate, type RecentSession, toForkCandidate, toRecentSession } from "../core/fork-candidates.ts";
-import { parseTimeBound, selectProjects } from "../core/fork-query.ts";
-import type { SearchFilters } from "../core/index-model.ts";
+import {
+  type ForkCandidate,
+  type RecentSession,
+  toForkCandidate,
+  toRecentSession,
+} from "../core/search/fork-candidates.ts";
+import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
+import type { SearchFilters } from "../core/search/model.ts";
 import { CtxError } from "../errors.ts";
-import { openSessionIndex, type SessionIndex } from "../store/session-index.ts";
+import { vectorSearchFor } from "./embedders/vector-search.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
-import { goodMatches, searchSessions } from "./search.ts";
-import { type SyncSummary, syncIndex } from "./sync.ts";
-import { vectorSearchFor } from "./vector-search.ts";
+import { goodMatches, searchSessions } from "./search-sessions.ts";
+import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
+import { type SyncSummary, syncIndex } from "./sync/sync-index.ts";
 
 export interface ForkDetectRequest {
   query: string;

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LONG_SESSION, layOutClaudeDir, VIEWER_PROJECT } from "../../tests/helpers/claude-projects.ts";
 import { defaultConfig } from "../config/defaults.ts";
-import type { ChunkHit } from "../core/index-model.ts";
-import { openSessionIndex, type SessionIndex } from "../store/session-index.ts";
-import { goodMatches, searchSessions } from "./search.ts";
-import { syncIndex } from "./sync.ts";
+import type { ChunkHit } from "../core/search/model.ts";
+import { goodMatches, searchSessions } from "./search-sessions.ts";
+import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
+import { syncIndex } from "./sync/sync-index.ts";
 
 const search = defaultConfig().search;
 const NOW = Date.UTC(2026, 2, 1);

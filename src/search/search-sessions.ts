@@ -1,9 +1,9 @@
 // Session search for fork detection: BM25 chunk hits (and vector hits when an embedder is configured,
-// fused by reciprocal rank), grouped by session and ranked with the composite score (src/core/ranking.ts).
+// fused by reciprocal rank), grouped by session and ranked with the composite score (src/core/search/ranking.ts).
 import type { Config } from "../config/schema.ts";
-import type { ChunkHit, RankedSession, SearchFilters } from "../core/index-model.ts";
-import { fuseByReciprocalRank, rankSessions, type SessionMatches } from "../core/ranking.ts";
-import type { SessionIndex } from "../store/session-index.ts";
+import type { ChunkHit, RankedSession, SearchFilters } from "../core/search/model.ts";
+import { fuseByReciprocalRank, rankSessions, type SessionMatches } from "../core/search/ranking.ts";
+import type { SessionIndex } from "./session-index/session-index.ts";
 
 export type VectorSearch = (query: string, limit: number, filters: SearchFilters) => Promise<ChunkHit[]>;
 

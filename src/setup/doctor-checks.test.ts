@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { removeOrphanedTempFiles } from "../store/atomic-write.ts";
+import { removeOrphanedTempFiles } from "../store/files/atomic-write.ts";
 import { countLeftoverTempFiles, LEFTOVER_TEMP_MIN_AGE_MS } from "./doctor-checks.ts";
 
 let dir: string;

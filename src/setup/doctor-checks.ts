@@ -1,11 +1,12 @@
 // The I/O shell of `ctx doctor`: gathers the facts (files, PATH, permissions, state files, config) and
-// hands them to the pure checks in src/core/doctor-*.ts.
+// hands them to the pure checks in src/core/setup/doctor-*.ts.
 
 import { existsSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
 import { globalConfigPath, loadConfig } from "../config/load.ts";
+import { projectPaths } from "../config/paths.ts";
 import {
   type ConfigCheck,
   checkConfig,
@@ -16,16 +17,15 @@ import {
   checkSessionIndex,
   checkStateFiles,
   type StateFileCheck,
-} from "../core/doctor-environment.ts";
-import { checkProjectWiring } from "../core/doctor-project.ts";
-import type { Finding } from "../core/doctor-report.ts";
-import { checkUserWiring, isCtxPluginEnabled } from "../core/doctor-user.ts";
+} from "../core/setup/doctor-environment.ts";
+import { checkProjectWiring } from "../core/setup/doctor-project.ts";
+import type { Finding } from "../core/setup/doctor-report.ts";
+import { checkUserWiring, isCtxPluginEnabled } from "../core/setup/doctor-user.ts";
 import { describeError, isCtxError } from "../errors.ts";
-import { resolveIndexPath } from "../index/paths.ts";
-import { TEMP_NAME } from "../store/atomic-write.ts";
-import { projectPaths } from "../store/paths.ts";
-import { inspectSessionIndex } from "../store/session-index-health.ts";
-import { verifyStateFile } from "../store/state-file.ts";
+import { resolveIndexPath } from "../search/paths.ts";
+import { inspectSessionIndex } from "../search/session-index/health.ts";
+import { TEMP_NAME } from "../store/files/atomic-write.ts";
+import { verifyStateFile } from "../store/files/state-file.ts";
 import { readProjectSnapshot, requireProjectDir } from "./init-project.ts";
 import { findOnPath, lookupOnPath } from "./resolve-command.ts";
 import { realPathOr, type SelfInfo } from "./self.ts";

@@ -1,9 +1,9 @@
-// The I/O shell of `ctx init`: read the project's files, plan with src/core/init-plan.ts, then write the
+// The I/O shell of `ctx init`: read the project's files, plan with src/core/setup/init-plan.ts, then write the
 // planned changes atomically. `planProjectInit` is exported for tests that check the result with the
 // real `claude doctor` / `claude mcp list`.
 import { chmod, lstat, mkdir, readdir, readFile, readlink, realpath, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import type { CommandChoice } from "../core/init-command-choice.ts";
+import type { CommandChoice } from "../core/setup/init-command-choice.ts";
 import {
   CTX_DIR_ENTRY,
   type CtxDirFacts,
@@ -13,9 +13,9 @@ import {
   type PlannedChange,
   type ProjectSnapshot,
   planInit,
-} from "../core/init-plan.ts";
+} from "../core/setup/init-plan.ts";
 import { CtxError } from "../errors.ts";
-import { ensurePrivateDir, writeFileAtomic } from "../store/atomic-write.ts";
+import { ensurePrivateDir, writeFileAtomic } from "../store/files/atomic-write.ts";
 import { resolveCtxCommand } from "./resolve-command.ts";
 import { describeSelf, type SelfInfo } from "./self.ts";
 

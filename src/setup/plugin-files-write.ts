@@ -1,10 +1,10 @@
-// Writes the Claude Code plugin files at the repository root from src/core/plugin-files.ts. Run after changing
+// Writes the Claude Code plugin files at the repository root from src/core/setup/plugin-files.ts. Run after changing
 // the hook table or /fork-detect (a test fails until the checked-in files match), then let biome lay them out:
 //   node -e 'import("./src/setup/plugin-files-write.ts").then((m) => m.writePluginFiles("."))'
 //   npx biome check --write .claude-plugin hooks
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { type PluginMeta, renderPluginFiles } from "../core/plugin-files.ts";
+import { type PluginMeta, renderPluginFiles } from "../core/setup/plugin-files.ts";
 
 const AUTHOR = "ctx contributors";
 

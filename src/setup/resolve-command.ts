@@ -7,7 +7,7 @@ import {
   chooseCtxCommand,
   type PathLookup,
   parseShimTargets,
-} from "../core/init-command-choice.ts";
+} from "../core/setup/init-command-choice.ts";
 import { realPathOr, type SelfInfo } from "./self.ts";
 
 const SHIM_MAX_BYTES = 64 * 1024;

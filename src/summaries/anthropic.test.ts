@@ -8,8 +8,8 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { rejectedCtxError, thrownCtxError } from "../../tests/helpers/ctx-error.ts";
 import { defaultConfig } from "../config/defaults.ts";
+import { ledgerPath, readLedger } from "../store/summaries/ledger-store.ts";
 import { ANTHROPIC_VERSION, createAnthropicClient } from "./anthropic.ts";
-import { ledgerPath, readLedger } from "./ledger-store.ts";
 import { summarizeRequests } from "./summarizer.ts";
 
 interface Seen {

@@ -8,8 +8,8 @@ import { installFakeClaude } from "../../tests/helpers/fake-claude.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import type { SummaryRequest } from "../core/summaries/extractive.ts";
 import { HOOKS_DISABLED_ENV as HOOKS_MARKER } from "../hooks/process.ts";
+import { ledgerPath, readLedger } from "../store/summaries/ledger-store.ts";
 import { claudeCliArgs, createClaudeCliClient, HOOKS_DISABLED_ENV } from "./claude-cli.ts";
-import { ledgerPath, readLedger } from "./ledger-store.ts";
 import { summarizeRequests } from "./summarizer.ts";
 
 const NOW = new Date("2026-11-22T12:00:00.000Z");

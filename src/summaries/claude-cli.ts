@@ -7,10 +7,10 @@
 // killed, so nothing it started (hooks, MCP servers) outlives it (lessons #8).
 import { spawn } from "node:child_process";
 import { join } from "node:path";
+import { ctxHome } from "../config/paths.ts";
 import { type LlmAnswer, parseClaudeCliOutput } from "../core/summaries/llm-prompt.ts";
 import { CtxError } from "../errors.ts";
-import { ensurePrivateDir } from "../store/atomic-write.ts";
-import { ctxHome } from "../store/paths.ts";
+import { ensurePrivateDir } from "../store/files/atomic-write.ts";
 import type { LlmClient } from "./llm-client.ts";
 
 export interface ClaudeCliOptions {

@@ -4,7 +4,7 @@ import type { Config } from "../config/schema.ts";
 import { type Assembly, type AssemblyPolicy, BRIDGE_PRESET } from "../core/summaries/assemble.ts";
 import type { SummaryProviderName } from "../core/summaries/sidecar.ts";
 import { buildContextStats, type ContextStats } from "../core/summaries/stats.ts";
-import type { SessionRef } from "../store/context-ops.ts";
+import type { SessionRef } from "../store/context/operations.ts";
 import type { LlmClient } from "./llm-client.ts";
 import {
   assembleSession,

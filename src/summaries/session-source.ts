@@ -5,12 +5,12 @@ import { existsSync, readdirSync } from "node:fs";
 import { homedir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import type { Config } from "../config/schema.ts";
-import { redactValue } from "../core/redact.ts";
+import { redactValue } from "../core/redact/redact.ts";
 import { type CollectedConversation, createMessageCollector } from "../core/summaries/messages.ts";
-import type { ParsedLine } from "../core/transcript.ts";
+import type { ParsedLine } from "../core/transcript/entries.ts";
 import { CtxError, isCtxError } from "../errors.ts";
-import { resolveSession, type SessionRef } from "../store/context-ops.ts";
-import { readTranscriptEntries } from "../store/transcript-reader.ts";
+import { resolveSession, type SessionRef } from "../store/context/operations.ts";
+import { readTranscriptEntries } from "../store/transcript/reader.ts";
 
 export interface SessionLookup {
   projectRoot: string;

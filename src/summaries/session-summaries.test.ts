@@ -8,9 +8,9 @@ import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { assistantText, toolResult, userPrompt } from "../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import { SidecarSchema } from "../core/summaries/sidecar.ts";
-import { readStateFile } from "../store/state-file.ts";
+import { readStateFile } from "../store/files/state-file.ts";
+import { sidecarPath } from "../store/summaries/sidecar-store.ts";
 import { assembleSession, ensureSessionSummaries } from "./session-summaries.ts";
-import { sidecarPath } from "./sidecar-store.ts";
 
 const FIXTURE = "tests/fixtures/transcripts/spotter/subagent.jsonl";
 const SECRET = "ghp_" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7d";

@@ -12,9 +12,9 @@ import {
   type SummaryRecord,
 } from "../core/summaries/sidecar.ts";
 import { CtxError } from "../errors.ts";
-import type { SessionRef } from "../store/context-ops.ts";
+import type { SessionRef } from "../store/context/operations.ts";
+import { readSidecar, sidecarPath, updateSidecar } from "../store/summaries/sidecar-store.ts";
 import { readSessionMessages } from "./session-source.ts";
-import { readSidecar, sidecarPath, updateSidecar } from "./sidecar-store.ts";
 import { type SummarizerDeps, summarizeRequests } from "./summarizer.ts";
 
 export interface SessionSummariesOptions {

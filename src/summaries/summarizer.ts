@@ -3,15 +3,15 @@
 // ledger before it is sent, then settled with the real usage). Whatever an LLM cannot give (cap reached, a
 // failed run, an id missing from its answer) is summarised extractively instead, and the result says so.
 import type { Config } from "../config/schema.ts";
-import { redactText } from "../core/redact.ts";
+import { redactText } from "../core/redact/redact.ts";
 import { EXTRACTIVE_ALGORITHM, type SummaryRequest, summarizeExtractive } from "../core/summaries/extractive.ts";
 import { ledgerDay } from "../core/summaries/ledger.ts";
 import { buildPromptBatches, LLM_ALGORITHM, parseSummariesReply } from "../core/summaries/llm-prompt.ts";
 import type { SummaryProviderName } from "../core/summaries/sidecar.ts";
 import { describeError } from "../errors.ts";
+import { addToLedger, ledgerPath, reserveTokens } from "../store/summaries/ledger-store.ts";
 import { createAnthropicClient } from "./anthropic.ts";
 import { createClaudeCliClient } from "./claude-cli.ts";
-import { addToLedger, ledgerPath, reserveTokens } from "./ledger-store.ts";
 import type { LlmClient } from "./llm-client.ts";
 
 export interface MadeSummary {

@@ -3,10 +3,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeSyntheticCorpus } from "../../bench/synthetic-transcripts.ts";
-import { buildChunks } from "../../src/core/index-chunker.ts";
-import { isSkipped, parseTranscriptLine } from "../../src/core/transcript.ts";
-import { discoverTranscripts } from "../../src/index/discover.ts";
-import { readTranscriptFrom } from "../../src/index/read-transcript.ts";
+import { buildChunks } from "../../src/core/search/chunker.ts";
+import { isSkipped, parseTranscriptLine } from "../../src/core/transcript/entries.ts";
+import { discoverTranscripts } from "../../src/search/sync/discover.ts";
+import { readTranscriptFrom } from "../../src/search/sync/read-transcript.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ctx-synthetic-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -5,10 +5,10 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { ContextStateSchema } from "../../src/core/context-state.ts";
-import { readInjection } from "../../src/store/injection-store.ts";
-import { listSnapshots, readSnapshot } from "../../src/store/snapshots.ts";
-import { verifyStateFile } from "../../src/store/state-file.ts";
+import { ContextStateSchema } from "../../src/core/context/extract.ts";
+import { readInjection } from "../../src/store/context/injection.ts";
+import { verifyStateFile } from "../../src/store/files/state-file.ts";
+import { listSnapshots, readSnapshot } from "../../src/store/snapshots/snapshots.ts";
 import { CLAUDE_CODE_VERSION, ensureClaudeCli } from "./harness/claude-cli.ts";
 import { runClaudeTurn } from "./harness/claude-turn.ts";
 import { messagesText, systemText, toolNames } from "./harness/messages-api.ts";

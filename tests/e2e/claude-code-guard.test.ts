@@ -5,7 +5,7 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { readGuardState } from "../../src/store/guard-store.ts";
+import { readGuardState } from "../../src/store/guard/guard-store.ts";
 import { CLAUDE_CODE_VERSION, ensureClaudeCli } from "./harness/claude-cli.ts";
 import { doctorInvalidSettings } from "./harness/claude-output.ts";
 import { runClaudeTurn } from "./harness/claude-turn.ts";

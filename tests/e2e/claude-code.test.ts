@@ -6,7 +6,7 @@ import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { readSessionsSeen } from "../../src/store/sessions-seen.ts";
+import { readSessionsSeen } from "../../src/store/sessions/seen.ts";
 import { CLAUDE_CODE_VERSION, ensureClaudeCli } from "./harness/claude-cli.ts";
 import { doctorInvalidSettings, mcpServerStatus } from "./harness/claude-output.ts";
 import { runClaudeTurn } from "./harness/claude-turn.ts";

@@ -5,10 +5,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFile
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { ContextStateSchema } from "../../src/core/context-state.ts";
-import { readProjectState } from "../../src/store/project-state.ts";
-import { listSnapshots, readSnapshot } from "../../src/store/snapshots.ts";
-import { verifyStateFile } from "../../src/store/state-file.ts";
+import { ContextStateSchema } from "../../src/core/context/extract.ts";
+import { readProjectState } from "../../src/store/context/project-state.ts";
+import { verifyStateFile } from "../../src/store/files/state-file.ts";
+import { listSnapshots, readSnapshot } from "../../src/store/snapshots/snapshots.ts";
 import { assistantToolUse, type LineContext, toolResult, userPrompt } from "../helpers/transcript-lines.ts";
 import { CTX_BIN, runCtx } from "./ctx-process.ts";
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.ts";
-import { addToBudget } from "../../src/store/budget-ops.ts";
+import { addToBudget } from "../../src/store/budget/operations.ts";
 import { assistantToolUse, type LineContext, toolResult, userPrompt } from "../helpers/transcript-lines.ts";
 import { runCtx } from "./ctx-process.ts";
 

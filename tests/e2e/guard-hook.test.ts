@@ -5,7 +5,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { listSnapshots } from "../../src/store/snapshots.ts";
+import { listSnapshots } from "../../src/store/snapshots/snapshots.ts";
 import {
   assistantToolUse,
   compactBoundary,

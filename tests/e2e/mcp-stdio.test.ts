@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { StatusSchema } from "../../src/core/status.ts";
+import { StatusSchema } from "../../src/core/status/report.ts";
 import { assertBuilt, CTX_BIN } from "./ctx-process.ts";
 
 let project: string;

@@ -4,11 +4,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
-import { ContextStateSchema } from "../../src/core/context-state.ts";
-import { recordSessionStart } from "../../src/core/sessions.ts";
-import { readProjectState } from "../../src/store/project-state.ts";
-import { updateSessionsSeen } from "../../src/store/sessions-seen.ts";
-import { createSnapshot } from "../../src/store/snapshots.ts";
+import { ContextStateSchema } from "../../src/core/context/extract.ts";
+import { recordSessionStart } from "../../src/core/sessions/seen.ts";
+import { readProjectState } from "../../src/store/context/project-state.ts";
+import { updateSessionsSeen } from "../../src/store/sessions/seen.ts";
+import { createSnapshot } from "../../src/store/snapshots/snapshots.ts";
 import { sessionLines } from "../helpers/cli-project.ts";
 import { runCtx } from "./ctx-process.ts";
 

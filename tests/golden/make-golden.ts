@@ -1,11 +1,11 @@
 // Writes the golden container files tests/golden/v1-<codec>.ctx from GOLDEN_VALUE.
 // Run once per format version: `node tests/golden/make-golden.ts` (add --force to replace files that
-// differ, which is a format change and must come with a migration; see src/store/migrate.ts).
+// differ, which is a format change and must come with a migration; see src/store/files/migrate.ts).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { CODECS } from "../../src/store/codecs.ts";
-import { encodeContainer } from "../../src/store/container.ts";
-import { CURRENT_FORMAT_VERSION } from "../../src/store/migrate.ts";
+import { CODECS } from "../../src/store/files/codecs.ts";
+import { encodeContainer } from "../../src/store/files/container.ts";
+import { CURRENT_FORMAT_VERSION } from "../../src/store/files/migrate.ts";
 import { GOLDEN_VALUE } from "./golden-value.ts";
 
 const force = process.argv.includes("--force");

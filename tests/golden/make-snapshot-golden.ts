@@ -1,9 +1,9 @@
 // Writes tests/golden/v1-snapshot.ctx and v1-checkpoint.ctx (LZ4, deterministic) from snapshot-golden-value.ts.
 // Run once per format change: `node tests/golden/make-snapshot-golden.ts` (--force replaces differing files,
-// which is a format change and must come with a migration; see src/store/migrate.ts).
+// which is a format change and must come with a migration; see src/store/files/migrate.ts).
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { encodeContainer } from "../../src/store/container.ts";
+import { encodeContainer } from "../../src/store/files/container.ts";
 import { GOLDEN_CHECKPOINT, GOLDEN_SNAPSHOT } from "./snapshot-golden-value.ts";
 
 const force = process.argv.includes("--force");

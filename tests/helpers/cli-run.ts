@@ -1,6 +1,6 @@
 // Runs the CLI in-process through runCli with captured stdout and stderr, for command tests.
 import { Readable } from "node:stream";
-import type { CliContext } from "../../src/cli/context.ts";
+import type { CliContext } from "../../src/cli/command-io.ts";
 import { runCli } from "../../src/cli/program.ts";
 import { silentLogger } from "../../src/log.ts";
 

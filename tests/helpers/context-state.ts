@@ -1,6 +1,6 @@
 // An empty but valid context state for tests that build their own on top of it.
-import type { ContextState } from "../../src/core/context-state-schema.ts";
-import { SKIP_REASONS } from "../../src/core/transcript.ts";
+import type { ContextState } from "../../src/core/context/schema.ts";
+import { SKIP_REASONS } from "../../src/core/transcript/entries.ts";
 
 export function emptyContextState(sessionId = "s1"): ContextState {
   return {

@@ -3,7 +3,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseTranscriptLine, type TranscriptEntry } from "../../src/core/transcript.ts";
+import { parseTranscriptLine, type TranscriptEntry } from "../../src/core/transcript/entries.ts";
 
 export const TRANSCRIPTS_DIR = fileURLToPath(new URL("../fixtures/transcripts/", import.meta.url));
 

@@ -7,13 +7,13 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { expect } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.ts";
-import { recordSessionStart } from "../../src/core/sessions.ts";
-import { buildStatus } from "../../src/core/status.ts";
-import { runForkDetect } from "../../src/index/fork-detect.ts";
+import { recordSessionStart } from "../../src/core/sessions/seen.ts";
+import { buildStatus } from "../../src/core/status/report.ts";
 import { silentLogger } from "../../src/log.ts";
 import type { ServerDeps } from "../../src/mcp/deps.ts";
 import { createServer } from "../../src/mcp/server.ts";
-import { updateSessionsSeen } from "../../src/store/sessions-seen.ts";
+import { runForkDetect } from "../../src/search/fork-detect.ts";
+import { updateSessionsSeen } from "../../src/store/sessions/seen.ts";
 import { assistantText, assistantToolUse, type LineContext, toolResult, userPrompt } from "./transcript-lines.ts";
 
 export const SAVED_AT = new Date("2026-11-22T11:00:00.000Z");

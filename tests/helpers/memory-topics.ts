@@ -1,8 +1,8 @@
 // Auto-memory topic files in a temp Claude folder (`<claudeDir>/projects/<project>/memory/<file>`), in Claude
-// Code's own format (src/core/memory.ts), for the session index's "deep" layer tests.
+// Code's own format (src/core/memory/topics.ts), for the session index's "deep" layer tests.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type MemoryType, renderTopicFile } from "../../src/core/memory.ts";
+import { type MemoryType, renderTopicFile } from "../../src/core/memory/topics.ts";
 
 export interface TopicSpec {
   name: string;

@@ -5,8 +5,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { normalizeL2 } from "../../src/core/vector-math.ts";
-import type { Embedder } from "../../src/index/embedders/types.ts";
+import { normalizeL2 } from "../../src/core/search/vector-math.ts";
+import type { Embedder } from "../../src/search/embedders/types.ts";
 
 export function openContractDb(): { db: DatabaseSync; path: string } {
   const path = join(mkdtempSync(join(tmpdir(), "ctx-vectors-")), "index.db");

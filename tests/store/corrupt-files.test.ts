@@ -7,9 +7,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { CtxError } from "../../src/errors.ts";
-import { CODECS } from "../../src/store/codecs.ts";
-import { encodeContainer } from "../../src/store/container.ts";
-import { readStateFile, verifyStateFile } from "../../src/store/state-file.ts";
+import { CODECS } from "../../src/store/files/codecs.ts";
+import { encodeContainer } from "../../src/store/files/container.ts";
+import { readStateFile, verifyStateFile } from "../../src/store/files/state-file.ts";
 
 const NoteSchema = z.object({ title: z.string(), lines: z.array(z.string()), pinned: z.boolean() });
 const note = { title: "release plan", lines: ["cut the branch", "tag v1.2.0", "publish"], pinned: true };

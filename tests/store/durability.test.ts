@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { removeOrphanedTempFiles } from "../../src/store/atomic-write.ts";
-import { readStateFile, verifyStateFile } from "../../src/store/state-file.ts";
+import { removeOrphanedTempFiles } from "../../src/store/files/atomic-write.ts";
+import { readStateFile, verifyStateFile } from "../../src/store/files/state-file.ts";
 import { ChurnSchema, CounterSchema, isCompleteChurn } from "./writer-child.ts";
 
 const CHILD = join(import.meta.dirname, "writer-child.ts");

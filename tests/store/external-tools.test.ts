@@ -4,7 +4,7 @@
 import { spawnSync } from "node:child_process";
 import { encode } from "@msgpack/msgpack";
 import { describe, expect, it } from "vitest";
-import { encodeContainer, HEADER_BYTES } from "../../src/store/container.ts";
+import { encodeContainer, HEADER_BYTES } from "../../src/store/files/container.ts";
 
 const value = (files: number) => ({
   files: Array.from({ length: files }, (_, i) => ({ path: `src/dir-${i % 30}/file-${i}.ts`, lines: i * 7 })),

@@ -1,11 +1,11 @@
 // The committed golden files pin the v1 container format: each decodes to exactly GOLDEN_VALUE, and
 // encoding GOLDEN_VALUE again gives the same bytes. If this fails, the on-disk format changed: that
-// needs a format version bump, a migration (src/store/migrate.ts) and new golden files, not a new snapshot.
+// needs a format version bump, a migration (src/store/files/migrate.ts) and new golden files, not a new snapshot.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CODECS } from "../../src/store/codecs.ts";
-import { decodeContainer, encodeContainer, HEADER_BYTES } from "../../src/store/container.ts";
+import { CODECS } from "../../src/store/files/codecs.ts";
+import { decodeContainer, encodeContainer, HEADER_BYTES } from "../../src/store/files/container.ts";
 import { GOLDEN_VALUE } from "../golden/golden-value.ts";
 
 const goldenFolder = join(import.meta.dirname, "..", "golden");

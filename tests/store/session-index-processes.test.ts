@@ -5,8 +5,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { syncIndex } from "../../src/index/sync.ts";
-import { openSessionIndex } from "../../src/store/session-index.ts";
+import { openSessionIndex } from "../../src/search/session-index/session-index.ts";
+import { syncIndex } from "../../src/search/sync/sync-index.ts";
 import { layOutClaudeDir } from "../helpers/claude-projects.ts";
 
 const CHILD = join(import.meta.dirname, "sync-child.ts");

@@ -7,9 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { newestGoodCheckpoint } from "../../src/store/checkpoints.ts";
-import { encodeContainer } from "../../src/store/container.ts";
-import { listSnapshots, readSnapshot } from "../../src/store/snapshots.ts";
+import { encodeContainer } from "../../src/store/files/container.ts";
+import { newestGoodCheckpoint } from "../../src/store/snapshots/checkpoints.ts";
+import { listSnapshots, readSnapshot } from "../../src/store/snapshots/snapshots.ts";
 import { GOLDEN_CHECKPOINT, GOLDEN_SNAPSHOT, GOLDEN_STATE } from "../golden/snapshot-golden-value.ts";
 
 const golden = join(import.meta.dirname, "..", "golden");

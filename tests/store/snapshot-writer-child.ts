@@ -4,14 +4,14 @@
 //          prints "s <id>" after each snapshot is created and verified.
 //   many:  creates [count] snapshots with retention maxSnapshots [maxSnapshots], printing "s <id>", then exits.
 import * as z from "zod/mini";
-import type { RetentionPolicy } from "../../src/core/retention.ts";
+import type { RetentionPolicy } from "../../src/core/snapshots/retention.ts";
 import {
   createSnapshot,
   listSnapshots,
   pinSnapshot,
   pruneSnapshots,
   unpinSnapshot,
-} from "../../src/store/snapshots.ts";
+} from "../../src/store/snapshots/snapshots.ts";
 
 export const ChurnStateSchema = z.object({
   seq: z.number(),

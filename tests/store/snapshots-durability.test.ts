@@ -11,8 +11,13 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { indexMatchesFolder, readIndex, scanSnapshotFolder } from "../../src/store/snapshot-index.ts";
-import { listSnapshots, pruneSnapshots, readSnapshot, type SnapshotEntry } from "../../src/store/snapshots.ts";
+import { indexMatchesFolder, readIndex, scanSnapshotFolder } from "../../src/store/snapshots/catalog.ts";
+import {
+  listSnapshots,
+  pruneSnapshots,
+  readSnapshot,
+  type SnapshotEntry,
+} from "../../src/store/snapshots/snapshots.ts";
 import { CHURN_RETENTION, ChurnStateSchema, isCompleteChurnState } from "./snapshot-writer-child.ts";
 
 const CHILD = join(import.meta.dirname, "snapshot-writer-child.ts");

@@ -4,8 +4,8 @@
 //   once:   one churn write, then exits normally.
 //   count:  adds 1 to the counter in <file> [count] times with updateStateFile, then exits.
 import * as z from "zod/mini";
-import { withLock } from "../../src/store/lock.ts";
-import { readStateFile, updateStateFile, writeStateFile } from "../../src/store/state-file.ts";
+import { withLock } from "../../src/store/files/lock.ts";
+import { readStateFile, updateStateFile, writeStateFile } from "../../src/store/files/state-file.ts";
 
 export const ChurnSchema = z.object({
   seq: z.number(),

@@ -2,7 +2,7 @@
 // list, add, pin, unpin, evict, estimate, assemble. `--json` prints the operation's result as data.
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
-import { COMPARTMENTS, type Compartment, type CompartmentUsage } from "../../core/budget.ts";
+import { COMPARTMENTS, type Compartment, type CompartmentUsage } from "../../core/budget/compartments.ts";
 import { CtxError } from "../../errors.ts";
 import {
   addToBudget,
@@ -12,10 +12,10 @@ import {
   evictFromBudget,
   listBudget,
   pinBudgetItem,
-} from "../../store/budget-ops.ts";
-import type { CliContext } from "../context.ts";
+} from "../../store/budget/operations.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
-import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-context.ts";
+import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-flags.ts";
 
 function compartmentOf(value: string | undefined): Compartment | undefined {
   if (value === undefined) return undefined;

@@ -2,11 +2,11 @@
 // write one every checkpoints.intervalMessages messages; the newest checkpoints.keep are kept).
 import { join } from "node:path";
 import type { Command } from "commander";
-import { checkpointContext } from "../../store/context-ops.ts";
-import { projectPaths } from "../../store/paths.ts";
-import type { CliContext } from "../context.ts";
+import { projectPaths } from "../../config/paths.ts";
+import { checkpointContext } from "../../store/context/operations.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
-import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import type { CheckpointReport } from "../reports.ts";
 
 export function registerCheckpointCommand(program: Command, ctx: CliContext): void {

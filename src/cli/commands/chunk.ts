@@ -2,10 +2,10 @@
 // a JSON array of strings: input chunks (joined, they give back stdin exactly) or, with --output, chat messages
 // with `[i/N] ` prefixes and code fences closed and reopened across messages.
 import type { Command } from "commander";
-import { chunkInput, INPUT_CHUNK_MAX, INPUT_CHUNK_MIN } from "../../core/chunk-input.ts";
-import { chunkOutput, OUTPUT_CHUNK_MAX, OUTPUT_CHUNK_MIN } from "../../core/chunk-output.ts";
+import { chunkInput, INPUT_CHUNK_MAX, INPUT_CHUNK_MIN } from "../../core/chunking/input.ts";
+import { chunkOutput, OUTPUT_CHUNK_MAX, OUTPUT_CHUNK_MIN } from "../../core/chunking/output.ts";
 import { CtxError } from "../../errors.ts";
-import type { CliContext } from "../context.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 
 interface ChunkFlags {

@@ -1,11 +1,11 @@
 // `ctx clear --force`: delete the project's current saved context. Snapshots, checkpoints and named saves
 // stay. Without --force it refuses (exit 2, with the hint), since nothing can bring the state back.
 import type { Command } from "commander";
-import { clearContext } from "../../store/context-ops.ts";
-import { statePath } from "../../store/project-state.ts";
-import type { CliContext } from "../context.ts";
+import { clearContext } from "../../store/context/operations.ts";
+import { statePath } from "../../store/context/project-state.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
-import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import type { ClearReport } from "../reports.ts";
 
 export function registerClearCommand(program: Command, ctx: CliContext): void {

@@ -4,9 +4,9 @@ import type { Command } from "commander";
 import { formatContextStats } from "../../core/summaries/stats.ts";
 import { type AssemblyPresetChoice, contextStats } from "../../summaries/operations.ts";
 import { resolveSummarySession } from "../../summaries/session-source.ts";
-import type { CliContext } from "../context.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
-import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import { presetOption } from "./summarize.ts";
 
 interface ContextStatsFlags extends ProjectFlags {

@@ -3,10 +3,10 @@
 import { relative } from "node:path";
 import type { Command } from "commander";
 import { CtxError } from "../../errors.ts";
-import { diffContext } from "../../store/context-diff.ts";
-import type { CliContext } from "../context.ts";
+import { diffContext } from "../../store/context/diff.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
-import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import type { DiffReport } from "../reports.ts";
 
 export function registerDiffCommand(program: Command, ctx: CliContext): void {

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
-import { DoctorReportSchema } from "../../core/doctor-report.ts";
+import { DoctorReportSchema } from "../../core/setup/doctor-report.ts";
 
 let root: string;
 let repo: string;

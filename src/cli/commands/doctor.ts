@@ -1,11 +1,11 @@
 // `ctx doctor`: a checklist of everything ctx needs (Node, PATH, project and user wiring, .ctx/, state
 // files, config), each problem with a fix to run. Exit code 1 when anything failed.
 import type { Command } from "commander";
-import { buildDoctorReport, formatDoctorReport } from "../../core/doctor-report.ts";
+import { findProjectRoot } from "../../config/paths.ts";
+import { buildDoctorReport, formatDoctorReport } from "../../core/setup/doctor-report.ts";
 import { runDoctorChecks } from "../../setup/doctor-checks.ts";
 import { describeSelf, type SelfInfo } from "../../setup/self.ts";
-import { findProjectRoot } from "../../store/paths.ts";
-import type { CliContext } from "../context.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 
 interface DoctorCommandOptions {

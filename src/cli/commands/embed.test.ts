@@ -8,7 +8,7 @@ import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { writeTinyEmbeddingModel } from "../../../tests/helpers/tiny-embedding-model.ts";
 import { silentLogger } from "../../log.ts";
-import { countVectors } from "../../store/vector-store.ts";
+import { countVectors } from "../../search/session-index/vectors.ts";
 import { runCli } from "../program.ts";
 
 /** A CTX_HOME holding an index with three chunks and the generated nomic-layout model under models/. */

@@ -2,10 +2,10 @@
 // (embedder.provider nomic or ollama). `ctx serve` runs it in the background after each index sync.
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
+import { findProjectRoot } from "../../config/paths.ts";
 import { CtxError } from "../../errors.ts";
-import { resolveIndexPath } from "../../index/paths.ts";
-import { findProjectRoot } from "../../store/paths.ts";
-import type { CliContext } from "../context.ts";
+import { resolveIndexPath } from "../../search/paths.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
 
 const PROGRESS_EVERY_MS = 2_000;
@@ -18,8 +18,8 @@ export function registerEmbedCommand(program: Command, ctx: CliContext): void {
     .option("--quiet", "no progress and no summary")
     .action(async (options: { json?: boolean; quiet?: boolean }) => {
       // Loaded here so that other commands do not pay for the embedders and SQLite.
-      const { createEmbedder } = await import("../../index/embedders/create.ts");
-      const { fillVectors } = await import("../../index/fill-vectors.ts");
+      const { createEmbedder } = await import("../../search/embedders/create.ts");
+      const { fillVectors } = await import("../../search/embedders/fill-vectors.ts");
       const config = loadConfig({ projectRoot: findProjectRoot(ctx.cwd, ctx.env), env: ctx.env });
       const embedder = createEmbedder(config.embedder, { env: ctx.env });
       if (embedder === null) {

@@ -2,7 +2,7 @@
 // `ctx --help` lists it and `ctx hook --help` explains it. It runs the same dispatcher.
 import type { Command } from "commander";
 import { HOOK_EVENT_ALIASES } from "../../hooks/schemas.ts";
-import type { CliContext } from "../context.ts";
+import type { CliContext } from "../command-io.ts";
 
 export function registerHookCommand(program: Command, ctx: CliContext): void {
   const events = [...new Set(Object.values(HOOK_EVENT_ALIASES))].join(", ");

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { layOutClaudeDir } from "../../../tests/helpers/claude-projects.ts";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { silentLogger } from "../../log.ts";
-import type { CliContext } from "../context.ts";
+import type { CliContext } from "../command-io.ts";
 import { runCli } from "../program.ts";
 
 let root: string;

@@ -1,7 +1,7 @@
 // `ctx index [--claude-dir DIR] [--full] [--json] [--quiet]`: bring the session index up to date with the
 // transcripts under ~/.claude/projects (incremental; Ctrl-C stops after the current file, the next run resumes).
 import type { Command } from "commander";
-import type { CliContext } from "../context.ts";
+import type { CliContext } from "../command-io.ts";
 import { type IndexRunOptions, runIndexSync } from "../index-run.ts";
 
 export function registerIndexCommand(program: Command, ctx: CliContext): void {

@@ -1,12 +1,12 @@
 // `ctx init`: wires ctx into the project's Claude Code settings (hooks, MCP server, /fork-detect, .ctx/,
-// .gitignore), or takes that wiring out again with --remove. The logic lives in src/core/init-*.ts and
+// .gitignore), or takes that wiring out again with --remove. The logic lives in src/core/setup/init-*.ts and
 // src/setup/init-project.ts; this file parses options and prints.
 import type { Command } from "commander";
-import { buildInitReport, formatInitReport } from "../../core/init-report.ts";
+import { findProjectRoot } from "../../config/paths.ts";
+import { buildInitReport, formatInitReport } from "../../core/setup/init-report.ts";
 import { applyInitPlan, planProjectInit } from "../../setup/init-project.ts";
 import type { SelfInfo } from "../../setup/self.ts";
-import { findProjectRoot } from "../../store/paths.ts";
-import type { CliContext } from "../context.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 
 interface InitCommandOptions {

@@ -3,10 +3,10 @@
 import { rmSync } from "node:fs";
 import type { Command } from "commander";
 import { isCtxError } from "../../errors.ts";
-import { resolveIndexPath } from "../../index/paths.ts";
-import { openSessionIndex } from "../../store/session-index.ts";
-import { resetSchema } from "../../store/session-index-schema.ts";
-import type { CliContext } from "../context.ts";
+import { resolveIndexPath } from "../../search/paths.ts";
+import { resetSchema } from "../../search/session-index/schema.ts";
+import { openSessionIndex } from "../../search/session-index/session-index.ts";
+import type { CliContext } from "../command-io.ts";
 import { type IndexRunOptions, runIndexSync } from "../index-run.ts";
 
 export function registerReindexCommand(program: Command, ctx: CliContext): void {

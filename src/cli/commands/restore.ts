@@ -1,10 +1,10 @@
 // `ctx restore`: print the saved context as text, from the current state, a named save, a snapshot or a
 // checkpoint (`--checkpoint` alone: the newest that verifies, the crash-recovery path `ctx status` names).
 import { type Command, Option } from "commander";
-import type { RestoreSource } from "../../store/context-ops.ts";
-import type { CliContext } from "../context.ts";
+import type { RestoreSource } from "../../store/context/operations.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
-import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import { addRenderFlags, type RenderFlags, renderOptionsFrom } from "../render-flags.ts";
 import { formatSkippedCheckpoints, renderRestore, restoreReportOf } from "../restore-source.ts";
 

@@ -1,18 +1,18 @@
 // `ctx rules list` / `ctx rules check`: the CLAUDE.md rules marked (ENFORCED) or (CRITICAL) that ctx re-injects
-// after each compaction, and which of them the latest compaction summary lost (method: src/core/rules-check.ts).
+// after each compaction, and which of them the latest compaction summary lost (method: src/core/rules/check.ts).
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Command } from "commander";
 import * as z from "zod/mini";
 import { loadConfig } from "../../config/load.ts";
-import { checkRulesAgainstSummary } from "../../core/rules-check.ts";
+import { checkRulesAgainstSummary } from "../../core/rules/check.ts";
 import { CtxError } from "../../errors.ts";
-import { discoverClaudeMdRules } from "../../store/claude-md.ts";
-import { readLatestCompactSummary } from "../../store/compact-summary.ts";
-import { readSessionsSeen } from "../../store/sessions-seen.ts";
-import type { CliContext } from "../context.ts";
+import { discoverClaudeMdRules } from "../../store/rules/claude-md.ts";
+import { readSessionsSeen } from "../../store/sessions/seen.ts";
+import { readLatestCompactSummary } from "../../store/transcript/compact-summary.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
-import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-context.ts";
+import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-flags.ts";
 
 const RuleReportSchema = z.object({ text: z.string(), marker: z.string(), source: z.string(), line: z.int() });
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CliProject, createCliProject } from "../../../tests/helpers/cli-project.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
-import { readProjectState } from "../../store/project-state.ts";
+import { readProjectState } from "../../store/context/project-state.ts";
 import { CheckpointReportSchema, ClearReportSchema, SaveReportSchema } from "../reports.ts";
 
 let project: CliProject;

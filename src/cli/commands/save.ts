@@ -1,11 +1,11 @@
 // `ctx save [--name <n>] [--session <id>]`: capture the session's context from its transcript now and
 // keep it as the project's current state (and as a named save).
 import type { Command } from "commander";
-import type { ContextState } from "../../core/context-state.ts";
-import { saveContext } from "../../store/context-ops.ts";
-import type { CliContext } from "../context.ts";
+import type { ContextState } from "../../core/context/extract.ts";
+import { saveContext } from "../../store/context/operations.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
-import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import type { SaveReport } from "../reports.ts";
 
 interface SaveFlags extends ProjectFlags {

@@ -3,11 +3,11 @@
 // as the ctx_fork_detect tool.
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
-import { renderForkCandidates, renderNoMatch } from "../../core/fork-candidates.ts";
+import { findProjectRoot } from "../../config/paths.ts";
+import { renderForkCandidates, renderNoMatch } from "../../core/search/fork-candidates.ts";
 import { CtxError } from "../../errors.ts";
-import { runForkDetect } from "../../index/fork-detect.ts";
-import { findProjectRoot } from "../../store/paths.ts";
-import type { CliContext } from "../context.ts";
+import { runForkDetect } from "../../search/fork-detect.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 
 interface SearchOptions {

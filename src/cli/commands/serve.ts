@@ -1,8 +1,8 @@
 // `ctx serve`: the stdio MCP server Claude Code starts (from .mcp.json or the plugin).
 import type { Command } from "commander";
-import { findProjectRoot, requireProjectDir } from "../../store/paths.ts";
+import { findProjectRoot, requireProjectDir } from "../../config/paths.ts";
 import { CTX_VERSION } from "../../version.ts";
-import type { CliContext } from "../context.ts";
+import type { CliContext } from "../command-io.ts";
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
   program

@@ -1,11 +1,11 @@
 // `ctx snapshot list [--verbose]`: the project's snapshots and checkpoints, newest first. Reads the
 // snapshot index (rebuilt from the files when stale) and the checkpoint folder listing; decodes nothing.
 import type { Command } from "commander";
-import { listCheckpoints } from "../../store/checkpoints.ts";
-import { listSnapshots } from "../../store/snapshots.ts";
-import type { CliContext } from "../context.ts";
+import { listCheckpoints } from "../../store/snapshots/checkpoints.ts";
+import { listSnapshots } from "../../store/snapshots/snapshots.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
-import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-context.ts";
+import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-flags.ts";
 import type { SnapshotListReport } from "../reports.ts";
 import { formatCheckpointTable, formatSnapshotTable } from "../snapshot-text.ts";
 

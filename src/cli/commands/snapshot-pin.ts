@@ -1,10 +1,10 @@
 // `ctx snapshot pin <id>` / `unpin <id>`: a pinned snapshot is never pruned (its bytes still count
 // towards the storage limit).
 import type { Command } from "commander";
-import { pinSnapshot, unpinSnapshot } from "../../store/snapshots.ts";
-import type { CliContext } from "../context.ts";
+import { pinSnapshot, unpinSnapshot } from "../../store/snapshots/snapshots.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
-import { addProjectFlags, type ProjectFlags, projectRootFor, unknownSnapshotError } from "../project-context.ts";
+import { addProjectFlags, type ProjectFlags, projectRootFor, unknownSnapshotError } from "../project-flags.ts";
 
 export function registerSnapshotPinCommands(snapshot: Command, ctx: CliContext): void {
   for (const pin of [true, false]) {

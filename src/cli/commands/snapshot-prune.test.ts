@@ -6,9 +6,9 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CliProject, createCliProject, takeSnapshot } from "../../../tests/helpers/cli-project.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
-import { ContextStateSchema } from "../../core/context-state.ts";
-import { readProjectState } from "../../store/project-state.ts";
-import { createSnapshot, listSnapshots } from "../../store/snapshots.ts";
+import { ContextStateSchema } from "../../core/context/extract.ts";
+import { readProjectState } from "../../store/context/project-state.ts";
+import { createSnapshot, listSnapshots } from "../../store/snapshots/snapshots.ts";
 import { PruneReportSchema, RecompressReportSchema, SnapshotListReportSchema } from "../reports.ts";
 
 let project: CliProject;

@@ -2,13 +2,13 @@
 // size; pinned snapshots never pruned) and report what went and why, and the storage used. Exit code 1
 // when the pinned snapshots alone exceed the size limit: only a person unpinning can fix that.
 import type { Command } from "commander";
-import { type PruneReason, retentionPolicyFromConfig, selectSnapshotsToPrune } from "../../core/retention.ts";
-import { formatBytes } from "../../core/snapshot-summary.ts";
-import { listSnapshots, pruneSnapshots } from "../../store/snapshots.ts";
-import { storageUsage } from "../../store/storage-usage.ts";
-import type { CliContext } from "../context.ts";
+import { type PruneReason, retentionPolicyFromConfig, selectSnapshotsToPrune } from "../../core/snapshots/retention.ts";
+import { formatBytes } from "../../core/snapshots/summary.ts";
+import { listSnapshots, pruneSnapshots } from "../../store/snapshots/snapshots.ts";
+import { storageUsage } from "../../store/snapshots/storage-usage.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
-import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import type { PruneReport } from "../reports.ts";
 import { describePruneReason } from "../snapshot-text.ts";
 

@@ -2,11 +2,11 @@
 // detached with no stdio, so it prints one line at most and its exit code carries the outcome: 0 done (or
 // already zstd), 1 no such snapshot (pruned meanwhile) or the rewrite did not verify (the LZ4 file stays).
 import type { Command } from "commander";
-import { formatBytes } from "../../core/snapshot-summary.ts";
-import { recompressSnapshot } from "../../store/archive-worker.ts";
-import type { CliContext } from "../context.ts";
+import { formatBytes } from "../../core/snapshots/summary.ts";
+import { recompressSnapshot } from "../../store/snapshots/archive-worker.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
-import { addProjectFlags, type ProjectFlags, projectRootFor, unknownSnapshotError } from "../project-context.ts";
+import { addProjectFlags, type ProjectFlags, projectRootFor, unknownSnapshotError } from "../project-flags.ts";
 
 export function registerSnapshotRecompressCommand(snapshot: Command, ctx: CliContext): void {
   addProjectFlags(

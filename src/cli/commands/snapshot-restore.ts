@@ -1,10 +1,10 @@
 // `ctx snapshot restore <id> [--as-current]`: print a snapshot's context as `ctx restore` would; with
 // --as-current, its state also becomes the project's current state (what the hooks re-inject next).
 import type { Command } from "commander";
-import { statePath, writeProjectState } from "../../store/project-state.ts";
-import type { CliContext } from "../context.ts";
+import { statePath, writeProjectState } from "../../store/context/project-state.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
-import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import { addRenderFlags, type RenderFlags, renderOptionsFrom } from "../render-flags.ts";
 import { renderRestore, restoreReportOf } from "../restore-source.ts";
 

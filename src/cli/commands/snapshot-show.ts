@@ -1,11 +1,11 @@
 // `ctx snapshot show <id>`: one snapshot's meta and its state rendered as a summary.
 import type { Command } from "commander";
-import { ContextStateSchema } from "../../core/context-state.ts";
-import { renderRestoreText } from "../../core/restore-text.ts";
-import { readSnapshot } from "../../store/snapshots.ts";
-import type { CliContext } from "../context.ts";
+import { ContextStateSchema } from "../../core/context/extract.ts";
+import { renderRestoreText } from "../../core/context/restore-text.ts";
+import { readSnapshot } from "../../store/snapshots/snapshots.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
-import { addProjectFlags, contextOpsDepsFor, type ProjectFlags, unknownSnapshotError } from "../project-context.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags, unknownSnapshotError } from "../project-flags.ts";
 import type { SnapshotShowReport } from "../reports.ts";
 import { snapshotMetaRows } from "../snapshot-text.ts";
 

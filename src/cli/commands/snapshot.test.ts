@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CliProject, createCliProject, takeSnapshot } from "../../../tests/helpers/cli-project.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
-import { readProjectState } from "../../store/project-state.ts";
+import { readProjectState } from "../../store/context/project-state.ts";
 import {
   RestoreReportSchema,
   SnapshotListReportSchema,

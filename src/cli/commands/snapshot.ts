@@ -1,7 +1,7 @@
 // `ctx snapshot …`: the compaction snapshots (and, in the listing, the rolling checkpoints). One file per
 // subcommand beside this one.
 import type { Command } from "commander";
-import type { CliContext } from "../context.ts";
+import type { CliContext } from "../command-io.ts";
 import { registerSnapshotListCommand } from "./snapshot-list.ts";
 import { registerSnapshotPinCommands } from "./snapshot-pin.ts";
 import { registerSnapshotPruneCommand } from "./snapshot-prune.ts";

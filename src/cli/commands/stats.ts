@@ -1,9 +1,9 @@
 // `ctx stats [--json]`: what the session index holds (sessions, chunks, projects, size, last sync, vectors).
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
-import { resolveIndexPath } from "../../index/paths.ts";
-import { type IndexStats, openSessionIndex } from "../../store/session-index.ts";
-import type { CliContext } from "../context.ts";
+import { resolveIndexPath } from "../../search/paths.ts";
+import { type IndexStats, openSessionIndex } from "../../search/session-index/session-index.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
 
 export type IndexStatsReport = { path: string; exists: boolean } & IndexStats;

@@ -5,9 +5,9 @@ import { unlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CliProject, createCliProject } from "../../../tests/helpers/cli-project.ts";
-import { recordSessionEnd, recordSessionStart } from "../../core/sessions.ts";
-import { StatusSchema } from "../../core/status.ts";
-import { updateSessionsSeen } from "../../store/sessions-seen.ts";
+import { recordSessionEnd, recordSessionStart } from "../../core/sessions/seen.ts";
+import { StatusSchema } from "../../core/status/report.ts";
+import { updateSessionsSeen } from "../../store/sessions/seen.ts";
 import { CheckpointReportSchema } from "../reports.ts";
 
 const MINUTE_MS = 60_000;

@@ -1,10 +1,10 @@
 // `ctx status [--json]`: what ctx holds for this project.
 import type { Command } from "commander";
-import { formatStatusText } from "../../core/status.ts";
-import { findProjectRoot, requireProjectDir } from "../../store/paths.ts";
-import { collectProjectStatus } from "../../store/project-status.ts";
+import { findProjectRoot, requireProjectDir } from "../../config/paths.ts";
+import { formatStatusText } from "../../core/status/report.ts";
+import { collectProjectStatus } from "../../store/status/project-status.ts";
 import { CTX_VERSION } from "../../version.ts";
-import type { CliContext } from "../context.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 
 export function registerStatusCommand(program: Command, ctx: CliContext): void {

@@ -2,8 +2,8 @@
 // work is in ../statusline.ts (src/bin runs it without commander, as for hooks).
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
-import { findProjectRoot } from "../../store/paths.ts";
-import type { CliContext } from "../context.ts";
+import { findProjectRoot } from "../../config/paths.ts";
+import type { CliContext } from "../command-io.ts";
 import { runStatusLine } from "../statusline.ts";
 
 export function registerStatusLineCommand(program: Command, ctx: CliContext): void {

@@ -4,11 +4,11 @@ import { basename } from "node:path";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
 import { ledgerDay, ledgerRows, tokensUsedOn } from "../../core/summaries/ledger.ts";
-import { ledgerPath, loadLedger } from "../../summaries/ledger-store.ts";
-import { clearSidecars } from "../../summaries/sidecar-store.ts";
-import type { CliContext } from "../context.ts";
+import { ledgerPath, loadLedger } from "../../store/summaries/ledger-store.ts";
+import { clearSidecars } from "../../store/summaries/sidecar-store.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
-import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-context.ts";
+import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-flags.ts";
 import type { LedgerReport, SummariesClearReport } from "../summaries-reports.ts";
 
 export function registerSummariesCommand(program: Command, ctx: CliContext): void {

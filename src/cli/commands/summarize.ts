@@ -4,9 +4,9 @@ import { type Command, Option } from "commander";
 import { SummaryProviderNameSchema } from "../../core/summaries/sidecar.ts";
 import { type AssemblyPresetChoice, summarizeSession } from "../../summaries/operations.ts";
 import { resolveSummarySession } from "../../summaries/session-source.ts";
-import type { CliContext } from "../context.ts";
+import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
-import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-context.ts";
+import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import type { SummarizeReport } from "../summaries-reports.ts";
 
 interface SummarizeFlags extends ProjectFlags {

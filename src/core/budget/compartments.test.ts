@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { thrownCtxError } from "../../tests/helpers/ctx-error.ts";
+import { thrownCtxError } from "../../../tests/helpers/ctx-error.ts";
 import {
   addBudgetItem,
   assembleBudget,
@@ -10,7 +10,7 @@ import {
   evictBudgetItems,
   evictionOrder,
   setBudgetPinned,
-} from "./budget.ts";
+} from "./compartments.ts";
 
 const caps: BudgetCaps = {
   safety_constraints: 50,

@@ -3,8 +3,8 @@
 // knowledge). Eviction takes ambient knowledge first and never touches pinned items or safety constraints;
 // assembly renders the most important items within a token limit. Texts arrive here already redacted.
 import * as z from "zod/mini";
-import { CtxError } from "../errors.ts";
-import { estimateTokens } from "./estimate.ts";
+import { CtxError } from "../../errors.ts";
+import { estimateTokens } from "../estimate.ts";
 
 /** Compartments, most important first; the priority decides assembly order and (reversed) eviction order. */
 export const COMPARTMENTS = [

@@ -3,7 +3,7 @@
 // break) a forced break: any line start, then any word, then a grapheme boundary, then a code point boundary.
 // Each call costs O(log n) plus at most the window it scans, and the caller advances past what was scanned,
 // so chunking stays linear.
-import { lastAtMost, lineAt, type MarkdownLayout } from "./chunk-layout.ts";
+import { lastAtMost, lineAt, type MarkdownLayout } from "./layout.ts";
 
 export type BreakKind = "end" | "paragraph" | "line" | "sentence" | "word" | "grapheme" | "code-point";
 

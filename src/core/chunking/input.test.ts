@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { longestFixtureMessages } from "../../tests/helpers/fixture-messages.ts";
+import { longestFixtureMessages } from "../../../tests/helpers/fixture-messages.ts";
 import {
   isHighSurrogate,
   isLowSurrogate,
   markdownArbitrary,
   scanFences,
-} from "../../tests/helpers/markdown-arbitrary.ts";
-import { chunkInput, INPUT_CHUNK_MAX, type InputChunk } from "./chunk-input.ts";
+} from "../../../tests/helpers/markdown-arbitrary.ts";
+import { chunkInput, INPUT_CHUNK_MAX, type InputChunk } from "./input.ts";
 
 /** Every invariant input chunking promises, checked on one input. */
 function checkInvariants(text: string, chunks: InputChunk[], max: number): void {

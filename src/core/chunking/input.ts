@@ -1,8 +1,8 @@
 // Input chunking: long text cut into chunks of at most `max` UTF-16 code units (15,000 by default) at the most
-// natural break that fits (see chunk-break.ts), keeping fenced code blocks, headings and lists whole where they
+// natural break that fits (see break.ts), keeping fenced code blocks, headings and lists whole where they
 // fit. Nothing is lost or changed: the chunks' texts joined give back the input exactly (CRLF included).
-import { type BreakKind, findBreak } from "./chunk-break.ts";
-import { analyzeMarkdown, codeBlockAround } from "./chunk-layout.ts";
+import { type BreakKind, findBreak } from "./break.ts";
+import { analyzeMarkdown, codeBlockAround } from "./layout.ts";
 
 export const INPUT_CHUNK_MAX = 15_000;
 /** The smallest usable budget: two code units always hold one whole code point. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { analyzeMarkdown, codeBlockAround } from "./chunk-layout.ts";
+import { analyzeMarkdown, codeBlockAround } from "./layout.ts";
 
 const blocksOf = (text: string) =>
   analyzeMarkdown(text).blocks.map((b) => [text.slice(b.start, b.end), b.fence, b.info, b.closed]);

@@ -1,13 +1,13 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { longestFixtureMessages } from "../../tests/helpers/fixture-messages.ts";
+import { longestFixtureMessages } from "../../../tests/helpers/fixture-messages.ts";
 import {
   isHighSurrogate,
   isLowSurrogate,
   markdownArbitrary,
   scanFences,
-} from "../../tests/helpers/markdown-arbitrary.ts";
-import { chunkOutput, OUTPUT_CHUNK_MAX, type OutputChunk } from "./chunk-output.ts";
+} from "../../../tests/helpers/markdown-arbitrary.ts";
+import { chunkOutput, OUTPUT_CHUNK_MAX, type OutputChunk } from "./output.ts";
 
 const PREFIX = /^\[(\d+)\/(\d+)\] /;
 /** What may be added around a chunk's content: a line break, a reopened fence line; a closing fence line. */

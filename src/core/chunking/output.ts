@@ -2,9 +2,9 @@
 // `[i/N] ` prefix, cut at the same natural breaks as input chunking. A chunk that ends inside a fenced code block
 // closes it, and the next reopens it with the same fence and info string, so every message renders on its own.
 // N is exact: the prefix room is reserved for N's digit count, and the pass is redone if N outgrows it.
-import { findBreak } from "./chunk-break.ts";
-import { assertChunkMax } from "./chunk-input.ts";
-import { analyzeMarkdown, type CodeBlock, codeBlockAround, type MarkdownLayout } from "./chunk-layout.ts";
+import { findBreak } from "./break.ts";
+import { assertChunkMax } from "./input.ts";
+import { analyzeMarkdown, type CodeBlock, codeBlockAround, type MarkdownLayout } from "./layout.ts";
 
 export const OUTPUT_CHUNK_MAX = 3_500;
 /** Room for the prefix, a reopened fence and its closing line with text to spare. */

@@ -2,6 +2,8 @@
 // tools of Claude Code 2.1.16+), the plan handed to ExitPlanMode, call counts and recent failures.
 // A call takes effect when its result arrives without an error (a rejected Write wrote nothing), or at the
 // end if no result was written yet (a PostToolUse hook runs before Claude Code writes the result line).
+
+import { collapseWhitespace, truncateText } from "../transcript/text.ts";
 import {
   CONTEXT_STATE_LIMITS,
   type FileAccess,
@@ -9,8 +11,7 @@ import {
   type TodoItem,
   type TodoList,
   type ToolFailure,
-} from "./context-state-schema.ts";
-import { collapseWhitespace, truncateText } from "./transcript-text.ts";
+} from "./schema.ts";
 
 export interface PendingToolUse {
   name: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { FileAccess } from "./context-state-schema.ts";
 import { ContextDiffSchema, diffTrackedFiles } from "./diff.ts";
+import type { FileAccess } from "./schema.ts";
 
 const file = (path: string, contentHash: string | null, inProject = true): FileAccess => ({
   path,

@@ -1,7 +1,7 @@
 // Compares the files a saved context tracks with what is on disk now, pure: the hashes are taken by the
-// caller (src/store/context-diff.ts). Only in-project files count; ctx never hashes files outside the project.
+// caller (src/store/context/diff.ts). Only in-project files count; ctx never hashes files outside the project.
 import * as z from "zod/mini";
-import type { FileAccess } from "./context-state-schema.ts";
+import type { FileAccess } from "./schema.ts";
 
 export const ContextDiffSchema = z.object({
   /** Saved with a hash, and the file on disk now hashes differently. */

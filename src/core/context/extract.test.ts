@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { type ParsedLine, parseTranscriptLine } from "../transcript/entries.ts";
 import {
   type ContextState,
   ContextStateSchema,
   createContextStateBuilder,
   type ExtractOptions,
   extractContextState,
-} from "./context-state.ts";
-import { type ParsedLine, parseTranscriptLine } from "./transcript.ts";
+} from "./extract.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../tests/fixtures/transcripts");
 const LONG = "spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl";

@@ -1,31 +1,9 @@
-// Builds the context state (context-state-schema.ts) from transcript entries, one entry at a time, so a
+// Builds the context state (schema.ts) from transcript entries, one entry at a time, so a
 // caller can stream a file through it in bounded memory. The conversation and the context size restart at
 // every compaction boundary; the task list, plan, decisions, files and tool counts carry across the input.
 // Over 300 lines: one builder whose parts share the entry loop; the tool effects and the statement wording
-// live in context-state-activity.ts and context-state-statements.ts.
-import {
-  type Activity,
-  applyToolUse,
-  createActivity,
-  type PendingToolUse,
-  recordToolCall,
-  recordToolFailure,
-} from "./context-state-activity.ts";
-import {
-  CONTEXT_STATE_LIMITS,
-  CONTEXT_STATE_VERSION,
-  type Compaction,
-  type ContextState,
-  type ConversationMessage,
-  type SkippedCounts,
-  type Statement,
-} from "./context-state-schema.ts";
-import {
-  addStatement,
-  answersOfQuestion,
-  findStatements,
-  userMessagesInCompactSummary,
-} from "./context-state-statements.ts";
+// live in activity.ts and statements.ts.
+
 import {
   type AssistantEntry,
   contextTokensOf,
@@ -38,10 +16,28 @@ import {
   type TranscriptEntry,
   titleOf,
   type UserEntry,
-} from "./transcript.ts";
-import { contentBlocks, entryText, toolResultsOf, toolUsesOf, truncateText } from "./transcript-text.ts";
+} from "../transcript/entries.ts";
+import { contentBlocks, entryText, toolResultsOf, toolUsesOf, truncateText } from "../transcript/text.ts";
+import {
+  type Activity,
+  applyToolUse,
+  createActivity,
+  type PendingToolUse,
+  recordToolCall,
+  recordToolFailure,
+} from "./activity.ts";
+import {
+  CONTEXT_STATE_LIMITS,
+  CONTEXT_STATE_VERSION,
+  type Compaction,
+  type ContextState,
+  type ConversationMessage,
+  type SkippedCounts,
+  type Statement,
+} from "./schema.ts";
+import { addStatement, answersOfQuestion, findStatements, userMessagesInCompactSummary } from "./statements.ts";
 
-export * from "./context-state-schema.ts";
+export * from "./schema.ts";
 
 export interface ExtractOptions {
   sessionId: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { emptyContextState } from "../../tests/helpers/context-state.ts";
-import { mergeContextStates } from "./context-state-merge.ts";
-import type { ContextState, FileAccess } from "./context-state-schema.ts";
+import { emptyContextState } from "../../../tests/helpers/context-state.ts";
+import { mergeContextStates } from "./merge.ts";
+import type { ContextState, FileAccess } from "./schema.ts";
 
 const file = (path: string, reads: number, writes: number): FileAccess => ({
   path,

@@ -1,7 +1,7 @@
 // Carrying a session's context across compactions: a state extracted from the transcript after the
 // last boundary does not see what was set before it (a todo list written two compactions ago, a plan),
 // so the new extraction is merged onto the previously saved state of the same session.
-import { CONTEXT_STATE_LIMITS, type ContextState, type FileAccess, type Statement } from "./context-state-schema.ts";
+import { CONTEXT_STATE_LIMITS, type ContextState, type FileAccess, type Statement } from "./schema.ts";
 
 function mergeStatements(older: readonly Statement[], newer: readonly Statement[]): Statement[] {
   const seen = new Set(newer.map((s) => s.text.toLowerCase()));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { emptyContextState } from "../../tests/helpers/context-state.ts";
-import { type ContextState, ContextStateSchema } from "./context-state-schema.ts";
+import { emptyContextState } from "../../../tests/helpers/context-state.ts";
 import { RESTORE_SECTIONS, renderRestoreText } from "./restore-text.ts";
+import { type ContextState, ContextStateSchema } from "./schema.ts";
 
 function sampleState(overrides: Partial<ContextState> = {}): ContextState {
   const base = emptyContextState("0b1c2d3e-0000-4000-8000-000000000001");

@@ -2,7 +2,7 @@
 // returns and what `ctx restore --print` shows. Sections go in priority order and each is trimmed,
 // so the text always fits its budget (Claude Code spills additionalContext over 10,000 characters to a
 // file). Phrased as facts about the session, not as instructions (prompt-injection defences).
-import type { ContextState, Statement } from "./context-state-schema.ts";
+import type { ContextState, Statement } from "./schema.ts";
 
 export const RESTORE_SECTIONS = [
   "task",

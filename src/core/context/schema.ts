@@ -2,7 +2,7 @@
 // what `.ctx/state.ctx` holds. Every list is bounded (see the limits) so a huge session still gives a
 // small state. Fields are nullable rather than optional: the state travels as msgpack.
 import * as z from "zod/mini";
-import { SKIP_REASONS } from "./transcript.ts";
+import { SKIP_REASONS } from "../transcript/entries.ts";
 
 export const CONTEXT_STATE_VERSION = 1;
 

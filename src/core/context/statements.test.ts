@@ -1,14 +1,14 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { Statement } from "./context-state-schema.ts";
+import type { Statement } from "./schema.ts";
 import {
   addStatement,
   answersOfQuestion,
   findStatements,
   sentencesOf,
   userMessagesInCompactSummary,
-} from "./context-state-statements.ts";
+} from "./statements.ts";
 
 const kinds = (text: string, by: "user" | "assistant") => findStatements(text, by).map((s) => `${s.kind}: ${s.text}`);
 

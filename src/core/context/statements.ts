@@ -1,8 +1,9 @@
 // Decisions and preferences stated in a conversation, found by wording (deterministic, no model): the
 // person's "always / never / prefer / please use / let's go with", the assistant's "I'll use / decided /
 // going with / the approach is", and the person's answers to AskUserQuestion. One sentence each.
-import { CONTEXT_STATE_LIMITS, type Statement } from "./context-state-schema.ts";
-import { collapseWhitespace, truncateText } from "./transcript-text.ts";
+
+import { collapseWhitespace, truncateText } from "../transcript/text.ts";
+import { CONTEXT_STATE_LIMITS, type Statement } from "./schema.ts";
 
 export type StatementKind = "decision" | "preference";
 

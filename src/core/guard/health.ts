@@ -8,7 +8,7 @@ import {
   MeasurementSchema,
   remainingPercent,
   ThresholdsSchema,
-} from "./guard-state.ts";
+} from "./state.ts";
 
 export const HealthSchema = z.object({
   sessionId: z.string(),

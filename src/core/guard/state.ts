@@ -1,5 +1,5 @@
 // What the context guard keeps per session (`.ctx/guard/<session>.json`): the schema (what it reports is in
-// ./guard-health.ts, kept apart so the per-tool-call hook does not build the report's schema).
+// ./health.ts, kept apart so the per-tool-call hook does not build the report's schema).
 import * as z from "zod/mini";
 
 export const GUARD_TIERS = ["ok", "warning", "advisory", "yellow", "critical"] as const;

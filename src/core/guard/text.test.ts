@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import type { Health } from "./guard-health.ts";
+import type { Health } from "./health.ts";
 import {
   formatGuardNotice,
   formatGuardSystemMessage,
   formatHealthText,
   formatStatusLine,
   formatTokens,
-} from "./guard-text.ts";
+} from "./text.ts";
 
 const health: Health = {
   sessionId: "s1",

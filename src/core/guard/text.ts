@@ -1,7 +1,8 @@
 // What the guard says: the note Claude receives when a tier rises (PostToolUse additionalContext, phrased as
 // facts), the status-line bar, and the health report of `ctx status`, `ctx_health` and `ctx://health`.
-import type { GuardNotice } from "./guard.ts";
-import type { Health } from "./guard-health.ts";
+
+import type { Health } from "./health.ts";
+import type { GuardNotice } from "./tiers.ts";
 
 export interface ActionResults {
   saved: boolean;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { defaultConfig } from "../config/defaults.ts";
-import { dynamicThresholds, type GuardNotice, type GuardSettings, levelFor, stepGuard } from "./guard.ts";
-import { healthOf } from "./guard-health.ts";
-import type { GuardState } from "./guard-state.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { healthOf } from "./health.ts";
+import type { GuardState } from "./state.ts";
+import { dynamicThresholds, type GuardNotice, type GuardSettings, levelFor, stepGuard } from "./tiers.ts";
 import type { ContextReading } from "./tokens.ts";
 
 const SETTINGS: GuardSettings = defaultConfig().guard;

@@ -10,7 +10,7 @@ import {
   type Measurement,
   remainingPercent,
   type Thresholds,
-} from "./guard-state.ts";
+} from "./state.ts";
 import type { ContextReading } from "./tokens.ts";
 
 export interface GuardSettings {

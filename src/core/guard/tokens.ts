@@ -47,7 +47,7 @@ export function readContextFromTail(text: string, atFileStart: boolean): Context
 }
 
 // The few fields a reading needs, checked by hand rather than through the transcript schemas
-// (core/transcript.ts): this runs after every tool call, and building those schemas costs the hook more than
+// (core/transcript/entries.ts): this runs after every tool call, and building those schemas costs the hook more than
 // the whole reading. The rules are the same: main chain only (no sidechain, API error or `<synthetic>`).
 function readingFromLine(line: string): ContextReading | null {
   const hasAssistant = line.includes(ASSISTANT_NEEDLE);

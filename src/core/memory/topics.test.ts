@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { thrownCtxError } from "../../tests/helpers/ctx-error.ts";
+import { thrownCtxError } from "../../../tests/helpers/ctx-error.ts";
 import {
   type MemoryTopic,
   orderByUse,
@@ -11,7 +11,7 @@ import {
   SECTION_START,
   searchTopics,
   topicFileName,
-} from "./memory.ts";
+} from "./topics.ts";
 
 const topic = (name: string, extra: Partial<MemoryTopic> = {}): MemoryTopic => ({
   name,

@@ -6,7 +6,7 @@
 
 import { parse, stringify } from "yaml";
 import * as z from "zod/mini";
-import { CtxError } from "../errors.ts";
+import { CtxError } from "../../errors.ts";
 
 export const MEMORY_TYPES = ["user", "feedback", "project", "reference"] as const;
 export const MemoryTypeSchema = z.enum(MEMORY_TYPES);

@@ -1,12 +1,12 @@
-// Secrets found by the name they are given: `.env`/shell/JSON/YAML/code assignments to secret names (redact-names.ts),
+// Secrets found by the name they are given: `.env`/shell/JSON/YAML/code assignments to secret names (names.ts),
 // and high-entropy strings right after such names in prose or on a command line.
 //
 // Why heuristics on the value: code assigns expressions, not secrets (`api_key: anthropic_api_key()`,
 // `token: csrfToken`, `password: string`), so a bare identifier only counts where the syntax says it is a literal
 // (`.env` lines, flags, `;`-separated connection strings, a YAML value ending its line).
 
-import { classifySecretName, type SecretNameFamily, splitNameWords } from "./redact-names.ts";
-import { isPlaceholderValue, looksLikeRandomSecret, PRIORITY, type SecretSpan } from "./redact-values.ts";
+import { classifySecretName, type SecretNameFamily, splitNameWords } from "./names.ts";
+import { isPlaceholderValue, looksLikeRandomSecret, PRIORITY, type SecretSpan } from "./values.ts";
 
 // A name ends at one of these words (any case), not followed by more of the name.
 const NAME_END = /(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth(?:orization)?)(?![A-Za-z0-9_])/gi;

@@ -4,8 +4,8 @@ import {
   checkSecretSample,
   loadCleanFiles,
   loadRealTranscripts,
-} from "../../tests/fixtures/redaction/corpus.ts";
-import { buildSecretCases } from "../../tests/fixtures/redaction/fake-secrets.ts";
+} from "../../../tests/fixtures/redaction/corpus.ts";
+import { buildSecretCases } from "../../../tests/fixtures/redaction/fake-secrets.ts";
 import { redactText, redactValue } from "./redact.ts";
 
 const samples = buildSecretSamples();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { classifySecretName, splitNameWords } from "./redact-names.ts";
+import { classifySecretName, splitNameWords } from "./names.ts";
 
 describe("secret names", () => {
   it("splits names in every case style", () => {

@@ -6,7 +6,7 @@
 // cannot has a literal `trigger` checked first), and every pattern is linear: a look-behind makes each run of token
 // characters start at most one attempt, and every repetition is bounded, so no input makes a pattern backtrack long.
 
-import { isPlaceholderValue, PRIORITY, type SecretSpan } from "./redact-values.ts";
+import { isPlaceholderValue, PRIORITY, type SecretSpan } from "./values.ts";
 
 export type { SecretSpan };
 

@@ -1,11 +1,11 @@
 // Secret redaction, applied to everything ctx persists, injects, indexes or returns from a tool. Each secret becomes
 // a typed marker (`[REDACTED:github-token]`); findings give the kind and the offsets in the original text. Pure,
 // deterministic and idempotent: redacting redacted text changes nothing (markers are never secrets).
-// The rules live in redact-patterns.ts (shapes) and redact-assignments.ts (names and entropy); this merges them.
+// The rules live in patterns.ts (shapes) and assignments.ts (names and entropy); this merges them.
 
-import { findNamedSecrets } from "./redact-assignments.ts";
-import { classifySecretName } from "./redact-names.ts";
-import { findPatternSecrets, type SecretSpan } from "./redact-patterns.ts";
+import { findNamedSecrets } from "./assignments.ts";
+import { classifySecretName } from "./names.ts";
+import { findPatternSecrets, type SecretSpan } from "./patterns.ts";
 
 export interface RedactionFinding {
   kind: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createGenerator } from "../../tests/fixtures/redaction/fake-secrets.ts";
-import { isPlaceholderValue, looksLikeRandomSecret, shannonEntropy } from "./redact-values.ts";
+import { createGenerator } from "../../../tests/fixtures/redaction/fake-secrets.ts";
+import { isPlaceholderValue, looksLikeRandomSecret, shannonEntropy } from "./values.ts";
 
 describe("placeholders", () => {
   it.each([

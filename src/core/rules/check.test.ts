@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import type { Rule } from "./claude-md-rules.ts";
-import { checkRulesAgainstSummary, contentWords, normaliseForComparison, renderRulesBlock } from "./rules-check.ts";
+import { checkRulesAgainstSummary, contentWords, normaliseForComparison, renderRulesBlock } from "./check.ts";
+import type { Rule } from "./claude-md.ts";
 
 const rule = (text: string): Rule => ({ text, marker: "ENFORCED", source: "/p/CLAUDE.md", line: 1 });
 

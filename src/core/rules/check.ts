@@ -3,7 +3,7 @@
 // normalised text occurs in the normalised summary is `kept`; otherwise its content words (3+ letters, minus
 // common stop words) are looked up in the summary's words, and a rule with at least `threshold` of them
 // present is `paraphrased`; below that it is `lost`.
-import type { Rule } from "./claude-md-rules.ts";
+import type { Rule } from "./claude-md.ts";
 
 export type RuleFate = "kept" | "paraphrased" | "lost";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { extractRules, findImports, resolveCascade, resolveImport } from "./claude-md-rules.ts";
+import { extractRules, findImports, resolveCascade, resolveImport } from "./claude-md.ts";
 
 describe("CLAUDE.md imports", () => {
   it("finds @paths in prose only: not in fences, code spans, HTML comments, or e-mail addresses", () => {

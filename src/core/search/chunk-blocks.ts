@@ -2,8 +2,8 @@
 // (a code block is one block, never cut), and, for prose that is still too long, between lines, then sentences,
 // then words. Each block remembers the separator that preceded it so pieces rejoin into the original text.
 
-import { FENCE_LINE } from "./chunk-languages.ts";
-import { estimateTokens } from "./estimate.ts";
+import { estimateTokens } from "../estimate.ts";
+import { FENCE_LINE } from "./languages.ts";
 
 export interface Block {
   text: string;

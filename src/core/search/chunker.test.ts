@@ -4,8 +4,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { readTranscriptFrom } from "../index/read-transcript.ts";
-import { estimateTokens } from "./estimate.ts";
+import { readTranscriptFrom } from "../../search/sync/read-transcript.ts";
+import { estimateTokens } from "../estimate.ts";
 import {
   buildChunks,
   CHUNK_MAX_TOKENS,
@@ -13,9 +13,9 @@ import {
   CHUNK_OVERLAP_TOKENS,
   overlapTail,
   renderMessage,
-} from "./index-chunker.ts";
-import type { IndexMessage } from "./index-messages.ts";
-import type { IndexedChunk } from "./index-model.ts";
+} from "./chunker.ts";
+import type { IndexMessage } from "./messages.ts";
+import type { IndexedChunk } from "./model.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../tests/fixtures/transcripts");
 

@@ -12,12 +12,12 @@
 //   Summary: <compaction summary or old `summary` record>
 // Pure and deterministic: the same messages always give the same chunks.
 
+import { estimateTokens } from "../estimate.ts";
 import { splitBlocks, splitLongProse } from "./chunk-blocks.ts";
-import { detectCode, detectLanguages, FENCE_LINE } from "./chunk-languages.ts";
-import { estimateTokens } from "./estimate.ts";
-import type { IndexMessage } from "./index-messages.ts";
-import type { IndexedChunk } from "./index-model.ts";
+import { detectCode, detectLanguages, FENCE_LINE } from "./languages.ts";
 import { detectMemoryType } from "./memory-markers.ts";
+import type { IndexMessage } from "./messages.ts";
+import type { IndexedChunk } from "./model.ts";
 
 export const CHUNK_TARGET_TOKENS = 750;
 export const CHUNK_MIN_TOKENS = 500;

@@ -8,7 +8,7 @@ import {
   toForkCandidate,
   trimPreview,
 } from "./fork-candidates.ts";
-import type { RankedSession } from "./index-model.ts";
+import type { RankedSession } from "./model.ts";
 
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const DAY = 86_400_000;

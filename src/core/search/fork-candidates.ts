@@ -2,7 +2,7 @@
 // trimmed preview, whether the transcript still exists (Claude Code deletes transcripts after
 // `cleanupPeriodDays`), and copy-paste fork commands that run from the session's own folder.
 
-import type { IndexedSession, RankedSession, ScoreComponents } from "./index-model.ts";
+import type { IndexedSession, RankedSession, ScoreComponents } from "./model.ts";
 
 const DAY_MS = 86_400_000;
 /** Warn when a transcript is this close to Claude Code's cleanup sweep. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { buildFtsMatch, MAX_QUERY_TERMS, quoteFtsTerm, selectQueryTerms } from "./fts-query.ts";
-import { tokenizeForSearch } from "./search-tokens.ts";
+import { tokenizeForSearch } from "./tokens.ts";
 
 describe("FTS5 query building", () => {
   it("quotes every term and doubles quotes inside, joined with OR", () => {

@@ -2,7 +2,7 @@
 // pattern or convention worth reusing, or something left waiting? Each boosts the session in ranking, so the
 // phrases are conservative: a false marker promotes a session for every query it matches.
 // Precedence when several match: WORKING_SOLUTION > PATTERN > WAITING.
-import type { MemoryType } from "./index-model.ts";
+import type { MemoryType } from "./model.ts";
 
 const WORKING_SOLUTION: readonly RegExp[] = [
   /\bthe (?:fix|solution|root cause|culprit) (?:was|is|turned out to be)\b/,

@@ -1,8 +1,8 @@
 // The message builder on hand-made entries: the rules the fixtures do not all show.
 import { describe, expect, it } from "vitest";
-import { createIndexMessageBuilder, MAX_MESSAGE_CHARS } from "./index-messages.ts";
-import { toolCallGist, toolErrorGist } from "./index-tool-gist.ts";
-import { isSkipped, parseTranscriptLine, type TranscriptEntry } from "./transcript.ts";
+import { isSkipped, parseTranscriptLine, type TranscriptEntry } from "../transcript/entries.ts";
+import { createIndexMessageBuilder, MAX_MESSAGE_CHARS } from "./messages.ts";
+import { toolCallGist, toolErrorGist } from "./tool-gist.ts";
 
 let clock = 0;
 function entry(value: Record<string, unknown>): TranscriptEntry {

@@ -4,10 +4,10 @@
 // gist), slash-command output and interruption notices are dropped. Every text is redacted before it leaves.
 // Fed one entry at a time so a reader can stream a transcript of any size through it.
 
-import { toolCallGist, toolErrorGist } from "./index-tool-gist.ts";
-import { type RedactOptions, redactText } from "./redact.ts";
-import { type AssistantEntry, type TranscriptEntry, titleOf, type UserEntry } from "./transcript.ts";
-import { contentBlocks, truncateText } from "./transcript-text.ts";
+import { type RedactOptions, redactText } from "../redact/redact.ts";
+import { type AssistantEntry, type TranscriptEntry, titleOf, type UserEntry } from "../transcript/entries.ts";
+import { contentBlocks, truncateText } from "../transcript/text.ts";
+import { toolCallGist, toolErrorGist } from "./tool-gist.ts";
 
 export interface IndexMessage {
   uuid: string | null;

@@ -1,5 +1,5 @@
-// The session index's data model, shared by ingestion (src/index/), the SQLite store (src/store/session-index.ts),
-// ranking (src/core/ranking.ts), the embedders and the fork-detect surfaces. Plain data, no I/O.
+// The session index's data model, shared by ingestion (src/search/sync/), the SQLite store (src/search/session-index/session-index.ts),
+// ranking (src/core/search/ranking.ts), the embedders and the fork-detect surfaces. Plain data, no I/O.
 // Times are epoch milliseconds; similarity values are calibrated to 0..1 whatever the retriever.
 
 /** Memory markers a chunk can carry (product document "Smart Fork Detection"); each boosts its session's score. */

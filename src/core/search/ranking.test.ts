@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { defaultConfig } from "../config/defaults.ts";
-import type { ChunkHit, IndexedSession, MemoryType } from "./index-model.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import type { ChunkHit, IndexedSession, MemoryType } from "./model.ts";
 import { compositeScore, fuseByReciprocalRank, rankSessions, scoreComponents } from "./ranking.ts";
 
 const DAY = 86_400_000;

@@ -3,7 +3,7 @@
 // divided by the sum of the weights (so any weights keep it in 0..1), times the largest memory-marker boost
 // among the session's matched chunks, capped at 1. Also reciprocal rank fusion of several retrievers.
 // Pure: the caller passes the clock.
-import type { ChunkHit, IndexedSession, MemoryType, RankedSession, ScoreComponents } from "./index-model.ts";
+import type { ChunkHit, IndexedSession, MemoryType, RankedSession, ScoreComponents } from "./model.ts";
 
 /** The ranking part of Config["search"] (core/ does not import config/). */
 export interface RankingSettings {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { tokenizeForSearch } from "./search-tokens.ts";
+import { tokenizeForSearch } from "./tokens.ts";
 
 describe("tokenizeForSearch", () => {
   it.each([

@@ -1,10 +1,10 @@
 // The code-aware token stream behind full-text search (chunks_fts, BM25): the same function runs over chunk text
 // when it is indexed and over a query, so both sides agree. FTS5's unicode61 tokenizer then splits it on spaces.
 // Identifiers and paths give their whole form (separators removed: `parseTranscriptLine` → `parsetranscriptline`,
-// `src/core/redact.ts` → `srccoreredactts`) and their parts (`parse transcript line`, `src core redact ts`), so a
+// `src/core/redact/redact.ts` → `srccoreredactts`) and their parts (`parse transcript line`, `src core redact ts`), so a
 // query for the exact identifier ranks it first and a query in plain words still finds it.
 // Whole forms drop `_` on purpose: unicode61 treats `_` as a separator unless the table says otherwise.
-// Every token is stemmed (src/core/english-stem.ts: `painting` → `paint`; whole forms too, so a token in this
+// Every token is stemmed (src/core/search/english-stem.ts: `painting` → `paint`; whole forms too, so a token in this
 // stream always reads the same when it is tokenized again).
 
 import { stemEnglish } from "./english-stem.ts";

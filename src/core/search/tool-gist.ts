@@ -1,7 +1,7 @@
 // What the session index keeps of a tool call or a failed tool result: one short line (DESIGN.md "The session
 // index": tool calls reduced to their gist). `Edit src/a.ts`, `Bash: pnpm test`, `Grep parseTranscriptLine`.
 // Results are not indexed (they are long and mostly noise); only a failure's first line is, as `Error: …`.
-import { collapseWhitespace, truncateText } from "./transcript-text.ts";
+import { collapseWhitespace, truncateText } from "../transcript/text.ts";
 
 const ARGUMENT_CHARS = 120;
 const ERROR_CHARS = 100;

@@ -7,7 +7,7 @@ import {
   hasSessionCrashed,
   type RecoveryInput,
 } from "./recovery.ts";
-import type { SessionRecord } from "./sessions.ts";
+import type { SessionRecord } from "./seen.ts";
 
 const session = (overrides: Partial<SessionRecord> = {}): SessionRecord => ({
   sessionId: "s-new",

@@ -3,7 +3,7 @@
 // the store reads the sessions file, the transcripts' mtimes and the checkpoints, and asks here; whether a
 // process is alive comes in as a function.
 import * as z from "zod/mini";
-import type { SessionRecord, SessionsFile } from "./sessions.ts";
+import type { SessionRecord, SessionsFile } from "./seen.ts";
 
 /** Without a recorded pid, a transcript unchanged for longer than this is taken for a session no longer running. */
 export const SESSION_QUIET_MS = 10 * 60 * 1000;

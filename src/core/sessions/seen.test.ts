@@ -5,7 +5,7 @@ import {
   recordSessionStart,
   type SessionsFile,
   SessionsFileSchema,
-} from "./sessions.ts";
+} from "./seen.ts";
 
 const base = { transcriptPath: "/t/a.jsonl", cwd: "/p" };
 

@@ -1,6 +1,6 @@
 // `ctx doctor` checks of the project's Claude Code wiring: .mcp.json, the MCP approval, the hooks in
 // .claude/settings.json, /fork-detect and .gitignore. Pure: file texts in, findings out.
-import { describeError } from "../errors.ts";
+import { describeError } from "../../errors.ts";
 import { type Finding, fail, ok, warn } from "./doctor-report.ts";
 import { gitignoreIgnoresCtx } from "./init-gitignore.ts";
 import { CTX_HOOK_SPECS, CTX_MCP_SERVER_NAME } from "./init-hooks-spec.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CtxError } from "../errors.ts";
+import { CtxError } from "../../errors.ts";
 import { detectJsonStyle, jsonEqual, parseJsonObjectFile, serializeJson } from "./init-json-text.ts";
 
 describe("parseJsonObjectFile", () => {

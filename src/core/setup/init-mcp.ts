@@ -1,6 +1,6 @@
 // The project MCP server entry (`.mcp.json` mcpServers.ctx) and its approval
 // (`.claude/settings.local.json` enabledMcpjsonServers). Every other server and field stays untouched.
-import { CtxError } from "../errors.ts";
+import { CtxError } from "../../errors.ts";
 import { isCtxInvocation } from "./init-command-choice.ts";
 import { buildMcpServerEntry, CTX_MCP_SERVER_NAME, type CtxCommand, describeCommand } from "./init-hooks-spec.ts";
 import { isJsonObject, type JsonObject, jsonEqual } from "./init-json-text.ts";

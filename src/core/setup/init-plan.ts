@@ -2,7 +2,7 @@
 // All of it is computed (and every JSON file parsed) before anything is written, so a bad file stops the
 // whole run with nothing half-done.
 
-import { CtxError } from "../errors.ts";
+import { CtxError } from "../../errors.ts";
 import { quoteShellArg } from "./init-command-choice.ts";
 import { isUnmodifiedCtxFile, renderForkDetectCommand } from "./init-fork-detect.ts";
 import { addCtxToGitignore, removeCtxFromGitignore } from "./init-gitignore.ts";

@@ -1,7 +1,7 @@
 // Merging ctx's hooks into a Claude Code settings object and taking them out again. The user's own hooks,
 // matcher groups and other settings stay as they are; ctx's handlers are recognised by their command
 // (isCtxInvocation), so a re-run updates them in place and `--remove` removes exactly them.
-import { CtxError } from "../errors.ts";
+import { CtxError } from "../../errors.ts";
 import { isCtxInvocation } from "./init-command-choice.ts";
 import {
   buildHookHandler,

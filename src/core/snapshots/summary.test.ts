@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countLines, formatBytes, summarizeState } from "./snapshot-summary.ts";
+import { countLines, formatBytes, summarizeState } from "./summary.ts";
 
 describe("countLines", () => {
   it("counts complete lines plus a last one still being written", () => {

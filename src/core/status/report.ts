@@ -1,10 +1,10 @@
 // What `ctx status --json`, the `ctx_status` tool and `ctx://status` report, built from what the
 // store read. One schema for all three, so scripts and Claude see the same shape.
 import * as z from "zod/mini";
-import { type Health, HealthSchema } from "./guard-health.ts";
-import { formatHealthText } from "./guard-text.ts";
-import { formatRecoveryLine, type Recovery, RecoverySchema } from "./recovery.ts";
-import type { SessionsFile } from "./sessions.ts";
+import { type Health, HealthSchema } from "../guard/health.ts";
+import { formatHealthText } from "../guard/text.ts";
+import { formatRecoveryLine, type Recovery, RecoverySchema } from "../sessions/recovery.ts";
+import type { SessionsFile } from "../sessions/seen.ts";
 
 export const RECENT_SESSIONS_SHOWN = 10;
 

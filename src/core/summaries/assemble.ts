@@ -2,7 +2,7 @@
 // the ones before them as one summary each, and everything older folded into one aggregate (the "running
 // summary"). One function; the Smart Context layout and the chat bridge's rolling policy are two presets.
 import { estimateTokens } from "../estimate.ts";
-import { truncateText } from "../transcript-text.ts";
+import { truncateText } from "../transcript/text.ts";
 import { foldSummaries } from "./fold.ts";
 import type { MessageKind, MessageRole, SummaryMessage } from "./messages.ts";
 

@@ -3,7 +3,7 @@
 // (facts.ts) and for what it shares with the neighbouring messages (Smart Context), and the densest units
 // are kept, in their original order, up to about a quarter of the message. Paths and identifiers that only
 // the dropped units held are listed at the end, so a summary rarely loses a file name.
-import { truncateText } from "../transcript-text.ts";
+import { truncateText } from "../transcript/text.ts";
 import { identifiersIn, pathsIn, scoreUnit, shortenPath, termsOf } from "./facts.ts";
 import type { SummaryMessage } from "./messages.ts";
 

@@ -1,7 +1,7 @@
 // Folds many per-message summaries into one aggregate of bounded size: one line per message while that fits,
 // else the lines that carry the most (requests, errors, decisions, paths) in their original order, plus the
 // files the dropped lines named. Deterministic; used for the oldest layer of an assembly.
-import { truncateText } from "../transcript-text.ts";
+import { truncateText } from "../transcript/text.ts";
 import { pathsIn, scoreUnit } from "./facts.ts";
 import type { MessageKind, MessageRole } from "./messages.ts";
 

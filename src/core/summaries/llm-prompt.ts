@@ -4,7 +4,7 @@
 import * as z from "zod/mini";
 import { CtxError } from "../../errors.ts";
 import { estimateTokens } from "../estimate.ts";
-import { truncateText } from "../transcript-text.ts";
+import { truncateText } from "../transcript/text.ts";
 import type { SummaryRequest } from "./extractive.ts";
 
 export const LLM_ALGORITHM = "llm-batch-1";

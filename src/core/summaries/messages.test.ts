@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { parseTranscriptLine } from "../transcript.ts";
+import { parseTranscriptLine } from "../transcript/entries.ts";
 import { collectMessages, neighboursOf, type SummaryMessage, slashCommandOf } from "./messages.ts";
 
 const base = { sessionId: "s1", cwd: "/repo", isSidechain: false, timestamp: "2026-11-22T10:00:00.000Z" };

@@ -3,8 +3,8 @@
 // message. Tool results are their own messages (kind `tool-result`); the compact summary is kept as
 // `compact-summary`. Meta entries, sidechains and harness notices are left out. Pure: entries in, data out.
 import { estimateTokens } from "../estimate.ts";
-import { contextTokensOf, isMainChain, isSkipped, type ParsedLine, type UserEntry } from "../transcript.ts";
-import { contentBlocks, entryText, truncateText } from "../transcript-text.ts";
+import { contextTokensOf, isMainChain, isSkipped, type ParsedLine, type UserEntry } from "../transcript/entries.ts";
+import { contentBlocks, entryText, truncateText } from "../transcript/text.ts";
 
 export type MessageRole = "user" | "assistant";
 export type MessageKind = "prompt" | "reply" | "tool-result" | "compact-summary";

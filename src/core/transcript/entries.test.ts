@@ -12,7 +12,7 @@ import {
   parseTranscriptLine,
   type TranscriptEntry,
   titleOf,
-} from "./transcript.ts";
+} from "./entries.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../tests/fixtures/transcripts");
 const LONG = "spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type AssistantEntry, isSkipped, parseTranscriptLine, type UserEntry } from "./transcript.ts";
-import { entryText, toolResultsOf, toolUseGist, toolUsesOf, truncateText } from "./transcript-text.ts";
+import { type AssistantEntry, isSkipped, parseTranscriptLine, type UserEntry } from "./entries.ts";
+import { entryText, toolResultsOf, toolUseGist, toolUsesOf, truncateText } from "./text.ts";
 
 function parse<T>(value: object): T {
   const parsed = parseTranscriptLine(JSON.stringify(value));

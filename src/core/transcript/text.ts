@@ -1,6 +1,6 @@
 // Text out of transcript entries: what a user or assistant entry says, with tool calls reduced to a gist
 // (`Edit(src/app.ts)`) and tool results trimmed, as the index, the context state and summaries want it.
-import type { AssistantEntry, ContentBlock, UserEntry } from "./transcript.ts";
+import type { AssistantEntry, ContentBlock, UserEntry } from "./entries.ts";
 
 export interface ToolUse {
   id: string | null;

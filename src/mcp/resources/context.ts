@@ -2,7 +2,7 @@
 // returns it (secrets were redacted when it was saved).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { ServerDeps } from "../deps.ts";
-import { renderRestore } from "../restore-result.ts";
+import { renderRestore } from "../shared/restore-result.ts";
 
 export const CONTEXT_RESOURCE_URI = "ctx://context";
 

@@ -2,12 +2,12 @@
 // (one snapshot's listing and its state rendered as a summary), both JSON.
 import { type McpServer, ResourceTemplate } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { ContextStateSchema } from "../../core/context-state.ts";
-import { renderRestoreText } from "../../core/restore-text.ts";
-import { listSnapshots, readSnapshot } from "../../store/snapshots.ts";
+import { ContextStateSchema } from "../../core/context/extract.ts";
+import { renderRestoreText } from "../../core/context/restore-text.ts";
+import { listSnapshots, readSnapshot } from "../../store/snapshots/snapshots.ts";
 import type { ServerDeps } from "../deps.ts";
-import { toSnapshotListing } from "../snapshot-listing.ts";
-import { maxCharsFor } from "../tool-context.ts";
+import { maxCharsFor } from "../shared/context-tools.ts";
+import { toSnapshotListing } from "../shared/snapshot-listing.ts";
 
 export const SNAPSHOTS_RESOURCE_URI = "ctx://snapshots";
 export const SNAPSHOT_RESOURCE_TEMPLATE = "ctx://snapshots/{id}";

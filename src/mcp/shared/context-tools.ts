@@ -1,11 +1,11 @@
 // What the context tools share: the store's deps from the server's, which session to capture, the
 // character budgets of restored text, and the counts a tool reports about a state.
 import * as z from "zod";
-import type { ContextState } from "../core/context-state.ts";
-import type { RestoreMode } from "../core/restore-text.ts";
-import { isCtxError } from "../errors.ts";
-import { type ContextOpsDeps, resolveSession, type SessionRef } from "../store/context-ops.ts";
-import type { ServerDeps } from "./deps.ts";
+import type { ContextState } from "../../core/context/extract.ts";
+import type { RestoreMode } from "../../core/context/restore-text.ts";
+import { isCtxError } from "../../errors.ts";
+import { type ContextOpsDeps, resolveSession, type SessionRef } from "../../store/context/operations.ts";
+import type { ServerDeps } from "../deps.ts";
 
 /**
  * `full` text stays under Claude Code's MCP output limit (25,000 tokens by default; about 20,000 here);

@@ -3,10 +3,10 @@
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
 import * as z from "zod";
-import { isCtxError } from "../errors.ts";
-import { resolveIndexPath } from "../index/paths.ts";
-import { searchMemoryTopics } from "../store/memory-topic-index.ts";
-import { openSessionIndex } from "../store/session-index.ts";
+import { isCtxError } from "../../errors.ts";
+import { resolveIndexPath } from "../../search/paths.ts";
+import { searchMemoryTopics } from "../../search/session-index/memory-topics.ts";
+import { openSessionIndex } from "../../search/session-index/session-index.ts";
 
 export const CROSS_PROJECT_LIMIT = 10;
 

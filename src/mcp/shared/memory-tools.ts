@@ -1,9 +1,9 @@
 // What the ctx_memory_* tools share: the memory folder and its limits from the server's deps, and the
 // schemas of a topic and of the index as the tools report them.
 import * as z from "zod";
-import { MEMORY_TYPES, type MemoryTopic } from "../core/memory.ts";
-import { type MemoryStoreOptions, memoryDirFor } from "../store/memory-store.ts";
-import type { ServerDeps } from "./deps.ts";
+import { MEMORY_TYPES, type MemoryTopic } from "../../core/memory/topics.ts";
+import { type MemoryStoreOptions, memoryDirFor } from "../../store/memory/memory-store.ts";
+import type { ServerDeps } from "../deps.ts";
 
 export function memoryStoreOptions(deps: ServerDeps): MemoryStoreOptions {
   return {

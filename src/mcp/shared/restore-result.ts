@@ -1,11 +1,11 @@
 // The input and result shared by ctx_restore and ctx_snapshot_restore: the saved state rendered as text
-// within a budget (./tool-context.ts), plus where it came from and what it holds as structuredContent.
+// within a budget (./context-tools.ts), plus where it came from and what it holds as structuredContent.
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
-import { RESTORE_SECTIONS, type RestoreMode, type RestoreSection } from "../core/restore-text.ts";
-import { type RestoreSource, restoreContext } from "../store/context-ops.ts";
-import type { ServerDeps } from "./deps.ts";
-import { contextOpsDeps, countState, maxCharsFor, StateCountsSchema } from "./tool-context.ts";
+import { RESTORE_SECTIONS, type RestoreMode, type RestoreSection } from "../../core/context/restore-text.ts";
+import { type RestoreSource, restoreContext } from "../../store/context/operations.ts";
+import type { ServerDeps } from "../deps.ts";
+import { contextOpsDeps, countState, maxCharsFor, StateCountsSchema } from "./context-tools.ts";
 
 const RESTORE_MODES = ["full", "summary", "selective"] as const;
 

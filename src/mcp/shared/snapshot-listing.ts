@@ -1,8 +1,8 @@
 // A snapshot as the ctx_snapshot_list tool and the ctx://snapshots resources show it: the index entry
 // without the on-disk details (codec, transcript path), counts and transcript size only when asked.
 import * as z from "zod";
-import { formatBytes } from "../core/snapshot-summary.ts";
-import { SNAPSHOT_TRIGGERS, type SnapshotEntry } from "../store/snapshot-index.ts";
+import { formatBytes } from "../../core/snapshots/summary.ts";
+import { SNAPSHOT_TRIGGERS, type SnapshotEntry } from "../../store/snapshots/catalog.ts";
 
 export const SnapshotListingSchema = z.object({
   id: z.string(),

@@ -1,11 +1,11 @@
 // What the summaries tools share: the session a call is about (named, else the one that spawned the server,
 // else the newest recorded), the ops deps, and the JSON shapes of their results.
 import * as z from "zod";
-import type { SessionRef } from "../store/context-ops.ts";
-import type { SummariesOpsDeps } from "../summaries/operations.ts";
-import { resolveSummarySession } from "../summaries/session-source.ts";
-import type { ServerDeps } from "./deps.ts";
-import { resolveToolSession } from "./tool-context.ts";
+import type { SessionRef } from "../../store/context/operations.ts";
+import type { SummariesOpsDeps } from "../../summaries/operations.ts";
+import { resolveSummarySession } from "../../summaries/session-source.ts";
+import type { ServerDeps } from "../deps.ts";
+import { resolveToolSession } from "./context-tools.ts";
 
 export function summariesOpsDeps(deps: ServerDeps): SummariesOpsDeps {
   return { projectRoot: deps.projectRoot, config: deps.config, env: deps.env ?? process.env, now: deps.now };

@@ -1,7 +1,7 @@
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildSecretCases } from "../../tests/fixtures/redaction/fake-secrets.ts";
+import { buildSecretCases } from "../../../tests/fixtures/redaction/fake-secrets.ts";
 import {
   closeClients,
   connectClient,
@@ -10,10 +10,10 @@ import {
   type McpTestProject,
   testDeps,
   textOf,
-} from "../../tests/helpers/mcp-project.ts";
-import { defaultConfig } from "../config/defaults.ts";
-import { readBudget } from "../store/budget-store.ts";
-import { BudgetOutputSchema } from "./tools/budget.ts";
+} from "../../../tests/helpers/mcp-project.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { readBudget } from "../../store/budget/budget-store.ts";
+import { BudgetOutputSchema } from "./budget.ts";
 
 let test: McpTestProject;
 beforeEach(() => {

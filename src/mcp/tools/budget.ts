@@ -2,7 +2,12 @@
 // assemble). The input is a union discriminated on `op`, so each op takes exactly its own fields.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { COMPARTMENTS, type Compartment, MAX_ITEM_PRIORITY, MIN_ITEM_PRIORITY } from "../../core/budget.ts";
+import {
+  COMPARTMENTS,
+  type Compartment,
+  MAX_ITEM_PRIORITY,
+  MIN_ITEM_PRIORITY,
+} from "../../core/budget/compartments.ts";
 import {
   addToBudget,
   assembleFromBudget,
@@ -11,7 +16,7 @@ import {
   evictFromBudget,
   listBudget,
   pinBudgetItem,
-} from "../../store/budget-ops.ts";
+} from "../../store/budget/operations.ts";
 import type { ServerDeps } from "../deps.ts";
 import { toolErrorResult } from "../result.ts";
 

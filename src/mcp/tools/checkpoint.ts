@@ -2,10 +2,10 @@
 // N messages), kept for crash recovery; the oldest beyond config checkpoints.keep are removed.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { checkpointContext } from "../../store/context-ops.ts";
+import { checkpointContext } from "../../store/context/operations.ts";
 import type { ServerDeps } from "../deps.ts";
 import { toolErrorResult } from "../result.ts";
-import { contextOpsDeps, countState, resolveToolSession, StateCountsSchema } from "../tool-context.ts";
+import { contextOpsDeps, countState, resolveToolSession, StateCountsSchema } from "../shared/context-tools.ts";
 
 export const CHECKPOINT_TOOL_NAME = "ctx_checkpoint";
 

@@ -2,11 +2,11 @@
 // clear it by accident; named saves, checkpoints and snapshots are kept either way.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { clearContext } from "../../store/context-ops.ts";
-import { statePath } from "../../store/project-state.ts";
+import { clearContext } from "../../store/context/operations.ts";
+import { statePath } from "../../store/context/project-state.ts";
 import type { ServerDeps } from "../deps.ts";
 import { toolErrorResult } from "../result.ts";
-import { contextOpsDeps } from "../tool-context.ts";
+import { contextOpsDeps } from "../shared/context-tools.ts";
 
 export const CLEAR_TOOL_NAME = "ctx_clear";
 

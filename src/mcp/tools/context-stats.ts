@@ -13,7 +13,7 @@ import {
   resolveSummariesToolSession,
   SessionArgument,
   summariesOpsDeps,
-} from "../summaries-tool-context.ts";
+} from "../shared/summaries-tools.ts";
 
 export const CONTEXT_STATS_TOOL_NAME = "ctx_context_stats";
 

@@ -11,13 +11,13 @@ import {
   SAVED_AT,
   testDeps,
   textOf,
-} from "../../tests/helpers/mcp-project.ts";
-import { defaultConfig } from "../config/defaults.ts";
-import { readProjectState } from "../store/project-state.ts";
-import { RestoreOutputSchema } from "./restore-result.ts";
-import { CheckpointOutputSchema } from "./tools/checkpoint.ts";
-import { DiffOutputSchema } from "./tools/diff.ts";
-import { SaveOutputSchema } from "./tools/save.ts";
+} from "../../../tests/helpers/mcp-project.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { readProjectState } from "../../store/context/project-state.ts";
+import { RestoreOutputSchema } from "../shared/restore-result.ts";
+import { CheckpointOutputSchema } from "./checkpoint.ts";
+import { DiffOutputSchema } from "./diff.ts";
+import { SaveOutputSchema } from "./save.ts";
 
 let test: McpTestProject;
 beforeEach(() => {

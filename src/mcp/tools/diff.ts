@@ -3,11 +3,11 @@
 import { relative } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { ContextDiffSchema } from "../../core/diff.ts";
-import { diffContext } from "../../store/context-diff.ts";
+import { ContextDiffSchema } from "../../core/context/diff.ts";
+import { diffContext } from "../../store/context/diff.ts";
 import type { ServerDeps } from "../deps.ts";
 import { toolErrorResult } from "../result.ts";
-import { contextOpsDeps } from "../tool-context.ts";
+import { contextOpsDeps } from "../shared/context-tools.ts";
 
 export const DIFF_TOOL_NAME = "ctx_diff";
 

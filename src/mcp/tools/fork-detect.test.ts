@@ -8,11 +8,11 @@ import {
   expectSchemaRejection,
   testDeps,
   textOf,
-} from "../../tests/helpers/mcp-project.ts";
-import { writeSampleClaudeDir } from "../../tests/helpers/sample-claude-dir.ts";
-import { defaultConfig } from "../config/defaults.ts";
-import { runForkDetect } from "../index/fork-detect.ts";
-import { ForkDetectOutputSchema } from "./tools/fork-detect.ts";
+} from "../../../tests/helpers/mcp-project.ts";
+import { writeSampleClaudeDir } from "../../../tests/helpers/sample-claude-dir.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { runForkDetect } from "../../search/fork-detect.ts";
+import { ForkDetectOutputSchema } from "./fork-detect.ts";
 
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const PHOENIX = "d6e0bada-1959-4eec-a9d2-0bfade768d8f";

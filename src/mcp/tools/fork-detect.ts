@@ -2,7 +2,7 @@
 // score, each with a copy-paste fork command that runs from the session's own folder.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { renderForkCandidates, renderNoMatch } from "../../core/fork-candidates.ts";
+import { renderForkCandidates, renderNoMatch } from "../../core/search/fork-candidates.ts";
 import type { ServerDeps } from "../deps.ts";
 import { toolErrorResult } from "../result.ts";
 

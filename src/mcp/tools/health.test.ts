@@ -8,11 +8,11 @@ import {
   expectSchemaRejection,
   testDeps,
   textOf,
-} from "../../tests/helpers/mcp-project.ts";
-import { defaultConfig } from "../config/defaults.ts";
-import { stepGuard } from "../core/guard.ts";
-import type { GuardState } from "../core/guard-state.ts";
-import { writeGuardState } from "../store/guard-store.ts";
+} from "../../../tests/helpers/mcp-project.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import type { GuardState } from "../../core/guard/state.ts";
+import { stepGuard } from "../../core/guard/tiers.ts";
+import { writeGuardState } from "../../store/guard/guard-store.ts";
 
 afterEach(closeClients);
 

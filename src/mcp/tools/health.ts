@@ -3,10 +3,10 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import * as zm from "zod/mini";
-import { type Health, HealthSchema, healthOf } from "../../core/guard-health.ts";
-import { formatHealthText } from "../../core/guard-text.ts";
+import { type Health, HealthSchema, healthOf } from "../../core/guard/health.ts";
+import { formatHealthText } from "../../core/guard/text.ts";
 import { CtxError } from "../../errors.ts";
-import { readGuardState, readNewestGuardState } from "../../store/guard-store.ts";
+import { readGuardState, readNewestGuardState } from "../../store/guard/guard-store.ts";
 import type { ServerDeps } from "../deps.ts";
 import { toolErrorResult } from "../result.ts";
 

@@ -1,10 +1,10 @@
 // ctx_memory_delete: removes one auto-memory topic file and its MEMORY.md entry.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { deleteMemory } from "../../store/memory-store.ts";
+import { deleteMemory } from "../../store/memory/memory-store.ts";
 import type { ServerDeps } from "../deps.ts";
-import { MemoryNameSchema, memoryStoreOptions } from "../memory-context.ts";
 import { toolErrorResult } from "../result.ts";
+import { MemoryNameSchema, memoryStoreOptions } from "../shared/memory-tools.ts";
 
 export const MEMORY_DELETE_TOOL_NAME = "ctx_memory_delete";
 

@@ -3,11 +3,11 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { orderByUse } from "../../core/memory.ts";
-import { listMemoryTopics, readMemoryUsage } from "../../store/memory-store.ts";
+import { orderByUse } from "../../core/memory/topics.ts";
+import { listMemoryTopics, readMemoryUsage } from "../../store/memory/memory-store.ts";
 import type { ServerDeps } from "../deps.ts";
-import { memoryStoreOptions, summarizeTopic, TopicSummarySchema } from "../memory-context.ts";
 import { toolErrorResult } from "../result.ts";
+import { memoryStoreOptions, summarizeTopic, TopicSummarySchema } from "../shared/memory-tools.ts";
 
 export const MEMORY_LIST_TOOL_NAME = "ctx_memory_list";
 

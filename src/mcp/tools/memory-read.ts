@@ -2,10 +2,10 @@
 // most used topics first).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { readMemory } from "../../store/memory-store.ts";
+import { readMemory } from "../../store/memory/memory-store.ts";
 import type { ServerDeps } from "../deps.ts";
-import { MemoryNameSchema, memoryStoreOptions, summarizeTopic, TopicSummarySchema } from "../memory-context.ts";
 import { toolErrorResult } from "../result.ts";
+import { MemoryNameSchema, memoryStoreOptions, summarizeTopic, TopicSummarySchema } from "../shared/memory-tools.ts";
 
 export const MEMORY_READ_TOOL_NAME = "ctx_memory_read";
 

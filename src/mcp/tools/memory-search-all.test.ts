@@ -9,11 +9,11 @@ import {
   expectSchemaRejection,
   testDeps,
   textOf,
-} from "../../tests/helpers/mcp-project.ts";
-import { memoryFolder, writeTopic } from "../../tests/helpers/memory-topics.ts";
-import { syncIndex } from "../index/sync.ts";
-import type { ServerDeps } from "./deps.ts";
-import { MemorySearchOutputSchema } from "./tools/memory-search.ts";
+} from "../../../tests/helpers/mcp-project.ts";
+import { memoryFolder, writeTopic } from "../../../tests/helpers/memory-topics.ts";
+import { syncIndex } from "../../search/sync/sync-index.ts";
+import type { ServerDeps } from "../deps.ts";
+import { MemorySearchOutputSchema } from "./memory-search.ts";
 
 let claudeDir: string;
 let ctxHome: string;

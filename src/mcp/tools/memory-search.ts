@@ -1,13 +1,13 @@
 // ctx_memory_search: auto-memory topics holding the query's words (name and description count double).
-// scope "all" adds every other project's topics, from the session index (src/mcp/memory-index-search.ts).
+// scope "all" adds every other project's topics, from the session index (src/mcp/shared/memory-search-all.ts).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { searchTopics } from "../../core/memory.ts";
-import { listMemoryTopics, readMemoryUsage } from "../../store/memory-store.ts";
+import { searchTopics } from "../../core/memory/topics.ts";
+import { listMemoryTopics, readMemoryUsage } from "../../store/memory/memory-store.ts";
 import type { ServerDeps } from "../deps.ts";
-import { memoryStoreOptions, summarizeTopic, TopicSummarySchema } from "../memory-context.ts";
-import { CrossProjectSearchSchema, searchAllProjects } from "../memory-index-search.ts";
 import { toolErrorResult } from "../result.ts";
+import { CrossProjectSearchSchema, searchAllProjects } from "../shared/memory-search-all.ts";
+import { memoryStoreOptions, summarizeTopic, TopicSummarySchema } from "../shared/memory-tools.ts";
 
 export const MEMORY_SEARCH_TOOL_NAME = "ctx_memory_search";
 

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { buildSecretCases } from "../../tests/fixtures/redaction/fake-secrets.ts";
+import { buildSecretCases } from "../../../tests/fixtures/redaction/fake-secrets.ts";
 import {
   closeClients,
   connectClient,
@@ -10,15 +10,15 @@ import {
   expectSchemaRejection,
   testDeps,
   textOf,
-} from "../../tests/helpers/mcp-project.ts";
-import { defaultConfig } from "../config/defaults.ts";
-import { parseTopicFile } from "../core/memory.ts";
-import type { ServerDeps } from "./deps.ts";
-import { MemoryDeleteOutputSchema } from "./tools/memory-delete.ts";
-import { MemoryListOutputSchema } from "./tools/memory-list.ts";
-import { MemoryReadOutputSchema } from "./tools/memory-read.ts";
-import { MemorySearchOutputSchema } from "./tools/memory-search.ts";
-import { MemoryWriteOutputSchema } from "./tools/memory-write.ts";
+} from "../../../tests/helpers/mcp-project.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { parseTopicFile } from "../../core/memory/topics.ts";
+import type { ServerDeps } from "../deps.ts";
+import { MemoryDeleteOutputSchema } from "./memory-delete.ts";
+import { MemoryListOutputSchema } from "./memory-list.ts";
+import { MemoryReadOutputSchema } from "./memory-read.ts";
+import { MemorySearchOutputSchema } from "./memory-search.ts";
+import { MemoryWriteOutputSchema } from "./memory-write.ts";
 
 let dir: string;
 let deps: ServerDeps;

@@ -3,10 +3,15 @@
 import { join } from "node:path";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { writeMemory } from "../../store/memory-store.ts";
+import { writeMemory } from "../../store/memory/memory-store.ts";
 import type { ServerDeps } from "../deps.ts";
-import { IndexReportSchema, MemoryNameSchema, MemoryTypeInputSchema, memoryStoreOptions } from "../memory-context.ts";
 import { toolErrorResult } from "../result.ts";
+import {
+  IndexReportSchema,
+  MemoryNameSchema,
+  MemoryTypeInputSchema,
+  memoryStoreOptions,
+} from "../shared/memory-tools.ts";
 
 export const MEMORY_WRITE_TOOL_NAME = "ctx_memory_write";
 

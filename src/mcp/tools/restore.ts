@@ -3,8 +3,13 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import type { ServerDeps } from "../deps.ts";
-import { RestoreOutputSchema, RestoreRenderInputShape, renderRestore, restoreToolResult } from "../restore-result.ts";
 import { toolErrorResult } from "../result.ts";
+import {
+  RestoreOutputSchema,
+  RestoreRenderInputShape,
+  renderRestore,
+  restoreToolResult,
+} from "../shared/restore-result.ts";
 
 export const RESTORE_TOOL_NAME = "ctx_restore";
 

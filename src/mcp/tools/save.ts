@@ -2,11 +2,11 @@
 // (and as a named save when asked), secrets redacted.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { saveContext } from "../../store/context-ops.ts";
-import { statePath } from "../../store/project-state.ts";
+import { saveContext } from "../../store/context/operations.ts";
+import { statePath } from "../../store/context/project-state.ts";
 import type { ServerDeps } from "../deps.ts";
 import { toolErrorResult } from "../result.ts";
-import { contextOpsDeps, countState, resolveToolSession, StateCountsSchema } from "../tool-context.ts";
+import { contextOpsDeps, countState, resolveToolSession, StateCountsSchema } from "../shared/context-tools.ts";
 
 export const SAVE_TOOL_NAME = "ctx_save";
 

@@ -1,10 +1,10 @@
 // ctx_snapshot_list: the project's snapshots (taken before each compaction, or by hand), newest first.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { listSnapshots } from "../../store/snapshots.ts";
+import { listSnapshots } from "../../store/snapshots/snapshots.ts";
 import type { ServerDeps } from "../deps.ts";
 import { toolErrorResult } from "../result.ts";
-import { formatSnapshotLine, SnapshotListingSchema, toSnapshotListing } from "../snapshot-listing.ts";
+import { formatSnapshotLine, SnapshotListingSchema, toSnapshotListing } from "../shared/snapshot-listing.ts";
 
 export const SNAPSHOT_LIST_TOOL_NAME = "ctx_snapshot_list";
 

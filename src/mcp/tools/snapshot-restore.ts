@@ -3,10 +3,15 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import { CtxError } from "../../errors.ts";
-import { TIME_ID_PATTERN } from "../../store/time-id.ts";
+import { TIME_ID_PATTERN } from "../../store/snapshots/time-id.ts";
 import type { ServerDeps } from "../deps.ts";
-import { RestoreOutputSchema, RestoreRenderInputShape, renderRestore, restoreToolResult } from "../restore-result.ts";
 import { toolErrorResult } from "../result.ts";
+import {
+  RestoreOutputSchema,
+  RestoreRenderInputShape,
+  renderRestore,
+  restoreToolResult,
+} from "../shared/restore-result.ts";
 
 export const SNAPSHOT_RESTORE_TOOL_NAME = "ctx_snapshot_restore";
 

@@ -11,14 +11,14 @@ import {
   SAVED_AT,
   testDeps,
   textOf,
-} from "../../tests/helpers/mcp-project.ts";
-import { defaultConfig } from "../config/defaults.ts";
-import { ContextStateSchema } from "../core/context-state.ts";
-import { saveContext } from "../store/context-ops.ts";
-import { createSnapshot, pinSnapshot } from "../store/snapshots.ts";
-import { RestoreOutputSchema } from "./restore-result.ts";
-import { SnapshotListingSchema } from "./snapshot-listing.ts";
-import { SnapshotListOutputSchema } from "./tools/snapshot-list.ts";
+} from "../../../tests/helpers/mcp-project.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { ContextStateSchema } from "../../core/context/extract.ts";
+import { saveContext } from "../../store/context/operations.ts";
+import { createSnapshot, pinSnapshot } from "../../store/snapshots/snapshots.ts";
+import { RestoreOutputSchema } from "../shared/restore-result.ts";
+import { SnapshotListingSchema } from "../shared/snapshot-listing.ts";
+import { SnapshotListOutputSchema } from "./snapshot-list.ts";
 
 let test: McpTestProject;
 let transcript: string;

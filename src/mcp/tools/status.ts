@@ -2,7 +2,7 @@
 // structuredContent that matches the output schema.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { formatStatusText, StatusSchema } from "../../core/status.ts";
+import { formatStatusText, StatusSchema } from "../../core/status/report.ts";
 import type { ServerDeps } from "../deps.ts";
 import { toolErrorResult } from "../result.ts";
 

@@ -11,8 +11,8 @@ import {
   recordSession,
   testDeps,
   textOf,
-} from "../../tests/helpers/mcp-project.ts";
-import { ContextStatsOutputSchema, SummarizeOutputSchema } from "./summaries-tool-context.ts";
+} from "../../../tests/helpers/mcp-project.ts";
+import { ContextStatsOutputSchema, SummarizeOutputSchema } from "../shared/summaries-tools.ts";
 
 const LONG_FIXTURE = resolve("tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
 let test: McpTestProject;

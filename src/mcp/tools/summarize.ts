@@ -3,7 +3,7 @@
 // before summarised, the oldest folded into one aggregate.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
-import { truncateText } from "../../core/transcript-text.ts";
+import { truncateText } from "../../core/transcript/text.ts";
 import { summarizeSession } from "../../summaries/operations.ts";
 import type { ServerDeps } from "../deps.ts";
 import { toolErrorResult } from "../result.ts";
@@ -13,7 +13,7 @@ import {
   type SummarizeOutput,
   SummarizeOutputSchema,
   summariesOpsDeps,
-} from "../summaries-tool-context.ts";
+} from "../shared/summaries-tools.ts";
 
 export const SUMMARIZE_TOOL_NAME = "ctx_summarize";
 /** The assembled text stays well under Claude Code's MCP output limit. */

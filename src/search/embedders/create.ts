@@ -1,7 +1,7 @@
 // Picks the embedder the config names. `none` (the default) means BM25 alone: no model, no network.
 import { join } from "node:path";
+import { ctxHome } from "../../config/paths.ts";
 import type { Config } from "../../config/schema.ts";
-import { ctxHome } from "../../store/paths.ts";
 import { createNomicEmbedder, DEFAULT_NOMIC_MODEL } from "./nomic.ts";
 import { createOllamaEmbedder, DEFAULT_OLLAMA_MODEL } from "./ollama.ts";
 import type { Embedder } from "./types.ts";

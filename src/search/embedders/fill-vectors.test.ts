@@ -3,13 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
-import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
-import { writeTinyEmbeddingModel } from "../../tests/helpers/tiny-embedding-model.ts";
-import { addChunk, addSession, bagOfWordsEmbedder, openContractDb } from "../../tests/helpers/vector-fixtures.ts";
-import { countMissingVectors, countVectors, decodeVector } from "../store/vector-store.ts";
-import { createNomicEmbedder } from "./embedders/nomic.ts";
-import type { Embedder } from "./embedders/types.ts";
+import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
+import { writeTinyEmbeddingModel } from "../../../tests/helpers/tiny-embedding-model.ts";
+import { addChunk, addSession, bagOfWordsEmbedder, openContractDb } from "../../../tests/helpers/vector-fixtures.ts";
+import { countMissingVectors, countVectors, decodeVector } from "../session-index/vectors.ts";
 import { fillVectors } from "./fill-vectors.ts";
+import { createNomicEmbedder } from "./nomic.ts";
+import type { Embedder } from "./types.ts";
 
 function corpus(chunks: number) {
   const { db, path } = openContractDb();

@@ -4,9 +4,9 @@
 // written stays written; the next run starts from what is still missing). Stops between batches on abort.
 import { existsSync } from "node:fs";
 import { DatabaseSync } from "node:sqlite";
-import { CtxError } from "../errors.ts";
-import { chunksMissingVectors, countMissingVectors, ensureVectorTable, putVectors } from "../store/vector-store.ts";
-import type { Embedder } from "./embedders/types.ts";
+import { CtxError } from "../../errors.ts";
+import { chunksMissingVectors, countMissingVectors, ensureVectorTable, putVectors } from "../session-index/vectors.ts";
+import type { Embedder } from "./types.ts";
 
 export interface FillProgress {
   embedded: number;

@@ -4,7 +4,7 @@
 // the Hub is contacted only when the user sets embedder.allowDownload (no network by default).
 import { existsSync, readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
-import { normalizeL2 } from "../../core/vector-math.ts";
+import { normalizeL2 } from "../../core/search/vector-math.ts";
 import { CtxError, describeError } from "../../errors.ts";
 import { batchesOf, DOCUMENT_PREFIX, type Embedder, QUERY_PREFIX } from "./types.ts";
 

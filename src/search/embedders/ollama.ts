@@ -2,7 +2,7 @@
 // The task prefixes nomic-embed-text expects are added here (Ollama passes text through unchanged);
 // vectors are re-normalised, since callers rely on unit length for cosine by dot product.
 import * as z from "zod/mini";
-import { normalizeL2 } from "../../core/vector-math.ts";
+import { normalizeL2 } from "../../core/search/vector-math.ts";
 import { CtxError, describeError } from "../../errors.ts";
 import { batchesOf, DOCUMENT_PREFIX, type Embedder, QUERY_PREFIX } from "./types.ts";
 

@@ -5,15 +5,15 @@ import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { layOutClaudeDir, SPOTTER_PROJECT } from "../../tests/helpers/claude-projects.ts";
-import { writeTinyEmbeddingModel } from "../../tests/helpers/tiny-embedding-model.ts";
-import { defaultConfig } from "../config/defaults.ts";
-import { openSessionIndex } from "../store/session-index.ts";
-import { countMissingVectors, countVectors } from "../store/vector-store.ts";
-import { createEmbedder } from "./embedders/create.ts";
+import { layOutClaudeDir, SPOTTER_PROJECT } from "../../../tests/helpers/claude-projects.ts";
+import { writeTinyEmbeddingModel } from "../../../tests/helpers/tiny-embedding-model.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { searchSessions } from "../search-sessions.ts";
+import { openSessionIndex } from "../session-index/session-index.ts";
+import { countMissingVectors, countVectors } from "../session-index/vectors.ts";
+import { syncIndex } from "../sync/sync-index.ts";
+import { createEmbedder } from "./create.ts";
 import { fillVectors } from "./fill-vectors.ts";
-import { searchSessions } from "./search.ts";
-import { syncIndex } from "./sync.ts";
 import { vectorSearchFor } from "./vector-search.ts";
 
 describe("vectors on the real session index", () => {

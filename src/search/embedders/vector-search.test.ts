@@ -2,12 +2,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { writeTinyEmbeddingModel } from "../../tests/helpers/tiny-embedding-model.ts";
-import { addChunk, addSession, openContractDb } from "../../tests/helpers/vector-fixtures.ts";
-import { defaultConfig } from "../config/defaults.ts";
-import { createLogger } from "../log.ts";
-import { ensureVectorTable, putVectors } from "../store/vector-store.ts";
-import { createEmbedder } from "./embedders/create.ts";
+import { writeTinyEmbeddingModel } from "../../../tests/helpers/tiny-embedding-model.ts";
+import { addChunk, addSession, openContractDb } from "../../../tests/helpers/vector-fixtures.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { createLogger } from "../../log.ts";
+import { ensureVectorTable, putVectors } from "../session-index/vectors.ts";
+import { createEmbedder } from "./create.ts";
 import { fillVectors } from "./fill-vectors.ts";
 import { vectorSearchFor } from "./vector-search.ts";
 

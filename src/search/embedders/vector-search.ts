@@ -1,13 +1,13 @@
 // What the MCP tools and the CLI hand to searchSessions as its VectorSearch: undefined when no embedder is
 // configured or no vector of its model exists yet (search is BM25 alone), else a cached search whose
 // failures (Ollama down, model files removed) degrade to "no vector hits" with a warning, never to an error.
-import type { Config } from "../config/schema.ts";
-import { describeError } from "../errors.ts";
-import { type Logger, silentLogger } from "../log.ts";
-import { countVectors, createVectorSearch, type VectorIndexHandle } from "../store/vector-store.ts";
-import { createEmbedder } from "./embedders/create.ts";
-import type { Embedder } from "./embedders/types.ts";
-import type { VectorSearch } from "./search.ts";
+import type { Config } from "../../config/schema.ts";
+import { describeError } from "../../errors.ts";
+import { type Logger, silentLogger } from "../../log.ts";
+import type { VectorSearch } from "../search-sessions.ts";
+import { countVectors, createVectorSearch, type VectorIndexHandle } from "../session-index/vectors.ts";
+import { createEmbedder } from "./create.ts";
+import type { Embedder } from "./types.ts";
 
 interface Prepared {
   embedder: Embedder | null;

@@ -1,7 +1,7 @@
 // `ctx doctor`'s look at the session index: absent, healthy (PRAGMA quick_check) or damaged. Read-only.
 import { existsSync } from "node:fs";
-import type { SessionIndexFacts } from "../core/doctor-environment.ts";
-import { describeError, isCtxError } from "../errors.ts";
+import type { SessionIndexFacts } from "../../core/setup/doctor-environment.ts";
+import { describeError, isCtxError } from "../../errors.ts";
 import { isCorruptionError, openSessionIndex } from "./session-index.ts";
 
 export function inspectSessionIndex(path: string): SessionIndexFacts {

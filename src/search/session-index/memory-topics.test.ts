@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createMemoryTopicWriter, type IndexedMemoryTopic, searchMemoryTopics } from "./memory-topic-index.ts";
+import { createMemoryTopicWriter, type IndexedMemoryTopic, searchMemoryTopics } from "./memory-topics.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index.ts";
 
 const TOPICS: Array<Omit<IndexedMemoryTopic, "path" | "mtimeMs" | "size">> = [

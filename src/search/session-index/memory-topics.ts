@@ -1,11 +1,11 @@
 // The auto-memory topic files in the session index (the "deep" layer): rows of memory_topics with their
 // contentless FTS5 rows (writes, each in the caller's short transaction), and BM25 search over every
-// project's topics with the same calibrated 0..1 similarity as chunks (src/core/bm25-calibration.ts).
-// Text arrives here already redacted (src/index/sync-memory.ts).
+// project's topics with the same calibrated 0..1 similarity as chunks (src/core/search/bm25-calibration.ts).
+// Text arrives here already redacted (src/search/sync/sync-memory.ts).
 import type { DatabaseSync } from "node:sqlite";
-import { calibrateBm25, referenceScore, selectDiscriminatingTerms } from "../core/bm25-calibration.ts";
-import { buildFtsMatch, selectQueryTerms } from "../core/fts-query.ts";
-import { tokenizeForSearch } from "../core/search-tokens.ts";
+import { calibrateBm25, referenceScore, selectDiscriminatingTerms } from "../../core/search/bm25-calibration.ts";
+import { buildFtsMatch, selectQueryTerms } from "../../core/search/fts-query.ts";
+import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import type { SessionIndex } from "./session-index.ts";
 
 export interface IndexedMemoryTopic {

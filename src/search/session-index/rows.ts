@@ -1,5 +1,5 @@
 // Row <-> model mapping for the session index, and the SQL for SearchFilters (always parameterised).
-import type { IndexedSession, MemoryType, SearchFilters } from "../core/index-model.ts";
+import type { IndexedSession, MemoryType, SearchFilters } from "../../core/search/model.ts";
 
 export interface SessionRow {
   id: string;

@@ -1,5 +1,5 @@
-// The session index's tables (contract: /work/shared CONTRACT-index, DESIGN.md "The session index").
-// Columns beyond the contract: files.messages (ordinals consumed, to continue numbering), sessions.ai_title /
+// The session index's tables (DESIGN.md "The session index" lists the columns every backend has).
+// Columns beyond that list: files.messages (ordinals consumed, to continue numbering), sessions.ai_title /
 // first_prompt (where the title came from), chunks.source / start_offset / starts_exchange (which file a chunk
 // came from, the byte offset of its first message's line, and whether that message opens an exchange: a grown
 // file is re-chunked from its last chunk that opens an exchange).

@@ -3,11 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
-import { thrownCtxError } from "../../tests/helpers/ctx-error.ts";
-import type { IndexedChunk } from "../core/index-model.ts";
+import { thrownCtxError } from "../../../tests/helpers/ctx-error.ts";
+import type { IndexedChunk } from "../../core/search/model.ts";
+import { SCHEMA_VERSION } from "./schema.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index.ts";
-import { SCHEMA_VERSION } from "./session-index-schema.ts";
-import { createIndexWriter } from "./session-index-writer.ts";
+import { createIndexWriter } from "./writer.ts";
 
 function expectCtxError(fn: () => unknown, code: string) {
   const error = thrownCtxError(fn);

@@ -1,16 +1,16 @@
 // The session index (SQLite through node:sqlite): opening it safely (WAL, busy timeout, foreign keys,
 // 0600 file in a 0700 folder, corruption detected up front) and reading it: stats, sessions, BM25 chunk
-// search with a calibrated 0..1 similarity (src/core/bm25-calibration.ts). Writers: ./session-index-writer.ts.
+// search with a calibrated 0..1 similarity (src/core/search/bm25-calibration.ts). Writers: ./writer.ts.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { calibrateBm25, referenceScore, selectDiscriminatingTerms } from "../core/bm25-calibration.ts";
-import { buildFtsMatch, selectQueryTerms } from "../core/fts-query.ts";
-import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../core/index-model.ts";
-import { tokenizeForSearch } from "../core/search-tokens.ts";
-import { CtxError } from "../errors.ts";
-import { filterClause, type SessionRow, sessionFromRow } from "./session-index-rows.ts";
-import { ensureSchema, hasTable, readSchemaVersion, SCHEMA_VERSION } from "./session-index-schema.ts";
+import { calibrateBm25, referenceScore, selectDiscriminatingTerms } from "../../core/search/bm25-calibration.ts";
+import { buildFtsMatch, selectQueryTerms } from "../../core/search/fts-query.ts";
+import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../../core/search/model.ts";
+import { tokenizeForSearch } from "../../core/search/tokens.ts";
+import { CtxError } from "../../errors.ts";
+import { filterClause, type SessionRow, sessionFromRow } from "./rows.ts";
+import { ensureSchema, hasTable, readSchemaVersion, SCHEMA_VERSION } from "./schema.ts";
 
 export interface IndexStats {
   sessions: number;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { addChunk, addSession, bagOfWordsEmbedder, openContractDb } from "../../tests/helpers/vector-fixtures.ts";
+import { addChunk, addSession, bagOfWordsEmbedder, openContractDb } from "../../../tests/helpers/vector-fixtures.ts";
 import {
   chunksMissingVectors,
   countVectors,
@@ -8,7 +8,7 @@ import {
   encodeVector,
   ensureVectorTable,
   putVectors,
-} from "./vector-store.ts";
+} from "./vectors.ts";
 
 const unit = (...values: number[]) => {
   const norm = Math.hypot(...values);

@@ -3,17 +3,17 @@
 // columns, `seq` orders writes (monotonic in commit order, and above the wall clock in microseconds so it keeps
 // growing after `ctx reindex` drops the table): a searcher's cache reloads only rows newer than it has seen.
 import type { DatabaseSync } from "node:sqlite";
-import type { ChunkHit, MemoryType, SearchFilters } from "../core/index-model.ts";
-import { similarityFromCosine, topIndexes } from "../core/vector-math.ts";
-import type { Embedder } from "../index/embedders/types.ts";
-import { filterClause } from "./session-index-rows.ts";
+import type { ChunkHit, MemoryType, SearchFilters } from "../../core/search/model.ts";
+import { similarityFromCosine, topIndexes } from "../../core/search/vector-math.ts";
+import type { Embedder } from "../embedders/types.ts";
+import { filterClause } from "./rows.ts";
 
-/** What a vector search needs of the session index (src/store/session-index.ts SessionIndex). */
+/** What a vector search needs of the session index (src/search/session-index/session-index.ts SessionIndex). */
 export interface VectorIndexHandle {
   readonly db: DatabaseSync;
 }
 
-/** Same shape as src/index/search.ts VectorSearch. */
+/** Same shape as src/search/search-sessions.ts VectorSearch. */
 export type VectorSearchFn = (query: string, limit: number, filters: SearchFilters) => Promise<ChunkHit[]>;
 
 export interface VectorRow {
@@ -123,7 +123,7 @@ export function decodeVector(bytes: Uint8Array): Float32Array {
 /**
  * A VectorSearch over `index`: embeds the query, scores every stored vector of the embedder's model by dot
  * product (= cosine, all unit length) and returns the top `limit` chunks with a 0..1 similarity
- * (core/vector-math.ts similarityFromCosine). Vectors live in one packed in-memory matrix, refreshed
+ * (core/search/vector-math.ts similarityFromCosine). Vectors live in one packed in-memory matrix, refreshed
  * incrementally (rows newer than the last seen `seq`; deletions found by a count mismatch).
  */
 export function createVectorSearch(index: VectorIndexHandle, embedder: Embedder): VectorSearchFn {

@@ -1,9 +1,9 @@
 // Writes to the session index for incremental sync: file positions, session rows, chunks with their FTS
 // rows (and the vectors of deleted chunks). Prepared once per sync; the caller wraps each file in a transaction.
 import type { DatabaseSync, StatementSync } from "node:sqlite";
-import type { IndexedChunk, MemoryType } from "../core/index-model.ts";
-import { tokenizeForSearch } from "../core/search-tokens.ts";
-import { hasTable } from "./session-index-schema.ts";
+import type { IndexedChunk, MemoryType } from "../../core/search/model.ts";
+import { tokenizeForSearch } from "../../core/search/tokens.ts";
+import { hasTable } from "./schema.ts";
 
 export interface FileRecord {
   path: string;

@@ -3,7 +3,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildSecretCases } from "../../tests/fixtures/redaction/fake-secrets.ts";
+import { buildSecretCases } from "../../../tests/fixtures/redaction/fake-secrets.ts";
 import { type IndexMessage, readTranscriptFrom } from "./read-transcript.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../tests/fixtures/transcripts");

@@ -1,13 +1,13 @@
-// Streams one transcript from a byte offset into index messages (src/core/index-messages.ts), for incremental
+// Streams one transcript from a byte offset into index messages (src/core/search/messages.ts), for incremental
 // ingestion: the file is read in 1 MB blocks and split on the newline byte, so offsets are exact and memory is one
 // block plus at most one line (a line over MAX_LINE_BYTES is skipped and counted, never buffered whole).
 // Reading stops at the last complete line: a partial last line (Claude Code still writing) is left for next time,
 // and `endOffset` is the byte after the last newline consumed.
 import { open } from "node:fs/promises";
-import { createIndexMessageBuilder, type IndexMessage, type TranscriptMeta } from "../core/index-messages.ts";
-import { parseTranscriptLine } from "../core/transcript.ts";
+import { createIndexMessageBuilder, type IndexMessage, type TranscriptMeta } from "../../core/search/messages.ts";
+import { parseTranscriptLine } from "../../core/transcript/entries.ts";
 
-export type { IndexMessage, TranscriptMeta } from "../core/index-messages.ts";
+export type { IndexMessage, TranscriptMeta } from "../../core/search/messages.ts";
 
 export interface TranscriptIncrement {
   messages: IndexMessage[];

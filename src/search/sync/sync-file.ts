@@ -7,9 +7,9 @@
 import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
 import type { DatabaseSync } from "node:sqlite";
-import { buildChunks, CHUNK_TARGET_TOKENS } from "../core/index-chunker.ts";
-import { tokenizeForSearch } from "../core/search-tokens.ts";
-import type { FileRecord, IndexWriter } from "../store/session-index-writer.ts";
+import { buildChunks, CHUNK_TARGET_TOKENS } from "../../core/search/chunker.ts";
+import { tokenizeForSearch } from "../../core/search/tokens.ts";
+import type { FileRecord, IndexWriter } from "../session-index/writer.ts";
 import type { DiscoveredFile } from "./discover.ts";
 import { type IndexMessage, readTranscriptFrom } from "./read-transcript.ts";
 
@@ -159,7 +159,7 @@ export async function readHead(path: string, length: number): Promise<string> {
 }
 
 /**
- * Whether the chunker surely starts an exchange at this message (its rule, src/core/index-chunker.ts): any
+ * Whether the chunker surely starts an exchange at this message (its rule, src/core/search/chunker.ts): any
  * main-chain prompt or summary does; an inline subagent prompt in a main transcript may be part of a main
  * exchange, so it does not count (a restart then begins further back); in a subagent's own file every prompt does.
  */

@@ -8,9 +8,9 @@ import {
   layOutClaudeDir,
   SPOTTER_PROJECT,
   VIEWER_PROJECT,
-} from "../../tests/helpers/claude-projects.ts";
-import { openSessionIndex } from "../store/session-index.ts";
-import { syncIndex } from "./sync.ts";
+} from "../../../tests/helpers/claude-projects.ts";
+import { openSessionIndex } from "../session-index/session-index.ts";
+import { syncIndex } from "./sync-index.ts";
 
 function tempRoot(): string {
   return mkdtempSync(join(tmpdir(), "ctx-sync-"));

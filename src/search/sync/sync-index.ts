@@ -1,10 +1,10 @@
 // Incremental sync of the session index with the transcripts on disk: discover, skip what is unchanged,
-// bring each changed file up to date in its own transaction (src/index/sync-file.ts). An abort (Ctrl-C)
+// bring each changed file up to date in its own transaction (src/search/sync/sync-file.ts). An abort (Ctrl-C)
 // takes effect between files, so the index is always consistent and the next run resumes where this one stopped.
-// Then the auto-memory topic files, the same way (src/index/sync-memory.ts).
+// Then the auto-memory topic files, the same way (src/search/sync/sync-memory.ts).
 
-import { openSessionIndex } from "../store/session-index.ts";
-import { createIndexWriter } from "../store/session-index-writer.ts";
+import { openSessionIndex } from "../session-index/session-index.ts";
+import { createIndexWriter } from "../session-index/writer.ts";
 import type { DiscoveredFile } from "./discover.ts";
 import { discoverTranscripts } from "./discover.ts";
 import { isUnchanged, syncFile } from "./sync-file.ts";

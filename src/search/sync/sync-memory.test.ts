@@ -2,10 +2,10 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, utimesSync, writeFileSy
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildSecretCases } from "../../tests/fixtures/redaction/fake-secrets.ts";
-import { memoryFolder, writeTopic } from "../../tests/helpers/memory-topics.ts";
-import { openSessionIndex } from "../store/session-index.ts";
-import { syncIndex } from "./sync.ts";
+import { buildSecretCases } from "../../../tests/fixtures/redaction/fake-secrets.ts";
+import { memoryFolder, writeTopic } from "../../../tests/helpers/memory-topics.ts";
+import { openSessionIndex } from "../session-index/session-index.ts";
+import { syncIndex } from "./sync-index.ts";
 
 const TOKEN = buildSecretCases().find((c) => c.id === "github-ghp")?.secrets[0]?.value ?? "";
 

@@ -6,9 +6,9 @@ import type { Dirent } from "node:fs";
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import { INDEX_FILE, parseTopicFile } from "../core/memory.ts";
-import { redactText } from "../core/redact.ts";
-import { createMemoryTopicWriter, type IndexedMemoryTopic, memoryTopicTokens } from "../store/memory-topic-index.ts";
+import { INDEX_FILE, parseTopicFile } from "../../core/memory/topics.ts";
+import { redactText } from "../../core/redact/redact.ts";
+import { createMemoryTopicWriter, type IndexedMemoryTopic, memoryTopicTokens } from "../session-index/memory-topics.ts";
 
 /** Larger files are not memory topics Claude Code wrote: skipped. */
 export const MAX_TOPIC_BYTES = 1024 * 1024;

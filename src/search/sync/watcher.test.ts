@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../log.ts";
+import { silentLogger } from "../../log.ts";
 import { BACKGROUND_PRIORITY, type IndexWatcher, type RunReport, startIndexWatcher } from "./watcher.ts";
 
 let watcher: IndexWatcher | undefined;

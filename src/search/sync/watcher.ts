@@ -7,9 +7,9 @@ import { existsSync } from "node:fs";
 import { setPriority } from "node:os";
 import { join } from "node:path";
 import { type FSWatcher, watch } from "chokidar";
-import { describeError, isCtxError } from "../errors.ts";
-import type { Logger } from "../log.ts";
-import { withLock } from "../store/lock.ts";
+import { describeError, isCtxError } from "../../errors.ts";
+import type { Logger } from "../../log.ts";
+import { withLock } from "../../store/files/lock.ts";
 
 /** nice 19: the child runs only on CPU time nothing else wants. */
 export const BACKGROUND_PRIORITY = 19;

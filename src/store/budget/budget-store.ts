@@ -1,11 +1,11 @@
-// `.ctx/budget.ctx`: the context budget's items (src/core/budget.ts). A container without compression (a
+// `.ctx/budget.ctx`: the context budget's items (src/core/budget/compartments.ts). A container without compression (a
 // few KB), replaced atomically under the file's lock so the MCP server and a hook never lose each other's
 // change. A damaged file is an error naming it, never silently replaced: the items are the user's.
 import { join } from "node:path";
-import { type BudgetFile, BudgetFileSchema, EMPTY_BUDGET } from "../core/budget.ts";
-import { projectPaths } from "./paths.ts";
-import { ensureProjectCtxDir } from "./project-dir.ts";
-import { readStateFile, updateStateFile } from "./state-file.ts";
+import { projectPaths } from "../../config/paths.ts";
+import { type BudgetFile, BudgetFileSchema, EMPTY_BUDGET } from "../../core/budget/compartments.ts";
+import { ensureProjectCtxDir } from "../files/project-dir.ts";
+import { readStateFile, updateStateFile } from "../files/state-file.ts";
 
 export function budgetPath(projectRoot: string): string {
   return join(projectPaths(projectRoot).ctxDir, "budget.ctx");

@@ -14,9 +14,9 @@ import {
   evictBudgetItems,
   setBudgetPinned,
   touchBudgetItems,
-} from "../core/budget.ts";
-import { estimateTokens } from "../core/estimate.ts";
-import { redactText } from "../core/redact.ts";
+} from "../../core/budget/compartments.ts";
+import { estimateTokens } from "../../core/estimate.ts";
+import { redactText } from "../../core/redact/redact.ts";
 import { readBudget, updateBudget } from "./budget-store.ts";
 
 export interface BudgetOpsDeps {

@@ -10,8 +10,8 @@ import {
   type LineContext,
   toolResult,
   userPrompt,
-} from "../../tests/helpers/transcript-lines.ts";
-import { captureContextState } from "./context-capture.ts";
+} from "../../../tests/helpers/transcript-lines.ts";
+import { captureContextState } from "./capture.ts";
 
 let project: string;
 let transcript: string;

@@ -4,10 +4,10 @@
 // redact secrets. The result is what ctx persists, injects and returns.
 import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
-import { type ContextState, createContextStateBuilder, type FileAccess } from "../core/context-state.ts";
-import { mergeContextStates } from "../core/context-state-merge.ts";
-import { redactValue } from "../core/redact.ts";
-import { readSinceLastCompaction } from "./transcript-reader.ts";
+import { type ContextState, createContextStateBuilder, type FileAccess } from "../../core/context/extract.ts";
+import { mergeContextStates } from "../../core/context/merge.ts";
+import { redactValue } from "../../core/redact/redact.ts";
+import { readSinceLastCompaction } from "../transcript/reader.ts";
 
 /** Files larger than this are not hashed (their diff shows "not tracked"). */
 const MAX_HASHED_BYTES = 8 * 1024 * 1024;

@@ -8,13 +8,13 @@ import {
   type LineContext,
   toolResult,
   userPrompt,
-} from "../../tests/helpers/transcript-lines.ts";
-import { defaultConfig } from "../config/defaults.ts";
-import { recordSessionStart } from "../core/sessions.ts";
-import { diffContext } from "./context-diff.ts";
-import { type ContextOpsDeps, saveContext } from "./context-ops.ts";
+} from "../../../tests/helpers/transcript-lines.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { recordSessionStart } from "../../core/sessions/seen.ts";
+import { updateSessionsSeen } from "../sessions/seen.ts";
+import { diffContext } from "./diff.ts";
+import { type ContextOpsDeps, saveContext } from "./operations.ts";
 import { writeProjectState } from "./project-state.ts";
-import { updateSessionsSeen } from "./sessions-seen.ts";
 
 const SAVED_AT = new Date("2026-11-22T11:00:00.000Z");
 const before = new Date("2026-11-22T10:00:00.000Z");

@@ -3,11 +3,11 @@
 // not recursive: a whole-tree walk would be slow on big repositories and mostly noise).
 import { access, readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import type { FileAccess } from "../core/context-state-schema.ts";
-import { type ContextDiff, diffTrackedFiles } from "../core/diff.ts";
-import { hashFile } from "./context-capture.ts";
-import { type ContextOpsDeps, loadState, type RestoreSource } from "./context-ops.ts";
-import { PROJECT_DIR_NAME } from "./paths.ts";
+import { PROJECT_DIR_NAME } from "../../config/paths.ts";
+import { type ContextDiff, diffTrackedFiles } from "../../core/context/diff.ts";
+import type { FileAccess } from "../../core/context/schema.ts";
+import { hashFile } from "./capture.ts";
+import { type ContextOpsDeps, loadState, type RestoreSource } from "./operations.ts";
 
 /** Files hashed at once: each read may hold up to 8 MiB in memory. */
 const HASH_CONCURRENCY = 16;

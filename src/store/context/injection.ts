@@ -1,11 +1,11 @@
-// `.ctx/injection.ctx`: the pending compact re-injection (see src/core/injection.ts), and the check
+// `.ctx/injection.ctx`: the pending compact re-injection (see src/core/context/injection.ts), and the check
 // whether its token reached the transcript (a raw byte search of the transcript's tail, no parsing).
 import { open } from "node:fs/promises";
 import { join } from "node:path";
-import { type Injection, InjectionSchema } from "../core/injection.ts";
-import { projectPaths } from "./paths.ts";
-import { updateStateFileOrQuarantine } from "./quarantine.ts";
-import { readStateFile } from "./state-file.ts";
+import { projectPaths } from "../../config/paths.ts";
+import { type Injection, InjectionSchema } from "../../core/context/injection.ts";
+import { updateStateFileOrQuarantine } from "../files/quarantine.ts";
+import { readStateFile } from "../files/state-file.ts";
 
 /** How much of the transcript's end is searched: the injection is near the compaction boundary. */
 const TAIL_BYTES = 8 * 1024 * 1024;

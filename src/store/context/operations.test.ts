@@ -2,12 +2,12 @@ import { mkdirSync, mkdtempSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
-import { userPrompt } from "../../tests/helpers/transcript-lines.ts";
-import { defaultConfig } from "../config/defaults.ts";
-import { recordSessionStart } from "../core/sessions.ts";
-import { saveContext } from "./context-ops.ts";
-import { updateSessionsSeen } from "./sessions-seen.ts";
+import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
+import { userPrompt } from "../../../tests/helpers/transcript-lines.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { recordSessionStart } from "../../core/sessions/seen.ts";
+import { updateSessionsSeen } from "../sessions/seen.ts";
+import { saveContext } from "./operations.ts";
 
 describe("saveContext", () => {
   it("rejects an invalid save name before writing anything: the current state is untouched", async () => {

@@ -2,16 +2,16 @@
 // the hooks so the three always do the same thing: capture the session's context from its transcript,
 // keep it (state, named saves, checkpoints, snapshots), and render it back as text.
 import { unlink } from "node:fs/promises";
-import type { Config } from "../config/schema.ts";
-import { type ContextState, ContextStateSchema } from "../core/context-state.ts";
-import { type RenderOptions, renderRestoreText } from "../core/restore-text.ts";
-import type { SessionRecord } from "../core/sessions.ts";
-import { CtxError } from "../errors.ts";
-import { newestGoodCheckpoint, readCheckpoint, writeCheckpoint } from "./checkpoints.ts";
-import { type CaptureResult, captureContextState } from "./context-capture.ts";
+import type { Config } from "../../config/schema.ts";
+import { type ContextState, ContextStateSchema } from "../../core/context/extract.ts";
+import { type RenderOptions, renderRestoreText } from "../../core/context/restore-text.ts";
+import type { SessionRecord } from "../../core/sessions/seen.ts";
+import { CtxError } from "../../errors.ts";
+import { readSessionsSeen } from "../sessions/seen.ts";
+import { newestGoodCheckpoint, readCheckpoint, writeCheckpoint } from "../snapshots/checkpoints.ts";
+import { readSnapshot } from "../snapshots/snapshots.ts";
+import { type CaptureResult, captureContextState } from "./capture.ts";
 import { readProjectState, readSessionState, statePath, writeProjectState } from "./project-state.ts";
-import { readSessionsSeen } from "./sessions-seen.ts";
-import { readSnapshot } from "./snapshots.ts";
 
 export interface ContextOpsDeps {
   projectRoot: string;

@@ -5,12 +5,12 @@
 import { createHash } from "node:crypto";
 import { readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { type ContextState, ContextStateSchema } from "../core/context-state.ts";
-import { CtxError } from "../errors.ts";
-import { projectPaths } from "./paths.ts";
-import { ensureProjectCtxDir } from "./project-dir.ts";
-import { updateStateFileOrQuarantine } from "./quarantine.ts";
-import { readStateFile } from "./state-file.ts";
+import { projectPaths } from "../../config/paths.ts";
+import { type ContextState, ContextStateSchema } from "../../core/context/extract.ts";
+import { CtxError } from "../../errors.ts";
+import { ensureProjectCtxDir } from "../files/project-dir.ts";
+import { updateStateFileOrQuarantine } from "../files/quarantine.ts";
+import { readStateFile } from "../files/state-file.ts";
 
 const SAVE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 

@@ -5,7 +5,7 @@ import * as zlib from "node:zlib";
 import { decompress as decompressZstdFrame } from "fzstd";
 import * as lz4 from "lz4js";
 import { hash as xxh32 } from "lz4js/xxh32.js";
-import { CtxError } from "../errors.ts";
+import { CtxError } from "../../errors.ts";
 
 /** Codec names in id order: the index is the id stored in the container header. */
 export const CODECS = ["none", "lz4", "zstd"] as const;

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { encode } from "@msgpack/msgpack";
 import { describe, expect, it } from "vitest";
-import { CtxError } from "../errors.ts";
+import { CtxError } from "../../errors.ts";
 import { CODECS } from "./codecs.ts";
 import { CONTAINER_MAGIC, decodeContainer, encodeContainer, HEADER_BYTES } from "./container.ts";
 

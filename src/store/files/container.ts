@@ -15,7 +15,7 @@
 // Bytes 0-5 (magic and version) keep their place in every future version; the rest may change with it.
 import { createHash } from "node:crypto";
 import { decode as decodeMsgpack, Encoder } from "@msgpack/msgpack";
-import { CtxError, describeError } from "../errors.ts";
+import { CtxError, describeError } from "../../errors.ts";
 import { type Codec, codecFromId, codecToId, compressPayload, decompressPayload } from "./codecs.ts";
 import { CURRENT_FORMAT_VERSION, checkFormatVersion, migratePayload } from "./migrate.ts";
 

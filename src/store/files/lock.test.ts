@@ -14,7 +14,7 @@ import {
 import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { CtxError } from "../errors.ts";
+import { CtxError } from "../../errors.ts";
 import { breakAbandonedLock, observeLock, withLock } from "./lock.ts";
 import { lockRecordStyle } from "./lock-file.ts";
 import { describeOwnProcess, type LockOwner } from "./lock-owner.ts";

@@ -6,7 +6,7 @@
 import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { CtxError } from "../errors.ts";
+import { CtxError } from "../../errors.ts";
 import { ensurePrivateDir } from "./atomic-write.ts";
 import { createLockRecord, readLockRecord, removeLockRecord, touchLockRecord } from "./lock-file.ts";
 import { checkOwnerStatus, describeOwnProcess, type LockOwner, parseLockOwner } from "./lock-owner.ts";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { thrownCtxError } from "../../tests/helpers/ctx-error.ts";
+import { thrownCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { CURRENT_FORMAT_VERSION, checkFormatVersion, type MigrationTable, migratePayload } from "./migrate.ts";
 
 const PATH = "/p/.ctx/state.ctx";

@@ -1,6 +1,6 @@
 // Container format versions and the migrations between them, applied on read: a file written by an
 // older ctx is upgraded step by step (1 -> 2 -> ...) to the current version before anyone validates it.
-import { CtxError, describeError } from "../errors.ts";
+import { CtxError, describeError } from "../../errors.ts";
 
 export const CURRENT_FORMAT_VERSION = 1;
 

@@ -4,8 +4,8 @@
 import { existsSync } from "node:fs";
 import { mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { CtxError } from "../errors.ts";
-import { projectPaths } from "./paths.ts";
+import { projectPaths } from "../../config/paths.ts";
+import { CtxError } from "../../errors.ts";
 
 export async function ensureProjectCtxDir(projectRoot: string): Promise<string> {
   const root = await stat(projectRoot).catch(() => null);

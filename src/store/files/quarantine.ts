@@ -2,7 +2,7 @@
 // `<name>.corrupt-<time>` (kept for inspection and recovery) so a fresh one can be written.
 import { rename } from "node:fs/promises";
 import type { $ZodType, output } from "zod/v4/core";
-import { isCtxError } from "../errors.ts";
+import { isCtxError } from "../../errors.ts";
 import { withLock } from "./lock.ts";
 import { readStateFile, type UpdateStateOptions, updateStateFile, verifyStateFile } from "./state-file.ts";
 

@@ -12,7 +12,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
+import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { encodeContainer } from "./container.ts";
 import { readStateFile, updateStateFile, verifyStateFile, writeStateFile } from "./state-file.ts";
 

@@ -5,7 +5,7 @@ import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { safeParse } from "zod/mini";
 import type { $ZodType, output } from "zod/v4/core";
-import { CtxError, isCtxError } from "../errors.ts";
+import { CtxError, isCtxError } from "../../errors.ts";
 import { ensurePrivateDir, writeFileAtomic } from "./atomic-write.ts";
 import type { Codec } from "./codecs.ts";
 import { decodeContainer, encodeContainer } from "./container.ts";

@@ -6,8 +6,8 @@
 // warning by one tool call, and an fsync per tool call would cost more than the whole guard.
 import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type GuardState, parseGuardState } from "../core/guard-state.ts";
-import { projectPaths } from "./paths.ts";
+import { projectPaths } from "../../config/paths.ts";
+import { type GuardState, parseGuardState } from "../../core/guard/state.ts";
 
 export function guardDir(projectRoot: string): string {
   return join(projectPaths(projectRoot).ctxDir, "guard");

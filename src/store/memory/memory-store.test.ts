@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { defaultConfig } from "../config/defaults.ts";
-import { claudeProjectDirName } from "./claude-paths.ts";
+import { claudeProjectDirName } from "../../config/claude-paths.ts";
+import { defaultConfig } from "../../config/defaults.ts";
 import { listMemoryTopics, memoryDirFor } from "./memory-store.ts";
 
 let base: string;

@@ -5,7 +5,8 @@
 import { existsSync, readFileSync } from "node:fs";
 import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
-import type { Config } from "../config/schema.ts";
+import { claudeConfigDir, claudeProjectDirName, gitRepositoryRoot, homeOf } from "../../config/claude-paths.ts";
+import type { Config } from "../../config/schema.ts";
 import {
   INDEX_FILE,
   type IndexLimits,
@@ -20,12 +21,11 @@ import {
   topicFileName,
   type UsageFile,
   UsageFileSchema,
-} from "../core/memory.ts";
-import { redactText } from "../core/redact.ts";
-import { CtxError } from "../errors.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
-import { claudeConfigDir, claudeProjectDirName, gitRepositoryRoot, homeOf } from "./claude-paths.ts";
-import { withLock } from "./lock.ts";
+} from "../../core/memory/topics.ts";
+import { redactText } from "../../core/redact/redact.ts";
+import { CtxError } from "../../errors.ts";
+import { writeFileAtomic } from "../files/atomic-write.ts";
+import { withLock } from "../files/lock.ts";
 
 const USAGE_FILE = ".ctx-memory-usage.json";
 

@@ -4,8 +4,8 @@
 // Synchronous reads of a few small files: cheap enough for PreCompact and the CLI.
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import { type Cascade, type CascadeRoot, resolveCascade } from "../core/claude-md-rules.ts";
-import { claudeConfigDir, homeOf } from "./claude-paths.ts";
+import { claudeConfigDir, homeOf } from "../../config/claude-paths.ts";
+import { type Cascade, type CascadeRoot, resolveCascade } from "../../core/rules/claude-md.ts";
 
 /** Claude Code skips CLAUDE.md files over 4 MiB. */
 const MAX_FILE_BYTES = 4 * 1024 * 1024;

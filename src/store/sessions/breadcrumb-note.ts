@@ -1,13 +1,13 @@
-// Appends the session breadcrumb to `<vault>/<YYYY-MM-DD>.md` (src/core/breadcrumb.ts): a small read and one
+// Appends the session breadcrumb to `<vault>/<YYYY-MM-DD>.md` (src/core/sessions/breadcrumb.ts): a small read and one
 // atomic write under the note's lock, redacted, within SessionEnd's budget. The vault folder must exist
 // (ctx never creates a vault); the note is created when missing (0600), an existing note keeps its mode.
 import { chmod, readFile, stat } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { type Breadcrumb, breadcrumbLine, dailyNoteName, insertUnderHeading } from "../core/breadcrumb.ts";
-import { redactText } from "../core/redact.ts";
-import { CtxError } from "../errors.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
-import { withLock } from "./lock.ts";
+import { redactText } from "../../core/redact/redact.ts";
+import { type Breadcrumb, breadcrumbLine, dailyNoteName, insertUnderHeading } from "../../core/sessions/breadcrumb.ts";
+import { CtxError } from "../../errors.ts";
+import { writeFileAtomic } from "../files/atomic-write.ts";
+import { withLock } from "../files/lock.ts";
 
 export interface BreadcrumbTarget {
   vault: string;

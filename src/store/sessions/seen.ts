@@ -1,11 +1,12 @@
 // `.ctx/sessions.ctx`: the sessions seen in a project, written by the SessionStart/SessionEnd hooks
 // and read by `ctx status` and the `ctx_status` tool. LZ4: written on the hook path. This file is
 // bookkeeping, so a damaged one is moved aside (kept for inspection) and started afresh.
-import { type SessionsFile, SessionsFileSchema } from "../core/sessions.ts";
-import { projectPaths } from "./paths.ts";
-import { ensureProjectCtxDir } from "./project-dir.ts";
-import { updateStateFileOrQuarantine } from "./quarantine.ts";
-import { readStateFile } from "./state-file.ts";
+
+import { projectPaths } from "../../config/paths.ts";
+import { type SessionsFile, SessionsFileSchema } from "../../core/sessions/seen.ts";
+import { ensureProjectCtxDir } from "../files/project-dir.ts";
+import { updateStateFileOrQuarantine } from "../files/quarantine.ts";
+import { readStateFile } from "../files/state-file.ts";
 
 export async function readSessionsSeen(projectRoot: string): Promise<SessionsFile | null> {
   return readStateFile(projectPaths(projectRoot).sessions, SessionsFileSchema);

@@ -4,11 +4,11 @@
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { safeParse } from "zod/mini";
-import { CtxError, describeError } from "../errors.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
-import { decodeContainer, encodeContainer, HEADER_BYTES } from "./container.ts";
-import { type LockOptions, withLock } from "./lock.ts";
-import { projectPaths } from "./paths.ts";
+import { projectPaths } from "../../config/paths.ts";
+import { CtxError, describeError } from "../../errors.ts";
+import { writeFileAtomic } from "../files/atomic-write.ts";
+import { decodeContainer, encodeContainer, HEADER_BYTES } from "../files/container.ts";
+import { type LockOptions, withLock } from "../files/lock.ts";
 import {
   entryOf,
   indexFile,
@@ -19,7 +19,7 @@ import {
   SnapshotFileSchema,
   snapshotFile,
   writeIndex,
-} from "./snapshot-index.ts";
+} from "./catalog.ts";
 import { TIME_ID_PATTERN } from "./time-id.ts";
 
 export interface RecompressResult {

@@ -2,8 +2,8 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { encodeContainer } from "./container.ts";
-import { readIndex, reconcileIndex, scanSnapshotFolder } from "./snapshot-index.ts";
+import { encodeContainer } from "../files/container.ts";
+import { readIndex, reconcileIndex, scanSnapshotFolder } from "./catalog.ts";
 
 const ID = "20261122T031100123Z-0a1b2c";
 const meta = {

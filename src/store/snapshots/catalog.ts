@@ -5,12 +5,12 @@
 import { readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { sortNewestFirst } from "../core/retention.ts";
-import { CtxError, isCtxError } from "../errors.ts";
-import { writeFileAtomic } from "./atomic-write.ts";
-import { CODECS, type Codec } from "./codecs.ts";
-import { decodeContainer } from "./container.ts";
-import { describeIssues } from "./schema-issues.ts";
+import { sortNewestFirst } from "../../core/snapshots/retention.ts";
+import { CtxError, isCtxError } from "../../errors.ts";
+import { writeFileAtomic } from "../files/atomic-write.ts";
+import { CODECS, type Codec } from "../files/codecs.ts";
+import { decodeContainer } from "../files/container.ts";
+import { describeIssues } from "../files/schema-issues.ts";
 import { TIME_ID_PATTERN } from "./time-id.ts";
 
 export const SNAPSHOT_TRIGGERS = ["manual", "auto", "checkpoint", "save", "guard"] as const;

@@ -3,9 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
+import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
+import { encodeContainer } from "../files/container.ts";
 import { listCheckpoints, newestGoodCheckpoint, readCheckpoint, writeCheckpoint } from "./checkpoints.ts";
-import { encodeContainer } from "./container.ts";
 
 const StateSchema = z.object({ seq: z.number(), notes: z.array(z.string()) });
 type State = z.infer<typeof StateSchema>;

@@ -6,15 +6,15 @@ import { readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import type { $ZodType, output } from "zod/v4/core";
-import { defaultConfig } from "../config/defaults.ts";
-import { selectCheckpointsToPrune, sortNewestFirst } from "../core/retention.ts";
-import { CtxError, describeError, isCtxError } from "../errors.ts";
-import { ensurePrivateDir, removeOrphanedTempFiles, TEMP_NAME, writeFileAtomic } from "./atomic-write.ts";
-import { decodeContainer, encodeContainer } from "./container.ts";
-import { projectPaths } from "./paths.ts";
-import { ensureProjectCtxDir } from "./project-dir.ts";
-import { describeIssues } from "./schema-issues.ts";
-import { ignoreMissing, readIfPresent } from "./snapshot-index.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { projectPaths } from "../../config/paths.ts";
+import { selectCheckpointsToPrune, sortNewestFirst } from "../../core/snapshots/retention.ts";
+import { CtxError, describeError, isCtxError } from "../../errors.ts";
+import { ensurePrivateDir, removeOrphanedTempFiles, TEMP_NAME, writeFileAtomic } from "../files/atomic-write.ts";
+import { decodeContainer, encodeContainer } from "../files/container.ts";
+import { ensureProjectCtxDir } from "../files/project-dir.ts";
+import { describeIssues } from "../files/schema-issues.ts";
+import { ignoreMissing, readIfPresent } from "./catalog.ts";
 import { newTimeId, TIME_ID_PATTERN, timeOfId } from "./time-id.ts";
 
 export const CheckpointMetaSchema = z.object({

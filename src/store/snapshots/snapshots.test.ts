@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
-import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
-import type { RetentionPolicy } from "../core/retention.ts";
+import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
+import type { RetentionPolicy } from "../../core/snapshots/retention.ts";
 import {
   type CreateSnapshotOptions,
   createSnapshot,

@@ -12,22 +12,22 @@
 import { unlink } from "node:fs/promises";
 import { safeParse } from "zod/mini";
 import type { $ZodType, output } from "zod/v4/core";
-import { defaultConfig } from "../config/defaults.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { projectPaths } from "../../config/paths.ts";
 import {
   type PruneReason,
   type RetentionPolicy,
   retentionPolicyFromConfig,
   selectSnapshotsToPrune,
-} from "../core/retention.ts";
-import { countLines, formatBytes, summarizeState } from "../core/snapshot-summary.ts";
-import { CtxError } from "../errors.ts";
-import { ensurePrivateDir, removeOrphanedTempFiles, writeFileAtomic } from "./atomic-write.ts";
-import type { Codec } from "./codecs.ts";
-import { decodeContainer, encodeContainer } from "./container.ts";
-import { type LockOptions, withLock } from "./lock.ts";
-import { projectPaths } from "./paths.ts";
-import { ensureProjectCtxDir } from "./project-dir.ts";
-import { describeIssues } from "./schema-issues.ts";
+} from "../../core/snapshots/retention.ts";
+import { countLines, formatBytes, summarizeState } from "../../core/snapshots/summary.ts";
+import { CtxError } from "../../errors.ts";
+import { ensurePrivateDir, removeOrphanedTempFiles, writeFileAtomic } from "../files/atomic-write.ts";
+import type { Codec } from "../files/codecs.ts";
+import { decodeContainer, encodeContainer } from "../files/container.ts";
+import { type LockOptions, withLock } from "../files/lock.ts";
+import { ensureProjectCtxDir } from "../files/project-dir.ts";
+import { describeIssues } from "../files/schema-issues.ts";
 import {
   entryOf,
   ignoreMissing,
@@ -44,10 +44,10 @@ import {
   scanSnapshotFolder,
   snapshotFile,
   writeIndex,
-} from "./snapshot-index.ts";
+} from "./catalog.ts";
 import { newTimeId, TIME_ID_PATTERN } from "./time-id.ts";
 
-export type { SnapshotEntry, SnapshotMeta } from "./snapshot-index.ts";
+export type { SnapshotEntry, SnapshotMeta } from "./catalog.ts";
 export type SnapshotTrigger = (typeof SNAPSHOT_TRIGGERS)[number];
 
 export interface CreateSnapshotInput<S extends $ZodType> {

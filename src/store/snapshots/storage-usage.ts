@@ -2,8 +2,8 @@
 // including what killed writers and damaged files left behind, for `ctx status` and `ctx doctor`.
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
-import { TEMP_NAME } from "./atomic-write.ts";
-import { projectPaths } from "./paths.ts";
+import { projectPaths } from "../../config/paths.ts";
+import { TEMP_NAME } from "../files/atomic-write.ts";
 import { TIME_ID_PATTERN } from "./time-id.ts";
 
 export interface StorageUsage {

@@ -2,8 +2,9 @@
 // warning in the status, never a crash: status is how a person finds out something is wrong.
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
-import { ContextStateSchema } from "../core/context-state.ts";
-import { type Health, healthOf } from "../core/guard-health.ts";
+import { projectPaths } from "../../config/paths.ts";
+import { ContextStateSchema } from "../../core/context/extract.ts";
+import { type Health, healthOf } from "../../core/guard/health.ts";
 import {
   type CheckpointRef,
   canRecoverFrom,
@@ -12,14 +13,13 @@ import {
   type IsProcessAlive,
   type Recovery,
   unendedSessions,
-} from "../core/recovery.ts";
-import type { SessionRecord, SessionsFile } from "../core/sessions.ts";
-import { buildStatus, type Status } from "../core/status.ts";
-import { describeError, isCtxError } from "../errors.ts";
-import { type CheckpointEntry, listCheckpoints, readCheckpoint } from "./checkpoints.ts";
-import { readNewestGuardState } from "./guard-store.ts";
-import { projectPaths } from "./paths.ts";
-import { readSessionsSeen } from "./sessions-seen.ts";
+} from "../../core/sessions/recovery.ts";
+import type { SessionRecord, SessionsFile } from "../../core/sessions/seen.ts";
+import { buildStatus, type Status } from "../../core/status/report.ts";
+import { describeError, isCtxError } from "../../errors.ts";
+import { readNewestGuardState } from "../guard/guard-store.ts";
+import { readSessionsSeen } from "../sessions/seen.ts";
+import { type CheckpointEntry, listCheckpoints, readCheckpoint } from "../snapshots/checkpoints.ts";
 
 export interface ProjectStatusOptions {
   now?: () => Date;

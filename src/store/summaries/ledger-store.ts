@@ -3,6 +3,7 @@
 // summarisers add up instead of overwriting each other. A damaged ledger is moved aside and started afresh.
 import { readFile, rename } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { ctxHome } from "../../config/paths.ts";
 import {
   type CapCheck,
   checkDailyCap,
@@ -10,10 +11,9 @@ import {
   type LedgerEntry,
   LedgerSchema,
   recordLedgerUsage,
-} from "../core/summaries/ledger.ts";
-import { ensurePrivateDir, writeFileAtomic } from "../store/atomic-write.ts";
-import { withLock } from "../store/lock.ts";
-import { ctxHome } from "../store/paths.ts";
+} from "../../core/summaries/ledger.ts";
+import { ensurePrivateDir, writeFileAtomic } from "../files/atomic-write.ts";
+import { withLock } from "../files/lock.ts";
 
 export function ledgerPath(env: NodeJS.ProcessEnv): string {
   return join(ctxHome(env), "summaries-ledger.json");

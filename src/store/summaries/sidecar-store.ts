@@ -4,12 +4,12 @@
 import { createHash } from "node:crypto";
 import { readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
-import { type Sidecar, SidecarSchema } from "../core/summaries/sidecar.ts";
-import { isCtxError } from "../errors.ts";
-import { projectPaths } from "../store/paths.ts";
-import { ensureProjectCtxDir } from "../store/project-dir.ts";
-import { quarantineIfDamaged, updateStateFileOrQuarantine } from "../store/quarantine.ts";
-import { readStateFile } from "../store/state-file.ts";
+import { projectPaths } from "../../config/paths.ts";
+import { type Sidecar, SidecarSchema } from "../../core/summaries/sidecar.ts";
+import { isCtxError } from "../../errors.ts";
+import { ensureProjectCtxDir } from "../files/project-dir.ts";
+import { quarantineIfDamaged, updateStateFileOrQuarantine } from "../files/quarantine.ts";
+import { readStateFile } from "../files/state-file.ts";
 
 const SAFE_SESSION_ID = /^[A-Za-z0-9._-]{1,128}$/;
 

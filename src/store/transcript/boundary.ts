@@ -2,8 +2,8 @@
 // the boundary, not the file's size. The needle can also occur in ordinary content (a Grep for it, a message
 // about it), so each candidate line is parsed and checked.
 import type { FileHandle } from "node:fs/promises";
-import { isCompactBoundary, isMainChain, isSkipped } from "../core/transcript.ts";
-import { DEFAULT_MAX_LINE_BYTES, NEWLINE, openIfPresent, parseLine } from "./transcript-lines.ts";
+import { isCompactBoundary, isMainChain, isSkipped } from "../../core/transcript/entries.ts";
+import { DEFAULT_MAX_LINE_BYTES, NEWLINE, openIfPresent, parseLine } from "./lines.ts";
 
 export interface BoundarySearch {
   /** Byte offset of the last main-chain `compact_boundary` line; null when the file has none. */

@@ -1,8 +1,8 @@
 // The latest compaction summary of a transcript: the `isCompactSummary` user entry Claude Code writes right
 // after the last `compact_boundary` (reference/claude-code.md §2.2). Read from the boundary on, so the cost
 // follows what came after the last compaction, not the file's size.
-import { isCompactSummary, isSkipped } from "../core/transcript.ts";
-import { readSinceLastCompaction } from "./transcript-reader.ts";
+import { isCompactSummary, isSkipped } from "../../core/transcript/entries.ts";
+import { readSinceLastCompaction } from "./reader.ts";
 
 export interface CompactSummary {
   text: string;

@@ -1,7 +1,7 @@
 // Shared by the transcript readers: opening a file that may be absent, and turning one line's bytes into a
 // parsed entry (CRLF and a byte-order mark tolerated, blank lines ignored).
 import { type FileHandle, open } from "node:fs/promises";
-import { type ParsedLine, parseTranscriptLine } from "../core/transcript.ts";
+import { type ParsedLine, parseTranscriptLine } from "../../core/transcript/entries.ts";
 
 /** Lines longer than this are skipped as `too-long` rather than held in memory. */
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;

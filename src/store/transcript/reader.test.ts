@@ -2,14 +2,14 @@ import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createContextStateBuilder, extractContextState } from "../core/context-state.ts";
-import { isSkipped, parseTranscriptLine, type TranscriptEntry } from "../core/transcript.ts";
+import { createContextStateBuilder, extractContextState } from "../../core/context/extract.ts";
+import { isSkipped, parseTranscriptLine, type TranscriptEntry } from "../../core/transcript/entries.ts";
 import {
   findLastCompactionBoundary,
   readSinceLastCompaction,
   readTranscriptEntries,
   type TranscriptLine,
-} from "./transcript-reader.ts";
+} from "./reader.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../tests/fixtures/transcripts");
 const LONG = join(FIXTURES, "spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl");

@@ -1,13 +1,13 @@
 // Reads Claude Code transcripts (JSONL) in bounded memory: line by line from a byte offset, and from the last
-// compaction boundary (found tail-first, transcript-boundary.ts) so a hook's cost follows what came after it.
+// compaction boundary (found tail-first, boundary.ts) so a hook's cost follows what came after it.
 // Memory: one read buffer plus at most one line (a line over the cap is skipped, never buffered whole).
 import type { FileHandle } from "node:fs/promises";
-import { isSkipped, type ParsedLine, SKIP_REASONS, type SkipReason } from "../core/transcript.ts";
-import { findLastCompactionBoundary } from "./transcript-boundary.ts";
-import { DEFAULT_MAX_LINE_BYTES, NEWLINE, openIfPresent, parseLine } from "./transcript-lines.ts";
+import { isSkipped, type ParsedLine, SKIP_REASONS, type SkipReason } from "../../core/transcript/entries.ts";
+import { findLastCompactionBoundary } from "./boundary.ts";
+import { DEFAULT_MAX_LINE_BYTES, NEWLINE, openIfPresent, parseLine } from "./lines.ts";
 
-export { type BoundarySearch, findLastCompactionBoundary } from "./transcript-boundary.ts";
-export { DEFAULT_MAX_LINE_BYTES } from "./transcript-lines.ts";
+export { type BoundarySearch, findLastCompactionBoundary } from "./boundary.ts";
+export { DEFAULT_MAX_LINE_BYTES } from "./lines.ts";
 
 export interface TranscriptLine {
   entry: ParsedLine;

@@ -2,10 +2,10 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { readContextTail, TAIL_INITIAL_BYTES } from "./transcript-tail.ts";
+import { readContextTail, TAIL_INITIAL_BYTES } from "./tail.ts";
 
 const LONG = readFileSync(
-  new URL("../../tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url),
+  new URL("../../../tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url),
 );
 
 describe("readContextTail", () => {

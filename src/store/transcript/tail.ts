@@ -3,7 +3,7 @@
 // not the transcript's size. Synchronous on purpose: it runs after every tool call, and the first
 // asynchronous fs call of a process starts libuv's thread pool (several milliseconds).
 import { closeSync, fstatSync, openSync, readSync } from "node:fs";
-import { type ContextReading, readContextFromTail } from "../core/tokens.ts";
+import { type ContextReading, readContextFromTail } from "../../core/guard/tokens.ts";
 
 export const TAIL_INITIAL_BYTES = 64 * 1024;
 export const TAIL_MAX_BYTES = 16 * 1024 * 1024;
