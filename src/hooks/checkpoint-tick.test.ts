@@ -10,7 +10,7 @@ import { ContextStateSchema } from "../core/context/extract.ts";
 import { silentLogger } from "../log.ts";
 import { listCheckpoints, readCheckpoint } from "../store/snapshots/checkpoints.ts";
 import { handleCheckpointTick } from "./checkpoint-tick.ts";
-import type { HookDeps } from "./table.ts";
+import type { HookDeps } from "./types.ts";
 
 let base: string;
 let root: string;

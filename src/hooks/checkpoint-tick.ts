@@ -15,7 +15,7 @@ import {
   parseCheckpointMark,
   planTick,
 } from "../core/snapshots/checkpoint-tick.ts";
-import type { HookDeps, HookOutcome } from "./table.ts";
+import type { HookDeps, HookOutcome } from "./types.ts";
 
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 

@@ -4,7 +4,8 @@ import { CtxError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
 import { type HookRunDeps, runHook } from "./dispatch.ts";
 import { SessionStartInputSchema } from "./schemas.ts";
-import { HOOK_TABLE, type HookDefinition, type HookOutcome } from "./table.ts";
+import { HOOK_TABLE } from "./table.ts";
+import type { HookDefinition, HookOutcome } from "./types.ts";
 
 const startInput = {
   session_id: "abc123",

@@ -4,7 +4,8 @@ import * as z from "zod/mini";
 import { defaultConfig } from "../config/defaults.ts";
 import { describeError } from "../errors.ts";
 import { HOOK_EVENT_ALIASES, resolveHookEvent } from "./schemas.ts";
-import { HOOK_TABLE, type HookDeps } from "./table.ts";
+import { HOOK_TABLE } from "./table.ts";
+import type { HookDeps } from "./types.ts";
 
 export interface HookRunResult {
   stdout: string;

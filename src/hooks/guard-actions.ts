@@ -12,7 +12,7 @@ import { retentionPolicyFromConfig } from "../core/snapshots/retention.ts";
 import { describeError } from "../errors.ts";
 import { checkpointContext, saveContext } from "../store/context/operations.ts";
 import { createSnapshot } from "../store/snapshots/snapshots.ts";
-import type { HookDeps, HookOutcome } from "./table.ts";
+import type { HookDeps, HookOutcome } from "./types.ts";
 
 export async function actOnNotice(
   notice: GuardNotice,

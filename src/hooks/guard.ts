@@ -12,7 +12,7 @@ import {
 } from "../core/guard/tokens.ts";
 import { pruneGuardFiles, readGuardState, readStatusLineFigures, writeGuardState } from "../store/guard/guard-store.ts";
 import { readContextTail } from "../store/transcript/tail.ts";
-import type { HookDeps, HookOutcome } from "./table.ts";
+import type { HookDeps, HookOutcome } from "./types.ts";
 
 export async function handleContextGuard(
   input: { session_id: string; transcript_path: string },

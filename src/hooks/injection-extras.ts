@@ -7,7 +7,7 @@ import { describeError } from "../errors.ts";
 import { readBudget } from "../store/budget/budget-store.ts";
 import { discoverClaudeMdRules } from "../store/rules/claude-md.ts";
 import type { InjectionExtras } from "./context-injection.ts";
-import type { HookDeps } from "./table.ts";
+import type { HookDeps } from "./types.ts";
 
 export async function gatherInjectionExtras(deps: HookDeps): Promise<InjectionExtras> {
   const { config } = deps;

@@ -16,7 +16,7 @@ import { createSnapshot } from "../store/snapshots/snapshots.ts";
 import { compactInjectionText } from "./context-injection.ts";
 import { gatherInjectionExtras } from "./injection-extras.ts";
 import type { PreCompactInput } from "./schemas.ts";
-import type { HookDeps, HookOutcome } from "./table.ts";
+import type { HookDeps, HookOutcome } from "./types.ts";
 
 export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): Promise<HookOutcome | null> {
   const allowlist = deps.config.redaction.allowlist;

@@ -10,7 +10,7 @@ import { describeError } from "../errors.ts";
 import { saveContext } from "../store/context/operations.ts";
 import { updateSessionsSeen } from "../store/sessions/seen.ts";
 import type { SessionEndInput } from "./schemas.ts";
-import type { HookDeps, HookOutcome } from "./table.ts";
+import type { HookDeps, HookOutcome } from "./types.ts";
 
 export async function handleSessionEnd(input: SessionEndInput, deps: HookDeps): Promise<HookOutcome | null> {
   const { movedAside } = await updateSessionsSeen(

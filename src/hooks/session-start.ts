@@ -12,7 +12,7 @@ import { removeOrphanedTempFiles } from "../store/files/atomic-write.ts";
 import { updateSessionsSeen } from "../store/sessions/seen.ts";
 import { claudeCodePid } from "./claude-pid.ts";
 import type { SessionStartInput } from "./schemas.ts";
-import type { HookDeps, HookOutcome } from "./table.ts";
+import type { HookDeps, HookOutcome } from "./types.ts";
 
 const STARTUP_MAX_CHARS = 2_500;
 

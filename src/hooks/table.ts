@@ -1,9 +1,8 @@
-// The hook table: event -> input schema -> handler (the oclif pattern, STYLE.md). Later issues plug
-// their handlers in here; an event whose work has not been built yet validates its input and replies nothing.
+// The hook table: event -> input schema -> handler (the oclif pattern, STYLE.md). Handlers are imported
+// lazily, so a hook process loads only its own event's code; they take their types from ./types.ts.
 import type * as z from "zod/mini";
 import type { Config } from "../config/schema.ts";
 import { describeError } from "../errors.ts";
-import type { Logger } from "../log.ts";
 import {
   type HookEvent,
   type PostToolUseInput,
@@ -19,35 +18,7 @@ import {
   type UserPromptSubmitInput,
   UserPromptSubmitInputSchema,
 } from "./schemas.ts";
-
-export interface HookDeps {
-  env: NodeJS.ProcessEnv;
-  now: () => Date;
-  logger: Logger;
-  /** The project the session works on (CLAUDE_PROJECT_DIR, else found from the input's cwd). */
-  projectRoot: string;
-  config: Config;
-  /** This program's entry (dist/ctx.js), for detached children such as snapshot recompression. */
-  cliPath: string;
-}
-
-/** What a handler asks the process to do; null = exit 0, print nothing. */
-export interface HookOutcome {
-  /** The hook reply: an object is printed as JSON, a string as plain text. */
-  reply?: Record<string, unknown> | string;
-  /** 2 only where blocking is the feature (PreCompact whose state could not be saved). */
-  exitCode?: 0 | 2;
-  stderr?: string;
-}
-
-export interface HookDefinition<S extends z.ZodMiniType = z.ZodMiniType> {
-  schema: S;
-  handle: (input: z.output<S>, deps: HookDeps) => Promise<HookOutcome | null>;
-  /** This event's time limit, when it differs from `hooks.handlerTimeoutMs`. */
-  timeoutMs?: (config: Config) => number;
-  /** What a handler that ran out of time answers (default: nothing, exit 0). */
-  onTimeout?: (config: Config, limitMs: number) => HookOutcome | null;
-}
+import type { HookDefinition, HookDeps, HookOutcome } from "./types.ts";
 
 function defineHook<S extends z.ZodMiniType>(
   schema: S,

@@ -7,7 +7,7 @@ import { readSessionState } from "../store/context/project-state.ts";
 import { compactInjectionText } from "./context-injection.ts";
 import { gatherInjectionExtras } from "./injection-extras.ts";
 import type { UserPromptSubmitInput } from "./schemas.ts";
-import type { HookDeps, HookOutcome } from "./table.ts";
+import type { HookDeps, HookOutcome } from "./types.ts";
 
 export async function handleUserPromptSubmit(
   input: UserPromptSubmitInput,

@@ -1,0 +1,90 @@
+// The layer rules of ARCHITECTURE.md, checked by `pnpm deps` (part of `pnpm check`): no import cycles, a pure
+// core, and imports that only run down the layers:
+//   bin -> cli | mcp | hooks -> search | summaries | setup -> store -> config -> core
+// (errors.ts, log.ts and version.ts at the top of src/ are the base every layer may use; core may use errors.ts).
+// TypeScript 7 ships no compiler API yet, so dependency-cruiser parses with swc (both dev dependencies).
+
+const SHELLS = "^src/(bin|cli|mcp|hooks)/";
+const SERVICES = "^src/(search|summaries|setup)/";
+const TEST_FILES = "\\.test\\.ts$";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-circular",
+      severity: "error",
+      comment:
+        "An import cycle (type-only imports count too): move what both sides need down to where both can import it.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "core-no-io",
+      severity: "error",
+      comment:
+        "src/core is pure: the file system, processes, network and environment reach it through deps (STYLE.md).",
+      from: { path: "^src/core/", pathNot: TEST_FILES },
+      to: {
+        dependencyTypes: ["core"],
+        path: "^(node:)?(fs|fs/promises|child_process|net|http|https|http2|dgram|tls|process|worker_threads|cluster)$",
+      },
+    },
+    {
+      name: "core-imports-core",
+      severity: "error",
+      comment: "src/core imports only src/core and src/errors.ts (no store, config, search, shells, logger).",
+      from: { path: "^src/core/", pathNot: TEST_FILES },
+      to: { path: "^src/", pathNot: "^src/(core/|errors\\.ts$)" },
+    },
+    {
+      name: "config-below-store",
+      severity: "error",
+      comment: "src/config sits right above core: it imports only config, core and the base modules.",
+      from: { path: "^src/config/", pathNot: TEST_FILES },
+      to: { path: "^src/", pathNot: "^src/(config/|core/|errors\\.ts$|log\\.ts$)" },
+    },
+    {
+      name: "store-below-services",
+      severity: "error",
+      comment: "src/store (ctx's own files) does not import the services (search, summaries, setup) or the shells.",
+      from: { path: "^src/store/", pathNot: TEST_FILES },
+      to: { path: `${SERVICES}|${SHELLS}` },
+    },
+    {
+      name: "services-below-shells",
+      severity: "error",
+      comment: "search, summaries and setup do not import the CLI, the MCP server, the hooks or the entry point.",
+      from: { path: SERVICES, pathNot: TEST_FILES },
+      to: { path: SHELLS },
+    },
+    {
+      name: "shells-apart",
+      severity: "error",
+      comment:
+        "The MCP server and the hooks do not import the CLI or each other; the CLI may start either (`ctx serve`, `ctx hook`).",
+      from: { path: "^src/(mcp|hooks)/", pathNot: TEST_FILES },
+      to: { path: "^src/(cli|bin|mcp|hooks)/", pathNot: "^src/$1/" },
+    },
+    {
+      name: "hooks-without-mcp-sdk",
+      severity: "error",
+      comment: "Hook processes must start fast: the hook path never loads the MCP SDK (DESIGN.md, hook budgets).",
+      from: { path: "^src/hooks/", pathNot: TEST_FILES },
+      to: { path: "@modelcontextprotocol" },
+    },
+    {
+      name: "only-bin-is-the-entry",
+      severity: "error",
+      comment: "Nothing imports src/bin: it is the only module that touches process.argv and process.exit.",
+      from: {},
+      to: { path: "^src/bin/" },
+    },
+  ],
+  options: {
+    parser: "swc",
+    doNotFollow: { path: "node_modules" },
+    exclude: { path: "^(dist|node_modules)/" },
+    enhancedResolveOptions: { extensions: [".ts", ".js", ".d.ts"] },
+  },
+};
