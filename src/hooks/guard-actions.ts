@@ -2,16 +2,13 @@
 // checkpoint, L4 saves and takes a snapshot; then the note for Claude (additionalContext) and, for the top
 // two tiers, a line for the user (systemMessage). A failed action is reported in the note, never thrown:
 // the warning matters more than the save.
-import { type ContextState, ContextStateSchema } from "../core/context/extract.ts";
+import type { ContextState } from "../core/context/extract.ts";
 import { healthOf } from "../core/guard/health.ts";
 import type { GuardState } from "../core/guard/state.ts";
 import { type ActionResults, formatGuardNotice, formatGuardSystemMessage } from "../core/guard/text.ts";
 import type { GuardNotice } from "../core/guard/tiers.ts";
-import { redactText } from "../core/redact/redact.ts";
-import { retentionPolicyFromConfig } from "../core/snapshots/retention.ts";
 import { describeError } from "../errors.ts";
-import { checkpointContext, saveContext } from "../store/context/operations.ts";
-import { createSnapshot } from "../store/snapshots/snapshots.ts";
+import { checkpointContext, saveContext, snapshotContext } from "../store/context/operations.ts";
 import type { HookDeps, HookOutcome } from "./types.ts";
 
 export async function actOnNotice(
@@ -45,20 +42,8 @@ export async function actOnNotice(
   }
   const state: ContextState | null = saved;
   if (notice.actions.includes("snapshot") && state !== null) {
-    const allowlist = deps.config.redaction.allowlist;
     await attempt("take a snapshot", async () => {
-      const { snapshot } = await createSnapshot(
-        deps.projectRoot,
-        {
-          sessionId: input.session_id,
-          trigger: "guard",
-          state,
-          stateSchema: ContextStateSchema,
-          transcriptPath: input.transcript_path,
-          transformTranscript: (text) => redactText(text, { allowlist }).text,
-        },
-        { codec: "lz4", retention: retentionPolicyFromConfig(deps.config.retention), now: deps.now() },
-      );
+      const { snapshot } = await snapshotContext(ops, { ...session, trigger: "guard", state });
       done.snapshotId = snapshot.id;
     });
   }

@@ -3,16 +3,13 @@
 // back verified, and leave the re-injection pending for SessionStart `compact`. PreCompact cannot inject
 // anything itself. If the state cannot be saved and verified, the compaction is blocked (exit 2) when
 // `hooks.blockCompactionOnSaveFailure` is on, so nothing is lost.
-import { ContextStateSchema } from "../core/context/extract.ts";
 import { newInjection } from "../core/context/injection.ts";
-import { redactText } from "../core/redact/redact.ts";
-import { retentionPolicyFromConfig } from "../core/snapshots/retention.ts";
 import { describeError, isCtxError } from "../errors.ts";
 import { captureContextState } from "../store/context/capture.ts";
 import { writeInjection } from "../store/context/injection.ts";
+import { snapshotContext } from "../store/context/operations.ts";
 import { readSessionState, writeProjectState } from "../store/context/project-state.ts";
 import { spawnDetachedRecompress } from "../store/snapshots/archive-worker.ts";
-import { createSnapshot } from "../store/snapshots/snapshots.ts";
 import { compactInjectionText } from "./context-injection.ts";
 import { gatherInjectionExtras } from "./injection-extras.ts";
 import type { PreCompactInput } from "./schemas.ts";
@@ -35,17 +32,14 @@ export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): 
     let snapshotId: string | null = null;
     let warning: string | undefined;
     try {
-      const { snapshot, pruned } = await createSnapshot(
-        deps.projectRoot,
+      const { snapshot, pruned } = await snapshotContext(
+        { projectRoot: deps.projectRoot, config: deps.config, now: () => now },
         {
           sessionId: input.session_id,
+          transcriptPath: input.transcript_path,
           trigger: input.trigger === "manual" ? "manual" : "auto",
           state: captured.state,
-          stateSchema: ContextStateSchema,
-          transcriptPath: input.transcript_path,
-          transformTranscript: (text) => redactText(text, { allowlist }).text,
         },
-        { codec: "lz4", retention: retentionPolicyFromConfig(deps.config.retention), now },
       );
       snapshotId = snapshot.id;
       deps.logger.info(`pre-compact: snapshot ${snapshot.id} saved and verified; ${pruned.length} pruned`);

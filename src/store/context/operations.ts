@@ -1,15 +1,22 @@
-// The operations behind ctx's save / restore / checkpoint / clear, shared by the CLI, the MCP tools and
+// The operations behind ctx's save / restore / checkpoint / snapshot / clear, shared by the CLI, the MCP tools and
 // the hooks so the three always do the same thing: capture the session's context from its transcript,
 // keep it (state, named saves, checkpoints, snapshots), and render it back as text.
 import { unlink } from "node:fs/promises";
 import type { Config } from "../../config/schema.ts";
 import { type ContextState, ContextStateSchema } from "../../core/context/extract.ts";
 import { type RenderOptions, renderRestoreText } from "../../core/context/restore-text.ts";
+import { redactText } from "../../core/redact/redact.ts";
 import type { SessionRecord } from "../../core/sessions/seen.ts";
+import { retentionPolicyFromConfig } from "../../core/snapshots/retention.ts";
 import { CtxError } from "../../errors.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
 import { newestGoodCheckpoint, readCheckpoint, writeCheckpoint } from "../snapshots/checkpoints.ts";
-import { readSnapshot } from "../snapshots/snapshots.ts";
+import {
+  type CreateSnapshotResult,
+  createSnapshot,
+  readSnapshot,
+  type SnapshotTrigger,
+} from "../snapshots/snapshots.ts";
 import { type CaptureResult, captureContextState } from "./capture.ts";
 import { readProjectState, readSessionState, statePath, writeProjectState } from "./project-state.ts";
 
@@ -107,6 +114,33 @@ export async function checkpointContext(
     { keep: deps.config.checkpoints.keep, now: deps.now() },
   );
   return { id: result.meta.id, state: captured.state };
+}
+
+export interface SnapshotContextInput extends SessionRef {
+  trigger: SnapshotTrigger;
+  /** The state just captured (a snapshot keeps it beside the transcript as it stood). */
+  state: ContextState;
+}
+
+/**
+ * A snapshot of the session's context with the one snapshot policy (used by PreCompact and the guard): LZ4 on
+ * the hook path (zstd-19 archival comes later, off the hook), the config's retention, and the transcript
+ * redacted with the config's allowlist before it is kept.
+ */
+export function snapshotContext(deps: ContextOpsDeps, input: SnapshotContextInput): Promise<CreateSnapshotResult> {
+  const allowlist = deps.config.redaction.allowlist;
+  return createSnapshot(
+    deps.projectRoot,
+    {
+      sessionId: input.sessionId,
+      trigger: input.trigger,
+      state: input.state,
+      stateSchema: ContextStateSchema,
+      transcriptPath: input.transcriptPath,
+      transformTranscript: (text) => redactText(text, { allowlist }).text,
+    },
+    { codec: "lz4", retention: retentionPolicyFromConfig(deps.config.retention), now: deps.now() },
+  );
 }
 
 export type RestoreSource =
