@@ -94,7 +94,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     };
   }
   const index = openReader(dbPath);
-  const filters = buildFilters(request, options.projectRoot, now, knownProjects(index.db));
+  const filters = buildFilters(request, options.projectRoot, now, index.projects());
   const limit = request.limit ?? 5;
   const vectorSearch = vectorSearchFor(index, options.config, { env: options.env });
   const ranked = (
@@ -156,11 +156,8 @@ function openReader(dbPath: string): SessionIndex {
 function syncedWithin(dbPath: string, now: number, withinMs: number): boolean {
   if (!existsSync(dbPath)) return false;
   try {
-    const row = openReader(dbPath).db.prepare("SELECT value FROM meta WHERE key = 'last_sync_at'").get() as
-      | { value?: unknown }
-      | undefined;
-    const at = Number(row?.value);
-    return Number.isFinite(at) && now - at >= 0 && now - at < withinMs;
+    const at = openReader(dbPath).lastSyncAt();
+    return at !== null && now - at >= 0 && now - at < withinMs;
   } catch {
     // A damaged index is reported by the search itself, with its hint.
     return false;
@@ -198,13 +195,6 @@ function timeBound(name: string, text: string | undefined, now: number): number 
     });
   }
   return parsed;
-}
-
-function knownProjects(db: { prepare: (sql: string) => { all: () => unknown[] } }): string[] {
-  return db
-    .prepare("SELECT DISTINCT project FROM sessions ORDER BY project")
-    .all()
-    .map((row) => String((row as { project: unknown }).project));
 }
 
 /** The person's `cleanupPeriodDays` from Claude Code's user settings, else the default. */

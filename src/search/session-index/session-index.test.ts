@@ -239,3 +239,24 @@ describe("searching chunks", () => {
     expect(maxId()).toBeGreaterThan(deletedId); // a deleted chunk's id (and so its vector's key) is never reused
   });
 });
+
+describe("what the index says about itself", () => {
+  it("lastSyncAt is null before the first sync and the time the last one recorded after", () => {
+    const { index } = freshIndex();
+    expect(index.lastSyncAt()).toBeNull();
+    createIndexWriter(index.db).setMeta("last_sync_at", "1764000000000");
+    expect(index.lastSyncAt()).toBe(1_764_000_000_000);
+    expect(index.stats().lastSyncAt).toBe(1_764_000_000_000);
+    createIndexWriter(index.db).setMeta("last_sync_at", "not a time");
+    expect(index.lastSyncAt()).toBeNull();
+  });
+
+  it("projects lists each indexed project once, sorted", () => {
+    const { index } = freshIndex();
+    expect(index.projects()).toEqual([]);
+    addSession(index, "a", "-work-zeta", 1_000, ["alpha"]);
+    addSession(index, "b", "-work-alpha", 2_000, ["beta"]);
+    addSession(index, "c", "-work-zeta", 3_000, ["gamma"]);
+    expect(index.projects()).toEqual(["-work-alpha", "-work-zeta"]);
+  });
+});

@@ -27,6 +27,10 @@ export interface SessionIndex {
   readonly path: string;
   close(): void;
   stats(): IndexStats;
+  /** When the last sync finished (epoch ms), or null before the first. */
+  lastSyncAt(): number | null;
+  /** Every indexed project (Claude Code's project folder names), sorted. */
+  projects(): string[];
   searchChunks(query: string, filters: SearchFilters, limit: number): ChunkHit[];
   getSession(id: string): IndexedSession | null;
   getSessions(ids: readonly string[]): Map<string, IndexedSession>;
@@ -147,6 +151,11 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
       return sessions;
     },
     chunkCount: (sessionId) => Number((countChunks.get(sessionId) as { n: number }).n),
+    lastSyncAt: () => readLastSyncAt(db),
+    projects() {
+      const rows = db.prepare("SELECT DISTINCT project FROM sessions ORDER BY project").all() as { project: string }[];
+      return rows.map((row) => String(row.project));
+    },
     recentSessions(limit, filters = {}) {
       const where = filterClause(filters);
       const rows = db
@@ -195,11 +204,14 @@ interface HitRow {
   score: number;
 }
 
+function readLastSyncAt(db: DatabaseSync): number | null {
+  const row = db.prepare("SELECT value FROM meta WHERE key = 'last_sync_at'").get() as { value: string } | undefined;
+  const at = Number(row?.value);
+  return row === undefined || !Number.isFinite(at) ? null : at;
+}
+
 function readStats(db: DatabaseSync, path: string): IndexStats {
   const count = (sql: string) => Number((db.prepare(sql).get() as { n: number }).n);
-  const lastSync = db.prepare("SELECT value FROM meta WHERE key = 'last_sync_at'").get() as
-    | { value: string }
-    | undefined;
   let bytes = 0;
   for (const file of [path, `${path}-wal`]) bytes += statSync(file, { throwIfNoEntry: false })?.size ?? 0;
   return {
@@ -207,7 +219,7 @@ function readStats(db: DatabaseSync, path: string): IndexStats {
     chunks: count("SELECT count(*) AS n FROM chunks"),
     projects: count("SELECT count(DISTINCT project) AS n FROM sessions"),
     bytes,
-    lastSyncAt: lastSync === undefined ? null : Number(lastSync.value),
+    lastSyncAt: readLastSyncAt(db),
     vectors: hasTable(db, "chunk_vectors") ? count("SELECT count(*) AS n FROM chunk_vectors") : 0,
   };
 }
