@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as delay } from "node:timers/promises";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { indexMatchesFolder, readIndex, scanSnapshotFolder } from "../../src/store/snapshots/catalog.ts";
+import { catalogMatchesFolder, readCatalog, scanSnapshotFolder } from "../../src/store/snapshots/catalog.ts";
 import {
   listSnapshots,
   pruneSnapshots,
@@ -64,8 +64,8 @@ const newestOf = (ids: readonly string[]) => [...ids].sort().at(-1);
 
 /** Lists (repairing the index if a kill left it stale) and checks everything listed. */
 async function checkStore(): Promise<SnapshotEntry[]> {
-  const index = await readIndex(snapshotsDir);
-  if (index === null || !indexMatchesFolder(index, await scanSnapshotFolder(snapshotsDir))) staleIndexes++;
+  const index = await readCatalog(snapshotsDir);
+  if (index === null || !catalogMatchesFolder(index, await scanSnapshotFolder(snapshotsDir))) staleIndexes++;
   const listed = await listSnapshots(root);
   for (const entry of listed) {
     const read = await readSnapshot(root, entry.id, ChurnStateSchema);

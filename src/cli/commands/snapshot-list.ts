@@ -1,5 +1,5 @@
 // `ctx snapshot list [--verbose]`: the project's snapshots and checkpoints, newest first. Reads the
-// snapshot index (rebuilt from the files when stale) and the checkpoint folder listing; decodes nothing.
+// snapshot catalog (rebuilt from the files when stale) and the checkpoint folder listing; decodes nothing.
 import type { Command } from "commander";
 import { listCheckpoints } from "../../store/snapshots/checkpoints.ts";
 import { listSnapshots } from "../../store/snapshots/snapshots.ts";

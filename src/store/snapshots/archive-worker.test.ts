@@ -36,7 +36,7 @@ async function makeSnapshot() {
 }
 
 describe("recompressSnapshot", () => {
-  it("rewrites an LZ4 snapshot as zstd with the same content, and updates the index", async () => {
+  it("rewrites an LZ4 snapshot as zstd with the same content, and updates the catalog", async () => {
     const { snapshot, state, transcript } = await makeSnapshot();
     await pinSnapshot(root, snapshot.id);
     const result = await recompressSnapshot(root, snapshot.id);

@@ -1,6 +1,6 @@
 // Archival of snapshots: rewriting an LZ4 snapshot as zstd level 19 (about 20% smaller, but ~1.7 MiB/s),
 // and starting that in a detached process so the pre-compact hook returns at once. The slow compression
-// runs without the index lock; only the final swap holds it, and only if the file is still the one read.
+// runs without the catalog lock; only the final swap holds it, and only if the file is still the one read.
 import { spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { safeParse } from "zod/mini";
@@ -10,15 +10,15 @@ import { writeFileAtomic } from "../files/atomic-write.ts";
 import { decodeContainer, encodeContainer, HEADER_BYTES } from "../files/container.ts";
 import { type LockOptions, withLock } from "../files/lock.ts";
 import {
+  catalogFile,
   entryOf,
-  indexFile,
   pinFile,
   readIfPresent,
-  reconcileIndex,
+  reconcileCatalog,
   type SnapshotEntry,
   SnapshotFileSchema,
   snapshotFile,
-  writeIndex,
+  writeCatalog,
 } from "./catalog.ts";
 import { TIME_ID_PATTERN } from "./time-id.ts";
 
@@ -66,7 +66,7 @@ export async function recompressSnapshot(
   decodeContainer(recompressed, path);
 
   return withLock(
-    indexFile(dir),
+    catalogFile(dir),
     async () => {
       const current = await readIfPresent(path);
       if (current === null) return null;
@@ -75,7 +75,7 @@ export async function recompressSnapshot(
         const codec = decodeContainer(current, path).codec;
         return { snapshot: await entryNow(codec, current.length), ...sizes(original, current), recompressed: false };
       }
-      const { entries } = await reconcileIndex(dir);
+      const { entries } = await reconcileCatalog(dir);
       await writeFileAtomic(path, recompressed);
       try {
         decodeContainer(await readFile(path), path);
@@ -87,7 +87,7 @@ export async function recompressSnapshot(
         });
       }
       const snapshot = await entryNow("zstd", recompressed.length);
-      await writeIndex(
+      await writeCatalog(
         dir,
         entries.map((entry) => (entry.id === id ? snapshot : entry)),
       );

@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { encodeContainer } from "../files/container.ts";
-import { readIndex, reconcileIndex, scanSnapshotFolder } from "./catalog.ts";
+import { readCatalog, reconcileCatalog, scanSnapshotFolder } from "./catalog.ts";
 
 const ID = "20261122T031100123Z-0a1b2c";
 const meta = {
@@ -17,31 +17,31 @@ const meta = {
 
 let dir: string;
 beforeEach(() => {
-  dir = join(mkdtempSync(join(tmpdir(), "ctx-snapshot-index-")), "snapshots");
+  dir = join(mkdtempSync(join(tmpdir(), "ctx-snapshot-catalog-")), "snapshots");
   mkdirSync(dir);
 });
 afterEach(() => {
   rmSync(join(dir, ".."), { recursive: true, force: true });
 });
 
-describe("readIndex", () => {
+describe("readCatalog", () => {
   it.each([
     ["not JSON", "{"],
     ["another version", JSON.stringify({ version: 2, snapshots: [] })],
     ["a bad entry", JSON.stringify({ version: 1, snapshots: [{ id: ID }] })],
   ])("treats an index holding %s as missing", async (_, text) => {
     writeFileSync(join(dir, "index.json"), text);
-    expect(await readIndex(dir)).toBeNull();
+    expect(await readCatalog(dir)).toBeNull();
   });
 });
 
-describe("reconcileIndex", () => {
+describe("reconcileCatalog", () => {
   it("builds entries from the files, with pins from the markers, and drops markers without a snapshot", async () => {
     writeFileSync(join(dir, `${ID}.ctx`), encodeContainer({ meta, state: {}, transcript: new Uint8Array(0) }, "lz4"));
     writeFileSync(join(dir, `${ID}.pin`), "");
     writeFileSync(join(dir, "20261122T000000000Z-ffffff.pin"), "");
     writeFileSync(join(dir, "notes.txt"), "not ours");
-    const result = await reconcileIndex(dir);
+    const result = await reconcileCatalog(dir);
     expect(result.entries).toEqual([expect.objectContaining({ id: ID, pinned: true, codec: "lz4" })]);
     expect(result).toMatchObject({ changed: true, damaged: [] });
     expect(readdirSync(dir).sort()).toEqual([`${ID}.ctx`, `${ID}.pin`, "notes.txt"]);
@@ -53,7 +53,7 @@ describe("reconcileIndex", () => {
       join(dir, `${ID}.ctx`),
       encodeContainer({ meta: other, state: {}, transcript: new Uint8Array(0) }, "lz4"),
     );
-    const result = await reconcileIndex(dir);
+    const result = await reconcileCatalog(dir);
     expect(result.entries).toEqual([]);
     expect(result.damaged[0]?.problem).toContain(`holds snapshot ${other.id}`);
     expect(existsSync(join(dir, `${ID}.ctx.damaged`))).toBe(true);
@@ -63,7 +63,7 @@ describe("reconcileIndex", () => {
     const bytes = encodeContainer({ meta, state: {}, transcript: new Uint8Array(0) }, "lz4");
     bytes[4] = 99; // format version 99
     writeFileSync(join(dir, `${ID}.ctx`), bytes);
-    expect((await reconcileIndex(dir)).entries).toEqual([]);
+    expect((await reconcileCatalog(dir)).entries).toEqual([]);
     expect((await scanSnapshotFolder(dir)).files.has(ID)).toBe(true);
   });
 });

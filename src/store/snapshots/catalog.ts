@@ -1,7 +1,7 @@
-// The snapshot folder's layout and its index. The files are the truth: `<id>.ctx` (one container holding
-// meta, state and transcript) and `<id>.pin` (an empty marker: pinned). `index.json` is a cache of their
-// metadata so listing never decodes megabytes; whenever it disagrees with the folder it is rebuilt
-// from the files, under the index lock, and a snapshot file that does not decode is set aside.
+// The snapshot folder's layout and its catalog. The files are the truth: `<id>.ctx` (one container holding
+// meta, state and transcript) and `<id>.pin` (an empty marker: pinned). The catalog (`index.json`) is a cache
+// of their metadata so listing never decodes megabytes; whenever it disagrees with the folder it is rebuilt
+// from the files, under the catalog's lock, and a snapshot file that does not decode is set aside.
 import { readdir, readFile, rename, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod/mini";
@@ -30,7 +30,7 @@ export const SnapshotMetaSchema = z.object({
 });
 export type SnapshotMeta = z.infer<typeof SnapshotMetaSchema>;
 
-/** One index entry: the meta plus what the folder says (codec and size of the file, pin marker). */
+/** One catalog entry: the meta plus what the folder says (codec and size of the file, pin marker). */
 export const SnapshotEntrySchema = z.object({
   ...SnapshotMetaSchema.shape,
   codec: z.enum(CODECS),
@@ -48,12 +48,12 @@ export const SnapshotFileSchema = z.object({
   transcript: z.instanceof(Uint8Array),
 });
 
-export const INDEX_NAME = "index.json";
+export const CATALOG_FILE_NAME = "index.json";
 const DAMAGED_SUFFIX = ".damaged";
 
 export const snapshotFile = (dir: string, id: string) => join(dir, `${id}.ctx`);
 export const pinFile = (dir: string, id: string) => join(dir, `${id}.pin`);
-export const indexFile = (dir: string) => join(dir, INDEX_NAME);
+export const catalogFile = (dir: string) => join(dir, CATALOG_FILE_NAME);
 
 export interface FolderScan {
   exists: boolean;
@@ -86,11 +86,11 @@ export async function scanSnapshotFolder(dir: string): Promise<FolderScan> {
   return { exists: true, files, pins };
 }
 
-/** The index's entries, or null when it is missing or does not parse (then it is rebuilt). */
-export async function readIndex(dir: string): Promise<SnapshotEntry[] | null> {
+/** The catalog's entries, or null when it is missing or does not parse (then it is rebuilt). */
+export async function readCatalog(dir: string): Promise<SnapshotEntry[] | null> {
   let text: string;
   try {
-    text = await readFile(indexFile(dir), "utf8");
+    text = await readFile(catalogFile(dir), "utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;
@@ -103,13 +103,13 @@ export async function readIndex(dir: string): Promise<SnapshotEntry[] | null> {
   }
 }
 
-export async function writeIndex(dir: string, entries: readonly SnapshotEntry[]): Promise<void> {
-  const index = { version: 1, snapshots: sortNewestFirst(entries) };
-  await writeFileAtomic(indexFile(dir), `${JSON.stringify(index, null, 2)}\n`);
+export async function writeCatalog(dir: string, entries: readonly SnapshotEntry[]): Promise<void> {
+  const catalog = { version: 1, snapshots: sortNewestFirst(entries) };
+  await writeFileAtomic(catalogFile(dir), `${JSON.stringify(catalog, null, 2)}\n`);
 }
 
-/** True when the index lists exactly the folder's snapshot files, sizes and pins. */
-export function indexMatchesFolder(entries: readonly SnapshotEntry[], scan: FolderScan): boolean {
+/** True when the catalog lists exactly the folder's snapshot files, sizes and pins. */
+export function catalogMatchesFolder(entries: readonly SnapshotEntry[], scan: FolderScan): boolean {
   if (entries.length !== scan.files.size) return false;
   return entries.every((e) => scan.files.get(e.id) === e.fileBytes && scan.pins.has(e.id) === e.pinned);
 }
@@ -122,13 +122,13 @@ export interface Reconciled {
 }
 
 /**
- * Brings the index in line with the folder: drops entries whose file is gone, decodes files the index
+ * Brings the catalog in line with the folder: drops entries whose file is gone, decodes files the catalog
  * does not know (or whose size changed), takes pins from the markers, removes markers without a
- * snapshot. Call it holding the index lock: it renames damaged files and removes stray markers.
+ * snapshot. Call it holding the catalog's lock: it renames damaged files and removes stray markers.
  */
-export async function reconcileIndex(dir: string): Promise<Reconciled> {
-  const [indexed, scan] = await Promise.all([readIndex(dir), scanSnapshotFolder(dir)]);
-  const known = new Map((indexed ?? []).map((entry) => [entry.id, entry]));
+export async function reconcileCatalog(dir: string): Promise<Reconciled> {
+  const [cataloged, scan] = await Promise.all([readCatalog(dir), scanSnapshotFolder(dir)]);
+  const known = new Map((cataloged ?? []).map((entry) => [entry.id, entry]));
   const entries: SnapshotEntry[] = [];
   const damaged: { id: string; problem: string }[] = [];
   for (const [id, fileBytes] of scan.files) {
@@ -152,7 +152,7 @@ export async function reconcileIndex(dir: string): Promise<Reconciled> {
   for (const id of scan.pins) {
     if (!scan.files.has(id)) await unlink(pinFile(dir, id)).catch(() => undefined);
   }
-  const changed = indexed === null || !indexMatchesFolder(indexed, scan) || damaged.length > 0;
+  const changed = cataloged === null || !catalogMatchesFolder(cataloged, scan) || damaged.length > 0;
   return { entries: sortNewestFirst(entries), damaged, changed };
 }
 

@@ -1,7 +1,7 @@
 // Rolling checkpoints for crash recovery: the state alone, LZ4, one container per checkpoint under
 // `.ctx/checkpoints/<id>.ctx`, the newest N kept. Written from post-tool-use / stop, so the write path is
 // one atomic file write and a folder listing: no lock (ids never collide, and deleting the oldest is
-// idempotent), no index (the time-sortable file names are the order), no read-back (readers verify).
+// idempotent), no catalog (the time-sortable file names are the order), no read-back (readers verify).
 import { readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod/mini";

@@ -73,7 +73,7 @@ function create(seq: number, options: Partial<CreateSnapshotOptions> = {}, name?
 const snapshotFiles = () => readdirSync(snapshotsDir).filter((name) => name.endsWith(".ctx"));
 
 describe("createSnapshot / readSnapshot", () => {
-  it("writes one verified container with meta, state and transcript, and indexes it", async () => {
+  it("writes one verified container with meta, state and transcript, and catalogs it", async () => {
     const { snapshot, pruned } = await create(1, {}, "before refactor");
     expect(pruned).toEqual([]);
     expect(snapshot).toMatchObject({
@@ -172,7 +172,7 @@ describe("createSnapshot / readSnapshot", () => {
     expect(error.message).toContain("state field seq");
   });
 
-  it("keeps a consistent index under concurrent creates in one process", async () => {
+  it("keeps a consistent catalog under concurrent creates in one process", async () => {
     const results = await Promise.all(Array.from({ length: 6 }, (_, i) => create(i)));
     const listed = await listSnapshots(root);
     expect(listed.map((s) => s.id).sort()).toEqual(results.map((r) => r.snapshot.id).sort());
@@ -236,7 +236,7 @@ describe("index.json: a cache rebuilt from the files", () => {
     const a = (await create(1)).snapshot;
     const indexText = readFileSync(join(snapshotsDir, "index.json"), "utf8");
     const b = (await create(2)).snapshot;
-    corruptIndex(indexText); // as if killed between writing b and updating the index
+    corruptIndex(indexText); // as if killed between writing b and updating the catalog
     expect((await listSnapshots(root)).map((s) => s.id)).toEqual([b.id, a.id]);
     rmSync(join(snapshotsDir, `${a.id}.ctx`));
     expect((await listSnapshots(root)).map((s) => s.id)).toEqual([b.id]);

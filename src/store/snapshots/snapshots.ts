@@ -1,13 +1,13 @@
 // The compaction snapshot store: the transcript as it stood, the extracted state and metadata, under
 // `.ctx/snapshots/`. Written LZ4 on the pre-compact hook's hot path and read back and verified before it
 // counts; recompressed to zstd-19 later, off the hook path (archive-worker.ts). Every change to the
-// folder (new file, pin, prune, recompression) happens under the index lock together with its index update.
+// folder (new file, pin, prune, recompression) happens under the catalog lock together with its catalog update.
 //
 // Layout: one container per snapshot, `<id>.ctx` = msgpack { meta, state, transcript: bytes }. One file
 // means one atomic rename: a snapshot exists whole or not at all, with no pairing of files to get right
 // after a crash, and recompression rewrites one file. The cost, decoding a whole file to learn its
 // meta, is paid only when index.json must be rebuilt. Pins live in `<id>.pin` markers, so pinning never
-// rewrites megabytes and survives the loss of the index.
+// rewrites megabytes and survives the loss of the catalog.
 // Past 300 lines on purpose: create, list, pin and prune share one locking protocol, checked in one place.
 import { unlink } from "node:fs/promises";
 import { safeParse } from "zod/mini";
@@ -29,21 +29,21 @@ import { type LockOptions, withLock } from "../files/lock.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
 import { describeIssues } from "../files/schema-issues.ts";
 import {
+  catalogFile,
+  catalogMatchesFolder,
   entryOf,
   ignoreMissing,
-  indexFile,
-  indexMatchesFolder,
   pinFile,
+  readCatalog,
   readIfPresent,
-  readIndex,
-  reconcileIndex,
+  reconcileCatalog,
   type SNAPSHOT_TRIGGERS,
   type SnapshotEntry,
   SnapshotFileSchema,
   type SnapshotMeta,
   scanSnapshotFolder,
   snapshotFile,
-  writeIndex,
+  writeCatalog,
 } from "./catalog.ts";
 import { newTimeId, TIME_ID_PATTERN } from "./time-id.ts";
 
@@ -117,7 +117,7 @@ export async function createSnapshot<S extends $ZodType>(
   const policy = options.retention ?? retentionPolicyFromConfig(defaultConfig().retention);
 
   return withLock(
-    indexFile(dir),
+    catalogFile(dir),
     async () => {
       // The id (its time) is taken under the lock, so across processes the newest id is the last one
       // committed: retention, which keeps the newest, can then never prune a snapshot just written.
@@ -133,7 +133,7 @@ export async function createSnapshot<S extends $ZodType>(
         stateSummary,
       };
       const encoded = encodeContainer({ meta, state: parsed.data, transcript: transcriptBytes }, options.codec);
-      const { entries } = await reconcileIndex(dir);
+      const { entries } = await reconcileCatalog(dir);
       const snapshot = entryOf(meta, options.codec, encoded.length, false);
       const decision = selectSnapshotsToPrune([...entries, snapshot], policy, now);
       if (decision.reasons[id] === "size") throw storageLimitError(encoded.length, entries, policy);
@@ -149,7 +149,7 @@ export async function createSnapshot<S extends $ZodType>(
       const pruned = entries.filter((entry) => decision.reasons[entry.id] !== undefined);
       await removeSnapshotFiles(dir, pruned);
       const prunedIds = new Set(pruned.map((entry) => entry.id));
-      await writeIndex(dir, [snapshot, ...entries.filter((entry) => !prunedIds.has(entry.id))]);
+      await writeCatalog(dir, [snapshot, ...entries.filter((entry) => !prunedIds.has(entry.id))]);
       return {
         snapshot,
         pruned: pruned.map((entry) => prunedOf(entry, decision.reasons)),
@@ -160,17 +160,17 @@ export async function createSnapshot<S extends $ZodType>(
   );
 }
 
-/** The project's snapshots, newest first; [] when there are none. Repairs the index when it is stale. */
+/** The project's snapshots, newest first; [] when there are none. Repairs the catalog when it is stale. */
 export async function listSnapshots(projectRoot: string, options: LockOptions = {}): Promise<SnapshotEntry[]> {
   const dir = projectPaths(projectRoot).snapshots;
-  const [indexed, scan] = await Promise.all([readIndex(dir), scanSnapshotFolder(dir)]);
-  if (indexed !== null && indexMatchesFolder(indexed, scan)) return indexed;
-  if (indexed === null && scan.files.size === 0) return [];
+  const [cataloged, scan] = await Promise.all([readCatalog(dir), scanSnapshotFolder(dir)]);
+  if (cataloged !== null && catalogMatchesFolder(cataloged, scan)) return cataloged;
+  if (cataloged === null && scan.files.size === 0) return [];
   return withLock(
-    indexFile(dir),
+    catalogFile(dir),
     async () => {
-      const reconciled = await reconcileIndex(dir);
-      if (reconciled.changed) await writeIndex(dir, reconciled.entries);
+      const reconciled = await reconcileCatalog(dir);
+      if (reconciled.changed) await writeCatalog(dir, reconciled.entries);
       return reconciled.entries;
     },
     options,
@@ -224,15 +224,15 @@ async function setPinned(
   const dir = projectPaths(projectRoot).snapshots;
   if ((await scanSnapshotFolder(dir)).files.size === 0) return null;
   return withLock(
-    indexFile(dir),
+    catalogFile(dir),
     async () => {
-      const { entries } = await reconcileIndex(dir);
+      const { entries } = await reconcileCatalog(dir);
       const entry = entries.find((candidate) => candidate.id === id);
       if (entry === undefined) return null;
       if (pinned) await writeFileAtomic(pinFile(dir, id), "");
       else await unlink(pinFile(dir, id)).catch(ignoreMissing);
       const updated = { ...entry, pinned };
-      await writeIndex(
+      await writeCatalog(
         dir,
         entries.map((candidate) => (candidate.id === id ? updated : candidate)),
       );
@@ -264,15 +264,15 @@ export async function pruneSnapshots(
   const empty = { pruned: [], keptBytes: 0, pinnedBytes: 0, overLimitPinnedBytes: 0, damaged: [] };
   if ((await scanSnapshotFolder(dir)).exists === false) return { ...empty, removedTempFiles: [] };
   return withLock(
-    indexFile(dir),
+    catalogFile(dir),
     async () => {
-      const reconciled = await reconcileIndex(dir);
+      const reconciled = await reconcileCatalog(dir);
       const decision = selectSnapshotsToPrune(reconciled.entries, policy, now);
       const pruned = reconciled.entries.filter((entry) => decision.reasons[entry.id] !== undefined);
       await removeSnapshotFiles(dir, pruned);
       if (reconciled.changed || pruned.length > 0) {
         const prunedIds = new Set(decision.prune);
-        await writeIndex(
+        await writeCatalog(
           dir,
           reconciled.entries.filter((entry) => !prunedIds.has(entry.id)),
         );

@@ -1,4 +1,4 @@
-// How much disk a project's snapshots and checkpoints take, from the folders themselves (not the index),
+// How much disk a project's snapshots and checkpoints take, from the folders themselves (not the catalog),
 // including what killed writers and damaged files left behind, for `ctx status` and `ctx doctor`.
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ export interface StorageUsage {
   checkpoints: { count: number; bytes: number };
   /** Temp files of killed writers and snapshot files set aside as damaged. */
   leftovers: { tempFiles: number; damagedFiles: number; bytes: number };
-  /** Every file in both folders (the index and lock files included). */
+  /** Every file in both folders (the catalog and lock files included). */
   totalBytes: number;
 }
 
