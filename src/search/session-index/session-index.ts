@@ -45,6 +45,7 @@ const CORRUPT_HINT = "run `ctx reindex`";
  * server's watcher) may run at once: each holds the write lock for one file's inserts, seconds at most.
  */
 const BUSY_TIMEOUT_MS = 15_000;
+const SQLITE_BUSY = 5;
 /** SQLITE_CORRUPT and SQLITE_NOTADB (primary result codes). */
 const CORRUPT_CODES = new Set([11, 26]);
 
@@ -75,7 +76,7 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
         });
       }
     } else {
-      db.exec("PRAGMA journal_mode = WAL");
+      enableWal(db);
       // NORMAL is durable in WAL mode except for the last commits before a power loss; a sync redoes them.
       db.exec("PRAGMA synchronous = NORMAL");
       ensureSchema(db);
@@ -87,6 +88,26 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
     throw error;
   }
   return createSessionIndex(db, dbPath);
+}
+
+/**
+ * Switching a new index to WAL needs an exclusive lock, and SQLite answers "database is locked" at once instead of
+ * waiting (no busy handler there): two processes opening a new index together (`ctx index` and the server's
+ * watcher) retry until the busy timeout. WAL is recorded in the file, so later opens only read the mode.
+ */
+function enableWal(db: DatabaseSync): void {
+  const deadline = Date.now() + BUSY_TIMEOUT_MS;
+  for (;;) {
+    try {
+      const row = db.prepare("PRAGMA journal_mode").get() as { journal_mode?: string } | undefined;
+      if (row?.journal_mode !== "wal") db.exec("PRAGMA journal_mode = WAL");
+      return;
+    } catch (error) {
+      const code = (error as { errcode?: number } | null)?.errcode;
+      if (code === undefined || (code & 0xff) !== SQLITE_BUSY || Date.now() >= deadline) throw error;
+      Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 20);
+    }
+  }
 }
 
 function corruptError(dbPath: string, cause: unknown): CtxError {
