@@ -58,7 +58,3 @@ export function countState(state: ContextState): StateCounts {
     toolCalls: state.tools.total,
   };
 }
-
-export function textResult(text: string) {
-  return { content: [{ type: "text" as const, text }] };
-}

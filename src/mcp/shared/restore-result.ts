@@ -1,6 +1,5 @@
 // The input and result shared by ctx_restore and ctx_snapshot_restore: the saved state rendered as text
 // within a budget (./context-tools.ts), plus where it came from and what it holds as structuredContent.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod";
 import { RESTORE_SECTIONS, type RestoreMode, type RestoreSection } from "../../core/context/restore-text.ts";
 import { type RestoreSource, restoreContext } from "../../store/context/operations.ts";
@@ -72,8 +71,4 @@ export async function renderRestore(
       counts: countState(restored.state),
     },
   };
-}
-
-export function restoreToolResult(text: string, output: RestoreOutput): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent: output };
 }

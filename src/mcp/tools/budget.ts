@@ -1,6 +1,5 @@
 // ctx_budget: the five-compartment context budget, one op per call (list, add, pin, unpin, evict, estimate,
 // assemble). The input is a union discriminated on `op`, so each op takes exactly its own fields.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import {
   COMPARTMENTS,
@@ -17,10 +16,8 @@ import {
   listBudget,
   pinBudgetItem,
 } from "../../store/budget/operations.ts";
+import { defineTool, type ToolReply } from "../define-tool.ts";
 import type { ServerDeps } from "../deps.ts";
-import { toolErrorResult } from "../result.ts";
-
-export const BUDGET_TOOL_NAME = "ctx_budget";
 
 const compartment = z.enum(COMPARTMENTS);
 const itemId = z
@@ -130,10 +127,7 @@ export function budgetOpsDeps(deps: Pick<ServerDeps, "projectRoot" | "config" | 
   };
 }
 
-export async function runBudgetOp(
-  deps: BudgetOpsDeps,
-  input: BudgetInput,
-): Promise<{ text: string; output: BudgetOutput }> {
+export async function runBudgetOp(deps: BudgetOpsDeps, input: BudgetInput): Promise<ToolReply<BudgetOutput>> {
   switch (input.op) {
     case "list": {
       const { items, compartments } = await listBudget(deps, input.compartment);
@@ -141,7 +135,7 @@ export async function runBudgetOp(
       const lines = items.map((i) => `${i.id} [${i.compartment} p${i.priority}${i.pinned ? " pinned" : ""}] ${i.text}`);
       return {
         text: [`Budget (tokens used/cap): ${usage}`, ...(lines.length === 0 ? ["(no items)"] : lines)].join("\n"),
-        output: { op: "list", items, compartments },
+        structured: { op: "list", items, compartments },
       };
     }
     case "add": {
@@ -156,13 +150,13 @@ export async function runBudgetOp(
         added.evicted.length === 0 ? "" : ` Evicted to make room: ${added.evicted.map((i) => i.id).join(", ")}.`;
       return {
         text: `Added ${added.item.id} to ${added.item.compartment} (~${added.item.tokens} tokens).${evicted}`,
-        output: { op: "add", item: added.item, evicted: added.evicted, redactions: added.redactions },
+        structured: { op: "add", item: added.item, evicted: added.evicted, redactions: added.redactions },
       };
     }
     case "pin":
     case "unpin": {
       const item = await pinBudgetItem(deps, input.id, input.op === "pin");
-      return { text: `${input.op === "pin" ? "Pinned" : "Unpinned"} ${item.id}.`, output: { op: input.op, item } };
+      return { text: `${input.op === "pin" ? "Pinned" : "Unpinned"} ${item.id}.`, structured: { op: input.op, item } };
     }
     case "evict": {
       const evicted = await evictFromBudget(
@@ -174,7 +168,7 @@ export async function runBudgetOp(
         evicted.length === 0
           ? "Nothing evictable (pinned items and safety constraints are never evicted automatically)."
           : `Evicted ${evicted.map((i) => i.id).join(", ")} (~${freed} tokens).`;
-      return { text, output: { op: "evict", evicted } };
+      return { text, structured: { op: "evict", evicted } };
     }
     case "estimate": {
       const e = await estimateBudget(deps, {
@@ -187,7 +181,7 @@ export async function runBudgetOp(
           : `~${e.tokens} tokens${e.fits === null ? "" : e.fits ? " (fits)" : " (over the cap)"}. `;
       return {
         text: `${head}Budget holds ~${e.totalTokens} of ${e.totalCap} tokens.`,
-        output: {
+        structured: {
           op: "estimate",
           compartments: e.compartments,
           estimate: { tokens: e.tokens, fits: e.fits, totalTokens: e.totalTokens, totalCap: e.totalCap },
@@ -197,34 +191,22 @@ export async function runBudgetOp(
     case "assemble": {
       const assembly = await assembleFromBudget(deps, input.max_tokens, { touch: true });
       const text = assembly.text === "" ? "(the budget is empty, or nothing fits)" : assembly.text;
-      return { text, output: { op: "assemble", assembly } };
+      return { text, structured: { op: "assemble", assembly } };
     }
   }
 }
 
-export function registerBudgetTool(server: McpServer, deps: ServerDeps): void {
-  server.registerTool(
-    BUDGET_TOOL_NAME,
-    {
-      title: "ctx budget",
-      description:
-        "The context budget: items kept in view across compactions, in 5 compartments with token caps " +
-        "(safety_constraints, active_task, operator_preferences, project_background, ambient_knowledge). " +
-        "op list|add {compartment, text, priority?}|pin {id}|unpin {id}|evict {id}|evict {tokens}|estimate " +
-        "{text?, compartment?}|assemble {max_tokens}. Eviction takes ambient knowledge first and never touches " +
-        "pinned items or safety constraints. The assembled budget is re-injected after each compaction.",
-      inputSchema: BudgetToolInputSchema,
-      outputSchema: BudgetOutputSchema.shape,
-      annotations: { title: "ctx budget", readOnlyHint: false, destructiveHint: true, openWorldHint: false },
-    },
-    async (input) => {
-      try {
-        const { text, output } = await runBudgetOp(budgetOpsDeps(deps), BudgetInputSchema.parse(input));
-        return { content: [{ type: "text", text }], structuredContent: output };
-      } catch (error) {
-        deps.logger.error(`${BUDGET_TOOL_NAME}: ${String(error)}`);
-        return toolErrorResult(BUDGET_TOOL_NAME, error);
-      }
-    },
-  );
-}
+export const budgetTool = defineTool({
+  name: "ctx_budget",
+  title: "ctx budget",
+  description:
+    "The context budget: items kept in view across compactions, in 5 compartments with token caps " +
+    "(safety_constraints, active_task, operator_preferences, project_background, ambient_knowledge). " +
+    "op list|add {compartment, text, priority?}|pin {id}|unpin {id}|evict {id}|evict {tokens}|estimate " +
+    "{text?, compartment?}|assemble {max_tokens}. Eviction takes ambient knowledge first and never touches " +
+    "pinned items or safety constraints. The assembled budget is re-injected after each compaction.",
+  input: BudgetToolInputSchema,
+  output: BudgetOutputSchema,
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  handle: (input, deps) => runBudgetOp(budgetOpsDeps(deps), BudgetInputSchema.parse(input)),
+});

@@ -1,12 +1,8 @@
 // ctx_fork_detect: the past sessions closest to what the person is about to do, ranked by the composite
 // score, each with a copy-paste fork command that runs from the session's own folder.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod";
 import { renderForkCandidates, renderNoMatch } from "../../core/search/fork-candidates.ts";
-import type { ServerDeps } from "../deps.ts";
-import { toolErrorResult } from "../result.ts";
-
-export const FORK_DETECT_TOOL_NAME = "ctx_fork_detect";
+import { defineTool } from "../define-tool.ts";
 
 const ComponentsSchema = z.object({
   bestSimilarity: z.number(),
@@ -59,59 +55,50 @@ export const ForkDetectOutputSchema = z.object({
   indexedSessions: z.number().int(),
 });
 
-export function registerForkDetectTool(server: McpServer, deps: ServerDeps): void {
-  server.registerTool(
-    FORK_DETECT_TOOL_NAME,
-    {
-      title: "ctx fork detect",
-      description:
-        "Find the past Claude Code sessions closest to what the user is about to work on, across every project " +
-        "(or one). Returns the top sessions with a score (percentage and its parts), when each was last active, its " +
-        "topic, a preview of what matched, and a fork command to paste into a terminal " +
-        "(`cd '<cwd>' && claude --resume <id> --fork-session`) plus the in-session alternative. Present the top 3 " +
-        "and 'None - start fresh' as choices; never run the commands yourself.",
-      inputSchema: {
-        query: z.string().min(1).max(2_000).describe("What the user is about to work on, in their words."),
-        project: z
-          .string()
-          .optional()
-          .describe('"this" for the current project only, a project path, or part of a project folder name.'),
-        limit: z.number().int().min(1).max(20).optional().describe("How many sessions (default 5)."),
-        since: z.string().optional().describe("Only sessions active since: ISO date or age like 7d, 3w, 2m."),
-        until: z.string().optional().describe("Only sessions active until: ISO date or age like 7d, 3w, 2m."),
+export const forkDetectTool = defineTool({
+  name: "ctx_fork_detect",
+  title: "ctx fork detect",
+  description:
+    "Find the past Claude Code sessions closest to what the user is about to work on, across every project " +
+    "(or one). Returns the top sessions with a score (percentage and its parts), when each was last active, its " +
+    "topic, a preview of what matched, and a fork command to paste into a terminal " +
+    "(`cd '<cwd>' && claude --resume <id> --fork-session`) plus the in-session alternative. Present the top 3 " +
+    "and 'None - start fresh' as choices; never run the commands yourself.",
+  input: {
+    query: z.string().min(1).max(2_000).describe("What the user is about to work on, in their words."),
+    project: z
+      .string()
+      .optional()
+      .describe('"this" for the current project only, a project path, or part of a project folder name.'),
+    limit: z.number().int().min(1).max(20).optional().describe("How many sessions (default 5)."),
+    since: z.string().optional().describe("Only sessions active since: ISO date or age like 7d, 3w, 2m."),
+    until: z.string().optional().describe("Only sessions active until: ISO date or age like 7d, 3w, 2m."),
+  },
+  output: ForkDetectOutputSchema,
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handle: async (input, deps) => {
+    const result = await deps.forkDetect({
+      query: input.query,
+      ...(input.project === undefined ? {} : { project: input.project }),
+      ...(input.limit === undefined ? {} : { limit: input.limit }),
+      ...(input.since === undefined ? {} : { since: input.since }),
+      ...(input.until === undefined ? {} : { until: input.until }),
+    });
+    const text =
+      result.candidates.length > 0
+        ? renderForkCandidates(result.query, result.candidates)
+        : renderNoMatch(result.query, result.bestBelowThreshold, result.thresholdPercent, result.recent);
+    return {
+      text,
+      structured: {
+        query: result.query,
+        message: text,
+        results: result.candidates,
+        thresholdPercent: result.thresholdPercent,
+        bestBelowThreshold: result.bestBelowThreshold,
+        recent: result.recent,
+        indexedSessions: result.indexedSessions,
       },
-      outputSchema: ForkDetectOutputSchema.shape,
-      annotations: { title: "ctx fork detect", readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async (input) => {
-      try {
-        const result = await deps.forkDetect({
-          query: input.query,
-          ...(input.project === undefined ? {} : { project: input.project }),
-          ...(input.limit === undefined ? {} : { limit: input.limit }),
-          ...(input.since === undefined ? {} : { since: input.since }),
-          ...(input.until === undefined ? {} : { until: input.until }),
-        });
-        const text =
-          result.candidates.length > 0
-            ? renderForkCandidates(result.query, result.candidates)
-            : renderNoMatch(result.query, result.bestBelowThreshold, result.thresholdPercent, result.recent);
-        return {
-          content: [{ type: "text", text }],
-          structuredContent: {
-            query: result.query,
-            message: text,
-            results: result.candidates,
-            thresholdPercent: result.thresholdPercent,
-            bestBelowThreshold: result.bestBelowThreshold,
-            recent: result.recent,
-            indexedSessions: result.indexedSessions,
-          },
-        };
-      } catch (error) {
-        deps.logger.error(`${FORK_DETECT_TOOL_NAME}: ${String(error)}`);
-        return toolErrorResult(FORK_DETECT_TOOL_NAME, error);
-      }
-    },
-  );
-}
+    };
+  },
+});
