@@ -1,6 +1,6 @@
 // What the context tools share: the store's deps from the server's, which session to capture, the
 // character budgets of restored text, and the counts a tool reports about a state.
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { ContextState } from "../../core/context/extract.ts";
 import type { RestoreMode } from "../../core/context/restore-text.ts";
 import { isCtxError } from "../../errors.ts";

@@ -1,6 +1,6 @@
 // The input and result shared by ctx_restore and ctx_snapshot_restore: the saved state rendered as text
 // within a budget (./context-tools.ts), plus where it came from and what it holds as structuredContent.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { RESTORE_SECTIONS, type RestoreMode, type RestoreSection } from "../../core/context/restore-text.ts";
 import { type RestoreSource, restoreContext } from "../../store/context/operations.ts";
 import type { ServerDeps } from "../deps.ts";
@@ -10,29 +10,28 @@ const RESTORE_MODES = ["full", "summary", "selective"] as const;
 
 export const RestoreRenderInputShape = {
   mode: z
-    .enum(RESTORE_MODES)
-    .optional()
-    .describe(
-      "summary (default): task, todos, plan, decisions, preferences, files, failures, under 10,000 characters. " +
-        "full: also the conversation since the last compaction, up to 80,000 characters. " +
-        "selective: only `sections`.",
+    .optional(z.enum(RESTORE_MODES))
+    .check(
+      z.describe(
+        "summary (default): task, todos, plan, decisions, preferences, files, failures, under 10,000 characters. " +
+          "full: also the conversation since the last compaction, up to 80,000 characters. " +
+          "selective: only `sections`.",
+      ),
     ),
   sections: z
-    .array(z.enum(RESTORE_SECTIONS))
-    .min(1)
-    .optional()
-    .describe("Sections for selective mode (given alone, they imply it)."),
+    .optional(z.array(z.enum(RESTORE_SECTIONS)).check(z.minLength(1)))
+    .check(z.describe("Sections for selective mode (given alone, they imply it).")),
 };
 
 export const RestoreOutputSchema = z.object({
   found: z.boolean(),
   mode: z.enum(RESTORE_MODES),
-  origin: z.string().nullable(),
-  sessionId: z.string().nullable(),
-  savedAt: z.string().nullable(),
+  origin: z.nullable(z.string()),
+  sessionId: z.nullable(z.string()),
+  savedAt: z.nullable(z.string()),
   /** Length of the rendered text. */
   chars: z.int(),
-  counts: StateCountsSchema.nullable(),
+  counts: z.nullable(StateCountsSchema),
 });
 export type RestoreOutput = z.infer<typeof RestoreOutputSchema>;
 

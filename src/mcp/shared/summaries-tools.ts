@@ -1,6 +1,6 @@
 // What the summaries tools share: the session a call is about (named, else the one that spawned the server,
 // else the newest recorded), the ops deps, and the JSON shapes of their results.
-import * as z from "zod";
+import * as z from "zod/mini";
 import type { SessionRef } from "../../store/context/operations.ts";
 import type { SummariesOpsDeps } from "../../summaries/operations.ts";
 import { resolveSummarySession } from "../../summaries/session-source.ts";
@@ -30,7 +30,7 @@ export const ContextStatsOutputSchema = z.object({
   assembledTokens: z.int(),
   budgetTokens: z.int(),
   compressionRatio: z.number(),
-  contextTokens: z.int().nullable(),
+  contextTokens: z.nullable(z.int()),
   layers: z.object({ aggregate: LayerSchema, summarized: LayerSchema, recent: LayerSchema }),
   summaries: z.object({ stored: z.int(), byProvider: z.record(z.string(), z.int()) }),
 });
@@ -51,8 +51,5 @@ export const SummarizeOutputSchema = z.object({
 export type SummarizeOutput = z.infer<typeof SummarizeOutputSchema>;
 
 export const SessionArgument = z
-  .string()
-  .min(1)
-  .max(4096)
-  .optional()
-  .describe("Session id or transcript path (default: this session, else the newest recorded here).");
+  .optional(z.string().check(z.minLength(1), z.maxLength(4096)))
+  .check(z.describe("Session id or transcript path (default: this session, else the newest recorded here)."));

@@ -1,9 +1,9 @@
 // ctx_budget: the five-compartment context budget, one op per call (list, add, pin, unpin, evict, estimate,
 // assemble). The input is a union discriminated on `op`, so each op takes exactly its own fields.
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
-  COMPARTMENTS,
   type Compartment,
+  CompartmentSchema,
   MAX_ITEM_PRIORITY,
   MIN_ITEM_PRIORITY,
 } from "../../core/budget/compartments.ts";
@@ -19,53 +19,53 @@ import {
 import { defineTool, type ToolReply } from "../define-tool.ts";
 import type { ServerDeps } from "../deps.ts";
 
-const compartment = z.enum(COMPARTMENTS);
-const itemId = z
-  .string()
-  .regex(/^b\d+$/)
-  .describe("An item id from list, e.g. b3.");
+const compartment = CompartmentSchema;
+const itemId = z.string().check(z.regex(/^b\d+$/), z.describe("An item id from list, e.g. b3."));
 const FIELDS = {
   compartment,
   text: z
     .string()
-    .min(1)
-    .max(20_000)
-    .describe("add: what to keep in view (secrets are redacted); estimate: text to size."),
-  priority: z.int().min(MIN_ITEM_PRIORITY).max(MAX_ITEM_PRIORITY).describe("add: 1 (least) to 5; default 3."),
-  pinned: z.boolean().describe("add: never evicted automatically."),
+    .check(
+      z.minLength(1),
+      z.maxLength(20_000),
+      z.describe("add: what to keep in view (secrets are redacted); estimate: text to size."),
+    ),
+  priority: z
+    .int()
+    .check(z.minimum(MIN_ITEM_PRIORITY), z.maximum(MAX_ITEM_PRIORITY), z.describe("add: 1 (least) to 5; default 3.")),
+  pinned: z.boolean().check(z.describe("add: never evicted automatically.")),
   over_cap: z
     .enum(["evict", "error"])
-    .describe("add over the compartment cap: evict its least important items (default) or fail."),
+    .check(z.describe("add over the compartment cap: evict its least important items (default) or fail.")),
   id: itemId,
-  tokens: z.int().positive().describe("evict: free at least this many tokens, ambient knowledge first."),
-  max_tokens: z.int().positive().max(200_000).describe("assemble: token limit of the rendered budget."),
+  tokens: z.int().check(z.positive(), z.describe("evict: free at least this many tokens, ambient knowledge first.")),
+  max_tokens: z
+    .int()
+    .check(z.positive(), z.maximum(200_000), z.describe("assemble: token limit of the rendered budget.")),
 };
 const OPS = ["list", "add", "pin", "unpin", "evict", "estimate", "assemble"] as const;
 
 /** The real input: a union discriminated on `op`, so each op takes exactly its own fields. */
 export const BudgetInputSchema = z.discriminatedUnion("op", [
-  z.object({ op: z.literal("list"), compartment: compartment.optional() }).strict(),
-  z
-    .object({
-      op: z.literal("add"),
-      compartment,
-      text: FIELDS.text,
-      priority: FIELDS.priority.optional(),
-      pinned: FIELDS.pinned.optional(),
-      over_cap: FIELDS.over_cap.optional(),
-    })
-    .strict(),
-  z.object({ op: z.literal("pin"), id: itemId }).strict(),
-  z.object({ op: z.literal("unpin"), id: itemId }).strict(),
-  z
-    .object({ op: z.literal("evict"), id: itemId.optional(), tokens: FIELDS.tokens.optional() })
-    .strict()
-    .refine((value) => (value.id === undefined) !== (value.tokens === undefined), {
+  z.strictObject({ op: z.literal("list"), compartment: z.optional(compartment) }),
+  z.strictObject({
+    op: z.literal("add"),
+    compartment,
+    text: FIELDS.text,
+    priority: z.optional(FIELDS.priority),
+    pinned: z.optional(FIELDS.pinned),
+    over_cap: z.optional(FIELDS.over_cap),
+  }),
+  z.strictObject({ op: z.literal("pin"), id: itemId }),
+  z.strictObject({ op: z.literal("unpin"), id: itemId }),
+  z.strictObject({ op: z.literal("evict"), id: z.optional(itemId), tokens: z.optional(FIELDS.tokens) }).check(
+    z.refine((value) => (value.id === undefined) !== (value.tokens === undefined), {
       message: "evict takes exactly one of id or tokens",
       path: ["id"],
     }),
-  z.object({ op: z.literal("estimate"), text: z.string().optional(), compartment: compartment.optional() }).strict(),
-  z.object({ op: z.literal("assemble"), max_tokens: FIELDS.max_tokens }).strict(),
+  ),
+  z.strictObject({ op: z.literal("estimate"), text: z.optional(z.string()), compartment: z.optional(compartment) }),
+  z.strictObject({ op: z.literal("assemble"), max_tokens: FIELDS.max_tokens }),
 ]);
 export type BudgetInput = z.infer<typeof BudgetInputSchema>;
 
@@ -76,12 +76,14 @@ export type BudgetInput = z.infer<typeof BudgetInputSchema>;
 export const BudgetToolInputSchema = z
   .object({
     op: z.enum(OPS),
-    ...Object.fromEntries(Object.entries(FIELDS).map(([name, schema]) => [name, schema.optional()])),
+    ...Object.fromEntries(Object.entries(FIELDS).map(([name, schema]) => [name, z.optional(schema)])),
   })
-  .superRefine((value, ctx) => {
-    const parsed = BudgetInputSchema.safeParse(value);
-    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
-  });
+  .check(
+    z.superRefine((value, ctx) => {
+      const parsed = BudgetInputSchema.safeParse(value);
+      if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+    }),
+  );
 
 const ItemSchema = z.object({
   id: z.string(),
@@ -104,17 +106,17 @@ const UsageSchema = z.object({
 
 export const BudgetOutputSchema = z.object({
   op: z.string(),
-  items: z.array(ItemSchema).optional(),
-  compartments: z.array(UsageSchema).optional(),
-  item: ItemSchema.optional(),
-  evicted: z.array(ItemSchema).optional(),
-  redactions: z.int().optional(),
-  estimate: z
-    .object({ tokens: z.int().nullable(), fits: z.boolean().nullable(), totalTokens: z.int(), totalCap: z.int() })
-    .optional(),
-  assembly: z
-    .object({ text: z.string(), tokens: z.int(), included: z.array(z.string()), omitted: z.array(z.string()) })
-    .optional(),
+  items: z.optional(z.array(ItemSchema)),
+  compartments: z.optional(z.array(UsageSchema)),
+  item: z.optional(ItemSchema),
+  evicted: z.optional(z.array(ItemSchema)),
+  redactions: z.optional(z.int()),
+  estimate: z.optional(
+    z.object({ tokens: z.nullable(z.int()), fits: z.nullable(z.boolean()), totalTokens: z.int(), totalCap: z.int() }),
+  ),
+  assembly: z.optional(
+    z.object({ text: z.string(), tokens: z.int(), included: z.array(z.string()), omitted: z.array(z.string()) }),
+  ),
 });
 export type BudgetOutput = z.infer<typeof BudgetOutputSchema>;
 

@@ -1,6 +1,6 @@
 // ctx_checkpoint: a rolling checkpoint of the session's context now (the same kind the hooks take every
 // N messages), kept for crash recovery; the oldest beyond config checkpoints.keep are removed.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { checkpointContext } from "../../store/context/operations.ts";
 import { defineTool } from "../define-tool.ts";
 import { contextOpsDeps, countState, resolveToolSession, StateCountsSchema } from "../shared/context-tools.ts";

@@ -1,6 +1,6 @@
 // ctx_clear: deletes the project's current saved context. Refuses without `force`, so a model cannot
 // clear it by accident; named saves, checkpoints and snapshots are kept either way.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { clearContext } from "../../store/context/operations.ts";
 import { statePath } from "../../store/context/project-state.ts";
 import { defineTool } from "../define-tool.ts";
@@ -15,7 +15,7 @@ export const clearTool = defineTool({
     "Delete this project's current saved context (.ctx/state.ctx). Named saves, checkpoints and snapshots are " +
     "kept. Refuses unless force is true: only clear when the user asks for it.",
   input: {
-    force: z.boolean().optional().describe("Must be true to actually delete; without it nothing is done."),
+    force: z.optional(z.boolean()).check(z.describe("Must be true to actually delete; without it nothing is done.")),
   },
   output: ClearOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

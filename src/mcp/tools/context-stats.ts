@@ -1,7 +1,7 @@
 // ctx_context_stats: how a session's context assembles within the token budget: messages and tokens per layer
 // (aggregate, summarised, recent), the compression ratio, and the summaries stored. Missing summaries are
 // made with the extractive provider (offline, fast); LLM summaries only come from ctx_summarize.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { formatContextStats } from "../../core/summaries/stats.ts";
 import { contextStats } from "../../summaries/operations.ts";
 import { defineTool } from "../define-tool.ts";
@@ -21,7 +21,9 @@ export const contextStatsTool = defineTool({
     "reply's real context size. `preset: bridge` uses the chat bridge's policy (last 5 verbatim, 6-20 summarised).",
   input: {
     session: SessionArgument,
-    preset: z.enum(["smart", "bridge"]).optional().describe("Assembly layout (default: smart, the configured one)."),
+    preset: z
+      .optional(z.enum(["smart", "bridge"]))
+      .check(z.describe("Assembly layout (default: smart, the configured one).")),
   },
   output: ContextStatsOutputSchema,
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },

@@ -1,7 +1,7 @@
 // ctx_diff: which files the saved context tracks changed on disk since the save (modified, deleted),
 // and which files appeared beside them.
 import { relative } from "node:path";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { ContextDiffSchema } from "../../core/context/diff.ts";
 import { diffContext } from "../../store/context/diff.ts";
 import { defineTool } from "../define-tool.ts";
@@ -9,8 +9,8 @@ import { contextOpsDeps } from "../shared/context-tools.ts";
 
 export const DiffOutputSchema = z.object({
   found: z.boolean(),
-  origin: z.string().nullable(),
-  savedAt: z.string().nullable(),
+  origin: z.nullable(z.string()),
+  savedAt: z.nullable(z.string()),
   ...ContextDiffSchema.shape,
 });
 export type DiffOutput = z.infer<typeof DiffOutputSchema>;
@@ -23,7 +23,9 @@ export const diffTool = defineTool({
     "save (by content hash), and files added since the save in the same folders. Use after restoring a " +
     "context to learn what changed while it was away. Paths are absolute.",
   input: {
-    name: z.string().min(1).max(64).optional().describe("A named save to compare; default: the current state."),
+    name: z
+      .optional(z.string().check(z.minLength(1), z.maxLength(64)))
+      .check(z.describe("A named save to compare; default: the current state.")),
   },
   output: DiffOutputSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

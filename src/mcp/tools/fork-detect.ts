@@ -1,6 +1,6 @@
 // ctx_fork_detect: the past sessions closest to what the person is about to do, ranked by the composite
 // score, each with a copy-paste fork command that runs from the session's own folder.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { renderForkCandidates, renderNoMatch } from "../../core/search/fork-candidates.ts";
 import { defineTool } from "../define-tool.ts";
 
@@ -14,23 +14,23 @@ const ComponentsSchema = z.object({
 });
 
 export const ForkCandidateSchema = z.object({
-  rank: z.number().int(),
+  rank: z.int(),
   sessionId: z.string(),
   score: z.number(),
   scorePercent: z.number(),
   components: ComponentsSchema,
   project: z.string(),
-  cwd: z.string().nullable(),
+  cwd: z.nullable(z.string()),
   updatedAt: z.string(),
   relativeDate: z.string(),
   topic: z.string(),
   preview: z.string(),
-  messageCount: z.number().int(),
-  matchedChunks: z.number().int(),
+  messageCount: z.int(),
+  matchedChunks: z.int(),
   transcriptPath: z.string(),
   transcriptExists: z.boolean(),
-  expiresInDays: z.number().nullable(),
-  warning: z.string().nullable(),
+  expiresInDays: z.nullable(z.number()),
+  warning: z.nullable(z.string()),
   forkCommand: z.string(),
   inSessionCommand: z.string(),
 });
@@ -39,7 +39,7 @@ const RecentSessionSchema = z.object({
   sessionId: z.string(),
   topic: z.string(),
   project: z.string(),
-  cwd: z.string().nullable(),
+  cwd: z.nullable(z.string()),
   relativeDate: z.string(),
   forkCommand: z.string(),
 });
@@ -50,9 +50,9 @@ export const ForkDetectOutputSchema = z.object({
   message: z.string(),
   results: z.array(ForkCandidateSchema),
   thresholdPercent: z.number(),
-  bestBelowThreshold: ForkCandidateSchema.nullable(),
+  bestBelowThreshold: z.nullable(ForkCandidateSchema),
   recent: z.array(RecentSessionSchema),
-  indexedSessions: z.number().int(),
+  indexedSessions: z.int(),
 });
 
 export const forkDetectTool = defineTool({
@@ -65,14 +65,15 @@ export const forkDetectTool = defineTool({
     "(`cd '<cwd>' && claude --resume <id> --fork-session`) plus the in-session alternative. Present the top 3 " +
     "and 'None - start fresh' as choices; never run the commands yourself.",
   input: {
-    query: z.string().min(1).max(2_000).describe("What the user is about to work on, in their words."),
-    project: z
+    query: z
       .string()
-      .optional()
-      .describe('"this" for the current project only, a project path, or part of a project folder name.'),
-    limit: z.number().int().min(1).max(20).optional().describe("How many sessions (default 5)."),
-    since: z.string().optional().describe("Only sessions active since: ISO date or age like 7d, 3w, 2m."),
-    until: z.string().optional().describe("Only sessions active until: ISO date or age like 7d, 3w, 2m."),
+      .check(z.minLength(1), z.maxLength(2_000), z.describe("What the user is about to work on, in their words.")),
+    project: z
+      .optional(z.string())
+      .check(z.describe('"this" for the current project only, a project path, or part of a project folder name.')),
+    limit: z.optional(z.int().check(z.minimum(1), z.maximum(20))).check(z.describe("How many sessions (default 5).")),
+    since: z.optional(z.string()).check(z.describe("Only sessions active since: ISO date or age like 7d, 3w, 2m.")),
+    until: z.optional(z.string()).check(z.describe("Only sessions active until: ISO date or age like 7d, 3w, 2m.")),
   },
   output: ForkDetectOutputSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -1,7 +1,6 @@
 // ctx_health: the context guard's telemetry for a session (the newest measured one by default): tier,
 // tokens used of the window, percent, velocity, forecast, last compaction and the recent measurements.
-import * as z from "zod";
-import * as zm from "zod/mini";
+import * as z from "zod/mini";
 import { type Health, HealthSchema, healthOf } from "../../core/guard/health.ts";
 import { formatHealthText } from "../../core/guard/text.ts";
 import { CtxError } from "../../errors.ts";
@@ -10,12 +9,11 @@ import { defineTool } from "../define-tool.ts";
 
 export const HealthToolInputSchema = {
   session_id: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe("The Claude Code session to report (default: the one measured most recently in this project)."),
-  measurements: z.int().min(0).max(10).optional().describe("How many recent measurements to include (default 10)."),
+    .optional(z.string().check(z.minLength(1), z.maxLength(200)))
+    .check(z.describe("The Claude Code session to report (default: the one measured most recently in this project).")),
+  measurements: z
+    .optional(z.int().check(z.minimum(0), z.maximum(10)))
+    .check(z.describe("How many recent measurements to include (default 10).")),
 };
 
 /** The health of one session, or of the newest measured; null when the guard has measured nothing here. */
@@ -41,7 +39,7 @@ export const healthTool = defineTool({
     "the window, percent used and left before auto-compaction, velocity (percent of the window per tool call), " +
     "forecast of tool calls left, last compaction, recent measurements. Read-only.",
   input: HealthToolInputSchema,
-  output: zm.object({ health: zm.nullable(HealthSchema) }),
+  output: z.object({ health: z.nullable(HealthSchema) }),
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handle: async ({ session_id, measurements }, deps) => {
     const found = readHealth(deps.projectRoot, session_id);

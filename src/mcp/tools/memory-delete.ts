@@ -1,5 +1,5 @@
 // ctx_memory_delete: removes one auto-memory topic file and its MEMORY.md entry.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { deleteMemory } from "../../store/memory/memory-store.ts";
 import { defineTool } from "../define-tool.ts";
 import { MemoryNameSchema, memoryStoreOptions } from "../shared/memory-tools.ts";

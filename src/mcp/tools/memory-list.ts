@@ -1,7 +1,7 @@
 // ctx_memory_list: the auto-memory topics, most used first, with whether MEMORY.md lists each.
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { orderByUse } from "../../core/memory/topics.ts";
 import { listMemoryTopics, readMemoryUsage } from "../../store/memory/memory-store.ts";
 import { defineTool } from "../define-tool.ts";

@@ -1,6 +1,6 @@
 // ctx_memory_read: one memory's content and frontmatter; each read counts as a use (MEMORY.md lists the
 // most used topics first).
-import * as z from "zod";
+import * as z from "zod/mini";
 import { readMemory } from "../../store/memory/memory-store.ts";
 import { defineTool } from "../define-tool.ts";
 import { MemoryNameSchema, memoryStoreOptions, summarizeTopic, TopicSummarySchema } from "../shared/memory-tools.ts";

@@ -1,6 +1,6 @@
 // ctx_memory_search: auto-memory topics holding the query's words (name and description count double).
 // scope "all" adds every other project's topics, from the session index (src/mcp/shared/memory-search-all.ts).
-import * as z from "zod";
+import * as z from "zod/mini";
 import { searchTopics } from "../../core/memory/topics.ts";
 import { listMemoryTopics, readMemoryUsage } from "../../store/memory/memory-store.ts";
 import { defineTool } from "../define-tool.ts";
@@ -10,7 +10,7 @@ import { memoryStoreOptions, summarizeTopic, TopicSummarySchema } from "../share
 export const MemorySearchOutputSchema = z.object({
   hits: z.array(z.object({ topic: TopicSummarySchema, score: z.int(), snippet: z.string() })),
   /** Only with scope "all": the other projects' topics from the session index. */
-  otherProjects: CrossProjectSearchSchema.optional(),
+  otherProjects: z.optional(CrossProjectSearchSchema),
 });
 
 export const memorySearchTool = defineTool({
@@ -19,11 +19,10 @@ export const memorySearchTool = defineTool({
   description:
     "Search the auto-memory topics by words; best matches first, with a snippet. Read one with ctx_memory_read.",
   input: {
-    query: z.string().min(1).max(500).describe("Words to look for."),
+    query: z.string().check(z.minLength(1), z.maxLength(500), z.describe("Words to look for.")),
     scope: z
-      .enum(["project", "all"])
-      .optional()
-      .describe('"project" (default): this project\'s memory; "all": every project\'s too (session index).'),
+      .optional(z.enum(["project", "all"]))
+      .check(z.describe('"project" (default): this project\'s memory; "all": every project\'s too (session index).')),
   },
   output: MemorySearchOutputSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

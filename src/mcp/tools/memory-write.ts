@@ -1,7 +1,7 @@
 // ctx_memory_write: keeps a memory as a topic file in Claude Code's auto-memory folder and lists it in
 // MEMORY.md (which Claude Code loads at every session start), secrets redacted.
 import { join } from "node:path";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { writeMemory } from "../../store/memory/memory-store.ts";
 import { defineTool } from "../define-tool.ts";
 import {
@@ -28,9 +28,11 @@ export const memoryWriteTool = defineTool({
     "topics first; MEMORY.md is kept under 200 lines / 25 KB). Secrets are redacted.",
   input: {
     name: MemoryNameSchema,
-    description: z.string().min(1).max(300).describe("One line: what this memory is about (shown in MEMORY.md)."),
+    description: z
+      .string()
+      .check(z.minLength(1), z.maxLength(300), z.describe("One line: what this memory is about (shown in MEMORY.md).")),
     type: MemoryTypeInputSchema,
-    content: z.string().min(1).max(100_000).describe("The memory itself, Markdown."),
+    content: z.string().check(z.minLength(1), z.maxLength(100_000), z.describe("The memory itself, Markdown.")),
   },
   output: MemoryWriteOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },

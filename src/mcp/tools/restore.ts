@@ -1,6 +1,6 @@
 // ctx_restore: the project's saved context (or a named save) as text Claude can take in, within Claude
 // Code's MCP output limits. Nothing saved is an ordinary answer, not an error.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { defineTool } from "../define-tool.ts";
 import { RestoreOutputSchema, RestoreRenderInputShape, renderRestore } from "../shared/restore-result.ts";
 
@@ -14,11 +14,8 @@ export const restoreTool = defineTool({
     "previous session or compaction left off. It returns text; it changes no files.",
   input: {
     name: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe("A named save (from ctx_save {name}); default: the current state."),
+      .optional(z.string().check(z.minLength(1), z.maxLength(64)))
+      .check(z.describe("A named save (from ctx_save {name}); default: the current state.")),
     ...RestoreRenderInputShape,
   },
   output: RestoreOutputSchema,

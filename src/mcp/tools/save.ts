@@ -1,6 +1,6 @@
 // ctx_save: captures the session's working context now and keeps it as the project's saved state
 // (and as a named save when asked), secrets redacted.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { saveContext } from "../../store/context/operations.ts";
 import { statePath } from "../../store/context/project-state.ts";
 import { defineTool } from "../define-tool.ts";
@@ -8,11 +8,11 @@ import { contextOpsDeps, countState, resolveToolSession, StateCountsSchema } fro
 
 export const SaveOutputSchema = z.object({
   sessionId: z.string(),
-  name: z.string().nullable(),
+  name: z.nullable(z.string()),
   path: z.string(),
-  counts: StateCountsSchema.extend({ redactions: z.int() }),
+  counts: z.extend(StateCountsSchema, { redactions: z.int() }),
   /** A damaged earlier file moved aside before writing, if there was one. */
-  movedAside: z.string().nullable(),
+  movedAside: z.nullable(z.string()),
 });
 export type SaveOutput = z.infer<typeof SaveOutputSchema>;
 
@@ -26,11 +26,8 @@ export const saveTool = defineTool({
     "Use before risky changes or when asked to remember where things stand.",
   input: {
     name: z
-      .string()
-      .min(1)
-      .max(64)
-      .optional()
-      .describe("Also keep it under this name: letters, digits, '.', '_' or '-'."),
+      .optional(z.string().check(z.minLength(1), z.maxLength(64)))
+      .check(z.describe("Also keep it under this name: letters, digits, '.', '_' or '-'.")),
   },
   output: SaveOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },

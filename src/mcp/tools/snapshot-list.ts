@@ -1,5 +1,5 @@
 // ctx_snapshot_list: the project's snapshots (taken before each compaction, or by hand), newest first.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { listSnapshots } from "../../store/snapshots/snapshots.ts";
 import { defineTool } from "../define-tool.ts";
 import { formatSnapshotLine, SnapshotListingSchema, toSnapshotListing } from "../shared/snapshot-listing.ts";
@@ -15,7 +15,7 @@ export const snapshotListTool = defineTool({
     "verbose adds what each saved state holds and the size of the transcript kept with it. Read one with " +
     "ctx_snapshot_restore {id}.",
   input: {
-    verbose: z.boolean().optional().describe("Add state counts and transcript size for each snapshot."),
+    verbose: z.optional(z.boolean()).check(z.describe("Add state counts and transcript size for each snapshot.")),
   },
   output: SnapshotListOutputSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },

@@ -1,6 +1,6 @@
 // ctx_snapshot_restore: one compaction snapshot's saved state rendered like ctx_restore. It reads only:
 // restoring files or the current state from a snapshot is left to the person (`ctx snapshot restore`).
-import * as z from "zod";
+import * as z from "zod/mini";
 import { CtxError } from "../../errors.ts";
 import { TIME_ID_PATTERN } from "../../store/snapshots/time-id.ts";
 import { defineTool } from "../define-tool.ts";
@@ -16,8 +16,10 @@ export const snapshotRestoreTool = defineTool({
   input: {
     id: z
       .string()
-      .regex(TIME_ID_PATTERN)
-      .describe("A snapshot id from ctx_snapshot_list, e.g. 20261122T031100123Z-3f9a1c."),
+      .check(
+        z.regex(TIME_ID_PATTERN),
+        z.describe("A snapshot id from ctx_snapshot_list, e.g. 20261122T031100123Z-3f9a1c."),
+      ),
     ...RestoreRenderInputShape,
   },
   output: RestoreOutputSchema,

@@ -1,11 +1,13 @@
 // ctx_status: what ctx knows about this project (sessions seen, state health), as text and as
 // structuredContent that matches the output schema.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { formatStatusText, StatusSchema } from "../../core/status/report.ts";
 import { defineTool } from "../define-tool.ts";
 
 export const StatusToolInputSchema = {
-  recent: z.int().min(0).max(50).optional().describe("How many recent sessions to list (default 10)."),
+  recent: z
+    .optional(z.int().check(z.minimum(0), z.maximum(50)))
+    .check(z.describe("How many recent sessions to list (default 10).")),
 };
 
 export const statusTool = defineTool({

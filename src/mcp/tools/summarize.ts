@@ -1,7 +1,7 @@
 // ctx_summarize: makes the session's per-message summaries now (missing ones, or all from `from` on) with the
 // configured provider, stores them, and returns the assembled context: recent messages verbatim, the ones
 // before summarised, the oldest folded into one aggregate.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { truncateText } from "../../core/transcript/text.ts";
 import { summarizeSession } from "../../summaries/operations.ts";
 import { defineTool } from "../define-tool.ts";
@@ -26,7 +26,9 @@ export const summarizeTool = defineTool({
     "`from` (a message uuid) makes them again from that message on. Secrets are redacted.",
   input: {
     session: SessionArgument,
-    from: z.string().min(1).max(200).optional().describe("Summarise again from this message uuid on."),
+    from: z
+      .optional(z.string().check(z.minLength(1), z.maxLength(200)))
+      .check(z.describe("Summarise again from this message uuid on.")),
   },
   output: SummarizeOutputSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
