@@ -10,7 +10,7 @@ import {
   extractContextState,
 } from "./extract.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../tests/fixtures/transcripts");
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
 const LONG = "spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl";
 const ROOT = "/home/USER/projects/spotter-worktrees/spotter-dov";
 /** Line 754 of the long session (index 753) is its compact_boundary. */

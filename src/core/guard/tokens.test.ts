@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { autoCompactSettingsFromEnv, autoCompactThreshold, inferWindowTokens, readContextFromTail } from "./tokens.ts";
 
 const fixture = (path: string) =>
-  readFileSync(new URL(`../../tests/fixtures/transcripts/${path}`, import.meta.url), "utf8");
+  readFileSync(new URL(`../../../tests/fixtures/transcripts/${path}`, import.meta.url), "utf8");
 /** The first `count` lines of a transcript, newline-terminated, as Claude Code had written them then. */
 const firstLines = (text: string, count: number) => `${text.split("\n").slice(0, count).join("\n")}\n`;
 

@@ -17,7 +17,7 @@ import {
 import type { IndexMessage } from "./messages.ts";
 import type { IndexedChunk } from "./model.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../tests/fixtures/transcripts");
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
 
 function message(role: IndexMessage["role"], text: string, tools: string[] = []): IndexMessage {
   return { uuid: null, offset: 0, role, text, timestamp: null, tools, sidechain: false };

@@ -8,7 +8,7 @@ import { renderForkDetectCommand } from "./init-fork-detect.ts";
 import { CTX_HOOK_SPECS } from "./init-hooks-spec.ts";
 import { PLUGIN_ENTRY, renderPluginFiles } from "./plugin-files.ts";
 
-const ROOT = join(import.meta.dirname, "..", "..");
+const ROOT = join(import.meta.dirname, "..", "..", "..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 const readJson = (path: string) => JSON.parse(read(path)) as Record<string, unknown>;
 

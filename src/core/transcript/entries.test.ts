@@ -14,7 +14,7 @@ import {
   titleOf,
 } from "./entries.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../tests/fixtures/transcripts");
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
 const LONG = "spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl";
 
 function fixtureLines(name: string): ParsedLine[] {

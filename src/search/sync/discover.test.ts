@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { discoverTranscripts, isSubagentTranscript } from "./discover.ts";
 
-const SPOTTER = join(import.meta.dirname, "../../tests/fixtures/transcripts/spotter");
+const SPOTTER = join(import.meta.dirname, "../../../tests/fixtures/transcripts/spotter");
 const LONG_ID = "4d5611e5-241a-462a-8d15-5122611a9569";
 const dirs: string[] = [];
 

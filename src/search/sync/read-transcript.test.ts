@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { buildSecretCases } from "../../../tests/fixtures/redaction/fake-secrets.ts";
 import { type IndexMessage, readTranscriptFrom } from "./read-transcript.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../tests/fixtures/transcripts");
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
 const SPOTTER = join(FIXTURES, "spotter");
 const VIEWER = join(FIXTURES, "claude-code-viewer");
 const LONG = join(SPOTTER, "4d5611e5-241a-462a-8d15-5122611a9569.jsonl");

@@ -10,7 +10,7 @@ import { recompressSnapshot, spawnDetachedRecompress } from "./archive-worker.ts
 import { createSnapshot, listSnapshots, pinSnapshot, readSnapshot } from "./snapshots.ts";
 
 const StateSchema = z.object({ notes: z.array(z.string()) });
-const STAND_IN = join(import.meta.dirname, "../../tests/store/recompress-stand-in.ts");
+const STAND_IN = join(import.meta.dirname, "../../../tests/store/recompress-stand-in.ts");
 const ARCHIVE_WORKER = join(import.meta.dirname, "archive-worker.ts");
 
 let root: string;

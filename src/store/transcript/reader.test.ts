@@ -11,7 +11,7 @@ import {
   type TranscriptLine,
 } from "./reader.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../tests/fixtures/transcripts");
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
 const LONG = join(FIXTURES, "spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
 const TASKS = join(FIXTURES, "synthetic/task-tools.jsonl");
 const MALFORMED = join(FIXTURES, "synthetic/malformed.jsonl");
