@@ -2,9 +2,10 @@
 // within a budget (./context-tools.ts), plus where it came from and what it holds as structuredContent.
 import * as z from "zod/mini";
 import { RESTORE_SECTIONS, type RestoreMode, type RestoreSection } from "../../core/context/restore-text.ts";
+import { countState, StateCountsSchema } from "../../core/context/schema.ts";
 import { type RestoreSource, restoreContext } from "../../store/context/operations.ts";
 import type { ServerDeps } from "../deps.ts";
-import { contextOpsDeps, countState, maxCharsFor, StateCountsSchema } from "./context-tools.ts";
+import { contextOpsDeps, maxCharsFor } from "./context-tools.ts";
 
 const RESTORE_MODES = ["full", "summary", "selective"] as const;
 

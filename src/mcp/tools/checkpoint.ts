@@ -1,12 +1,9 @@
 // ctx_checkpoint: a rolling checkpoint of the session's context now (the same kind the hooks take every
 // N messages), kept for crash recovery; the oldest beyond config checkpoints.keep are removed.
 import * as z from "zod/mini";
-import { checkpointContext } from "../../store/context/operations.ts";
+import { CheckpointReportSchema, checkpointContext, checkpointReportOf } from "../../store/context/operations.ts";
 import { defineTool } from "../define-tool.ts";
-import { contextOpsDeps, countState, resolveToolSession, StateCountsSchema } from "../shared/context-tools.ts";
-
-export const CheckpointOutputSchema = z.object({ id: z.string(), sessionId: z.string(), counts: StateCountsSchema });
-export type CheckpointOutput = z.infer<typeof CheckpointOutputSchema>;
+import { contextOpsDeps, resolveToolSession } from "../shared/context-tools.ts";
 
 export const checkpointTool = defineTool({
   name: "ctx_checkpoint",
@@ -17,16 +14,11 @@ export const checkpointTool = defineTool({
     "project's saved state. Takes no arguments; returns the checkpoint id.",
   // Strict: a no-argument tool should say so when given arguments, not ignore them.
   input: z.strictObject({}),
-  output: CheckpointOutputSchema,
+  output: CheckpointReportSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   handle: async (_args, deps) => {
     const session = await resolveToolSession(deps);
-    const checkpoint = await checkpointContext(contextOpsDeps(deps), session);
-    const output: CheckpointOutput = {
-      id: checkpoint.id,
-      sessionId: session.sessionId,
-      counts: countState(checkpoint.state),
-    };
-    return { text: `Checkpoint ${checkpoint.id} written for session ${session.sessionId}.`, structured: output };
+    const report = checkpointReportOf(await checkpointContext(contextOpsDeps(deps), session));
+    return { text: `Checkpoint ${report.id} written for session ${report.sessionId}.`, structured: report };
   },
 });

@@ -1,12 +1,9 @@
 // ctx_clear: deletes the project's current saved context. Refuses without `force`, so a model cannot
 // clear it by accident; named saves, checkpoints and snapshots are kept either way.
 import * as z from "zod/mini";
-import { clearContext } from "../../store/context/operations.ts";
-import { statePath } from "../../store/context/project-state.ts";
+import { ClearReportSchema, clearContext } from "../../store/context/operations.ts";
 import { defineTool } from "../define-tool.ts";
 import { contextOpsDeps } from "../shared/context-tools.ts";
-
-export const ClearOutputSchema = z.object({ cleared: z.boolean(), path: z.string() });
 
 export const clearTool = defineTool({
   name: "ctx_clear",
@@ -17,16 +14,15 @@ export const clearTool = defineTool({
   input: {
     force: z.optional(z.boolean()).check(z.describe("Must be true to actually delete; without it nothing is done.")),
   },
-  output: ClearOutputSchema,
+  output: ClearReportSchema,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   // The refusal without force is an expected answer, not a fault of the server.
   failureLogLevel: "warn",
   handle: async ({ force }, deps) => {
-    const { cleared } = await clearContext(contextOpsDeps(deps), { force: force === true });
-    const path = statePath(deps.projectRoot);
-    const text = cleared
-      ? `Deleted the current saved context (${path}). Named saves, checkpoints and snapshots are kept.`
+    const report = await clearContext(contextOpsDeps(deps), { force: force === true });
+    const text = report.cleared
+      ? `Deleted the current saved context (${report.path}). Named saves, checkpoints and snapshots are kept.`
       : "There was no current saved context to delete.";
-    return { text, structured: { cleared, path } };
+    return { text, structured: report };
   },
 });

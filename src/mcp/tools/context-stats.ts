@@ -2,15 +2,10 @@
 // (aggregate, summarised, recent), the compression ratio, and the summaries stored. Missing summaries are
 // made with the extractive provider (offline, fast); LLM summaries only come from ctx_summarize.
 import * as z from "zod/mini";
-import { formatContextStats } from "../../core/summaries/stats.ts";
+import { ContextStatsSchema, formatContextStats } from "../../core/summaries/stats.ts";
 import { contextStats } from "../../summaries/operations.ts";
 import { defineTool } from "../define-tool.ts";
-import {
-  ContextStatsOutputSchema,
-  resolveSummariesToolSession,
-  SessionArgument,
-  summariesOpsDeps,
-} from "../shared/summaries-tools.ts";
+import { resolveSummariesToolSession, SessionArgument, summariesOpsDeps } from "../shared/summaries-tools.ts";
 
 export const contextStatsTool = defineTool({
   name: "ctx_context_stats",
@@ -25,7 +20,7 @@ export const contextStatsTool = defineTool({
       .optional(z.enum(["smart", "bridge"]))
       .check(z.describe("Assembly layout (default: smart, the configured one).")),
   },
-  output: ContextStatsOutputSchema,
+  output: ContextStatsSchema,
   annotations: { readOnlyHint: false, idempotentHint: true, openWorldHint: false },
   handle: async ({ session, preset }, deps) => {
     const ref = await resolveSummariesToolSession(deps, session);

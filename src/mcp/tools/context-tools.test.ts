@@ -13,11 +13,10 @@ import {
   textOf,
 } from "../../../tests/helpers/mcp-project.ts";
 import { defaultConfig } from "../../config/defaults.ts";
+import { CheckpointReportSchema, SaveReportSchema } from "../../store/context/operations.ts";
 import { readProjectState } from "../../store/context/project-state.ts";
 import { RestoreOutputSchema } from "../shared/restore-result.ts";
-import { CheckpointOutputSchema } from "./checkpoint.ts";
 import { DiffOutputSchema } from "./diff.ts";
-import { SaveOutputSchema } from "./save.ts";
 
 let test: McpTestProject;
 beforeEach(() => {
@@ -34,9 +33,10 @@ describe("ctx_save", () => {
     const client = await connectClient(testDeps(test.project));
     const result = await client.callTool({ name: "ctx_save", arguments: {} });
     expect(result.isError).toBeFalsy();
-    const output = SaveOutputSchema.parse(result.structuredContent);
+    const output = SaveReportSchema.parse(result.structuredContent);
     expect(output).toMatchObject({ sessionId: "newer", name: null, path: statePath(), movedAside: null });
-    expect(output.counts).toMatchObject({ todos: 1, files: 1, decisions: 1, redactions: 0 });
+    expect(output.counts).toMatchObject({ todos: 1, files: 1, decisions: 1 });
+    expect(output.redactions).toBe(0);
     expect(output.counts.conversationMessages).toBeGreaterThan(0);
     expect(textOf(result)).toContain("1 todos, 1 files, 1 decisions");
     expect((await readProjectState(test.project))?.sessionId).toBe("newer");
@@ -47,7 +47,7 @@ describe("ctx_save", () => {
     await recordSession(test, "other", new Date("2026-11-22T10:00:00Z"));
     const client = await connectClient(testDeps(test.project, { sessionId: "mine" }));
     const result = await client.callTool({ name: "ctx_save", arguments: { name: "before-refactor" } });
-    const output = SaveOutputSchema.parse(result.structuredContent);
+    const output = SaveReportSchema.parse(result.structuredContent);
     expect(output).toMatchObject({ sessionId: "mine", name: "before-refactor" });
     expect(output.path).toBe(join(test.project, ".ctx", "saves", "before-refactor.ctx"));
     expect((await readProjectState(test.project, "before-refactor"))?.sessionId).toBe("mine");
@@ -57,7 +57,7 @@ describe("ctx_save", () => {
     await recordSession(test, "recorded");
     const client = await connectClient(testDeps(test.project, { sessionId: "never-seen" }));
     const result = await client.callTool({ name: "ctx_save", arguments: {} });
-    expect(SaveOutputSchema.parse(result.structuredContent).sessionId).toBe("recorded");
+    expect(SaveReportSchema.parse(result.structuredContent).sessionId).toBe("recorded");
   });
 
   it("is an isError result with the hint when no session is recorded, or the name is not a valid name", async () => {
@@ -230,7 +230,7 @@ describe("ctx_checkpoint", () => {
     const client = await connectClient(testDeps(test.project));
     const result = await client.callTool({ name: "ctx_checkpoint", arguments: {} });
     expect(result.isError).toBeFalsy();
-    const output = CheckpointOutputSchema.parse(result.structuredContent);
+    const output = CheckpointReportSchema.parse(result.structuredContent);
     expect(output.sessionId).toBe("s1");
     expect(output.counts.todos).toBe(1);
     expect(readdirSync(join(test.project, ".ctx", "checkpoints"))).toContain(`${output.id}.ctx`);

@@ -3,15 +3,9 @@
 // before summarised, the oldest folded into one aggregate.
 import * as z from "zod/mini";
 import { truncateText } from "../../core/transcript/text.ts";
-import { summarizeSession } from "../../summaries/operations.ts";
+import { SummarizeReportSchema, summarizeReportOf, summarizeSession } from "../../summaries/operations.ts";
 import { defineTool } from "../define-tool.ts";
-import {
-  resolveSummariesToolSession,
-  SessionArgument,
-  type SummarizeOutput,
-  SummarizeOutputSchema,
-  summariesOpsDeps,
-} from "../shared/summaries-tools.ts";
+import { resolveSummariesToolSession, SessionArgument, summariesOpsDeps } from "../shared/summaries-tools.ts";
 
 /** The assembled text stays well under Claude Code's MCP output limit. */
 const MAX_TEXT_CHARS = 60_000;
@@ -30,29 +24,20 @@ export const summarizeTool = defineTool({
       .optional(z.string().check(z.minLength(1), z.maxLength(200)))
       .check(z.describe("Summarise again from this message uuid on.")),
   },
-  output: SummarizeOutputSchema,
+  output: SummarizeReportSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: false },
   handle: async ({ session, from }, deps) => {
     const ref = await resolveSummariesToolSession(deps, session);
     const result = await summarizeSession(summariesOpsDeps(deps), ref, from === undefined ? {} : { from });
     const s = result.summaries;
-    const output: SummarizeOutput = {
-      sessionId: ref.sessionId,
-      provider: s.provider,
-      messages: s.messages.length,
-      made: s.made,
-      reused: s.reused,
-      llmRequests: s.llmRequests,
-      fallbacks: s.fallbacks,
-      warnings: s.warnings,
-      sidecar: s.sidecarPath,
-      stats: result.stats,
-    };
     const st = result.stats;
     const header =
       `Session ${ref.sessionId}: ${s.made} messages summarised now (${s.provider}), ${s.reused} reused; ` +
       `assembled ${st.assembledTokens} of ${st.originalTokens} tokens.` +
       s.warnings.map((warning) => `\nWarning: ${warning}`).join("");
-    return { text: `${header}\n\n${truncateText(result.assembly.text, MAX_TEXT_CHARS)}`, structured: output };
+    return {
+      text: `${header}\n\n${truncateText(result.assembly.text, MAX_TEXT_CHARS)}`,
+      structured: summarizeReportOf(result),
+    };
   },
 });

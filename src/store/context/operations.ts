@@ -1,10 +1,13 @@
 // The operations behind ctx's save / restore / checkpoint / clear, shared by the CLI, the MCP tools and
 // the hooks so the three always do the same thing: capture the session's context from its transcript,
-// keep it (state, named saves, checkpoints, snapshots), and render it back as text.
+// keep it (state, named saves, checkpoints, snapshots), and render it back as text. The reports of save,
+// checkpoint and clear are the CLI's `--json` output and the MCP tools' results alike.
 import { unlink } from "node:fs/promises";
+import * as z from "zod/mini";
 import type { Config } from "../../config/schema.ts";
 import { type ContextState, ContextStateSchema } from "../../core/context/extract.ts";
 import { type RenderOptions, renderRestoreText } from "../../core/context/restore-text.ts";
+import { countState, StateCountsSchema } from "../../core/context/schema.ts";
 import type { SessionRecord } from "../../core/sessions/seen.ts";
 import { CtxError } from "../../errors.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
@@ -85,9 +88,53 @@ export async function saveContext(
   };
 }
 
+export const SaveReportSchema = z.object({
+  sessionId: z.string(),
+  /** The named save also written, or null. */
+  name: z.nullable(z.string()),
+  path: z.string(),
+  extractedAt: z.string(),
+  counts: StateCountsSchema,
+  /** Secrets replaced by markers before anything was written. */
+  redactions: z.int(),
+  /** Where a damaged earlier state file was moved before writing; null normally. */
+  movedAside: z.nullable(z.string()),
+});
+export type SaveReport = z.infer<typeof SaveReportSchema>;
+
+export function saveReportOf(saved: SaveResult, name: string | null): SaveReport {
+  return {
+    sessionId: saved.state.sessionId,
+    name,
+    path: saved.path,
+    extractedAt: saved.state.extractedAt,
+    counts: countState(saved.state),
+    redactions: saved.redactions,
+    movedAside: saved.movedAside,
+  };
+}
+
 export interface CheckpointResult {
   id: string;
+  path: string;
   state: ContextState;
+}
+
+export const CheckpointReportSchema = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  path: z.string(),
+  counts: StateCountsSchema,
+});
+export type CheckpointReport = z.infer<typeof CheckpointReportSchema>;
+
+export function checkpointReportOf(checkpoint: CheckpointResult): CheckpointReport {
+  return {
+    id: checkpoint.id,
+    sessionId: checkpoint.state.sessionId,
+    path: checkpoint.path,
+    counts: countState(checkpoint.state),
+  };
 }
 
 export async function checkpointContext(
@@ -106,7 +153,7 @@ export async function checkpointContext(
     },
     { keep: deps.config.checkpoints.keep, now: deps.now() },
   );
-  return { id: result.meta.id, state: captured.state };
+  return { id: result.meta.id, path: result.path, state: captured.state };
 }
 
 export type RestoreSource =
@@ -170,18 +217,22 @@ export async function restoreContext(
   return { ...loaded, text: renderRestoreText(loaded.state, { ...render, origin: loaded.origin }) };
 }
 
+export const ClearReportSchema = z.object({ cleared: z.boolean(), path: z.string() });
+export type ClearReport = z.infer<typeof ClearReportSchema>;
+
 /** Deletes the current state (not the saves, checkpoints or snapshots); refuses unless forced. */
-export async function clearContext(deps: ContextOpsDeps, options: { force: boolean }): Promise<{ cleared: boolean }> {
+export async function clearContext(deps: ContextOpsDeps, options: { force: boolean }): Promise<ClearReport> {
   if (!options.force) {
     throw new CtxError("USAGE", "clearing deletes the project's current saved context; nothing was done", {
       hint: "pass force (ctx clear --force); snapshots, checkpoints and named saves are kept",
     });
   }
+  const path = statePath(deps.projectRoot);
   try {
-    await unlink(statePath(deps.projectRoot));
-    return { cleared: true };
+    await unlink(path);
+    return { cleared: true, path };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { cleared: false };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { cleared: false, path };
     throw error;
   }
 }
