@@ -2,7 +2,8 @@
 // assemble). The input is a union discriminated on `op`, so each op takes exactly its own fields.
 import * as z from "zod/mini";
 import {
-  type Compartment,
+  AssemblySchema,
+  BudgetItemSchema,
   CompartmentSchema,
   MAX_ITEM_PRIORITY,
   MIN_ITEM_PRIORITY,
@@ -10,6 +11,9 @@ import {
 import {
   addToBudget,
   assembleFromBudget,
+  BudgetAddedSchema,
+  BudgetEstimateSchema,
+  BudgetListingSchema,
   type BudgetOpsDeps,
   estimateBudget,
   evictFromBudget,
@@ -85,38 +89,16 @@ export const BudgetToolInputSchema = z
     }),
   );
 
-const ItemSchema = z.object({
-  id: z.string(),
-  compartment: z.string(),
-  text: z.string(),
-  priority: z.int(),
-  pinned: z.boolean(),
-  createdAt: z.string(),
-  usedAt: z.string(),
-  tokens: z.int(),
-});
-const UsageSchema = z.object({
-  compartment: z.string(),
-  priority: z.int(),
-  cap: z.int(),
-  tokens: z.int(),
-  items: z.int(),
-  pinned: z.int(),
-});
-
+/** One op's result, tagged with the op; its parts are what `ctx budget <op> --json` prints. */
 export const BudgetOutputSchema = z.object({
   op: z.string(),
-  items: z.optional(z.array(ItemSchema)),
-  compartments: z.optional(z.array(UsageSchema)),
-  item: z.optional(ItemSchema),
-  evicted: z.optional(z.array(ItemSchema)),
-  redactions: z.optional(z.int()),
-  estimate: z.optional(
-    z.object({ tokens: z.nullable(z.int()), fits: z.nullable(z.boolean()), totalTokens: z.int(), totalCap: z.int() }),
-  ),
-  assembly: z.optional(
-    z.object({ text: z.string(), tokens: z.int(), included: z.array(z.string()), omitted: z.array(z.string()) }),
-  ),
+  items: z.optional(BudgetListingSchema.shape.items),
+  compartments: z.optional(BudgetListingSchema.shape.compartments),
+  item: z.optional(BudgetItemSchema),
+  evicted: z.optional(BudgetAddedSchema.shape.evicted),
+  redactions: z.optional(BudgetAddedSchema.shape.redactions),
+  estimate: z.optional(z.omit(BudgetEstimateSchema, { compartments: true })),
+  assembly: z.optional(AssemblySchema),
 });
 export type BudgetOutput = z.infer<typeof BudgetOutputSchema>;
 
@@ -142,7 +124,7 @@ export async function runBudgetOp(deps: BudgetOpsDeps, input: BudgetInput): Prom
     }
     case "add": {
       const added = await addToBudget(deps, {
-        compartment: input.compartment as Compartment,
+        compartment: input.compartment,
         text: input.text,
         ...(input.priority === undefined ? {} : { priority: input.priority }),
         ...(input.pinned === undefined ? {} : { pinned: input.pinned }),
