@@ -2,7 +2,6 @@
 // the shape (and the tests check every command's output against its schema). save, checkpoint and clear print
 // the reports the MCP tools return too (src/store/context/operations.ts).
 import * as z from "zod/mini";
-import { ContextDiffSchema } from "../core/context/diff.ts";
 import { SnapshotEntrySchema } from "../store/snapshots/catalog.ts";
 
 const SkippedCheckpointSchema = z.object({ id: z.string(), problem: z.string() });
@@ -19,9 +18,6 @@ export const RestoreReportSchema = z.object({
   writtenTo: z.nullable(z.string()),
 });
 export type RestoreReport = z.infer<typeof RestoreReportSchema>;
-
-export const DiffReportSchema = z.object({ origin: z.string(), savedAt: z.string(), diff: ContextDiffSchema });
-export type DiffReport = z.infer<typeof DiffReportSchema>;
 
 const CheckpointEntrySchema = z.object({
   id: z.string(),

@@ -13,10 +13,10 @@ import {
   textOf,
 } from "../../../tests/helpers/mcp-project.ts";
 import { defaultConfig } from "../../config/defaults.ts";
+import { DiffReportSchema } from "../../store/context/diff.ts";
 import { CheckpointReportSchema, SaveReportSchema } from "../../store/context/operations.ts";
 import { readProjectState } from "../../store/context/project-state.ts";
 import { RestoreOutputSchema } from "../shared/restore-result.ts";
-import { DiffOutputSchema } from "./diff.ts";
 
 let test: McpTestProject;
 beforeEach(() => {
@@ -163,7 +163,7 @@ describe("ctx_diff", () => {
     writeFileSync(join(test.project, "src", "backoff.ts"), "export const base = 100;\n");
     const result = await client.callTool({ name: "ctx_diff", arguments: {} });
     expect(result.isError).toBeFalsy();
-    const output = DiffOutputSchema.parse(result.structuredContent);
+    const output = DiffReportSchema.parse(result.structuredContent);
     expect(output).toMatchObject({
       found: true,
       modified: [test.file],
@@ -178,7 +178,7 @@ describe("ctx_diff", () => {
     const client = await connectClient(testDeps(test.project));
     const result = await client.callTool({ name: "ctx_diff", arguments: {} });
     expect(result.isError).toBeFalsy();
-    expect(DiffOutputSchema.parse(result.structuredContent).found).toBe(false);
+    expect(DiffReportSchema.parse(result.structuredContent).found).toBe(false);
     expect(textOf(result)).toContain("nothing to compare");
   });
 

@@ -2,18 +2,9 @@
 // and which files appeared beside them.
 import { relative } from "node:path";
 import * as z from "zod/mini";
-import { ContextDiffSchema } from "../../core/context/diff.ts";
-import { diffContext } from "../../store/context/diff.ts";
+import { type DiffReport, DiffReportSchema, diffContext, diffReportOf } from "../../store/context/diff.ts";
 import { defineTool } from "../define-tool.ts";
 import { contextOpsDeps } from "../shared/context-tools.ts";
-
-export const DiffOutputSchema = z.object({
-  found: z.boolean(),
-  origin: z.nullable(z.string()),
-  savedAt: z.nullable(z.string()),
-  ...ContextDiffSchema.shape,
-});
-export type DiffOutput = z.infer<typeof DiffOutputSchema>;
 
 export const diffTool = defineTool({
   name: "ctx_diff",
@@ -27,23 +18,20 @@ export const diffTool = defineTool({
       .optional(z.string().check(z.minLength(1), z.maxLength(64)))
       .check(z.describe("A named save to compare; default: the current state.")),
   },
-  output: DiffOutputSchema,
+  output: DiffReportSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handle: async ({ name }, deps) => {
     const source = name === undefined ? { kind: "current" as const } : { kind: "save" as const, name };
-    const result = await diffContext(contextOpsDeps(deps), source);
-    if (result === null) {
-      const empty = { modified: [], deleted: [], unchanged: [], untracked: [], added: [] };
-      const output: DiffOutput = { found: false, origin: null, savedAt: null, ...empty };
+    const report = diffReportOf(await diffContext(contextOpsDeps(deps), source));
+    if (!report.found) {
       const what = name === undefined ? "no context is saved for this project yet" : `there is no save named "${name}"`;
-      return { text: `ctx: ${what}; nothing to compare.`, structured: output };
+      return { text: `ctx: ${what}; nothing to compare.`, structured: report };
     }
-    const output: DiffOutput = { found: true, origin: result.origin, savedAt: result.savedAt, ...result.diff };
-    return { text: formatDiff(output, deps.projectRoot), structured: output };
+    return { text: formatDiff(report, deps.projectRoot), structured: report };
   },
 });
 
-function formatDiff(output: DiffOutput, projectRoot: string): string {
+function formatDiff(output: DiffReport, projectRoot: string): string {
   const list = (label: string, paths: readonly string[]) =>
     paths.length === 0 ? [] : [`${label} (${paths.length}): ${paths.map((p) => relative(projectRoot, p)).join(", ")}`];
   const changes = [
