@@ -1,23 +1,8 @@
-// The `--json` output of the context commands MCP has no equivalent of, one schema each, so scripts can rely on
-// the shape (and the tests check every command's output against its schema). save, checkpoint and clear print
-// the reports the MCP tools return too (src/store/context/operations.ts).
+// The `--json` output of the snapshot commands, one schema each, so scripts can rely on the shape (and the tests
+// check every command's output against its schema). save, restore, checkpoint, clear and diff print the results
+// the MCP tools return too (src/store/context/operations.ts, src/store/context/diff.ts).
 import * as z from "zod/mini";
 import { SnapshotEntrySchema } from "../store/snapshots/catalog.ts";
-
-const SkippedCheckpointSchema = z.object({ id: z.string(), problem: z.string() });
-
-export const RestoreReportSchema = z.object({
-  origin: z.string(),
-  mode: z.enum(["full", "summary", "selective"]),
-  /** null: no cap (`--print`). */
-  maxChars: z.nullable(z.int()),
-  text: z.string(),
-  /** With `--checkpoint` and no id: newer checkpoints that did not verify, newest first. */
-  skippedCheckpoints: z.array(SkippedCheckpointSchema),
-  /** `ctx snapshot restore --as-current`: where the snapshot's state was written; null otherwise. */
-  writtenTo: z.nullable(z.string()),
-});
-export type RestoreReport = z.infer<typeof RestoreReportSchema>;
 
 const CheckpointEntrySchema = z.object({
   id: z.string(),

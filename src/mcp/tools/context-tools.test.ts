@@ -14,9 +14,8 @@ import {
 } from "../../../tests/helpers/mcp-project.ts";
 import { defaultConfig } from "../../config/defaults.ts";
 import { DiffReportSchema } from "../../store/context/diff.ts";
-import { CheckpointReportSchema, SaveReportSchema } from "../../store/context/operations.ts";
+import { CheckpointReportSchema, RestoreReportSchema, SaveReportSchema } from "../../store/context/operations.ts";
 import { readProjectState } from "../../store/context/project-state.ts";
-import { RestoreOutputSchema } from "../shared/restore-result.ts";
 
 let test: McpTestProject;
 beforeEach(() => {
@@ -85,7 +84,7 @@ describe("ctx_restore", () => {
     const result = await client.callTool({ name: "ctx_restore", arguments: {} });
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toContain("no context is saved");
-    expect(RestoreOutputSchema.parse(result.structuredContent)).toMatchObject({ found: false, counts: null });
+    expect(RestoreReportSchema.parse(result.structuredContent)).toMatchObject({ found: false, counts: null });
   });
 
   it("returns the summary by default, the conversation in full mode, and only the sections asked for", async () => {
@@ -94,7 +93,7 @@ describe("ctx_restore", () => {
     await client.callTool({ name: "ctx_save", arguments: {} });
 
     const summary = await client.callTool({ name: "ctx_restore", arguments: {} });
-    const output = RestoreOutputSchema.parse(summary.structuredContent);
+    const output = RestoreReportSchema.parse(summary.structuredContent);
     expect(output).toMatchObject({ found: true, mode: "summary", sessionId: "s1", savedAt: SAVED_AT.toISOString() });
     expect(output.origin).toContain("current saved state");
     expect(output.counts?.todos).toBe(1);
@@ -108,7 +107,7 @@ describe("ctx_restore", () => {
     expect(full).toContain("## Conversation since the last compaction");
 
     const selective = await client.callTool({ name: "ctx_restore", arguments: { sections: ["files"] } });
-    expect(RestoreOutputSchema.parse(selective.structuredContent).mode).toBe("selective");
+    expect(RestoreReportSchema.parse(selective.structuredContent).mode).toBe("selective");
     expect(textOf(selective)).toContain("src/retry.ts");
     expect(textOf(selective)).not.toContain("## Todo list");
   });
@@ -128,7 +127,7 @@ describe("ctx_restore", () => {
     const client = await connectClient(testDeps(test.project));
     await client.callTool({ name: "ctx_save", arguments: { name: "milestone" } });
     const named = await client.callTool({ name: "ctx_restore", arguments: { name: "milestone" } });
-    expect(RestoreOutputSchema.parse(named.structuredContent).origin).toBe('the save "milestone"');
+    expect(RestoreReportSchema.parse(named.structuredContent).origin).toBe('the save "milestone"');
     const missing = await client.callTool({ name: "ctx_restore", arguments: { name: "nope" } });
     expect(missing.isError).toBeFalsy();
     expect(textOf(missing)).toContain('no save named "nope"');

@@ -1,8 +1,9 @@
 // ctx_restore: the project's saved context (or a named save) as text Claude can take in, within Claude
 // Code's MCP output limits. Nothing saved is an ordinary answer, not an error.
 import * as z from "zod/mini";
+import { RestoreReportSchema } from "../../store/context/operations.ts";
 import { defineTool } from "../define-tool.ts";
-import { RestoreOutputSchema, RestoreRenderInputShape, renderRestore } from "../shared/restore-result.ts";
+import { RestoreRenderInputShape, renderRestore } from "../shared/restore-result.ts";
 
 export const restoreTool = defineTool({
   name: "ctx_restore",
@@ -18,7 +19,7 @@ export const restoreTool = defineTool({
       .check(z.describe("A named save (from ctx_save {name}); default: the current state.")),
     ...RestoreRenderInputShape,
   },
-  output: RestoreOutputSchema,
+  output: RestoreReportSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handle: async ({ name, mode, sections }, deps) => {
     const source = name === undefined ? { kind: "current" as const } : { kind: "save" as const, name };
@@ -26,7 +27,7 @@ export const restoreTool = defineTool({
       name === undefined
         ? "ctx: no context is saved for this project yet. ctx_save saves the current session's context."
         : `ctx: there is no save named "${name}" in this project. ctx_save {name} creates one.`;
-    const { text, output } = await renderRestore(deps, source, { mode, sections });
-    return { text: output.found ? text : absent, structured: output };
+    const { text, report } = await renderRestore(deps, source, { mode, sections });
+    return { text: report.found ? text : absent, structured: report };
   },
 });

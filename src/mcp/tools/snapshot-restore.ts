@@ -2,9 +2,10 @@
 // restoring files or the current state from a snapshot is left to the person (`ctx snapshot restore`).
 import * as z from "zod/mini";
 import { CtxError } from "../../errors.ts";
+import { RestoreReportSchema } from "../../store/context/operations.ts";
 import { TIME_ID_PATTERN } from "../../store/snapshots/time-id.ts";
 import { defineTool } from "../define-tool.ts";
-import { RestoreOutputSchema, RestoreRenderInputShape, renderRestore } from "../shared/restore-result.ts";
+import { RestoreRenderInputShape, renderRestore } from "../shared/restore-result.ts";
 
 export const snapshotRestoreTool = defineTool({
   name: "ctx_snapshot_restore",
@@ -22,11 +23,11 @@ export const snapshotRestoreTool = defineTool({
       ),
     ...RestoreRenderInputShape,
   },
-  output: RestoreOutputSchema,
+  output: RestoreReportSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
   handle: async ({ id, mode, sections }, deps) => {
-    const { text, output } = await renderRestore(deps, { kind: "snapshot", id }, { mode, sections });
-    if (output.found) return { text, structured: output };
+    const { text, report } = await renderRestore(deps, { kind: "snapshot", id }, { mode, sections });
+    if (report.found) return { text, structured: report };
     throw new CtxError("NOT_FOUND", `no snapshot ${id} in this project`, {
       hint: "ctx_snapshot_list lists the snapshots there are (retention may have pruned old ones)",
     });

@@ -6,7 +6,7 @@ import { unlink } from "node:fs/promises";
 import * as z from "zod/mini";
 import type { Config } from "../../config/schema.ts";
 import { type ContextState, ContextStateSchema } from "../../core/context/extract.ts";
-import { type RenderOptions, renderRestoreText } from "../../core/context/restore-text.ts";
+import { RESTORE_MODES, type RenderOptions, renderRestoreText } from "../../core/context/restore-text.ts";
 import { countState, StateCountsSchema } from "../../core/context/schema.ts";
 import type { SessionRecord } from "../../core/sessions/seen.ts";
 import { CtxError } from "../../errors.ts";
@@ -205,6 +205,52 @@ export async function loadState(deps: ContextOpsDeps, source: RestoreSource): Pr
 
 export interface RestoreResult extends LoadedState {
   text: string;
+}
+
+/** The `ctx restore` / `ctx snapshot restore` `--json` output and the ctx_restore / ctx_snapshot_restore result. */
+export const RestoreReportSchema = z.object({
+  /** False when nothing is saved there (the CLI says so with an error instead). */
+  found: z.boolean(),
+  mode: z.enum(RESTORE_MODES),
+  origin: z.nullable(z.string()),
+  sessionId: z.nullable(z.string()),
+  savedAt: z.nullable(z.string()),
+  /** Length of the rendered text. */
+  chars: z.int(),
+  /** The cap the text was rendered within; null: none (`--print`). */
+  maxChars: z.nullable(z.int()),
+  counts: z.nullable(StateCountsSchema),
+  /** The rendered text, for scripts; the MCP tools return it as their content instead. */
+  text: z.optional(z.string()),
+  /** Restoring the newest checkpoint: newer ones that did not verify, newest first. */
+  skippedCheckpoints: z.array(z.object({ id: z.string(), problem: z.string() })),
+  /** `ctx snapshot restore --as-current`: where the snapshot's state was written; null otherwise. */
+  writtenTo: z.nullable(z.string()),
+});
+export type RestoreReport = z.infer<typeof RestoreReportSchema>;
+
+/** What a restore found, without the text; `found: false` when `restored` is null. */
+export function restoreReportOf(
+  restored: RestoreResult | null,
+  render: Pick<RenderOptions, "mode" | "maxChars">,
+): RestoreReport {
+  const maxChars = render.maxChars === Number.MAX_SAFE_INTEGER ? null : render.maxChars;
+  const rest = { maxChars, skippedCheckpoints: [], writtenTo: null };
+  if (restored === null) {
+    const none = { origin: null, sessionId: null, savedAt: null, chars: 0, counts: null };
+    return { found: false, mode: render.mode, ...none, ...rest };
+  }
+  const { state } = restored;
+  return {
+    found: true,
+    mode: render.mode,
+    origin: restored.origin,
+    sessionId: state.sessionId,
+    savedAt: state.extractedAt,
+    chars: restored.text.length,
+    counts: countState(state),
+    ...rest,
+  };
 }
 
 export async function restoreContext(
