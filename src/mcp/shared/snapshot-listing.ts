@@ -1,5 +1,6 @@
-// A snapshot as the ctx_snapshot_list tool and the ctx://snapshots resources show it: the index entry
-// without the on-disk details (codec, transcript path), counts and transcript size only when asked.
+// A snapshot as the ctx_snapshot_list tool and the ctx://snapshots resources show it: the index entry (its field
+// names, as `ctx snapshot list --json` prints it) without the on-disk details (codec, transcript path), counts
+// and transcript size only when asked.
 import * as z from "zod/mini";
 import { formatBytes } from "../../core/snapshots/summary.ts";
 import { SNAPSHOT_TRIGGERS, type SnapshotEntry } from "../../store/snapshots/catalog.ts";
@@ -11,7 +12,7 @@ export const SnapshotListingSchema = z.object({
   sessionId: z.string(),
   name: z.nullable(z.string()),
   /** Size of the snapshot file (compressed). */
-  bytes: z.int(),
+  fileBytes: z.int(),
   pinned: z.boolean(),
   /** verbose: counts of what the saved state holds, e.g. { decisions: 4, "todos.items": 3 }. */
   stateSummary: z.optional(z.record(z.string(), z.number())),
@@ -27,7 +28,7 @@ export function toSnapshotListing(entry: SnapshotEntry, verbose: boolean): Snaps
     createdAt: entry.createdAt,
     sessionId: entry.sessionId,
     name: entry.name ?? null,
-    bytes: entry.fileBytes,
+    fileBytes: entry.fileBytes,
     pinned: entry.pinned,
   };
   if (!verbose) return listing;
@@ -41,7 +42,7 @@ export function formatSnapshotLine(listing: SnapshotListing): string {
     listing.trigger,
     listing.createdAt,
     `session ${listing.sessionId}`,
-    formatBytes(listing.bytes),
+    formatBytes(listing.fileBytes),
   ];
   if (listing.name !== null) parts.push(`"${listing.name}"`);
   if (listing.pinned) parts.push("pinned");

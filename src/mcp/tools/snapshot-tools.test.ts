@@ -52,7 +52,7 @@ describe("ctx_snapshot_list", () => {
     const { snapshots } = SnapshotListOutputSchema.parse(plain.structuredContent);
     expect(snapshots.map((s) => s.id)).toEqual([newer, older]);
     expect(snapshots[1]).toMatchObject({ trigger: "auto", sessionId: "s1", pinned: true, name: null });
-    expect(snapshots[0]?.bytes).toBeGreaterThan(0);
+    expect(snapshots[0]?.fileBytes).toBeGreaterThan(0);
     expect(snapshots[0]).not.toHaveProperty("stateSummary");
     expect(textOf(plain)).toContain("2 snapshot(s), newest first");
     expect(textOf(plain)).toMatch(new RegExp(`${older}.*pinned`));
