@@ -4,14 +4,13 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import type { Config } from "../config/schema.ts";
 import {
+  RESTORE_MODES,
   RESTORE_SECTIONS,
   type RenderOptions,
   type RestoreMode,
   type RestoreSection,
 } from "../core/context/restore-text.ts";
 import { CtxError } from "../errors.ts";
-
-export const RESTORE_MODES: readonly RestoreMode[] = ["full", "summary", "selective"];
 
 export interface RenderFlags {
   mode?: RestoreMode;

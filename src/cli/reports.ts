@@ -1,57 +1,8 @@
-// The `--json` output of the context commands, one schema each, so scripts can rely on the shape (and the
-// tests check every command's output against its schema).
+// The `--json` output of the snapshot commands, one schema each, so scripts can rely on the shape (and the tests
+// check every command's output against its schema). save, restore, checkpoint, clear and diff print the results
+// the MCP tools return too (src/store/context/operations.ts, src/store/context/diff.ts).
 import * as z from "zod/mini";
-import { ContextDiffSchema } from "../core/context/diff.ts";
 import { SnapshotEntrySchema } from "../store/snapshots/catalog.ts";
-
-const SkippedCheckpointSchema = z.object({ id: z.string(), problem: z.string() });
-
-export const SaveReportSchema = z.object({
-  sessionId: z.string(),
-  name: z.nullable(z.string()),
-  path: z.string(),
-  extractedAt: z.string(),
-  counts: z.object({
-    messages: z.int(),
-    todos: z.int(),
-    decisions: z.int(),
-    preferences: z.int(),
-    files: z.int(),
-    toolCalls: z.int(),
-  }),
-  /** Secrets replaced by markers before anything was written. */
-  redactions: z.int(),
-  /** Where a damaged earlier state file was moved; null normally. */
-  movedAside: z.nullable(z.string()),
-});
-export type SaveReport = z.infer<typeof SaveReportSchema>;
-
-export const RestoreReportSchema = z.object({
-  origin: z.string(),
-  mode: z.enum(["full", "summary", "selective"]),
-  /** null: no cap (`--print`). */
-  maxChars: z.nullable(z.int()),
-  text: z.string(),
-  /** With `--checkpoint` and no id: newer checkpoints that did not verify, newest first. */
-  skippedCheckpoints: z.array(SkippedCheckpointSchema),
-  /** `ctx snapshot restore --as-current`: where the snapshot's state was written; null otherwise. */
-  writtenTo: z.nullable(z.string()),
-});
-export type RestoreReport = z.infer<typeof RestoreReportSchema>;
-
-export const DiffReportSchema = z.object({ origin: z.string(), savedAt: z.string(), diff: ContextDiffSchema });
-export type DiffReport = z.infer<typeof DiffReportSchema>;
-
-export const ClearReportSchema = z.object({ cleared: z.boolean(), path: z.string() });
-export type ClearReport = z.infer<typeof ClearReportSchema>;
-
-export const CheckpointReportSchema = z.object({
-  id: z.string(),
-  sessionId: z.string(),
-  path: z.string(),
-  messages: z.int(),
-});
-export type CheckpointReport = z.infer<typeof CheckpointReportSchema>;
 
 const CheckpointEntrySchema = z.object({
   id: z.string(),

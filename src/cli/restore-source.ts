@@ -5,13 +5,14 @@ import { type RenderOptions, renderRestoreText } from "../core/context/restore-t
 import { CtxError } from "../errors.ts";
 import {
   type ContextOpsDeps,
+  type RestoreReport,
   type RestoreResult,
   type RestoreSource,
   restoreContext,
+  restoreReportOf,
 } from "../store/context/operations.ts";
 import { newestGoodCheckpoint } from "../store/snapshots/checkpoints.ts";
 import { unknownCheckpointError, unknownSnapshotError } from "./project-flags.ts";
-import type { RestoreReport } from "./reports.ts";
 
 export interface RenderedRestore extends RestoreResult {
   skippedCheckpoints: { id: string; problem: string }[];
@@ -36,15 +37,14 @@ export async function renderRestore(
   return { ...result, skippedCheckpoints: [] };
 }
 
-export function restoreReportOf(
+/** The `--json` report: what was restored, with the text and the checkpoints skipped or the file written. */
+export function restoreReportWithText(
   restored: RenderedRestore,
   render: Omit<RenderOptions, "origin">,
   writtenTo: string | null = null,
 ): RestoreReport {
   return {
-    origin: restored.origin,
-    mode: render.mode,
-    maxChars: render.maxChars === Number.MAX_SAFE_INTEGER ? null : render.maxChars,
+    ...restoreReportOf(restored, render),
     text: restored.text,
     skippedCheckpoints: restored.skippedCheckpoints,
     writtenTo,

@@ -1,40 +1,7 @@
-// The `--json` output of the summaries commands (summarize, summaries ledger|clear, context-stats), one schema
-// each, so scripts can rely on the shape and the tests check every output against its schema.
+// The `--json` output of `ctx summaries ledger|clear`, one schema each, so scripts can rely on the shape and the
+// tests check every output against its schema. summarize and context-stats print the results the MCP tools
+// return too: SummarizeReportSchema (src/summaries/operations.ts) and ContextStatsSchema (src/core/summaries/stats.ts).
 import * as z from "zod/mini";
-
-const LayerSchema = z.object({ messages: z.int(), tokens: z.int() });
-
-export const ContextStatsReportSchema = z.object({
-  sessionId: z.string(),
-  messages: z.int(),
-  exactTokenMessages: z.int(),
-  originalTokens: z.int(),
-  assembledTokens: z.int(),
-  budgetTokens: z.int(),
-  compressionRatio: z.number(),
-  contextTokens: z.nullable(z.int()),
-  layers: z.object({ aggregate: LayerSchema, summarized: LayerSchema, recent: LayerSchema }),
-  summaries: z.object({ stored: z.int(), byProvider: z.record(z.string(), z.int()) }),
-});
-export type ContextStatsReport = z.infer<typeof ContextStatsReportSchema>;
-
-export const SummarizeReportSchema = z.object({
-  sessionId: z.string(),
-  transcriptPath: z.string(),
-  provider: z.enum(["extractive", "claude-cli", "anthropic"]),
-  messages: z.int(),
-  made: z.int(),
-  reused: z.int(),
-  llmRequests: z.int(),
-  /** Messages an LLM provider was asked for but that were summarised extractively (cap, failure). */
-  fallbacks: z.int(),
-  warnings: z.array(z.string()),
-  redactions: z.int(),
-  sidecar: z.string(),
-  movedAside: z.nullable(z.string()),
-  stats: ContextStatsReportSchema,
-});
-export type SummarizeReport = z.infer<typeof SummarizeReportSchema>;
 
 export const LedgerReportSchema = z.object({
   path: z.string(),

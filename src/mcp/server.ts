@@ -1,10 +1,11 @@
 // createServer(deps): the ctx MCP server with its instructions, tools and resources. No I/O here:
 // the transport is attached by the caller (stdio in production, in-memory in tests).
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { registerTool } from "./define-tool.ts";
 import type { ServerDeps } from "./deps.ts";
 import { PROMPT_REGISTRARS } from "./prompts/registry.ts";
 import { RESOURCE_REGISTRARS } from "./resources/registry.ts";
-import { TOOL_REGISTRARS } from "./tools/registry.ts";
+import { TOOLS } from "./tools/registry.ts";
 
 // Claude Code truncates server instructions at 2 KB; keep this short and factual.
 export const SERVER_INSTRUCTIONS = [
@@ -35,7 +36,7 @@ export function createServer(deps: ServerDeps): McpServer {
     { name: "ctx", title: "ctx", version: deps.version },
     { instructions: SERVER_INSTRUCTIONS, capabilities: { logging: {} } },
   );
-  for (const register of TOOL_REGISTRARS) register(server, deps);
+  for (const tool of TOOLS) registerTool(server, deps, tool);
   for (const register of RESOURCE_REGISTRARS) register(server, deps);
   for (const register of PROMPT_REGISTRARS) register(server, deps);
   return server;

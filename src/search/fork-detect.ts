@@ -3,10 +3,15 @@
 // `ctx_fork_detect` tool and `ctx search`, so both give the same answer.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import * as z from "zod/mini";
 import type { Config } from "../config/schema.ts";
 import {
   type ForkCandidate,
+  ForkCandidateSchema,
   type RecentSession,
+  RecentSessionSchema,
+  renderForkCandidates,
+  renderNoMatch,
   toForkCandidate,
   toRecentSession,
 } from "../core/search/fork-candidates.ts";
@@ -54,6 +59,35 @@ export interface ForkDetectResult {
   indexedSessions: number;
   /** What catching up did; null when it was skipped. */
   refresh: SyncSummary | null;
+}
+
+/** The `ctx search --json` output and the ctx_fork_detect result. */
+export const ForkDetectReportSchema = z.object({
+  query: z.string(),
+  /** The answer as text: Claude Code hands the model the structured result, so it must say it all. */
+  message: z.string(),
+  results: z.array(ForkCandidateSchema),
+  thresholdPercent: z.number(),
+  bestBelowThreshold: z.nullable(ForkCandidateSchema),
+  recent: z.array(RecentSessionSchema),
+  indexedSessions: z.int(),
+});
+export type ForkDetectReport = z.infer<typeof ForkDetectReportSchema>;
+
+export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
+  const message =
+    result.candidates.length > 0
+      ? renderForkCandidates(result.query, result.candidates)
+      : renderNoMatch(result.query, result.bestBelowThreshold, result.thresholdPercent, result.recent);
+  return {
+    query: result.query,
+    message,
+    results: result.candidates,
+    thresholdPercent: result.thresholdPercent,
+    bestBelowThreshold: result.bestBelowThreshold,
+    recent: result.recent,
+    indexedSessions: result.indexedSessions,
+  };
 }
 
 const DEFAULT_REFRESH_BUDGET_MS = 1_500;

@@ -1,9 +1,11 @@
 // The summaries operations shared by the CLI and the MCP tools, so both always do the same thing:
 // summarise a session (lazily, or again from a message on) and measure its hierarchical assembly.
+
+import * as z from "zod/mini";
 import type { Config } from "../config/schema.ts";
 import { type Assembly, type AssemblyPolicy, BRIDGE_PRESET } from "../core/summaries/assemble.ts";
-import type { SummaryProviderName } from "../core/summaries/sidecar.ts";
-import { buildContextStats, type ContextStats } from "../core/summaries/stats.ts";
+import { type SummaryProviderName, SummaryProviderNameSchema } from "../core/summaries/sidecar.ts";
+import { buildContextStats, type ContextStats, ContextStatsSchema } from "../core/summaries/stats.ts";
 import type { SessionRef } from "../store/context/operations.ts";
 import type { LlmClient } from "./llm-client.ts";
 import {
@@ -32,6 +34,45 @@ export interface SummarizeResult {
   summaries: SessionSummaries;
   assembly: Assembly;
   stats: ContextStats;
+}
+
+/** The `ctx summarize --json` output and the ctx_summarize result. */
+export const SummarizeReportSchema = z.object({
+  sessionId: z.string(),
+  transcriptPath: z.string(),
+  provider: SummaryProviderNameSchema,
+  messages: z.int(),
+  made: z.int(),
+  reused: z.int(),
+  llmRequests: z.int(),
+  /** Messages an LLM provider was asked for but that were summarised extractively (cap, failure). */
+  fallbacks: z.int(),
+  warnings: z.array(z.string()),
+  redactions: z.int(),
+  sidecar: z.string(),
+  /** Where a damaged sidecar was moved before regenerating; null when none was. */
+  movedAside: z.nullable(z.string()),
+  stats: ContextStatsSchema,
+});
+export type SummarizeReport = z.infer<typeof SummarizeReportSchema>;
+
+export function summarizeReportOf(result: SummarizeResult): SummarizeReport {
+  const s = result.summaries;
+  return {
+    sessionId: s.session.sessionId,
+    transcriptPath: s.session.transcriptPath,
+    provider: s.provider,
+    messages: s.messages.length,
+    made: s.made,
+    reused: s.reused,
+    llmRequests: s.llmRequests,
+    fallbacks: s.fallbacks,
+    warnings: s.warnings,
+    redactions: s.redactions,
+    sidecar: s.sidecarPath,
+    movedAside: s.movedAside,
+    stats: result.stats,
+  };
 }
 
 export async function summarizeSession(

@@ -3,6 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
+import { AssemblySchema } from "../../core/budget/compartments.ts";
+import { BudgetEstimateSchema, BudgetListingSchema } from "../../store/budget/operations.ts";
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -20,9 +22,7 @@ describe("ctx budget", () => {
       "added b1 (~4 tokens)\n",
     );
     await run(["budget", "add", "ambient_knowledge", "CI", "has", "two", "cores", "--priority", "2"]);
-    const list = JSON.parse((await run(["budget", "list", "--json"])).stdout) as {
-      items: Array<{ id: string; text: string }>;
-    };
+    const list = BudgetListingSchema.parse(JSON.parse((await run(["budget", "list", "--json"])).stdout));
     expect(list.items.map((item) => [item.id, item.text])).toEqual([
       ["b1", "No prod writes"],
       ["b2", "CI has two cores"],
@@ -32,6 +32,10 @@ describe("ctx budget", () => {
       "~2 tokens (fits); budget ~8 of 10012 tokens\n",
     );
     expect((await run(["budget", "assemble"])).stdout).toContain("### Safety constraints\n- No prod writes");
+    const estimate = BudgetEstimateSchema.parse(JSON.parse((await run(["budget", "estimate", "--json"])).stdout));
+    expect(estimate).toMatchObject({ tokens: null, fits: null, totalTokens: 8 });
+    const assembly = AssemblySchema.parse(JSON.parse((await run(["budget", "assemble", "--json"])).stdout));
+    expect(assembly.included).toEqual(["b1", "b2"]);
     expect((await run(["budget", "evict", "--tokens", "100"])).stdout).toBe("nothing evictable\n");
     expect((await run(["budget", "evict", "b1"])).stdout).toBe("evicted b1\n");
   });

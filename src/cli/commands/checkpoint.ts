@@ -1,13 +1,10 @@
 // `ctx checkpoint [--session <id>]`: write a rolling checkpoint of the session's context now (the hooks
 // write one every checkpoints.intervalMessages messages; the newest checkpoints.keep are kept).
-import { join } from "node:path";
 import type { Command } from "commander";
-import { projectPaths } from "../../config/paths.ts";
-import { checkpointContext } from "../../store/context/operations.ts";
+import { checkpointContext, checkpointReportOf } from "../../store/context/operations.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
-import type { CheckpointReport } from "../reports.ts";
 
 export function registerCheckpointCommand(program: Command, ctx: CliContext): void {
   addProjectFlags(
@@ -18,12 +15,7 @@ export function registerCheckpointCommand(program: Command, ctx: CliContext): vo
   ).action(async (flags: ProjectFlags & { session?: string }) => {
     const deps = contextOpsDepsFor(ctx, flags);
     const result = await checkpointContext(deps, flags.session === undefined ? {} : { sessionId: flags.session });
-    const report: CheckpointReport = {
-      id: result.id,
-      sessionId: result.state.sessionId,
-      path: join(projectPaths(deps.projectRoot).checkpoints, `${result.id}.ctx`),
-      messages: result.state.conversation.length,
-    };
+    const report = checkpointReportOf(result);
     if (flags.json) ctx.out(formatJson(report));
     else
       ctx.out(

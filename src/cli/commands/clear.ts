@@ -2,11 +2,9 @@
 // stay. Without --force it refuses (exit 2, with the hint), since nothing can bring the state back.
 import type { Command } from "commander";
 import { clearContext } from "../../store/context/operations.ts";
-import { statePath } from "../../store/context/project-state.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
-import type { ClearReport } from "../reports.ts";
 
 export function registerClearCommand(program: Command, ctx: CliContext): void {
   addProjectFlags(
@@ -16,9 +14,8 @@ export function registerClearCommand(program: Command, ctx: CliContext): void {
       .option("--force", "really delete it"),
   ).action(async (flags: ProjectFlags & { force?: boolean }) => {
     const deps = contextOpsDepsFor(ctx, flags);
-    const { cleared } = await clearContext(deps, { force: flags.force === true });
-    const report: ClearReport = { cleared, path: statePath(deps.projectRoot) };
+    const report = await clearContext(deps, { force: flags.force === true });
     if (flags.json) ctx.out(formatJson(report));
-    else ctx.out(cleared ? `cleared ${report.path}\n` : `nothing to clear: ${report.path} does not exist\n`);
+    else ctx.out(report.cleared ? `cleared ${report.path}\n` : `nothing to clear: ${report.path} does not exist\n`);
   });
 }

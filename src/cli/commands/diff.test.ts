@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CliProject, createCliProject } from "../../../tests/helpers/cli-project.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
-import { DiffReportSchema } from "../reports.ts";
+import { DiffReportSchema } from "../../store/context/diff.ts";
 
 let project: CliProject;
 beforeEach(async () => {
@@ -38,7 +38,7 @@ describe("ctx diff", () => {
     expect(stdout).toMatch(/modified\s+src\/retry\.ts/);
     expect(stdout).toMatch(/added\s+src\/backoff\.ts/);
     const report = DiffReportSchema.parse(JSON.parse((await project.run(["diff", "--json"])).stdout));
-    expect(report.diff).toMatchObject({ modified: [project.sourceFile], added: [added], deleted: [] });
+    expect(report).toMatchObject({ found: true, modified: [project.sourceFile], added: [added], deleted: [] });
   });
 
   it("a deleted file shows as deleted; --name compares a named save", async () => {

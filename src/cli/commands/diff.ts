@@ -3,11 +3,10 @@
 import { relative } from "node:path";
 import type { Command } from "commander";
 import { CtxError } from "../../errors.ts";
-import { diffContext } from "../../store/context/diff.ts";
+import { type DiffReport, diffContext, diffReportOf } from "../../store/context/diff.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
-import type { DiffReport } from "../reports.ts";
 
 export function registerDiffCommand(program: Command, ctx: CliContext): void {
   addProjectFlags(
@@ -32,21 +31,20 @@ export function registerDiffCommand(program: Command, ctx: CliContext): void {
         },
       );
     }
-    const report: DiffReport = result;
+    const report = diffReportOf(result);
     ctx.out(flags.json ? formatJson(report) : formatDiffReport(report, deps.projectRoot));
   });
 }
 
 function formatDiffReport(report: DiffReport, projectRoot: string): string {
-  const { diff } = report;
   const rows: [string, string][] = [
-    ...diff.modified.map((path): [string, string] => ["modified", relative(projectRoot, path)]),
-    ...diff.deleted.map((path): [string, string] => ["deleted", relative(projectRoot, path)]),
-    ...diff.added.map((path): [string, string] => ["added", relative(projectRoot, path)]),
+    ...report.modified.map((path): [string, string] => ["modified", relative(projectRoot, path)]),
+    ...report.deleted.map((path): [string, string] => ["deleted", relative(projectRoot, path)]),
+    ...report.added.map((path): [string, string] => ["added", relative(projectRoot, path)]),
   ];
   const none = rows.length === 0 ? "no tracked file changed, and none was added beside them\n" : "";
   return (
     `compared with ${report.origin}, saved ${report.savedAt}:\n${formatRows(rows)}${none}` +
-    `unchanged: ${diff.unchanged.length}; not compared (no hash): ${diff.untracked.length}\n`
+    `unchanged: ${report.unchanged.length}; not compared (no hash): ${report.untracked.length}\n`
   );
 }

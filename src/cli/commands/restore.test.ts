@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CliProject, createCliProject } from "../../../tests/helpers/cli-project.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
-import { CheckpointReportSchema, RestoreReportSchema } from "../reports.ts";
+import { CheckpointReportSchema, RestoreReportSchema } from "../../store/context/operations.ts";
 
 let project: CliProject;
 beforeEach(async () => {

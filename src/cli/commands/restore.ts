@@ -6,7 +6,7 @@ import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import { addRenderFlags, type RenderFlags, renderOptionsFrom } from "../render-flags.ts";
-import { formatSkippedCheckpoints, renderRestore, restoreReportOf } from "../restore-source.ts";
+import { formatSkippedCheckpoints, renderRestore, restoreReportWithText } from "../restore-source.ts";
 
 interface RestoreFlags extends ProjectFlags, RenderFlags {
   name?: string;
@@ -26,7 +26,7 @@ export function registerRestoreCommand(program: Command, ctx: CliContext): void 
     const render = renderOptionsFrom(flags, deps.config);
     const restored = await renderRestore(deps, sourceOf(flags), render);
     if (flags.json) {
-      ctx.out(formatJson(restoreReportOf(restored, render)));
+      ctx.out(formatJson(restoreReportWithText(restored, render)));
       return;
     }
     ctx.err(formatSkippedCheckpoints(restored.skippedCheckpoints));

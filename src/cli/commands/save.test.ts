@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CliProject, createCliProject } from "../../../tests/helpers/cli-project.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
+import { CheckpointReportSchema, ClearReportSchema, SaveReportSchema } from "../../store/context/operations.ts";
 import { readProjectState } from "../../store/context/project-state.ts";
-import { CheckpointReportSchema, ClearReportSchema, SaveReportSchema } from "../reports.ts";
 
 let project: CliProject;
 beforeEach(async () => {

@@ -1,12 +1,10 @@
 // `ctx save [--name <n>] [--session <id>]`: capture the session's context from its transcript now and
 // keep it as the project's current state (and as a named save).
 import type { Command } from "commander";
-import type { ContextState } from "../../core/context/extract.ts";
-import { saveContext } from "../../store/context/operations.ts";
+import { type SaveReport, saveContext, saveReportOf } from "../../store/context/operations.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
-import type { SaveReport } from "../reports.ts";
 
 interface SaveFlags extends ProjectFlags {
   name?: string;
@@ -26,31 +24,12 @@ export function registerSaveCommand(program: Command, ctx: CliContext): void {
       ...(flags.name === undefined ? {} : { name: flags.name }),
       ...(flags.session === undefined ? {} : { sessionId: flags.session }),
     });
-    const report: SaveReport = {
-      sessionId: result.state.sessionId,
-      name: flags.name ?? null,
-      path: result.path,
-      extractedAt: result.state.extractedAt,
-      counts: countsOf(result.state),
-      redactions: result.redactions,
-      movedAside: result.movedAside,
-    };
+    const report = saveReportOf(result, flags.name ?? null);
     if (result.movedAside !== null) {
       ctx.err(`ctx: the previous state file did not verify; it was kept as ${result.movedAside}\n`);
     }
     ctx.out(flags.json ? formatJson(report) : formatSaveReport(report));
   });
-}
-
-function countsOf(state: ContextState): SaveReport["counts"] {
-  return {
-    messages: state.conversation.length,
-    todos: state.todos?.items.length ?? 0,
-    decisions: state.decisions.length,
-    preferences: state.preferences.length,
-    files: state.files.length,
-    toolCalls: state.tools.total,
-  };
 }
 
 function formatSaveReport(report: SaveReport): string {
@@ -60,7 +39,7 @@ function formatSaveReport(report: SaveReport): string {
     ["to", report.name === null ? report.path : `${report.path} (and the current state)`],
     [
       "holding",
-      `${c.messages} messages, ${c.todos} todos, ${c.decisions} decisions, ${c.preferences} preferences, ` +
+      `${c.conversationMessages} messages, ${c.todos} todos, ${c.decisions} decisions, ${c.preferences} preferences, ` +
         `${c.files} files, ${c.toolCalls} tool calls`,
     ],
     ["redacted", `${report.redactions} secret${report.redactions === 1 ? "" : "s"}`],

@@ -1,12 +1,12 @@
 // `ctx search "<query>" [--project P] [--limit N] [--since D] [--until D] [--json]`: fork detection from the
-// shell. People get a ranked list with fork commands; scripts get `{"results":[…]}` with the same fields
-// as the ctx_fork_detect tool.
+// shell. People get a ranked list with fork commands; scripts get the ctx_fork_detect tool's result
+// (`{"query", "message", "results":[…], …}`, ForkDetectReportSchema).
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
 import { findProjectRoot } from "../../config/paths.ts";
 import { renderForkCandidates, renderNoMatch } from "../../core/search/fork-candidates.ts";
 import { CtxError } from "../../errors.ts";
-import { runForkDetect } from "../../search/fork-detect.ts";
+import { forkDetectReportOf, runForkDetect } from "../../search/fork-detect.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 
@@ -59,15 +59,7 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
         ctx.err("ctx: the index is still catching up; results may miss recent sessions (run `ctx index`)\n");
       }
       if (options.json === true) {
-        ctx.out(
-          formatJson({
-            query: result.query,
-            results: result.candidates,
-            thresholdPercent: result.thresholdPercent,
-            recent: result.recent,
-            indexedSessions: result.indexedSessions,
-          }),
-        );
+        ctx.out(formatJson(forkDetectReportOf(result)));
         return;
       }
       if (result.candidates.length === 0) {

@@ -6,7 +6,7 @@ import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import { addRenderFlags, type RenderFlags, renderOptionsFrom } from "../render-flags.ts";
-import { renderRestore, restoreReportOf } from "../restore-source.ts";
+import { renderRestore, restoreReportWithText } from "../restore-source.ts";
 
 interface SnapshotRestoreFlags extends ProjectFlags, RenderFlags {
   asCurrent?: boolean;
@@ -30,6 +30,6 @@ export function registerSnapshotRestoreCommand(snapshot: Command, ctx: CliContex
         ctx.err(`ctx: the previous state file did not verify; kept as ${written.movedAside}\n`);
       if (!flags.json) ctx.err(`ctx: snapshot ${id}'s state is now the current state (${writtenTo})\n`);
     }
-    ctx.out(flags.json ? formatJson(restoreReportOf(restored, render, writtenTo)) : `${restored.text}\n`);
+    ctx.out(flags.json ? formatJson(restoreReportWithText(restored, render, writtenTo)) : `${restored.text}\n`);
   });
 }

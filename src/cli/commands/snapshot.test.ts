@@ -3,13 +3,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CliProject, createCliProject, takeSnapshot } from "../../../tests/helpers/cli-project.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
+import { RestoreReportSchema } from "../../store/context/operations.ts";
 import { readProjectState } from "../../store/context/project-state.ts";
-import {
-  RestoreReportSchema,
-  SnapshotListReportSchema,
-  SnapshotPinReportSchema,
-  SnapshotShowReportSchema,
-} from "../reports.ts";
+import { SnapshotListReportSchema, SnapshotPinReportSchema, SnapshotShowReportSchema } from "../reports.ts";
 
 let project: CliProject;
 beforeEach(async () => {

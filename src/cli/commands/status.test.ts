@@ -7,8 +7,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { type CliProject, createCliProject } from "../../../tests/helpers/cli-project.ts";
 import { recordSessionEnd, recordSessionStart } from "../../core/sessions/seen.ts";
 import { StatusSchema } from "../../core/status/report.ts";
+import { CheckpointReportSchema } from "../../store/context/operations.ts";
 import { updateSessionsSeen } from "../../store/sessions/seen.ts";
-import { CheckpointReportSchema } from "../reports.ts";
 
 const MINUTE_MS = 60_000;
 let project: CliProject;

@@ -6,12 +6,9 @@ import { type CliProject, createCliProject } from "../../../tests/helpers/cli-pr
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { installFakeClaude } from "../../../tests/helpers/fake-claude.ts";
-import {
-  ContextStatsReportSchema,
-  LedgerReportSchema,
-  SummariesClearReportSchema,
-  SummarizeReportSchema,
-} from "../summaries-reports.ts";
+import { ContextStatsSchema } from "../../core/summaries/stats.ts";
+import { SummarizeReportSchema } from "../../summaries/operations.ts";
+import { LedgerReportSchema, SummariesClearReportSchema } from "../summaries-reports.ts";
 
 const LONG_FIXTURE = resolve("tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
 let project: CliProject;
@@ -90,7 +87,7 @@ describe("ctx context-stats", () => {
     const { stdout } = await project.run(["context-stats"]);
     expect(stdout).toMatch(/^session\s+sess-cli-1/);
     expect(stdout).toMatch(/recent\s+6 messages/);
-    const stats = ContextStatsReportSchema.parse(
+    const stats = ContextStatsSchema.parse(
       JSON.parse(
         (await project.run(["context-stats", "--session", LONG_FIXTURE, "--preset", "bridge", "--json"])).stdout,
       ),

@@ -2,12 +2,11 @@
 // and keep them in `.ctx/summaries/<session-id>.ctx`; `--print` writes the assembled context instead.
 import { type Command, Option } from "commander";
 import { SummaryProviderNameSchema } from "../../core/summaries/sidecar.ts";
-import { type AssemblyPresetChoice, summarizeSession } from "../../summaries/operations.ts";
+import { type AssemblyPresetChoice, summarizeReportOf, summarizeSession } from "../../summaries/operations.ts";
 import { resolveSummarySession } from "../../summaries/session-source.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
-import type { SummarizeReport } from "../summaries-reports.ts";
 
 interface SummarizeFlags extends ProjectFlags {
   from?: string;
@@ -52,21 +51,7 @@ export function registerSummarizeCommand(program: Command, ctx: CliContext): voi
       );
       return;
     }
-    const report: SummarizeReport = {
-      sessionId: ref.sessionId,
-      transcriptPath: ref.transcriptPath,
-      provider: s.provider,
-      messages: s.messages.length,
-      made: s.made,
-      reused: s.reused,
-      llmRequests: s.llmRequests,
-      fallbacks: s.fallbacks,
-      warnings: s.warnings,
-      redactions: s.redactions,
-      sidecar: s.sidecarPath,
-      movedAside: s.movedAside,
-      stats: result.stats,
-    };
+    const report = summarizeReportOf(result);
     if (flags.json === true) {
       ctx.out(formatJson(report));
       return;

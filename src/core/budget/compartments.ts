@@ -61,14 +61,15 @@ export type BudgetFile = z.infer<typeof BudgetFileSchema>;
 
 export const EMPTY_BUDGET: BudgetFile = { nextId: 1, items: [] };
 
-export interface CompartmentUsage {
-  compartment: Compartment;
-  priority: number;
-  cap: number;
-  tokens: number;
-  items: number;
-  pinned: number;
-}
+export const CompartmentUsageSchema = z.object({
+  compartment: CompartmentSchema,
+  priority: z.int(),
+  cap: z.int(),
+  tokens: z.int(),
+  items: z.int(),
+  pinned: z.int(),
+});
+export type CompartmentUsage = z.infer<typeof CompartmentUsageSchema>;
 
 export function compartmentUsage(file: BudgetFile, caps: BudgetCaps): CompartmentUsage[] {
   return COMPARTMENTS.map((compartment) => {
@@ -238,12 +239,14 @@ export function assemblyOrder(items: readonly BudgetItem[]): BudgetItem[] {
   );
 }
 
-export interface Assembly {
-  text: string;
-  tokens: number;
-  included: string[];
-  omitted: string[];
-}
+export const AssemblySchema = z.object({
+  text: z.string(),
+  tokens: z.int(),
+  /** Item ids rendered, in assembly order; `omitted`: those that did not fit. */
+  included: z.array(z.string()),
+  omitted: z.array(z.string()),
+});
+export type Assembly = z.infer<typeof AssemblySchema>;
 
 const ASSEMBLY_HEADER = "## Context budget (kept by ctx_budget)";
 

@@ -15,7 +15,8 @@ export const RESTORE_SECTIONS = [
   "conversation",
 ] as const;
 export type RestoreSection = (typeof RESTORE_SECTIONS)[number];
-export type RestoreMode = "full" | "summary" | "selective";
+export const RESTORE_MODES = ["full", "summary", "selective"] as const;
+export type RestoreMode = (typeof RESTORE_MODES)[number];
 
 export interface RenderOptions {
   mode: RestoreMode;

@@ -157,3 +157,25 @@ export const ContextStateSchema = z.object({
   skipped: SkippedCountsSchema,
 });
 export type ContextState = z.infer<typeof ContextStateSchema>;
+
+/** What a state holds, counted: the `counts` of the save, checkpoint and restore results (CLI and MCP alike). */
+export const StateCountsSchema = z.object({
+  todos: z.int(),
+  files: z.int(),
+  decisions: z.int(),
+  preferences: z.int(),
+  conversationMessages: z.int(),
+  toolCalls: z.int(),
+});
+export type StateCounts = z.infer<typeof StateCountsSchema>;
+
+export function countState(state: ContextState): StateCounts {
+  return {
+    todos: state.todos?.items.length ?? 0,
+    files: state.files.length,
+    decisions: state.decisions.length,
+    preferences: state.preferences.length,
+    conversationMessages: state.conversation.length,
+    toolCalls: state.tools.total,
+  };
+}

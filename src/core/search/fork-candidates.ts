@@ -1,37 +1,38 @@
 // Turns ranked sessions into what /fork-detect shows: a percentage score with its parts, a relative date, a
 // trimmed preview, whether the transcript still exists (Claude Code deletes transcripts after
 // `cleanupPeriodDays`), and copy-paste fork commands that run from the session's own folder.
-
-import type { IndexedSession, RankedSession, ScoreComponents } from "./model.ts";
+import * as z from "zod/mini";
+import { type IndexedSession, type RankedSession, ScoreComponentsSchema } from "./model.ts";
 
 const DAY_MS = 86_400_000;
 /** Warn when a transcript is this close to Claude Code's cleanup sweep. */
 const EXPIRY_WARNING_DAYS = 7;
 const PREVIEW_CHARS = 280;
 
-export interface ForkCandidate {
-  rank: number;
-  sessionId: string;
+export const ForkCandidateSchema = z.object({
+  rank: z.int(),
+  sessionId: z.string(),
   /** 0..1; `scorePercent` is the same, rounded, for people. */
-  score: number;
-  scorePercent: number;
-  components: ScoreComponents;
-  project: string;
-  cwd: string | null;
-  updatedAt: string;
-  relativeDate: string;
-  topic: string;
-  preview: string;
-  messageCount: number;
-  matchedChunks: number;
-  transcriptPath: string;
-  transcriptExists: boolean;
+  score: z.number(),
+  scorePercent: z.number(),
+  components: ScoreComponentsSchema,
+  project: z.string(),
+  cwd: z.nullable(z.string()),
+  updatedAt: z.string(),
+  relativeDate: z.string(),
+  topic: z.string(),
+  preview: z.string(),
+  messageCount: z.int(),
+  matchedChunks: z.int(),
+  transcriptPath: z.string(),
+  transcriptExists: z.boolean(),
   /** Days until Claude Code's cleanup sweep may delete the transcript; null when it is already gone. */
-  expiresInDays: number | null;
-  warning: string | null;
-  forkCommand: string;
-  inSessionCommand: string;
-}
+  expiresInDays: z.nullable(z.number()),
+  warning: z.nullable(z.string()),
+  forkCommand: z.string(),
+  inSessionCommand: z.string(),
+});
+export type ForkCandidate = z.infer<typeof ForkCandidateSchema>;
 
 export interface ForkCandidateContext {
   now: number;
@@ -143,14 +144,15 @@ export function renderForkCandidates(query: string, candidates: readonly ForkCan
 }
 
 /** A recently active session, offered when nothing matches the query. */
-export interface RecentSession {
-  sessionId: string;
-  topic: string;
-  project: string;
-  cwd: string | null;
-  relativeDate: string;
-  forkCommand: string;
-}
+export const RecentSessionSchema = z.object({
+  sessionId: z.string(),
+  topic: z.string(),
+  project: z.string(),
+  cwd: z.nullable(z.string()),
+  relativeDate: z.string(),
+  forkCommand: z.string(),
+});
+export type RecentSession = z.infer<typeof RecentSessionSchema>;
 
 export function toRecentSession(session: IndexedSession, now: number): RecentSession {
   return {

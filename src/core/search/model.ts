@@ -1,6 +1,7 @@
 // The session index's data model, shared by ingestion (src/search/sync/), the SQLite store (src/search/session-index/session-index.ts),
 // ranking (src/core/search/ranking.ts), the embedders and the fork-detect surfaces. Plain data, no I/O.
 // Times are epoch milliseconds; similarity values are calibrated to 0..1 whatever the retriever.
+import * as z from "zod/mini";
 
 /** Memory markers a chunk can carry (product document "Smart Fork Detection"); each boosts its session's score. */
 export type MemoryType = "PATTERN" | "WORKING_SOLUTION" | "WAITING";
@@ -57,15 +58,16 @@ export interface SearchFilters {
   tags?: string[];
 }
 
-/** The composite score's parts (each 0..1 except boost, a multiplier >= 1). */
-export interface ScoreComponents {
-  bestSimilarity: number;
-  averageSimilarity: number;
-  chunkRatio: number;
-  recency: number;
-  chainQuality: number;
-  boost: number;
-}
+/** The composite score's parts (each 0..1 except boost, a multiplier >= 1); fork-detect reports them. */
+export const ScoreComponentsSchema = z.object({
+  bestSimilarity: z.number(),
+  averageSimilarity: z.number(),
+  chunkRatio: z.number(),
+  recency: z.number(),
+  chainQuality: z.number(),
+  boost: z.number(),
+});
+export type ScoreComponents = z.infer<typeof ScoreComponentsSchema>;
 
 /** A session ranked for a query. */
 export interface RankedSession {

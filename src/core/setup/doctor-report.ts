@@ -1,12 +1,12 @@
 // The shape of `ctx doctor`'s findings (`--json` prints `{ ok, findings }`) and the human checklist.
-import * as z from "zod";
+import * as z from "zod/mini";
 
 export const FindingSchema = z.object({
   id: z.string(),
   status: z.enum(["ok", "warn", "fail"]),
   message: z.string(),
   /** A concrete thing to run or do; every non-ok finding has one. */
-  fix: z.string().optional(),
+  fix: z.optional(z.string()),
 });
 export type Finding = z.infer<typeof FindingSchema>;
 

@@ -1,26 +1,27 @@
 // `ctx context-stats` / `ctx_context_stats`: what an assembly holds, per layer, and how much it compressed.
+import * as z from "zod/mini";
 import type { Assembly } from "./assemble.ts";
 
-export interface LayerStats {
-  messages: number;
-  tokens: number;
-}
+export const LayerStatsSchema = z.object({ messages: z.int(), tokens: z.int() });
+export type LayerStats = z.infer<typeof LayerStatsSchema>;
 
-export interface ContextStats {
-  sessionId: string;
-  messages: number;
+/** The `ctx context-stats --json` output and the ctx_context_stats result (also inside the summarize report). */
+export const ContextStatsSchema = z.object({
+  sessionId: z.string(),
+  messages: z.int(),
   /** Messages whose size came from the transcript's usage rather than the estimate. */
-  exactTokenMessages: number;
-  originalTokens: number;
-  assembledTokens: number;
-  budgetTokens: number;
+  exactTokenMessages: z.int(),
+  originalTokens: z.int(),
+  assembledTokens: z.int(),
+  budgetTokens: z.int(),
   /** assembled / original, 0..1 (lower is more compressed). */
-  compressionRatio: number;
+  compressionRatio: z.number(),
   /** The real context size of the last reply (transcript usage), or null when unknown. */
-  contextTokens: number | null;
-  layers: { aggregate: LayerStats; summarized: LayerStats; recent: LayerStats };
-  summaries: { stored: number; byProvider: Record<string, number> };
-}
+  contextTokens: z.nullable(z.int()),
+  layers: z.object({ aggregate: LayerStatsSchema, summarized: LayerStatsSchema, recent: LayerStatsSchema }),
+  summaries: z.object({ stored: z.int(), byProvider: z.record(z.string(), z.int()) }),
+});
+export type ContextStats = z.infer<typeof ContextStatsSchema>;
 
 export function buildContextStats(input: {
   sessionId: string;

@@ -16,8 +16,8 @@ export function registerContextResource(server: McpServer, deps: ServerDeps): vo
       mimeType: "text/markdown",
     },
     async (uri) => {
-      const { text, output } = await renderRestore(deps, { kind: "current" }, { mode: "full" });
-      const body = output.found ? text : "ctx: no context is saved for this project yet.";
+      const { text, report } = await renderRestore(deps, { kind: "current" }, { mode: "full" });
+      const body = report.found ? text : "ctx: no context is saved for this project yet.";
       return { contents: [{ uri: uri.href, mimeType: "text/markdown", text: body }] };
     },
   );

@@ -1,7 +1,5 @@
-// What the context tools share: the store's deps from the server's, which session to capture, the
-// character budgets of restored text, and the counts a tool reports about a state.
-import * as z from "zod";
-import type { ContextState } from "../../core/context/extract.ts";
+// What the context tools share: the store's deps from the server's, which session to capture, and the
+// character budgets of restored text.
 import type { RestoreMode } from "../../core/context/restore-text.ts";
 import { isCtxError } from "../../errors.ts";
 import { type ContextOpsDeps, resolveSession, type SessionRef } from "../../store/context/operations.ts";
@@ -36,29 +34,4 @@ export async function resolveToolSession(deps: ServerDeps): Promise<SessionRef> 
     }
   }
   return resolveSession(ops);
-}
-
-export const StateCountsSchema = z.object({
-  todos: z.int(),
-  files: z.int(),
-  decisions: z.int(),
-  preferences: z.int(),
-  conversationMessages: z.int(),
-  toolCalls: z.int(),
-});
-export type StateCounts = z.infer<typeof StateCountsSchema>;
-
-export function countState(state: ContextState): StateCounts {
-  return {
-    todos: state.todos?.items.length ?? 0,
-    files: state.files.length,
-    decisions: state.decisions.length,
-    preferences: state.preferences.length,
-    conversationMessages: state.conversation.length,
-    toolCalls: state.tools.total,
-  };
-}
-
-export function textResult(text: string) {
-  return { content: [{ type: "text" as const, text }] };
 }

@@ -2,7 +2,7 @@
 // read-only). No index yet, or a damaged or outdated one, is an answer ("run `ctx index`"), not an error.
 import { existsSync } from "node:fs";
 import { dirname } from "node:path";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { isCtxError } from "../../errors.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
 import { searchMemoryTopics } from "../../search/session-index/memory-topics.ts";
@@ -14,7 +14,7 @@ export const CrossProjectSearchSchema = z.object({
   indexPath: z.string(),
   /** False when there is no usable session index: `note` says what to do. */
   available: z.boolean(),
-  note: z.string().nullable(),
+  note: z.nullable(z.string()),
   hits: z.array(
     z.object({
       project: z.string(),

@@ -1,6 +1,6 @@
 // What the ctx_memory_* tools share: the memory folder and its limits from the server's deps, and the
 // schemas of a topic and of the index as the tools report them.
-import * as z from "zod";
+import * as z from "zod/mini";
 import { MEMORY_TYPES, type MemoryTopic } from "../../core/memory/topics.ts";
 import { type MemoryStoreOptions, memoryDirFor } from "../../store/memory/memory-store.ts";
 import type { ServerDeps } from "../deps.ts";
@@ -16,13 +16,17 @@ export function memoryStoreOptions(deps: ServerDeps): MemoryStoreOptions {
 
 export const MemoryNameSchema = z
   .string()
-  .min(1)
-  .max(80)
-  .describe('The memory\'s name, e.g. "retry policy"; its file is the name in snake_case (.md).');
+  .check(
+    z.minLength(1),
+    z.maxLength(80),
+    z.describe('The memory\'s name, e.g. "retry policy"; its file is the name in snake_case (.md).'),
+  );
 
 export const MemoryTypeInputSchema = z
   .enum(MEMORY_TYPES)
-  .describe("user (who the user is), feedback (how they want you to work), project (facts), reference (pointers).");
+  .check(
+    z.describe("user (who the user is), feedback (how they want you to work), project (facts), reference (pointers)."),
+  );
 
 export const TopicSummarySchema = z.object({
   name: z.string(),
@@ -30,7 +34,7 @@ export const TopicSummarySchema = z.object({
   type: z.string(),
   file: z.string(),
   uses: z.int(),
-  lastUsed: z.string().nullable(),
+  lastUsed: z.nullable(z.string()),
   inIndex: z.boolean(),
 });
 export type TopicSummary = z.infer<typeof TopicSummarySchema>;

@@ -1,79 +1,53 @@
-// The input and result shared by ctx_restore and ctx_snapshot_restore: the saved state rendered as text
-// within a budget (./context-tools.ts), plus where it came from and what it holds as structuredContent.
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import * as z from "zod";
-import { RESTORE_SECTIONS, type RestoreMode, type RestoreSection } from "../../core/context/restore-text.ts";
-import { type RestoreSource, restoreContext } from "../../store/context/operations.ts";
+// The input and rendering shared by ctx_restore and ctx_snapshot_restore: the saved state rendered as text
+// within a budget (./context-tools.ts), plus where it came from and what it holds as structuredContent
+// (RestoreReportSchema, the CLI's `--json` restore output too).
+import * as z from "zod/mini";
+import {
+  RESTORE_MODES,
+  RESTORE_SECTIONS,
+  type RestoreMode,
+  type RestoreSection,
+} from "../../core/context/restore-text.ts";
+import {
+  type RestoreReport,
+  type RestoreSource,
+  restoreContext,
+  restoreReportOf,
+} from "../../store/context/operations.ts";
 import type { ServerDeps } from "../deps.ts";
-import { contextOpsDeps, countState, maxCharsFor, StateCountsSchema } from "./context-tools.ts";
-
-const RESTORE_MODES = ["full", "summary", "selective"] as const;
+import { contextOpsDeps, maxCharsFor } from "./context-tools.ts";
 
 export const RestoreRenderInputShape = {
   mode: z
-    .enum(RESTORE_MODES)
-    .optional()
-    .describe(
-      "summary (default): task, todos, plan, decisions, preferences, files, failures, under 10,000 characters. " +
-        "full: also the conversation since the last compaction, up to 80,000 characters. " +
-        "selective: only `sections`.",
+    .optional(z.enum(RESTORE_MODES))
+    .check(
+      z.describe(
+        "summary (default): task, todos, plan, decisions, preferences, files, failures, under 10,000 characters. " +
+          "full: also the conversation since the last compaction, up to 80,000 characters. " +
+          "selective: only `sections`.",
+      ),
     ),
   sections: z
-    .array(z.enum(RESTORE_SECTIONS))
-    .min(1)
-    .optional()
-    .describe("Sections for selective mode (given alone, they imply it)."),
+    .optional(z.array(z.enum(RESTORE_SECTIONS)).check(z.minLength(1)))
+    .check(z.describe("Sections for selective mode (given alone, they imply it).")),
 };
-
-export const RestoreOutputSchema = z.object({
-  found: z.boolean(),
-  mode: z.enum(RESTORE_MODES),
-  origin: z.string().nullable(),
-  sessionId: z.string().nullable(),
-  savedAt: z.string().nullable(),
-  /** Length of the rendered text. */
-  chars: z.int(),
-  counts: StateCountsSchema.nullable(),
-});
-export type RestoreOutput = z.infer<typeof RestoreOutputSchema>;
 
 export interface RenderRequest {
   mode?: RestoreMode | undefined;
   sections?: RestoreSection[] | undefined;
 }
 
-/** The restored text and its facts; `found: false` (and no text) when nothing is saved there. */
+/** The restored text and the report on it; `found: false` (and no text) when nothing is saved there. */
 export async function renderRestore(
   deps: ServerDeps,
   source: RestoreSource,
   request: RenderRequest,
-): Promise<{ text: string; output: RestoreOutput }> {
+): Promise<{ text: string; report: RestoreReport }> {
   const mode = request.mode ?? (request.sections === undefined ? "summary" : "selective");
+  const render = { mode, maxChars: maxCharsFor(mode, deps) };
   const restored = await restoreContext(contextOpsDeps(deps), source, {
-    mode,
-    maxChars: maxCharsFor(mode, deps),
+    ...render,
     ...(request.sections === undefined ? {} : { sections: request.sections }),
   });
-  if (restored === null) {
-    return {
-      text: "",
-      output: { found: false, mode, origin: null, sessionId: null, savedAt: null, chars: 0, counts: null },
-    };
-  }
-  return {
-    text: restored.text,
-    output: {
-      found: true,
-      mode,
-      origin: restored.origin,
-      sessionId: restored.state.sessionId,
-      savedAt: restored.state.extractedAt,
-      chars: restored.text.length,
-      counts: countState(restored.state),
-    },
-  };
-}
-
-export function restoreToolResult(text: string, output: RestoreOutput): CallToolResult {
-  return { content: [{ type: "text", text }], structuredContent: output };
+  return { text: restored?.text ?? "", report: restoreReportOf(restored, render) };
 }

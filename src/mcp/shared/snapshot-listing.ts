@@ -1,6 +1,7 @@
-// A snapshot as the ctx_snapshot_list tool and the ctx://snapshots resources show it: the index entry
-// without the on-disk details (codec, transcript path), counts and transcript size only when asked.
-import * as z from "zod";
+// A snapshot as the ctx_snapshot_list tool and the ctx://snapshots resources show it: the index entry (its field
+// names, as `ctx snapshot list --json` prints it) without the on-disk details (codec, transcript path), counts
+// and transcript size only when asked.
+import * as z from "zod/mini";
 import { formatBytes } from "../../core/snapshots/summary.ts";
 import { SNAPSHOT_TRIGGERS, type SnapshotEntry } from "../../store/snapshots/catalog.ts";
 
@@ -9,14 +10,14 @@ export const SnapshotListingSchema = z.object({
   trigger: z.enum(SNAPSHOT_TRIGGERS),
   createdAt: z.string(),
   sessionId: z.string(),
-  name: z.string().nullable(),
+  name: z.nullable(z.string()),
   /** Size of the snapshot file (compressed). */
-  bytes: z.int(),
+  fileBytes: z.int(),
   pinned: z.boolean(),
   /** verbose: counts of what the saved state holds, e.g. { decisions: 4, "todos.items": 3 }. */
-  stateSummary: z.record(z.string(), z.number()).optional(),
+  stateSummary: z.optional(z.record(z.string(), z.number())),
   /** verbose: the kept transcript's size; null for a snapshot of the state alone. */
-  transcript: z.object({ bytes: z.int(), lines: z.int() }).nullable().optional(),
+  transcript: z.optional(z.nullable(z.object({ bytes: z.int(), lines: z.int() }))),
 });
 export type SnapshotListing = z.infer<typeof SnapshotListingSchema>;
 
@@ -27,7 +28,7 @@ export function toSnapshotListing(entry: SnapshotEntry, verbose: boolean): Snaps
     createdAt: entry.createdAt,
     sessionId: entry.sessionId,
     name: entry.name ?? null,
-    bytes: entry.fileBytes,
+    fileBytes: entry.fileBytes,
     pinned: entry.pinned,
   };
   if (!verbose) return listing;
@@ -41,7 +42,7 @@ export function formatSnapshotLine(listing: SnapshotListing): string {
     listing.trigger,
     listing.createdAt,
     `session ${listing.sessionId}`,
-    formatBytes(listing.bytes),
+    formatBytes(listing.fileBytes),
   ];
   if (listing.name !== null) parts.push(`"${listing.name}"`);
   if (listing.pinned) parts.push("pinned");

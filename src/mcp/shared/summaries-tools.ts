@@ -1,6 +1,7 @@
 // What the summaries tools share: the session a call is about (named, else the one that spawned the server,
-// else the newest recorded), the ops deps, and the JSON shapes of their results.
-import * as z from "zod";
+// else the newest recorded), the ops deps and the session argument. Their results are the CLI's too:
+// SummarizeReportSchema (src/summaries/operations.ts), ContextStatsSchema (src/core/summaries/stats.ts).
+import * as z from "zod/mini";
 import type { SessionRef } from "../../store/context/operations.ts";
 import type { SummariesOpsDeps } from "../../summaries/operations.ts";
 import { resolveSummarySession } from "../../summaries/session-source.ts";
@@ -20,39 +21,6 @@ export async function resolveSummariesToolSession(deps: ServerDeps, session: str
   );
 }
 
-const LayerSchema = z.object({ messages: z.int(), tokens: z.int() });
-
-export const ContextStatsOutputSchema = z.object({
-  sessionId: z.string(),
-  messages: z.int(),
-  exactTokenMessages: z.int(),
-  originalTokens: z.int(),
-  assembledTokens: z.int(),
-  budgetTokens: z.int(),
-  compressionRatio: z.number(),
-  contextTokens: z.int().nullable(),
-  layers: z.object({ aggregate: LayerSchema, summarized: LayerSchema, recent: LayerSchema }),
-  summaries: z.object({ stored: z.int(), byProvider: z.record(z.string(), z.int()) }),
-});
-export type ContextStatsOutput = z.infer<typeof ContextStatsOutputSchema>;
-
-export const SummarizeOutputSchema = z.object({
-  sessionId: z.string(),
-  provider: z.enum(["extractive", "claude-cli", "anthropic"]),
-  messages: z.int(),
-  made: z.int(),
-  reused: z.int(),
-  llmRequests: z.int(),
-  fallbacks: z.int(),
-  warnings: z.array(z.string()),
-  sidecar: z.string(),
-  stats: ContextStatsOutputSchema,
-});
-export type SummarizeOutput = z.infer<typeof SummarizeOutputSchema>;
-
 export const SessionArgument = z
-  .string()
-  .min(1)
-  .max(4096)
-  .optional()
-  .describe("Session id or transcript path (default: this session, else the newest recorded here).");
+  .optional(z.string().check(z.minLength(1), z.maxLength(4096)))
+  .check(z.describe("Session id or transcript path (default: this session, else the newest recorded here)."));

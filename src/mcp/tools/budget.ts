@@ -1,74 +1,75 @@
 // ctx_budget: the five-compartment context budget, one op per call (list, add, pin, unpin, evict, estimate,
 // assemble). The input is a union discriminated on `op`, so each op takes exactly its own fields.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import * as z from "zod";
+import * as z from "zod/mini";
 import {
-  COMPARTMENTS,
-  type Compartment,
+  AssemblySchema,
+  BudgetItemSchema,
+  CompartmentSchema,
   MAX_ITEM_PRIORITY,
   MIN_ITEM_PRIORITY,
 } from "../../core/budget/compartments.ts";
 import {
   addToBudget,
   assembleFromBudget,
+  BudgetAddedSchema,
+  BudgetEstimateSchema,
+  BudgetListingSchema,
   type BudgetOpsDeps,
   estimateBudget,
   evictFromBudget,
   listBudget,
   pinBudgetItem,
 } from "../../store/budget/operations.ts";
+import { defineTool, type ToolReply } from "../define-tool.ts";
 import type { ServerDeps } from "../deps.ts";
-import { toolErrorResult } from "../result.ts";
 
-export const BUDGET_TOOL_NAME = "ctx_budget";
-
-const compartment = z.enum(COMPARTMENTS);
-const itemId = z
-  .string()
-  .regex(/^b\d+$/)
-  .describe("An item id from list, e.g. b3.");
+const compartment = CompartmentSchema;
+const itemId = z.string().check(z.regex(/^b\d+$/), z.describe("An item id from list, e.g. b3."));
 const FIELDS = {
   compartment,
   text: z
     .string()
-    .min(1)
-    .max(20_000)
-    .describe("add: what to keep in view (secrets are redacted); estimate: text to size."),
-  priority: z.int().min(MIN_ITEM_PRIORITY).max(MAX_ITEM_PRIORITY).describe("add: 1 (least) to 5; default 3."),
-  pinned: z.boolean().describe("add: never evicted automatically."),
+    .check(
+      z.minLength(1),
+      z.maxLength(20_000),
+      z.describe("add: what to keep in view (secrets are redacted); estimate: text to size."),
+    ),
+  priority: z
+    .int()
+    .check(z.minimum(MIN_ITEM_PRIORITY), z.maximum(MAX_ITEM_PRIORITY), z.describe("add: 1 (least) to 5; default 3.")),
+  pinned: z.boolean().check(z.describe("add: never evicted automatically.")),
   over_cap: z
     .enum(["evict", "error"])
-    .describe("add over the compartment cap: evict its least important items (default) or fail."),
+    .check(z.describe("add over the compartment cap: evict its least important items (default) or fail.")),
   id: itemId,
-  tokens: z.int().positive().describe("evict: free at least this many tokens, ambient knowledge first."),
-  max_tokens: z.int().positive().max(200_000).describe("assemble: token limit of the rendered budget."),
+  tokens: z.int().check(z.positive(), z.describe("evict: free at least this many tokens, ambient knowledge first.")),
+  max_tokens: z
+    .int()
+    .check(z.positive(), z.maximum(200_000), z.describe("assemble: token limit of the rendered budget.")),
 };
 const OPS = ["list", "add", "pin", "unpin", "evict", "estimate", "assemble"] as const;
 
 /** The real input: a union discriminated on `op`, so each op takes exactly its own fields. */
 export const BudgetInputSchema = z.discriminatedUnion("op", [
-  z.object({ op: z.literal("list"), compartment: compartment.optional() }).strict(),
-  z
-    .object({
-      op: z.literal("add"),
-      compartment,
-      text: FIELDS.text,
-      priority: FIELDS.priority.optional(),
-      pinned: FIELDS.pinned.optional(),
-      over_cap: FIELDS.over_cap.optional(),
-    })
-    .strict(),
-  z.object({ op: z.literal("pin"), id: itemId }).strict(),
-  z.object({ op: z.literal("unpin"), id: itemId }).strict(),
-  z
-    .object({ op: z.literal("evict"), id: itemId.optional(), tokens: FIELDS.tokens.optional() })
-    .strict()
-    .refine((value) => (value.id === undefined) !== (value.tokens === undefined), {
+  z.strictObject({ op: z.literal("list"), compartment: z.optional(compartment) }),
+  z.strictObject({
+    op: z.literal("add"),
+    compartment,
+    text: FIELDS.text,
+    priority: z.optional(FIELDS.priority),
+    pinned: z.optional(FIELDS.pinned),
+    over_cap: z.optional(FIELDS.over_cap),
+  }),
+  z.strictObject({ op: z.literal("pin"), id: itemId }),
+  z.strictObject({ op: z.literal("unpin"), id: itemId }),
+  z.strictObject({ op: z.literal("evict"), id: z.optional(itemId), tokens: z.optional(FIELDS.tokens) }).check(
+    z.refine((value) => (value.id === undefined) !== (value.tokens === undefined), {
       message: "evict takes exactly one of id or tokens",
       path: ["id"],
     }),
-  z.object({ op: z.literal("estimate"), text: z.string().optional(), compartment: compartment.optional() }).strict(),
-  z.object({ op: z.literal("assemble"), max_tokens: FIELDS.max_tokens }).strict(),
+  ),
+  z.strictObject({ op: z.literal("estimate"), text: z.optional(z.string()), compartment: z.optional(compartment) }),
+  z.strictObject({ op: z.literal("assemble"), max_tokens: FIELDS.max_tokens }),
 ]);
 export type BudgetInput = z.infer<typeof BudgetInputSchema>;
 
@@ -79,45 +80,25 @@ export type BudgetInput = z.infer<typeof BudgetInputSchema>;
 export const BudgetToolInputSchema = z
   .object({
     op: z.enum(OPS),
-    ...Object.fromEntries(Object.entries(FIELDS).map(([name, schema]) => [name, schema.optional()])),
+    ...Object.fromEntries(Object.entries(FIELDS).map(([name, schema]) => [name, z.optional(schema)])),
   })
-  .superRefine((value, ctx) => {
-    const parsed = BudgetInputSchema.safeParse(value);
-    if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
-  });
+  .check(
+    z.superRefine((value, ctx) => {
+      const parsed = BudgetInputSchema.safeParse(value);
+      if (!parsed.success) for (const issue of parsed.error.issues) ctx.addIssue({ ...issue });
+    }),
+  );
 
-const ItemSchema = z.object({
-  id: z.string(),
-  compartment: z.string(),
-  text: z.string(),
-  priority: z.int(),
-  pinned: z.boolean(),
-  createdAt: z.string(),
-  usedAt: z.string(),
-  tokens: z.int(),
-});
-const UsageSchema = z.object({
-  compartment: z.string(),
-  priority: z.int(),
-  cap: z.int(),
-  tokens: z.int(),
-  items: z.int(),
-  pinned: z.int(),
-});
-
+/** One op's result, tagged with the op; its parts are what `ctx budget <op> --json` prints. */
 export const BudgetOutputSchema = z.object({
   op: z.string(),
-  items: z.array(ItemSchema).optional(),
-  compartments: z.array(UsageSchema).optional(),
-  item: ItemSchema.optional(),
-  evicted: z.array(ItemSchema).optional(),
-  redactions: z.int().optional(),
-  estimate: z
-    .object({ tokens: z.int().nullable(), fits: z.boolean().nullable(), totalTokens: z.int(), totalCap: z.int() })
-    .optional(),
-  assembly: z
-    .object({ text: z.string(), tokens: z.int(), included: z.array(z.string()), omitted: z.array(z.string()) })
-    .optional(),
+  items: z.optional(BudgetListingSchema.shape.items),
+  compartments: z.optional(BudgetListingSchema.shape.compartments),
+  item: z.optional(BudgetItemSchema),
+  evicted: z.optional(BudgetAddedSchema.shape.evicted),
+  redactions: z.optional(BudgetAddedSchema.shape.redactions),
+  estimate: z.optional(z.omit(BudgetEstimateSchema, { compartments: true })),
+  assembly: z.optional(AssemblySchema),
 });
 export type BudgetOutput = z.infer<typeof BudgetOutputSchema>;
 
@@ -130,10 +111,7 @@ export function budgetOpsDeps(deps: Pick<ServerDeps, "projectRoot" | "config" | 
   };
 }
 
-export async function runBudgetOp(
-  deps: BudgetOpsDeps,
-  input: BudgetInput,
-): Promise<{ text: string; output: BudgetOutput }> {
+export async function runBudgetOp(deps: BudgetOpsDeps, input: BudgetInput): Promise<ToolReply<BudgetOutput>> {
   switch (input.op) {
     case "list": {
       const { items, compartments } = await listBudget(deps, input.compartment);
@@ -141,12 +119,12 @@ export async function runBudgetOp(
       const lines = items.map((i) => `${i.id} [${i.compartment} p${i.priority}${i.pinned ? " pinned" : ""}] ${i.text}`);
       return {
         text: [`Budget (tokens used/cap): ${usage}`, ...(lines.length === 0 ? ["(no items)"] : lines)].join("\n"),
-        output: { op: "list", items, compartments },
+        structured: { op: "list", items, compartments },
       };
     }
     case "add": {
       const added = await addToBudget(deps, {
-        compartment: input.compartment as Compartment,
+        compartment: input.compartment,
         text: input.text,
         ...(input.priority === undefined ? {} : { priority: input.priority }),
         ...(input.pinned === undefined ? {} : { pinned: input.pinned }),
@@ -156,13 +134,13 @@ export async function runBudgetOp(
         added.evicted.length === 0 ? "" : ` Evicted to make room: ${added.evicted.map((i) => i.id).join(", ")}.`;
       return {
         text: `Added ${added.item.id} to ${added.item.compartment} (~${added.item.tokens} tokens).${evicted}`,
-        output: { op: "add", item: added.item, evicted: added.evicted, redactions: added.redactions },
+        structured: { op: "add", item: added.item, evicted: added.evicted, redactions: added.redactions },
       };
     }
     case "pin":
     case "unpin": {
       const item = await pinBudgetItem(deps, input.id, input.op === "pin");
-      return { text: `${input.op === "pin" ? "Pinned" : "Unpinned"} ${item.id}.`, output: { op: input.op, item } };
+      return { text: `${input.op === "pin" ? "Pinned" : "Unpinned"} ${item.id}.`, structured: { op: input.op, item } };
     }
     case "evict": {
       const evicted = await evictFromBudget(
@@ -174,7 +152,7 @@ export async function runBudgetOp(
         evicted.length === 0
           ? "Nothing evictable (pinned items and safety constraints are never evicted automatically)."
           : `Evicted ${evicted.map((i) => i.id).join(", ")} (~${freed} tokens).`;
-      return { text, output: { op: "evict", evicted } };
+      return { text, structured: { op: "evict", evicted } };
     }
     case "estimate": {
       const e = await estimateBudget(deps, {
@@ -187,7 +165,7 @@ export async function runBudgetOp(
           : `~${e.tokens} tokens${e.fits === null ? "" : e.fits ? " (fits)" : " (over the cap)"}. `;
       return {
         text: `${head}Budget holds ~${e.totalTokens} of ${e.totalCap} tokens.`,
-        output: {
+        structured: {
           op: "estimate",
           compartments: e.compartments,
           estimate: { tokens: e.tokens, fits: e.fits, totalTokens: e.totalTokens, totalCap: e.totalCap },
@@ -197,34 +175,22 @@ export async function runBudgetOp(
     case "assemble": {
       const assembly = await assembleFromBudget(deps, input.max_tokens, { touch: true });
       const text = assembly.text === "" ? "(the budget is empty, or nothing fits)" : assembly.text;
-      return { text, output: { op: "assemble", assembly } };
+      return { text, structured: { op: "assemble", assembly } };
     }
   }
 }
 
-export function registerBudgetTool(server: McpServer, deps: ServerDeps): void {
-  server.registerTool(
-    BUDGET_TOOL_NAME,
-    {
-      title: "ctx budget",
-      description:
-        "The context budget: items kept in view across compactions, in 5 compartments with token caps " +
-        "(safety_constraints, active_task, operator_preferences, project_background, ambient_knowledge). " +
-        "op list|add {compartment, text, priority?}|pin {id}|unpin {id}|evict {id}|evict {tokens}|estimate " +
-        "{text?, compartment?}|assemble {max_tokens}. Eviction takes ambient knowledge first and never touches " +
-        "pinned items or safety constraints. The assembled budget is re-injected after each compaction.",
-      inputSchema: BudgetToolInputSchema,
-      outputSchema: BudgetOutputSchema.shape,
-      annotations: { title: "ctx budget", readOnlyHint: false, destructiveHint: true, openWorldHint: false },
-    },
-    async (input) => {
-      try {
-        const { text, output } = await runBudgetOp(budgetOpsDeps(deps), BudgetInputSchema.parse(input));
-        return { content: [{ type: "text", text }], structuredContent: output };
-      } catch (error) {
-        deps.logger.error(`${BUDGET_TOOL_NAME}: ${String(error)}`);
-        return toolErrorResult(BUDGET_TOOL_NAME, error);
-      }
-    },
-  );
-}
+export const budgetTool = defineTool({
+  name: "ctx_budget",
+  title: "ctx budget",
+  description:
+    "The context budget: items kept in view across compactions, in 5 compartments with token caps " +
+    "(safety_constraints, active_task, operator_preferences, project_background, ambient_knowledge). " +
+    "op list|add {compartment, text, priority?}|pin {id}|unpin {id}|evict {id}|evict {tokens}|estimate " +
+    "{text?, compartment?}|assemble {max_tokens}. Eviction takes ambient knowledge first and never touches " +
+    "pinned items or safety constraints. The assembled budget is re-injected after each compaction.",
+  input: BudgetToolInputSchema,
+  output: BudgetOutputSchema,
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  handle: (input, deps) => runBudgetOp(budgetOpsDeps(deps), BudgetInputSchema.parse(input)),
+});

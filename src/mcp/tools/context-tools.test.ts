@@ -13,11 +13,9 @@ import {
   textOf,
 } from "../../../tests/helpers/mcp-project.ts";
 import { defaultConfig } from "../../config/defaults.ts";
+import { DiffReportSchema } from "../../store/context/diff.ts";
+import { CheckpointReportSchema, RestoreReportSchema, SaveReportSchema } from "../../store/context/operations.ts";
 import { readProjectState } from "../../store/context/project-state.ts";
-import { RestoreOutputSchema } from "../shared/restore-result.ts";
-import { CheckpointOutputSchema } from "./checkpoint.ts";
-import { DiffOutputSchema } from "./diff.ts";
-import { SaveOutputSchema } from "./save.ts";
 
 let test: McpTestProject;
 beforeEach(() => {
@@ -34,9 +32,10 @@ describe("ctx_save", () => {
     const client = await connectClient(testDeps(test.project));
     const result = await client.callTool({ name: "ctx_save", arguments: {} });
     expect(result.isError).toBeFalsy();
-    const output = SaveOutputSchema.parse(result.structuredContent);
+    const output = SaveReportSchema.parse(result.structuredContent);
     expect(output).toMatchObject({ sessionId: "newer", name: null, path: statePath(), movedAside: null });
-    expect(output.counts).toMatchObject({ todos: 1, files: 1, decisions: 1, redactions: 0 });
+    expect(output.counts).toMatchObject({ todos: 1, files: 1, decisions: 1 });
+    expect(output.redactions).toBe(0);
     expect(output.counts.conversationMessages).toBeGreaterThan(0);
     expect(textOf(result)).toContain("1 todos, 1 files, 1 decisions");
     expect((await readProjectState(test.project))?.sessionId).toBe("newer");
@@ -47,7 +46,7 @@ describe("ctx_save", () => {
     await recordSession(test, "other", new Date("2026-11-22T10:00:00Z"));
     const client = await connectClient(testDeps(test.project, { sessionId: "mine" }));
     const result = await client.callTool({ name: "ctx_save", arguments: { name: "before-refactor" } });
-    const output = SaveOutputSchema.parse(result.structuredContent);
+    const output = SaveReportSchema.parse(result.structuredContent);
     expect(output).toMatchObject({ sessionId: "mine", name: "before-refactor" });
     expect(output.path).toBe(join(test.project, ".ctx", "saves", "before-refactor.ctx"));
     expect((await readProjectState(test.project, "before-refactor"))?.sessionId).toBe("mine");
@@ -57,7 +56,7 @@ describe("ctx_save", () => {
     await recordSession(test, "recorded");
     const client = await connectClient(testDeps(test.project, { sessionId: "never-seen" }));
     const result = await client.callTool({ name: "ctx_save", arguments: {} });
-    expect(SaveOutputSchema.parse(result.structuredContent).sessionId).toBe("recorded");
+    expect(SaveReportSchema.parse(result.structuredContent).sessionId).toBe("recorded");
   });
 
   it("is an isError result with the hint when no session is recorded, or the name is not a valid name", async () => {
@@ -85,7 +84,7 @@ describe("ctx_restore", () => {
     const result = await client.callTool({ name: "ctx_restore", arguments: {} });
     expect(result.isError).toBeFalsy();
     expect(textOf(result)).toContain("no context is saved");
-    expect(RestoreOutputSchema.parse(result.structuredContent)).toMatchObject({ found: false, counts: null });
+    expect(RestoreReportSchema.parse(result.structuredContent)).toMatchObject({ found: false, counts: null });
   });
 
   it("returns the summary by default, the conversation in full mode, and only the sections asked for", async () => {
@@ -94,7 +93,7 @@ describe("ctx_restore", () => {
     await client.callTool({ name: "ctx_save", arguments: {} });
 
     const summary = await client.callTool({ name: "ctx_restore", arguments: {} });
-    const output = RestoreOutputSchema.parse(summary.structuredContent);
+    const output = RestoreReportSchema.parse(summary.structuredContent);
     expect(output).toMatchObject({ found: true, mode: "summary", sessionId: "s1", savedAt: SAVED_AT.toISOString() });
     expect(output.origin).toContain("current saved state");
     expect(output.counts?.todos).toBe(1);
@@ -108,7 +107,7 @@ describe("ctx_restore", () => {
     expect(full).toContain("## Conversation since the last compaction");
 
     const selective = await client.callTool({ name: "ctx_restore", arguments: { sections: ["files"] } });
-    expect(RestoreOutputSchema.parse(selective.structuredContent).mode).toBe("selective");
+    expect(RestoreReportSchema.parse(selective.structuredContent).mode).toBe("selective");
     expect(textOf(selective)).toContain("src/retry.ts");
     expect(textOf(selective)).not.toContain("## Todo list");
   });
@@ -128,7 +127,7 @@ describe("ctx_restore", () => {
     const client = await connectClient(testDeps(test.project));
     await client.callTool({ name: "ctx_save", arguments: { name: "milestone" } });
     const named = await client.callTool({ name: "ctx_restore", arguments: { name: "milestone" } });
-    expect(RestoreOutputSchema.parse(named.structuredContent).origin).toBe('the save "milestone"');
+    expect(RestoreReportSchema.parse(named.structuredContent).origin).toBe('the save "milestone"');
     const missing = await client.callTool({ name: "ctx_restore", arguments: { name: "nope" } });
     expect(missing.isError).toBeFalsy();
     expect(textOf(missing)).toContain('no save named "nope"');
@@ -163,7 +162,7 @@ describe("ctx_diff", () => {
     writeFileSync(join(test.project, "src", "backoff.ts"), "export const base = 100;\n");
     const result = await client.callTool({ name: "ctx_diff", arguments: {} });
     expect(result.isError).toBeFalsy();
-    const output = DiffOutputSchema.parse(result.structuredContent);
+    const output = DiffReportSchema.parse(result.structuredContent);
     expect(output).toMatchObject({
       found: true,
       modified: [test.file],
@@ -178,7 +177,7 @@ describe("ctx_diff", () => {
     const client = await connectClient(testDeps(test.project));
     const result = await client.callTool({ name: "ctx_diff", arguments: {} });
     expect(result.isError).toBeFalsy();
-    expect(DiffOutputSchema.parse(result.structuredContent).found).toBe(false);
+    expect(DiffReportSchema.parse(result.structuredContent).found).toBe(false);
     expect(textOf(result)).toContain("nothing to compare");
   });
 
@@ -230,7 +229,7 @@ describe("ctx_checkpoint", () => {
     const client = await connectClient(testDeps(test.project));
     const result = await client.callTool({ name: "ctx_checkpoint", arguments: {} });
     expect(result.isError).toBeFalsy();
-    const output = CheckpointOutputSchema.parse(result.structuredContent);
+    const output = CheckpointReportSchema.parse(result.structuredContent);
     expect(output.sessionId).toBe("s1");
     expect(output.counts.todos).toBe(1);
     expect(readdirSync(join(test.project, ".ctx", "checkpoints"))).toContain(`${output.id}.ctx`);

@@ -1,61 +1,37 @@
 // ctx_diff: which files the saved context tracks changed on disk since the save (modified, deleted),
 // and which files appeared beside them.
 import { relative } from "node:path";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import * as z from "zod";
-import { ContextDiffSchema } from "../../core/context/diff.ts";
-import { diffContext } from "../../store/context/diff.ts";
-import type { ServerDeps } from "../deps.ts";
-import { toolErrorResult } from "../result.ts";
+import * as z from "zod/mini";
+import { type DiffReport, DiffReportSchema, diffContext, diffReportOf } from "../../store/context/diff.ts";
+import { defineTool } from "../define-tool.ts";
 import { contextOpsDeps } from "../shared/context-tools.ts";
 
-export const DIFF_TOOL_NAME = "ctx_diff";
-
-export const DiffOutputSchema = z.object({
-  found: z.boolean(),
-  origin: z.string().nullable(),
-  savedAt: z.string().nullable(),
-  ...ContextDiffSchema.shape,
+export const diffTool = defineTool({
+  name: "ctx_diff",
+  title: "ctx diff",
+  description:
+    "Compare the project files the saved context tracks with the disk now: modified and deleted since the " +
+    "save (by content hash), and files added since the save in the same folders. Use after restoring a " +
+    "context to learn what changed while it was away. Paths are absolute.",
+  input: {
+    name: z
+      .optional(z.string().check(z.minLength(1), z.maxLength(64)))
+      .check(z.describe("A named save to compare; default: the current state.")),
+  },
+  output: DiffReportSchema,
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handle: async ({ name }, deps) => {
+    const source = name === undefined ? { kind: "current" as const } : { kind: "save" as const, name };
+    const report = diffReportOf(await diffContext(contextOpsDeps(deps), source));
+    if (!report.found) {
+      const what = name === undefined ? "no context is saved for this project yet" : `there is no save named "${name}"`;
+      return { text: `ctx: ${what}; nothing to compare.`, structured: report };
+    }
+    return { text: formatDiff(report, deps.projectRoot), structured: report };
+  },
 });
-export type DiffOutput = z.infer<typeof DiffOutputSchema>;
 
-export function registerDiffTool(server: McpServer, deps: ServerDeps): void {
-  server.registerTool(
-    DIFF_TOOL_NAME,
-    {
-      title: "ctx diff",
-      description:
-        "Compare the project files the saved context tracks with the disk now: modified and deleted since the " +
-        "save (by content hash), and files added since the save in the same folders. Use after restoring a " +
-        "context to learn what changed while it was away. Paths are absolute.",
-      inputSchema: {
-        name: z.string().min(1).max(64).optional().describe("A named save to compare; default: the current state."),
-      },
-      outputSchema: DiffOutputSchema.shape,
-      annotations: { title: "ctx diff", readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async ({ name }) => {
-      try {
-        const source = name === undefined ? { kind: "current" as const } : { kind: "save" as const, name };
-        const result = await diffContext(contextOpsDeps(deps), source);
-        if (result === null) {
-          const empty = { modified: [], deleted: [], unchanged: [], untracked: [], added: [] };
-          const output: DiffOutput = { found: false, origin: null, savedAt: null, ...empty };
-          const what =
-            name === undefined ? "no context is saved for this project yet" : `there is no save named "${name}"`;
-          return { content: [{ type: "text", text: `ctx: ${what}; nothing to compare.` }], structuredContent: output };
-        }
-        const output: DiffOutput = { found: true, origin: result.origin, savedAt: result.savedAt, ...result.diff };
-        return { content: [{ type: "text", text: formatDiff(output, deps.projectRoot) }], structuredContent: output };
-      } catch (error) {
-        deps.logger.error(`${DIFF_TOOL_NAME}: ${String(error)}`);
-        return toolErrorResult(DIFF_TOOL_NAME, error);
-      }
-    },
-  );
-}
-
-function formatDiff(output: DiffOutput, projectRoot: string): string {
+function formatDiff(output: DiffReport, projectRoot: string): string {
   const list = (label: string, paths: readonly string[]) =>
     paths.length === 0 ? [] : [`${label} (${paths.length}): ${paths.map((p) => relative(projectRoot, p)).join(", ")}`];
   const changes = [

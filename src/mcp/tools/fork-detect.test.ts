@@ -11,8 +11,7 @@ import {
 } from "../../../tests/helpers/mcp-project.ts";
 import { writeSampleClaudeDir } from "../../../tests/helpers/sample-claude-dir.ts";
 import { defaultConfig } from "../../config/defaults.ts";
-import { runForkDetect } from "../../search/fork-detect.ts";
-import { ForkDetectOutputSchema } from "./fork-detect.ts";
+import { ForkDetectReportSchema, runForkDetect } from "../../search/fork-detect.ts";
 
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const PHOENIX = "d6e0bada-1959-4eec-a9d2-0bfade768d8f";
@@ -43,7 +42,7 @@ describe("ctx_fork_detect", () => {
       arguments: { query: "start the phoenix server in the background" },
     });
     expect(result.isError).toBeFalsy();
-    const output = ForkDetectOutputSchema.parse(result.structuredContent);
+    const output = ForkDetectReportSchema.parse(result.structuredContent);
     expect(output.indexedSessions).toBe(7);
     const [best] = output.results;
     expect(best?.sessionId).toBe(PHOENIX);
@@ -61,7 +60,7 @@ describe("ctx_fork_detect", () => {
       name: "ctx_fork_detect",
       arguments: { query: "start the phoenix server in the background", limit: 3 },
     });
-    const output = ForkDetectOutputSchema.parse(result.structuredContent);
+    const output = ForkDetectReportSchema.parse(result.structuredContent);
     expect(output.results.map((candidate) => candidate.sessionId)).not.toContain(PHOENIX);
     expect(output.results).toHaveLength(3);
   });
@@ -69,13 +68,13 @@ describe("ctx_fork_detect", () => {
   it("keeps to this project when asked", async () => {
     const client = await connect("/path/to/Demo");
     const everywhere = await client.callTool({ name: "ctx_fork_detect", arguments: { query: "phoenix server" } });
-    const all = ForkDetectOutputSchema.parse(everywhere.structuredContent).results;
+    const all = ForkDetectReportSchema.parse(everywhere.structuredContent).results;
     expect(new Set(all.map((candidate) => candidate.project)).size).toBeGreaterThan(1);
     const result = await client.callTool({
       name: "ctx_fork_detect",
       arguments: { query: "phoenix server", project: "this", limit: 10 },
     });
-    const output = ForkDetectOutputSchema.parse(result.structuredContent);
+    const output = ForkDetectReportSchema.parse(result.structuredContent);
     expect(output.results.length).toBeGreaterThan(0);
     for (const candidate of output.results) expect(candidate.project).toBe("-path-to-Demo");
   });
@@ -87,7 +86,7 @@ describe("ctx_fork_detect", () => {
       arguments: { query: "zyxwvut quuxplorb frobnicator" },
     });
     expect(result.isError).toBeFalsy();
-    const output = ForkDetectOutputSchema.parse(result.structuredContent);
+    const output = ForkDetectReportSchema.parse(result.structuredContent);
     expect(output.results).toEqual([]);
     expect(output.message).toBe(textOf(result));
     expect(textOf(result)).toContain("No past session matches");

@@ -1,25 +1,19 @@
 // ctx_health: the context guard's telemetry for a session (the newest measured one by default): tier,
 // tokens used of the window, percent, velocity, forecast, last compaction and the recent measurements.
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import * as z from "zod";
-import * as zm from "zod/mini";
+import * as z from "zod/mini";
 import { type Health, HealthSchema, healthOf } from "../../core/guard/health.ts";
 import { formatHealthText } from "../../core/guard/text.ts";
 import { CtxError } from "../../errors.ts";
 import { readGuardState, readNewestGuardState } from "../../store/guard/guard-store.ts";
-import type { ServerDeps } from "../deps.ts";
-import { toolErrorResult } from "../result.ts";
-
-export const HEALTH_TOOL_NAME = "ctx_health";
+import { defineTool } from "../define-tool.ts";
 
 export const HealthToolInputSchema = {
   session_id: z
-    .string()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe("The Claude Code session to report (default: the one measured most recently in this project)."),
-  measurements: z.int().min(0).max(10).optional().describe("How many recent measurements to include (default 10)."),
+    .optional(z.string().check(z.minLength(1), z.maxLength(200)))
+    .check(z.describe("The Claude Code session to report (default: the one measured most recently in this project).")),
+  measurements: z
+    .optional(z.int().check(z.minimum(0), z.maximum(10)))
+    .check(z.describe("How many recent measurements to include (default 10).")),
 };
 
 /** The health of one session, or of the newest measured; null when the guard has measured nothing here. */
@@ -37,32 +31,21 @@ export function readHealth(projectRoot: string, sessionId?: string): Health | nu
   return healthOf(state);
 }
 
-export function registerHealthTool(server: McpServer, deps: ServerDeps): void {
-  server.registerTool(
-    HEALTH_TOOL_NAME,
-    {
-      title: "ctx health",
-      description:
-        "Context-window health from the ctx context guard: tier (ok/warning/advisory/yellow/critical), tokens used of " +
-        "the window, percent used and left before auto-compaction, velocity (percent of the window per tool call), " +
-        "forecast of tool calls left, last compaction, recent measurements. Read-only.",
-      inputSchema: HealthToolInputSchema,
-      outputSchema: { health: zm.nullable(HealthSchema) },
-      annotations: { title: "ctx health", readOnlyHint: true, idempotentHint: true, openWorldHint: false },
-    },
-    async ({ session_id, measurements }) => {
-      try {
-        const found = readHealth(deps.projectRoot, session_id);
-        const keep = measurements ?? 10;
-        const health =
-          found === null
-            ? null
-            : { ...found, recentMeasurements: keep === 0 ? [] : found.recentMeasurements.slice(-keep) };
-        return { content: [{ type: "text", text: formatHealthText(health) }], structuredContent: { health } };
-      } catch (error) {
-        deps.logger.error(`${HEALTH_TOOL_NAME}: ${String(error)}`);
-        return toolErrorResult(HEALTH_TOOL_NAME, error);
-      }
-    },
-  );
-}
+export const healthTool = defineTool({
+  name: "ctx_health",
+  title: "ctx health",
+  description:
+    "Context-window health from the ctx context guard: tier (ok/warning/advisory/yellow/critical), tokens used of " +
+    "the window, percent used and left before auto-compaction, velocity (percent of the window per tool call), " +
+    "forecast of tool calls left, last compaction, recent measurements. Read-only.",
+  input: HealthToolInputSchema,
+  output: z.object({ health: z.nullable(HealthSchema) }),
+  annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
+  handle: async ({ session_id, measurements }, deps) => {
+    const found = readHealth(deps.projectRoot, session_id);
+    const keep = measurements ?? 10;
+    const health =
+      found === null ? null : { ...found, recentMeasurements: keep === 0 ? [] : found.recentMeasurements.slice(-keep) };
+    return { text: formatHealthText(health), structured: { health } };
+  },
+});

@@ -1,19 +1,15 @@
 // ctx_memory_write: keeps a memory as a topic file in Claude Code's auto-memory folder and lists it in
 // MEMORY.md (which Claude Code loads at every session start), secrets redacted.
 import { join } from "node:path";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import * as z from "zod";
+import * as z from "zod/mini";
 import { writeMemory } from "../../store/memory/memory-store.ts";
-import type { ServerDeps } from "../deps.ts";
-import { toolErrorResult } from "../result.ts";
+import { defineTool } from "../define-tool.ts";
 import {
   IndexReportSchema,
   MemoryNameSchema,
   MemoryTypeInputSchema,
   memoryStoreOptions,
 } from "../shared/memory-tools.ts";
-
-export const MEMORY_WRITE_TOOL_NAME = "ctx_memory_write";
 
 export const MemoryWriteOutputSchema = z.object({
   path: z.string(),
@@ -23,52 +19,45 @@ export const MemoryWriteOutputSchema = z.object({
   index: IndexReportSchema,
 });
 
-export function registerMemoryWriteTool(server: McpServer, deps: ServerDeps): void {
-  server.registerTool(
-    MEMORY_WRITE_TOOL_NAME,
-    {
-      title: "ctx memory write",
-      description:
-        "Remember something across sessions: writes (or replaces) a topic file with frontmatter in Claude Code's " +
-        "auto-memory folder and lists it in MEMORY.md, which Claude Code loads at each session start (most used " +
-        "topics first; MEMORY.md is kept under 200 lines / 25 KB). Secrets are redacted.",
-      inputSchema: {
-        name: MemoryNameSchema,
-        description: z.string().min(1).max(300).describe("One line: what this memory is about (shown in MEMORY.md)."),
-        type: MemoryTypeInputSchema,
-        content: z.string().min(1).max(100_000).describe("The memory itself, Markdown."),
+export const memoryWriteTool = defineTool({
+  name: "ctx_memory_write",
+  title: "ctx memory write",
+  description:
+    "Remember something across sessions: writes (or replaces) a topic file with frontmatter in Claude Code's " +
+    "auto-memory folder and lists it in MEMORY.md, which Claude Code loads at each session start (most used " +
+    "topics first; MEMORY.md is kept under 200 lines / 25 KB). Secrets are redacted.",
+  input: {
+    name: MemoryNameSchema,
+    description: z
+      .string()
+      .check(z.minLength(1), z.maxLength(300), z.describe("One line: what this memory is about (shown in MEMORY.md).")),
+    type: MemoryTypeInputSchema,
+    content: z.string().check(z.minLength(1), z.maxLength(100_000), z.describe("The memory itself, Markdown.")),
+  },
+  output: MemoryWriteOutputSchema,
+  annotations: { readOnlyHint: false, destructiveHint: true, openWorldHint: false },
+  handle: async (input, deps) => {
+    const options = memoryStoreOptions(deps);
+    const { result, index } = await writeMemory(options, input);
+    const inIndex = index.listed.includes(result.file);
+    const output = {
+      path: result.path,
+      created: result.created,
+      redactions: result.redactions,
+      inIndex,
+      index: {
+        path: join(options.dir, "MEMORY.md"),
+        lines: index.lines,
+        bytes: index.bytes,
+        maxLines: options.limits.maxLines,
+        maxBytes: options.limits.maxBytes,
+        trimmed: index.trimmed,
       },
-      outputSchema: MemoryWriteOutputSchema.shape,
-      annotations: { title: "ctx memory write", readOnlyHint: false, destructiveHint: true, openWorldHint: false },
-    },
-    async (input) => {
-      try {
-        const options = memoryStoreOptions(deps);
-        const { result, index } = await writeMemory(options, input);
-        const inIndex = index.listed.includes(result.file);
-        const output = {
-          path: result.path,
-          created: result.created,
-          redactions: result.redactions,
-          inIndex,
-          index: {
-            path: join(options.dir, "MEMORY.md"),
-            lines: index.lines,
-            bytes: index.bytes,
-            maxLines: options.limits.maxLines,
-            maxBytes: options.limits.maxBytes,
-            trimmed: index.trimmed,
-          },
-        };
-        const text =
-          `${result.created ? "Wrote" : "Replaced"} memory "${input.name}" at ${result.path}` +
-          `${inIndex ? "; listed in MEMORY.md" : "; not in MEMORY.md (index full; ctx_memory_read still finds it)"}.` +
-          (result.redactions > 0 ? ` ${result.redactions} secret(s) redacted.` : "");
-        return { content: [{ type: "text", text }], structuredContent: output };
-      } catch (error) {
-        deps.logger.error(`${MEMORY_WRITE_TOOL_NAME}: ${String(error)}`);
-        return toolErrorResult(MEMORY_WRITE_TOOL_NAME, error);
-      }
-    },
-  );
-}
+    };
+    const text =
+      `${result.created ? "Wrote" : "Replaced"} memory "${input.name}" at ${result.path}` +
+      `${inIndex ? "; listed in MEMORY.md" : "; not in MEMORY.md (index full; ctx_memory_read still finds it)"}.` +
+      (result.redactions > 0 ? ` ${result.redactions} secret(s) redacted.` : "");
+    return { text, structured: output };
+  },
+});

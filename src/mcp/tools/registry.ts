@@ -1,42 +1,41 @@
-// Every ctx tool, registered in one place (one tool per file beside this one).
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { ServerDeps } from "../deps.ts";
-import { registerBudgetTool } from "./budget.ts";
-import { registerCheckpointTool } from "./checkpoint.ts";
-import { registerClearTool } from "./clear.ts";
-import { registerContextStatsTool } from "./context-stats.ts";
-import { registerDiffTool } from "./diff.ts";
-import { registerForkDetectTool } from "./fork-detect.ts";
-import { registerHealthTool } from "./health.ts";
-import { registerMemoryDeleteTool } from "./memory-delete.ts";
-import { registerMemoryListTool } from "./memory-list.ts";
-import { registerMemoryReadTool } from "./memory-read.ts";
-import { registerMemorySearchTool } from "./memory-search.ts";
-import { registerMemoryWriteTool } from "./memory-write.ts";
-import { registerRestoreTool } from "./restore.ts";
-import { registerSaveTool } from "./save.ts";
-import { registerSnapshotListTool } from "./snapshot-list.ts";
-import { registerSnapshotRestoreTool } from "./snapshot-restore.ts";
-import { registerStatusTool } from "./status.ts";
-import { registerSummarizeTool } from "./summarize.ts";
+// Every ctx tool, in the order clients list them (one tool per file beside this one).
+import type { ToolDefinition } from "../define-tool.ts";
+import { budgetTool } from "./budget.ts";
+import { checkpointTool } from "./checkpoint.ts";
+import { clearTool } from "./clear.ts";
+import { contextStatsTool } from "./context-stats.ts";
+import { diffTool } from "./diff.ts";
+import { forkDetectTool } from "./fork-detect.ts";
+import { healthTool } from "./health.ts";
+import { memoryDeleteTool } from "./memory-delete.ts";
+import { memoryListTool } from "./memory-list.ts";
+import { memoryReadTool } from "./memory-read.ts";
+import { memorySearchTool } from "./memory-search.ts";
+import { memoryWriteTool } from "./memory-write.ts";
+import { restoreTool } from "./restore.ts";
+import { saveTool } from "./save.ts";
+import { snapshotListTool } from "./snapshot-list.ts";
+import { snapshotRestoreTool } from "./snapshot-restore.ts";
+import { statusTool } from "./status.ts";
+import { summarizeTool } from "./summarize.ts";
 
-export const TOOL_REGISTRARS: ReadonlyArray<(server: McpServer, deps: ServerDeps) => void> = [
-  registerStatusTool,
-  registerSaveTool,
-  registerRestoreTool,
-  registerDiffTool,
-  registerCheckpointTool,
-  registerClearTool,
-  registerSnapshotListTool,
-  registerSnapshotRestoreTool,
-  registerForkDetectTool,
-  registerBudgetTool,
-  registerMemoryWriteTool,
-  registerMemoryReadTool,
-  registerMemoryListTool,
-  registerMemorySearchTool,
-  registerMemoryDeleteTool,
-  registerSummarizeTool,
-  registerContextStatsTool,
-  registerHealthTool,
+export const TOOLS: readonly ToolDefinition[] = [
+  statusTool,
+  saveTool,
+  restoreTool,
+  diffTool,
+  checkpointTool,
+  clearTool,
+  snapshotListTool,
+  snapshotRestoreTool,
+  forkDetectTool,
+  budgetTool,
+  memoryWriteTool,
+  memoryReadTool,
+  memoryListTool,
+  memorySearchTool,
+  memoryDeleteTool,
+  summarizeTool,
+  contextStatsTool,
+  healthTool,
 ];

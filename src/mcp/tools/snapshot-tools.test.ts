@@ -14,9 +14,8 @@ import {
 } from "../../../tests/helpers/mcp-project.ts";
 import { defaultConfig } from "../../config/defaults.ts";
 import { ContextStateSchema } from "../../core/context/extract.ts";
-import { saveContext } from "../../store/context/operations.ts";
+import { RestoreReportSchema, saveContext } from "../../store/context/operations.ts";
 import { createSnapshot, pinSnapshot } from "../../store/snapshots/snapshots.ts";
-import { RestoreOutputSchema } from "../shared/restore-result.ts";
 import { SnapshotListingSchema } from "../shared/snapshot-listing.ts";
 import { SnapshotListOutputSchema } from "./snapshot-list.ts";
 
@@ -53,7 +52,7 @@ describe("ctx_snapshot_list", () => {
     const { snapshots } = SnapshotListOutputSchema.parse(plain.structuredContent);
     expect(snapshots.map((s) => s.id)).toEqual([newer, older]);
     expect(snapshots[1]).toMatchObject({ trigger: "auto", sessionId: "s1", pinned: true, name: null });
-    expect(snapshots[0]?.bytes).toBeGreaterThan(0);
+    expect(snapshots[0]?.fileBytes).toBeGreaterThan(0);
     expect(snapshots[0]).not.toHaveProperty("stateSummary");
     expect(textOf(plain)).toContain("2 snapshot(s), newest first");
     expect(textOf(plain)).toMatch(new RegExp(`${older}.*pinned`));
@@ -95,12 +94,12 @@ describe("ctx_snapshot_restore", () => {
     await client.callTool({ name: "ctx_clear", arguments: { force: true } });
     const result = await client.callTool({ name: "ctx_snapshot_restore", arguments: { id } });
     expect(result.isError).toBeFalsy();
-    const output = RestoreOutputSchema.parse(result.structuredContent);
+    const output = RestoreReportSchema.parse(result.structuredContent);
     expect(output).toMatchObject({ found: true, mode: "summary", sessionId: "s1" });
     expect(output.origin).toBe(`snapshot ${id} (auto, 2026-11-22T09:00:00.000Z)`);
     expect(textOf(result)).toContain("[~] Add retry helper");
     const restoreAfter = await client.callTool({ name: "ctx_restore", arguments: {} });
-    expect(RestoreOutputSchema.parse(restoreAfter.structuredContent).found).toBe(false);
+    expect(RestoreReportSchema.parse(restoreAfter.structuredContent).found).toBe(false);
 
     const full = await client.callTool({ name: "ctx_snapshot_restore", arguments: { id, mode: "full" } });
     expect(textOf(full)).toContain("## Conversation since the last compaction");

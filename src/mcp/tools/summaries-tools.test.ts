@@ -12,7 +12,8 @@ import {
   testDeps,
   textOf,
 } from "../../../tests/helpers/mcp-project.ts";
-import { ContextStatsOutputSchema, SummarizeOutputSchema } from "../shared/summaries-tools.ts";
+import { ContextStatsSchema } from "../../core/summaries/stats.ts";
+import { SummarizeReportSchema } from "../../summaries/operations.ts";
 
 const LONG_FIXTURE = resolve("tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
 let test: McpTestProject;
@@ -28,7 +29,7 @@ describe("ctx_summarize", () => {
     const client = await connectClient({ ...deps(), sessionId: "mine" });
     const result = await client.callTool({ name: "ctx_summarize", arguments: {} });
     expect(result.isError).toBeFalsy();
-    const output = SummarizeOutputSchema.parse(result.structuredContent);
+    const output = SummarizeReportSchema.parse(result.structuredContent);
     expect(output).toMatchObject({ sessionId: "mine", provider: "extractive", made: 6, reused: 0, llmRequests: 0 });
     expect(existsSync(output.sidecar)).toBe(true);
     expect(textOf(result)).toMatch(/^Session mine: 6 messages summarised now \(extractive\), 0 reused/);
@@ -38,7 +39,7 @@ describe("ctx_summarize", () => {
 
   it("takes a transcript path; `from` makes the summaries again from that message on", async () => {
     const client = await connectClient(deps());
-    const first = SummarizeOutputSchema.parse(
+    const first = SummarizeReportSchema.parse(
       (await client.callTool({ name: "ctx_summarize", arguments: { session: LONG_FIXTURE } })).structuredContent,
     );
     expect(first.stats.layers.aggregate.messages).toBeGreaterThan(200);
@@ -48,7 +49,7 @@ describe("ctx_summarize", () => {
       arguments: { session: LONG_FIXTURE, from: compactSummary },
     });
     expect(again.isError, textOf(again)).toBeFalsy();
-    const output = SummarizeOutputSchema.parse(again.structuredContent);
+    const output = SummarizeReportSchema.parse(again.structuredContent);
     expect(output.made).toBeGreaterThan(0);
     expect(output.made).toBeLessThan(first.messages);
   });
@@ -78,7 +79,7 @@ describe("ctx_context_stats", () => {
       arguments: { session: LONG_FIXTURE, preset: "bridge" },
     });
     expect(result.isError).toBeFalsy();
-    const stats = ContextStatsOutputSchema.parse(result.structuredContent);
+    const stats = ContextStatsSchema.parse(result.structuredContent);
     expect(stats.layers.recent.messages).toBe(5);
     expect(stats.layers.summarized.messages).toBe(15);
     expect(stats.compressionRatio).toBeGreaterThan(0);

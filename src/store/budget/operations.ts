@@ -1,5 +1,8 @@
 // The context budget's operations over the project's budget file, shared by the `ctx_budget` tool and
-// `ctx budget`: text is redacted before it is kept, every change is one locked read-modify-write.
+// `ctx budget`: text is redacted before it is kept, every change is one locked read-modify-write. Their
+// results (schemas below, and the item, usage and assembly schemas in core) are `ctx budget --json`'s output
+// and the parts of the ctx_budget result alike.
+import * as z from "zod/mini";
 import {
   type AddRequest,
   type Assembly,
@@ -7,8 +10,9 @@ import {
   assembleBudget,
   type BudgetCaps,
   type BudgetItem,
+  BudgetItemSchema,
   type Compartment,
-  type CompartmentUsage,
+  CompartmentUsageSchema,
   compartmentUsage,
   type EvictRequest,
   evictBudgetItems,
@@ -26,10 +30,11 @@ export interface BudgetOpsDeps {
   now: () => Date;
 }
 
-export interface BudgetListing {
-  items: BudgetItem[];
-  compartments: CompartmentUsage[];
-}
+export const BudgetListingSchema = z.object({
+  items: z.array(BudgetItemSchema),
+  compartments: z.array(CompartmentUsageSchema),
+});
+export type BudgetListing = z.infer<typeof BudgetListingSchema>;
 
 export async function listBudget(deps: BudgetOpsDeps, compartment?: Compartment): Promise<BudgetListing> {
   const file = await readBudget(deps.projectRoot);
@@ -37,11 +42,13 @@ export async function listBudget(deps: BudgetOpsDeps, compartment?: Compartment)
   return { items, compartments: compartmentUsage(file, deps.caps) };
 }
 
-export interface BudgetAdded {
-  item: BudgetItem;
-  evicted: BudgetItem[];
-  redactions: number;
-}
+export const BudgetAddedSchema = z.object({
+  item: BudgetItemSchema,
+  /** Items evicted to make room. */
+  evicted: z.array(BudgetItemSchema),
+  redactions: z.int(),
+});
+export type BudgetAdded = z.infer<typeof BudgetAddedSchema>;
 
 export async function addToBudget(deps: BudgetOpsDeps, request: AddRequest): Promise<BudgetAdded> {
   const redacted = redactText(request.text, { allowlist: deps.allowlist });
@@ -65,15 +72,16 @@ export async function evictFromBudget(deps: BudgetOpsDeps, request: EvictRequest
   });
 }
 
-export interface BudgetEstimate {
+export const BudgetEstimateSchema = z.object({
   /** Tokens of the given text (after redaction), or null when no text was given. */
-  tokens: number | null;
+  tokens: z.nullable(z.int()),
   /** Whether the text fits the compartment's free room; null without both text and compartment. */
-  fits: boolean | null;
-  compartments: CompartmentUsage[];
-  totalTokens: number;
-  totalCap: number;
-}
+  fits: z.nullable(z.boolean()),
+  compartments: z.array(CompartmentUsageSchema),
+  totalTokens: z.int(),
+  totalCap: z.int(),
+});
+export type BudgetEstimate = z.infer<typeof BudgetEstimateSchema>;
 
 export async function estimateBudget(
   deps: BudgetOpsDeps,

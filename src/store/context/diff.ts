@@ -3,8 +3,9 @@
 // not recursive: a whole-tree walk would be slow on big repositories and mostly noise).
 import { access, readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import * as z from "zod/mini";
 import { PROJECT_DIR_NAME } from "../../config/paths.ts";
-import { type ContextDiff, diffTrackedFiles } from "../../core/context/diff.ts";
+import { type ContextDiff, ContextDiffSchema, diffTrackedFiles } from "../../core/context/diff.ts";
 import type { FileAccess } from "../../core/context/schema.ts";
 import { hashFile } from "./capture.ts";
 import { type ContextOpsDeps, loadState, type RestoreSource } from "./operations.ts";
@@ -17,6 +18,24 @@ export interface ContextDiffResult {
   /** When the compared state was extracted (its `extractedAt`). */
   savedAt: string;
   diff: ContextDiff;
+}
+
+/** The `ctx diff --json` output and the ctx_diff result; `found: false`, with empty lists, when nothing is saved. */
+export const DiffReportSchema = z.object({
+  found: z.boolean(),
+  origin: z.nullable(z.string()),
+  /** When the compared state was extracted (its `extractedAt`). */
+  savedAt: z.nullable(z.string()),
+  ...ContextDiffSchema.shape,
+});
+export type DiffReport = z.infer<typeof DiffReportSchema>;
+
+export function diffReportOf(result: ContextDiffResult | null): DiffReport {
+  if (result === null) {
+    const none = { modified: [], deleted: [], unchanged: [], untracked: [], added: [] };
+    return { found: false, origin: null, savedAt: null, ...none };
+  }
+  return { found: true, origin: result.origin, savedAt: result.savedAt, ...result.diff };
 }
 
 /** The diff of the state `source` names against the disk now; null when nothing is saved there. */

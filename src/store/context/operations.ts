@@ -1,10 +1,13 @@
 // The operations behind ctx's save / restore / checkpoint / snapshot / clear, shared by the CLI, the MCP tools and
 // the hooks so the three always do the same thing: capture the session's context from its transcript,
-// keep it (state, named saves, checkpoints, snapshots), and render it back as text.
+// keep it (state, named saves, checkpoints, snapshots), and render it back as text. The reports of save,
+// checkpoint and clear are the CLI's `--json` output and the MCP tools' results alike.
 import { unlink } from "node:fs/promises";
+import * as z from "zod/mini";
 import type { Config } from "../../config/schema.ts";
 import { type ContextState, ContextStateSchema } from "../../core/context/extract.ts";
-import { type RenderOptions, renderRestoreText } from "../../core/context/restore-text.ts";
+import { RESTORE_MODES, type RenderOptions, renderRestoreText } from "../../core/context/restore-text.ts";
+import { countState, StateCountsSchema } from "../../core/context/schema.ts";
 import { redactText } from "../../core/redact/redact.ts";
 import type { SessionRecord } from "../../core/sessions/seen.ts";
 import { retentionPolicyFromConfig } from "../../core/snapshots/retention.ts";
@@ -92,9 +95,53 @@ export async function saveContext(
   };
 }
 
+export const SaveReportSchema = z.object({
+  sessionId: z.string(),
+  /** The named save also written, or null. */
+  name: z.nullable(z.string()),
+  path: z.string(),
+  extractedAt: z.string(),
+  counts: StateCountsSchema,
+  /** Secrets replaced by markers before anything was written. */
+  redactions: z.int(),
+  /** Where a damaged earlier state file was moved before writing; null normally. */
+  movedAside: z.nullable(z.string()),
+});
+export type SaveReport = z.infer<typeof SaveReportSchema>;
+
+export function saveReportOf(saved: SaveResult, name: string | null): SaveReport {
+  return {
+    sessionId: saved.state.sessionId,
+    name,
+    path: saved.path,
+    extractedAt: saved.state.extractedAt,
+    counts: countState(saved.state),
+    redactions: saved.redactions,
+    movedAside: saved.movedAside,
+  };
+}
+
 export interface CheckpointResult {
   id: string;
+  path: string;
   state: ContextState;
+}
+
+export const CheckpointReportSchema = z.object({
+  id: z.string(),
+  sessionId: z.string(),
+  path: z.string(),
+  counts: StateCountsSchema,
+});
+export type CheckpointReport = z.infer<typeof CheckpointReportSchema>;
+
+export function checkpointReportOf(checkpoint: CheckpointResult): CheckpointReport {
+  return {
+    id: checkpoint.id,
+    sessionId: checkpoint.state.sessionId,
+    path: checkpoint.path,
+    counts: countState(checkpoint.state),
+  };
 }
 
 export async function checkpointContext(
@@ -113,7 +160,7 @@ export async function checkpointContext(
     },
     { keep: deps.config.checkpoints.keep, now: deps.now() },
   );
-  return { id: result.meta.id, state: captured.state };
+  return { id: result.meta.id, path: result.path, state: captured.state };
 }
 
 export interface SnapshotContextInput extends SessionRef {
@@ -194,6 +241,52 @@ export interface RestoreResult extends LoadedState {
   text: string;
 }
 
+/** The `ctx restore` / `ctx snapshot restore` `--json` output and the ctx_restore / ctx_snapshot_restore result. */
+export const RestoreReportSchema = z.object({
+  /** False when nothing is saved there (the CLI says so with an error instead). */
+  found: z.boolean(),
+  mode: z.enum(RESTORE_MODES),
+  origin: z.nullable(z.string()),
+  sessionId: z.nullable(z.string()),
+  savedAt: z.nullable(z.string()),
+  /** Length of the rendered text. */
+  chars: z.int(),
+  /** The cap the text was rendered within; null: none (`--print`). */
+  maxChars: z.nullable(z.int()),
+  counts: z.nullable(StateCountsSchema),
+  /** The rendered text, for scripts; the MCP tools return it as their content instead. */
+  text: z.optional(z.string()),
+  /** Restoring the newest checkpoint: newer ones that did not verify, newest first. */
+  skippedCheckpoints: z.array(z.object({ id: z.string(), problem: z.string() })),
+  /** `ctx snapshot restore --as-current`: where the snapshot's state was written; null otherwise. */
+  writtenTo: z.nullable(z.string()),
+});
+export type RestoreReport = z.infer<typeof RestoreReportSchema>;
+
+/** What a restore found, without the text; `found: false` when `restored` is null. */
+export function restoreReportOf(
+  restored: RestoreResult | null,
+  render: Pick<RenderOptions, "mode" | "maxChars">,
+): RestoreReport {
+  const maxChars = render.maxChars === Number.MAX_SAFE_INTEGER ? null : render.maxChars;
+  const rest = { maxChars, skippedCheckpoints: [], writtenTo: null };
+  if (restored === null) {
+    const none = { origin: null, sessionId: null, savedAt: null, chars: 0, counts: null };
+    return { found: false, mode: render.mode, ...none, ...rest };
+  }
+  const { state } = restored;
+  return {
+    found: true,
+    mode: render.mode,
+    origin: restored.origin,
+    sessionId: state.sessionId,
+    savedAt: state.extractedAt,
+    chars: restored.text.length,
+    counts: countState(state),
+    ...rest,
+  };
+}
+
 export async function restoreContext(
   deps: ContextOpsDeps,
   source: RestoreSource,
@@ -204,18 +297,22 @@ export async function restoreContext(
   return { ...loaded, text: renderRestoreText(loaded.state, { ...render, origin: loaded.origin }) };
 }
 
+export const ClearReportSchema = z.object({ cleared: z.boolean(), path: z.string() });
+export type ClearReport = z.infer<typeof ClearReportSchema>;
+
 /** Deletes the current state (not the saves, checkpoints or snapshots); refuses unless forced. */
-export async function clearContext(deps: ContextOpsDeps, options: { force: boolean }): Promise<{ cleared: boolean }> {
+export async function clearContext(deps: ContextOpsDeps, options: { force: boolean }): Promise<ClearReport> {
   if (!options.force) {
     throw new CtxError("USAGE", "clearing deletes the project's current saved context; nothing was done", {
       hint: "pass force (ctx clear --force); snapshots, checkpoints and named saves are kept",
     });
   }
+  const path = statePath(deps.projectRoot);
   try {
-    await unlink(statePath(deps.projectRoot));
-    return { cleared: true };
+    await unlink(path);
+    return { cleared: true, path };
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { cleared: false };
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { cleared: false, path };
     throw error;
   }
 }

@@ -54,12 +54,12 @@ export interface WriteCheckpointOptions {
   now?: Date;
 }
 
-/** Writes a checkpoint, then deletes all but the newest `keep`. Returns the new meta and the ids deleted. */
+/** Writes a checkpoint, then deletes all but the newest `keep`. Returns the new meta, its file and the ids deleted. */
 export async function writeCheckpoint<S extends $ZodType>(
   projectRoot: string,
   input: WriteCheckpointInput<S>,
   options: WriteCheckpointOptions = {},
-): Promise<{ meta: CheckpointMeta; pruned: string[] }> {
+): Promise<{ meta: CheckpointMeta; path: string; pruned: string[] }> {
   const parsed = z.safeParse(input.stateSchema, input.state);
   if (!parsed.success) {
     throw new CtxError("INTERNAL", `refusing to checkpoint: ${describeIssues(parsed.error.issues, input.state)}`, {
@@ -72,7 +72,8 @@ export async function writeCheckpoint<S extends $ZodType>(
   await ensureProjectCtxDir(projectRoot);
   const dir = projectPaths(projectRoot).checkpoints;
   await ensurePrivateDir(dir);
-  await writeFileAtomic(checkpointFile(dir, id), encoded);
+  const path = checkpointFile(dir, id);
+  await writeFileAtomic(path, encoded);
 
   const names = await readdir(dir);
   const keep = Math.max(1, options.keep ?? defaultConfig().checkpoints.keep);
@@ -80,7 +81,7 @@ export async function writeCheckpoint<S extends $ZodType>(
   for (const old of pruned) await unlink(checkpointFile(dir, old)).catch(ignoreMissing);
   // Only writers killed mid-write leave temp files; look for old ones only when the listing shows some.
   if (names.some((name) => TEMP_NAME.test(name))) await removeOrphanedTempFiles(dir);
-  return { meta, pruned };
+  return { meta, path, pruned };
 }
 
 /** The project's checkpoints, newest first, from the folder listing alone (nothing is decoded). */
