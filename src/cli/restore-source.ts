@@ -3,14 +3,14 @@
 import { ContextStateSchema } from "../core/context/extract.ts";
 import { type RenderOptions, renderRestoreText } from "../core/context/restore-text.ts";
 import { CtxError } from "../errors.ts";
+import type { ContextOpsDeps } from "../store/context/operations.ts";
 import {
-  type ContextOpsDeps,
   type RestoreReport,
   type RestoreResult,
   type RestoreSource,
   restoreContext,
   restoreReportOf,
-} from "../store/context/operations.ts";
+} from "../store/context/restore.ts";
 import { newestGoodCheckpoint } from "../store/snapshots/checkpoints.ts";
 import { unknownCheckpointError, unknownSnapshotError } from "./project-flags.ts";
 

@@ -4,7 +4,8 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CliProject, createCliProject } from "../../../tests/helpers/cli-project.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
-import { CheckpointReportSchema, RestoreReportSchema } from "../../store/context/operations.ts";
+import { CheckpointReportSchema } from "../../store/context/operations.ts";
+import { RestoreReportSchema } from "../../store/context/restore.ts";
 
 let project: CliProject;
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 // `ctx restore`: print the saved context as text, from the current state, a named save, a snapshot or a
 // checkpoint (`--checkpoint` alone: the newest that verifies, the crash-recovery path `ctx status` names).
 import { type Command, Option } from "commander";
-import type { RestoreSource } from "../../store/context/operations.ts";
+import type { RestoreSource } from "../../store/context/restore.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";

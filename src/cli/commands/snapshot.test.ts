@@ -3,8 +3,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { type CliProject, createCliProject, takeSnapshot } from "../../../tests/helpers/cli-project.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
-import { RestoreReportSchema } from "../../store/context/operations.ts";
 import { readProjectState } from "../../store/context/project-state.ts";
+import { RestoreReportSchema } from "../../store/context/restore.ts";
 import { SnapshotListReportSchema, SnapshotPinReportSchema, SnapshotShowReportSchema } from "../reports.ts";
 
 let project: CliProject;

@@ -13,7 +13,7 @@ import {
   type RestoreSource,
   restoreContext,
   restoreReportOf,
-} from "../../store/context/operations.ts";
+} from "../../store/context/restore.ts";
 import type { ServerDeps } from "../deps.ts";
 import { contextOpsDeps, maxCharsFor } from "./context-tools.ts";
 

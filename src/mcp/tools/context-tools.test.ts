@@ -14,8 +14,9 @@ import {
 } from "../../../tests/helpers/mcp-project.ts";
 import { defaultConfig } from "../../config/defaults.ts";
 import { DiffReportSchema } from "../../store/context/diff.ts";
-import { CheckpointReportSchema, RestoreReportSchema, SaveReportSchema } from "../../store/context/operations.ts";
+import { CheckpointReportSchema, SaveReportSchema } from "../../store/context/operations.ts";
 import { readProjectState } from "../../store/context/project-state.ts";
+import { RestoreReportSchema } from "../../store/context/restore.ts";
 
 let test: McpTestProject;
 beforeEach(() => {

@@ -1,7 +1,7 @@
 // ctx_restore: the project's saved context (or a named save) as text Claude can take in, within Claude
 // Code's MCP output limits. Nothing saved is an ordinary answer, not an error.
 import * as z from "zod/mini";
-import { RestoreReportSchema } from "../../store/context/operations.ts";
+import { RestoreReportSchema } from "../../store/context/restore.ts";
 import { defineTool } from "../define-tool.ts";
 import { RestoreRenderInputShape, renderRestore } from "../shared/restore-result.ts";
 

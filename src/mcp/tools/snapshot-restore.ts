@@ -2,7 +2,7 @@
 // restoring files or the current state from a snapshot is left to the person (`ctx snapshot restore`).
 import * as z from "zod/mini";
 import { CtxError } from "../../errors.ts";
-import { RestoreReportSchema } from "../../store/context/operations.ts";
+import { RestoreReportSchema } from "../../store/context/restore.ts";
 import { TIME_ID_PATTERN } from "../../store/snapshots/time-id.ts";
 import { defineTool } from "../define-tool.ts";
 import { RestoreRenderInputShape, renderRestore } from "../shared/restore-result.ts";

@@ -14,7 +14,8 @@ import {
 } from "../../../tests/helpers/mcp-project.ts";
 import { defaultConfig } from "../../config/defaults.ts";
 import { ContextStateSchema } from "../../core/context/extract.ts";
-import { RestoreReportSchema, saveContext } from "../../store/context/operations.ts";
+import { saveContext } from "../../store/context/operations.ts";
+import { RestoreReportSchema } from "../../store/context/restore.ts";
 import { createSnapshot, pinSnapshot } from "../../store/snapshots/snapshots.ts";
 import { SnapshotListingSchema } from "../shared/snapshot-listing.ts";
 import { SnapshotListOutputSchema } from "./snapshot-list.ts";

@@ -8,7 +8,8 @@ import { PROJECT_DIR_NAME } from "../../config/paths.ts";
 import { type ContextDiff, ContextDiffSchema, diffTrackedFiles } from "../../core/context/diff.ts";
 import type { FileAccess } from "../../core/context/schema.ts";
 import { hashFile } from "./capture.ts";
-import { type ContextOpsDeps, loadState, type RestoreSource } from "./operations.ts";
+import type { ContextOpsDeps } from "./operations.ts";
+import { loadState, type RestoreSource } from "./restore.ts";
 
 /** Files hashed at once: each read may hold up to 8 MiB in memory. */
 const HASH_CONCURRENCY = 16;

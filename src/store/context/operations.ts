@@ -1,27 +1,21 @@
-// The operations behind ctx's save / restore / checkpoint / snapshot / clear, shared by the CLI, the MCP tools and
-// the hooks so the three always do the same thing: capture the session's context from its transcript,
-// keep it (state, named saves, checkpoints, snapshots), and render it back as text. The reports of save,
-// checkpoint and clear are the CLI's `--json` output and the MCP tools' results alike.
+// The operations behind ctx's save / checkpoint / snapshot / clear (restore is in ./restore.ts), shared by the CLI,
+// the MCP tools and the hooks so the three always do the same thing: capture the session's context from its
+// transcript and keep it (state, named saves, checkpoints, snapshots). The reports of save, checkpoint and clear
+// are the CLI's `--json` output and the MCP tools' results alike.
 import { unlink } from "node:fs/promises";
 import * as z from "zod/mini";
 import type { Config } from "../../config/schema.ts";
 import { type ContextState, ContextStateSchema } from "../../core/context/extract.ts";
-import { RESTORE_MODES, type RenderOptions, renderRestoreText } from "../../core/context/restore-text.ts";
 import { countState, StateCountsSchema } from "../../core/context/schema.ts";
 import { redactText } from "../../core/redact/redact.ts";
 import type { SessionRecord } from "../../core/sessions/seen.ts";
 import { retentionPolicyFromConfig } from "../../core/snapshots/retention.ts";
 import { CtxError } from "../../errors.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
-import { newestGoodCheckpoint, readCheckpoint, writeCheckpoint } from "../snapshots/checkpoints.ts";
-import {
-  type CreateSnapshotResult,
-  createSnapshot,
-  readSnapshot,
-  type SnapshotTrigger,
-} from "../snapshots/snapshots.ts";
+import { writeCheckpoint } from "../snapshots/checkpoints.ts";
+import { type CreateSnapshotResult, createSnapshot, type SnapshotTrigger } from "../snapshots/snapshots.ts";
 import { type CaptureResult, captureContextState } from "./capture.ts";
-import { readProjectState, readSessionState, statePath, writeProjectState } from "./project-state.ts";
+import { readSessionState, statePath, writeProjectState } from "./project-state.ts";
 
 export interface ContextOpsDeps {
   projectRoot: string;
@@ -188,113 +182,6 @@ export function snapshotContext(deps: ContextOpsDeps, input: SnapshotContextInpu
     },
     { codec: "lz4", retention: retentionPolicyFromConfig(deps.config.retention), now: deps.now() },
   );
-}
-
-export type RestoreSource =
-  | { kind: "current" }
-  | { kind: "save"; name: string }
-  | { kind: "snapshot"; id: string }
-  | { kind: "checkpoint"; id: string | null };
-
-export interface LoadedState {
-  state: ContextState;
-  origin: string;
-}
-
-/** The state a restore starts from; null when there is nothing saved (an ordinary absence). */
-export async function loadState(deps: ContextOpsDeps, source: RestoreSource): Promise<LoadedState | null> {
-  switch (source.kind) {
-    case "current": {
-      const state = await readProjectState(deps.projectRoot);
-      return state && { state, origin: `the current saved state (${statePath(deps.projectRoot)})` };
-    }
-    case "save": {
-      const state = await readProjectState(deps.projectRoot, source.name);
-      return state && { state, origin: `the save "${source.name}"` };
-    }
-    case "snapshot": {
-      const snapshot = await readSnapshot(deps.projectRoot, source.id, ContextStateSchema);
-      return (
-        snapshot && {
-          state: snapshot.state,
-          origin: `snapshot ${source.id} (${snapshot.snapshot.trigger}, ${snapshot.snapshot.createdAt})`,
-        }
-      );
-    }
-    case "checkpoint": {
-      if (source.id !== null) {
-        const checkpoint = await readCheckpoint(deps.projectRoot, source.id, ContextStateSchema);
-        return checkpoint && { state: checkpoint.state, origin: `checkpoint ${source.id}` };
-      }
-      const newest = await newestGoodCheckpoint(deps.projectRoot, ContextStateSchema);
-      return (
-        newest.checkpoint && {
-          state: newest.checkpoint.state,
-          origin: `checkpoint ${newest.checkpoint.meta.id} (the newest that verifies)`,
-        }
-      );
-    }
-  }
-}
-
-export interface RestoreResult extends LoadedState {
-  text: string;
-}
-
-/** The `ctx restore` / `ctx snapshot restore` `--json` output and the ctx_restore / ctx_snapshot_restore result. */
-export const RestoreReportSchema = z.object({
-  /** False when nothing is saved there (the CLI says so with an error instead). */
-  found: z.boolean(),
-  mode: z.enum(RESTORE_MODES),
-  origin: z.nullable(z.string()),
-  sessionId: z.nullable(z.string()),
-  savedAt: z.nullable(z.string()),
-  /** Length of the rendered text. */
-  chars: z.int(),
-  /** The cap the text was rendered within; null: none (`--print`). */
-  maxChars: z.nullable(z.int()),
-  counts: z.nullable(StateCountsSchema),
-  /** The rendered text, for scripts; the MCP tools return it as their content instead. */
-  text: z.optional(z.string()),
-  /** Restoring the newest checkpoint: newer ones that did not verify, newest first. */
-  skippedCheckpoints: z.array(z.object({ id: z.string(), problem: z.string() })),
-  /** `ctx snapshot restore --as-current`: where the snapshot's state was written; null otherwise. */
-  writtenTo: z.nullable(z.string()),
-});
-export type RestoreReport = z.infer<typeof RestoreReportSchema>;
-
-/** What a restore found, without the text; `found: false` when `restored` is null. */
-export function restoreReportOf(
-  restored: RestoreResult | null,
-  render: Pick<RenderOptions, "mode" | "maxChars">,
-): RestoreReport {
-  const maxChars = render.maxChars === Number.MAX_SAFE_INTEGER ? null : render.maxChars;
-  const rest = { maxChars, skippedCheckpoints: [], writtenTo: null };
-  if (restored === null) {
-    const none = { origin: null, sessionId: null, savedAt: null, chars: 0, counts: null };
-    return { found: false, mode: render.mode, ...none, ...rest };
-  }
-  const { state } = restored;
-  return {
-    found: true,
-    mode: render.mode,
-    origin: restored.origin,
-    sessionId: state.sessionId,
-    savedAt: state.extractedAt,
-    chars: restored.text.length,
-    counts: countState(state),
-    ...rest,
-  };
-}
-
-export async function restoreContext(
-  deps: ContextOpsDeps,
-  source: RestoreSource,
-  render: Omit<RenderOptions, "origin">,
-): Promise<RestoreResult | null> {
-  const loaded = await loadState(deps, source);
-  if (loaded === null) return null;
-  return { ...loaded, text: renderRestoreText(loaded.state, { ...render, origin: loaded.origin }) };
 }
 
 export const ClearReportSchema = z.object({ cleared: z.boolean(), path: z.string() });
