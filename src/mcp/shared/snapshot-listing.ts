@@ -1,4 +1,4 @@
-// A snapshot as the ctx_snapshot_list tool and the ctx://snapshots resources show it: the index entry (its field
+// A snapshot as the ctx_snapshot_list tool and the ctx://snapshots resources show it: the catalog entry (its field
 // names, as `ctx snapshot list --json` prints it) without the on-disk details (codec, transcript path), counts
 // and transcript size only when asked.
 import * as z from "zod/mini";
