@@ -100,7 +100,7 @@ function timeColdProcess(dir: string, transcriptPath: string) {
   writeFileSync(
     script,
     `import * as z from ${JSON.stringify(import.meta.resolve("zod/mini"))};
-import { createSnapshot } from ${JSON.stringify(join(repo, "src", "store", "snapshots.ts"))};
+import { createSnapshot } from ${JSON.stringify(join(repo, "src", "store", "snapshots", "snapshots.ts"))};
 const Schema = z.object({ todos: z.array(z.object({ content: z.string(), status: z.string() })) });
 await createSnapshot(process.argv[2], { sessionId: "cold", trigger: "auto", state: { todos: [] },
   stateSchema: Schema, transcriptPath: process.argv[3] }, { codec: "lz4" });\n`,
