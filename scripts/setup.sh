@@ -4,7 +4,12 @@
 # Usage: source scripts/setup.sh   (leaves node and pnpm on PATH)
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-eval "$("$repo/scripts/toolchain.sh")"
+# An assignment, not `eval "$(…)"`: eval of an empty string succeeds and would hide the toolchain's failure.
+if ! toolchain_env=$("$repo/scripts/toolchain.sh"); then
+  echo "setup: could not provide Node >= 22 and pnpm (see the toolchain error above)" >&2
+  return 1 2>/dev/null || exit 1
+fi
+eval "$toolchain_env"
 cd "$repo"
 if [ ! -d node_modules ] || [ pnpm-lock.yaml -nt node_modules/.modules.yaml ]; then
   echo "setup: installing dependencies (pnpm install --frozen-lockfile)" >&2

@@ -27,8 +27,16 @@ elif [ "${CTX_USE_SYSTEM_NODE:-}" = 1 ] && have_node_ok && command -v pnpm >/dev
 else
   command -v npm >/dev/null 2>&1 || { echo "toolchain: npm is needed to fetch Node $NODE_MAJOR (install Node.js first)" >&2; exit 1; }
   mkdir -p "$cache"
+  # `--prefix` makes npm look for its global config under the prefix, so the machine's own one (a corporate
+  # CA, a proxy, a registry mirror) would be dropped: name it explicitly, as npm itself resolves it here.
+  globalconfig=$(npm config get globalconfig 2>/dev/null || true)
+  extra=()
+  if [ -n "$globalconfig" ] && [ -f "$globalconfig" ]; then extra=(--globalconfig "$globalconfig"); fi
   echo "toolchain: fetching node@$NODE_MAJOR and pnpm@$PNPM_VERSION from the npm registry into $cache" >&2
-  (cd "$cache" && npm install --no-save --no-audit --no-fund --loglevel=error --prefix . "node@$NODE_MAJOR" "pnpm@$PNPM_VERSION" >&2)
+  (cd "$cache" && npm install --no-save --no-audit --no-fund --loglevel=error --prefix . "${extra[@]}" "node@$NODE_MAJOR" "pnpm@$PNPM_VERSION" >&2) || {
+    echo "toolchain: npm could not fetch node@$NODE_MAJOR and pnpm@$PNPM_VERSION (its error is above); check the registry, proxy and CA settings in \`npm config list\`" >&2
+    exit 1
+  }
   bin_path="$cache/node_modules/node/bin:$cache/node_modules/.bin"
   # npm may skip the node package's install script (it links the platform binary): say so plainly.
   if ! "$cache/node_modules/node/bin/node" --version >/dev/null 2>&1 || [ "$(cached_pnpm_version 2>/dev/null)" != "$PNPM_VERSION" ]; then
