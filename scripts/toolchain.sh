@@ -19,6 +19,15 @@ cached_pnpm_version() {
   "$cache/node_modules/node/bin/node" -p 'require(process.argv[1]).version' "$cache/node_modules/pnpm/package.json"
 }
 
+# The machine's own npm global config (a corporate CA, a proxy, a registry mirror) lives under the prefix of
+# the machine's npm. The Node and pnpm fetched below have another prefix and would not see it, so it is named
+# for them (npm_config_globalconfig, which npm and pnpm both read) and for the fetch itself.
+machine_globalconfig=""
+if command -v npm >/dev/null 2>&1; then
+  machine_globalconfig=$(npm config get globalconfig 2>/dev/null || true)
+  [ -n "$machine_globalconfig" ] && [ -f "$machine_globalconfig" ] || machine_globalconfig=""
+fi
+
 bin_path=""
 if [ "$(cached_pnpm_version 2>/dev/null)" = "$PNPM_VERSION" ] && "$cache/node_modules/node/bin/node" --version >/dev/null 2>&1; then
   bin_path="$cache/node_modules/node/bin:$cache/node_modules/.bin"
@@ -27,11 +36,9 @@ elif [ "${CTX_USE_SYSTEM_NODE:-}" = 1 ] && have_node_ok && command -v pnpm >/dev
 else
   command -v npm >/dev/null 2>&1 || { echo "toolchain: npm is needed to fetch Node $NODE_MAJOR (install Node.js first)" >&2; exit 1; }
   mkdir -p "$cache"
-  # `--prefix` makes npm look for its global config under the prefix, so the machine's own one (a corporate
-  # CA, a proxy, a registry mirror) would be dropped: name it explicitly, as npm itself resolves it here.
-  globalconfig=$(npm config get globalconfig 2>/dev/null || true)
+  # `--prefix` alone would make npm look for its global config under the cache folder.
   extra=()
-  if [ -n "$globalconfig" ] && [ -f "$globalconfig" ]; then extra=(--globalconfig "$globalconfig"); fi
+  if [ -n "$machine_globalconfig" ]; then extra=(--globalconfig "$machine_globalconfig"); fi
   echo "toolchain: fetching node@$NODE_MAJOR and pnpm@$PNPM_VERSION from the npm registry into $cache" >&2
   (cd "$cache" && npm install --no-save --no-audit --no-fund --loglevel=error --prefix . "${extra[@]}" "node@$NODE_MAJOR" "pnpm@$PNPM_VERSION" >&2) || {
     echo "toolchain: npm could not fetch node@$NODE_MAJOR and pnpm@$PNPM_VERSION (its error is above); check the registry, proxy and CA settings in \`npm config list\`" >&2
@@ -46,4 +53,7 @@ else
 fi
 if [ -n "$bin_path" ]; then
   echo "export PATH=\"$bin_path:\$PATH\""
+  if [ -n "$machine_globalconfig" ] && [ -z "${npm_config_globalconfig:-}" ]; then
+    echo "export npm_config_globalconfig=\"$machine_globalconfig\""
+  fi
 fi
