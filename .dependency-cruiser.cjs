@@ -76,8 +76,7 @@ module.exports = {
     {
       name: "only-bin-is-the-entry",
       severity: "error",
-      comment:
-        "Nothing outside src/bin imports it: it is the only folder that touches process.argv and process.exit.",
+      comment: "Nothing outside src/bin imports it: it is the only folder that touches process.argv and process.exit.",
       from: { pathNot: "^src/bin/" },
       to: { path: "^src/bin/" },
     },

@@ -18,6 +18,7 @@ export type CtxErrorCode =
   | "PROVIDER_FAILED"
   | "USAGE"
   | "INDEX_CORRUPT"
+  | "UNSAFE_PATH"
   | "INTERNAL";
 
 export class CtxError extends Error {

@@ -1,5 +1,5 @@
 // Where ctx keeps things: the per-project `.ctx/` folder and the global home (`~/.ctx`, or CTX_HOME).
-import { existsSync, statSync } from "node:fs";
+import { existsSync, lstatSync, statSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { CtxError } from "../errors.ts";
@@ -37,7 +37,22 @@ export function requireProjectDir(cwd: string, given: string): string {
       hint: "pass an existing folder to --project, or run ctx from inside the project",
     });
   }
-  return dir;
+  return assertProjectCtxNotLinked(dir);
+}
+
+/**
+ * Refuses a project whose `.ctx` is a symbolic link (UNSAFE_PATH): git can commit one, and hooks run in every
+ * repository a plugin user opens, so following it would read and write a folder of the committer's choosing.
+ * Returns the project folder. Checked wherever a project is resolved, so no command, tool or hook acts on it.
+ */
+export function assertProjectCtxNotLinked(projectRoot: string): string {
+  const ctxDir = join(projectRoot, PROJECT_DIR_NAME);
+  if (lstatSync(ctxDir, { throwIfNoEntry: false })?.isSymbolicLink()) {
+    throw new CtxError("UNSAFE_PATH", `${ctxDir} is a symbolic link; ctx never follows one for its state`, {
+      hint: `remove the link (\`rm ${ctxDir}\`); ctx makes its own private folder there on first use`,
+    });
+  }
+  return projectRoot;
 }
 
 export function ctxHome(env: NodeJS.ProcessEnv): string {
@@ -53,15 +68,16 @@ export function ctxHome(env: NodeJS.ProcessEnv): string {
  */
 export function findProjectRoot(cwd: string, env: NodeJS.ProcessEnv): string {
   const fromClaude = env.CLAUDE_PROJECT_DIR;
-  if (fromClaude !== undefined && fromClaude !== "") return resolve(fromClaude);
+  if (fromClaude !== undefined && fromClaude !== "") return assertProjectCtxNotLinked(resolve(fromClaude));
   const globalHome = ctxHome(env);
   const start = resolve(cwd);
   let dir = start;
   for (;;) {
     const ctxDir = join(dir, PROJECT_DIR_NAME);
-    if ((ctxDir !== globalHome && existsSync(ctxDir)) || existsSync(join(dir, ".git"))) return dir;
+    if ((ctxDir !== globalHome && existsSync(ctxDir)) || existsSync(join(dir, ".git")))
+      return assertProjectCtxNotLinked(dir);
     const parent = dirname(dir);
-    if (parent === dir) return start;
+    if (parent === dir) return assertProjectCtxNotLinked(start);
     dir = parent;
   }
 }

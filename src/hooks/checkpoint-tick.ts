@@ -5,8 +5,8 @@
 // to a power cut or to another session's concurrent write only delays (or repeats) a checkpoint.
 // Synchronous file calls on purpose: a few tiny reads and writes, and the first asynchronous fs call of a
 // process starts libuv's thread pool, which costs this every-tool-call hook several milliseconds.
-import { closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { closeSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { projectPaths } from "../config/paths.ts";
 import {
   type CheckpointMark,
@@ -15,6 +15,7 @@ import {
   parseCheckpointMark,
   planTick,
 } from "../core/snapshots/checkpoint-tick.ts";
+import { isCtxPathSafe, openRegularFileSync } from "../store/files/safe-path.ts";
 import type { HookDeps, HookOutcome } from "./types.ts";
 
 const MAX_READ_BYTES = 4 * 1024 * 1024;
@@ -24,8 +25,9 @@ export async function handleCheckpointTick(
   deps: HookDeps,
 ): Promise<HookOutcome | null> {
   const markPath = join(projectPaths(deps.projectRoot).ctxDir, "checkpoint-mark.json");
-  const size = statSync(input.transcript_path, { throwIfNoEntry: false })?.size ?? null;
-  if (size === null) return null;
+  const info = statSync(input.transcript_path, { throwIfNoEntry: false });
+  if (!info?.isFile()) return null; // absent, or not a regular file (a FIFO would block the read)
+  const size = info.size;
   const mark = readMark(markPath);
   const plan = planTick(mark, input.session_id, size, MAX_READ_BYTES, deps.now());
   const counted = countNewMessages(input.transcript_path, plan.read.from, plan.read.to);
@@ -52,7 +54,8 @@ function readMark(path: string): CheckpointMark | null {
 
 function countNewMessages(path: string, from: number, to: number): number {
   if (to <= from) return 0;
-  const fd = openSync(path, "r");
+  const fd = openRegularFileSync(path);
+  if (fd === null) return 0;
   try {
     const buffer = Buffer.alloc(to - from);
     readSync(fd, buffer, 0, buffer.length, from);
@@ -63,6 +66,7 @@ function countNewMessages(path: string, from: number, to: number): number {
 }
 
 function writeMark(path: string, mark: CheckpointMark): void {
+  if (!isCtxPathSafe(dirname(path))) return; // a linked .ctx/ is never written through
   const temp = `${path}.${process.pid}.tmp`;
   try {
     writeFileSync(temp, JSON.stringify(mark), { mode: 0o600 });

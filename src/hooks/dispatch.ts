@@ -42,12 +42,22 @@ export async function runHook(eventName: string, stdinText: string, deps: HookRu
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "input";
-    const what = issue?.code === "invalid_type" ? `expected ${issue.expected}` : (issue?.code ?? "invalid");
+    const what =
+      issue?.code === "invalid_type"
+        ? `expected ${issue.expected}`
+        : issue?.code === "invalid_format"
+          ? issue.message
+          : (issue?.code ?? "invalid");
     return quiet(`${event}: invalid hook input: ${where}: ${what}; nothing done`);
   }
   const input = parsed.data as { cwd: string };
 
-  const projectRoot = deps.findProjectRoot(input.cwd);
+  let projectRoot: string;
+  try {
+    projectRoot = deps.findProjectRoot(input.cwd);
+  } catch (error) {
+    return quiet(`${event}: ${describeError(error)}; nothing done`);
+  }
   let config = defaultConfig();
   let warning = "";
   try {

@@ -2,10 +2,15 @@
 // Claude Code adds fields between versions, and unknown ones must pass. zod/mini keeps hook start-up lean.
 import * as z from "zod/mini";
 
+// Ids and paths with a control character (a NUL above all) name no real file; once recorded they would
+// break every later save, so they are refused at the door.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const NO_CONTROL_CHARACTERS = z.regex(/^[^\u0000-\u001f\u007f]*$/, { error: "holds a control character" });
+
 const BaseHookInputSchema = z.looseObject({
-  session_id: z.string().check(z.minLength(1)),
-  transcript_path: z.string(),
-  cwd: z.string().check(z.minLength(1)),
+  session_id: z.string().check(z.minLength(1), NO_CONTROL_CHARACTERS),
+  transcript_path: z.string().check(NO_CONTROL_CHARACTERS),
+  cwd: z.string().check(z.minLength(1), NO_CONTROL_CHARACTERS),
   hook_event_name: z.string(),
   permission_mode: z.optional(z.string()),
   prompt_id: z.optional(z.string()),

@@ -1,9 +1,10 @@
 // Which transcript a summaries command works on: a path to a `.jsonl`, a session id recorded in this project
 // (ctx's SessionStart hook records them), or a session id found under Claude Code's projects folder; by
 // default the newest session recorded here. Its messages are read redacted (each entry before it is cut).
-import { existsSync, readdirSync } from "node:fs";
+import { createHash } from "node:crypto";
+import { existsSync, readdirSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
-import { basename, join, resolve } from "node:path";
+import { basename, join, relative, resolve, sep } from "node:path";
 import type { Config } from "../config/schema.ts";
 import { redactValue } from "../core/redact/redact.ts";
 import { type CollectedConversation, createMessageCollector } from "../core/summaries/messages.ts";
@@ -11,6 +12,8 @@ import type { ParsedLine } from "../core/transcript/entries.ts";
 import { CtxError, isCtxError } from "../errors.ts";
 import { resolveSession, type SessionRef } from "../store/context/operations.ts";
 import { readTranscriptEntries } from "../store/transcript/reader.ts";
+
+const SESSION_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface SessionLookup {
   projectRoot: string;
@@ -25,7 +28,15 @@ const lookupDeps = (lookup: SessionLookup) => ({
   now: () => new Date(),
 });
 
-export async function resolveSummarySession(lookup: SessionLookup, given?: string): Promise<SessionRef> {
+/**
+ * `onlyClaudeProjects`: a path must lie inside Claude Code's projects folder (after resolving links). The
+ * MCP tools set it: the model, not the person, chose the argument, and it must not make ctx read any file.
+ */
+export async function resolveSummarySession(
+  lookup: SessionLookup,
+  given?: string,
+  options: { onlyClaudeProjects?: boolean } = {},
+): Promise<SessionRef> {
   if (given === undefined || given === "") return resolveSession(lookupDeps(lookup));
   if (given.includes("/") || given.endsWith(".jsonl")) {
     const path = resolve(lookup.cwd, given);
@@ -34,7 +45,18 @@ export async function resolveSummarySession(lookup: SessionLookup, given?: strin
         hint: "pass a Claude Code transcript (.jsonl) or a session id",
       });
     }
-    return { sessionId: basename(path).replace(/\.jsonl$/, ""), transcriptPath: path };
+    const inside = insideClaudeProjects(lookup.env, path);
+    if (options.onlyClaudeProjects === true && !inside) {
+      throw new CtxError("USAGE", `${path} is not a transcript under Claude Code's projects folder`, {
+        hint: "pass a session id, or the path of a .jsonl under ~/.claude/projects (CLAUDE_CONFIG_DIR)",
+      });
+    }
+    // A transcript of Claude Code's is named by its session id (a UUID); any other file gets a name of its
+    // own, so two files called x.jsonl in different folders never share one summaries sidecar.
+    const stem = basename(path).replace(/\.jsonl$/, "");
+    const named = inside || SESSION_UUID.test(stem);
+    const sessionId = named ? stem : `${stem}-${createHash("sha256").update(path).digest("hex").slice(0, 12)}`;
+    return { sessionId, transcriptPath: path };
   }
   try {
     return await resolveSession(lookupDeps(lookup), { sessionId: given });
@@ -48,12 +70,35 @@ export async function resolveSummarySession(lookup: SessionLookup, given?: strin
   });
 }
 
+function claudeProjectsDirs(env: NodeJS.ProcessEnv): string[] {
+  const configDirs = (env.CLAUDE_CONFIG_DIR?.split(",") ?? [join(env.HOME ?? homedir(), ".claude")]).filter(Boolean);
+  return configDirs.map((dir) => join(dir.trim(), "projects"));
+}
+
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** True when `path`, links resolved, lies inside one of Claude Code's projects folders. */
+function insideClaudeProjects(env: NodeJS.ProcessEnv, path: string): boolean {
+  const real = realOrNull(path);
+  if (real === null) return false;
+  return claudeProjectsDirs(env).some((dir) => {
+    const root = realOrNull(dir);
+    if (root === null) return false;
+    const rel = relative(root, real);
+    return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep);
+  });
+}
+
 /** `<CLAUDE_CONFIG_DIR or ~/.claude>/projects/*\/<id>.jsonl`. */
 function findInClaudeProjects(env: NodeJS.ProcessEnv, sessionId: string): string | null {
   if (!/^[A-Za-z0-9._-]{1,128}$/.test(sessionId)) return null;
-  const configDirs = (env.CLAUDE_CONFIG_DIR?.split(",") ?? [join(env.HOME ?? homedir(), ".claude")]).filter(Boolean);
-  for (const dir of configDirs) {
-    const projects = join(dir.trim(), "projects");
+  for (const projects of claudeProjectsDirs(env)) {
     let names: string[];
     try {
       names = readdirSync(projects);

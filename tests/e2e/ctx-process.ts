@@ -35,6 +35,8 @@ export function runCtx(
     child.stderr.on("data", (d: Buffer) => err.push(d));
     const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
     child.on("error", reject);
+    // A child that refuses its input unread (e.g. a hook's stdin cap) closes the pipe: not the test's error.
+    child.stdin.on("error", () => {});
     child.on("close", (code, signal) => {
       clearTimeout(timer);
       resolve({

@@ -1,9 +1,10 @@
 // Whole-process breaks found by the adversarial pass (issue #11), one test per break, named after it.
 import { execFileSync, spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { assistantText, assistantToolUse, toolResult, userPrompt } from "../helpers/transcript-lines.ts";
 import { assertBuilt, CTX_BIN, runCtx } from "./ctx-process.ts";
 
 const base = mkdtempSync(join(tmpdir(), "ctx-hardening-e2e-"));
@@ -81,5 +82,178 @@ describe("break 8: an old Node gets one clear line, not a SyntaxError", () => {
   });
   it("the current Node passes the check", async () => {
     expect((await runCtx(["--version"], { cwd: base, env })).code).toBe(0);
+  });
+});
+
+// ---- hooks on hostile inputs: a project, a session, and the hook JSON Claude Code would send ----
+
+const SESSION = "0b1c2d3e-0000-4000-8000-0000000000aa";
+
+function makeProject(): { project: string; env: NodeJS.ProcessEnv; transcript: string; home: string } {
+  const root = mkdtempSync(join(tmpdir(), "ctx-hardening-project-"));
+  const project = join(root, "repo");
+  mkdirSync(join(project, ".git"), { recursive: true });
+  const home = join(root, "home");
+  mkdirSync(home);
+  const transcriptDir = join(home, ".claude", "projects", "-repo");
+  mkdirSync(transcriptDir, { recursive: true });
+  const transcript = join(transcriptDir, `${SESSION}.jsonl`);
+  const line = { sessionId: SESSION, cwd: project };
+  writeFileSync(
+    transcript,
+    `${[
+      userPrompt(line, "Refactor the parser; keep the public API."),
+      assistantToolUse(line, "t1", "Write", { file_path: join(project, "notes.pipe"), content: "x" }),
+      toolResult(line, "t1", "ok"),
+      assistantText(line, "a1", "Done. Next: the tests."),
+    ].join("\n")}\n`,
+  );
+  const env = { CTX_HOME: join(root, "ctx-home"), HOME: home, CLAUDE_PROJECT_DIR: "", CLAUDE_CONFIG_DIR: "" };
+  return { project, env, transcript, home };
+}
+
+const hookInput = (event: string, project: string, transcript: string, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd: project, hook_event_name: event, ...extra });
+
+const EVENTS: Array<[string, string, Record<string, unknown>]> = [
+  ["session-start", "SessionStart", { source: "startup" }],
+  ["post-tool-use", "PostToolUse", { tool_name: "Bash", tool_input: {}, tool_response: {} }],
+  ["pre-compact", "PreCompact", { trigger: "manual" }],
+  ["user-prompt-submit", "UserPromptSubmit", { prompt: "hi" }],
+  ["stop", "Stop", {}],
+  ["session-end", "SessionEnd", { reason: "exit" }],
+];
+
+function listTree(dir: string): string[] {
+  return readdirSync(dir, { recursive: true }).map(String).sort();
+}
+
+describe("break 1: a .ctx that is a symlink is followed", () => {
+  it("no hook writes through a linked .ctx, changes its target's mode, or fails the session", async () => {
+    const { project, env, transcript } = makeProject();
+    const target = mkdtempSync(join(tmpdir(), "ctx-link-target-"));
+    chmodSync(target, 0o755);
+    symlinkSync(target, join(project, ".ctx"));
+    for (const [event, name, extra] of EVENTS) {
+      const result = await runCtx(["hook", event], {
+        cwd: project,
+        env,
+        stdin: hookInput(name, project, transcript, extra),
+      });
+      expect(result.code, `${event}: ${result.stderr}`).toBe(0);
+      expect(result.stdout).toBe("");
+      expect(result.stderr).toMatch(/\.ctx is a symbolic link/);
+    }
+    expect(listTree(target)).toEqual([]);
+    expect(statSync(target).mode & 0o777).toBe(0o755);
+  });
+
+  it("the CLI refuses it with the fix, and writes nothing", async () => {
+    const { project, env } = makeProject();
+    const target = mkdtempSync(join(tmpdir(), "ctx-link-target-"));
+    symlinkSync(target, join(project, ".ctx"));
+    for (const args of [["save"], ["status"], ["checkpoint"]]) {
+      const result = await runCtx(args, { cwd: project, env });
+      expect(result.code, args.join(" ")).toBe(1);
+      expect(result.stderr).toMatch(/^ctx: .*\.ctx is a symbolic link/m);
+      expect(result.stderr).toMatch(/^hint: remove the link/m);
+    }
+    expect(listTree(target)).toEqual([]);
+  });
+
+  it("a link below a real .ctx (.ctx/snapshots) is not written through either", async () => {
+    const { project, env, transcript } = makeProject();
+    const start = await runCtx(["hook", "session-start"], {
+      cwd: project,
+      env,
+      stdin: hookInput("SessionStart", project, transcript, { source: "startup" }),
+    });
+    expect(start.code).toBe(0);
+    const target = mkdtempSync(join(tmpdir(), "ctx-link-target-"));
+    rmSync(join(project, ".ctx", "snapshots"), { recursive: true, force: true });
+    symlinkSync(target, join(project, ".ctx", "snapshots"));
+    const result = await runCtx(["hook", "pre-compact"], {
+      cwd: project,
+      env: { ...env, CTX_HOOKS__BLOCK_COMPACTION_ON_SAVE_FAILURE: "false" },
+      stdin: hookInput("PreCompact", project, transcript, { trigger: "manual" }),
+    });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toMatch(/symbolic link/);
+    expect(listTree(target)).toEqual([]);
+  });
+});
+
+describe("break 3: a FIFO as transcript_path or touched file hangs the hooks", () => {
+  it.skipIf(process.platform === "win32")("every hook ends in time with a FIFO as transcript_path", async () => {
+    const { project, env } = makeProject();
+    const fifo = join(project, "transcript.fifo");
+    execFileSync("mkfifo", [fifo]);
+    for (const [event, name, extra] of EVENTS) {
+      const started = Date.now();
+      const result = await runCtx(["hook", event], {
+        cwd: project,
+        env,
+        stdin: hookInput(name, project, fifo, extra),
+        timeoutMs: 15_000,
+      });
+      expect(result.signal, event).toBeNull();
+      expect(Date.now() - started, event).toBeLessThan(5_000);
+      // PreCompact may block the compaction (exit 2, its documented refusal) when it cannot save.
+      expect([0, event === "pre-compact" ? 2 : 0]).toContain(result.code);
+      expect(result.stdout === "" || JSON.parse(result.stdout) !== null).toBe(true);
+    }
+  });
+
+  it.skipIf(process.platform === "win32")("PreCompact saves a session that wrote to a named pipe", async () => {
+    const { project, env, transcript } = makeProject();
+    execFileSync("mkfifo", [join(project, "notes.pipe")]);
+    const started = Date.now();
+    const result = await runCtx(["hook", "pre-compact"], {
+      cwd: project,
+      env,
+      stdin: hookInput("PreCompact", project, transcript, { trigger: "manual" }),
+      timeoutMs: 15_000,
+    });
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(result.code, result.stderr).toBe(0);
+    const status = await runCtx(["status", "--json"], { cwd: project, env });
+    expect(status.code).toBe(0);
+  });
+});
+
+describe("break 10: a NUL in transcript_path is recorded and breaks every later save", () => {
+  it("the hook refuses it at the door; later saves still work", async () => {
+    const { project, env, transcript } = makeProject();
+    const bad = await runCtx(["hook", "session-start"], {
+      cwd: project,
+      env,
+      stdin: hookInput("SessionStart", project, `${transcript}\u0000x`, { source: "startup" }),
+    });
+    expect(bad.code).toBe(0);
+    expect(bad.stderr).toMatch(/transcript_path: holds a control character/);
+    const good = await runCtx(["hook", "session-start"], {
+      cwd: project,
+      env,
+      stdin: hookInput("SessionStart", project, transcript, { source: "startup" }),
+    });
+    expect(good.code).toBe(0);
+    const save = await runCtx(["save", "--json"], { cwd: project, env });
+    expect(save.code, save.stderr).toBe(0);
+    expect(save.stderr).not.toMatch(/TypeError/);
+  });
+});
+
+describe("break 12: stdin is read unbounded", () => {
+  it("a 40 MB stdin is refused in one line, with bounded memory", async () => {
+    const { project, env } = makeProject();
+    const result = await runCtx(["hook", "post-tool-use"], {
+      cwd: project,
+      env,
+      stdin: Buffer.alloc(40 * 1024 * 1024, 0x61),
+      timeoutMs: 15_000,
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe("");
+    expect(result.stderr).toBe("ctx hook: post-tool-use: stdin is larger than 16 MiB; nothing done\n");
   });
 });

@@ -18,6 +18,7 @@ export async function resolveSummariesToolSession(deps: ServerDeps, session: str
   return resolveSummarySession(
     { projectRoot: deps.projectRoot, config: deps.config, cwd: deps.projectRoot, env: ops.env },
     session,
+    { onlyClaudeProjects: true },
   );
 }
 

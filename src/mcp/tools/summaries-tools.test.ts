@@ -1,7 +1,9 @@
 // ctx_summarize and ctx_context_stats through a real Client over InMemoryTransport.
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { LONG_SESSION, layOutClaudeDir, SPOTTER_PROJECT } from "../../../tests/helpers/claude-projects.ts";
 import {
   closeClients,
   connectClient,
@@ -15,13 +17,59 @@ import {
 import { ContextStatsSchema } from "../../core/summaries/stats.ts";
 import { SummarizeReportSchema } from "../../summaries/operations.ts";
 
-const LONG_FIXTURE = resolve("tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
+// The MCP tools read transcripts under Claude Code's projects folder only: the fixtures are laid out as one.
+const CLAUDE_DIR = layOutClaudeDir(mkdtempSync(join(tmpdir(), "ctx-summaries-tools-")));
+const LONG_FIXTURE = join(CLAUDE_DIR, "projects", SPOTTER_PROJECT, `${LONG_SESSION}.jsonl`);
+const OUTSIDE_FIXTURE = resolve(`tests/fixtures/transcripts/spotter/${LONG_SESSION}.jsonl`);
 let test: McpTestProject;
 beforeEach(() => {
   test = createEmptyProject();
 });
 afterEach(closeClients);
-const deps = () => testDeps(test.project, { env: { CTX_HOME: join(test.project, "..", "home") } });
+const deps = () =>
+  testDeps(test.project, { env: { CTX_HOME: join(test.project, "..", "home"), CLAUDE_CONFIG_DIR: CLAUDE_DIR } });
+
+describe("break 13: the summaries tools read any transcript-shaped file", () => {
+  it("a path outside Claude Code's projects folder, or a device, is an isError result; nothing is read", async () => {
+    const client = await connectClient(deps());
+    for (const session of [OUTSIDE_FIXTURE, "/dev/zero", "/etc/passwd"]) {
+      for (const name of ["ctx_summarize", "ctx_context_stats"]) {
+        const result = await client.callTool({ name, arguments: { session } });
+        expect(result.isError, `${name} ${session}`).toBe(true);
+        expect(textOf(result)).toMatch(/not a transcript under Claude Code's projects folder/);
+      }
+    }
+  });
+
+  it("a non-regular file inside the projects folder is refused, not waited on", async () => {
+    const fifo = join(CLAUDE_DIR, "projects", SPOTTER_PROJECT, "pipe.jsonl");
+    if (!existsSync(fifo)) (await import("node:child_process")).execFileSync("mkfifo", [fifo]);
+    const client = await connectClient(deps());
+    const result = await client.callTool({ name: "ctx_context_stats", arguments: { session: fifo } });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toMatch(/not a regular file/);
+  });
+
+  it("two files with one name in different folders never share a summaries sidecar (CLI paths)", async () => {
+    const { resolveSummarySession } = await import("../../summaries/session-source.ts");
+    const root = mkdtempSync(join(tmpdir(), "ctx-sidecar-names-"));
+    const paths = ["a", "b"].map((folder) => {
+      mkdirSync(join(root, folder));
+      writeFileSync(join(root, folder, "x.jsonl"), "");
+      return join(root, folder, "x.jsonl");
+    });
+    const lookup = {
+      projectRoot: test.project,
+      config: deps().config,
+      cwd: root,
+      env: { CLAUDE_CONFIG_DIR: CLAUDE_DIR },
+    };
+    const [a, b] = await Promise.all(paths.map((path) => resolveSummarySession(lookup, path)));
+    expect(a?.sessionId).not.toBe(b?.sessionId);
+    const inside = await resolveSummarySession(lookup, LONG_FIXTURE);
+    expect(inside.sessionId).toBe(LONG_SESSION);
+  });
+});
 
 describe("ctx_summarize", () => {
   it("summarises the session that spawned the server and returns the assembled context", async () => {

@@ -3,10 +3,10 @@
 // previously saved state of the same session, hash the project files it touched (for `ctx diff`), and
 // redact secrets. The result is what ctx persists, injects and returns.
 import { createHash } from "node:crypto";
-import { open } from "node:fs/promises";
 import { type ContextState, createContextStateBuilder, type FileAccess } from "../../core/context/extract.ts";
 import { mergeContextStates } from "../../core/context/merge.ts";
 import { redactValue } from "../../core/redact/redact.ts";
+import { openRegularFile } from "../files/safe-path.ts";
 import { readSinceLastCompaction } from "../transcript/reader.ts";
 
 /** Files larger than this are not hashed (their diff shows "not tracked"). */
@@ -71,7 +71,8 @@ export async function hashProjectFiles(files: readonly FileAccess[]): Promise<Fi
 }
 
 export async function hashFile(path: string): Promise<string | null> {
-  const handle = await open(path, "r").catch(() => null);
+  // Regular files only: a named pipe the session wrote to would block a plain open until a writer came.
+  const handle = await openRegularFile(path).catch(() => null);
   if (handle === null) return null;
   try {
     const info = await handle.stat();

@@ -11,6 +11,7 @@ import { redactText } from "../../core/redact/redact.ts";
 import type { SessionRecord } from "../../core/sessions/seen.ts";
 import { retentionPolicyFromConfig } from "../../core/snapshots/retention.ts";
 import { CtxError } from "../../errors.ts";
+import { hasControlCharacter } from "../files/safe-path.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
 import { writeCheckpoint } from "../snapshots/checkpoints.ts";
 import { type CreateSnapshotResult, createSnapshot, type SnapshotTrigger } from "../snapshots/snapshots.ts";
@@ -34,8 +35,11 @@ export async function resolveSession(deps: ContextOpsDeps, wanted: Partial<Sessi
     return { sessionId: wanted.sessionId, transcriptPath: wanted.transcriptPath };
   }
   const seen = await readSessionsSeen(deps.projectRoot).catch(() => null);
+  // A path with a control character (recorded before hook inputs were checked for them) names no file.
   const match = (s: SessionRecord) =>
-    s.transcriptPath !== null && (wanted.sessionId === undefined || s.sessionId === wanted.sessionId);
+    s.transcriptPath !== null &&
+    !hasControlCharacter(s.transcriptPath) &&
+    (wanted.sessionId === undefined || s.sessionId === wanted.sessionId);
   const record = seen?.sessions.find(match);
   if (record === undefined || record.transcriptPath === null) {
     throw new CtxError(

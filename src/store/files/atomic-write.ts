@@ -4,6 +4,7 @@
 import { randomBytes } from "node:crypto";
 import { chmod, type FileHandle, mkdir, open, readdir, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { assertNoLinkInCtxPath } from "./safe-path.ts";
 
 /**
  * Writes `data` to a temp file beside `path` (same folder, so the rename cannot cross file systems),
@@ -11,6 +12,7 @@ import { basename, dirname, join } from "node:path";
  */
 export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
   const folder = dirname(path);
+  assertNoLinkInCtxPath(folder);
   const temp = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`); // matches TEMP_NAME
   let handle: FileHandle | undefined;
   try {
@@ -54,6 +56,7 @@ export async function removeOrphanedTempFiles(folder: string, minAgeMs = 10 * 60
  * already exists with group or other access. Call it only on folders that belong to ctx.
  */
 export async function ensurePrivateDir(path: string): Promise<void> {
+  assertNoLinkInCtxPath(path); // never chmod, or create into, a folder reached through a link
   const firstCreated = await mkdir(path, { recursive: true, mode: 0o700 });
   if (firstCreated !== undefined) {
     // A new folder's own entry lives in its parent; sync that too so it survives a power loss.

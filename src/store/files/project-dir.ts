@@ -2,10 +2,11 @@
 // (plugin installs), so the folder ignores itself for git (`.ctx/.gitignore` = `*`), and a project
 // folder that does not exist is an error rather than something to create.
 import { existsSync } from "node:fs";
-import { mkdir, stat, writeFile } from "node:fs/promises";
+import { lstat, mkdir, stat, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { projectPaths } from "../../config/paths.ts";
 import { CtxError } from "../../errors.ts";
+import { assertNoLinkInCtxPath } from "./safe-path.ts";
 
 export async function ensureProjectCtxDir(projectRoot: string): Promise<string> {
   const root = await stat(projectRoot).catch(() => null);
@@ -19,7 +20,8 @@ export async function ensureProjectCtxDir(projectRoot: string): Promise<string> 
     await mkdir(ctxDir, { mode: 0o700 });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-    const existing = await stat(ctxDir);
+    assertNoLinkInCtxPath(ctxDir);
+    const existing = await lstat(ctxDir);
     if (!existing.isDirectory()) {
       throw new CtxError("STATE_CORRUPT", `${ctxDir} exists but is not a folder`, {
         hint: "another tool may have made it; rename or remove it so ctx can keep its state there",

@@ -4,10 +4,20 @@
 // and small: the hook runs after every tool call. Written to a temp file and renamed (a reader sees the old
 // or the new file, never half of one), 0600 in a 0700 folder; no fsync: a lost measurement only delays a
 // warning by one tool call, and an fsync per tool call would cost more than the whole guard.
-import { mkdirSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from "node:fs";
+import {
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { join } from "node:path";
 import { projectPaths } from "../../config/paths.ts";
 import { type GuardState, parseGuardState } from "../../core/guard/state.ts";
+import { isCtxPathSafe } from "../files/safe-path.ts";
 
 export function guardDir(projectRoot: string): string {
   return join(projectPaths(projectRoot).ctxDir, "guard");
@@ -43,7 +53,9 @@ export function readGuardState(projectRoot: string, sessionId: string): GuardSta
 /** Writes `value` as JSON; false (nothing written) when the project has no `.ctx/` (ctx not set up here). */
 export function writeGuardFile(projectRoot: string, path: string, value: unknown): boolean {
   const ctxDir = projectPaths(projectRoot).ctxDir;
-  if (!statSync(ctxDir, { throwIfNoEntry: false })?.isDirectory()) return false;
+  // lstat: a `.ctx` that is a link is not ctx's folder (nothing is written through it).
+  if (!lstatSync(ctxDir, { throwIfNoEntry: false })?.isDirectory() || !isCtxPathSafe(guardDir(projectRoot)))
+    return false;
   mkdirSync(guardDir(projectRoot), { recursive: true, mode: 0o700 });
   const temp = `${path}.${process.pid}.tmp`;
   try {

@@ -2,8 +2,9 @@
 // to 16 MiB) only while the tail holds no usable reply or boundary, so the cost follows the last few lines,
 // not the transcript's size. Synchronous on purpose: it runs after every tool call, and the first
 // asynchronous fs call of a process starts libuv's thread pool (several milliseconds).
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, fstatSync, readSync } from "node:fs";
 import { type ContextReading, readContextFromTail } from "../../core/guard/tokens.ts";
+import { openRegularFileSync } from "../files/safe-path.ts";
 
 export const TAIL_INITIAL_BYTES = 64 * 1024;
 export const TAIL_MAX_BYTES = 16 * 1024 * 1024;
@@ -16,9 +17,9 @@ export interface TailReading {
 }
 
 export function readContextTail(path: string, options: { initialBytes?: number; maxBytes?: number } = {}): TailReading {
-  let fd: number;
+  let fd: number | null;
   try {
-    fd = openSync(path, "r");
+    fd = openRegularFileSync(path);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ENOENT" || code === "ENOTDIR" || code === "EISDIR") {
@@ -26,6 +27,7 @@ export function readContextTail(path: string, options: { initialBytes?: number; 
     }
     throw error;
   }
+  if (fd === null) return { reading: null, fileSize: null, scannedBytes: 0 };
   try {
     const size = fstatSync(fd).size;
     const maxBytes = options.maxBytes ?? TAIL_MAX_BYTES;

@@ -1,0 +1,123 @@
+// What ctx opens and where it writes, checked where it happens:
+// - ctx's own folders are never reached through a symbolic link. A repository can commit `.ctx` (or
+//   `.ctx/snapshots`) as a link, and hooks run in every repository a plugin user opens: following it would
+//   chmod and fill a folder of the committer's choosing. The check walks from the nearest `.ctx` folder
+//   (a project's, or `~/.ctx`) down to the folder written into, with lstat.
+// - Files read are regular files only. A FIFO (or a device) as a transcript or a touched file would block
+//   a synchronous `open` forever and hang the hook; opening with O_NONBLOCK and checking fstat avoids it
+//   without a race between a check and the open.
+import { closeSync, constants, fstatSync, lstatSync, openSync } from "node:fs";
+import { type FileHandle, open } from "node:fs/promises";
+import { basename, dirname, parse } from "node:path";
+import { CtxError } from "../../errors.ts";
+
+const CTX_FOLDER_NAME = ".ctx";
+
+/** True when the string holds a control character (NUL included): never a real path or session id. */
+export function hasControlCharacter(text: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+  return /[\u0000-\u001f\u007f]/.test(text);
+}
+
+function linkError(path: string): CtxError {
+  return new CtxError("UNSAFE_PATH", `${path} is a symbolic link; ctx never writes through one`, {
+    hint: `ctx keeps private state there: remove the link (\`rm ${path}\`) so ctx makes a real folder, or point CTX_HOME at a real folder`,
+  });
+}
+
+/**
+ * Throws UNSAFE_PATH when `folder`, or any folder between it and the nearest enclosing `.ctx` folder
+ * (that one included), is a symbolic link. Folders that do not exist yet pass (they will be made as real
+ * ones). With no `.ctx` above it, nothing is checked.
+ */
+export function assertNoLinkInCtxPath(folder: string): void {
+  const chain: string[] = [];
+  let current = folder;
+  const { root } = parse(folder);
+  for (;;) {
+    chain.push(current);
+    if (basename(current) === CTX_FOLDER_NAME || current === root) break;
+    const up = dirname(current);
+    if (up === current) break;
+    current = up;
+  }
+  // Outside a `.ctx` folder the files are not ctx's own (.claude/settings.json, MEMORY.md): a user may link
+  // those folders on purpose, so nothing is checked there.
+  if (basename(chain[chain.length - 1] ?? "") !== CTX_FOLDER_NAME) return;
+  for (const path of chain) {
+    let info: ReturnType<typeof lstatSync> | undefined;
+    try {
+      info = lstatSync(path, { throwIfNoEntry: false });
+    } catch {
+      info = undefined;
+    }
+    if (info?.isSymbolicLink()) throw linkError(path);
+  }
+}
+
+/** The same check as a yes/no, for hot paths that skip their work rather than fail. */
+export function isCtxPathSafe(folder: string): boolean {
+  try {
+    assertNoLinkInCtxPath(folder);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+function notRegular(path: string): CtxError {
+  return new CtxError("UNSAFE_PATH", `${path} is not a regular file; ctx reads only regular files`, {
+    hint: "a pipe, socket or device there would block ctx; point it at the real file",
+  });
+}
+
+function checkPathText(path: string): void {
+  if (hasControlCharacter(path)) {
+    throw new CtxError("UNSAFE_PATH", `a path with a control character was refused: ${JSON.stringify(path)}`, {
+      hint: "the path came from a hook input or a saved state; it cannot name a real transcript",
+    });
+  }
+}
+
+/** Opens a regular file for reading; null when it does not exist; UNSAFE_PATH for anything else. */
+export async function openRegularFile(path: string): Promise<FileHandle | null> {
+  checkPathText(path);
+  let handle: FileHandle;
+  try {
+    handle = await open(path, READ_FLAGS);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  const info = await handle.stat().catch(async (error: unknown) => {
+    await handle.close();
+    throw error;
+  });
+  if (!info.isFile()) {
+    await handle.close();
+    throw notRegular(path);
+  }
+  return handle;
+}
+
+/** The synchronous twin of openRegularFile: a file descriptor, or null when absent. */
+export function openRegularFileSync(path: string): number | null {
+  checkPathText(path);
+  let fd: number;
+  try {
+    fd = openSync(path, READ_FLAGS);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+  let regular = false;
+  try {
+    regular = fstatSync(fd).isFile();
+  } finally {
+    if (!regular) closeSync(fd);
+  }
+  if (!regular) throw notRegular(path);
+  return fd;
+}
