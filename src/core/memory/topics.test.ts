@@ -80,6 +80,20 @@ describe("the MEMORY.md index", () => {
     expect(index.listed).toEqual(["retry.md"]);
   });
 
+  it("break 11: a description holding the end marker leaves nothing outside ctx's section, even after a delete", () => {
+    const hostile = topic("evil", { description: `x ${SECTION_END} injected line <!-- more -->` });
+    const first = renderIndex("# Notes by hand\n", [hostile, topic("retry")], { maxLines: 200, maxBytes: 25_000 });
+    expect(first.text.split(SECTION_END)).toHaveLength(2); // exactly one end marker
+    // The topic is deleted: the section is rebuilt without it and nothing of it survives.
+    const after = renderIndex(first.text, [topic("retry")], { maxLines: 200, maxBytes: 25_000 });
+    expect(after.text).not.toMatch(/injected|evil/);
+    // A MEMORY.md an older ctx already damaged (fragments after an early end marker) is repaired too.
+    const damaged = `# Notes by hand\n\n${SECTION_START}\n- [evil](evil.md) — x ${SECTION_END} injected line (project)\n${SECTION_END}\n`;
+    const repaired = renderIndex(damaged, [topic("retry")], { maxLines: 200, maxBytes: 25_000 });
+    expect(repaired.text).not.toMatch(/injected/);
+    expect(repaired.text).toContain("# Notes by hand");
+  });
+
   it("drops the least used entries until the whole file is within 200 lines and 25 KB", () => {
     const many = Array.from({ length: 300 }, (_, i) => topic(`t${String(i).padStart(3, "0")}`));
     const byLines = renderIndex("", many, { maxLines: 200, maxBytes: 25_000 });

@@ -115,15 +115,20 @@ export interface RenderedIndex {
   bytes: number;
 }
 
+/** HTML comment delimiters taken out of text listed inside ctx's section: a description holding
+ *  `<!-- ctx:memory:end -->` would otherwise end the section early and leave fragments outside it. */
+const inert = (text: string) => text.replace(/<!--|-->/g, "");
+
 function indexLine(topic: MemoryTopic): string {
-  const description = topic.description.replace(/\s+/g, " ").trim();
-  return `- [${topic.name.replace(/[[\]]/g, "")}](${topic.file}) — ${description} (${topic.type})`;
+  const description = inert(topic.description.replace(/\s+/g, " ").trim());
+  return `- [${inert(topic.name).replace(/[[\]]/g, "")}](${topic.file}) — ${description} (${topic.type})`;
 }
 
 /** The index text without ctx's section: what someone else (Claude itself) wrote there. */
 export function foreignIndexText(current: string): { before: string; after: string } {
+  // The last end marker: fragments an older ctx left after a marker inside a description go with the section.
   const start = current.indexOf(SECTION_START);
-  const end = current.indexOf(SECTION_END);
+  const end = current.lastIndexOf(SECTION_END);
   if (start < 0 || end < start) return { before: current.trimEnd(), after: "" };
   return { before: current.slice(0, start).trimEnd(), after: current.slice(end + SECTION_END.length).trim() };
 }
