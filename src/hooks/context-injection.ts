@@ -71,11 +71,15 @@ function fitLines(text: string, max: number, marker: string): string {
 }
 
 /** The short "where you left off" for a new session in a project with saved context. */
-export function startupInjectionText(state: ContextState, maxChars: number): string {
+export function startupInjectionText(
+  state: ContextState,
+  maxChars: number,
+  origin = "the previous session in this project (ctx restore shows more)",
+): string {
   return renderRestoreText(state, {
     mode: "selective",
     sections: ["task", "todos", "decisions", "preferences", "files"],
     maxChars,
-    origin: "the previous session in this project (ctx restore shows more)",
+    origin,
   });
 }

@@ -52,13 +52,19 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
   const maxChars = deps.config.hooks.maxInjectChars;
   if (input.source === "startup") {
     if (!deps.config.hooks.autoRestore) return null;
-    const [{ readProjectState }, { startupInjectionText }] = await Promise.all([
+    const [{ readNewestGoodState }, { startupInjectionText }] = await Promise.all([
       import("../store/context/project-state.ts"),
       import("./context-injection.ts"),
     ]);
-    const current = await readProjectState(deps.projectRoot).catch(() => null);
-    if (current === null || current.sessionId === input.session_id) return null;
-    return startupInjectionText(current, Math.min(maxChars, STARTUP_MAX_CHARS));
+    // A damaged state.ctx falls back to the newest session state or checkpoint that verifies, and says so.
+    const recovered = await readNewestGoodState(deps.projectRoot, input.session_id).catch(() => null);
+    if (recovered === null || recovered.state.sessionId === input.session_id) return null;
+    const { source } = recovered;
+    const origin =
+      source.kind === "state"
+        ? undefined
+        : `${source.kind === "checkpoint" ? `checkpoint ${source.id}` : `session ${source.sessionId}'s own saved state`}, because .ctx/state.ctx failed to verify (ctx status shows why; ctx restore shows more)`;
+    return startupInjectionText(recovered.state, Math.min(maxChars, STARTUP_MAX_CHARS), origin);
   }
   const injection = await readInjection(deps.projectRoot);
   const pending =

@@ -1,6 +1,16 @@
 // Whole-process breaks found by the adversarial pass (issue #11), one test per break, named after it.
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -255,5 +265,48 @@ describe("break 12: stdin is read unbounded", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("");
     expect(result.stderr).toBe("ctx hook: post-tool-use: stdin is larger than 16 MiB; nothing done\n");
+  });
+});
+
+describe("break 6: a damaged state.ctx is silent in status, and a new session starts with nothing", () => {
+  it("status says so, and SessionStart restores from the newest session state that verifies, saying which", async () => {
+    const { project, env, transcript } = makeProject();
+    const start = await runCtx(["hook", "session-start"], {
+      cwd: project,
+      env,
+      stdin: hookInput("SessionStart", project, transcript, { source: "startup" }),
+    });
+    expect(start.code).toBe(0);
+    const save = await runCtx(["save", "--json"], { cwd: project, env });
+    expect(save.code, save.stderr).toBe(0);
+    // Damage the project's state: a flipped byte in the middle of the payload.
+    const statePath = join(project, ".ctx", "state.ctx");
+    const bytes = readFileSync(statePath);
+    bytes[Math.floor(bytes.length / 2)] = (bytes[Math.floor(bytes.length / 2)] ?? 0) ^ 0xff;
+    writeFileSync(statePath, bytes);
+
+    const status = await runCtx(["status", "--json"], { cwd: project, env });
+    expect(status.code).toBe(0);
+    expect(JSON.stringify(JSON.parse(status.stdout).warnings)).toMatch(/state\.ctx failed to verify/);
+    const text = await runCtx(["status"], { cwd: project, env });
+    expect(text.stdout + text.stderr).toMatch(/state\.ctx failed to verify/);
+
+    const next = await runCtx(["hook", "session-start"], {
+      cwd: project,
+      env,
+      stdin: JSON.stringify({
+        session_id: "0b1c2d3e-0000-4000-8000-0000000000bb",
+        transcript_path: join(project, "none.jsonl"),
+        cwd: project,
+        hook_event_name: "SessionStart",
+        source: "startup",
+      }),
+    });
+    expect(next.code).toBe(0);
+    const context = JSON.parse(next.stdout).hookSpecificOutput.additionalContext as string;
+    expect(context).toMatch(/Refactor the parser/);
+    expect(context).toMatch(
+      new RegExp(`session ${SESSION}'s own saved state, because \\.ctx/state\\.ctx failed to verify`),
+    );
   });
 });

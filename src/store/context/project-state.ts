@@ -7,7 +7,7 @@ import { readdir, stat, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { projectPaths } from "../../config/paths.ts";
 import { type ContextState, ContextStateSchema } from "../../core/context/extract.ts";
-import { CtxError } from "../../errors.ts";
+import { CtxError, describeError, isCtxError } from "../../errors.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
 import { updateStateFileOrQuarantine } from "../files/quarantine.ts";
 import { readStateFile } from "../files/state-file.ts";
@@ -87,4 +87,50 @@ async function pruneSessionStates(projectRoot: string): Promise<void> {
   );
   dated.sort((a, b) => b.mtime - a.mtime);
   for (const { name } of dated.slice(SESSION_STATES_KEPT)) await unlink(join(dir, name)).catch(() => undefined);
+}
+
+export interface RecoveredState {
+  state: ContextState;
+  /** Where it came from: the project's state, else a session's own state, else a checkpoint. */
+  source: { kind: "state" } | { kind: "session-state"; sessionId: string } | { kind: "checkpoint"; id: string };
+  /** Why `state.ctx` was not used, when it was damaged; null when it was fine (or absent). */
+  damaged: string | null;
+}
+
+/**
+ * The project's newest saved context, for a new session: `state.ctx`, or, when that fails to verify, the
+ * newest per-session state that verifies (other than `excludeSessionId`), else the newest good checkpoint.
+ * null when there is nothing to restore. A damaged `state.ctx` never means starting with nothing.
+ */
+export async function readNewestGoodState(
+  projectRoot: string,
+  excludeSessionId?: string,
+): Promise<RecoveredState | null> {
+  let damaged: string | null = null;
+  try {
+    const state = await readProjectState(projectRoot);
+    if (state !== null) return { state, source: { kind: "state" }, damaged: null };
+  } catch (error) {
+    if (!isCtxError(error)) throw error;
+    damaged = describeError(error);
+  }
+  if (damaged === null) return null; // no state yet: nothing was lost either
+  const dir = join(projectPaths(projectRoot).ctxDir, "session-states");
+  const names = (await readdir(dir).catch(() => [] as string[])).filter((name) => name.endsWith(".ctx"));
+  const dated = await Promise.all(
+    names.map(async (name) => ({ name, mtime: (await stat(join(dir, name)).catch(() => null))?.mtimeMs ?? 0 })),
+  );
+  dated.sort((a, b) => b.mtime - a.mtime);
+  for (const { name } of dated) {
+    const state = await readStateFile(join(dir, name), ContextStateSchema).catch(() => null);
+    if (state === null || state.sessionId === excludeSessionId) continue;
+    return { state, source: { kind: "session-state", sessionId: state.sessionId }, damaged };
+  }
+  const { newestGoodCheckpoint } = await import("../snapshots/checkpoints.ts");
+  const { checkpoint } = await newestGoodCheckpoint(projectRoot, ContextStateSchema).catch(() => ({
+    checkpoint: null,
+  }));
+  if (checkpoint !== null)
+    return { state: checkpoint.state, source: { kind: "checkpoint", id: checkpoint.meta.id }, damaged };
+  return null;
 }

@@ -17,6 +17,7 @@ import {
 import type { SessionRecord, SessionsFile } from "../../core/sessions/seen.ts";
 import { buildStatus, type Status } from "../../core/status/report.ts";
 import { describeError, isCtxError } from "../../errors.ts";
+import { readProjectState } from "../context/project-state.ts";
 import { readNewestGuardState } from "../guard/guard-store.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
 import { type CheckpointEntry, listCheckpoints, readCheckpoint } from "../snapshots/checkpoints.ts";
@@ -47,6 +48,14 @@ export async function collectProjectStatus(
     recovery = await detectRecovery(projectRoot, sessions, now, options.isProcessAlive ?? isProcessAlive, warnings);
   } catch (error) {
     warnings.push(`crash recovery check failed: ${describeError(error)}`);
+  }
+  // The saved context itself: a damaged state.ctx is said here (SessionStart falls back past it).
+  try {
+    await readProjectState(projectRoot);
+  } catch (error) {
+    warnings.push(
+      `the saved context ${paths.state} failed to verify (${describeError(error)}); new sessions restore from the newest session state or checkpoint that verifies, and the next save replaces it`,
+    );
   }
   let health: Health | null = null;
   try {
