@@ -1,5 +1,5 @@
 // The built binary's session index commands over a fake ~/.claude holding the fixture transcripts.
-import { mkdtempSync, statSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -30,5 +30,38 @@ describe("ctx index / stats / reindex (built binary)", () => {
     expect(JSON.parse(rebuilt.stdout)).toMatchObject({ sessionsTotal: 7, filesIngested: 8 });
     const after = JSON.parse((await runCtx(["stats", "--json"], { cwd: root, env })).stdout);
     expect(after.chunks).toBe(report.chunks);
+  });
+});
+
+describe("break 4: page-level damage to index.db", () => {
+  it("stats notices a zeroed page and says to reindex; reindex moves the file aside and rebuilds", async () => {
+    const base = mkdtempSync(join(tmpdir(), "ctx-index-damage-"));
+    const dir = layOutClaudeDir(base);
+    const localEnv = { HOME: join(base, "home"), CTX_HOME: join(base, "ctx-home"), CLAUDE_CONFIG_DIR: "" };
+    expect((await runCtx(["index", "--claude-dir", dir, "--quiet"], { cwd: base, env: localEnv })).code).toBe(0);
+    const before = JSON.parse((await runCtx(["stats", "--json"], { cwd: base, env: localEnv })).stdout);
+    expect(before.integrity).toBe("ok");
+
+    const dbPath = join(base, "ctx-home", "index.db");
+    const bytes = readFileSync(dbPath);
+    const pageSize = bytes.readUInt16BE(16) === 1 ? 65536 : bytes.readUInt16BE(16);
+    const pages = Math.floor(bytes.length / pageSize);
+    expect(pages).toBeGreaterThan(4);
+    bytes.fill(0, Math.floor(pages / 2) * pageSize, (Math.floor(pages / 2) + 1) * pageSize);
+    writeFileSync(dbPath, bytes);
+
+    const stats = await runCtx(["stats", "--json"], { cwd: base, env: localEnv });
+    expect(stats.code).toBe(1);
+    expect(JSON.parse(stats.stdout).integrity).not.toBe("ok");
+    expect(stats.stderr).toMatch(/^ctx: the session index .* is damaged/m);
+    expect(stats.stderr).toMatch(/^hint: run `ctx reindex`/m);
+
+    const rebuilt = await runCtx(["reindex", "--claude-dir", dir, "--json"], { cwd: base, env: localEnv });
+    expect(rebuilt.code, rebuilt.stderr).toBe(0);
+    expect(rebuilt.stderr).toMatch(/damaged; kept it as .*index\.db\.damaged-/);
+    expect(JSON.parse(rebuilt.stdout)).toMatchObject({ sessionsTotal: 7, filesIngested: 8 });
+    const after = JSON.parse((await runCtx(["stats", "--json"], { cwd: base, env: localEnv })).stdout);
+    expect(after).toMatchObject({ integrity: "ok", chunks: before.chunks, sessions: before.sessions });
+    expect(readdirSync(join(base, "ctx-home")).some((name) => name.startsWith("index.db.damaged-"))).toBe(true);
   });
 });

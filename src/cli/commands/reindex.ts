@@ -1,11 +1,11 @@
 // `ctx reindex [--claude-dir DIR]`: throw the session index away and build it again from the transcripts;
 // also the cure for a damaged index file.
-import { rmSync } from "node:fs";
+import { existsSync, renameSync, rmSync } from "node:fs";
 import type { Command } from "commander";
 import { isCtxError } from "../../errors.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
 import { resetSchema } from "../../search/session-index/schema.ts";
-import { openSessionIndex } from "../../search/session-index/session-index.ts";
+import { integrityProblems, isCorruptionError, openSessionIndex } from "../../search/session-index/session-index.ts";
 import type { CliContext } from "../command-io.ts";
 import { type IndexRunOptions, runIndexSync } from "../index-run.ts";
 
@@ -17,25 +17,42 @@ export function registerReindexCommand(program: Command, ctx: CliContext): void 
     .option("--json", "print the sync summary as JSON")
     .option("--quiet", "no progress and no summary")
     .action(async (options: IndexRunOptions) => {
-      clearSessionIndex(resolveIndexPath(ctx.env));
+      const movedAside = clearSessionIndex(resolveIndexPath(ctx.env), new Date());
+      if (movedAside !== null && options.quiet !== true) {
+        ctx.err(`ctx: the session index was damaged; kept it as ${movedAside} and building a new one\n`);
+      }
       await runIndexSync(ctx, { ...options, full: true });
     });
 }
 
 /**
- * Empties a readable index in place (a running `ctx serve` keeps using the same file) and deletes a
- * damaged one (with its WAL and shared-memory files) so the sync starts a new one.
+ * Empties a sound index in place (a running `ctx serve` keeps using the same file). A damaged one (not a
+ * database, or a page SQLite reports as malformed, before or after the reset) is moved aside as
+ * `index.db.damaged-<time>` with its WAL and shared-memory files deleted, so the sync starts a new file.
+ * Returns where a damaged file was moved, else null.
  */
-export function clearSessionIndex(dbPath: string): void {
+export function clearSessionIndex(dbPath: string, now: Date = new Date()): string | null {
   try {
     const index = openSessionIndex(dbPath);
     try {
       resetSchema(index.db);
+      try {
+        index.db.exec("VACUUM"); // rewrites the (now empty) file: a damaged page fails here if not before
+      } catch (error) {
+        if (isCorruptionError(error)) throw error; // else (another process busy): the check below decides
+      }
+      const problems = integrityProblems(index.db);
+      if (problems.length > 0) throw Object.assign(new Error(problems.join("; ")), { errcode: 11 });
     } finally {
       index.close();
     }
+    return null;
   } catch (error) {
-    if (!isCtxError(error) || error.code !== "INDEX_CORRUPT") throw error;
-    for (const suffix of ["", "-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+    const damaged = (isCtxError(error) && error.code === "INDEX_CORRUPT") || isCorruptionError(error);
+    if (!damaged) throw error;
+    const aside = `${dbPath}.damaged-${now.toISOString().replace(/[:.]/g, "-")}`;
+    if (existsSync(dbPath)) renameSync(dbPath, aside);
+    for (const suffix of ["-wal", "-shm"]) rmSync(`${dbPath}${suffix}`, { force: true });
+    return existsSync(aside) ? aside : null;
   }
 }

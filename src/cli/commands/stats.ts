@@ -1,12 +1,16 @@
 // `ctx stats [--json]`: what the session index holds (sessions, chunks, projects, size, last sync, vectors).
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
+import { CtxError } from "../../errors.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
-import { type IndexStats, openSessionIndex } from "../../search/session-index/session-index.ts";
+import { type IndexStats, integrityProblems, openSessionIndex } from "../../search/session-index/session-index.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
 
-export type IndexStatsReport = { path: string; exists: boolean } & IndexStats;
+export type IndexStatsReport = { path: string; exists: boolean } & IndexStats & {
+    /** `PRAGMA quick_check` of the whole file: "ok", or what SQLite found damaged. */
+    integrity: string;
+  };
 
 export function registerStatsCommand(program: Command, ctx: CliContext): void {
   program
@@ -16,16 +20,34 @@ export function registerStatsCommand(program: Command, ctx: CliContext): void {
     .action((options: { json?: boolean }) => {
       const report = readIndexStats(resolveIndexPath(ctx.env));
       ctx.out(options.json === true ? formatJson(report) : formatIndexStats(report));
+      // The figures are printed either way (they may still help); a damaged file is an error to act on.
+      if (report.exists && report.integrity !== "ok") {
+        throw new CtxError("INDEX_CORRUPT", `the session index ${report.path} is damaged: ${report.integrity}`, {
+          hint: "run `ctx reindex` (the damaged file is moved aside and the index built again)",
+        });
+      }
     });
 }
 
 export function readIndexStats(path: string): IndexStatsReport {
   if (!existsSync(path)) {
-    return { path, exists: false, sessions: 0, chunks: 0, projects: 0, bytes: 0, lastSyncAt: null, vectors: 0 };
+    return {
+      path,
+      exists: false,
+      sessions: 0,
+      chunks: 0,
+      projects: 0,
+      bytes: 0,
+      lastSyncAt: null,
+      vectors: 0,
+      integrity: "ok",
+    };
   }
   const index = openSessionIndex(path, { readonly: true });
   try {
-    return { path, exists: true, ...index.stats() };
+    // The structure first: counts read from a damaged file may be wrong without any error.
+    const problems = integrityProblems(index.db);
+    return { path, exists: true, ...index.stats(), integrity: problems.length === 0 ? "ok" : problems.join("; ") };
   } finally {
     index.close();
   }
@@ -42,6 +64,7 @@ export function formatIndexStats(report: IndexStatsReport): string {
     ["size", formatBytes(report.bytes)],
     ["last sync", report.lastSyncAt === null ? "never" : new Date(report.lastSyncAt).toISOString()],
     ["vectors", number(report.vectors)],
+    ["integrity", report.integrity],
   ]);
 }
 

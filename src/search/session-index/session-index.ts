@@ -213,7 +213,49 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
       }));
     },
   };
+  return guardAgainstCorruption(index);
+}
+
+/** The methods that query the database answer a damaged page with INDEX_CORRUPT ("run ctx reindex"). */
+function guardAgainstCorruption(index: SessionIndex): SessionIndex {
+  const target = index as unknown as Record<string, unknown>;
+  for (const [key, value] of Object.entries(target)) {
+    if (typeof value !== "function" || key === "close") continue;
+    const method = value as (...args: unknown[]) => unknown;
+    target[key] = (...args: unknown[]) => {
+      try {
+        return method(...args);
+      } catch (error) {
+        throw asIndexError(index, error);
+      }
+    };
+  }
   return index;
+}
+
+/**
+ * A query that failed with SQLITE_CORRUPT/NOTADB becomes INDEX_CORRUPT, with what `PRAGMA quick_check` found;
+ * any other error is returned as it was.
+ */
+export function asIndexError(index: Pick<SessionIndex, "db" | "path">, error: unknown): unknown {
+  if (error instanceof CtxError || !isCorruptionError(error)) return error;
+  const problems = integrityProblems(index.db);
+  const found = problems.length > 0 ? `: ${problems[0]}` : "";
+  return new CtxError("INDEX_CORRUPT", `the session index ${index.path} is damaged${found}`, {
+    hint: `${CORRUPT_HINT} (the damaged file is moved aside and the index built again)`,
+    cause: error,
+  });
+}
+
+/** `PRAGMA quick_check`: [] when the file's structure is sound, else the first problems SQLite reports. */
+export function integrityProblems(db: DatabaseSync, max = 5): string[] {
+  try {
+    const rows = db.prepare(`PRAGMA quick_check(${max})`).all() as Array<{ quick_check?: string }>;
+    const lines = rows.map((row) => String(row.quick_check ?? Object.values(row)[0] ?? ""));
+    return lines.length === 1 && lines[0] === "ok" ? [] : lines;
+  } catch (error) {
+    return [error instanceof Error ? error.message : String(error)];
+  }
 }
 
 interface HitRow {
