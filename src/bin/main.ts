@@ -5,7 +5,7 @@ import { mkdirSync } from "node:fs";
 import { enableCompileCache } from "node:module";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { isCtxError } from "../errors.ts";
+import { explainSystemError, isCtxError } from "../errors.ts";
 
 // V8's code cache for ctx's own modules, kept with ctx's other private files: a few milliseconds off
 // every hook process (measured in bench/hooks.bench.ts). Folders are made 0700 first (Node would make
@@ -99,7 +99,9 @@ main(process.argv.slice(2)).then(
     // `serve` keeps running on its own; every other command ends here.
     if (code >= 0) await exitAfterFlush(code);
   },
-  async (error: unknown) => {
+  async (thrown: unknown) => {
+    // A full or read-only disk, a permission, a damaged index: the person's to fix, so no stack trace.
+    const error = explainSystemError(thrown) ?? thrown;
     const message = error instanceof Error ? error.message : String(error);
     process.stderr.write(`ctx: ${message}\n`);
     if (isCtxError(error) && error.hint !== undefined) process.stderr.write(`hint: ${error.hint}\n`);

@@ -5,7 +5,7 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type * as z from "zod/mini";
-import { describeError, isCtxError } from "../errors.ts";
+import { describeError, explainSystemError, isCtxError } from "../errors.ts";
 import type { ServerDeps } from "./deps.ts";
 
 /** A tool's arguments: the fields (a raw shape), or an object schema when the object itself has rules (strict, refined). */
@@ -93,7 +93,8 @@ export function registerTool(server: McpServer, deps: ServerDeps, tool: ToolDefi
   );
 }
 
-export function toolErrorResult(toolName: string, error: unknown): CallToolResult {
+export function toolErrorResult(toolName: string, thrown: unknown): CallToolResult {
+  const error = explainSystemError(thrown) ?? thrown;
   const hint = isCtxError(error) && error.hint !== undefined ? `\nhint: ${error.hint}` : "";
   const code = isCtxError(error) ? ` [${error.code}]` : "";
   return {

@@ -1,12 +1,12 @@
 // The I/O shell of `ctx doctor`: gathers the facts (files, PATH, permissions, state files, config) and
 // hands them to the pure checks in src/core/setup/doctor-*.ts.
 
-import { existsSync } from "node:fs";
+import { existsSync, lstatSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
 import { globalConfigPath, loadConfig } from "../config/load.ts";
-import { projectPaths } from "../config/paths.ts";
+import { ctxHome, projectPaths } from "../config/paths.ts";
 import {
   type ConfigCheck,
   checkConfig,
@@ -14,8 +14,10 @@ import {
   checkLeftoverTempFiles,
   checkNode,
   checkPathCommands,
+  checkPrivateModes,
   checkSessionIndex,
   checkStateFiles,
+  type PrivateModeFact,
   type StateFileCheck,
 } from "../core/setup/doctor-environment.ts";
 import { checkProjectWiring } from "../core/setup/doctor-project.ts";
@@ -82,7 +84,23 @@ export async function runDoctorChecks(options: DoctorOptions): Promise<Finding[]
     checkLeftoverTempFiles(paths.ctxDir, await countLeftoverTempFiles(paths.ctxDir)),
     checkConfig(readConfigCheck(project, env)),
     checkSessionIndex(inspectSessionIndex(resolveIndexPath(env))),
+    checkPrivateModes(privateModeFacts(env, paths.ctxDir)),
   ];
+}
+
+function privateModeFacts(env: NodeJS.ProcessEnv, ctxDir: string): PrivateModeFact[] {
+  const indexPath = resolveIndexPath(env);
+  const places: Array<[string, PrivateModeFact["kind"]]> = [
+    [ctxHome(env), "folder"],
+    [indexPath, "file"],
+    [`${indexPath}-wal`, "file"],
+    [`${indexPath}-shm`, "file"],
+    [ctxDir, "folder"],
+  ];
+  return places.map(([path, kind]) => {
+    const info = lstatSync(path, { throwIfNoEntry: false });
+    return { path, kind, mode: info === undefined || info.isSymbolicLink() ? null : info.mode & 0o777 };
+  });
 }
 
 /** Why Claude Code could not start `command args`, or null. */

@@ -5,6 +5,7 @@ import {
   checkLeftoverTempFiles,
   checkNode,
   checkPathCommands,
+  checkPrivateModes,
   checkSessionIndex,
   checkStateFiles,
 } from "./doctor-environment.ts";
@@ -136,5 +137,31 @@ describe("checkConfig and the session index", () => {
       status: "ok",
       message: expect.stringMatching(/3 session\(s\), 40 chunk\(s\), last sync 2026-01-02/),
     });
+  });
+});
+
+describe("checkPrivateModes (break 14: doctor is silent on a 0777 CTX_HOME or a 0666 index.db)", () => {
+  it("warns about every folder or file others can read, with the chmod that fixes each", () => {
+    const finding = checkPrivateModes([
+      { path: "/h/.ctx", kind: "folder", mode: 0o777 },
+      { path: "/h/.ctx/index.db", kind: "file", mode: 0o666 },
+      { path: "/h/.ctx/index.db-wal", kind: "file", mode: null },
+      { path: "/p/.ctx", kind: "folder", mode: 0o700 },
+    ]);
+    expect(finding.status).toBe("warn");
+    expect(finding.message).toContain("/h/.ctx is 0777");
+    expect(finding.message).toContain("/h/.ctx/index.db is 0666");
+    expect(finding.message).not.toContain("/p/.ctx");
+    expect(finding.fix).toBe("chmod 700 '/h/.ctx' && chmod 600 '/h/.ctx/index.db'");
+  });
+
+  it("is ok when everything is private or absent", () => {
+    expect(
+      checkPrivateModes([
+        { path: "/h/.ctx", kind: "folder", mode: 0o700 },
+        { path: "/h/.ctx/index.db", kind: "file", mode: 0o600 },
+        { path: "/p/.ctx", kind: "folder", mode: null },
+      ]).status,
+    ).toBe("ok");
   });
 });

@@ -118,3 +118,26 @@ export function checkSessionIndex(facts: SessionIndexFacts): Finding {
   const synced = facts.lastSyncAt === null ? "never synced" : `last sync ${new Date(facts.lastSyncAt).toISOString()}`;
   return ok("session-index", `session index: ${facts.sessions} session(s), ${facts.chunks} chunk(s), ${synced}`);
 }
+
+export interface PrivateModeFact {
+  path: string;
+  kind: "folder" | "file";
+  /** The permission bits (mode & 0o777); null when the path does not exist. */
+  mode: number | null;
+}
+
+/**
+ * ctx's private places (CTX_HOME, the session index and its WAL, the project's `.ctx/`) must be reachable by
+ * their owner only: folders 0700, files 0600. They hold the user's conversations.
+ */
+export function checkPrivateModes(facts: readonly PrivateModeFact[]): Finding {
+  const open = facts.filter((fact) => fact.mode !== null && (fact.mode & 0o077) !== 0);
+  if (open.length === 0) return ok("private-modes", "ctx's folders are 0700 and its files 0600");
+  const describe = (fact: PrivateModeFact) => `${fact.path} is ${(fact.mode ?? 0).toString(8).padStart(4, "0")}`;
+  const fix = open.map((fact) => `chmod ${fact.kind === "folder" ? "700" : "600"} '${fact.path}'`).join(" && ");
+  return warn(
+    "private-modes",
+    `others can read ctx's private files: ${open.map(describe).join(", ")} (they hold your conversations)`,
+    fix,
+  );
+}
