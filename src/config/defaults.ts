@@ -4,7 +4,13 @@ import type { Config } from "./schema.ts";
 
 const DEFAULT_CONFIG: Config = {
   checkpoints: { intervalMessages: 20, keep: 10 },
-  retention: { maxSnapshots: 5, maxAgeDays: 30, maxTotalMegabytes: 500, archiveSnapshots: true },
+  retention: {
+    maxSnapshots: 5,
+    maxAgeDays: 30,
+    maxTotalMegabytes: 500,
+    archiveSnapshots: true,
+    maxTranscriptMegabytes: 64,
+  },
   hooks: { blockCompactionOnSaveFailure: true, autoRestore: true, handlerTimeoutMs: 5_000, maxInjectChars: 9_500 },
   guard: {
     enabled: true,

@@ -25,6 +25,8 @@ function buildConfigSchema() {
     maxTotalMegabytes: z._default(positiveInt(), 500),
     /** Recompress each compaction snapshot to zstd-19 (~60% smaller) in a detached background process. */
     archiveSnapshots: z._default(z.boolean(), true),
+    /** A transcript larger than this is not copied into a snapshot (the state alone is kept, and said so). */
+    maxTranscriptMegabytes: z._default(positiveInt(), 64),
   });
 
   const HooksConfigSchema = z.strictObject({

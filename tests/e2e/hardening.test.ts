@@ -310,3 +310,23 @@ describe("break 6: a damaged state.ctx is silent in status, and a new session st
     );
   });
 });
+
+describe("break 2: a huge transcript makes PreCompact fail and blocks every compaction", () => {
+  it("over the snapshot's size cap, PreCompact still saves (state alone) and lets the compaction go", async () => {
+    const { project, env, transcript } = makeProject();
+    // 3 MB of ordinary lines after the session's own, against a 1 MB cap (the default is 64 MB).
+    const filler = `${JSON.stringify({ type: "system", subtype: "note", content: "x".repeat(1_000) })}\n`;
+    writeFileSync(transcript, readFileSync(transcript, "utf8") + filler.repeat(3_000));
+    const result = await runCtx(["hook", "pre-compact"], {
+      cwd: project,
+      env: { ...env, CTX_RETENTION__MAX_TRANSCRIPT_MEGABYTES: "1" },
+      stdin: hookInput("PreCompact", project, transcript, { trigger: "auto" }),
+      timeoutMs: 30_000,
+    });
+    expect(result.code, result.stderr).toBe(0);
+    const list = await runCtx(["snapshot", "list", "--json"], { cwd: project, env });
+    expect(list.code, list.stderr).toBe(0);
+    const snapshots = JSON.parse(list.stdout).snapshots as Array<Record<string, unknown>>;
+    expect(snapshots[0]).toMatchObject({ transcript: null, transcriptOmitted: { path: transcript } });
+  });
+});

@@ -183,6 +183,7 @@ export function snapshotContext(deps: ContextOpsDeps, input: SnapshotContextInpu
       stateSchema: ContextStateSchema,
       transcriptPath: input.transcriptPath,
       transformTranscript: (text) => redactText(text, { allowlist }).text,
+      maxTranscriptBytes: deps.config.retention.maxTranscriptMegabytes * 1024 * 1024,
     },
     { codec: "lz4", retention: retentionPolicyFromConfig(deps.config.retention), now: deps.now() },
   );

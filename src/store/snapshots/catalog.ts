@@ -27,6 +27,8 @@ export const SnapshotMetaSchema = z.object({
   ),
   /** Counts of what the state holds (e.g. todos, files), for listings; the state itself stays opaque here. */
   stateSummary: z.record(z.string(), z.number()),
+  /** A transcript too large to keep (over retention.maxTranscriptMegabytes): the snapshot holds the state alone. */
+  transcriptOmitted: z.optional(z.object({ path: z.string(), bytes: z.int().check(z.nonnegative()) })),
 });
 export type SnapshotMeta = z.infer<typeof SnapshotMetaSchema>;
 

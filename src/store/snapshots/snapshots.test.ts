@@ -307,3 +307,43 @@ describe("pin, unpin, prune", () => {
 function corruptIndex(text: string): void {
   writeFileSync(join(snapshotsDir, "index.json"), text);
 }
+
+describe("break 2: a transcript over V8's string limit fails the snapshot (and blocks every compaction)", () => {
+  const snapshotWith = (input: { maxTranscriptBytes?: number; transformTranscript?: (text: string) => string }) =>
+    createSnapshot(
+      root,
+      { sessionId: "session-1", trigger: "auto", state: state(1), stateSchema: StateSchema, transcriptPath, ...input },
+      { codec: "lz4", retention: roomy },
+    );
+
+  it("past the size cap, the snapshot keeps the state alone and says what it left out", async () => {
+    const size = statSync(transcriptPath).size;
+    const { snapshot } = await snapshotWith({ maxTranscriptBytes: size - 1 });
+    expect(snapshot.transcript).toBeNull();
+    expect(snapshot.transcriptOmitted).toEqual({ path: transcriptPath, bytes: size });
+    const read = await readSnapshot(root, snapshot.id, StateSchema);
+    expect(read?.state).toEqual(state(1));
+    expect(read?.transcript.length).toBe(0);
+  });
+
+  it("the transform runs block by block on whole lines, and the blocks join to the whole", async () => {
+    // 12 MiB of lines: three 4 MiB blocks, each line carrying a marker the transform must see whole.
+    const line = `{"type":"user","text":"token SECRET-${"x".repeat(100)}"}\n`;
+    const lines = Math.ceil((12 * MiB) / line.length);
+    writeFileSync(transcriptPath, line.repeat(lines));
+    const blocks: number[] = [];
+    const { snapshot } = await snapshotWith({
+      transformTranscript: (text) => {
+        blocks.push(text.length);
+        expect(text.endsWith("\n")).toBe(true); // whole lines only
+        return text.replaceAll("SECRET-", "[redacted]-");
+      },
+    });
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    expect(Math.max(...blocks)).toBeLessThanOrEqual(4 * MiB + line.length);
+    const read = await readSnapshot(root, snapshot.id, StateSchema);
+    const text = Buffer.from(read?.transcript ?? new Uint8Array()).toString("utf8");
+    expect(text).toBe(line.replaceAll("SECRET-", "[redacted]-").repeat(lines));
+    expect(snapshot.transcript?.lines).toBe(lines);
+  });
+});

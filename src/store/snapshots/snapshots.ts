@@ -27,6 +27,7 @@ import type { Codec } from "../files/codecs.ts";
 import { decodeContainer, encodeContainer } from "../files/container.ts";
 import { type LockOptions, withLock } from "../files/lock.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
+import { openRegularFile } from "../files/safe-path.ts";
 import { describeIssues } from "../files/schema-issues.ts";
 import {
   catalogFile,
@@ -57,8 +58,12 @@ export interface CreateSnapshotInput<S extends $ZodType> {
   stateSchema: S;
   /** The transcript to keep, as it stands now; none for a snapshot of the state alone. */
   transcriptPath?: string;
-  /** Applied to the transcript's text before it is stored (secret redaction: nothing unredacted is persisted). */
+  /** Applied to the transcript's text before it is stored (secret redaction: nothing unredacted is persisted),
+   *  one block of whole lines at a time, so no transcript is ever held in one string. */
   transformTranscript?: (text: string) => string;
+  /** A transcript larger than this is not kept: the snapshot holds the state alone (default: 64 MiB). Size is
+   *  never a reason to fail a snapshot, so never a reason to block a compaction. */
+  maxTranscriptBytes?: number;
   name?: string;
   /** Counts for listings; by default, the length of each array in the state's top two levels. */
   stateSummary?: Record<string, number>;
@@ -107,8 +112,16 @@ export async function createSnapshot<S extends $ZodType>(
       hint: "This is a bug in ctx; please report it with the message above.",
     });
   }
-  const transcript =
-    input.transcriptPath === undefined ? null : await readTranscript(input.transcriptPath, input.transformTranscript);
+  const read =
+    input.transcriptPath === undefined
+      ? null
+      : await readTranscript(
+          input.transcriptPath,
+          input.transformTranscript,
+          input.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES,
+        );
+  const transcript = read !== null && "bytes" in read ? read : null;
+  const omitted = read !== null && "omittedBytes" in read ? { path: read.path, bytes: read.omittedBytes } : null;
   const transcriptBytes = transcript?.bytes ?? new Uint8Array(0);
   const stateSummary = input.stateSummary ?? summarizeState(parsed.data);
   await ensureProjectCtxDir(projectRoot);
@@ -131,6 +144,7 @@ export async function createSnapshot<S extends $ZodType>(
         ...(input.name === undefined ? {} : { name: input.name }),
         transcript: transcript && { path: transcript.path, bytes: transcriptBytes.length, lines: transcript.lines },
         stateSummary,
+        ...(omitted === null ? {} : { transcriptOmitted: omitted }),
       };
       const encoded = encodeContainer({ meta, state: parsed.data, transcript: transcriptBytes }, options.codec);
       const { entries } = await reconcileCatalog(dir);
@@ -336,21 +350,58 @@ function corruptSnapshot(path: string, problem: string): CtxError {
   });
 }
 
+export const DEFAULT_MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
+/** Transform blocks: whole lines, about this many bytes each (a longer line is one block of its own). */
+const TRANSFORM_BLOCK_BYTES = 4 * 1024 * 1024;
+
+/**
+ * The transcript's bytes, transformed block by block (whole lines each); `omittedBytes` instead when it is
+ * larger than `maxBytes`. Regular files only (a FIFO is refused, never waited on).
+ */
 async function readTranscript(
   path: string,
-  transform?: (text: string) => string,
-): Promise<{ path: string; bytes: Uint8Array; lines: number }> {
-  const raw = await readIfPresent(path);
-  const bytes =
-    raw === null || transform === undefined
-      ? raw
-      : new TextEncoder().encode(transform(Buffer.from(raw).toString("utf8")));
-  if (bytes === null) {
+  transform: ((text: string) => string) | undefined,
+  maxBytes: number,
+): Promise<{ path: string; bytes: Uint8Array; lines: number } | { path: string; omittedBytes: number }> {
+  const handle = await openRegularFile(path);
+  if (handle === null) {
     throw new CtxError("NOT_FOUND", `transcript ${path} does not exist`, {
       hint: "Claude Code passes the transcript path to hooks; a snapshot without one keeps the state alone.",
     });
   }
+  let raw: Buffer;
+  try {
+    const size = (await handle.stat()).size;
+    if (size > maxBytes) return { path, omittedBytes: size };
+    raw = Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const { bytesRead } = await handle.read(raw, filled, size - filled, filled);
+      if (bytesRead === 0) break;
+      filled += bytesRead;
+    }
+    raw = raw.subarray(0, filled);
+  } finally {
+    await handle.close();
+  }
+  const bytes = transform === undefined ? raw : transformInBlocks(raw, transform);
   return { path, bytes, lines: countLines(bytes) };
+}
+
+function transformInBlocks(raw: Buffer, transform: (text: string) => string): Uint8Array {
+  const encoder = new TextEncoder();
+  const parts: Uint8Array[] = [];
+  let start = 0;
+  while (start < raw.length) {
+    let end = Math.min(raw.length, start + TRANSFORM_BLOCK_BYTES);
+    if (end < raw.length) {
+      const newline = raw.indexOf(0x0a, end - 1);
+      end = newline < 0 ? raw.length : newline + 1;
+    }
+    parts.push(encoder.encode(transform(raw.toString("utf8", start, end))));
+    start = end;
+  }
+  return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts);
 }
 
 async function removeSnapshotFiles(dir: string, entries: readonly SnapshotEntry[]): Promise<void> {
