@@ -3,15 +3,15 @@
 // commander nor the MCP SDK (hook start-up budget).
 import { mkdirSync } from "node:fs";
 import { enableCompileCache } from "node:module";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { ctxHome } from "../config/paths.ts";
 import { explainSystemError, isCtxError } from "../errors.ts";
 
 // V8's code cache for ctx's own modules, kept with ctx's other private files: a few milliseconds off
 // every hook process (measured in bench/hooks.bench.ts). Folders are made 0700 first (Node would make
 // them 0755). Failure to set it up is silent and harmless.
 try {
-  const cacheDir = join(process.env.CTX_HOME || join(homedir(), ".ctx"), "cache", "node-compile");
+  const cacheDir = join(ctxHome(process.env), "cache", "node-compile");
   mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
   enableCompileCache?.(cacheDir);
 } catch {

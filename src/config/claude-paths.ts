@@ -3,13 +3,11 @@
 // and the git repository a path belongs to (auto memory is per repository: worktrees share it).
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, statSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import { projectFolderName } from "../core/search/fork-query.ts";
+import { homeOf } from "./paths.ts";
 
-export function homeOf(env: NodeJS.ProcessEnv): string {
-  return env.HOME !== undefined && env.HOME !== "" ? env.HOME : homedir();
-}
+export { homeOf };
 
 export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
   const configured = env.CLAUDE_CONFIG_DIR;

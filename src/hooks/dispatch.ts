@@ -38,7 +38,7 @@ export async function runHook(eventName: string, stdinText: string, deps: HookRu
     return quiet(`${event}: stdin is not valid JSON (${describeError(error)}); nothing done`);
   }
   const definition = (deps.table ?? HOOK_TABLE)[event];
-  const parsed = z.safeParse(definition.schema, raw);
+  const parsed = z.safeParse(definition.schema(), raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "input";

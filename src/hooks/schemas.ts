@@ -1,5 +1,6 @@
 // The stdin JSON of each Claude Code hook event (reference/claude-code.md §1.3-1.4). Loose objects:
-// Claude Code adds fields between versions, and unknown ones must pass. zod/mini keeps hook start-up lean.
+// Claude Code adds fields between versions, and unknown ones must pass. zod/mini keeps hook start-up lean,
+// and each schema is built on first use: a hook process builds only its own event's.
 import * as z from "zod/mini";
 
 // Ids and paths with a control character (a NUL above all) name no real file; once recorded they would
@@ -7,7 +8,16 @@ import * as z from "zod/mini";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const NO_CONTROL_CHARACTERS = z.regex(/^[^\u0000-\u001f\u007f]*$/, { error: "holds a control character" });
 
-const BaseHookInputSchema = z.looseObject({
+/** A schema built on first use (building zod objects at import would cost every hook process all of them). */
+function lazy<T>(build: () => T): () => T {
+  let built: T | undefined;
+  return () => {
+    built ??= build();
+    return built;
+  };
+}
+
+const baseHookInputShape = lazy(() => ({
   session_id: z.string().check(z.minLength(1), NO_CONTROL_CHARACTERS),
   transcript_path: z.string().check(NO_CONTROL_CHARACTERS),
   cwd: z.string().check(z.minLength(1), NO_CONTROL_CHARACTERS),
@@ -16,51 +26,63 @@ const BaseHookInputSchema = z.looseObject({
   prompt_id: z.optional(z.string()),
   agent_id: z.optional(z.string()),
   agent_type: z.optional(z.string()),
-});
+}));
 
-export const SessionStartInputSchema = z.looseObject({
-  ...BaseHookInputSchema.shape,
-  source: z.string(),
-  model: z.optional(z.string()),
-  session_title: z.optional(z.string()),
-});
-export type SessionStartInput = z.infer<typeof SessionStartInputSchema>;
+export const SessionStartInputSchema = lazy(() =>
+  z.looseObject({
+    ...baseHookInputShape(),
+    source: z.string(),
+    model: z.optional(z.string()),
+    session_title: z.optional(z.string()),
+  }),
+);
+export type SessionStartInput = z.infer<ReturnType<typeof SessionStartInputSchema>>;
 
-export const PreCompactInputSchema = z.looseObject({
-  ...BaseHookInputSchema.shape,
-  trigger: z.string(),
-  custom_instructions: z.optional(z.nullable(z.string())),
-});
-export type PreCompactInput = z.infer<typeof PreCompactInputSchema>;
+export const PreCompactInputSchema = lazy(() =>
+  z.looseObject({
+    ...baseHookInputShape(),
+    trigger: z.string(),
+    custom_instructions: z.optional(z.nullable(z.string())),
+  }),
+);
+export type PreCompactInput = z.infer<ReturnType<typeof PreCompactInputSchema>>;
 
-export const PostToolUseInputSchema = z.looseObject({
-  ...BaseHookInputSchema.shape,
-  tool_name: z.string(),
-  tool_input: z.optional(z.unknown()),
-  tool_response: z.optional(z.unknown()),
-  tool_use_id: z.optional(z.string()),
-  duration_ms: z.optional(z.number()),
-});
-export type PostToolUseInput = z.infer<typeof PostToolUseInputSchema>;
+export const PostToolUseInputSchema = lazy(() =>
+  z.looseObject({
+    ...baseHookInputShape(),
+    tool_name: z.string(),
+    tool_input: z.optional(z.unknown()),
+    tool_response: z.optional(z.unknown()),
+    tool_use_id: z.optional(z.string()),
+    duration_ms: z.optional(z.number()),
+  }),
+);
+export type PostToolUseInput = z.infer<ReturnType<typeof PostToolUseInputSchema>>;
 
-export const UserPromptSubmitInputSchema = z.looseObject({
-  ...BaseHookInputSchema.shape,
-  prompt: z.string(),
-});
-export type UserPromptSubmitInput = z.infer<typeof UserPromptSubmitInputSchema>;
+export const UserPromptSubmitInputSchema = lazy(() =>
+  z.looseObject({
+    ...baseHookInputShape(),
+    prompt: z.string(),
+  }),
+);
+export type UserPromptSubmitInput = z.infer<ReturnType<typeof UserPromptSubmitInputSchema>>;
 
-export const StopInputSchema = z.looseObject({
-  ...BaseHookInputSchema.shape,
-  stop_hook_active: z.optional(z.boolean()),
-  last_assistant_message: z.optional(z.nullable(z.string())),
-});
-export type StopInput = z.infer<typeof StopInputSchema>;
+export const StopInputSchema = lazy(() =>
+  z.looseObject({
+    ...baseHookInputShape(),
+    stop_hook_active: z.optional(z.boolean()),
+    last_assistant_message: z.optional(z.nullable(z.string())),
+  }),
+);
+export type StopInput = z.infer<ReturnType<typeof StopInputSchema>>;
 
-export const SessionEndInputSchema = z.looseObject({
-  ...BaseHookInputSchema.shape,
-  reason: z.optional(z.string()),
-});
-export type SessionEndInput = z.infer<typeof SessionEndInputSchema>;
+export const SessionEndInputSchema = lazy(() =>
+  z.looseObject({
+    ...baseHookInputShape(),
+    reason: z.optional(z.string()),
+  }),
+);
+export type SessionEndInput = z.infer<ReturnType<typeof SessionEndInputSchema>>;
 
 /** ctx's event names and Claude Code's own, mapped to the canonical kebab-case name. */
 export const HOOK_EVENT_ALIASES = {

@@ -21,7 +21,7 @@ import {
 import type { HookDefinition, HookDeps, HookOutcome } from "./types.ts";
 
 function defineHook<S extends z.ZodMiniType>(
-  schema: S,
+  schema: () => S,
   handle: (input: z.output<S>, deps: HookDeps) => Promise<HookOutcome | null>,
   extra: Pick<HookDefinition, "timeoutMs" | "onTimeout"> = {},
 ): HookDefinition {

@@ -25,7 +25,8 @@ export interface HookOutcome {
 }
 
 export interface HookDefinition<S extends z.ZodMiniType = z.ZodMiniType> {
-  schema: S;
+  /** The event's input schema, built on first call. */
+  schema: () => S;
   handle: (input: z.output<S>, deps: HookDeps) => Promise<HookOutcome | null>;
   /** This event's time limit, when it differs from `hooks.handlerTimeoutMs`. */
   timeoutMs?: (config: Config) => number;

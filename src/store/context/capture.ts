@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { type ContextState, createContextStateBuilder, type FileAccess } from "../../core/context/extract.ts";
 import { mergeContextStates } from "../../core/context/merge.ts";
 import { redactValue } from "../../core/redact/redact.ts";
-import { openRegularFile } from "../files/safe-path.ts";
+import { openRegularFile } from "../files/open-regular.ts";
 import { readSinceLastCompaction } from "../transcript/reader.ts";
 
 /** Files larger than this are not hashed (their diff shows "not tracked"). */

@@ -26,8 +26,8 @@ import { ensurePrivateDir, removeOrphanedTempFiles, writeFileAtomic } from "../f
 import type { Codec } from "../files/codecs.ts";
 import { decodeContainer, encodeContainer } from "../files/container.ts";
 import { type LockOptions, withLock } from "../files/lock.ts";
+import { openRegularFile } from "../files/open-regular.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
-import { openRegularFile } from "../files/safe-path.ts";
 import { describeIssues } from "../files/schema-issues.ts";
 import {
   catalogFile,

@@ -2,7 +2,7 @@
 // parsed entry (CRLF and a byte-order mark tolerated, blank lines ignored).
 import type { FileHandle } from "node:fs/promises";
 import { type ParsedLine, parseTranscriptLine } from "../../core/transcript/entries.ts";
-import { openRegularFile } from "../files/safe-path.ts";
+import { openRegularFile } from "../files/open-regular.ts";
 
 /** Lines longer than this are skipped as `too-long` rather than held in memory. */
 export const DEFAULT_MAX_LINE_BYTES = 8 * 1024 * 1024;
