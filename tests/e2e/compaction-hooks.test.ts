@@ -1,6 +1,8 @@
 // The compaction cycle as Claude Code drives it, with real hook processes: PreCompact saves and snapshots,
 // SessionStart `compact` re-injects, UserPromptSubmit falls back when the injection did not arrive.
+
 import { spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -168,7 +170,9 @@ describe("compaction cycle (hook processes)", () => {
     const fixture = readFileSync(
       new URL("../fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url),
     );
-    writeFileSync(transcript, Buffer.concat([readFileSync(transcript), fixture, fixture, fixture]));
+    // Random text does not compress: the snapshot is well over the 1 MiB limit whatever the codec.
+    const noise = `${JSON.stringify({ type: "system", subtype: "note", content: randomBytes(1_500_000).toString("base64") })}\n`;
+    writeFileSync(transcript, Buffer.concat([readFileSync(transcript), fixture, Buffer.from(noise)]));
     const pre = await hook("pre-compact", { trigger: "auto" }, limited);
     expect(pre.code, pre.stderr).toBe(0);
     expect(pre.stderr).toMatch(/no snapshot this time: .*the state itself was saved/);

@@ -11,6 +11,7 @@ import { redactText } from "../../core/redact/redact.ts";
 import type { SessionRecord } from "../../core/sessions/seen.ts";
 import { retentionPolicyFromConfig } from "../../core/snapshots/retention.ts";
 import { CtxError } from "../../errors.ts";
+import { HOT_CODEC } from "../files/codecs.ts";
 import { hasControlCharacter } from "../files/safe-path.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
 import { writeCheckpoint } from "../snapshots/checkpoints.ts";
@@ -185,7 +186,7 @@ export function snapshotContext(deps: ContextOpsDeps, input: SnapshotContextInpu
       transformTranscript: (text) => redactText(text, { allowlist }).text,
       maxTranscriptBytes: deps.config.retention.maxTranscriptMegabytes * 1024 * 1024,
     },
-    { codec: "lz4", retention: retentionPolicyFromConfig(deps.config.retention), now: deps.now() },
+    { codec: HOT_CODEC, retention: retentionPolicyFromConfig(deps.config.retention), now: deps.now() },
   );
 }
 

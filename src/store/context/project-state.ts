@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { projectPaths } from "../../config/paths.ts";
 import { type ContextState, ContextStateSchema } from "../../core/context/extract.ts";
 import { CtxError, describeError, isCtxError } from "../../errors.ts";
+import { HOT_CODEC } from "../files/codecs.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
 import { updateStateFileOrQuarantine } from "../files/quarantine.ts";
 import { readStateFile } from "../files/state-file.ts";
@@ -67,7 +68,7 @@ export async function writeProjectState(
   await ensureProjectCtxDir(projectRoot);
   const now = options.now ?? new Date();
   const write = (path: string) =>
-    updateStateFileOrQuarantine(path, ContextStateSchema, () => state, { codec: "lz4", now });
+    updateStateFileOrQuarantine(path, ContextStateSchema, () => state, { codec: HOT_CODEC, now });
   if (options.name !== undefined && options.name !== null) {
     const { value, movedAside } = await write(statePath(projectRoot, options.name));
     return { state: value, movedAside };

@@ -16,7 +16,15 @@
 import { createHash } from "node:crypto";
 import { decode as decodeMsgpack, Encoder } from "@msgpack/msgpack";
 import { CtxError, describeError } from "../../errors.ts";
-import { type Codec, codecFromId, codecToId, compressPayload, decompressPayload } from "./codecs.ts";
+import {
+  type Codec,
+  codecFromId,
+  codecToId,
+  compressPayload,
+  decompressPayload,
+  headerCodec,
+  type WriteCodec,
+} from "./codecs.ts";
 import { CURRENT_FORMAT_VERSION, checkFormatVersion, migratePayload } from "./migrate.ts";
 
 export const CONTAINER_MAGIC = Uint8Array.of(0x89, 0x43, 0x54, 0x58);
@@ -35,8 +43,8 @@ export interface DecodedContainer {
 // `undefined` properties are dropped (as JSON does): msgpack would store nil, which a zod optional rejects.
 const encoder = new Encoder({ ignoreUndefined: true });
 
-export function encodeContainer(value: unknown, codec: Codec): Uint8Array {
-  const codecId = codecToId(codec);
+export function encodeContainer(value: unknown, codec: WriteCodec): Uint8Array {
+  const codecId = codecToId(headerCodec(codec));
   if (codecId < 0)
     throw new CtxError("INTERNAL", `unknown codec "${String(codec)}"`, { hint: "Use none, lz4 or zstd." });
   // A view into the encoder's buffer (saves copying megabytes): used up before this function returns.

@@ -7,13 +7,13 @@ import { safeParse } from "zod/mini";
 import type { $ZodType, output } from "zod/v4/core";
 import { CtxError, isCtxError } from "../../errors.ts";
 import { ensurePrivateDir, writeFileAtomic } from "./atomic-write.ts";
-import type { Codec } from "./codecs.ts";
+import type { Codec, WriteCodec } from "./codecs.ts";
 import { decodeContainer, encodeContainer } from "./container.ts";
 import { type LockOptions, withLock } from "./lock.ts";
 import { describeIssues } from "./schema-issues.ts";
 
 export interface WriteStateOptions {
-  codec: Codec;
+  codec: WriteCodec;
 }
 
 export interface UpdateStateOptions extends WriteStateOptions, LockOptions {}

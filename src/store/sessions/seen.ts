@@ -4,6 +4,7 @@
 
 import { projectPaths } from "../../config/paths.ts";
 import { type SessionsFile, SessionsFileSchema } from "../../core/sessions/seen.ts";
+import { HOT_CODEC } from "../files/codecs.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
 import { updateStateFileOrQuarantine } from "../files/quarantine.ts";
 import { readStateFile } from "../files/state-file.ts";
@@ -26,7 +27,7 @@ export async function updateSessionsSeen(
   await ensureProjectCtxDir(projectRoot);
   const path = projectPaths(projectRoot).sessions;
   const { value, movedAside } = await updateStateFileOrQuarantine(path, SessionsFileSchema, change, {
-    codec: "lz4",
+    codec: HOT_CODEC,
     now: now(),
   });
   return { sessions: value, movedAside };

@@ -52,11 +52,12 @@ export async function recompressSnapshot(
   }
   const entryNow = async (codec: SnapshotEntry["codec"], bytes: number) =>
     entryOf(file.data.meta, codec, bytes, (await readIfPresent(pinFile(dir, id))) !== null);
-  if (decoded.codec === "zstd") {
+  // A hook writes zstd at a fast level (or LZ4 on an older Node): zstd-19 is redone unless it gains nothing,
+  // which is how a file already at level 19 is recognised (the level is not recorded in the frame).
+  const recompressed = encodeContainer(decoded.value, "zstd");
+  if (decoded.codec === "zstd" && recompressed.length >= original.length) {
     return { snapshot: await entryNow("zstd", original.length), ...sizes(original, original), recompressed: false };
   }
-
-  const recompressed = encodeContainer(decoded.value, "zstd");
   // Same msgpack payload, same SHA-256 in the header: proves the re-encoding is byte for byte the original.
   if (!sameChecksum(original, recompressed)) {
     throw new CtxError("INTERNAL", `${path}: re-encoding the snapshot changed its payload; kept the LZ4 file`, {

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
+import { codecToId, HOT_CODEC, headerCodec } from "../files/codecs.ts";
 import { encodeContainer } from "../files/container.ts";
 import { listCheckpoints, newestGoodCheckpoint, readCheckpoint, writeCheckpoint } from "./checkpoints.ts";
 
@@ -29,13 +30,13 @@ const write = (seq: number, keep = 10) =>
   );
 
 describe("writeCheckpoint / readCheckpoint / listCheckpoints", () => {
-  it("round-trips the state with its meta, as an LZ4 container", async () => {
+  it("round-trips the state with its meta, in the hook-path codec (zstd-fast, LZ4 before Node 22.15)", async () => {
     const { meta, pruned } = await write(1);
     expect(pruned).toEqual([]);
     expect(meta).toMatchObject({ sessionId: "s1", messageCount: 20 });
     expect(await readCheckpoint(root, meta.id, StateSchema)).toEqual({ meta, state: state(1) });
     const file = readFileSync(join(dir, `${meta.id}.ctx`));
-    expect(file[6]).toBe(1); // codec id: lz4
+    expect(file[6]).toBe(codecToId(headerCodec(HOT_CODEC)));
     expect(await listCheckpoints(root)).toEqual([
       { id: meta.id, createdAt: meta.createdAt, fileBytes: file.length, path: join(dir, `${meta.id}.ctx`) },
     ]);

@@ -11,6 +11,7 @@ import { projectPaths } from "../../config/paths.ts";
 import { selectCheckpointsToPrune, sortNewestFirst } from "../../core/snapshots/retention.ts";
 import { CtxError, describeError, isCtxError } from "../../errors.ts";
 import { ensurePrivateDir, removeOrphanedTempFiles, TEMP_NAME, writeFileAtomic } from "../files/atomic-write.ts";
+import { HOT_CODEC } from "../files/codecs.ts";
 import { decodeContainer, encodeContainer } from "../files/container.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
 import { describeIssues } from "../files/schema-issues.ts";
@@ -68,7 +69,7 @@ export async function writeCheckpoint<S extends $ZodType>(
   }
   const { id, createdAt } = newTimeId(options.now ?? new Date());
   const meta: CheckpointMeta = { id, sessionId: input.sessionId, createdAt, messageCount: input.messageCount };
-  const encoded = encodeContainer({ meta, state: parsed.data }, "lz4");
+  const encoded = encodeContainer({ meta, state: parsed.data }, HOT_CODEC);
   await ensureProjectCtxDir(projectRoot);
   const dir = projectPaths(projectRoot).checkpoints;
   await ensurePrivateDir(dir);

@@ -23,7 +23,7 @@ import {
 import { countLines, formatBytes, summarizeState } from "../../core/snapshots/summary.ts";
 import { CtxError } from "../../errors.ts";
 import { ensurePrivateDir, removeOrphanedTempFiles, writeFileAtomic } from "../files/atomic-write.ts";
-import type { Codec } from "../files/codecs.ts";
+import { headerCodec, type WriteCodec } from "../files/codecs.ts";
 import { decodeContainer, encodeContainer } from "../files/container.ts";
 import { type LockOptions, withLock } from "../files/lock.ts";
 import { openRegularFile } from "../files/open-regular.ts";
@@ -70,7 +70,7 @@ export interface CreateSnapshotInput<S extends $ZodType> {
 }
 
 export interface CreateSnapshotOptions extends LockOptions {
-  codec: Codec;
+  codec: WriteCodec;
   /** Enforced after the snapshot is written (default: the config defaults, 5 / 30 days / 500 MiB). */
   retention?: RetentionPolicy;
   now?: Date;
@@ -148,7 +148,7 @@ export async function createSnapshot<S extends $ZodType>(
       };
       const encoded = encodeContainer({ meta, state: parsed.data, transcript: transcriptBytes }, options.codec);
       const { entries } = await reconcileCatalog(dir);
-      const snapshot = entryOf(meta, options.codec, encoded.length, false);
+      const snapshot = entryOf(meta, headerCodec(options.codec), encoded.length, false);
       const decision = selectSnapshotsToPrune([...entries, snapshot], policy, now);
       if (decision.reasons[id] === "size") throw storageLimitError(encoded.length, entries, policy);
       const path = snapshotFile(dir, id);

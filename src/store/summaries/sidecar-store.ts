@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { projectPaths } from "../../config/paths.ts";
 import { type Sidecar, SidecarSchema } from "../../core/summaries/sidecar.ts";
 import { isCtxError } from "../../errors.ts";
+import { HOT_CODEC } from "../files/codecs.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
 import { quarantineIfDamaged, updateStateFileOrQuarantine } from "../files/quarantine.ts";
 import { readStateFile } from "../files/state-file.ts";
@@ -57,7 +58,7 @@ export async function updateSidecar(
     path,
     SidecarSchema,
     (current) => change(current?.sessionId === sessionId ? current : null),
-    { codec: "lz4", now },
+    { codec: HOT_CODEC, now },
   );
   return { sidecar: value, movedAside };
 }
