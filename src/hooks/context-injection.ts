@@ -1,4 +1,5 @@
-// The text SessionStart `compact` (and the UserPromptSubmit fallback) inject: the CLAUDE.md rules marked
+// The text SessionStart `compact` (and the UserPromptSubmit fallback) inject: what the compaction summary
+// lost when the audit ran (hooks/compaction-audit.ts), then the CLAUDE.md rules marked
 // (ENFORCED)/(CRITICAL) verbatim first (they are cut only when they alone exceed the limit), then the
 // assembled context budget (chosen by hand, so before the extracted state; at most budget.injectMaxTokens),
 // then the saved state in the room left, all within Claude Code's
@@ -15,6 +16,8 @@ export interface InjectionExtras {
   budget: BudgetFile | null;
   /** Token cap of the assembled budget (config budget.injectMaxTokens). */
   budgetMaxTokens: number;
+  /** The compaction audit's lost items (core/audit/report.ts renderLostBlock): the text leads with them. */
+  lostText?: string;
 }
 
 export const NO_EXTRAS: InjectionExtras = { rulesText: "", budget: null, budgetMaxTokens: 0 };
@@ -35,6 +38,10 @@ export function compactInjectionText(
   const tokenLine = token === null ? "" : `\n[${token}]`;
   let room = maxChars - tokenLine.length;
   const blocks: string[] = [];
+  if (extras.lostText !== undefined && extras.lostText !== "" && extras.lostText.length + 2 <= room) {
+    blocks.push(extras.lostText);
+    room -= extras.lostText.length + 2;
+  }
   if (extras.rulesText !== "") {
     const rules = fitLines(extras.rulesText, room - 2, "- … (more rules: `ctx rules list` shows them all)");
     blocks.push(rules);

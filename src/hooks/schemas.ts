@@ -28,6 +28,13 @@ export const PreCompactInputSchema = z.looseObject({
 });
 export type PreCompactInput = z.infer<typeof PreCompactInputSchema>;
 
+export const PostCompactInputSchema = z.looseObject({
+  ...BaseHookInputSchema.shape,
+  trigger: z.optional(z.string()),
+  compact_summary: z.optional(z.nullable(z.string())),
+});
+export type PostCompactInput = z.infer<typeof PostCompactInputSchema>;
+
 export const PostToolUseInputSchema = z.looseObject({
   ...BaseHookInputSchema.shape,
   tool_name: z.string(),
@@ -63,6 +70,8 @@ export const HOOK_EVENT_ALIASES = {
   SessionStart: "session-start",
   "pre-compact": "pre-compact",
   PreCompact: "pre-compact",
+  "post-compact": "post-compact",
+  PostCompact: "post-compact",
   "post-tool-use": "post-tool-use",
   PostToolUse: "post-tool-use",
   "user-prompt-submit": "user-prompt-submit",
@@ -79,6 +88,7 @@ export type HookEvent = (typeof HOOK_EVENT_ALIASES)[keyof typeof HOOK_EVENT_ALIA
 export const CLAUDE_EVENT_NAMES: Record<HookEvent, string> = {
   "session-start": "SessionStart",
   "pre-compact": "PreCompact",
+  "post-compact": "PostCompact",
   "post-tool-use": "PostToolUse",
   "user-prompt-submit": "UserPromptSubmit",
   stop: "Stop",

@@ -1,5 +1,6 @@
 // Every ctx tool, in the order clients list them (one tool per file beside this one).
 import type { ToolDefinition } from "../define-tool.ts";
+import { auditTool } from "./audit.ts";
 import { budgetTool } from "./budget.ts";
 import { checkpointTool } from "./checkpoint.ts";
 import { clearTool } from "./clear.ts";
@@ -38,4 +39,5 @@ export const TOOLS: readonly ToolDefinition[] = [
   summarizeTool,
   contextStatsTool,
   healthTool,
+  auditTool,
 ];
