@@ -84,6 +84,7 @@ describe("ctx MCP server", () => {
     const c = await connect();
     const { tools } = await c.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      "ctx_audit",
       "ctx_budget",
       "ctx_checkpoint",
       "ctx_clear",
@@ -118,6 +119,7 @@ describe("ctx MCP server", () => {
       "ctx_snapshot_restore",
       "ctx_fork_detect",
       "ctx_health",
+      "ctx_audit",
     ]) {
       expect(annotations(name)?.readOnlyHint).toBe(true);
     }
