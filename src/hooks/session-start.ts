@@ -77,7 +77,13 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
     const text = audited?.text ?? pending.text;
     await writeInjection(
       deps.projectRoot,
-      { ...pending, text, injectedBy: "session-start", injectedAt: now.toISOString() },
+      {
+        ...pending,
+        text,
+        injectedBy: "session-start",
+        injectedAt: now.toISOString(),
+        ...(audited === null ? {} : { lostInjected: true }),
+      },
       now,
     );
     // Rendered by PreCompact (or just now with the audit): no state to load here otherwise.

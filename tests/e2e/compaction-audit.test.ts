@@ -139,6 +139,28 @@ describe("compaction-loss audit (hook processes)", () => {
     expect(report.compactions[0]).toMatchObject({ lost: 0, lostItems: [] });
   });
 
+  it("in Claude Code 2.1.330's order (SessionStart, then PostCompact) the first prompt brings the lost items", async () => {
+    expect((await hook("pre-compact", { trigger: "auto", custom_instructions: "" })).code).toBe(0);
+    const start = await hook("session-start", { source: "compact" });
+    const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
+    expect(context).not.toContain("What the compaction summary lost");
+    expect((await hook("post-compact", { trigger: "auto", compact_summary: SUMMARY })).code).toBe(0);
+    appendFileSync(transcript, `${compactBoundary(line, 150_000)}\n${compactSummary(line, SUMMARY)}\n`);
+    // SessionStart's text reached the transcript (Claude Code writes it as an attachment).
+    const token = /\[(ctx-restore:[^\]]+)\]$/.exec(context)?.[1] ?? "";
+    appendFileSync(transcript, `${JSON.stringify({ type: "attachment", content: token })}\n`);
+    const prompt = await hook("user-prompt-submit", { prompt: "go on" });
+    const extra = (JSON.parse(prompt.stdout) as { hookSpecificOutput: { additionalContext: string } })
+      .hookSpecificOutput.additionalContext;
+    expect(extra.split("\n").slice(1, 3)).toEqual([
+      "- open task: Document the backoff constants",
+      "- rule: - Never deploy on Fridays. (ENFORCED)",
+    ]);
+    // Once: the next prompt brings nothing.
+    expect((await hook("user-prompt-submit", { prompt: "and then?" })).stdout).toBe("");
+  });
+
   it("refuses a malformed session id and reports an empty project plainly", async () => {
     const bad = await runCtx(["audit", "--session", "../x"], { cwd: project, env });
     expect(bad.code).not.toBe(0);
