@@ -8,7 +8,7 @@ import type { ContextState } from "../core/context/extract.ts";
 import type { Injection } from "../core/context/injection.ts";
 import { readAudit } from "../store/audit/audit-store.ts";
 import { runCompactionAudit, savedState } from "../store/audit/run-audit.ts";
-import { readLatestCompactSummary } from "../store/transcript/compact-summary.ts";
+import { readFreshCompactSummary } from "../store/transcript/compact-summary.ts";
 import { compactInjectionText } from "./context-injection.ts";
 import { gatherInjectionExtras } from "./injection-extras.ts";
 import type { HookDeps } from "./types.ts";
@@ -64,7 +64,7 @@ export async function auditedInjectionText(
     const state = await savedState(ids);
     audited = state === null ? null : { audit: stored, state };
   } else {
-    const summary = await readLatestCompactSummary(transcriptPath);
+    const summary = await readFreshCompactSummary(transcriptPath, pending.createdAt);
     if (summary === null) return null;
     audited = await auditPendingCompaction(
       pending,

@@ -2,7 +2,7 @@
 // summary lands in the transcript (or arrives by PostCompact), SessionStart `compact` audits it, stores the
 // record beside the snapshot and leads the re-injection with exactly what the summary lost; `ctx audit` and
 // `ctx status` report it.
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -51,6 +51,9 @@ beforeEach(() => {
   );
 });
 
+/** The line as Claude Code writes it after this compaction: stamped now, after PreCompact's save. */
+const stampedNow = (text: string) => JSON.stringify({ ...JSON.parse(text), timestamp: new Date().toISOString() });
+
 const hook = (event: string, extra: Record<string, unknown>) =>
   runCtx(["hook", event], {
     cwd: project,
@@ -79,7 +82,10 @@ describe("compaction-loss audit (hook processes)", () => {
     // PreCompact audits nothing: the summary does not exist yet.
     expect(readdirSync(snapshots).filter((name) => name.endsWith(".audit.json"))).toEqual([]);
 
-    appendFileSync(transcript, `${compactBoundary(line, 150_000)}\n${compactSummary(line, SUMMARY)}\n`);
+    appendFileSync(
+      transcript,
+      `${stampedNow(compactBoundary(line, 150_000))}\n${stampedNow(compactSummary(line, SUMMARY))}\n`,
+    );
     const start = await hook("session-start", { source: "compact" });
     expect(start.code, start.stderr).toBe(0);
     const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } })
@@ -140,13 +146,19 @@ describe("compaction-loss audit (hook processes)", () => {
   });
 
   it("in Claude Code 2.1.330's order (SessionStart, then PostCompact) the first prompt brings the lost items", async () => {
+    // An earlier compaction's summary (which kept nothing) is in the transcript: it is not this one's.
+    const earlier = `${compactBoundary(line, 1)}\n${compactSummary(line, "Nothing relevant.")}\n`;
+    writeFileSync(transcript, `${earlier}${readFileSync(transcript, "utf8")}`);
     expect((await hook("pre-compact", { trigger: "auto", custom_instructions: "" })).code).toBe(0);
     const start = await hook("session-start", { source: "compact" });
     const context = (JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } })
       .hookSpecificOutput.additionalContext;
     expect(context).not.toContain("What the compaction summary lost");
     expect((await hook("post-compact", { trigger: "auto", compact_summary: SUMMARY })).code).toBe(0);
-    appendFileSync(transcript, `${compactBoundary(line, 150_000)}\n${compactSummary(line, SUMMARY)}\n`);
+    appendFileSync(
+      transcript,
+      `${stampedNow(compactBoundary(line, 150_000))}\n${stampedNow(compactSummary(line, SUMMARY))}\n`,
+    );
     // SessionStart's text reached the transcript (Claude Code writes it as an attachment).
     const token = /\[(ctx-restore:[^\]]+)\]$/.exec(context)?.[1] ?? "";
     appendFileSync(transcript, `${JSON.stringify({ type: "attachment", content: token })}\n`);
