@@ -158,8 +158,8 @@ function buildConfigSchema() {
     /** One LLM request (a `claude -p` run or a Messages API call) may take this long. */
     timeoutMs: z._default(positiveInt(), 120_000),
     /** Assembly layers (Smart Context preset): newest messages verbatim, the ones before summarised each. */
-    recentMessages: z._default(positiveInt(), 10),
-    middleMessages: z._default(nonNegativeInt(), 40),
+    recentMessages: z._default(positiveInt(), 20),
+    middleMessages: z._default(nonNegativeInt(), 80),
     /** The assembly's token budget, and the most the folded aggregate of older messages may take of it. */
     budgetTokens: z._default(positiveInt(), 24_000),
     aggregateTokens: z._default(nonNegativeInt(), 2_000),

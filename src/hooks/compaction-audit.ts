@@ -8,6 +8,7 @@ import type { ContextState } from "../core/context/extract.ts";
 import type { Injection } from "../core/context/injection.ts";
 import { readAudit } from "../store/audit/audit-store.ts";
 import { runCompactionAudit, savedState } from "../store/audit/run-audit.ts";
+import { assemblyPolicyOf, storedSummaries } from "../store/context/restore.ts";
 import { readFreshCompactSummary } from "../store/transcript/compact-summary.ts";
 import { compactInjectionText } from "./context-injection.ts";
 import { gatherInjectionExtras } from "./injection-extras.ts";
@@ -75,7 +76,11 @@ export async function auditedInjectionText(
   if (audited === null) return null;
   const maxChars = deps.config.hooks.maxInjectChars;
   const lostText = renderLostBlock(audited.audit.items, Math.floor(maxChars * LOST_SHARE));
-  const extras = { ...(await gatherInjectionExtras(deps)), lostText };
+  const summaries = {
+    stored: await storedSummaries(deps.projectRoot, pending.sessionId, deps.now()),
+    policy: assemblyPolicyOf(deps.config.summaries),
+  };
+  const extras = { ...(await gatherInjectionExtras(deps)), lostText, summaries };
   const text = compactInjectionText(withoutCovered(audited.state, audited.audit), pending, maxChars, extras);
   return { text, audit: audited.audit };
 }

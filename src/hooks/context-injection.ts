@@ -2,13 +2,17 @@
 // lost when the audit ran (hooks/compaction-audit.ts), then the CLAUDE.md rules marked
 // (ENFORCED)/(CRITICAL) verbatim first (they are cut only when they alone exceed the limit), then the
 // assembled context budget (chosen by hand, so before the extracted state; at most budget.injectMaxTokens),
-// then the saved state in the room left, all within Claude Code's
+// then the saved state in the room left (with its conversation assembled from summaries where the caller
+// loaded them), all within Claude Code's
 // additionalContext limit, carrying the injection's token so its arrival can be checked in the transcript.
 import { assembleBudget, type BudgetFile } from "../core/budget/compartments.ts";
 import type { ContextState } from "../core/context/extract.ts";
 import type { Injection } from "../core/context/injection.ts";
 import { renderRestoreText } from "../core/context/restore-text.ts";
 import { CHARS_PER_TOKEN } from "../core/estimate.ts";
+import type { AssemblyPolicy } from "../core/summaries/assemble.ts";
+import { renderRestoreWithConversation } from "../core/summaries/conversation-part.ts";
+import type { SummaryRecord } from "../core/summaries/sidecar.ts";
 
 export interface InjectionExtras {
   /** The rules block (already redacted), or "" when there are none or re-injection is off. */
@@ -18,6 +22,11 @@ export interface InjectionExtras {
   budgetMaxTokens: number;
   /** The compaction audit's lost items (core/audit/report.ts renderLostBlock): the text leads with them. */
   lostText?: string;
+  /**
+   * The session's stored summaries and the assembly policy: the state then ends with its conversation
+   * assembled from them (core/summaries/conversation-part.ts). Given only where the state is loaded anyway.
+   */
+  summaries?: { stored: Readonly<Record<string, SummaryRecord>>; policy: AssemblyPolicy };
 }
 
 export const NO_EXTRAS: InjectionExtras = { rulesText: "", budget: null, budgetMaxTokens: 0 };
@@ -56,7 +65,12 @@ export function compactInjectionText(
     }
   }
   if (room >= MIN_STATE_CHARS) {
-    blocks.push(renderRestoreText(state, { mode: "summary", maxChars: room, origin }));
+    const render = { mode: "summary" as const, maxChars: room, origin };
+    blocks.push(
+      extras.summaries === undefined
+        ? renderRestoreText(state, render)
+        : renderRestoreWithConversation(state, render, extras.summaries.stored, extras.summaries.policy).text,
+    );
   } else {
     const note = "(The saved state is not shown for length: `ctx restore --print` shows it.)";
     if (note.length + 2 <= room) blocks.push(note);

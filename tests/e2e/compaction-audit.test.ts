@@ -98,6 +98,9 @@ describe("compaction-loss audit (hook processes)", () => {
     ]);
     expect(context.length).toBeLessThanOrEqual(defaultConfig().hooks.maxInjectChars);
     expect(context).toMatch(/\n\[ctx-restore:[^\]]+\]$/);
+    // Re-rendered with the state loaded: the conversation part is assembled from summaries.
+    expect(context).toContain("## Conversation since the last compaction (assembled: ");
+    expect(context).toContain("[user] Add retries to the HTTP client.");
 
     const audit = await runCtx(["audit", "--json"], { cwd: project, env });
     expect(audit.code, audit.stderr).toBe(0);
