@@ -53,7 +53,13 @@ export async function serveStdio(options: {
   await server.connect(transport);
   options.logger.info(`serving project ${options.projectRoot} over stdio`);
   const background = options.background
-    ? startBackgroundIndex({ config, env, logger: options.logger, ...options.background })
+    ? startBackgroundIndex({
+        config,
+        env,
+        logger: options.logger,
+        projectRoot: options.projectRoot,
+        ...options.background,
+      })
     : null;
   await closed;
   await background?.close();
