@@ -88,6 +88,7 @@ describe("ctx MCP server", () => {
       "ctx_budget",
       "ctx_checkpoint",
       "ctx_clear",
+      "ctx_clear_summaries",
       "ctx_context_stats",
       "ctx_diff",
       "ctx_fork_detect",

@@ -8,6 +8,10 @@ const NONE: Record<InitFileKey, string | null> = {
   settings: null,
   settingsLocal: null,
   forkDetect: null,
+  summarizeAll: null,
+  summarizeFrom: null,
+  clearSummaries: null,
+  contextStats: null,
   gitignore: null,
 };
 

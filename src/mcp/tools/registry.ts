@@ -4,6 +4,7 @@ import { auditTool } from "./audit.ts";
 import { budgetTool } from "./budget.ts";
 import { checkpointTool } from "./checkpoint.ts";
 import { clearTool } from "./clear.ts";
+import { clearSummariesTool } from "./clear-summaries.ts";
 import { contextStatsTool } from "./context-stats.ts";
 import { diffTool } from "./diff.ts";
 import { forkDetectTool } from "./fork-detect.ts";
@@ -38,6 +39,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   memoryDeleteTool,
   summarizeTool,
   contextStatsTool,
+  clearSummariesTool,
   healthTool,
   auditTool,
 ];
