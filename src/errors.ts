@@ -18,6 +18,8 @@ export type CtxErrorCode =
   | "PROVIDER_FAILED"
   | "USAGE"
   | "INDEX_CORRUPT"
+  /** A file ctx would write is there with other content, or changed under it (e.g. `ctx archive restore`). */
+  | "CONFLICT"
   | "INTERNAL";
 
 export class CtxError extends Error {

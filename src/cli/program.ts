@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { CTX_VERSION } from "../version.ts";
 import type { CliContext } from "./command-io.ts";
+import { registerArchiveCommand } from "./commands/archive.ts";
 import { registerAuditCommand } from "./commands/audit.ts";
 import { registerBudgetCommand } from "./commands/budget.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
@@ -58,6 +59,7 @@ export function createProgram(ctx: CliContext): Command {
   registerSearchCommand(program, ctx);
   registerRulesCommand(program, ctx);
   registerAuditCommand(program, ctx);
+  registerArchiveCommand(program, ctx);
   registerBudgetCommand(program, ctx);
   registerChunkCommand(program, ctx);
   registerEmbedCommand(program, ctx);

@@ -59,6 +59,7 @@ const DEFAULT_CONFIG: Config = {
   rules: { reinject: true, overlapThreshold: 0.6 },
   memory: { directory: "", maxIndexLines: 200, maxIndexBytes: 25_000 },
   breadcrumb: { enabled: false, vault: "", heading: "## Claude Code sessions" },
+  archive: { enabled: true, daysBeforeCleanup: 7, maxMegabytes: 0 },
 };
 
 /** A fresh copy of the defaults (callers may change theirs). */

@@ -165,6 +165,15 @@ function buildConfigSchema() {
     aggregateTokens: z._default(nonNegativeInt(), 2_000),
   });
 
+  const ArchiveConfigSchema = z.strictObject({
+    /** Copy transcripts Claude Code's cleanup is about to delete into ~/.ctx/archive/ (ctx serve, SessionStart). */
+    enabled: z._default(z.boolean(), true),
+    /** Archive a transcript this many days before Claude Code's cleanupPeriodDays would delete it. */
+    daysBeforeCleanup: z._default(nonNegativeInt(), 7),
+    /** The archive's size cap; past it the oldest unpinned sessions are pruned. 0 = keep everything. */
+    maxMegabytes: z._default(nonNegativeInt(), 0),
+  });
+
   const RedactionConfigSchema = z.strictObject({
     /** Exact strings that look like secrets but are not (e.g. a public test key); they pass through. */
     allowlist: z._default(z.array(z.string()), []),
@@ -184,6 +193,7 @@ function buildConfigSchema() {
     rules: section(RulesConfigSchema),
     memory: section(MemoryConfigSchema),
     breadcrumb: section(BreadcrumbConfigSchema),
+    archive: section(ArchiveConfigSchema),
   });
   return ConfigSchema;
 }
