@@ -9,6 +9,7 @@
 import { projectPaths } from "../config/paths.ts";
 import { recordSessionStart } from "../core/sessions/seen.ts";
 import { describeError } from "../errors.ts";
+import { HOOK_ARCHIVE_INTERVAL_MS, startArchivePassIfDue } from "../store/archive/archive-schedule.ts";
 import { readInjection, writeInjection } from "../store/context/injection.ts";
 import { removeOrphanedTempFiles } from "../store/files/atomic-write.ts";
 import { updateSessionsSeen } from "../store/sessions/seen.ts";
@@ -41,6 +42,17 @@ export async function handleSessionStart(input: SessionStartInput, deps: HookDep
       ? undefined
       : `ctx: the sessions file failed to verify; kept it as ${movedAside} and started a new one`;
 
+  // At most once an hour: a detached `ctx archive run` keeps transcripts Claude Code's cleanup is about to delete.
+  if (deps.config.archive.enabled) {
+    await startArchivePassIfDue({
+      env: deps.env,
+      execPath: process.execPath,
+      cliPath: deps.cliPath,
+      cwd: deps.projectRoot,
+      now: deps.now(),
+      intervalMs: HOOK_ARCHIVE_INTERVAL_MS,
+    }).catch((error: unknown) => deps.logger.warn(`archive pass not started: ${describeError(error)}`));
+  }
   const context = await injectedContext(input, deps);
   if (context === null) return warning === undefined ? null : { stderr: warning };
   return {

@@ -8,6 +8,7 @@ import type { Logger } from "../log.ts";
 import { runForkDetect } from "../search/fork-detect.ts";
 import { memoryDirFor } from "../store/memory/memory-store.ts";
 import { collectProjectStatus } from "../store/status/project-status.ts";
+import { startBackgroundArchive } from "./background-archive.ts";
 import { startBackgroundIndex } from "./background-index.ts";
 import { createServer } from "./server.ts";
 import { LineTransport } from "./stdio-transport.ts";
@@ -61,7 +62,17 @@ export async function serveStdio(options: {
         ...options.background,
       })
     : null;
+  const archive = options.background
+    ? startBackgroundArchive({
+        config,
+        env,
+        logger: options.logger,
+        projectRoot: options.projectRoot,
+        ...options.background,
+      })
+    : null;
   await closed;
+  archive?.stop();
   await background?.close();
   await server.close().catch(() => {});
 }

@@ -2,7 +2,6 @@
 // most once an hour): read `cleanupPeriodDays` as Claude Code does, archive every transcript within
 // `archive.daysBeforeCleanup` days of deletion, then apply the size cap. One pass at a time (a lock in the
 // archive folder); a session that fails is reported and the pass goes on.
-import { stat, utimes, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { claudeConfigDir, readCleanupPeriod } from "../../config/claude-paths.ts";
@@ -11,6 +10,7 @@ import { selectArchivesToPrune, transcriptsDue } from "../../core/archive/plan.t
 import { describeError } from "../../errors.ts";
 import { ensurePrivateDir } from "../files/atomic-write.ts";
 import { withLock } from "../files/lock.ts";
+import { markArchiveRun } from "./archive-schedule.ts";
 import {
   archiveDir,
   archiveSession,
@@ -39,8 +39,6 @@ export interface ArchivePassDeps {
   projectRoot?: string;
   now: () => Date;
 }
-
-const LAST_RUN = "last-run";
 
 export async function runArchivePass(deps: ArchivePassDeps): Promise<ArchiveRunReport> {
   const dir = archiveDir(deps.env);
@@ -79,7 +77,7 @@ export async function runArchivePass(deps: ArchivePassDeps): Promise<ArchiveRunR
         }
       }
       report.pruned = await pruneArchive(deps.env, deps.config.archive.maxMegabytes);
-      await markRun(dir, deps.now());
+      await markArchiveRun(deps.env, deps.now());
       return report;
     },
     { timeoutMs: 1_000 },
@@ -94,23 +92,4 @@ export async function pruneArchive(env: NodeJS.ProcessEnv, maxMegabytes: number)
     pruned.map((meta) => meta.sessionId),
   );
   return pruned.map((meta) => meta.sessionId);
-}
-
-/** When the last pass ended; null before the first. */
-export async function lastArchiveRun(env: NodeJS.ProcessEnv): Promise<Date | null> {
-  const info = await stat(join(archiveDir(env), LAST_RUN)).catch(() => null);
-  return info === null ? null : info.mtime;
-}
-
-/** True when no pass ran within `intervalMs` (SessionStart: an hour; ctx serve: a day). One stat. */
-export async function archivePassDue(env: NodeJS.ProcessEnv, now: Date, intervalMs: number): Promise<boolean> {
-  const last = await lastArchiveRun(env);
-  return last === null || now.getTime() - last.getTime() >= intervalMs;
-}
-
-/** Records that a pass started, so concurrent hooks do not all start one (the pass records its end too). */
-export async function markRun(dir: string, at: Date): Promise<void> {
-  const path = join(dir, LAST_RUN);
-  await writeFile(path, "", { mode: 0o600 });
-  await utimes(path, at, at);
 }

@@ -5,7 +5,8 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { readCleanupPeriod } from "../../config/claude-paths.ts";
 import { defaultConfig } from "../../config/defaults.ts";
-import { archivePassDue, pruneArchive, runArchivePass } from "./archive-pass.ts";
+import { pruneArchive, runArchivePass } from "./archive-pass.ts";
+import { archivePassDue } from "./archive-schedule.ts";
 import { archiveDir, listArchived, restoreArchived, setArchivePinned } from "./archive-store.ts";
 
 const DAY = 86_400_000;
