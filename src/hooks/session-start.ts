@@ -79,8 +79,11 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
     injection !== null && injection.sessionId === input.session_id && !injection.settled ? injection : null;
   if (pending !== null) {
     // The summary exists now: audit what it lost and lead with that (the audit never runs in PreCompact).
-    const audited = await import("./compaction-audit.ts")
-      .then(({ auditedInjectionText }) => auditedInjectionText(pending, input.transcript_path, deps))
+    const audited = await import("./compaction-audit-source.ts")
+      .then(({ findAuditSource }) => findAuditSource(pending, input.transcript_path, deps.projectRoot))
+      .then(async (source) =>
+        source === null ? null : (await import("./compaction-audit.ts")).auditedInjectionText(pending, source, deps),
+      )
       .catch((error: unknown) => {
         deps.logger.warn(`compaction audit skipped: ${describeError(error)}`);
         return null;

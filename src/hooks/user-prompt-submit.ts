@@ -70,8 +70,11 @@ async function injectionText(
   transcriptPath: string,
   deps: HookDeps,
 ): Promise<string | null> {
-  const audited = await import("./compaction-audit.ts")
-    .then(({ auditedInjectionText }) => auditedInjectionText(injection, transcriptPath, deps))
+  const audited = await import("./compaction-audit-source.ts")
+    .then(({ findAuditSource }) => findAuditSource(injection, transcriptPath, deps.projectRoot))
+    .then(async (source) =>
+      source === null ? null : (await import("./compaction-audit.ts")).auditedInjectionText(injection, source, deps),
+    )
     .catch(() => null);
   if (audited !== null) return audited.text;
   const maxChars = deps.config.hooks.maxInjectChars;

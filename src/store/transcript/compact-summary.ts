@@ -36,7 +36,7 @@ const CLOCK_SLACK_MS = 5_000;
  * The summary of the compaction that followed `savedAt` (PreCompact's save), from the transcript's last
  * bytes only: null when the tail has no compact boundary at or after that time (Claude Code 2.1.330 writes
  * the boundary and summary after SessionStart `compact`; an older compaction's summary must not be used).
- * Cheap when there is none: one bounded read and a byte search, no parsing.
+ * Cheap when there is none: one bounded read, a byte search and at most the boundary line parsed.
  */
 export async function readFreshCompactSummary(
   transcriptPath: string,
@@ -57,20 +57,29 @@ export async function readFreshCompactSummary(
   const needle = tail.lastIndexOf('"compact_boundary"');
   if (needle < 0) return null;
   const lineStart = tail.lastIndexOf(NEWLINE, needle) + 1;
+  const lineEnd = tail.indexOf(NEWLINE, needle);
+  // The boundary line alone decides whether this is the compaction that followed the save: an earlier
+  // compaction's costs no more than parsing that one line.
+  const boundary = parseTranscriptLine(tail.subarray(lineStart, lineEnd < 0 ? tail.length : lineEnd).toString("utf8"));
+  if (isSkipped(boundary) || !isCompactBoundary(boundary)) return null;
   const notBefore = Date.parse(savedAt) - CLOCK_SLACK_MS;
-  let boundarySeen = false;
-  for (const raw of tail.subarray(lineStart).toString("utf8").split("\n")) {
+  const at = Date.parse(boundary.timestamp ?? "");
+  if (!Number.isNaN(notBefore) && (Number.isNaN(at) || at < notBefore)) return null;
+  if (lineEnd < 0) return null;
+  // Claude Code writes the summary right after its boundary.
+  const after = tail
+    .subarray(lineEnd + 1)
+    .toString("utf8")
+    .split("\n");
+  for (const raw of after.slice(0, SUMMARY_WITHIN_LINES)) {
     const line = raw.trim() === "" ? null : parseTranscriptLine(raw);
-    if (line === null || isSkipped(line)) continue;
-    if (isCompactBoundary(line)) {
-      const at = Date.parse(line.timestamp ?? "");
-      boundarySeen = Number.isNaN(notBefore) || (!Number.isNaN(at) && at >= notBefore);
-      continue;
-    }
-    if (boundarySeen && isCompactSummary(line)) return summaryOf(line);
+    if (line !== null && !isSkipped(line) && isCompactSummary(line)) return summaryOf(line);
   }
   return null;
 }
+
+/** How many lines after its boundary the summary entry is looked for. */
+const SUMMARY_WITHIN_LINES = 20;
 
 function summaryOf(entry: UserEntry): CompactSummary {
   const content = entry.message.content;
