@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { lstat, mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
 import { dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
 import * as z from "zod/mini";
+import { claudeConfigDir } from "../../config/claude-paths.ts";
 import { ctxHome } from "../../config/paths.ts";
 import {
   type ArchivedFile,
@@ -152,7 +153,7 @@ export interface RestoreOutcome {
 }
 
 /**
- * Puts a session's files back where Claude Code looks for them, byte for byte. Everything is decoded and
+ * Puts a session's files back where Claude Code looks for them (its config folder now), byte for byte. Everything is decoded and
  * checked first (a damaged archive restores nothing); a different file already at a target stops the
  * restore unless `force`. Each file is written atomically and dated now, so Claude Code's next cleanup
  * does not delete it again at once.
@@ -174,7 +175,9 @@ export async function restoreArchived(
     });
   }
   const { meta, files } = await readVerified(path, sessionId);
-  const targets = files.map((file) => ({ ...file, target: targetOf(meta.claudeDir, file.path) }));
+  // Where Claude Code looks now (CLAUDE_CONFIG_DIR may have changed since): never a folder the archive names.
+  const claudeDir = claudeConfigDir(env);
+  const targets = files.map((file) => ({ ...file, target: targetOf(claudeDir, file.path) }));
   const unchanged: string[] = [];
   const todo: typeof targets = [];
   for (const file of targets) {
