@@ -15,7 +15,14 @@ export async function run(): Promise<Record<string, unknown>> {
   const project = join(dir, "repo");
   mkdirSync(join(project, ".git"), { recursive: true });
   const transcript = makeTranscript(dir, 50);
-  const env = { ...process.env, CTX_HOME: join(dir, "ctx-home"), CTX_LOG_LEVEL: "silent", CLAUDE_PROJECT_DIR: project };
+  // No transcript archive pass: SessionStart would start one (detached) over the machine's real ~/.claude.
+  const env = {
+    ...process.env,
+    CTX_HOME: join(dir, "ctx-home"),
+    CTX_LOG_LEVEL: "silent",
+    CLAUDE_PROJECT_DIR: project,
+    CTX_ARCHIVE__ENABLED: "false",
+  };
   const common = { session_id: "bench-session", transcript_path: transcript, cwd: project };
   const node = process.execPath;
 

@@ -19,6 +19,8 @@ export type CtxErrorCode =
   | "USAGE"
   | "INDEX_CORRUPT"
   | "UNSAFE_PATH"
+  /** A file ctx would write is there with other content, or changed under it (e.g. `ctx archive restore`). */
+  | "CONFLICT"
   | "INTERNAL";
 
 export class CtxError extends Error {

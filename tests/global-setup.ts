@@ -8,7 +8,13 @@ export default function setup(): () => void {
   const runDir = mkdtempSync(join(tmpdir(), "ctx-test-run-"));
   const previous = process.env.TMPDIR;
   process.env.TMPDIR = runDir;
+  // SessionStart starts a detached transcript archive pass (at most hourly) over the user's Claude Code folder;
+  // test processes that inherit this environment must not archive the machine's real transcripts.
+  const archive = process.env.CTX_ARCHIVE__ENABLED;
+  process.env.CTX_ARCHIVE__ENABLED = "false";
   return () => {
+    if (archive === undefined) delete process.env.CTX_ARCHIVE__ENABLED;
+    else process.env.CTX_ARCHIVE__ENABLED = archive;
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
     if (process.env.CTX_KEEP_TEST_TMP !== "1") rmSync(runDir, { recursive: true, force: true });

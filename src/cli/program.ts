@@ -3,6 +3,8 @@
 import { Command, CommanderError } from "commander";
 import { CTX_VERSION } from "../version.ts";
 import type { CliContext } from "./command-io.ts";
+import { registerArchiveCommand } from "./commands/archive.ts";
+import { registerAuditCommand } from "./commands/audit.ts";
 import { registerBudgetCommand } from "./commands/budget.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
 import { registerChunkCommand } from "./commands/chunk.ts";
@@ -56,6 +58,8 @@ export function createProgram(ctx: CliContext): Command {
   registerReindexCommand(program, ctx);
   registerSearchCommand(program, ctx);
   registerRulesCommand(program, ctx);
+  registerAuditCommand(program, ctx);
+  registerArchiveCommand(program, ctx);
   registerBudgetCommand(program, ctx);
   registerChunkCommand(program, ctx);
   registerEmbedCommand(program, ctx);

@@ -22,5 +22,5 @@ export const LedgerReportSchema = z.object({
 });
 export type LedgerReport = z.infer<typeof LedgerReportSchema>;
 
-export const SummariesClearReportSchema = z.object({ removed: z.array(z.string()) });
-export type SummariesClearReport = z.infer<typeof SummariesClearReportSchema>;
+// Shared with the ctx_clear_summaries tool.
+export { type SummariesClearReport, SummariesClearReportSchema } from "../summaries/operations.ts";

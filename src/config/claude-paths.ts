@@ -51,3 +51,37 @@ export function gitRepositoryRoot(path: string): string {
     dir = parent;
   }
 }
+
+/** Claude Code's default `cleanupPeriodDays` (reference/claude-code.md §2.1). */
+export const DEFAULT_CLEANUP_PERIOD_DAYS = 30;
+
+export interface CleanupPeriod {
+  days: number;
+  /** The settings file that set it, or "default". */
+  source: string;
+}
+
+/**
+ * `cleanupPeriodDays` as Claude Code resolves it: the project's local settings (`.claude/settings.local.json`)
+ * over its shared ones (`.claude/settings.json`) over the user's (`<config dir>/settings.json`), else 30.
+ * A file that does not parse, or a value that is not a non-negative number, is passed over as Claude Code
+ * passes over an invalid setting.
+ */
+export function readCleanupPeriod(env: NodeJS.ProcessEnv, projectRoot?: string): CleanupPeriod {
+  const files = [
+    ...(projectRoot === undefined
+      ? []
+      : [join(projectRoot, ".claude", "settings.local.json"), join(projectRoot, ".claude", "settings.json")]),
+    join(claudeConfigDir(env), "settings.json"),
+  ];
+  for (const file of files) {
+    let value: unknown;
+    try {
+      value = (JSON.parse(readFileSync(file, "utf8")) as { cleanupPeriodDays?: unknown }).cleanupPeriodDays;
+    } catch {
+      continue;
+    }
+    if (typeof value === "number" && Number.isFinite(value) && value >= 0) return { days: value, source: file };
+  }
+  return { days: DEFAULT_CLEANUP_PERIOD_DAYS, source: "default" };
+}

@@ -56,8 +56,8 @@ const DEFAULT_CONFIG: Config = {
     model: "claude-haiku-4-5",
     dailyTokenCap: 200_000,
     timeoutMs: 120_000,
-    recentMessages: 10,
-    middleMessages: 40,
+    recentMessages: 20,
+    middleMessages: 80,
     budgetTokens: 24_000,
     aggregateTokens: 2_000,
   },
@@ -65,6 +65,7 @@ const DEFAULT_CONFIG: Config = {
   rules: { reinject: true, overlapThreshold: 0.6 },
   memory: { directory: "", maxIndexLines: 200, maxIndexBytes: 25_000 },
   breadcrumb: { enabled: false, vault: "", heading: "## Claude Code sessions" },
+  archive: { enabled: true, daysBeforeCleanup: 7, maxMegabytes: 0 },
 };
 
 /** A fresh copy of the defaults (callers may change theirs). */

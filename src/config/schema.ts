@@ -160,11 +160,20 @@ function buildConfigSchema() {
     /** One LLM request (a `claude -p` run or a Messages API call) may take this long. */
     timeoutMs: z._default(positiveInt(), 120_000),
     /** Assembly layers (Smart Context preset): newest messages verbatim, the ones before summarised each. */
-    recentMessages: z._default(positiveInt(), 10),
-    middleMessages: z._default(nonNegativeInt(), 40),
+    recentMessages: z._default(positiveInt(), 20),
+    middleMessages: z._default(nonNegativeInt(), 80),
     /** The assembly's token budget, and the most the folded aggregate of older messages may take of it. */
     budgetTokens: z._default(positiveInt(), 24_000),
     aggregateTokens: z._default(nonNegativeInt(), 2_000),
+  });
+
+  const ArchiveConfigSchema = z.strictObject({
+    /** Copy transcripts Claude Code's cleanup is about to delete into ~/.ctx/archive/ (ctx serve, SessionStart). */
+    enabled: z._default(z.boolean(), true),
+    /** Archive a transcript this many days before Claude Code's cleanupPeriodDays would delete it. */
+    daysBeforeCleanup: z._default(nonNegativeInt(), 7),
+    /** The archive's size cap; past it the oldest unpinned sessions are pruned. 0 = keep everything. */
+    maxMegabytes: z._default(nonNegativeInt(), 0),
   });
 
   const RedactionConfigSchema = z.strictObject({
@@ -186,6 +195,7 @@ function buildConfigSchema() {
     rules: section(RulesConfigSchema),
     memory: section(MemoryConfigSchema),
     breadcrumb: section(BreadcrumbConfigSchema),
+    archive: section(ArchiveConfigSchema),
   });
   return ConfigSchema;
 }

@@ -1,13 +1,18 @@
-// The text SessionStart `compact` (and the UserPromptSubmit fallback) inject: the CLAUDE.md rules marked
+// The text SessionStart `compact` (and the UserPromptSubmit fallback) inject: what the compaction summary
+// lost when the audit ran (hooks/compaction-audit.ts), then the CLAUDE.md rules marked
 // (ENFORCED)/(CRITICAL) verbatim first (they are cut only when they alone exceed the limit), then the
 // assembled context budget (chosen by hand, so before the extracted state; at most budget.injectMaxTokens),
-// then the saved state in the room left, all within Claude Code's
+// then the saved state in the room left (with its conversation assembled from summaries where the caller
+// loaded them), all within Claude Code's
 // additionalContext limit, carrying the injection's token so its arrival can be checked in the transcript.
 import { assembleBudget, type BudgetFile } from "../core/budget/compartments.ts";
 import type { ContextState } from "../core/context/extract.ts";
 import type { Injection } from "../core/context/injection.ts";
 import { renderRestoreText } from "../core/context/restore-text.ts";
 import { CHARS_PER_TOKEN } from "../core/estimate.ts";
+import type { AssemblyPolicy } from "../core/summaries/assemble.ts";
+import { renderRestoreWithConversation } from "../core/summaries/conversation-part.ts";
+import type { SummaryRecord } from "../core/summaries/sidecar.ts";
 
 export interface InjectionExtras {
   /** The rules block (already redacted), or "" when there are none or re-injection is off. */
@@ -15,6 +20,13 @@ export interface InjectionExtras {
   budget: BudgetFile | null;
   /** Token cap of the assembled budget (config budget.injectMaxTokens). */
   budgetMaxTokens: number;
+  /** The compaction audit's lost items (core/audit/report.ts renderLostBlock): the text leads with them. */
+  lostText?: string;
+  /**
+   * The session's stored summaries and the assembly policy: the state then ends with its conversation
+   * assembled from them (core/summaries/conversation-part.ts). Given only where the state is loaded anyway.
+   */
+  summaries?: { stored: Readonly<Record<string, SummaryRecord>>; policy: AssemblyPolicy };
 }
 
 export const NO_EXTRAS: InjectionExtras = { rulesText: "", budget: null, budgetMaxTokens: 0 };
@@ -35,6 +47,10 @@ export function compactInjectionText(
   const tokenLine = token === null ? "" : `\n[${token}]`;
   let room = maxChars - tokenLine.length;
   const blocks: string[] = [];
+  if (extras.lostText !== undefined && extras.lostText !== "" && extras.lostText.length + 2 <= room) {
+    blocks.push(extras.lostText);
+    room -= extras.lostText.length + 2;
+  }
   if (extras.rulesText !== "") {
     const rules = fitLines(extras.rulesText, room - 2, "- … (more rules: `ctx rules list` shows them all)");
     blocks.push(rules);
@@ -49,7 +65,12 @@ export function compactInjectionText(
     }
   }
   if (room >= MIN_STATE_CHARS) {
-    blocks.push(renderRestoreText(state, { mode: "summary", maxChars: room, origin }));
+    const render = { mode: "summary" as const, maxChars: room, origin };
+    blocks.push(
+      extras.summaries === undefined
+        ? renderRestoreText(state, render)
+        : renderRestoreWithConversation(state, render, extras.summaries.stored, extras.summaries.policy).text,
+    );
   } else {
     const note = "(The saved state is not shown for length: `ctx restore --print` shows it.)";
     if (note.length + 2 <= room) blocks.push(note);

@@ -47,6 +47,15 @@ export const PreCompactInputSchema = lazy(() =>
 );
 export type PreCompactInput = z.infer<ReturnType<typeof PreCompactInputSchema>>;
 
+export const PostCompactInputSchema = lazy(() =>
+  z.looseObject({
+    ...baseHookInputShape(),
+    trigger: z.optional(z.string()),
+    compact_summary: z.optional(z.nullable(z.string())),
+  }),
+);
+export type PostCompactInput = z.infer<ReturnType<typeof PostCompactInputSchema>>;
+
 export const PostToolUseInputSchema = lazy(() =>
   z.looseObject({
     ...baseHookInputShape(),
@@ -90,6 +99,8 @@ export const HOOK_EVENT_ALIASES = {
   SessionStart: "session-start",
   "pre-compact": "pre-compact",
   PreCompact: "pre-compact",
+  "post-compact": "post-compact",
+  PostCompact: "post-compact",
   "post-tool-use": "post-tool-use",
   PostToolUse: "post-tool-use",
   "user-prompt-submit": "user-prompt-submit",
@@ -106,6 +117,7 @@ export type HookEvent = (typeof HOOK_EVENT_ALIASES)[keyof typeof HOOK_EVENT_ALIA
 export const CLAUDE_EVENT_NAMES: Record<HookEvent, string> = {
   "session-start": "SessionStart",
   "pre-compact": "PreCompact",
+  "post-compact": "PostCompact",
   "post-tool-use": "PostToolUse",
   "user-prompt-submit": "UserPromptSubmit",
   stop: "Stop",

@@ -1,12 +1,15 @@
 // SessionStart: records the session (start, resume, compact, fork) in `.ctx/sessions.ctx`, then:
-// - `compact`: re-injects the state PreCompact saved, as additionalContext (under Claude Code's
-//   10,000-character limit), and marks the pending injection as injected;
+// - `compact`: audits what the compaction summary lost (hooks/compaction-audit.ts), re-injects the state
+//   PreCompact saved led by the lost items, as additionalContext (under Claude Code's 10,000-character
+//   limit), and marks the pending injection as injected;
 // - `startup`: a short "where you left off" from the last saved state of another session, when
 //   `hooks.autoRestore` is on;
 // - `resume`, `fork`, `clear`: nothing (the transcript already holds the conversation).
 
 import { projectPaths } from "../config/paths.ts";
 import { recordSessionStart } from "../core/sessions/seen.ts";
+import { describeError } from "../errors.ts";
+import { HOOK_ARCHIVE_INTERVAL_MS, startArchivePassIfDue } from "../store/archive/archive-schedule.ts";
 import { readInjection, writeInjection } from "../store/context/injection.ts";
 import { removeOrphanedTempFiles } from "../store/files/atomic-write.ts";
 import { updateSessionsSeen } from "../store/sessions/seen.ts";
@@ -39,6 +42,17 @@ export async function handleSessionStart(input: SessionStartInput, deps: HookDep
       ? undefined
       : `ctx: the sessions file failed to verify; kept it as ${movedAside} and started a new one`;
 
+  // At most once an hour: a detached `ctx archive run` keeps transcripts Claude Code's cleanup is about to delete.
+  if (deps.config.archive.enabled) {
+    await startArchivePassIfDue({
+      env: deps.env,
+      execPath: process.execPath,
+      cliPath: deps.cliPath,
+      cwd: deps.projectRoot,
+      now: deps.now(),
+      intervalMs: HOOK_ARCHIVE_INTERVAL_MS,
+    }).catch((error: unknown) => deps.logger.warn(`archive pass not started: ${describeError(error)}`));
+  }
   const context = await injectedContext(input, deps);
   if (context === null) return warning === undefined ? null : { stderr: warning };
   return {
@@ -70,14 +84,31 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
   const pending =
     injection !== null && injection.sessionId === input.session_id && !injection.settled ? injection : null;
   if (pending !== null) {
+    // The summary exists now: audit what it lost and lead with that (the audit never runs in PreCompact).
+    const audited = await import("./compaction-audit-source.ts")
+      .then(({ findAuditSource }) => findAuditSource(pending, input.transcript_path, deps.projectRoot))
+      .then(async (source) =>
+        source === null ? null : (await import("./compaction-audit.ts")).auditedInjectionText(pending, source, deps),
+      )
+      .catch((error: unknown) => {
+        deps.logger.warn(`compaction audit skipped: ${describeError(error)}`);
+        return null;
+      });
     const now = deps.now();
+    const text = audited?.text ?? pending.text;
     await writeInjection(
       deps.projectRoot,
-      { ...pending, injectedBy: "session-start", injectedAt: now.toISOString() },
+      {
+        ...pending,
+        text,
+        injectedBy: "session-start",
+        injectedAt: now.toISOString(),
+        ...(audited === null ? {} : { lostInjected: true }),
+      },
       now,
     );
-    // Rendered by PreCompact: no state to load here (SessionStart's start-up budget).
-    if (typeof pending.text === "string" && pending.text.length <= maxChars) return pending.text;
+    // Rendered by PreCompact (or just now with the audit): no state to load here otherwise.
+    if (typeof text === "string" && text.length <= maxChars) return text;
   }
   // This session's own state: another session may have saved the project's newest state meanwhile.
   const [{ readSessionState }, { compactInjectionText }, { gatherInjectionExtras }] = await Promise.all([

@@ -5,6 +5,8 @@ import type { Config } from "../config/schema.ts";
 import { describeError } from "../errors.ts";
 import {
   type HookEvent,
+  type PostCompactInput,
+  PostCompactInputSchema,
   type PostToolUseInput,
   PostToolUseInputSchema,
   type PreCompactInput,
@@ -43,6 +45,8 @@ const handleSessionStart = async (input: SessionStartInput, deps: HookDeps) =>
   (await import("./session-start.ts")).handleSessionStart(input, deps);
 const handlePreCompact = async (input: PreCompactInput, deps: HookDeps) =>
   (await import("./pre-compact.ts")).handlePreCompact(input, deps);
+const handlePostCompact = async (input: PostCompactInput, deps: HookDeps) =>
+  (await import("./post-compact.ts")).handlePostCompact(input, deps);
 const handleUserPromptSubmit = async (input: UserPromptSubmitInput, deps: HookDeps) =>
   (await import("./user-prompt-submit.ts")).handleUserPromptSubmit(input, deps);
 // After every tool call: the rolling checkpoint, then the context guard (whose reply, when it speaks, is
@@ -73,6 +77,7 @@ export const HOOK_TABLE: Record<HookEvent, HookDefinition> = {
     timeoutMs: (config) => Math.max(config.hooks.handlerTimeoutMs, 30_000),
     onTimeout: (config, limitMs) => preCompactTimeoutOutcome(config, limitMs),
   }),
+  "post-compact": defineHook(PostCompactInputSchema, handlePostCompact),
   "post-tool-use": defineHook(PostToolUseInputSchema, handlePostToolUse),
   "user-prompt-submit": defineHook(UserPromptSubmitInputSchema, handleUserPromptSubmit),
   stop: defineHook(StopInputSchema, handleStop),

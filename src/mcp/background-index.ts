@@ -1,5 +1,5 @@
 // Wires the background indexer into `ctx serve`: which commands a sync runs (`ctx index`, then `ctx embed`
-// when an embedder is configured), where Claude Code keeps transcripts, and the on/off switch (index.watch).
+// when an embedder is configured, then `ctx summarize --background` when an LLM summary provider is), where Claude Code keeps transcripts, and the on/off switch (index.watch).
 import { join } from "node:path";
 import { ctxHome } from "../config/paths.ts";
 import type { Config } from "../config/schema.ts";
@@ -15,12 +15,30 @@ export interface BackgroundIndexOptions {
   cliPath: string;
   execPath: string;
   logger: Logger;
+  /** The server's project: its quiet sessions are summarised in the background when an LLM provider is set. */
+  projectRoot?: string;
 }
 
-export function syncCommands(options: Pick<BackgroundIndexOptions, "config" | "cliPath" | "execPath">): string[][] {
+export function syncCommands(
+  options: Pick<BackgroundIndexOptions, "config" | "cliPath" | "execPath" | "projectRoot">,
+): string[][] {
   const ctx = [options.execPath, options.cliPath];
   const commands = [[...ctx, "index", "--quiet", "--json"]];
   if (options.config.embedder.provider !== "none") commands.push([...ctx, "embed", "--quiet", "--json"]);
+  // Last: the summaries of this project's quiet sessions, with the LLM provider (under its daily cap).
+  if (options.config.summaries.provider !== "extractive" && options.projectRoot !== undefined) {
+    const idleMs = String(Math.max(options.config.index.quietMs, 60_000));
+    commands.push([
+      ...ctx,
+      "summarize",
+      "--background",
+      "--idle-ms",
+      idleMs,
+      "--json",
+      "--project",
+      options.projectRoot,
+    ]);
+  }
   return commands;
 }
 

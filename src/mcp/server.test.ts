@@ -84,9 +84,11 @@ describe("ctx MCP server", () => {
     const c = await connect();
     const { tools } = await c.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
+      "ctx_audit",
       "ctx_budget",
       "ctx_checkpoint",
       "ctx_clear",
+      "ctx_clear_summaries",
       "ctx_context_stats",
       "ctx_diff",
       "ctx_fork_detect",
@@ -118,6 +120,7 @@ describe("ctx MCP server", () => {
       "ctx_snapshot_restore",
       "ctx_fork_detect",
       "ctx_health",
+      "ctx_audit",
     ]) {
       expect(annotations(name)?.readOnlyHint).toBe(true);
     }

@@ -27,7 +27,9 @@ export const SERVER_INSTRUCTIONS = [
   '  (scope "all": every project\'s memory, from the session index).',
   "- ctx_summarize {session?, from?}: per-message summaries (kept); returns recent verbatim, older summarised.",
   "- ctx_context_stats {session?}: tokens per summary layer and the compression ratio.",
+  "- ctx_clear_summaries {session?, all?}: delete stored summaries (made again when needed).",
   "- ctx_health {session_id?}: context-window tier, tokens used, velocity, tool calls left before auto-compaction.",
+  "- ctx_audit {session?}: what each compaction's summary lost of the tasks, plan, decisions, rules and files saved.",
   "Resources: ctx://status (JSON), ctx://context (full saved context), ctx://snapshots, ctx://snapshots/{id}, ctx://health (JSON).",
 ].join("\n");
 

@@ -8,6 +8,7 @@ import type { Logger } from "../log.ts";
 import { runForkDetect } from "../search/fork-detect.ts";
 import { memoryDirFor } from "../store/memory/memory-store.ts";
 import { collectProjectStatus } from "../store/status/project-status.ts";
+import { startBackgroundArchive } from "./background-archive.ts";
 import { startBackgroundIndex } from "./background-index.ts";
 import { createServer } from "./server.ts";
 import { LineTransport } from "./stdio-transport.ts";
@@ -53,9 +54,25 @@ export async function serveStdio(options: {
   await server.connect(transport);
   options.logger.info(`serving project ${options.projectRoot} over stdio`);
   const background = options.background
-    ? startBackgroundIndex({ config, env, logger: options.logger, ...options.background })
+    ? startBackgroundIndex({
+        config,
+        env,
+        logger: options.logger,
+        projectRoot: options.projectRoot,
+        ...options.background,
+      })
+    : null;
+  const archive = options.background
+    ? startBackgroundArchive({
+        config,
+        env,
+        logger: options.logger,
+        projectRoot: options.projectRoot,
+        ...options.background,
+      })
     : null;
   await closed;
+  archive?.stop();
   await background?.close();
   await server.close().catch(() => {});
 }

@@ -18,6 +18,7 @@ import {
 import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
 import type { SearchFilters } from "../core/search/model.ts";
 import { CtxError } from "../errors.ts";
+import { isArchived } from "../store/archive/archive-schedule.ts";
 import { vectorSearchFor } from "./embedders/vector-search.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
 import { goodMatches, searchSessions } from "./search-sessions.ts";
@@ -146,6 +147,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     now,
     cleanupPeriodDays: readCleanupPeriodDays(claudeDir),
     transcriptModifiedAt: (path: string) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? null,
+    isArchived: (sessionId: string) => isArchived(options.env, sessionId),
   };
   const good = new Set(goodMatches(ranked, options.config.search));
   const candidates = ranked

@@ -5,8 +5,11 @@ import { existsSync, lstatSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
+import { readCleanupPeriod } from "../config/claude-paths.ts";
+import { defaultConfig } from "../config/defaults.ts";
 import { globalConfigPath, loadConfig } from "../config/load.ts";
 import { ctxHome, projectPaths } from "../config/paths.ts";
+import { type ArchiveFacts, checkTranscriptArchive } from "../core/setup/doctor-archive.ts";
 import {
   type ConfigCheck,
   checkConfig,
@@ -26,6 +29,7 @@ import { checkUserWiring, isCtxPluginEnabled } from "../core/setup/doctor-user.t
 import { describeError, isCtxError } from "../errors.ts";
 import { resolveIndexPath } from "../search/paths.ts";
 import { inspectSessionIndex } from "../search/session-index/health.ts";
+import { archiveBytes, archiveDir } from "../store/archive/archive-store.ts";
 import { TEMP_NAME } from "../store/files/atomic-write.ts";
 import { verifyStateFile } from "../store/files/state-file.ts";
 import { readProjectSnapshot, requireProjectDir } from "./init-project.ts";
@@ -85,6 +89,7 @@ export async function runDoctorChecks(options: DoctorOptions): Promise<Finding[]
     checkConfig(readConfigCheck(project, env)),
     checkSessionIndex(inspectSessionIndex(resolveIndexPath(env))),
     checkPrivateModes(privateModeFacts(env, paths.ctxDir)),
+    checkTranscriptArchive(await archiveFacts(project, env)),
   ];
 }
 
@@ -101,6 +106,27 @@ function privateModeFacts(env: NodeJS.ProcessEnv, ctxDir: string): PrivateModeFa
     const info = lstatSync(path, { throwIfNoEntry: false });
     return { path, kind, mode: info === undefined || info.isSymbolicLink() ? null : info.mode & 0o777 };
   });
+}
+
+async function archiveFacts(project: string, env: NodeJS.ProcessEnv): Promise<ArchiveFacts> {
+  const period = readCleanupPeriod(env, project);
+  let archive = defaultConfig().archive;
+  try {
+    archive = loadConfig({ projectRoot: project, env }).archive;
+  } catch {
+    // An invalid config is its own finding (checkConfig); the archive line uses the defaults.
+  }
+  const { sessions, bytes } = await archiveBytes(env);
+  const lastRun = (await stat(join(archiveDir(env), "last-run")).catch(() => null))?.mtime.toISOString() ?? null;
+  return {
+    cleanupPeriodDays: period.days,
+    cleanupPeriodSource: period.source,
+    enabled: archive.enabled,
+    daysBeforeCleanup: archive.daysBeforeCleanup,
+    sessions,
+    bytes,
+    lastRun,
+  };
 }
 
 /** Why Claude Code could not start `command args`, or null. */

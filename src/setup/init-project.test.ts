@@ -49,7 +49,11 @@ describe("init on disk", () => {
     expect(Object.keys(files).sort()).toEqual([
       ".claude",
       ".claude/commands",
+      ".claude/commands/clear-summaries.md",
+      ".claude/commands/context-stats.md",
       ".claude/commands/fork-detect.md",
+      ".claude/commands/summarize-all.md",
+      ".claude/commands/summarize-from.md",
       ".claude/settings.json",
       ".claude/settings.local.json",
       ".ctx",

@@ -30,6 +30,10 @@ export function policyFor(config: Config, preset: AssemblyPresetChoice = "smart"
   return preset === "bridge" ? BRIDGE_PRESET : policyFromConfig(config.summaries);
 }
 
+/** `ctx summaries clear --json` and the ctx_clear_summaries result: the summaries files deleted. */
+export const SummariesClearReportSchema = z.object({ removed: z.array(z.string()) });
+export type SummariesClearReport = z.infer<typeof SummariesClearReportSchema>;
+
 export interface SummarizeResult {
   summaries: SessionSummaries;
   assembly: Assembly;

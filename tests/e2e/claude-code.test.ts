@@ -154,10 +154,21 @@ describe.skipIf(claudeBin === undefined)(`ctx in Claude Code ${CLAUDE_CODE_VERSI
       const validate = await runClaude(sandbox, ["plugin", "validate", REPO_ROOT, "--strict"]);
       expect(validate.exitCode, validate.stdout + validate.stderr).toBe(0);
       expect(validate.stdout).toContain("✔ Validation passed");
-      for (const event of ["SessionStart", "PreCompact", "PostToolUse", "UserPromptSubmit", "Stop", "SessionEnd"]) {
+      for (const event of [
+        "SessionStart",
+        "PreCompact",
+        "PostCompact",
+        "PostToolUse",
+        "UserPromptSubmit",
+        "Stop",
+        "SessionEnd",
+      ]) {
         expect(validate.stdout).toContain(`hooks: ${event}`);
       }
       expect(validate.stdout).toContain("commands: ctx:fork-detect");
+      for (const name of ["summarize-all", "summarize-from", "clear-summaries", "context-stats"]) {
+        expect(validate.stdout).toContain(`ctx:${name}`);
+      }
       const list = await runClaude(sandbox, ["--plugin-dir", REPO_ROOT, "mcp", "list"]);
       expect(mcpServerStatus(list.stdout, "plugin:ctx:ctx"), list.stdout + list.stderr).toBe("✔ Connected");
     },

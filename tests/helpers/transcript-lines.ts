@@ -97,3 +97,17 @@ export function compactBoundary(ctx: LineContext, preTokens: number): string {
     compactMetadata: { trigger: "manual", preTokens },
   });
 }
+
+/** The summary entry Claude Code writes right after a compact boundary (`isCompactSummary`). */
+export function compactSummary(ctx: LineContext, text: string): string {
+  return JSON.stringify({
+    ...envelope(ctx.sessionId, ctx.cwd, `s-${counter}`, nextTime()),
+    type: "user",
+    isCompactSummary: true,
+    isVisibleInTranscriptOnly: true,
+    message: {
+      role: "user",
+      content: `This session is being continued from a previous conversation that ran out of context. The summary below covers the earlier portion of the conversation.\n\n${text}`,
+    },
+  });
+}

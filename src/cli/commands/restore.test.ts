@@ -23,20 +23,24 @@ describe("ctx restore", () => {
     expect(error.hint).toContain("ctx save");
   });
 
-  it("prints the current state as a summary by default: todos and files, not the conversation", async () => {
+  it("prints the current state as a summary by default: todos, files and the conversation assembled", async () => {
     await project.run(["save"]);
     const { code, stdout } = await project.run(["restore"]);
     expect(code).toBe(0);
     expect(stdout).toContain("saved working context of session sess-cli-1");
     expect(stdout).toContain("[~] Write the retry helper");
     expect(stdout).toContain(project.sourceFile);
-    expect(stdout).not.toContain("## Conversation");
+    // The conversation part comes from the summaries assembly (extractive here: none stored), after the rest.
+    expect(stdout).toMatch(
+      /\n## Conversation since the last compaction \(assembled: \d+ recent verbatim, 0 summarised, 0 older folded\)\n/,
+    );
+    expect(stdout.indexOf("## Conversation")).toBeGreaterThan(stdout.indexOf("[~] Write the retry helper"));
   });
 
   it("--print gives a person everything, the conversation included", async () => {
     await project.run(["save"]);
     const { stdout } = await project.run(["restore", "--print"]);
-    expect(stdout).toContain("## Conversation since the last compaction");
+    expect(stdout).toContain("## Conversation since the last compaction (assembled:");
     expect(stdout).toContain("We decided to use exponential backoff");
   });
 

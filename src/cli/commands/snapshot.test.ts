@@ -74,7 +74,10 @@ describe("ctx snapshot restore", () => {
     const id = await takeSnapshot(project);
     const { stdout } = await project.run(["snapshot", "restore", id]);
     expect(stdout).toContain(`Source: snapshot ${id}`);
-    expect(stdout).not.toContain("## Conversation");
+    expect(stdout).toContain("## Conversation since the last compaction (assembled:");
+    expect((await project.run(["snapshot", "restore", id, "--sections", "files"])).stdout).not.toContain(
+      "## Conversation",
+    );
     const printed = await project.run(["snapshot", "restore", id, "--print"]);
     expect(printed.stdout).toContain("## Conversation");
     expect((await project.run(["snapshot", "restore", id, "--mode", "nope"])).code).toBe(2);

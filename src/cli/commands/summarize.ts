@@ -2,6 +2,7 @@
 // and keep them in `.ctx/summaries/<session-id>.ctx`; `--print` writes the assembled context instead.
 import { type Command, Option } from "commander";
 import { SummaryProviderNameSchema } from "../../core/summaries/sidecar.ts";
+import { CtxError } from "../../errors.ts";
 import { type AssemblyPresetChoice, summarizeReportOf, summarizeSession } from "../../summaries/operations.ts";
 import { resolveSummarySession } from "../../summaries/session-source.ts";
 import type { CliContext } from "../command-io.ts";
@@ -13,6 +14,8 @@ interface SummarizeFlags extends ProjectFlags {
   provider?: "extractive" | "claude-cli" | "anthropic";
   preset?: AssemblyPresetChoice;
   print?: boolean;
+  background?: boolean;
+  idleMs?: string;
 }
 
 export function presetOption(): Option {
@@ -34,9 +37,30 @@ export function registerSummarizeCommand(program: Command, ctx: CliContext): voi
         ),
       )
       .addOption(presetOption())
-      .option("--print", "print the assembled context (recent verbatim, middle summarised, oldest folded)"),
+      .option("--print", "print the assembled context (recent verbatim, middle summarised, oldest folded)")
+      .option(
+        "--background",
+        "summarise this project's quiet sessions with the configured provider (ctx serve runs this)",
+      )
+      .option("--idle-ms <ms>", "with --background: a session is quiet after this long without a write", "60000"),
   ).action(async (session: string | undefined, flags: SummarizeFlags) => {
     const deps = contextOpsDepsFor(ctx, flags);
+    if (flags.background === true) {
+      const idleMs = Number(flags.idleMs);
+      if (!Number.isInteger(idleMs) || idleMs < 0) {
+        throw new CtxError("USAGE", `--idle-ms ${flags.idleMs} is not a number of milliseconds`, {
+          hint: "pass a whole number, e.g. --idle-ms 60000",
+        });
+      }
+      const { summarizeQuietSessions } = await import("../../summaries/background.ts");
+      const report = await summarizeQuietSessions({ ...deps, env: ctx.env }, { idleMs });
+      if (flags.json === true) ctx.out(formatJson(report));
+      else
+        ctx.out(
+          `${report.sessions.length} session(s) summarised with ${report.provider}, ${report.skipped.length} skipped${report.capped ? " (daily cap reached)" : ""}\n`,
+        );
+      return;
+    }
     const ref = await resolveSummarySession({ ...deps, cwd: ctx.cwd, env: ctx.env }, session);
     const result = await summarizeSession({ ...deps, env: ctx.env }, ref, {
       ...(flags.from === undefined ? {} : { from: flags.from }),

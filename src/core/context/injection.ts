@@ -16,6 +16,11 @@ export const InjectionSchema = z.object({
   settled: z.boolean(),
   /** The re-injection rendered at PreCompact, so SessionStart only reads this small file (hook budget). */
   text: z.optional(z.nullable(z.string())),
+  /**
+   * The compaction audit's lost items reached the model (led the SessionStart text, or came with the first
+   * prompt after it: Claude Code 2.1.330 runs SessionStart `compact` before the summary exists).
+   */
+  lostInjected: z.optional(z.boolean()),
 });
 export type Injection = z.infer<typeof InjectionSchema>;
 

@@ -26,6 +26,11 @@ export interface RenderOptions {
   sections?: readonly RestoreSection[];
   /** A line saying where the text came from, e.g. "snapshot 20261122-… (pre-compact, auto)". */
   origin?: string;
+  /**
+   * The conversation assembled from summaries (core/summaries/conversation-part.ts), already within its room:
+   * it replaces the message-by-message conversation and is shown in `summary` mode too.
+   */
+  conversationText?: string;
 }
 
 /** Everything but the conversation itself. */
@@ -40,7 +45,10 @@ function statements(items: readonly Statement[], max: number): string[] {
   return items.slice(-max).map((s) => `- ${clip(s.text, 240)}${s.by === "user" ? " (the user)" : ""}`);
 }
 
-function renderSection(state: ContextState, section: RestoreSection): string[] {
+function renderSection(state: ContextState, section: RestoreSection, conversationText?: string): string[] {
+  if (section === "conversation" && conversationText !== undefined) {
+    return conversationText === "" ? [] : conversationText.split("\n");
+  }
   switch (section) {
     case "task": {
       const active = state.todos?.items.filter((t) => t.status === "in_progress") ?? [];
@@ -99,7 +107,9 @@ export function renderRestoreText(state: ContextState, options: RenderOptions): 
     options.mode === "full"
       ? RESTORE_SECTIONS
       : options.mode === "summary"
-        ? SUMMARY_SECTIONS
+        ? options.conversationText
+          ? RESTORE_SECTIONS
+          : SUMMARY_SECTIONS
         : (options.sections ?? SUMMARY_SECTIONS);
   const header = [
     `ctx: saved working context of session ${state.sessionId} (project ${state.projectRoot}), extracted ${state.extractedAt}.`,
@@ -111,7 +121,7 @@ export function renderRestoreText(state: ContextState, options: RenderOptions): 
   let text = header;
   const left: string[] = [];
   for (const section of wanted) {
-    const lines = renderSection(state, section);
+    const lines = renderSection(state, section, options.conversationText);
     if (lines.length === 0) continue;
     const block = `\n\n${lines.join("\n")}`;
     const room = options.maxChars - text.length - footerFor([...left, section]).length;

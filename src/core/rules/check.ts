@@ -35,19 +35,33 @@ export function contentWords(text: string): string[] {
   return [...new Set(words.filter((word) => word.length >= 3 && !STOP_WORDS.has(word)))];
 }
 
+/** A summary prepared once for many comparisons (its normalised text and its content words). */
+export interface PreparedSummary {
+  normalised: string;
+  words: ReadonlySet<string>;
+}
+
+export function prepareSummary(summary: string): PreparedSummary {
+  return { normalised: ` ${normaliseForComparison(summary)} `, words: new Set(contentWords(summary)) };
+}
+
+/** The fate of one text (a rule, a task, a decision, …) in a prepared summary; the method is the header's. */
+export function fateInSummary(
+  text: string,
+  summary: PreparedSummary,
+  threshold: number,
+): { fate: RuleFate; overlap: number } {
+  const normalised = normaliseForComparison(text);
+  if (normalised !== "" && summary.normalised.includes(` ${normalised} `)) return { fate: "kept", overlap: 1 };
+  const words = contentWords(text);
+  const present = words.filter((word) => summary.words.has(word)).length;
+  const overlap = words.length === 0 ? 0 : present / words.length;
+  return { fate: overlap >= threshold ? "paraphrased" : "lost", overlap: Math.round(overlap * 100) / 100 };
+}
+
 export function checkRulesAgainstSummary(rules: readonly Rule[], summary: string, threshold = 0.6): RuleCheck[] {
-  const normalisedSummary = ` ${normaliseForComparison(summary)} `;
-  const summaryWords = new Set(contentWords(summary));
-  return rules.map((rule) => {
-    const normalisedRule = normaliseForComparison(rule.text);
-    if (normalisedRule !== "" && normalisedSummary.includes(` ${normalisedRule} `)) {
-      return { rule, fate: "kept", overlap: 1 };
-    }
-    const words = contentWords(rule.text);
-    const present = words.filter((word) => summaryWords.has(word)).length;
-    const overlap = words.length === 0 ? 0 : present / words.length;
-    return { rule, fate: overlap >= threshold ? "paraphrased" : "lost", overlap: Math.round(overlap * 100) / 100 };
-  });
+  const prepared = prepareSummary(summary);
+  return rules.map((rule) => ({ rule, ...fateInSummary(rule.text, prepared, threshold) }));
 }
 
 /** The rules block re-injected after a compaction: every rule verbatim, with where it came from. */

@@ -109,6 +109,17 @@ describe("fork candidates", () => {
     const gone = toForkCandidate(ranked(), 3, { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => null });
     expect(gone.expiresInDays).toBeNull();
     expect(gone.warning).toContain("cannot be resumed");
+    // Gone from Claude Code's folder but archived by ctx: the fork command restores it first.
+    const archived = toForkCandidate(ranked(), 3, {
+      now: NOW,
+      cleanupPeriodDays: 30,
+      transcriptModifiedAt: () => null,
+      isArchived: (id) => id === "4d5611e5-0000-4000-8000-000000000001",
+    });
+    expect(archived.forkCommand).toBe(
+      "ctx archive restore 4d5611e5-0000-4000-8000-000000000001 && cd '/home/user/app' && claude --resume 4d5611e5-0000-4000-8000-000000000001 --fork-session",
+    );
+    expect(archived.warning).toContain("ctx archived it");
   });
 
   it("renders candidates and the no-match options", () => {

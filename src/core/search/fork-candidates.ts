@@ -39,6 +39,8 @@ export interface ForkCandidateContext {
   cleanupPeriodDays: number;
   /** The transcript file's modification time (Claude Code's cleanup sweep goes by it); null when it is gone. */
   transcriptModifiedAt: (path: string) => number | null;
+  /** ctx's transcript archive holds the session (`ctx archive restore` brings a deleted transcript back). */
+  isArchived?: (sessionId: string) => boolean;
 }
 
 /** POSIX single-quoting: safe to paste into any sh-compatible shell whatever the folder's name holds. */
@@ -110,10 +112,27 @@ export function toForkCandidate(ranked: RankedSession, rank: number, context: Fo
     transcriptPath: session.path,
     transcriptExists: exists,
     expiresInDays,
-    warning: expiryWarning(exists, expiresInDays, context.cleanupPeriodDays),
-    forkCommand: forkCommandFor(session.id, session.cwd),
+    ...archivedOrNot(session.id, session.cwd, exists, expiresInDays, context),
     inSessionCommand: inSessionCommandFor(session.id),
   };
+}
+
+/** A deleted transcript that ctx archived forks after `ctx archive restore` puts it back. */
+function archivedOrNot(
+  sessionId: string,
+  cwd: string | null,
+  exists: boolean,
+  expiresInDays: number | null,
+  context: ForkCandidateContext,
+): { warning: string | null; forkCommand: string } {
+  const fork = forkCommandFor(sessionId, cwd);
+  if (!exists && context.isArchived?.(sessionId) === true) {
+    return {
+      warning: "Claude Code's cleanup deleted the transcript, but ctx archived it: the fork command restores it first",
+      forkCommand: `ctx archive restore ${sessionId} && ${fork}`,
+    };
+  }
+  return { warning: expiryWarning(exists, expiresInDays, context.cleanupPeriodDays), forkCommand: fork };
 }
 
 function expiryWarning(exists: boolean, expiresInDays: number | null, cleanupPeriodDays: number): string | null {

@@ -8,6 +8,10 @@ const NONE: Record<InitFileKey, string | null> = {
   settings: null,
   settingsLocal: null,
   forkDetect: null,
+  summarizeAll: null,
+  summarizeFrom: null,
+  clearSummaries: null,
+  contextStats: null,
   gitignore: null,
 };
 
@@ -32,7 +36,7 @@ describe("checkProjectWiring", () => {
   it("is all ok right after ctx init", () => {
     const findings = byId(initialisedFiles());
     expect(Object.values(findings).map((finding) => finding.status)).toEqual(["ok", "ok", "ok", "ok", "ok"]);
-    expect(findings["project-hooks"]?.message).toContain("all 6 wired");
+    expect(findings["project-hooks"]?.message).toContain("all 7 wired");
   });
 
   it("fails a project where ctx init never ran, each with `ctx init` as the fix", () => {

@@ -3,7 +3,7 @@
 
 /** Claude Code event name -> the `ctx hook <arg>` that handles it (see src/hooks/schemas.ts). */
 export interface CtxHookSpec {
-  event: "SessionStart" | "PreCompact" | "PostToolUse" | "UserPromptSubmit" | "Stop" | "SessionEnd";
+  event: "SessionStart" | "PreCompact" | "PostCompact" | "PostToolUse" | "UserPromptSubmit" | "Stop" | "SessionEnd";
   arg: string;
   /** Omitted for events without matcher support (UserPromptSubmit, Stop) and where every source counts. */
   matcher?: string;
@@ -15,6 +15,8 @@ export const CTX_HOOK_SPECS: readonly CtxHookSpec[] = [
   // 30 s: the compact re-injection is fast, but a stuck lock must never hang a session start for 600 s.
   { event: "SessionStart", arg: "session-start", matcher: "startup|resume|clear|compact|fork", timeout: 30 },
   { event: "PreCompact", arg: "pre-compact", matcher: "manual|auto", timeout: 60 },
+  // The compaction audit, from the summary Claude Code sends (2.1.76+; older versions never fire it).
+  { event: "PostCompact", arg: "post-compact", matcher: "manual|auto", timeout: 30 },
   { event: "PostToolUse", arg: "post-tool-use", matcher: "*", timeout: 10 },
   { event: "UserPromptSubmit", arg: "user-prompt-submit", timeout: 10 },
   { event: "Stop", arg: "stop", timeout: 10 },

@@ -16,6 +16,10 @@ const NO_FILES: Record<InitFileKey, string | null> = {
   settings: null,
   settingsLocal: null,
   forkDetect: null,
+  summarizeAll: null,
+  summarizeFrom: null,
+  clearSummaries: null,
+  contextStats: null,
   gitignore: null,
 };
 
@@ -56,6 +60,10 @@ describe("planInit install", () => {
       ".claude/settings.json": "create",
       ".claude/settings.local.json": "create",
       ".claude/commands/fork-detect.md": "create",
+      ".claude/commands/summarize-all.md": "create",
+      ".claude/commands/summarize-from.md": "create",
+      ".claude/commands/clear-summaries.md": "create",
+      ".claude/commands/context-stats.md": "create",
       ".gitignore": "create",
       ".ctx/": "create",
     });
@@ -138,6 +146,19 @@ describe("planInit and a .ctx that is not a folder", () => {
 });
 
 describe("planInit remove", () => {
+  it("never overwrites a slash command file the person wrote, and updates its own", () => {
+    const mine = "---\ndescription: my own\n---\nDo it my way.\n";
+    const changes = planInit(snapshot({ summarizeAll: mine }), "install", cmd);
+    expect(changes.find((c) => c.file === INIT_FILES.summarizeAll)).toMatchObject({ action: "skip" });
+    expect(changes.find((c) => c.file === INIT_FILES.summarizeAll)?.operation).toBeUndefined();
+    const installed = applied(snapshot(), planInit(snapshot(), "install", cmd));
+    const own = installed.files.contextStats ?? "";
+    expect(own).toContain("mcp__ctx__ctx_context_stats");
+    const removed = planInit({ ...installed, files: { ...installed.files, clearSummaries: mine } }, "remove", cmd);
+    expect(removed.find((c) => c.file === INIT_FILES.clearSummaries)).toMatchObject({ action: "skip" });
+    expect(removed.find((c) => c.file === INIT_FILES.summarizeAll)).toMatchObject({ action: "remove" });
+  });
+
   it("empties a linked file instead of deleting the person's link", () => {
     const installed = applied(snapshot(), planInit(snapshot(), "install", cmd));
     const changes = planInit({ ...installed, linked: ["mcpJson", "forkDetect"] }, "remove", cmd);
@@ -153,7 +174,14 @@ describe("planInit remove", () => {
     const before = snapshot(USER);
     const installed = applied(before, planInit(before, "install", cmd));
     const removed = applied(installed, planInit(installed, "remove", cmd));
-    expect(removed.files).toEqual({ ...USER, forkDetect: null });
+    expect(removed.files).toEqual({
+      ...USER,
+      forkDetect: null,
+      summarizeAll: null,
+      summarizeFrom: null,
+      clearSummaries: null,
+      contextStats: null,
+    });
   });
 
   it("deletes every file in a project that had none, and keeps .ctx/", () => {

@@ -17,14 +17,27 @@ import {
 import { mergeEnabledServer, mergeMcpServer, removeEnabledServer, removeMcpServer } from "./init-mcp.ts";
 import { type EditResult, mergeCtxHooks, removeCtxHooks } from "./init-settings-hooks.ts";
 import { mergeStatusLine, removeStatusLine } from "./init-statusline.ts";
+import { renderSummariesCommand, type SummariesCommandName } from "./init-summaries-commands.ts";
 
 export const INIT_FILES = {
   mcpJson: ".mcp.json",
   settings: ".claude/settings.json",
   settingsLocal: ".claude/settings.local.json",
   forkDetect: ".claude/commands/fork-detect.md",
+  summarizeAll: ".claude/commands/summarize-all.md",
+  summarizeFrom: ".claude/commands/summarize-from.md",
+  clearSummaries: ".claude/commands/clear-summaries.md",
+  contextStats: ".claude/commands/context-stats.md",
   gitignore: ".gitignore",
 } as const;
+
+/** The Smart Context slash commands ctx writes, by their INIT_FILES key. */
+const SUMMARIES_COMMAND_FILES = {
+  summarizeAll: "summarize-all",
+  summarizeFrom: "summarize-from",
+  clearSummaries: "clear-summaries",
+  contextStats: "context-stats",
+} as const satisfies Partial<Record<InitFileKey, SummariesCommandName>>;
 export const CTX_DIR_ENTRY = ".ctx/";
 
 export type InitFileKey = keyof typeof INIT_FILES;
@@ -99,6 +112,18 @@ export function planInit(
       ),
     ),
     edits("forkDetect", planForkDetect(files.forkDetect, mode)),
+    ...Object.entries(SUMMARIES_COMMAND_FILES).map(([key, name]) =>
+      edits(
+        key as InitFileKey,
+        planCommandFile(
+          INIT_FILES[key as InitFileKey],
+          files[key as InitFileKey],
+          mode,
+          renderSummariesCommand(name),
+          `/${name}`,
+        ),
+      ),
+    ),
     edits("gitignore", planGitignore(files.gitignore, mode)),
     ctxDir,
   ];
@@ -116,7 +141,7 @@ function withStatusLine(first: EditResult, then: (value: JsonObject) => EditResu
 function keepLink(change: PlannedChange, linked: boolean): PlannedChange {
   if (!linked || change.operation?.kind !== "delete") return change;
   const kept = "kept: a symbolic link (ctx edits its target but never deletes the link)";
-  if (change.file === INIT_FILES.forkDetect) return { file: change.file, action: "skip", details: [kept] };
+  if (change.file.startsWith(".claude/commands/")) return { file: change.file, action: "skip", details: [kept] };
   const content = change.file === INIT_FILES.gitignore ? "" : serializeJson({});
   const details = change.details.filter((detail) => !detail.startsWith("file deleted"));
   return { file: change.file, action: "update", details: [...details, kept], operation: { kind: "write", content } };
@@ -163,22 +188,30 @@ function planJson(
 }
 
 function planForkDetect(text: string | null, mode: InitMode): PlannedChange {
-  const file = INIT_FILES.forkDetect;
-  const content = renderForkDetectCommand();
+  return planCommandFile(INIT_FILES.forkDetect, text, mode, renderForkDetectCommand(), "/fork-detect");
+}
+
+/** A slash command file ctx writes: created, updated while unmodified, never overwritten once edited. */
+function planCommandFile(
+  file: string,
+  text: string | null,
+  mode: InitMode,
+  content: string,
+  label: string,
+): PlannedChange {
   if (mode === "remove") {
     if (text === null) return { file, action: "unchanged", details: [] };
     if (isUnmodifiedCtxFile(text))
-      return { file, action: "remove", details: ["- /fork-detect"], operation: { kind: "delete" } };
+      return { file, action: "remove", details: [`- ${label}`], operation: { kind: "delete" } };
     return { file, action: "skip", details: ["edited by you (or not written by ctx): left in place"] };
   }
-  if (text === null)
-    return { file, action: "create", details: ["+ /fork-detect"], operation: { kind: "write", content } };
+  if (text === null) return { file, action: "create", details: [`+ ${label}`], operation: { kind: "write", content } };
   if (text === content) return { file, action: "unchanged", details: [] };
   if (isUnmodifiedCtxFile(text)) {
     return {
       file,
       action: "update",
-      details: ["~ /fork-detect: ctx's newer version"],
+      details: [`~ ${label}: ctx's newer version`],
       operation: { kind: "write", content },
     };
   }

@@ -4,7 +4,17 @@ import { buildInitReport, formatInitReport, type InitOutcome } from "./init-repo
 
 const command = { command: "ctx", prefixArgs: [], reason: "`ctx` on PATH is this program" };
 const empty = {
-  files: { mcpJson: null, settings: null, settingsLocal: null, forkDetect: null, gitignore: null },
+  files: {
+    mcpJson: null,
+    settings: null,
+    settingsLocal: null,
+    forkDetect: null,
+    summarizeAll: null,
+    summarizeFrom: null,
+    clearSummaries: null,
+    contextStats: null,
+    gitignore: null,
+  },
   ctxDir: { kind: "missing" as const },
 };
 

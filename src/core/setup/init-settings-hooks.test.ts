@@ -31,7 +31,7 @@ describe("mergeCtxHooks", () => {
     ]);
     expect(hooks.UserPromptSubmit?.[0]).not.toHaveProperty("matcher");
     expect(hooks.SessionEnd?.[0]?.hooks[0]?.timeout).toBe(10);
-    expect(details).toHaveLength(6);
+    expect(details).toHaveLength(CTX_HOOK_SPECS.length);
   });
 
   it("keeps the user's hooks, groups, other settings and key order", () => {
@@ -132,10 +132,10 @@ describe("mergeCtxHooks", () => {
 
   it("takes out ctx handlers on events ctx no longer uses", () => {
     const settings = {
-      hooks: { PostCompact: [{ hooks: [{ type: "command", command: "ctx", args: ["hook", "post-compact"] }] }] },
+      hooks: { SubagentStop: [{ hooks: [{ type: "command", command: "ctx", args: ["hook", "subagent-stop"] }] }] },
     };
     const { value } = mergeCtxHooks(settings, cmd, FILE);
-    expect(value.hooks).not.toHaveProperty("PostCompact");
+    expect(value.hooks).not.toHaveProperty("SubagentStop");
   });
 
   it("refuses settings whose hooks have a shape Claude Code would not accept", () => {
@@ -151,7 +151,7 @@ describe("removeCtxHooks", () => {
     const { value, details } = removeCtxHooks(merged);
     expect(value).toEqual(userSettings());
     expect(JSON.stringify(value)).toBe(JSON.stringify(userSettings()));
-    expect(details).toHaveLength(6);
+    expect(details).toHaveLength(CTX_HOOK_SPECS.length);
   });
 
   it("removes `hooks` entirely when only ctx was in it", () => {

@@ -8,6 +8,10 @@ const NO_FILES: Record<InitFileKey, string | null> = {
   settings: null,
   settingsLocal: null,
   forkDetect: null,
+  summarizeAll: null,
+  summarizeFrom: null,
+  clearSummaries: null,
+  contextStats: null,
   gitignore: null,
 };
 const snapshot = (settings: string | null): ProjectSnapshot => ({

@@ -1,9 +1,10 @@
 // The Claude Code plugin files checked in at the repository root (.claude-plugin/, hooks/, commands/),
-// generated from the same hook table and slash command as `ctx init` writes; a test keeps the checked-in
+// generated from the same hook table and slash commands as `ctx init` writes; a test keeps the checked-in
 // copies equal to this output.
 import { renderForkDetectCommand } from "./init-fork-detect.ts";
 import { buildHooksObject, type CtxCommand } from "./init-hooks-spec.ts";
 import { serializeJson } from "./init-json-text.ts";
+import { renderSummariesCommand, SUMMARIES_COMMAND_NAMES } from "./init-summaries-commands.ts";
 
 export interface PluginMeta {
   name: string;
@@ -63,5 +64,6 @@ export function renderPluginFiles(meta: PluginMeta): Record<string, string> {
     ".claude-plugin/marketplace.json": renderMarketplace(meta),
     "hooks/hooks.json": renderPluginHooks(),
     "commands/fork-detect.md": renderForkDetectCommand(),
+    ...Object.fromEntries(SUMMARIES_COMMAND_NAMES.map((name) => [`commands/${name}.md`, renderSummariesCommand(name)])),
   };
 }

@@ -1,6 +1,7 @@
 // What `ctx status --json`, the `ctx_status` tool and `ctx://status` report, built from what the
 // store read. One schema for all three, so scripts and Claude see the same shape.
 import * as z from "zod/mini";
+import { AuditListingSchema, formatAuditLine } from "../audit/report.ts";
 import { type Health, HealthSchema } from "../guard/health.ts";
 import { formatHealthText } from "../guard/text.ts";
 import { formatRecoveryLine, type Recovery, RecoverySchema } from "../sessions/recovery.ts";
@@ -33,6 +34,8 @@ export const StatusSchema = z.object({
   recovery: z.nullable(RecoverySchema),
   /** The context guard's figures for the session most recently measured here; null before the first one. */
   health: z.nullable(HealthSchema),
+  /** The newest compaction audit (what the last compaction's summary lost); null before the first one. */
+  lastAudit: z.nullable(AuditListingSchema),
   /** Problems found while reading (e.g. a state file that fails to verify); empty when all is well. */
   warnings: z.array(z.string()),
 });
@@ -47,6 +50,7 @@ export function buildStatus(input: {
   warnings: string[];
   recovery?: Recovery | null;
   health?: Health | null;
+  lastAudit?: Status["lastAudit"];
   /** How many recent sessions to list (default RECENT_SESSIONS_SHOWN). */
   recent?: number;
 }): Status {
@@ -67,6 +71,7 @@ export function buildStatus(input: {
     },
     recovery: input.recovery ?? null,
     health: input.health ?? null,
+    lastAudit: input.lastAudit ?? null,
     warnings: input.warnings,
   };
 }
@@ -84,6 +89,13 @@ export function formatStatusText(status: Status): string {
   }
   if (status.recovery !== null) lines.push(formatRecoveryLine(status.recovery));
   if (status.health !== null) lines.push(formatHealthText(status.health).trimEnd());
+  if (status.lastAudit !== null) {
+    lines.push(`last compaction audit:${formatAuditLine(status.lastAudit).trimStart().replace(/^/, " ")}`);
+    for (const item of status.lastAudit.lostItems.slice(0, 5)) {
+      lines.push(`  lost ${item.kind}: ${(item.text.split("\n")[0] ?? "").trim()}`);
+    }
+    if (status.lastAudit.lostItems.length > 5) lines.push(`  … \`ctx audit\` lists all ${status.lastAudit.lost}`);
+  }
   for (const warning of status.warnings) lines.push(`warning: ${warning}`);
   return `${lines.join("\n")}\n`;
 }

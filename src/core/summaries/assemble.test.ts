@@ -29,12 +29,13 @@ describe("assembleContext", () => {
   });
 
   it("smart preset: the same function with the Smart Context layer sizes", () => {
-    const assembly = assembleContext({ messages: conversation(100), summaryOf, policy: SMART_CONTEXT_PRESET });
-    expect(assembly.recent).toHaveLength(SMART_CONTEXT_PRESET.recentMessages);
-    expect(assembly.summarized).toHaveLength(SMART_CONTEXT_PRESET.middleMessages);
+    // The document's layers: the recent 20 in full, 21-100 summarised, the rest aggregated.
+    const assembly = assembleContext({ messages: conversation(150), summaryOf, policy: SMART_CONTEXT_PRESET });
+    expect(assembly.recent).toHaveLength(20);
+    expect(assembly.summarized).toHaveLength(80);
     expect(assembly.aggregate.messages).toBe(50);
     expect(assembly.text).toMatch(
-      /^## Earlier conversation \(50 messages, folded\)[\s\S]*## Summarised \(40 messages\)[\s\S]*## Recent \(10 messages, verbatim\)/,
+      /^## Earlier conversation \(50 messages, folded\)[\s\S]*## Summarised \(80 messages\)[\s\S]*## Recent \(20 messages, verbatim\)/,
     );
   });
 

@@ -18,12 +18,12 @@ export interface AssemblyPolicy {
 }
 
 /**
- * Smart Context layout. The product document's layer sizes are not in this repository; these are ctx's
- * documented defaults (README "Summaries"), configurable under `summaries.*`.
+ * Smart Context layout, the document's layers: the recent 20 messages in full, messages 21-100 summarised,
+ * older ones aggregated; configurable under `summaries.*`.
  */
 export const SMART_CONTEXT_PRESET: AssemblyPolicy = {
-  recentMessages: 10,
-  middleMessages: 40,
+  recentMessages: 20,
+  middleMessages: 80,
   budgetTokens: 24_000,
   aggregateTokens: 2_000,
 };

@@ -102,7 +102,8 @@ describe("ctx_restore", () => {
     expect(output.chars).toBe(text.length);
     expect(text).toContain("[~] Add retry helper");
     expect(text).toContain("retry three times");
-    expect(text).not.toContain("## Conversation");
+    expect(text).toContain("## Conversation since the last compaction (assembled:");
+    expect(text.length).toBeLessThanOrEqual(10_000);
 
     const full = textOf(await client.callTool({ name: "ctx_restore", arguments: { mode: "full" } }));
     expect(full).toContain("## Conversation since the last compaction");

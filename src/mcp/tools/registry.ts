@@ -1,8 +1,10 @@
 // Every ctx tool, in the order clients list them (one tool per file beside this one).
 import type { ToolDefinition } from "../define-tool.ts";
+import { auditTool } from "./audit.ts";
 import { budgetTool } from "./budget.ts";
 import { checkpointTool } from "./checkpoint.ts";
 import { clearTool } from "./clear.ts";
+import { clearSummariesTool } from "./clear-summaries.ts";
 import { contextStatsTool } from "./context-stats.ts";
 import { diffTool } from "./diff.ts";
 import { forkDetectTool } from "./fork-detect.ts";
@@ -37,5 +39,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   memoryDeleteTool,
   summarizeTool,
   contextStatsTool,
+  clearSummariesTool,
   healthTool,
+  auditTool,
 ];

@@ -90,7 +90,7 @@ describe("ctx_summarize", () => {
     const first = SummarizeReportSchema.parse(
       (await client.callTool({ name: "ctx_summarize", arguments: { session: LONG_FIXTURE } })).structuredContent,
     );
-    expect(first.stats.layers.aggregate.messages).toBeGreaterThan(200);
+    expect(first.stats.layers.aggregate.messages).toBeGreaterThan(150);
     const compactSummary = "e95c1e9a-5084-4e69-bf3d-42c8d45f3985"; // the fixture's compact summary entry
     const again = await client.callTool({
       name: "ctx_summarize",

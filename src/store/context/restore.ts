@@ -1,11 +1,16 @@
 // Restoring the saved context: the state a restore starts from (current, a named save, a snapshot, a checkpoint),
 // rendered as text, and the report that the CLI's `--json` and ctx_restore / ctx_snapshot_restore share.
 import * as z from "zod/mini";
+import type { Config } from "../../config/schema.ts";
 import { type ContextState, ContextStateSchema } from "../../core/context/extract.ts";
-import { RESTORE_MODES, type RenderOptions, renderRestoreText } from "../../core/context/restore-text.ts";
+import { RESTORE_MODES, type RenderOptions } from "../../core/context/restore-text.ts";
 import { countState, StateCountsSchema } from "../../core/context/schema.ts";
+import type { AssemblyPolicy } from "../../core/summaries/assemble.ts";
+import { renderRestoreWithConversation } from "../../core/summaries/conversation-part.ts";
+import type { SummaryRecord } from "../../core/summaries/sidecar.ts";
 import { newestGoodCheckpoint, readCheckpoint } from "../snapshots/checkpoints.ts";
 import { readSnapshot } from "../snapshots/snapshots.ts";
+import { readSidecar } from "../summaries/sidecar-store.ts";
 import type { ContextOpsDeps } from "./operations.ts";
 import { readProjectState, statePath } from "./project-state.ts";
 
@@ -106,6 +111,10 @@ export function restoreReportOf(
   };
 }
 
+/**
+ * Loads and renders a saved context. `summary` and `full` restores carry the conversation assembled from
+ * the session's stored summaries (extractive for messages without one), in the room the cap leaves.
+ */
 export async function restoreContext(
   deps: ContextOpsDeps,
   source: RestoreSource,
@@ -113,5 +122,23 @@ export async function restoreContext(
 ): Promise<RestoreResult | null> {
   const loaded = await loadState(deps, source);
   if (loaded === null) return null;
-  return { ...loaded, text: renderRestoreText(loaded.state, { ...render, origin: loaded.origin }) };
+  const options = { ...render, origin: loaded.origin };
+  const stored = await storedSummaries(deps.projectRoot, loaded.state.sessionId, deps.now());
+  const policy = assemblyPolicyOf(deps.config.summaries);
+  return { ...loaded, text: renderRestoreWithConversation(loaded.state, options, stored, policy).text };
+}
+
+/** The session's stored summaries by message uuid; none when there are none or the sidecar is unreadable. */
+export async function storedSummaries(
+  projectRoot: string,
+  sessionId: string,
+  now: Date,
+): Promise<Record<string, SummaryRecord>> {
+  const read = await readSidecar(projectRoot, sessionId, now).catch(() => null);
+  return read?.sidecar?.entries ?? {};
+}
+
+export function assemblyPolicyOf(summaries: Config["summaries"]): AssemblyPolicy {
+  const { recentMessages, middleMessages, budgetTokens, aggregateTokens } = summaries;
+  return { recentMessages, middleMessages, budgetTokens, aggregateTokens };
 }

@@ -10,6 +10,7 @@
 // rewrites megabytes and survives the loss of the catalog.
 // Past 300 lines on purpose: create, list, pin and prune share one locking protocol, checked in one place.
 import { unlink } from "node:fs/promises";
+import { join } from "node:path";
 import { safeParse } from "zod/mini";
 import type { $ZodType, output } from "zod/v4/core";
 import { defaultConfig } from "../../config/defaults.ts";
@@ -405,7 +406,11 @@ function transformInBlocks(raw: Buffer, transform: (text: string) => string): Ui
 }
 
 async function removeSnapshotFiles(dir: string, entries: readonly SnapshotEntry[]): Promise<void> {
-  for (const entry of entries) await unlink(snapshotFile(dir, entry.id)).catch(ignoreMissing);
+  for (const entry of entries) {
+    await unlink(snapshotFile(dir, entry.id)).catch(ignoreMissing);
+    // The compaction audit kept beside it (store/audit/audit-store.ts) goes with it.
+    await unlink(join(dir, `${entry.id}.audit.json`)).catch(ignoreMissing);
+  }
 }
 
 function prunedOf(entry: SnapshotEntry, reasons: Record<string, PruneReason>): PrunedSnapshot {

@@ -17,6 +17,7 @@ import {
 import type { SessionRecord, SessionsFile } from "../../core/sessions/seen.ts";
 import { buildStatus, type Status } from "../../core/status/report.ts";
 import { describeError, isCtxError } from "../../errors.ts";
+import { readAuditReport } from "../audit/audit-store.ts";
 import { readProjectState } from "../context/project-state.ts";
 import { readNewestGuardState } from "../guard/guard-store.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
@@ -64,9 +65,16 @@ export async function collectProjectStatus(
   } catch (error) {
     warnings.push(`context guard state unreadable: ${describeError(error)}`);
   }
+  let lastAudit: Status["lastAudit"] = null;
+  try {
+    lastAudit = (await readAuditReport(projectRoot)).compactions[0] ?? null;
+  } catch (error) {
+    warnings.push(`compaction audits unreadable: ${describeError(error)}`);
+  }
   return buildStatus({
     version,
     health,
+    lastAudit,
     root: paths.root,
     ctxDir: paths.ctxDir,
     initialized: existsSync(paths.ctxDir),
