@@ -16,11 +16,20 @@ import { closeClients, connectClient, testDeps } from "../helpers/mcp-project.ts
 import { assistantText, assistantToolUse, toolResult, userPrompt } from "../helpers/transcript-lines.ts";
 
 const SESSION = "0b1c2d3e-0000-4000-8000-00000000f022";
-const EVENTS = ["session-start", "post-tool-use", "pre-compact", "user-prompt-submit", "stop", "session-end"] as const;
+const EVENTS = [
+  "session-start",
+  "post-tool-use",
+  "pre-compact",
+  "post-compact",
+  "user-prompt-submit",
+  "stop",
+  "session-end",
+] as const;
 const CLAUDE_NAMES: Record<(typeof EVENTS)[number], string> = {
   "session-start": "SessionStart",
   "post-tool-use": "PostToolUse",
   "pre-compact": "PreCompact",
+  "post-compact": "PostCompact",
   "user-prompt-submit": "UserPromptSubmit",
   stop: "Stop",
   "session-end": "SessionEnd",
@@ -96,6 +105,7 @@ const hookInput = (project: string, transcript: string) =>
             tool_input: fc.jsonValue(),
             tool_response: fc.jsonValue(),
             prompt: fc.string({ maxLength: 2000 }),
+            compact_summary: fc.oneof(fc.string({ maxLength: 2000 }), fc.constant(null)),
             reason: fc.string(),
             stop_hook_active: fc.boolean(),
           },
