@@ -10,7 +10,7 @@ import { type ContextState, ContextStateSchema } from "../../core/context/extrac
 import { CtxError, describeError, isCtxError } from "../../errors.ts";
 import { HOT_CODEC } from "../files/codecs.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
-import { updateStateFileOrQuarantine } from "../files/quarantine.ts";
+import { encodeValidated, replaceStateFile } from "../files/quarantine.ts";
 import { readStateFile } from "../files/state-file.ts";
 
 const SAVE_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
@@ -67,16 +67,18 @@ export async function writeProjectState(
 ): Promise<WrittenState> {
   await ensureProjectCtxDir(projectRoot);
   const now = options.now ?? new Date();
-  const write = (path: string) =>
-    updateStateFileOrQuarantine(path, ContextStateSchema, () => state, { codec: HOT_CODEC, now });
-  if (options.name !== undefined && options.name !== null) {
-    const { value, movedAside } = await write(statePath(projectRoot, options.name));
-    return { state: value, movedAside };
+  // A new capture supersedes the old file whole: validated and encoded once, written to each place without
+  // reading what was there (its header is checked; a damaged one is moved aside).
+  const target = options.name !== undefined && options.name !== null ? statePath(projectRoot, options.name) : null;
+  const encoded = encodeValidated(target ?? statePath(projectRoot), ContextStateSchema, state, HOT_CODEC);
+  if (target !== null) {
+    const { movedAside } = await replaceStateFile(target, encoded.bytes, { now });
+    return { state: encoded.value, movedAside };
   }
-  await write(sessionStatePath(projectRoot, state.sessionId));
-  const { value, movedAside } = await write(statePath(projectRoot));
+  await replaceStateFile(sessionStatePath(projectRoot, state.sessionId), encoded.bytes, { now });
+  const { movedAside } = await replaceStateFile(statePath(projectRoot), encoded.bytes, { now });
   await pruneSessionStates(projectRoot);
-  return { state: value, movedAside };
+  return { state: encoded.value, movedAside };
 }
 
 async function pruneSessionStates(projectRoot: string): Promise<void> {

@@ -1,9 +1,15 @@
 // A damaged state file is never overwritten and never half-used: it is renamed to
 // `<name>.corrupt-<time>` (kept for inspection and recovery) so a fresh one can be written.
-import { rename } from "node:fs/promises";
+import { type FileHandle, open, rename } from "node:fs/promises";
+import { dirname } from "node:path";
+import { safeParse } from "zod/mini";
 import type { $ZodType, output } from "zod/v4/core";
-import { isCtxError } from "../../errors.ts";
-import { withLock } from "./lock.ts";
+import { CtxError, isCtxError } from "../../errors.ts";
+import { ensurePrivateDir, writeFileAtomic } from "./atomic-write.ts";
+import type { WriteCodec } from "./codecs.ts";
+import { CONTAINER_MAGIC, encodeContainer, HEADER_BYTES } from "./container.ts";
+import { type LockOptions, withLock } from "./lock.ts";
+import { describeIssues } from "./schema-issues.ts";
 import { readStateFile, type UpdateStateOptions, updateStateFile, verifyStateFile } from "./state-file.ts";
 
 /**
@@ -43,5 +49,68 @@ export async function updateStateFileOrQuarantine<S extends $ZodType>(
     if (!isCtxError(error) || error.code !== "STATE_CORRUPT") throw error;
     const movedAside = await quarantineIfDamaged(path, schema, options.now);
     return { value: await updateStateFile(path, schema, update, options), movedAside };
+  }
+}
+
+/**
+ * Replaces `path` with a value the caller validated and encoded (`encodeValidated`), under the file's lock,
+ * when the new value supersedes the old one whole (a state re-captured from the transcript): the old file is
+ * not read, only its header checked, and a file whose header or length is wrong is moved aside first (kept
+ * for inspection, as quarantineIfDamaged does). Returns where a damaged file went, or null.
+ */
+export async function replaceStateFile(
+  path: string,
+  encoded: Uint8Array,
+  options: LockOptions & { now: Date },
+): Promise<{ movedAside: string | null }> {
+  await ensurePrivateDir(dirname(path));
+  return withLock(
+    path,
+    async () => {
+      let movedAside: string | null = null;
+      if (await headerLooksDamaged(path)) {
+        movedAside = `${path}.corrupt-${options.now.toISOString().replace(/[:.]/g, "-")}`;
+        await rename(path, movedAside);
+      }
+      await writeFileAtomic(path, encoded);
+      return { movedAside };
+    },
+    options,
+  );
+}
+
+/** Validates `value` against `schema` (INTERNAL on a mismatch: the value is ctx's own) and encodes it once. */
+export function encodeValidated<S extends $ZodType>(
+  path: string,
+  schema: S,
+  value: output<S>,
+  codec: WriteCodec,
+): { value: output<S>; bytes: Uint8Array } {
+  const parsed = safeParse(schema, value);
+  if (!parsed.success) {
+    throw new CtxError("INTERNAL", `refusing to write ${path}: ${describeIssues(parsed.error.issues, value)}`, {
+      hint: "This is a bug in ctx; please report it with the message above.",
+    });
+  }
+  return { value: parsed.data, bytes: encodeContainer(parsed.data, codec) };
+}
+
+/** True when a file exists and its 48-byte header (magic, version, flags, lengths) disagrees with it. */
+async function headerLooksDamaged(path: string): Promise<boolean> {
+  let handle: FileHandle | undefined;
+  try {
+    handle = await open(path, "r");
+    const size = (await handle.stat()).size;
+    const header = Buffer.alloc(HEADER_BYTES);
+    const { bytesRead } = await handle.read(header, 0, HEADER_BYTES, 0);
+    if (bytesRead < HEADER_BYTES) return true;
+    const magicOk = CONTAINER_MAGIC.every((byte, i) => header[i] === byte);
+    const version = header.readUInt16LE(4);
+    return !magicOk || version < 1 || header[7] !== 0 || header.readUInt32LE(12) !== size - HEADER_BYTES;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    return true;
+  } finally {
+    await handle?.close();
   }
 }
