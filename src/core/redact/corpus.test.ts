@@ -34,6 +34,26 @@ describe("the fake-secrets corpus", () => {
       "password",
       "secret",
       "high-entropy",
+      // issue #11 break 5 and the gitleaks / detect-secrets kinds
+      "base64-secret",
+      "discord-webhook",
+      "discord-bot-token",
+      "telegram-bot-token",
+      "twilio-api-key",
+      "mailgun-api-key",
+      "mailchimp-api-key",
+      "shopify-token",
+      "square-token",
+      "heroku-api-key",
+      "doppler-token",
+      "vault-token",
+      "databricks-token",
+      "linear-api-key",
+      "atlassian-api-token",
+      "age-secret-key",
+      "basic-auth",
+      "bearer-token",
+      "password-hash",
     ]) {
       expect(kinds).toContain(kind);
     }
@@ -75,6 +95,9 @@ describe("ordinary text", () => {
       "keyof T",
       "const tokenCount = 5",
       "passwordField",
+      "password is required",
+      "| base64",
+      "$2$1",
     ]) {
       expect(all).toContain(needle);
     }

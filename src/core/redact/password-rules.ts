@@ -91,14 +91,15 @@ const PASSWORD_HASH = new RegExp(
   "g",
 );
 
-/** The host before a .pgpass `:port:database:user:password` line: a host name, an address or `*`, starting a line or a word. */
-const PGPASS_HOST_BEFORE = /(?:^|\n|\\n|[\s"'`>])(?:\*|[A-Za-z0-9][A-Za-z0-9.-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])$/;
+/** The host before a .pgpass line (`host:port:database:user:password`): a name, an address or `*`, after a break. */
+const PGPASS_HOST_BEFORE =
+  /(?:^|\n|\\n|[\s"'`>])(?:\*|(?=[\d.-]{0,252}[A-Za-z.])[A-Za-z0-9][A-Za-z0-9.-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])$/;
 
 export const PROSE_AND_FILE_PASSWORD_RULES: readonly PatternRule[] = [
   password(PROSE_PASSWORD, acceptProsePassword),
   // .pgpass: hostname:port:database:username:password (a password of digits alone is more likely a time or a version).
   password(
-    /(:(?:\d{2,5}|\*):[^\s:"'`\\]{1,63}:[^\s:"'`\\]{1,63}:)([^\s"'`\\]{1,256})(?=$|\s|\\[nr"]|["'`])/g,
+    /(:(?:\d{2,5}|\*):[^\s:"'`\\]{1,63}:[^\s:"'`\\]{1,63}:)([^\s:"'`\\]{1,256})(?=$|\s|\\[nr"]|["'`])/g,
     (secret, text, matchIndex) =>
       notPlaceholder(secret) &&
       !/^[\d:.]+$/.test(secret) &&
