@@ -1,14 +1,12 @@
 // Secret redaction: throughput on the real transcripts (the hook path redacts whole transcripts) and on the secrets
 // corpus, recall on the planted fake secrets, false positives on ordinary text, and the worst 1 MB adversarial line.
-// MB = 10^6 bytes of UTF-8. Target: >= 20 MB/s on ordinary text.
+// MB = 10^6 bytes of UTF-8. Target: >= 20 MB/s on ordinary text. The recall table (per kind and per case) and the
+// false positives per file come from redact-recall.ts.
 
 import { redactText, redactValue } from "../src/core/redact/redact.ts";
-import {
-  buildSecretSamples,
-  checkSecretSample,
-  loadCleanFiles,
-  loadRealTranscripts,
-} from "../tests/fixtures/redaction/corpus.ts";
+import { buildSecretSamples, loadRealTranscripts } from "../tests/fixtures/redaction/corpus.ts";
+import { measureHeldOut } from "../tests/fixtures/redaction/held-out.ts";
+import { measureFalsePositives, measureRecall } from "./redact-recall.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const TARGET_MB_PER_S = 20;
@@ -50,6 +48,15 @@ function adversarialWorstMs(): { worstMs: number; worstInput: string } {
     "unterminated quote": `token = "${repeat("a")}`,
     "curl -u a": repeat("curl -u a"),
     "docker login ": repeat("docker login "),
+    "sshpass -p ": repeat("sshpass -p "),
+    "redis-cli -a ": repeat("redis-cli -a "),
+    "password is ": repeat("password is "),
+    "password for a b c d ": repeat("password for a b c d "),
+    ":5432:a:b:": repeat(":5432:a:b:"),
+    "bcrypt prefix": repeat("$2b$12$"),
+    "base64 run": repeat("QUFB"),
+    "base64 wrapped text": repeat(`${"QUFB".repeat(19)}\n`),
+    "htpasswd -b ": repeat("htpasswd -b a "),
   };
   let worst = { worstMs: 0, worstInput: "" };
   for (const [name, text] of Object.entries(inputs)) {
@@ -74,7 +81,6 @@ export async function run(): Promise<Record<string, unknown>> {
   });
   const samples = buildSecretSamples();
   const secretsText = samples.map((sample) => sample.text).join("\n");
-  const cleanFiles = loadCleanFiles();
 
   const wholeTranscripts = throughput(transcriptText, () => redactText(transcriptText));
   const lineByLine = throughput(transcriptText, () => {
@@ -85,13 +91,8 @@ export async function run(): Promise<Record<string, unknown>> {
   });
   const secretsCorpus = throughput(secretsText, () => redactText(secretsText));
 
-  const planted = samples.reduce((sum, sample) => sum + sample.secrets.length, 0);
-  const missed = samples.filter((sample) => checkSecretSample(sample, redactText(sample.text)).length > 0);
-  const caught = planted - missed.reduce((sum, sample) => sum + sample.secrets.length, 0);
-  const cleanFindings = Object.fromEntries(
-    cleanFiles.map((file) => [file.name, redactText(file.text).findings.length]),
-  );
-  const transcriptFindings = redactText(transcriptText).findings;
+  const recall = measureRecall();
+  const falsePositives = measureFalsePositives();
 
   return {
     throughputMBps: {
@@ -103,18 +104,17 @@ export async function run(): Promise<Record<string, unknown>> {
       withinTarget: Math.min(wholeTranscripts.mbPerS, lineByLine.mbPerS) >= TARGET_MB_PER_S,
     },
     recall: {
-      planted,
-      caught,
-      recall: round(caught / planted, 4),
-      missed: missed.map((sample) => `${sample.id} in ${sample.context}`),
+      planted: recall.planted,
+      caught: recall.caught,
+      recall: recall.recall,
+      cases: recall.cases,
+      kinds: recall.kinds,
+      kindsBelowFull: recall.kindsBelowFull,
+      missed: recall.missed,
+      byKind: recall.byKind,
     },
-    falsePositives: {
-      cleanFiles: cleanFindings,
-      cleanFilesTotal: Object.values(cleanFindings).reduce((sum, n) => sum + n, 0),
-      cleanFilesMB: round(megabytes(cleanFiles.map((file) => file.text).join("")), 3),
-      realTranscripts: transcriptFindings.length,
-      realTranscriptKinds: [...new Set(transcriptFindings.map((finding) => finding.kind))],
-    },
+    heldOut: measureHeldOut(redactText),
+    falsePositives,
     adversarial1MB: adversarialWorstMs(),
   };
 }

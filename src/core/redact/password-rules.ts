@@ -95,8 +95,16 @@ const PASSWORD_HASH = new RegExp(
 const PGPASS_HOST_BEFORE =
   /(?:^|\n|\\n|[\s"'`>])(?:\*|(?=[\d.-]{0,252}[A-Za-z.])[A-Za-z0-9][A-Za-z0-9.-]{0,252}|\[[0-9A-Fa-f:.]{2,45}\])$/;
 
+/** "log in with user admin and password X": the value must pass the prose test. */
+const USER_AND_PASSWORD = new RegExp(
+  String.raw`(\b(?:[Uu]ser(?:name)?|[Ll]ogin)[ \t]+[^\s"'\`]{1,100}[ \t]+(?:and|&|,|\/)[ \t]+(?:the[ \t]+)?[Pp]assword[ \t]+["'\`“]?)` +
+    String.raw`([^\s"'\`”\\]{1,127}[^\s"'\`”\\.,;:!?)\]])`,
+  "g",
+);
+
 export const PROSE_AND_FILE_PASSWORD_RULES: readonly PatternRule[] = [
   password(PROSE_PASSWORD, acceptProsePassword),
+  password(USER_AND_PASSWORD, acceptProsePassword),
   // .pgpass: hostname:port:database:username:password (a password of digits alone is more likely a time or a version).
   password(
     /(:(?:\d{2,5}|\*):[^\s:"'`\\]{1,63}:[^\s:"'`\\]{1,63}:)([^\s:"'`\\]{1,256})(?=$|\s|\\[nr"]|["'`])/g,

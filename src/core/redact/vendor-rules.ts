@@ -36,7 +36,8 @@ export const VENDOR_RULES: readonly PatternRule[] = [
     kind: "telegram-bot-token",
     priority: PRIORITY.vendor,
     trigger: ":AA",
-    pattern: /(?<![A-Za-z0-9_:-])\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g,
+    // Also inside Bot API URLs: `https://api.telegram.org/bot<token>/sendMessage`.
+    pattern: /(?:(?<=\/bot)|(?<![A-Za-z0-9_:-]))\d{8,10}:AA[A-Za-z0-9_-]{33}(?![A-Za-z0-9_-])/g,
     accept: notRepetitive,
   },
   // Mail, SMS, payments
