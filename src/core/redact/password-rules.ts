@@ -122,5 +122,5 @@ export const PROSE_AND_FILE_PASSWORD_RULES: readonly PatternRule[] = [
   },
   { kind: "password-hash", priority: PRIORITY.header, trigger: "$", pattern: PASSWORD_HASH },
   // htpasswd -s
-  { kind: "password-hash", priority: PRIORITY.header, pattern: /(?<![A-Za-z0-9])\{SHA\}[A-Za-z0-9+/]{27}=/g },
+  { kind: "password-hash", priority: PRIORITY.header, trigger: "{SHA}", pattern: /\{SHA\}[A-Za-z0-9+/]{27}=/g },
 ];

@@ -137,10 +137,83 @@ export function findPrivateKeys(text: string, out: SecretSpan[]): void {
   }
 }
 
+/**
+ * The rules that are a bare global regex (no trigger, no context group) are vendor tokens: one run of
+ * token characters of 15 or more. They run as one alternation, and only over such runs, found by probing every 15th
+ * character: one pass over a fraction of the text instead of one pass per rule. A match names its rule by the group
+ * that took part. Every one of these patterns starts and ends at a run boundary or inside a run (their look-arounds
+ * exclude fewer characters than TOKEN_CHARS holds), so a run gives the matches the whole text would.
+ */
+const COMBINED_RULES = PATTERN_RULES.filter((rule) => isCombinable(rule, 0));
+const COMBINED = new RegExp(COMBINED_RULES.map((rule) => `(${rule.pattern.source})`).join("|"), "g");
+/**
+ * The rules with a context group and a secret group (command lines, URLs, connection strings) run as one alternation
+ * over the whole text. After a match the scan resumes one character later, so a match of one rule never hides
+ * another's that starts inside it (each of these patterns starts at a literal, so none matches twice).
+ */
+const SYNTAX_RULES = PATTERN_RULES.filter((rule) => isCombinable(rule, 2));
+const SYNTAX = new RegExp(SYNTAX_RULES.map((rule) => `(?:${rule.pattern.source})`).join("|"), "g");
+const SEPARATE_RULES = PATTERN_RULES.filter((rule) => !COMBINED_RULES.includes(rule) && !SYNTAX_RULES.includes(rule));
+const MIN_TOKEN_CHARS = 15;
+const TOKEN_CHARS = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+/=-")
+  TOKEN_CHARS[c.charCodeAt(0)] = 1;
+const isTokenCharAt = (text: string, at: number): boolean => TOKEN_CHARS[text.charCodeAt(at)] === 1;
+
+function isCombinable(rule: PatternRule, groups: number): boolean {
+  const count = (new RegExp(`${rule.pattern.source}|`).exec("")?.length ?? 1) - 1;
+  return rule.trigger === undefined && count === groups && rule.pattern.flags === "g";
+}
+
+function findSyntaxSecrets(text: string, out: SecretSpan[]): void {
+  SYNTAX.lastIndex = 0;
+  for (let match = SYNTAX.exec(text); match !== null; match = SYNTAX.exec(text)) {
+    SYNTAX.lastIndex = match.index + 1;
+    const group = match.findIndex((value, index) => index > 0 && value !== undefined);
+    const rule = SYNTAX_RULES[(group - 1) / 2];
+    if (rule === undefined) continue;
+    const context = match[group] ?? "";
+    const secret = match[group + 1] ?? "";
+    const start = match.index + context.length;
+    if (rule.accept !== undefined && !rule.accept(secret, text, match.index, start)) continue;
+    out.push({ kind: rule.kind, start, end: start + secret.length, priority: rule.priority });
+  }
+}
+
+function findTokenSecrets(text: string, out: SecretSpan[]): void {
+  let probe = MIN_TOKEN_CHARS - 1;
+  while (probe < text.length) {
+    if (!isTokenCharAt(text, probe)) {
+      probe += MIN_TOKEN_CHARS;
+      continue;
+    }
+    let start = probe;
+    while (start > 0 && isTokenCharAt(text, start - 1)) start -= 1;
+    let end = probe + 1;
+    while (end < text.length && isTokenCharAt(text, end)) end += 1;
+    probe = end + MIN_TOKEN_CHARS;
+    if (end - start >= MIN_TOKEN_CHARS) findCombinedSecrets(text.slice(start, end), start, out);
+  }
+}
+
+function findCombinedSecrets(run: string, offset: number, out: SecretSpan[]): void {
+  COMBINED.lastIndex = 0;
+  for (let match = COMBINED.exec(run); match !== null; match = COMBINED.exec(run)) {
+    const rule = COMBINED_RULES[match.findIndex((group, index) => index > 0 && group !== undefined) - 1];
+    if (rule === undefined) continue;
+    const secret = match[0];
+    if (rule.accept !== undefined && !rule.accept(secret, run, match.index, match.index)) continue;
+    const start = offset + match.index;
+    out.push({ kind: rule.kind, start, end: start + secret.length, priority: rule.priority });
+  }
+}
+
 /** Runs every shape rule over the text, appending candidate spans (original offsets) to `out`. */
 export function findPatternSecrets(text: string, out: SecretSpan[]): void {
   findPrivateKeys(text, out);
-  for (const rule of PATTERN_RULES) {
+  findTokenSecrets(text, out);
+  findSyntaxSecrets(text, out);
+  for (const rule of SEPARATE_RULES) {
     if (rule.trigger !== undefined && !text.includes(rule.trigger)) continue;
     const { pattern } = rule;
     pattern.lastIndex = 0;

@@ -46,7 +46,6 @@ export const VENDOR_RULES: readonly PatternRule[] = [
   {
     kind: "mailchimp-api-key",
     priority: PRIORITY.vendor,
-    trigger: "-us",
     pattern: /(?<![A-Za-z0-9_-])[0-9a-f]{32}-us\d{1,2}(?![A-Za-z0-9])/g,
     accept: (s) => notRepetitive(s) && hasLetterAndDigit(s.slice(0, 32)),
   },
@@ -69,7 +68,6 @@ export const VENDOR_RULES: readonly PatternRule[] = [
   {
     kind: "terraform-token",
     priority: PRIORITY.vendor,
-    trigger: ".atlasv1.",
     pattern: /(?<![A-Za-z0-9])[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,70}(?![A-Za-z0-9_=-])/g,
     accept: notRepetitive,
   },
