@@ -1,7 +1,7 @@
 // Secret redaction: throughput on the real transcripts (the hook path redacts whole transcripts) and on the secrets
 // corpus, recall on the planted fake secrets, false positives on ordinary text, and the worst 1 MB adversarial line.
-// MB = 10^6 bytes of UTF-8. Target: >= 20 MB/s on ordinary text. The recall table (per kind and per case) and the
-// false positives per file come from redact-recall.ts.
+// MB = 10^6 bytes of UTF-8, per wall and per CPU second. Target: >= 20 MB/s on ordinary text. The recall table (per
+// kind and per case) and the false positives per file come from redact-recall.ts.
 
 import { redactText, redactValue } from "../src/core/redact/redact.ts";
 import { buildSecretSamples, loadRealTranscripts } from "../tests/fixtures/redaction/corpus.ts";
@@ -11,24 +11,31 @@ import { measureFalsePositives, measureRecall } from "./redact-recall.ts";
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const TARGET_MB_PER_S = 20;
 
-function medianMs(task: () => void): number {
+const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Median wall time and median CPU time (the machines are shared: CPU time shows less of the neighbours). */
+function medianMs(task: () => void): { wall: number; cpu: number } {
   task(); // warm-up: compile the regexes
-  const times: number[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < RUNS; i += 1) {
     const start = performance.now();
+    const cpuStart = process.cpuUsage();
     task();
-    times.push(performance.now() - start);
+    const used = process.cpuUsage(cpuStart);
+    wall.push(performance.now() - start);
+    cpu.push((used.user + used.system) / 1000);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? 0;
+  return { wall: median(wall), cpu: median(cpu) };
 }
 
 const round = (n: number, digits = 1): number => Number(n.toFixed(digits));
 const megabytes = (text: string): number => Buffer.byteLength(text, "utf8") / 1e6;
 
-function throughput(text: string, task: () => void): { mb: number; ms: number; mbPerS: number } {
-  const ms = medianMs(task);
-  return { mb: round(megabytes(text), 2), ms: round(ms), mbPerS: round(megabytes(text) / (ms / 1000)) };
+function throughput(text: string, task: () => void) {
+  const { wall, cpu } = medianMs(task);
+  const mb = megabytes(text);
+  return { mb: round(mb, 2), ms: round(wall), mbPerS: round(mb / (wall / 1000)), cpuMbPerS: round(mb / (cpu / 1000)) };
 }
 
 function adversarialWorstMs(): { worstMs: number; worstInput: string } {
@@ -102,6 +109,7 @@ export async function run(): Promise<Record<string, unknown>> {
       secretsCorpus: { ...secretsCorpus, samples: samples.length },
       targetMBps: TARGET_MB_PER_S,
       withinTarget: Math.min(wholeTranscripts.mbPerS, lineByLine.mbPerS) >= TARGET_MB_PER_S,
+      withinTargetCpu: Math.min(wholeTranscripts.cpuMbPerS, lineByLine.cpuMbPerS) >= TARGET_MB_PER_S,
     },
     recall: {
       planted: recall.planted,
