@@ -1,36 +1,41 @@
 // Secret redaction: throughput on the real transcripts (the hook path redacts whole transcripts) and on the secrets
 // corpus, recall on the planted fake secrets, false positives on ordinary text, and the worst 1 MB adversarial line.
-// MB = 10^6 bytes of UTF-8. Target: >= 20 MB/s on ordinary text.
+// MB = 10^6 bytes of UTF-8, per wall and per CPU second. Target: >= 20 MB/s on ordinary text. The recall table (per
+// kind and per case) and the false positives per file come from redact-recall.ts.
 
 import { redactText, redactValue } from "../src/core/redact/redact.ts";
-import {
-  buildSecretSamples,
-  checkSecretSample,
-  loadCleanFiles,
-  loadRealTranscripts,
-} from "../tests/fixtures/redaction/corpus.ts";
+import { buildSecretSamples, loadRealTranscripts } from "../tests/fixtures/redaction/corpus.ts";
+import { measureHeldOut } from "../tests/fixtures/redaction/held-out.ts";
+import { measureFalsePositives, measureRecall } from "./redact-recall.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const TARGET_MB_PER_S = 20;
 
-function medianMs(task: () => void): number {
+const median = (values: number[]): number => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+
+/** Median wall time and median CPU time (the machines are shared: CPU time shows less of the neighbours). */
+function medianMs(task: () => void): { wall: number; cpu: number } {
   task(); // warm-up: compile the regexes
-  const times: number[] = [];
+  const wall: number[] = [];
+  const cpu: number[] = [];
   for (let i = 0; i < RUNS; i += 1) {
     const start = performance.now();
+    const cpuStart = process.cpuUsage();
     task();
-    times.push(performance.now() - start);
+    const used = process.cpuUsage(cpuStart);
+    wall.push(performance.now() - start);
+    cpu.push((used.user + used.system) / 1000);
   }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)] ?? 0;
+  return { wall: median(wall), cpu: median(cpu) };
 }
 
 const round = (n: number, digits = 1): number => Number(n.toFixed(digits));
 const megabytes = (text: string): number => Buffer.byteLength(text, "utf8") / 1e6;
 
-function throughput(text: string, task: () => void): { mb: number; ms: number; mbPerS: number } {
-  const ms = medianMs(task);
-  return { mb: round(megabytes(text), 2), ms: round(ms), mbPerS: round(megabytes(text) / (ms / 1000)) };
+function throughput(text: string, task: () => void) {
+  const { wall, cpu } = medianMs(task);
+  const mb = megabytes(text);
+  return { mb: round(mb, 2), ms: round(wall), mbPerS: round(mb / (wall / 1000)), cpuMbPerS: round(mb / (cpu / 1000)) };
 }
 
 function adversarialWorstMs(): { worstMs: number; worstInput: string } {
@@ -50,6 +55,15 @@ function adversarialWorstMs(): { worstMs: number; worstInput: string } {
     "unterminated quote": `token = "${repeat("a")}`,
     "curl -u a": repeat("curl -u a"),
     "docker login ": repeat("docker login "),
+    "sshpass -p ": repeat("sshpass -p "),
+    "redis-cli -a ": repeat("redis-cli -a "),
+    "password is ": repeat("password is "),
+    "password for a b c d ": repeat("password for a b c d "),
+    ":5432:a:b:": repeat(":5432:a:b:"),
+    "bcrypt prefix": repeat("$2b$12$"),
+    "base64 run": repeat("QUFB"),
+    "base64 wrapped text": repeat(`${"QUFB".repeat(19)}\n`),
+    "htpasswd -b ": repeat("htpasswd -b a "),
   };
   let worst = { worstMs: 0, worstInput: "" };
   for (const [name, text] of Object.entries(inputs)) {
@@ -74,7 +88,6 @@ export async function run(): Promise<Record<string, unknown>> {
   });
   const samples = buildSecretSamples();
   const secretsText = samples.map((sample) => sample.text).join("\n");
-  const cleanFiles = loadCleanFiles();
 
   const wholeTranscripts = throughput(transcriptText, () => redactText(transcriptText));
   const lineByLine = throughput(transcriptText, () => {
@@ -85,13 +98,8 @@ export async function run(): Promise<Record<string, unknown>> {
   });
   const secretsCorpus = throughput(secretsText, () => redactText(secretsText));
 
-  const planted = samples.reduce((sum, sample) => sum + sample.secrets.length, 0);
-  const missed = samples.filter((sample) => checkSecretSample(sample, redactText(sample.text)).length > 0);
-  const caught = planted - missed.reduce((sum, sample) => sum + sample.secrets.length, 0);
-  const cleanFindings = Object.fromEntries(
-    cleanFiles.map((file) => [file.name, redactText(file.text).findings.length]),
-  );
-  const transcriptFindings = redactText(transcriptText).findings;
+  const recall = measureRecall();
+  const falsePositives = measureFalsePositives();
 
   return {
     throughputMBps: {
@@ -101,20 +109,20 @@ export async function run(): Promise<Record<string, unknown>> {
       secretsCorpus: { ...secretsCorpus, samples: samples.length },
       targetMBps: TARGET_MB_PER_S,
       withinTarget: Math.min(wholeTranscripts.mbPerS, lineByLine.mbPerS) >= TARGET_MB_PER_S,
+      withinTargetCpu: Math.min(wholeTranscripts.cpuMbPerS, lineByLine.cpuMbPerS) >= TARGET_MB_PER_S,
     },
     recall: {
-      planted,
-      caught,
-      recall: round(caught / planted, 4),
-      missed: missed.map((sample) => `${sample.id} in ${sample.context}`),
+      planted: recall.planted,
+      caught: recall.caught,
+      recall: recall.recall,
+      cases: recall.cases,
+      kinds: recall.kinds,
+      kindsBelowFull: recall.kindsBelowFull,
+      missed: recall.missed,
+      byKind: recall.byKind,
     },
-    falsePositives: {
-      cleanFiles: cleanFindings,
-      cleanFilesTotal: Object.values(cleanFindings).reduce((sum, n) => sum + n, 0),
-      cleanFilesMB: round(megabytes(cleanFiles.map((file) => file.text).join("")), 3),
-      realTranscripts: transcriptFindings.length,
-      realTranscriptKinds: [...new Set(transcriptFindings.map((finding) => finding.kind))],
-    },
+    heldOut: measureHeldOut(redactText),
+    falsePositives,
     adversarial1MB: adversarialWorstMs(),
   };
 }

@@ -28,6 +28,8 @@ describe("secret names", () => {
     ["smtp_credentials", "secret"],
     ["authorization", "secret"],
     ["basic_auth", "secret"],
+    ["SECRET_KEY_BASE", "secret"],
+    ["secretKeyBase", "secret"],
   ])("%s holds a secret (%s)", (name, family) => {
     expect(classifySecretName(name)).toBe(family);
   });
@@ -55,6 +57,9 @@ describe("secret names", () => {
     "OLDPWD",
     "tokenizer",
     "secret_key_base_path",
+    "keybase",
+    "KEY_BASE",
+    "token_base",
   ])("%s is an ordinary name", (name) => {
     expect(classifySecretName(name)).toBeNull();
   });

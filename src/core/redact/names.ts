@@ -40,6 +40,8 @@ export function splitNameWords(name: string): string[] {
 /** Whether a variable, key or flag name holds a secret, and of which family; null for ordinary names. */
 export function classifySecretName(name: string, wordBefore?: string): SecretNameFamily | null {
   const words = splitNameWords(name);
+  // Rails' `SECRET_KEY_BASE` (and `secretKeyBase`): a key or secret with `base` after it is still the key.
+  if (words.length > 2 && words.at(-1) === "base" && (words.at(-2) === "key" || words.at(-2) === "secret")) words.pop();
   const last = words.at(-1);
   if (last === undefined) return null;
   const previous = words.length > 1 ? words.at(-2) : wordBefore?.toLowerCase();

@@ -6,44 +6,20 @@
 // cannot has a literal `trigger` checked first), and every pattern is linear: a look-behind makes each run of token
 // characters start at most one attempt, and every repetition is bounded, so no input makes a pattern backtrack long.
 
-import { isPlaceholderValue, PRIORITY, type SecretSpan } from "./values.ts";
+import { COMMAND_LINE_PASSWORD_RULES, PROSE_AND_FILE_PASSWORD_RULES } from "./password-rules.ts";
+import {
+  decodesToUserAndPassword,
+  followsUrlScheme,
+  hasUpperLowerDigit,
+  looksLikeCredential,
+  notPlaceholder,
+  type PatternRule,
+  vendor,
+} from "./pattern-rule.ts";
+import { PRIORITY, type SecretSpan } from "./values.ts";
+import { VENDOR_RULES } from "./vendor-rules.ts";
 
 export type { SecretSpan };
-
-interface PatternRule {
-  kind: string;
-  priority: number;
-  /** When set, the rule runs only if the text contains it: for patterns that do not start with a literal. */
-  trigger?: string;
-  /** Global regex. With two groups, group 1 is context kept in the text and group 2 (right after it) is the secret. */
-  pattern: RegExp;
-  /** Extra check on the secret text, for what a regex says poorly. */
-  accept?: (secret: string, text: string, matchIndex: number) => boolean;
-}
-
-const hasUpperLowerDigit = (s: string): boolean => /[A-Z]/.test(s) && /[a-z]/.test(s) && /\d/.test(s);
-/** `https://abc:xyz@example.com` in documentation: a placeholder or a password too short to be one. */
-const notPlaceholder = (s: string): boolean => s.length >= 3 && !isPlaceholderValue(s);
-/** Documentation keys (a vendor prefix, then a row of x) repeat one character; random ones practically never do 8 times. */
-const notRepetitive = (s: string): boolean => !/(.)\1{7}/.test(s);
-/** `Bearer`/`Basic` followed by a word from prose ("Bearer tokens") is not a credential: ask for a digit or mixed case. */
-const looksLikeCredential = (s: string): boolean => /\d/.test(s) || (/[A-Z]/.test(s.slice(1)) && /[a-z]/.test(s));
-
-/** `Basic` credentials are base64 of `user:password`; "Basic JavaScript" is not. */
-function decodesToUserAndPassword(encoded: string): boolean {
-  try {
-    return /^[ -9;-~\u00a0-\u00ff]*:[ -~\u00a0-\u00ff]*$/.test(atob(encoded)); // printable (Latin-1) user:password
-  } catch {
-    return false;
-  }
-}
-
-const vendor = (kind: string, pattern: RegExp, accept?: (s: string) => boolean): PatternRule => ({
-  kind,
-  priority: PRIORITY.vendor,
-  pattern,
-  accept: accept === undefined ? notRepetitive : (s) => notRepetitive(s) && accept(s),
-});
 
 export const PATTERN_RULES: readonly PatternRule[] = [
   vendor("aws-access-key-id", /(?<![A-Za-z0-9])(?:AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}(?![A-Za-z0-9])/g),
@@ -89,6 +65,7 @@ export const PATTERN_RULES: readonly PatternRule[] = [
   vendor("pypi-token", /(?<![A-Za-z0-9_-])pypi-AgE[A-Za-z0-9_-]{50,300}/g),
   vendor("sendgrid-api-key", /(?<![A-Za-z0-9_.-])SG\.[A-Za-z0-9_-]{20,24}\.[A-Za-z0-9_-]{39,50}/g),
   vendor("digitalocean-token", /(?<![A-Za-z0-9_])do[por]?_v1_[a-f0-9]{64}/g),
+  ...VENDOR_RULES,
   {
     kind: "jwt",
     priority: PRIORITY.jwt,
@@ -105,10 +82,13 @@ export const PATTERN_RULES: readonly PatternRule[] = [
   // Passwords on command lines and in .netrc, where the syntax (not a `name=` assignment) marks the value.
   ...[
     /(\b(?:docker|podman|nerdctl|oras|skopeo|helm registry) login\b[^\n|;&]{0,200}?[ \t](?:-p|--password)[ \t=]+)([^\s"'`\\]+)/g,
-    /(\bmysql(?:dump|admin)?\b[^\n|;&]{0,200}?[ \t]-p)([^\s"'`\\-][^\s"'`\\]*)/g,
+    /(\bmysql(?:dump|admin|sh|import|check|show|slap)?\b[^\n|;&]{0,200}?[ \t]-p(?:\\{0,3}["'])?)([^\s"'`\\-][^\s"'`\\]*)/g,
     /(\bcurl\b[^\n|;&]{0,300}?[ \t](?:-u|--user)[ \t=]+["']?[^\s:"'`\\]{1,100}:)([^\s"'`\\@]+)/g,
-    /(\b(?:login|user)[ \t]+\S{1,100}[ \t]+password[ \t]+)([^\s"'`\\]+)/g,
+    // .netrc: `login x password y`, on one line or one per line (real or JSON-escaped breaks).
+    /(\b(?:login|user)[ \t]+\S{1,100}(?:[ \t]+|[ \t]*(?:\r?\n|\\{1,4}n)[ \t]*)password[ \t]+)([^\s"'`\\]+)/g,
   ].map((pattern): PatternRule => ({ kind: "password", priority: PRIORITY.header, pattern, accept: notPlaceholder })),
+  ...COMMAND_LINE_PASSWORD_RULES,
+  ...PROSE_AND_FILE_PASSWORD_RULES,
   {
     kind: "bearer-token",
     priority: PRIORITY.header,
@@ -157,26 +137,100 @@ export function findPrivateKeys(text: string, out: SecretSpan[]): void {
   }
 }
 
+/**
+ * The rules that are a bare global regex (no trigger, no context group) are vendor tokens: one run of
+ * token characters of 15 or more. They run as one alternation, and only over such runs, found by probing every 15th
+ * character: one pass over a fraction of the text instead of one pass per rule. A match names its rule by the group
+ * that took part. Every one of these patterns starts and ends at a run boundary or inside a run (their look-arounds
+ * exclude fewer characters than TOKEN_CHARS holds, and each starts with a look-behind refusing a letter or digit),
+ * so a run gives the matches the whole text would.
+ */
+const COMBINED_RULES = PATTERN_RULES.filter(
+  (rule) => isCombinable(rule, 0) && rule.pattern.source.startsWith("(?<![A-Za-z0-9"),
+);
+// Every one of them starts after a character that is not a letter or digit: checking that once up front lets a long
+// run (a base64 image) cost one test per character rather than one per rule and character.
+const COMBINED = new RegExp(
+  `(?<![A-Za-z0-9])(?:${COMBINED_RULES.map((rule) => `(${rule.pattern.source})`).join("|")})`,
+  "g",
+);
+/**
+ * The rules with a context group and a secret group (command lines, URLs, connection strings) run as one alternation
+ * over the whole text. After a match the scan resumes one character later, so a match of one rule never hides
+ * another's that starts inside it (each of these patterns starts at a literal, so none matches twice).
+ */
+const SYNTAX_RULES = PATTERN_RULES.filter((rule) => isCombinable(rule, 2));
+const SYNTAX = new RegExp(SYNTAX_RULES.map((rule) => `(?:${rule.pattern.source})`).join("|"), "g");
+const SEPARATE_RULES = PATTERN_RULES.filter((rule) => !COMBINED_RULES.includes(rule) && !SYNTAX_RULES.includes(rule));
+const MIN_TOKEN_CHARS = 15;
+const TOKEN_CHARS = new Uint8Array(128);
+for (const c of "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.+/=-")
+  TOKEN_CHARS[c.charCodeAt(0)] = 1;
+const isTokenCharAt = (text: string, at: number): boolean => TOKEN_CHARS[text.charCodeAt(at)] === 1;
+
+function isCombinable(rule: PatternRule, groups: number): boolean {
+  const count = (new RegExp(`${rule.pattern.source}|`).exec("")?.length ?? 1) - 1;
+  return rule.trigger === undefined && count === groups && rule.pattern.flags === "g";
+}
+
+function findSyntaxSecrets(text: string, out: SecretSpan[]): void {
+  SYNTAX.lastIndex = 0;
+  for (let match = SYNTAX.exec(text); match !== null; match = SYNTAX.exec(text)) {
+    SYNTAX.lastIndex = match.index + 1;
+    const group = match.findIndex((value, index) => index > 0 && value !== undefined);
+    const rule = SYNTAX_RULES[(group - 1) / 2];
+    if (rule === undefined) continue;
+    const context = match[group] ?? "";
+    const secret = match[group + 1] ?? "";
+    const start = match.index + context.length;
+    if (rule.accept !== undefined && !rule.accept(secret, text, match.index, start)) continue;
+    out.push({ kind: rule.kind, start, end: start + secret.length, priority: rule.priority });
+  }
+}
+
+function findTokenSecrets(text: string, out: SecretSpan[]): void {
+  let probe = MIN_TOKEN_CHARS - 1;
+  while (probe < text.length) {
+    if (!isTokenCharAt(text, probe)) {
+      probe += MIN_TOKEN_CHARS;
+      continue;
+    }
+    let start = probe;
+    while (start > 0 && isTokenCharAt(text, start - 1)) start -= 1;
+    let end = probe + 1;
+    while (end < text.length && isTokenCharAt(text, end)) end += 1;
+    probe = end + MIN_TOKEN_CHARS;
+    if (end - start >= MIN_TOKEN_CHARS) findCombinedSecrets(text.slice(start, end), start, out);
+  }
+}
+
+function findCombinedSecrets(run: string, offset: number, out: SecretSpan[]): void {
+  COMBINED.lastIndex = 0;
+  for (let match = COMBINED.exec(run); match !== null; match = COMBINED.exec(run)) {
+    const rule = COMBINED_RULES[match.findIndex((group, index) => index > 0 && group !== undefined) - 1];
+    if (rule === undefined) continue;
+    const secret = match[0];
+    if (rule.accept !== undefined && !rule.accept(secret, run, match.index, match.index)) continue;
+    const start = offset + match.index;
+    out.push({ kind: rule.kind, start, end: start + secret.length, priority: rule.priority });
+  }
+}
+
 /** Runs every shape rule over the text, appending candidate spans (original offsets) to `out`. */
 export function findPatternSecrets(text: string, out: SecretSpan[]): void {
   findPrivateKeys(text, out);
-  for (const rule of PATTERN_RULES) {
+  findTokenSecrets(text, out);
+  findSyntaxSecrets(text, out);
+  for (const rule of SEPARATE_RULES) {
     if (rule.trigger !== undefined && !text.includes(rule.trigger)) continue;
     const { pattern } = rule;
     pattern.lastIndex = 0;
     for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
       const context = match.length > 2 ? (match[1] ?? "") : "";
       const secret = match.length > 2 ? (match[2] ?? "") : match[0];
-      if (rule.accept !== undefined && !rule.accept(secret, text, match.index)) continue;
       const start = match.index + context.length;
+      if (rule.accept !== undefined && !rule.accept(secret, text, match.index, start)) continue;
       out.push({ kind: rule.kind, start, end: start + secret.length, priority: rule.priority });
     }
   }
-}
-
-const SCHEME_BEFORE = /(?:^|[^A-Za-z0-9+.-])[A-Za-z][A-Za-z0-9+.-]{0,30}$/;
-
-/** `://` must follow a URL scheme (`postgres`, `https`, `git+ssh`), not any text. */
-function followsUrlScheme(text: string, at: number): boolean {
-  return SCHEME_BEFORE.test(text.slice(Math.max(0, at - 33), at));
 }

@@ -1,9 +1,11 @@
 // Secret redaction, applied to everything ctx persists, injects, indexes or returns from a tool. Each secret becomes
 // a typed marker (`[REDACTED:github-token]`); findings give the kind and the offsets in the original text. Pure,
 // deterministic and idempotent: redacting redacted text changes nothing (markers are never secrets).
-// The rules live in patterns.ts (shapes) and assignments.ts (names and entropy); this merges them.
+// The rules live in patterns.ts (shapes; more in vendor-rules.ts, password-rules.ts), assignments.ts (names and
+// entropy) and encoded.ts (secrets inside base64); this merges them.
 
 import { findNamedSecrets } from "./assignments.ts";
+import { findEncodedSecrets } from "./encoded.ts";
 import { classifySecretName } from "./names.ts";
 import { findPatternSecrets, type SecretSpan } from "./patterns.ts";
 
@@ -42,6 +44,7 @@ export function redactText(text: string, options: RedactOptions = {}): RedactedT
   const spans: SecretSpan[] = [];
   findPatternSecrets(text, spans);
   findNamedSecrets(text, spans);
+  findEncodedSecrets(text, spans);
   if (spans.length === 0) return { text, findings: [] };
   const allowlist = options.allowlist ?? [];
   const kept =
