@@ -11,6 +11,7 @@ import { redactText } from "../../core/redact/redact.ts";
 import type { SessionRecord } from "../../core/sessions/seen.ts";
 import { retentionPolicyFromConfig } from "../../core/snapshots/retention.ts";
 import { CtxError } from "../../errors.ts";
+import { CTX_VERSION } from "../../version.ts";
 import { HOT_CODEC } from "../files/codecs.ts";
 import { hasControlCharacter } from "../files/safe-path.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
@@ -184,6 +185,8 @@ export function snapshotContext(deps: ContextOpsDeps, input: SnapshotContextInpu
       stateSchema: ContextStateSchema,
       transcriptPath: input.transcriptPath,
       transformTranscript: (text) => redactText(text, { allowlist }).text,
+      // This build's redactor and allowlist: a snapshot of a grown transcript redacts only what was added.
+      transformKey: `redact:${CTX_VERSION}:${JSON.stringify(allowlist)}`,
       maxTranscriptBytes: deps.config.retention.maxTranscriptMegabytes * 1024 * 1024,
     },
     { codec: HOT_CODEC, retention: retentionPolicyFromConfig(deps.config.retention), now: deps.now() },

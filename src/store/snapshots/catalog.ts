@@ -23,7 +23,16 @@ export const SnapshotMetaSchema = z.object({
   createdAt: z.iso.datetime(),
   name: z.optional(z.string()),
   transcript: z.nullable(
-    z.object({ path: z.string(), bytes: z.int().check(z.nonnegative()), lines: z.int().check(z.nonnegative()) }),
+    z.object({
+      path: z.string(),
+      bytes: z.int().check(z.nonnegative()),
+      lines: z.int().check(z.nonnegative()),
+      /** What the stored bytes were made from: the original's length, a fingerprint of it, and the transform's
+       *  key. A later snapshot of the same, grown transcript transforms only what was added since. */
+      source: z.optional(
+        z.object({ bytes: z.int().check(z.nonnegative()), fingerprint: z.string(), transformKey: z.string() }),
+      ),
+    }),
   ),
   /** Counts of what the state holds (e.g. todos, files), for listings; the state itself stays opaque here. */
   stateSummary: z.record(z.string(), z.number()),

@@ -347,3 +347,60 @@ describe("break 2: a transcript over V8's string limit fails the snapshot (and b
     expect(snapshot.transcript?.lines).toBe(lines);
   });
 });
+
+describe("a snapshot of a grown transcript transforms only what was added (pre-compact budget)", () => {
+  const upper = (seen: string[]) => (text: string) => {
+    seen.push(text);
+    return text.toUpperCase();
+  };
+  const snap = (transform: (text: string) => string, transformKey = "k1") =>
+    createSnapshot(
+      root,
+      {
+        sessionId: "session-1",
+        trigger: "auto",
+        state: state(1),
+        stateSchema: StateSchema,
+        transcriptPath,
+        transformTranscript: transform,
+        transformKey,
+      },
+      { codec: "lz4", retention: roomy },
+    );
+  const stored = async (id: string) =>
+    Buffer.from((await readSnapshot(root, id, StateSchema))?.transcript ?? new Uint8Array()).toString("utf8");
+
+  it("reuses the previous snapshot's bytes and transforms only the new lines; the result is the whole transform", async () => {
+    writeFileSync(transcriptPath, '{"n":1}\n{"n":2}\n');
+    const first: string[] = [];
+    await snap(upper(first));
+    expect(first.join("")).toBe('{"n":1}\n{"n":2}\n');
+    writeFileSync(transcriptPath, '{"n":1}\n{"n":2}\n{"n":3}\n');
+    const second: string[] = [];
+    const { snapshot } = await snap(upper(second));
+    expect(second.join("")).toBe('{"n":3}\n');
+    expect(await stored(snapshot.id)).toBe('{"N":1}\n{"N":2}\n{"N":3}\n');
+  });
+
+  it("transforms everything again when the transcript was rewritten, or the transform changed", async () => {
+    writeFileSync(transcriptPath, '{"n":1}\n{"n":2}\n');
+    await snap(upper([]));
+    writeFileSync(transcriptPath, '{"x":1}\n{"n":2}\n{"n":3}\n'); // same length prefix, other bytes
+    const rewritten: string[] = [];
+    const { snapshot } = await snap(upper(rewritten));
+    expect(rewritten.join("")).toBe('{"x":1}\n{"n":2}\n{"n":3}\n');
+    expect(await stored(snapshot.id)).toBe('{"X":1}\n{"N":2}\n{"N":3}\n');
+    const otherKey: string[] = [];
+    await snap(upper(otherKey), "k2");
+    expect(otherKey.join("")).toBe('{"x":1}\n{"n":2}\n{"n":3}\n');
+  });
+
+  it("a previous read that ended mid-line is not reused", async () => {
+    writeFileSync(transcriptPath, '{"n":1}\n{"n":');
+    await snap(upper([]));
+    writeFileSync(transcriptPath, '{"n":1}\n{"n":2}\n');
+    const again: string[] = [];
+    await snap(upper(again));
+    expect(again.join("")).toBe('{"n":1}\n{"n":2}\n');
+  });
+});

@@ -9,6 +9,7 @@
 // meta, is paid only when index.json must be rebuilt. Pins live in `<id>.pin` markers, so pinning never
 // rewrites megabytes and survives the loss of the catalog.
 // Past 300 lines on purpose: create, list, pin and prune share one locking protocol, checked in one place.
+import { createHash } from "node:crypto";
 import { unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { safeParse } from "zod/mini";
@@ -65,6 +66,10 @@ export interface CreateSnapshotInput<S extends $ZodType> {
   /** A transcript larger than this is not kept: the snapshot holds the state alone (default: 64 MiB). Size is
    *  never a reason to fail a snapshot, so never a reason to block a compaction. */
   maxTranscriptBytes?: number;
+  /** Names the transform (e.g. the redactor's version and allowlist). With it, a snapshot of a transcript that
+   *  only grew since this session's previous snapshot reuses that snapshot's transformed bytes and transforms
+   *  only the lines added since. */
+  transformKey?: string;
   name?: string;
   /** Counts for listings; by default, the length of each array in the state's top two levels. */
   stateSummary?: Record<string, number>;
@@ -120,6 +125,12 @@ export async function createSnapshot<S extends $ZodType>(
           input.transcriptPath,
           input.transformTranscript,
           input.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES,
+          input.transformKey === undefined
+            ? undefined
+            : {
+                key: input.transformKey,
+                previous: (path, key) => previousTransformed(projectRoot, input.sessionId, path, key),
+              },
         );
   const transcript = read !== null && "bytes" in read ? read : null;
   const omitted = read !== null && "omittedBytes" in read ? { path: read.path, bytes: read.omittedBytes } : null;
@@ -143,7 +154,12 @@ export async function createSnapshot<S extends $ZodType>(
         trigger: input.trigger,
         createdAt,
         ...(input.name === undefined ? {} : { name: input.name }),
-        transcript: transcript && { path: transcript.path, bytes: transcriptBytes.length, lines: transcript.lines },
+        transcript: transcript && {
+          path: transcript.path,
+          bytes: transcriptBytes.length,
+          lines: transcript.lines,
+          ...(transcript.source === undefined ? {} : { source: transcript.source }),
+        },
         stateSummary,
         ...(omitted === null ? {} : { transcriptOmitted: omitted }),
       };
@@ -359,11 +375,62 @@ const TRANSFORM_BLOCK_BYTES = 4 * 1024 * 1024;
  * The transcript's bytes, transformed block by block (whole lines each); `omittedBytes` instead when it is
  * larger than `maxBytes`. Regular files only (a FIFO is refused, never waited on).
  */
+interface TranscriptSource {
+  bytes: number;
+  fingerprint: string;
+  transformKey: string;
+}
+
+interface Reuse {
+  key: string;
+  previous: (path: string, key: string) => Promise<{ source: TranscriptSource; bytes: Uint8Array } | null>;
+}
+
+/** The first and the last 4 KiB of the first `length` bytes, with the length: enough to tell that a transcript
+ *  only grew (Claude Code appends) from one that was rewritten. */
+function fingerprintOf(raw: Uint8Array, length: number): string {
+  const edge = 4096;
+  return createHash("sha256")
+    .update(String(length))
+    .update(raw.subarray(0, Math.min(edge, length)))
+    .update(raw.subarray(Math.max(0, length - edge), length))
+    .digest("hex")
+    .slice(0, 32);
+}
+
+/** The newest snapshot of this session whose transcript came from `path` with the same transform key. */
+async function previousTransformed(
+  projectRoot: string,
+  sessionId: string,
+  path: string,
+  key: string,
+): Promise<{ source: TranscriptSource; bytes: Uint8Array } | null> {
+  const entries = await readCatalog(projectPaths(projectRoot).snapshots).catch(() => null);
+  const entry = entries?.find(
+    (e) => e.sessionId === sessionId && e.transcript?.path === path && e.transcript.source?.transformKey === key,
+  );
+  const source = entry?.transcript?.source;
+  if (entry === undefined || source === undefined) return null;
+  const contents = await readSnapshotTranscript(projectRoot, entry.id).catch(() => null);
+  return contents === null ? null : { source, bytes: contents };
+}
+
+async function readSnapshotTranscript(projectRoot: string, id: string): Promise<Uint8Array | null> {
+  const path = snapshotFile(projectPaths(projectRoot).snapshots, id);
+  const bytes = await readIfPresent(path);
+  if (bytes === null) return null;
+  const file = safeParse(SnapshotFileSchema, decodeContainer(bytes, path).value);
+  return file.success ? file.data.transcript : null;
+}
+
 async function readTranscript(
   path: string,
   transform: ((text: string) => string) | undefined,
   maxBytes: number,
-): Promise<{ path: string; bytes: Uint8Array; lines: number } | { path: string; omittedBytes: number }> {
+  reuse?: Reuse,
+): Promise<
+  { path: string; bytes: Uint8Array; lines: number; source?: TranscriptSource } | { path: string; omittedBytes: number }
+> {
   const handle = await openRegularFile(path);
   if (handle === null) {
     throw new CtxError("NOT_FOUND", `transcript ${path} does not exist`, {
@@ -385,8 +452,24 @@ async function readTranscript(
   } finally {
     await handle.close();
   }
-  const bytes = transform === undefined ? raw : transformInBlocks(raw, transform);
-  return { path, bytes, lines: countLines(bytes) };
+  if (transform === undefined) return { path, bytes: raw, lines: countLines(raw) };
+  if (reuse === undefined) {
+    const bytes = transformInBlocks(raw, transform);
+    return { path, bytes, lines: countLines(bytes) };
+  }
+  const source = { bytes: raw.length, fingerprint: fingerprintOf(raw, raw.length), transformKey: reuse.key };
+  const previous = await reuse.previous(path, reuse.key);
+  const from = previous?.source.bytes ?? 0;
+  const grewOnly =
+    previous !== null &&
+    from > 0 &&
+    from <= raw.length &&
+    raw[from - 1] === 0x0a && // the earlier read ended on a whole line
+    fingerprintOf(raw, from) === previous.source.fingerprint;
+  const bytes = grewOnly
+    ? Buffer.concat([previous.bytes, transformInBlocks(raw.subarray(from), transform)])
+    : transformInBlocks(raw, transform);
+  return { path, bytes, lines: countLines(bytes), source };
 }
 
 function transformInBlocks(raw: Buffer, transform: (text: string) => string): Uint8Array {
