@@ -7,6 +7,7 @@ import { registerBudgetCommand } from "./commands/budget.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
 import { registerChunkCommand } from "./commands/chunk.ts";
 import { registerClearCommand } from "./commands/clear.ts";
+import { registerConfigCommand } from "./commands/config.ts";
 import { registerContextStatsCommand } from "./commands/context-stats.ts";
 import { registerDiffCommand } from "./commands/diff.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
@@ -45,6 +46,7 @@ export function createProgram(ctx: CliContext): Command {
   registerInitCommand(program, ctx);
   registerStatusCommand(program, ctx);
   registerDoctorCommand(program, ctx);
+  registerConfigCommand(program, ctx);
   registerSaveCommand(program, ctx);
   registerRestoreCommand(program, ctx);
   registerDiffCommand(program, ctx);
