@@ -56,6 +56,7 @@ async function main(argv: string[]): Promise<number> {
     err: (text) => process.stderr.write(text),
     logger: createLogger({ level: parseLogLevel(process.env.CTX_LOG_LEVEL, "warn") }),
     cliPath: process.argv[1] ?? "",
+    stdoutIsTTY: process.stdout.isTTY === true,
     stderrIsTTY: process.stderr.isTTY === true,
     onInterrupt: (handler) => {
       // The first Ctrl-C asks the command to stop cleanly; a second one ends the process at once.

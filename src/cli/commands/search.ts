@@ -7,6 +7,7 @@ import { findProjectRoot } from "../../config/paths.ts";
 import { renderForkCandidates, renderNoMatch } from "../../core/search/fork-candidates.ts";
 import { CtxError } from "../../errors.ts";
 import { forkDetectReportOf, runForkDetect } from "../../search/fork-detect.ts";
+import { colorsFor, highlightForkCommands } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 
@@ -68,7 +69,7 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
         ctx.setExitCode(1);
         return;
       }
-      ctx.out(`${renderForkCandidates(query, result.candidates)}\n`);
+      ctx.out(`${highlightForkCommands(renderForkCandidates(query, result.candidates), colorsFor(ctx))}\n`);
     });
 }
 
