@@ -49,7 +49,7 @@ describe.skipIf(claudeBin === undefined)(`the repository's own wiring in Claude 
   );
 
   it(
-    "a session runs the hooks through ${CLAUDE_PROJECT_DIR}/dist/ctx.js and the /check command is offered",
+    "a session runs the hooks through the CLAUDE_PROJECT_DIR placeholder, and /check and /fork-detect are offered",
     async () => {
       const sandbox = await selfWiredSandbox();
       const turn = await runClaudeTurn({ sandbox, prompt: "hello", turns: [{ text: "hi" }] });
