@@ -26,7 +26,7 @@ export function registerDoctorCommand(program: Command, ctx: CliContext, deps: D
     .option("--project <dir>", "the project folder (default: the repository around the current folder)")
     .action(async (options: DoctorCommandOptions) => {
       const projectDir = options.project ?? findProjectRoot(ctx.cwd, ctx.env);
-      const findings = await runDoctorChecks({ projectDir, env: ctx.env, self: deps.self ?? describeSelf() });
+      const findings = await runDoctorChecks({ projectDir, env: ctx.env, self: deps.self ?? describeSelf(ctx.env) });
       const report = buildDoctorReport(findings);
       ctx.out(
         options.json
