@@ -1,5 +1,5 @@
 // The repository's own wiring in the real Claude Code: a copy of the checkout's `.mcp.json`, `.claude/` and
-// CLAUDE.md (with this checkout's `dist/`) is a project where `claude mcp list` connects ctx from source,
+// .claude/CLAUDE.md (with this checkout's `dist/`) is a project where `claude mcp list` connects ctx from source,
 // `claude doctor` finds no invalid settings, and a `claude -p` session runs the hooks through the
 // `${CLAUDE_PROJECT_DIR}` placeholder and gets the (ENFORCED) rules listed. Skips like the other Claude Code tests.
 import { cp, symlink } from "node:fs/promises";
@@ -26,7 +26,7 @@ afterEach(async () => {
 async function selfWiredSandbox(): Promise<Sandbox> {
   const sandbox = await createSandbox({ claudeBin, ctxOnPath: false });
   sandboxes.push(sandbox);
-  for (const path of [".mcp.json", ".claude", "CLAUDE.md"]) {
+  for (const path of [".mcp.json", ".claude"]) {
     await cp(join(REPO_ROOT, path), join(sandbox.project, path), { recursive: true });
   }
   await symlink(join(REPO_ROOT, "dist"), join(sandbox.project, "dist"));
