@@ -17,6 +17,7 @@ import { registerHookCommand } from "./commands/hook.ts";
 import { registerIndexCommand } from "./commands/index-command.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerReindexCommand } from "./commands/reindex.ts";
+import { registerReportCommand } from "./commands/report.ts";
 import { registerRestoreCommand } from "./commands/restore.ts";
 import { registerRulesCommand } from "./commands/rules.ts";
 import { registerSaveCommand } from "./commands/save.ts";
@@ -70,6 +71,7 @@ export function createProgram(ctx: CliContext): Command {
   registerSummariesCommand(program, ctx);
   registerContextStatsCommand(program, ctx);
   registerStatusLineCommand(program, ctx);
+  registerReportCommand(program, ctx);
   registerCompletionCommand(program, ctx);
   applyHelpLayout(program, ctx);
   return program;
