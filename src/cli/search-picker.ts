@@ -128,7 +128,7 @@ export function runForkCommand(candidate: ForkCandidate, env: NodeJS.ProcessEnv)
     child.on("error", (error) =>
       reject(
         new CtxError("NOT_FOUND", `cannot start claude: ${error.message}`, {
-          hint: "is Claude Code installed and on PATH? The command: " + candidate.forkCommand,
+          hint: `is Claude Code installed and on PATH? The command: ${candidate.forkCommand}`,
         }),
       ),
     );
