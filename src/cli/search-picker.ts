@@ -111,6 +111,8 @@ export function copyToClipboard(tool: ClipboardTool, text: string, env: NodeJS.P
             }),
           ),
     );
+    // A tool that exits without reading (no display, say) closes the pipe: its exit code tells what happened.
+    child.stdin.on("error", () => {});
     child.stdin.end(text);
   });
 }
