@@ -1,27 +1,43 @@
 #!/usr/bin/env bash
-# The README's first command: set up, then run ctx's main jobs on embedded defaults (no server, no API key,
-# no download beyond npm packages):
-# 1. fork detection: index Claude Code sessions (the sample transcripts that ship with the repository, laid out
-#    as a throwaway ~/.claude; or yours with `--claude-dir ~/.claude`) into a throwaway index, then search them
-#    and print the ranked sessions with their fork commands;
-# 2. context that survives compaction, in a demo repository: `ctx init`, a Claude Code session (a real transcript
-#    from the fixtures) going through its hooks as Claude Code would drive them, including a compaction, then
-#    `ctx status`, `ctx restore`, `ctx snapshot list` and `ctx doctor`.
-# Usage: bash scripts/quickstart.sh [--claude-dir DIR] [--query TEXT]
+# The README's first command: set up (quietly; the log is shown only if it fails), then show ctx's main job on
+# embedded defaults (no server, no API key, no download beyond npm packages), in a throwaway demo repository:
+# 1. `ctx init`;
+# 2. a real Claude Code session (a transcript from the fixtures) through its hooks as Claude Code drives them:
+#    PreCompact saves and verifies the working context, SessionStart(compact) re-injects it (an excerpt is shown);
+# 3. fork detection: index sample sessions (or yours with `--claude-dir ~/.claude`) and search them.
+# Usage: bash scripts/quickstart.sh [--claude-dir DIR] [--query TEXT] [--no-setup]
+#   --no-setup: use the existing build (dist/ctx.js) and the node on PATH (the test of this script uses it).
 set -euo pipefail
 claude_dir=""
 query="start the phoenix server in the background"
+setup=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --claude-dir) claude_dir="$2"; shift 2 ;;
     --query) query="$2"; shift 2 ;;
-    *) echo "usage: bash scripts/quickstart.sh [--claude-dir DIR] [--query TEXT]" >&2; exit 2 ;;
+    --no-setup) setup=0; shift ;;
+    *) echo "usage: bash scripts/quickstart.sh [--claude-dir DIR] [--query TEXT] [--no-setup]" >&2; exit 2 ;;
   esac
 done
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-# shellcheck source=scripts/setup.sh
-source "$repo/scripts/setup.sh"
+
+if [ "$setup" = 1 ]; then
+  # pnpm's progress and the bundler's notes go to a log, shown only when setup fails.
+  setup_log="$(mktemp "${TMPDIR:-/tmp}/ctx-setup-XXXXXX")"
+  exec 3>&2 2>"$setup_log"
+  trap 'status=$?; exec 2>&3; if [ $status -ne 0 ]; then cat "$setup_log" >&2; echo "quickstart: setup failed (log: $setup_log)" >&2; fi' EXIT
+  # shellcheck source=scripts/setup.sh
+  source "$repo/scripts/setup.sh"
+  exec 2>&3
+  trap - EXIT
+  rm -f "$setup_log"
+  echo "setup: Node $(node --version), dependencies installed, ctx built ($repo/dist/ctx.js)"
+fi
 ctx() { node "$repo/dist/ctx.js" "$@"; }
+hook_input() { # event, extra JSON fields
+  printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"%s",%s}' \
+    "$session" "$transcript" "$demo" "$1" "$2"
+}
 
 demo="${CTX_DEMO_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/ctx-demo-XXXXXX")}"
 mkdir -p "$demo"
@@ -29,44 +45,40 @@ cd "$demo"
 [ -d .git ] || git init -q . 2>/dev/null || mkdir -p .git
 export CTX_HOME="${CTX_HOME:-$demo/.ctx-home}"
 
-if [ -z "$claude_dir" ]; then
-  claude_dir="$demo/.claude-sample"
-  echo "== sample Claude Code sessions (real transcripts from the fixtures) in $claude_dir"
-  node "$repo/tests/helpers/sample-claude-dir.ts" "$claude_dir"
-fi
-echo "== ctx index --claude-dir $claude_dir   (index: $CTX_HOME/index.db)"
-ctx index --claude-dir "$claude_dir"
 echo
-echo "== ctx stats"
-ctx stats
-echo
-echo "== ctx search \"$query\"   (what /fork-detect shows inside Claude Code)"
-ctx search "$query" --claude-dir "$claude_dir" --no-refresh || true
-echo
+echo "== 1. ctx init in a demo repository ($demo)"
+ctx init | sed -n '/^  created\|^  changed/p'
 
-echo "== ctx init in $demo"
-ctx init
-echo
 session="$(node -e 'console.log(crypto.randomUUID())')"
 transcript="$repo/tests/fixtures/transcripts/spotter/subagent.jsonl"
-echo "== a Claude Code session $session starts, compacts and ends (hook input as Claude Code sends it)"
-printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"SessionStart","source":"startup"}' \
-  "$session" "$transcript" "$demo" | ctx hook session-start
-printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"PreCompact","trigger":"manual"}' \
-  "$session" "$transcript" "$demo" | ctx hook pre-compact
-printf '{"session_id":"%s","transcript_path":"%s","cwd":"%s","hook_event_name":"SessionEnd","reason":"prompt_input_exit"}' \
-  "$session" "$transcript" "$demo" | ctx hook session-end
 echo
-echo "== ctx status"
-ctx status
+echo "== 2. a Claude Code session compacts (a real transcript; hook input as Claude Code sends it)"
+hook_input SessionStart '"source":"startup"' | ctx hook session-start >/dev/null
+echo "-- PreCompact: ctx saves the working context, snapshots it, reads it back and verifies it"
+hook_input PreCompact '"trigger":"manual"' | CTX_LOG_LEVEL=info ctx hook pre-compact 2>&1 | sed 's/^ctx hook info: /   /'
+snapshot="$(ctx snapshot list --json | node -e 'console.log(JSON.parse(require("fs").readFileSync(0, "utf8")).snapshots[0].id)')"
+ctx snapshot show "$snapshot" | sed -n '/^holds\|^file\|^transcript/s/^/   /p'
+echo "-- SessionStart(compact): what Claude gets back right after the compaction (first lines)"
+hook_input SessionStart '"source":"compact"' | ctx hook session-start | node -e '
+  const reply = JSON.parse(require("fs").readFileSync(0, "utf8"));
+  const lines = reply.hookSpecificOutput.additionalContext.split("\n");
+  for (const line of lines.slice(0, 12)) console.log(`   | ${line}`);
+  console.log(`   | … ${lines.length - 12} more line(s), ending with ${lines.at(-1)}`);'
+hook_input SessionEnd '"reason":"prompt_input_exit"' | ctx hook session-end
+
 echo
-echo "== ctx restore (what Claude would get back after a compaction, from the session-end save)"
-ctx restore
+echo "== 3. find the session to fork from (what /fork-detect shows inside Claude Code)"
+if [ -z "$claude_dir" ]; then
+  claude_dir="$demo/.claude-sample"
+  node "$repo/tests/helpers/sample-claude-dir.ts" "$claude_dir" >/dev/null
+  echo "-- ctx index   (the sample sessions that ship with the repository, laid out as a throwaway ~/.claude)"
+else
+  echo "-- ctx index --claude-dir $claude_dir"
+fi
+ctx index --claude-dir "$claude_dir" --quiet --json |
+  node -e 'const r = JSON.parse(require("fs").readFileSync(0, "utf8")); console.log(`   ${r.sessionsTotal} sessions, ${r.chunks} chunks indexed into ${process.env.CTX_HOME}/index.db`)'
+echo "-- ctx search \"$query\""
+ctx search "$query" --claude-dir "$claude_dir" --no-refresh --limit 3 || true
+
 echo
-echo "== ctx snapshot list"
-ctx snapshot list
-echo
-echo "== ctx doctor"
-ctx doctor || true
-echo
-echo "Demo repository: $demo (delete it when done). Use ctx in your own repository: see README.md, Install."
+echo "Demo repository: $demo (delete it when done). Next: ctx doctor there, or Install in README.md."

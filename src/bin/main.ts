@@ -57,6 +57,10 @@ async function main(argv: string[]): Promise<number> {
     err: (text) => process.stderr.write(text),
     logger: createLogger({ level: parseLogLevel(process.env.CTX_LOG_LEVEL, "warn") }),
     cliPath: process.argv[1] ?? "",
+    stdoutIsTTY: process.stdout.isTTY === true,
+    ...(process.stdin.isTTY && process.stdout.isTTY
+      ? { terminal: { input: process.stdin, output: process.stdout } }
+      : {}),
     stderrIsTTY: process.stderr.isTTY === true,
     onInterrupt: (handler) => {
       // The first Ctrl-C asks the command to stop cleanly; a second one ends the process at once.

@@ -13,6 +13,10 @@ export interface CliContext {
   logger: Logger;
   /** This program's entry script (dist/ctx.js), for children ctx starts itself. */
   cliPath?: string;
+  /** The terminal, when both stdin and stdout are one: interactive prompts (the search picker) only then. */
+  terminal?: { input: NodeJS.ReadableStream; output: NodeJS.WritableStream };
+  /** Whether stdout is a terminal (colour and the search picker only there). */
+  stdoutIsTTY?: boolean;
   /** Whether stderr is a terminal (progress bars only there). */
   stderrIsTTY?: boolean;
   /** Calls `handler` on Ctrl-C (SIGINT) until the returned function is called; a long command stops cleanly. */

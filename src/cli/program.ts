@@ -9,6 +9,8 @@ import { registerBudgetCommand } from "./commands/budget.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
 import { registerChunkCommand } from "./commands/chunk.ts";
 import { registerClearCommand } from "./commands/clear.ts";
+import { registerCompletionCommand } from "./commands/completion.ts";
+import { registerConfigCommand } from "./commands/config.ts";
 import { registerContextStatsCommand } from "./commands/context-stats.ts";
 import { registerDiffCommand } from "./commands/diff.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
@@ -17,6 +19,7 @@ import { registerHookCommand } from "./commands/hook.ts";
 import { registerIndexCommand } from "./commands/index-command.ts";
 import { registerInitCommand } from "./commands/init.ts";
 import { registerReindexCommand } from "./commands/reindex.ts";
+import { registerReportCommand } from "./commands/report.ts";
 import { registerRestoreCommand } from "./commands/restore.ts";
 import { registerRulesCommand } from "./commands/rules.ts";
 import { registerSaveCommand } from "./commands/save.ts";
@@ -28,6 +31,7 @@ import { registerStatusCommand } from "./commands/status.ts";
 import { registerStatusLineCommand } from "./commands/statusline.ts";
 import { registerSummariesCommand } from "./commands/summaries.ts";
 import { registerSummarizeCommand } from "./commands/summarize.ts";
+import { applyHelpLayout } from "./help.ts";
 
 export function createProgram(ctx: CliContext): Command {
   const program = new Command("ctx")
@@ -40,13 +44,17 @@ export function createProgram(ctx: CliContext): Command {
       writeErr: (text) => ctx.err(text),
       outputError: (text, write) => write(text),
     });
-  program.addHelpText("after", "\nDocs: README.md. Diagnostics go to stderr; set CTX_LOG_LEVEL=debug for more.");
+  program.addHelpText(
+    "after",
+    "\n`ctx <command> --help` shows a command's options and examples. Docs: README.md and docs/.\nDiagnostics go to stderr; CTX_LOG_LEVEL=debug shows more, NO_COLOR=1 turns colour off.",
+  );
 
   registerServeCommand(program, ctx);
   registerHookCommand(program, ctx);
   registerInitCommand(program, ctx);
   registerStatusCommand(program, ctx);
   registerDoctorCommand(program, ctx);
+  registerConfigCommand(program, ctx);
   registerSaveCommand(program, ctx);
   registerRestoreCommand(program, ctx);
   registerDiffCommand(program, ctx);
@@ -67,6 +75,9 @@ export function createProgram(ctx: CliContext): Command {
   registerSummariesCommand(program, ctx);
   registerContextStatsCommand(program, ctx);
   registerStatusLineCommand(program, ctx);
+  registerReportCommand(program, ctx);
+  registerCompletionCommand(program, ctx);
+  applyHelpLayout(program, ctx);
   return program;
 }
 
@@ -74,6 +85,11 @@ export function createProgram(ctx: CliContext): Command {
 export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
   let exitCode = 0;
   const program = createProgram({ ...ctx, setExitCode: (code) => (exitCode = code) });
+  if (argv.length === 0) {
+    // `ctx` alone: the help is the answer asked for, so it goes to stdout with exit 0.
+    program.outputHelp();
+    return 0;
+  }
   try {
     await program.parseAsync([...argv], { from: "user" });
     return exitCode;

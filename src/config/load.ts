@@ -7,6 +7,7 @@ import { defaultConfig } from "./defaults.ts";
 import { type ConfigLayer, configLeaves, formatConfigIssue, mergeLayers, sourceOfPath } from "./merge.ts";
 import { ctxHome, projectPaths } from "./paths.ts";
 import { type Config, configSchema } from "./schema.ts";
+import type { NamedLayer } from "./settings.ts";
 
 export interface LoadConfigOptions {
   /** Project root; without it only the global file and the environment count. */
@@ -18,16 +19,25 @@ export function globalConfigPath(env: NodeJS.ProcessEnv): string {
   return join(ctxHome(env), "config.json");
 }
 
-export function loadConfig(options: LoadConfigOptions): Config {
-  const layers: ConfigLayer[] = [];
+/** The layers that exist, lowest first: the global file, the project file, the environment. */
+export function readConfigLayers(options: LoadConfigOptions): NamedLayer[] {
+  const layers: NamedLayer[] = [];
   const globalLayer = readConfigFile(globalConfigPath(options.env));
-  if (globalLayer) layers.push(globalLayer);
+  if (globalLayer) layers.push({ ...globalLayer, kind: "global" });
   if (options.projectRoot !== undefined) {
     const projectLayer = readConfigFile(projectPaths(options.projectRoot).config);
-    if (projectLayer) layers.push(projectLayer);
+    if (projectLayer) layers.push({ ...projectLayer, kind: "project" });
   }
   const environment = readEnvironmentLayer(options.env);
-  if (Object.keys(environment.value).length > 0) layers.push(environment);
+  if (Object.keys(environment.value).length > 0) layers.push({ ...environment, kind: "environment" });
+  return layers;
+}
+
+export function loadConfig(options: LoadConfigOptions): Config {
+  return loadConfigFromLayers(readConfigLayers(options));
+}
+
+export function loadConfigFromLayers(layers: readonly ConfigLayer[]): Config {
   if (layers.length === 0) return defaultConfig();
 
   const result = configSchema().safeParse(mergeLayers(layers));
@@ -47,7 +57,7 @@ export function loadConfig(options: LoadConfigOptions): Config {
 }
 
 /** Reads one JSON config file; null when it does not exist. */
-function readConfigFile(path: string): ConfigLayer | null {
+export function readConfigFile(path: string): ConfigLayer | null {
   let text: string;
   try {
     text = readFileSync(path, "utf8");

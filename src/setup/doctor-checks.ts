@@ -66,6 +66,7 @@ export async function runDoctorChecks(options: DoctorOptions): Promise<Finding[]
       self: self.entry,
       ctx: lookupOnPath("ctx", env, self.platform),
       claudeCtx: lookupOnPath("claude-ctx", env, self.platform),
+      ...(self.install ? { installFix: self.install.onPathFix } : {}),
     }),
     ...checkProjectWiring({
       files: snapshot.files,

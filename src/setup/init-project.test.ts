@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   lstatSync,
@@ -62,6 +63,16 @@ describe("init on disk", () => {
     ]);
     expect(files[".ctx"]).toBe("700:dir");
     expect(files[".mcp.json"]?.startsWith("644:")).toBe(true);
+  });
+
+  it("keeps .ctx/ and the personal .claude/settings.local.json out of git, and the shared files in", async () => {
+    spawnSync("git", ["init", "-q", project]);
+    await init();
+    const ignored = (path: string) => spawnSync("git", ["check-ignore", "-q", path], { cwd: project }).status === 0;
+    expect(ignored(".claude/settings.local.json")).toBe(true);
+    expect(ignored(".ctx/state.ctx")).toBe(true);
+    expect(ignored(".claude/settings.json")).toBe(false);
+    expect(ignored(".mcp.json")).toBe(false);
   });
 
   it("keeps the mode of a file it updates", async () => {

@@ -65,7 +65,7 @@ async function inspectCtxDir(path: string): Promise<CtxDirFacts> {
 /** Everything `ctx init` would do in `projectDir`, without writing anything. */
 export async function planProjectInit(projectDir: string, options: InitOptions): Promise<InitResult> {
   const project = await requireProjectDir(projectDir);
-  const resolved = resolveCtxCommand(options.env, options.self ?? describeSelf(), options.command);
+  const resolved = resolveCtxCommand(options.env, options.self ?? describeSelf(options.env), options.command);
   const snapshot = await readProjectSnapshot(project);
   const changes = planInit(snapshot, options.mode, resolved.choice, {
     statusLine: options.statusLine === true,

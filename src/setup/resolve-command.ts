@@ -63,11 +63,11 @@ export function resolveCtxCommand(env: NodeJS.ProcessEnv, self: SelfInfo, overri
   const warnings: string[] = [];
   if (/[\\/](_npx|dlx)[\\/]|[\\/]dlx-[^\\/]+[\\/]/.test(self.entry) && override === undefined) {
     warnings.push(
-      `ctx is running from a temporary npx/dlx copy (${self.entry}) that can disappear: install it with \`npm install -g claude-ctx\` and run \`ctx init\` again`,
+      `ctx is running from a temporary npx/dlx copy (${self.entry}) that can disappear: ${self.install?.onPathFix ?? "install it with `npm install -g claude-ctx`"}, then run \`ctx init\` again`,
     );
   } else if (choice.reason.endsWith("using absolute paths")) {
     warnings.push(
-      "the hooks and the MCP server use absolute paths of this machine; .mcp.json and .claude/settings.json are usually committed, so install ctx on PATH (`npm install -g claude-ctx`) and run `ctx init` again",
+      `the hooks and the MCP server use absolute paths of this machine; .mcp.json and .claude/settings.json are usually committed, so put ctx on PATH (${self.install?.onPathFix ?? `ln -sf ${self.entry} ~/.local/bin/ctx`}) and run \`ctx init\` again`,
     );
   }
   return { choice, ctxOnPath, claudeCtxOnPath, warnings };

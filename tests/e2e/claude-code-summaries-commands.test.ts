@@ -49,7 +49,10 @@ describe.skipIf(claudeBin === undefined)(`Smart Context slash commands in Claude
         "Show the context statistics of this conversation with ctx.",
       );
       const [result] = toolResults(stats.requests[1]?.body ?? {});
-      expect(result, diagnostics).toMatchObject({ toolUseId: "toolu_stats", isError: false });
+      expect(result, `${diagnostics}\ntool result: ${result?.text}`).toMatchObject({
+        toolUseId: "toolu_stats",
+        isError: false,
+      });
       const report = JSON.parse(result?.text ?? "{}") as { sessionId?: string; layers?: unknown };
       expect(report.sessionId).toBe(stats.result?.session_id);
       expect(report.layers).toBeDefined();

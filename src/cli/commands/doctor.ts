@@ -5,6 +5,7 @@ import { findProjectRoot } from "../../config/paths.ts";
 import { buildDoctorReport, formatDoctorReport } from "../../core/setup/doctor-report.ts";
 import { runDoctorChecks } from "../../setup/doctor-checks.ts";
 import { describeSelf, type SelfInfo } from "../../setup/self.ts";
+import { colorsFor, highlightDoctorMarks } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 
@@ -25,9 +26,13 @@ export function registerDoctorCommand(program: Command, ctx: CliContext, deps: D
     .option("--project <dir>", "the project folder (default: the repository around the current folder)")
     .action(async (options: DoctorCommandOptions) => {
       const projectDir = options.project ?? findProjectRoot(ctx.cwd, ctx.env);
-      const findings = await runDoctorChecks({ projectDir, env: ctx.env, self: deps.self ?? describeSelf() });
+      const findings = await runDoctorChecks({ projectDir, env: ctx.env, self: deps.self ?? describeSelf(ctx.env) });
       const report = buildDoctorReport(findings);
-      ctx.out(options.json ? formatJson(report) : formatDoctorReport(report, projectDir));
+      ctx.out(
+        options.json
+          ? formatJson(report)
+          : highlightDoctorMarks(formatDoctorReport(report, projectDir), colorsFor(ctx)),
+      );
       if (!report.ok) ctx.setExitCode(1);
     });
 }

@@ -48,7 +48,8 @@ describe("ctx embed", () => {
     const { cwd, ctxHome } = home();
     const error = await rejectedCtxError(runCliCaptured(["embed"], { cwd, env: { CTX_HOME: ctxHome, HOME: cwd } }));
     expect(error.code).toBe("EMBEDDER_UNAVAILABLE");
-    expect(error.hint).toContain('"provider": "nomic"');
+    expect(error.hint).toContain("ctx config set embedder.provider ollama");
+    expect(error.hint).toContain("ctx embed --setup");
   });
 
   it("stops cleanly on Ctrl-C and the next run continues", async () => {

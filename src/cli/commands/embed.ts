@@ -14,9 +14,14 @@ export function registerEmbedCommand(program: Command, ctx: CliContext): void {
   program
     .command("embed")
     .description("compute vectors for indexed chunks that have none (needs embedder.provider nomic or ollama)")
+    .option("--setup", "install the local (nomic) embedder's packages, ~470 MB, into <CTX_HOME>/embedder with npm")
     .option("--json", "print the summary as JSON")
     .option("--quiet", "no progress and no summary")
-    .action(async (options: { json?: boolean; quiet?: boolean }) => {
+    .action(async (options: { json?: boolean; quiet?: boolean; setup?: boolean }) => {
+      if (options.setup) {
+        await setUpEmbedder(ctx, options);
+        return;
+      }
       // Loaded here so that other commands do not pay for the embedders and SQLite.
       const { createEmbedder } = await import("../../search/embedders/create.ts");
       const { fillVectors } = await import("../../search/embedders/fill-vectors.ts");
@@ -24,7 +29,7 @@ export function registerEmbedCommand(program: Command, ctx: CliContext): void {
       const embedder = createEmbedder(config.embedder, { env: ctx.env });
       if (embedder === null) {
         throw new CtxError("EMBEDDER_UNAVAILABLE", "no embedder is configured (embedder.provider is none)", {
-          hint: 'set "embedder": {"provider": "nomic"} or {"provider": "ollama"} in ~/.ctx/config.json (README: vector search)',
+          hint: "`ctx config set embedder.provider ollama` (or nomic, after `ctx embed --setup`); see docs/vector-search.md",
         });
       }
       let lastReport = 0;
@@ -55,4 +60,30 @@ export function registerEmbedCommand(program: Command, ctx: CliContext): void {
         );
       }
     });
+}
+
+async function setUpEmbedder(ctx: CliContext, options: { json?: boolean; quiet?: boolean }): Promise<void> {
+  const { installTransformersPackage } = await import("../../search/embedders/transformers-package.ts");
+  const spec = ctx.env.CTX_EMBEDDER_PACKAGE;
+  if (!options.quiet) ctx.err("ctx: installing the nomic embedder's packages with npm (about 470 MB)...\n");
+  const result = await installTransformersPackage({
+    env: ctx.env,
+    ...(spec === undefined || spec === "" ? {} : { packageSpec: spec }),
+    onOutput: (text) => {
+      if (!options.quiet) ctx.err(text);
+    },
+  });
+  if (options.json) {
+    ctx.out(formatJson(result));
+    return;
+  }
+  if (options.quiet) return;
+  ctx.out(
+    formatRows([
+      ["installed", result.packageSpec],
+      ["into", result.dir],
+      ["size", `${(result.installedBytes / 1_048_576).toFixed(1)} MiB`],
+      ["next", "the model files (docs/vector-search.md), then `ctx config set embedder.provider nomic`"],
+    ]),
+  );
 }

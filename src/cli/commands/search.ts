@@ -1,12 +1,15 @@
 // `ctx search "<query>" [--project P] [--limit N] [--since D] [--until D] [--json]`: fork detection from the
 // shell. People get a ranked list with fork commands; scripts get the ctx_fork_detect tool's result
 // (`{"query", "message", "results":[…], …}`, ForkDetectReportSchema).
+
+import type { Readable, Writable } from "node:stream";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
 import { findProjectRoot } from "../../config/paths.ts";
-import { renderForkCandidates, renderNoMatch } from "../../core/search/fork-candidates.ts";
+import { type ForkCandidate, renderForkCandidates, renderNoMatch } from "../../core/search/fork-candidates.ts";
 import { CtxError } from "../../errors.ts";
 import { forkDetectReportOf, runForkDetect } from "../../search/fork-detect.ts";
+import { colorsFor, highlightForkCommands } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 
@@ -17,6 +20,7 @@ interface SearchOptions {
   until?: string;
   claudeDir?: string;
   refresh: boolean;
+  pick: boolean;
   json?: boolean;
 }
 
@@ -31,6 +35,7 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
     .option("--until <when>", "only sessions active until: ISO date or age")
     .option("--claude-dir <dir>", "Claude Code's folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
     .option("--no-refresh", "search the index as it is, without catching up on new transcripts first")
+    .option("--no-pick", "on a terminal, print the list instead of offering the picker")
     .option("--json", "print JSON for scripts")
     .action(async (words: string[], options: SearchOptions) => {
       const query = words.join(" ");
@@ -68,8 +73,37 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
         ctx.setExitCode(1);
         return;
       }
-      ctx.out(`${renderForkCandidates(query, result.candidates)}\n`);
+      if (ctx.terminal !== undefined && options.pick) {
+        await pickAndAct(ctx, query, result.candidates);
+        return;
+      }
+      ctx.out(`${highlightForkCommands(renderForkCandidates(query, result.candidates), colorsFor(ctx))}\n`);
     });
+}
+
+async function pickAndAct(ctx: CliContext, query: string, candidates: readonly ForkCandidate[]): Promise<void> {
+  const { copyToClipboard, findClipboardTool, pickForkCandidate, runForkCommand } = await import("../search-picker.ts");
+  const terminal = ctx.terminal as NonNullable<CliContext["terminal"]>;
+  const clipboard = findClipboardTool(ctx.env, process.platform);
+  const pick = await pickForkCandidate(query, candidates, {
+    input: terminal.input as Readable,
+    output: terminal.output as Writable,
+    clipboard,
+  });
+  if (pick === null) {
+    ctx.err("ctx: nothing picked\n");
+    ctx.setExitCode(130);
+    return;
+  }
+  const colors = colorsFor(ctx);
+  if (pick.action === "print") ctx.out(`${pick.candidate.forkCommand}\n`);
+  else if (pick.action === "copy" && clipboard !== null) {
+    await copyToClipboard(clipboard, pick.candidate.forkCommand, ctx.env);
+    ctx.out(`copied: ${colors.green(pick.candidate.forkCommand)}\n`);
+  } else if (pick.action === "run") {
+    ctx.err(`ctx: ${pick.candidate.forkCommand}\n`);
+    ctx.setExitCode(await runForkCommand(pick.candidate, ctx.env));
+  }
 }
 
 function parseLimit(text: string): number {

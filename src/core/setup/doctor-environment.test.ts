@@ -44,11 +44,14 @@ describe("checkPathCommands", () => {
     expect(claude?.status).toBe("ok");
   });
 
-  it("asks for an install when neither is on PATH", () => {
+  it("asks for the install method's own fix when neither is on PATH, never an unpublished package", () => {
     const findings = checkPathCommands({ self, ctx: null, claudeCtx: null });
-    expect(findings.every((finding) => finding.status === "warn" && finding.fix === "npm install -g claude-ctx")).toBe(
-      true,
-    );
+    expect(findings.map((finding) => [finding.status, finding.fix])).toEqual([
+      ["warn", `ln -sf ${self} ~/.local/bin/ctx`],
+      ["warn", `ln -sf ${self} ~/.local/bin/ctx`],
+    ]);
+    const fromCheckout = checkPathCommands({ self, ctx: null, claudeCtx: null, installFix: "from the checkout: …" });
+    expect(fromCheckout[0]?.fix).toBe("from the checkout: …");
   });
 });
 

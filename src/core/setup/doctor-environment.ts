@@ -13,7 +13,7 @@ export function checkNode(version: string, execPath: string): Finding {
   return fail(
     "node",
     `Node ${version} (${execPath}) is too old: ctx needs Node ${MIN_NODE_MAJOR} or newer`,
-    `install Node ${MIN_NODE_MAJOR}+ (for example \`nvm install ${MIN_NODE_MAJOR}\`), then \`npm install -g claude-ctx\``,
+    `install Node ${MIN_NODE_MAJOR}+ (for example \`nvm install ${MIN_NODE_MAJOR}\`, or from nodejs.org) and run ctx with it`,
   );
 }
 
@@ -21,12 +21,14 @@ export interface PathFacts {
   self: string;
   ctx: PathLookup | null;
   claudeCtx: PathLookup | null;
+  /** How to put this ctx on PATH for the install method in use (./install-method.ts). */
+  installFix?: string;
 }
 
 export function checkPathCommands(facts: PathFacts): Finding[] {
   const ctxSelf = facts.ctx?.targets.includes(facts.self) ?? false;
   const claudeSelf = facts.claudeCtx?.targets.includes(facts.self) ?? false;
-  const install = "npm install -g claude-ctx";
+  const install = facts.installFix ?? `ln -sf ${quoteShellArg(facts.self)} ~/.local/bin/ctx`;
   const findings: Finding[] = [];
   if (ctxSelf) findings.push(ok("path-ctx", `\`ctx\` on PATH is this program (${facts.ctx?.path})`));
   else if (facts.ctx !== null) {

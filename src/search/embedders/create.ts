@@ -4,6 +4,7 @@ import { ctxHome } from "../../config/paths.ts";
 import type { Config } from "../../config/schema.ts";
 import { createNomicEmbedder, DEFAULT_NOMIC_MODEL } from "./nomic.ts";
 import { createOllamaEmbedder, DEFAULT_OLLAMA_MODEL } from "./ollama.ts";
+import { importTransformersPackage } from "./transformers-package.ts";
 import type { Embedder } from "./types.ts";
 
 export interface EmbedderDeps {
@@ -24,7 +25,7 @@ export function createEmbedder(config: Config["embedder"], deps: EmbedderDeps = 
         modelDir: config.modelDir === "" ? join(ctxHome(deps.env ?? process.env), "models") : config.modelDir,
         allowDownload: config.allowDownload,
         batchSize: config.batchSize,
-        ...(deps.importTransformers ? { importTransformers: deps.importTransformers } : {}),
+        importTransformers: deps.importTransformers ?? (() => importTransformersPackage(deps.env ?? process.env)),
       });
     case "ollama":
       return createOllamaEmbedder({

@@ -90,7 +90,7 @@ describe("nomic embedder errors", () => {
     expect(error.message).toContain("onnx/model.onnx");
   });
 
-  it("explains how to install the optional package when it is missing", async () => {
+  it("explains how to install the embedder's package when it is missing", async () => {
     const missing = createNomicEmbedder({
       model: DEFAULT_NOMIC_MODEL,
       modelDir: root,
@@ -100,7 +100,8 @@ describe("nomic embedder errors", () => {
     });
     const error = await rejectedCtxError(missing.embedQueries(["x"]));
     expect(error.code).toBe("EMBEDDER_UNAVAILABLE");
-    expect(error.hint).toContain("@huggingface/transformers");
+    expect(error.message).toContain("@huggingface/transformers");
+    expect(error.hint).toContain("ctx embed --setup");
   });
 
   it("reports damaged model files as a load failure, not a crash", async () => {

@@ -1,5 +1,5 @@
-// nomic-embed-text-v1.5 run locally through transformers.js (onnxruntime-node), an optional dependency
-// imported only when vectors are needed. The model comes from a local folder in the Hugging Face repo
+// nomic-embed-text-v1.5 run locally through transformers.js (onnxruntime-node), installed on request
+// (`ctx embed --setup`, ./transformers-package.ts) and imported only when vectors are needed. The model comes from a local folder in the Hugging Face repo
 // layout (`<modelDir>/nomic-ai/nomic-embed-text-v1.5/{config.json,tokenizer.json,onnx/model*.onnx}`);
 // the Hub is contacted only when the user sets embedder.allowDownload (no network by default).
 import { existsSync, readFileSync } from "node:fs";
@@ -73,12 +73,16 @@ async function importTransformers(load: () => Promise<unknown>): Promise<Transfo
   try {
     return (await load()) as TransformersModule;
   } catch (error) {
-    throw new CtxError("EMBEDDER_UNAVAILABLE", `the optional package ${TRANSFORMERS_PACKAGE} is not installed`, {
-      hint:
-        `install it next to ctx (ONNXRUNTIME_NODE_INSTALL=skip npm install -g ${TRANSFORMERS_PACKAGE}@4), ` +
-        "or set embedder.provider to ollama or none",
-      cause: error,
-    });
+    throw new CtxError(
+      "EMBEDDER_UNAVAILABLE",
+      `the nomic embedder's package ${TRANSFORMERS_PACKAGE} is not installed`,
+      {
+        hint:
+          "run `ctx embed --setup` (installs it, about 470 MB, into ~/.ctx/embedder with npm), " +
+          "or set embedder.provider to ollama or none",
+        cause: error,
+      },
+    );
   }
 }
 

@@ -1,0 +1,155 @@
+// How `ctx --help` reads: the commands in groups (in the order people meet them), 1-3 examples under each
+// command's own `--help`, and colour on the headings when the output is a terminal. Commands registered by
+// program.ts but not listed here land in "Other" so a new command is never hidden; a test keeps the table whole.
+import type { Command } from "commander";
+import { colorsFor } from "./color.ts";
+import type { CliContext } from "./command-io.ts";
+
+export const HELP_GROUPS = [
+  "Set up",
+  "Working context",
+  "Find a session",
+  "Context window",
+  "Text",
+  "Chat bridge",
+  "Internal",
+] as const;
+export type HelpGroup = (typeof HELP_GROUPS)[number];
+
+export const COMMAND_GROUPS: Readonly<Record<string, HelpGroup>> = {
+  init: "Set up",
+  doctor: "Set up",
+  config: "Set up",
+  completion: "Set up",
+  status: "Working context",
+  save: "Working context",
+  restore: "Working context",
+  diff: "Working context",
+  clear: "Working context",
+  checkpoint: "Working context",
+  snapshot: "Working context",
+  budget: "Working context",
+  rules: "Working context",
+  audit: "Working context",
+  search: "Find a session",
+  index: "Find a session",
+  stats: "Find a session",
+  reindex: "Find a session",
+  embed: "Find a session",
+  archive: "Find a session",
+  statusline: "Context window",
+  "context-stats": "Context window",
+  report: "Context window",
+  summarize: "Text",
+  summaries: "Text",
+  chunk: "Text",
+  bridge: "Chat bridge",
+  serve: "Internal",
+  hook: "Internal",
+};
+
+/** Examples shown under `ctx <command> --help`, keyed by the command's path. */
+export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
+  init: ["ctx init", "ctx init --dry-run", "ctx init --statusline"],
+  doctor: ["ctx doctor", "ctx doctor --json | jq '.checks[] | select(.status != \"ok\")'"],
+  config: ["ctx config list", "ctx config set search.minSimilarity 0.3 --project", "ctx config path"],
+  "config list": ["ctx config list", "ctx config list --project --json"],
+  "config get": ["ctx config get search.minSimilarity", "ctx config get guard.enabled --global"],
+  "config set": ["ctx config set retention.maxSnapshots 10", "ctx config set embedder.provider ollama --project"],
+  "config unset": ["ctx config unset retention.maxSnapshots --project"],
+  "config path": ["ctx config path", "ctx config path --global"],
+  completion: [
+    "ctx completion bash > ~/.local/share/bash-completion/completions/ctx",
+    "ctx completion zsh > ~/.zfunc/_ctx   # with fpath+=(~/.zfunc) before compinit in ~/.zshrc",
+    "ctx completion fish > ~/.config/fish/completions/ctx.fish",
+  ],
+  status: ["ctx status", "ctx status --json | jq .health"],
+  save: ["ctx save", "ctx save --name before-refactor"],
+  restore: ["ctx restore --print", "ctx restore --name before-refactor", "ctx restore --checkpoint"],
+  diff: ["ctx diff", "ctx diff --name before-refactor"],
+  clear: ["ctx clear --force"],
+  checkpoint: ["ctx checkpoint"],
+  snapshot: ["ctx snapshot list", "ctx snapshot pin <id>", "ctx snapshot prune --dry-run"],
+  "snapshot list": ["ctx snapshot list --verbose"],
+  "snapshot show": ["ctx snapshot show 20260101T120000000Z-a1b2c3"],
+  "snapshot restore": ["ctx snapshot restore <id> --print", "ctx snapshot restore <id> --as-current"],
+  "snapshot pin": ["ctx snapshot pin <id>"],
+  "snapshot unpin": ["ctx snapshot unpin <id>"],
+  "snapshot prune": ["ctx snapshot prune --dry-run"],
+  "snapshot recompress": ["ctx snapshot recompress"],
+  budget: ['ctx budget add safety_constraints "Never run migrations against production"', "ctx budget list"],
+  "budget list": ["ctx budget list --compartment active_task"],
+  "budget add": ["ctx budget add active_task Wire the retry helper into the client --priority 4 --pin"],
+  "budget evict": ["ctx budget evict b7", "ctx budget evict --tokens 500"],
+  "budget estimate": ['ctx budget estimate "some text" --compartment ambient_knowledge'],
+  "budget assemble": ["ctx budget assemble --max-tokens 500"],
+  rules: ["ctx rules list", "ctx rules check"],
+  "rules list": ["ctx rules list --json"],
+  "rules check": ["ctx rules check", "ctx rules check --session <id>"],
+  audit: ["ctx audit", "ctx audit --session <id> --json | jq '.compactions[0].lostItems'"],
+  search: [
+    'ctx search "start the phoenix server in the background"',
+    'ctx search "flaky login test" --project this --since 3w',
+    "ctx search \"retry helper\" --json | jq -r '.results[0].forkCommand'",
+  ],
+  index: ["ctx index", "ctx index --claude-dir ~/other-machine/.claude --full"],
+  stats: ["ctx stats"],
+  reindex: ["ctx reindex"],
+  embed: ["ctx embed --setup", "ctx embed"],
+  archive: ["ctx archive run", "ctx archive list --json", "ctx archive restore <session>"],
+  "archive run": ["ctx archive run", "ctx archive run --json"],
+  "archive list": ["ctx archive list", "ctx archive list --json | jq -r '.sessions[].sessionId'"],
+  "archive restore": ["ctx archive restore <session>", "ctx archive restore <session> --force"],
+  "archive prune": ["ctx archive prune", "ctx archive prune --max-mb 500"],
+  "archive pin": ["ctx archive pin <session>"],
+  "archive unpin": ["ctx archive unpin <session>"],
+  statusline: ["ctx init --statusline   # sets Claude Code's statusLine to this command"],
+  "context-stats": ["ctx context-stats", "ctx context-stats --preset bridge --json"],
+  report: ["ctx report --open", "ctx report --session <id> --out report.html"],
+  summarize: ["ctx summarize", "ctx summarize --provider claude-cli --print"],
+  summaries: ["ctx summaries ledger", "ctx summaries clear"],
+  chunk: ["ctx chunk < long-prompt.md | jq length", "ctx chunk --output < reply.md | jq -r '.[]'"],
+  serve: ["claude mcp add ctx -- ctx serve   # ctx init writes this into .mcp.json for you"],
+  hook: ['echo \'{"session_id":"s","hook_event_name":"SessionStart","source":"startup"}\' | ctx hook session-start'],
+};
+
+/** Groups the top-level commands, puts the groups in order, and adds examples and colour to every help page. */
+export function applyHelpLayout(program: Command, ctx: CliContext): void {
+  const colors = colorsFor(ctx);
+  const rank = (command: Command) => {
+    const group = COMMAND_GROUPS[command.name()];
+    return group === undefined ? HELP_GROUPS.length : HELP_GROUPS.indexOf(group);
+  };
+  for (const command of program.commands) {
+    const group = COMMAND_GROUPS[command.name()];
+    command.helpGroup(`${group ?? "Other"}:`);
+  }
+  // Commander lists groups in the order their first command appears: sort the commands by group, stably.
+  const ordered = [...program.commands].sort((a, b) => rank(a) - rank(b));
+  (program.commands as Command[]).splice(0, program.commands.length, ...ordered);
+  program.addHelpCommand(false);
+
+  const style = {
+    styleTitle: (text: string) => colors.bold(text),
+    styleCommandText: (text: string) => colors.cyan(text),
+    styleSubcommandText: (text: string) => colors.cyan(text),
+  };
+  const visit = (command: Command, path: string[]) => {
+    command.configureHelp(style);
+    command.configureOutput({
+      getOutHasColors: () => colors.isColorSupported,
+      getErrHasColors: () => false,
+      // The terminal's width on a terminal; 80 columns otherwise, so piped help (and its snapshots) never varies.
+      getOutHelpWidth: () => (ctx.stdoutIsTTY ? (process.stdout.columns ?? 80) : 80),
+    });
+    const examples = COMMAND_EXAMPLES[path.join(" ")];
+    if (examples !== undefined && examples.length > 0) {
+      command.addHelpText(
+        "after",
+        () => `\n${colors.bold("Examples:")}\n${examples.map((e) => `  ${e}`).join("\n")}\n`,
+      );
+    }
+    for (const sub of command.commands) visit(sub, [...path, sub.name()]);
+  };
+  visit(program, []);
+}

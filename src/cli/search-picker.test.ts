@@ -1,0 +1,40 @@
+// The picker's helpers: which clipboard tool fits the session (only one that is on PATH), and copying through it.
+// The picker itself is driven through a real terminal in tests/e2e/search-picker.test.ts.
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
+import { copyToClipboard, findClipboardTool } from "./search-picker.ts";
+
+function binWith(...tools: Array<[name: string, script: string]>): string {
+  const dir = mkdtempSync(join(tmpdir(), "ctx-clipboard-"));
+  mkdirSync(join(dir, "bin"));
+  for (const [name, script] of tools) {
+    writeFileSync(join(dir, "bin", name), `#!/bin/sh\n${script}\n`);
+    chmodSync(join(dir, "bin", name), 0o755);
+  }
+  return join(dir, "bin");
+}
+
+describe("clipboard", () => {
+  it("picks a tool that is on PATH and fits the display, or none", () => {
+    const bin = binWith(["xsel", "cat > /dev/null"]);
+    expect(findClipboardTool({ PATH: bin, DISPLAY: ":0" }, "linux")).toEqual({ command: "xsel", args: ["-ib"] });
+    expect(findClipboardTool({ PATH: bin }, "linux")).toBeNull();
+    expect(findClipboardTool({ PATH: bin, WAYLAND_DISPLAY: "wayland-0" }, "linux")).toBeNull();
+  });
+
+  it("copies through the tool's stdin, and says so when the tool fails", async () => {
+    const out = join(mkdtempSync(join(tmpdir(), "ctx-clipboard-out-")), "copied");
+    const bin = binWith(["wl-copy", `cat > '${out}'`], ["xclip", "echo 'no display' >&2; exit 1"]);
+    await copyToClipboard({ command: "wl-copy", args: [] }, "cd '/p' && claude --resume s --fork-session", {
+      PATH: `${bin}:/usr/bin:/bin`,
+    });
+    expect(readFileSync(out, "utf8")).toBe("cd '/p' && claude --resume s --fork-session");
+    const failed = await rejectedCtxError(
+      copyToClipboard({ command: "xclip", args: [] }, "x", { PATH: `${bin}:/usr/bin:/bin` }),
+    );
+    expect(failed.message).toBe("xclip failed (exit 1): no display");
+  });
+});

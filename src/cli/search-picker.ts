@@ -1,0 +1,139 @@
+// The picker of `ctx search` on a terminal (@clack/prompts): move through the sessions with the arrow keys, pick
+// one, then print its fork command, copy it (when a clipboard tool is on PATH), or run it (`claude --resume <id>
+// --fork-session` in the session's folder, the terminal handed over). Off a terminal, or with --json or --no-pick,
+// `ctx search` prints its list as before.
+import { spawn } from "node:child_process";
+import { accessSync, constants, statSync } from "node:fs";
+import { delimiter, join } from "node:path";
+import type { Readable, Writable } from "node:stream";
+import { isCancel, select } from "@clack/prompts";
+import type { ForkCandidate } from "../core/search/fork-candidates.ts";
+import { CtxError } from "../errors.ts";
+
+export type PickAction = "print" | "copy" | "run";
+
+export interface ClipboardTool {
+  command: string;
+  args: string[];
+}
+
+export interface PickerDeps {
+  input: Readable;
+  output: Writable;
+  clipboard: ClipboardTool | null;
+}
+
+export interface Pick {
+  candidate: ForkCandidate;
+  action: PickAction;
+}
+
+/** Asks for a session, then what to do with it; null when the person cancels (Esc, Ctrl-C). */
+export async function pickForkCandidate(
+  query: string,
+  candidates: readonly ForkCandidate[],
+  deps: PickerDeps,
+): Promise<Pick | null> {
+  const io = { input: deps.input, output: deps.output };
+  const picked = await select<ForkCandidate>({
+    ...io,
+    message: `Sessions matching "${query}": pick one to fork`,
+    options: candidates.map((candidate) => ({
+      value: candidate,
+      label: `${candidate.rank}. ${shorten(candidate.topic, 72)}`,
+      hint: `${candidate.scorePercent}% · ${candidate.relativeDate} · ${candidate.cwd ?? candidate.project}`,
+    })),
+    maxItems: 8,
+  });
+  if (isCancel(picked)) return null;
+  const where = picked.cwd ?? picked.project;
+  const action = await select<PickAction>({
+    ...io,
+    message: picked.forkCommand,
+    options: [
+      { value: "print", label: "print the fork command" },
+      ...(deps.clipboard === null
+        ? []
+        : [{ value: "copy" as const, label: "copy it to the clipboard", hint: deps.clipboard.command }]),
+      { value: "run", label: "run it now", hint: `claude in ${where}` },
+    ],
+  });
+  if (isCancel(action)) return null;
+  return { candidate: picked, action };
+}
+
+function shorten(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+}
+
+/** The first clipboard tool on PATH that fits this session (Wayland, X11, macOS, WSL). */
+export function findClipboardTool(env: NodeJS.ProcessEnv, platform: NodeJS.Platform): ClipboardTool | null {
+  const tools: ClipboardTool[] = [];
+  if (platform === "darwin") tools.push({ command: "pbcopy", args: [] });
+  if (env.WAYLAND_DISPLAY) tools.push({ command: "wl-copy", args: [] });
+  if (env.DISPLAY)
+    tools.push({ command: "xclip", args: ["-selection", "clipboard"] }, { command: "xsel", args: ["-ib"] });
+  if (env.WSL_DISTRO_NAME) tools.push({ command: "clip.exe", args: [] });
+  return tools.find((tool) => onPath(tool.command, env)) ?? null;
+}
+
+function onPath(command: string, env: NodeJS.ProcessEnv): boolean {
+  return (env.PATH ?? "").split(delimiter).some((dir) => {
+    if (dir === "") return false;
+    const path = join(dir, command);
+    try {
+      if (!statSync(path).isFile()) return false;
+      accessSync(path, constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+export function copyToClipboard(tool: ClipboardTool, text: string, env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(tool.command, tool.args, { env, stdio: ["pipe", "ignore", "pipe"] });
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    child.on("error", (error) =>
+      reject(new CtxError("PROVIDER_UNAVAILABLE", `cannot run ${tool.command}: ${error.message}`)),
+    );
+    child.on("close", (code) =>
+      code === 0
+        ? resolve()
+        : reject(
+            new CtxError("PROVIDER_FAILED", `${tool.command} failed (exit ${code}): ${stderr.trim()}`, {
+              hint: "pick `print the fork command` and copy it by hand",
+            }),
+          ),
+    );
+    // A tool that exits without reading (no display, say) closes the pipe: its exit code tells what happened.
+    child.stdin.on("error", () => {});
+    child.stdin.end(text);
+  });
+}
+
+/** Runs `claude --resume <id> --fork-session` in the session's folder with this terminal; resolves its exit code. */
+export function runForkCommand(candidate: ForkCandidate, env: NodeJS.ProcessEnv): Promise<number> {
+  const cwd = candidate.cwd ?? undefined;
+  if (cwd !== undefined && !statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
+    throw new CtxError("NOT_FOUND", `the session's folder ${cwd} does not exist on this machine`, {
+      hint: `run it where the project is: ${candidate.forkCommand}`,
+    });
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn("claude", ["--resume", candidate.sessionId, "--fork-session"], { cwd, env, stdio: "inherit" });
+    child.on("error", (error) =>
+      reject(
+        new CtxError("NOT_FOUND", `cannot start claude: ${error.message}`, {
+          hint: `is Claude Code installed and on PATH? The command: ${candidate.forkCommand}`,
+        }),
+      ),
+    );
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+}

@@ -1,0 +1,16 @@
+// Writes the repository's own Claude Code wiring from src/core/setup/self-wiring.ts. Run after changing the hook
+// table or /fork-detect (a test fails until the checked-in files match), then let biome lay them out:
+//   node -e 'import("./src/setup/self-wiring-write.ts").then((m) => m.writeSelfWiringFiles("."))'
+//   npx biome check --write .mcp.json .claude
+import { mkdir, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { renderSelfWiringFiles } from "../core/setup/self-wiring.ts";
+
+export async function writeSelfWiringFiles(repoRoot: string): Promise<string[]> {
+  const files = renderSelfWiringFiles();
+  for (const [path, content] of Object.entries(files)) {
+    await mkdir(dirname(join(repoRoot, path)), { recursive: true });
+    await writeFile(join(repoRoot, path), content);
+  }
+  return Object.keys(files);
+}

@@ -1,0 +1,82 @@
+// The `ctx search` picker driven through a real pseudo-terminal (tmux, on its own server socket): the arrow key
+// moves to the second session, Enter picks it, Enter again prints its fork command; Esc cancels with exit 130.
+// Off a terminal the list is printed as before (tests/e2e/search-cli.test.ts).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { writeSampleClaudeDir } from "../helpers/sample-claude-dir.ts";
+import { CTX_BIN, runCtx } from "./ctx-process.ts";
+
+const QUERY = "start the phoenix server in the background";
+const FIRST = "d6e0bada-1959-4eec-a9d2-0bfade768d8f";
+const SECOND = "55604662-cf2a-4331-851a-ec234028f8ca";
+const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
+const socket = `ctx-picker-test-${process.pid}`;
+const root = mkdtempSync(join(tmpdir(), "ctx-picker-"));
+const claudeDir = join(root, "claude");
+const env = { HOME: join(root, "home"), CTX_HOME: join(root, "ctx-home"), CLAUDE_CONFIG_DIR: claudeDir };
+
+const tmux = (...args: string[]) => spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" });
+const screen = (session: string) => tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", session).stdout;
+
+/** Polls the pane until `text` shows (the picker draws asynchronously); fails with the screen after 20 s. */
+async function waitFor(session: string, text: string): Promise<string> {
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const shown = screen(session);
+    if (shown.includes(text)) return shown;
+    if (Date.now() > deadline) throw new Error(`"${text}" never appeared on the terminal:\n${shown}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+function startSearch(session: string): void {
+  const script = join(root, `${session}.sh`);
+  const exports = Object.entries({ ...env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, TERM: "xterm-256color" })
+    .map(([name, value]) => `export ${name}='${value}'`)
+    .join("\n");
+  writeFileSync(
+    script,
+    `${exports}\nnode '${CTX_BIN}' search '${QUERY}' --claude-dir '${claudeDir}' --no-refresh\necho "EXIT=$?"\nsleep 60\n`,
+  );
+  const started = tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", session, `bash ${script}`);
+  expect(started.status, started.stderr).toBe(0);
+}
+
+beforeAll(async () => {
+  writeSampleClaudeDir(claudeDir);
+  const index = await runCtx(["index", "--claude-dir", claudeDir, "--quiet"], { cwd: root, env });
+  expect(index.code, index.stderr).toBe(0);
+});
+afterAll(() => {
+  if (hasTmux) tmux("kill-server");
+});
+
+describe.skipIf(!hasTmux)("ctx search on a terminal: the picker", () => {
+  it("moves to the second session with the arrow key and prints its fork command", async () => {
+    startSearch("pick");
+    await waitFor("pick", "pick one to fork");
+    tmux("send-keys", "-t", "pick", "Down");
+    tmux("send-keys", "-t", "pick", "Enter");
+    await waitFor("pick", "print the fork command");
+    tmux("send-keys", "-t", "pick", "Enter");
+    const shown = await waitFor("pick", "EXIT=");
+    expect(shown).toContain("EXIT=0");
+    const lines = shown.split("\n").map((line) => line.trim());
+    const printed = lines[lines.findIndex((line) => line.startsWith("EXIT=")) - 1];
+    expect(printed).toBe(`cd '/home/marco/projects/spotter' && claude --resume ${SECOND} --fork-session`);
+    expect(printed).not.toContain(FIRST);
+  });
+
+  it("Esc cancels: nothing printed, exit 130", async () => {
+    startSearch("cancel");
+    await waitFor("cancel", "pick one to fork");
+    tmux("send-keys", "-t", "cancel", "Escape");
+    const shown = await waitFor("cancel", "EXIT=");
+    expect(shown).toContain("ctx: nothing picked");
+    expect(shown).toContain("EXIT=130");
+    expect(shown).not.toContain("claude --resume");
+  });
+});
