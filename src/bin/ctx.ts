@@ -57,6 +57,7 @@ async function main(argv: string[]): Promise<number> {
     logger: createLogger({ level: parseLogLevel(process.env.CTX_LOG_LEVEL, "warn") }),
     cliPath: process.argv[1] ?? "",
     stderrIsTTY: process.stderr.isTTY === true,
+    stdoutIsTTY: process.stdout.isTTY === true,
     onInterrupt: (handler) => {
       // The first Ctrl-C asks the command to stop cleanly; a second one ends the process at once.
       let pressed = 0;

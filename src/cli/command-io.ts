@@ -15,6 +15,8 @@ export interface CliContext {
   cliPath?: string;
   /** Whether stderr is a terminal (progress bars only there). */
   stderrIsTTY?: boolean;
+  /** Whether stdout is a terminal (emphasis in results only there). */
+  stdoutIsTTY?: boolean;
   /** Calls `handler` on Ctrl-C (SIGINT) until the returned function is called; a long command stops cleanly. */
   onInterrupt?: (handler: () => void) => () => void;
   /** Set by a command that wants a non-zero exit without throwing. */

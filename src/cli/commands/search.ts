@@ -4,9 +4,9 @@
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
 import { findProjectRoot } from "../../config/paths.ts";
-import { renderForkCandidates, renderNoMatch } from "../../core/search/fork-candidates.ts";
+import { PLAIN_STYLE, TERMINAL_STYLE } from "../../core/search/fork-candidates.ts";
 import { CtxError } from "../../errors.ts";
-import { forkDetectReportOf, runForkDetect } from "../../search/fork-detect.ts";
+import { forkDetectReportOf, renderForkDetect, runForkDetect } from "../../search/fork-detect.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 
@@ -62,13 +62,13 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
         ctx.out(formatJson(forkDetectReportOf(result)));
         return;
       }
+      // On a terminal titles are bold and weak matches faint (unless NO_COLOR); piped output stays plain text.
+      const styled = ctx.stdoutIsTTY === true && (ctx.env.NO_COLOR ?? "") === "";
+      ctx.out(`${renderForkDetect(result, styled ? TERMINAL_STYLE : PLAIN_STYLE)}\n`);
       if (result.candidates.length === 0) {
-        ctx.out(`${renderNoMatch(query, result.bestBelowThreshold, result.thresholdPercent, result.recent)}\n`);
         if (result.indexedSessions === 0) ctx.err("ctx: the index is empty: run `ctx index` first\n");
         ctx.setExitCode(1);
-        return;
       }
-      ctx.out(`${renderForkCandidates(query, result.candidates)}\n`);
     });
 }
 

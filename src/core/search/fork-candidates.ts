@@ -12,9 +12,13 @@ const PREVIEW_CHARS = 280;
 export const ForkCandidateSchema = z.object({
   rank: z.int(),
   sessionId: z.string(),
-  /** 0..1; `scorePercent` is the same, rounded, for people. */
+  /** Relevance, 0..1: what `search.minSimilarity` is compared with; `scorePercent` is the same, rounded, for people. */
   score: z.number(),
   scorePercent: z.number(),
+  /** Below `search.minSimilarity`: listed beneath the "weak matches" line. */
+  weak: z.boolean(),
+  /** The order: relevance × the near-tie multiplier (recency, chain quality), see `components`. */
+  rankScore: z.number(),
   components: ScoreComponentsSchema,
   project: z.string(),
   cwd: z.nullable(z.string()),
@@ -85,7 +89,12 @@ export function inSessionCommandFor(sessionId: string): string {
   return `/resume ${sessionId}, then /branch`;
 }
 
-export function toForkCandidate(ranked: RankedSession, rank: number, context: ForkCandidateContext): ForkCandidate {
+export function toForkCandidate(
+  ranked: RankedSession,
+  rank: number,
+  context: ForkCandidateContext,
+  weak = false,
+): ForkCandidate {
   const { session } = ranked;
   const modifiedAt = context.transcriptModifiedAt(session.path);
   const exists = modifiedAt !== null;
@@ -96,8 +105,10 @@ export function toForkCandidate(ranked: RankedSession, rank: number, context: Fo
   return {
     rank,
     sessionId: session.id,
-    score: ranked.score,
-    scorePercent: Math.round(ranked.score * 100),
+    score: ranked.components.relevance,
+    scorePercent: Math.round(ranked.components.relevance * 100),
+    weak,
+    rankScore: ranked.score,
     components: ranked.components,
     project: session.project,
     cwd: session.cwd,
@@ -126,19 +137,58 @@ function expiryWarning(exists: boolean, expiresInDays: number | null, cleanupPer
   return null;
 }
 
-/** The text the tool and `ctx search` show for a list of candidates. */
-export function renderForkCandidates(query: string, candidates: readonly ForkCandidate[]): string {
-  const lines = [`Sessions matching "${query}", best first:`];
+/** The line between strong and weak matches. */
+export function weakMatchesLine(minPercent: number): string {
+  return `weak matches (below ${minPercent}% relevance):`;
+}
+
+/** How a terminal shows emphasis; plain text (the default) for pipes, files and the MCP tool. */
+export interface TextStyle {
+  title: (text: string) => string;
+  faint: (text: string) => string;
+}
+export const PLAIN_STYLE: TextStyle = { title: (text) => text, faint: (text) => text };
+/** Bold titles, weak matches faint (ANSI SGR 1 and 2). */
+export const TERMINAL_STYLE: TextStyle = {
+  title: (text) => `\u001b[1m${text}\u001b[22m`,
+  faint: (text) => `\u001b[2m${text}\u001b[22m`,
+};
+
+/** The text the tool and `ctx search` show: strong matches, then a "weak matches" line and the weaker ones. */
+export function renderForkCandidates(
+  query: string,
+  candidates: readonly ForkCandidate[],
+  minPercent: number,
+  style: TextStyle = PLAIN_STYLE,
+): string {
+  const strong = candidates.filter((candidate) => !candidate.weak);
+  const lines = [
+    strong.length > 0
+      ? `Sessions matching "${query}", best first:`
+      : `No session matches "${query}" strongly (at least ${minPercent}% relevance); the closest ones:`,
+  ];
+  let weakShown = strong.length === 0;
   for (const candidate of candidates) {
-    lines.push(
-      "",
-      `${candidate.rank}. ${candidate.topic}`,
+    if (candidate.weak && !weakShown) {
+      lines.push("", `── ${weakMatchesLine(minPercent)}`);
+      weakShown = true;
+    }
+    const block = [
       `   ${candidate.scorePercent}% match · ${candidate.relativeDate} · ${candidate.messageCount} messages · ${candidate.cwd ?? candidate.project}`,
       `   session ${candidate.sessionId}`,
       `   preview: ${candidate.preview}`,
+    ];
+    if (candidate.warning !== null) block.push(`   warning: ${candidate.warning}`);
+    block.push(`   fork: ${candidate.forkCommand}`, `   in Claude Code: ${candidate.inSessionCommand}`);
+    const title = `${candidate.rank}. ${candidate.topic}`;
+    if (candidate.weak) lines.push("", style.faint(title), ...block.map(style.faint));
+    else lines.push("", style.title(title), ...block);
+  }
+  if (strong.length === 0) {
+    lines.push(
+      "",
+      "Refine the query with words the session would contain (file names, error text, feature names), or start fresh.",
     );
-    if (candidate.warning !== null) lines.push(`   warning: ${candidate.warning}`);
-    lines.push(`   fork: ${candidate.forkCommand}`, `   in Claude Code: ${candidate.inSessionCommand}`);
   }
   return lines.join("\n");
 }
@@ -165,19 +215,10 @@ export function toRecentSession(session: IndexedSession, now: number): RecentSes
   };
 }
 
-/** What to say when nothing clears the threshold: the options the person has, and the latest sessions. */
-export function renderNoMatch(
-  query: string,
-  closest: ForkCandidate | null,
-  minPercent: number,
-  recent: readonly RecentSession[] = [],
-): string {
-  const best =
-    closest === null
-      ? "nothing in the index matched"
-      : `the closest, "${closest.topic}", reached ${Math.round(closest.components.bestSimilarity * 100)}% similarity`;
+/** What to say when nothing in the index matches the query at all: the options, and the latest sessions. */
+export function renderNoMatch(query: string, recent: readonly RecentSession[] = []): string {
   return [
-    `No past session matches "${query}" well enough (${best}; at least ${minPercent}% is needed).`,
+    `No past session matches "${query}": nothing in the index holds its words.`,
     "Options: refine the query with words the session would contain (file names, error text, feature names),",
     "start fresh, or pick one of the most recent sessions below (run `ctx index` if sessions are missing).",
     ...recent.flatMap((session, i) => [

@@ -58,21 +58,28 @@ export interface SearchFilters {
   tags?: string[];
 }
 
-/** The composite score's parts (each 0..1 except boost, a multiplier >= 1); fork-detect reports them. */
+/**
+ * The composite score's parts (each 0..1 except boost and multiplier, both >= 1); fork-detect reports them.
+ * `relevance` is what people see as the percentage and what `search.minSimilarity` is compared with;
+ * `multiplier` is the near-tie lift from recency and chain quality (docs/search.md).
+ */
 export const ScoreComponentsSchema = z.object({
+  relevance: z.number(),
   bestSimilarity: z.number(),
+  passageSimilarity: z.number(),
   averageSimilarity: z.number(),
   chunkRatio: z.number(),
   recency: z.number(),
   chainQuality: z.number(),
   boost: z.number(),
+  multiplier: z.number(),
 });
 export type ScoreComponents = z.infer<typeof ScoreComponentsSchema>;
 
 /** A session ranked for a query. */
 export interface RankedSession {
   session: IndexedSession;
-  /** 0..1 (shown as a percentage). */
+  /** relevance × the near-tie multiplier: the order (people see components.relevance as the percentage). */
   score: number;
   components: ScoreComponents;
   bestChunk: ChunkHit;

@@ -4,9 +4,15 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { calibrateBm25, referenceScore, selectDiscriminatingTerms } from "../../core/search/bm25-calibration.ts";
+import {
+  calibrateBm25,
+  inverseDocumentFrequency,
+  referenceScore,
+  selectDiscriminatingTerms,
+} from "../../core/search/bm25-calibration.ts";
 import { buildFtsMatch, selectQueryTerms } from "../../core/search/fts-query.ts";
 import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../../core/search/model.ts";
+import type { WeightedQuery } from "../../core/search/passage.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import { CtxError } from "../../errors.ts";
 import { filterClause, type SessionRow, sessionFromRow } from "./rows.ts";
@@ -32,6 +38,8 @@ export interface SessionIndex {
   /** Every indexed project (Claude Code's project folder names), sorted. */
   projects(): string[];
   searchChunks(query: string, filters: SearchFilters, limit: number): ChunkHit[];
+  /** The query's discriminating terms with their idf and the similarity reference, as searchChunks weighs them. */
+  weighQuery(query: string): WeightedQuery;
   getSession(id: string): IndexedSession | null;
   getSessions(ids: readonly string[]): Map<string, IndexedSession>;
   chunkCount(sessionId: string): number;
@@ -183,6 +191,14 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
         .prepare(`SELECT * FROM sessions s WHERE 1 ${where.sql} ORDER BY s.updated_at DESC LIMIT ?`)
         .all(...where.params, Math.max(0, limit)) as unknown as SessionRow[];
       return rows.map(sessionFromRow);
+    },
+    weighQuery(query) {
+      const terms = selectQueryTerms(tokenizeForSearch(query));
+      if (terms.length === 0) return { terms: [], idf: [], reference: 0 };
+      const { total, frequencies } = corpusStatistics(terms);
+      const kept = selectDiscriminatingTerms(terms, frequencies, total);
+      const idf = kept.map((term) => inverseDocumentFrequency(frequencies[terms.indexOf(term)] ?? 0, total));
+      return { terms: kept, idf, reference: referenceScore(frequencies, total) };
     },
     searchChunks(query, filters, limit) {
       const terms = selectQueryTerms(tokenizeForSearch(query));
