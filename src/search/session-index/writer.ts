@@ -78,9 +78,9 @@ export function createIndexWriter(db: DatabaseSync) {
       `SELECT chunk_index, first_message, last_message, start_offset, starts_exchange, token_count, text FROM chunks
        WHERE source = ? ORDER BY chunk_index DESC`,
     ),
-    deleteFts: db.prepare(
-      "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?)",
-    ),
+    // One rowid at a time: `rowid IN (subquery)` makes FTS5 scan its whole table (quadratic over a build).
+    chunkIdsFrom: db.prepare("SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?"),
+    deleteFts: db.prepare("DELETE FROM chunks_fts WHERE rowid = ?"),
 
     deleteChunks: db.prepare("DELETE FROM chunks WHERE source = ? AND chunk_index >= ?"),
     deleteVectors: null as StatementSync | null,
@@ -167,7 +167,9 @@ export function createIndexWriter(db: DatabaseSync) {
     },
     /** Returns how many chunks were deleted. */
     deleteChunks(source: string, fromChunkIndex = 0): number {
-      statements.deleteFts.run(source, fromChunkIndex);
+      const ids = statements.chunkIdsFrom.all(source, fromChunkIndex) as { id: number }[];
+      if (ids.length === 0) return 0;
+      for (const { id } of ids) statements.deleteFts.run(id);
       // chunk_vectors may appear at any time (the embedder creates it): looked up on every delete.
       if (hasTable(db, "chunk_vectors")) {
         statements.deleteVectors ??= db.prepare(
