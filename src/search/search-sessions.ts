@@ -20,7 +20,7 @@ export type VectorSearch = (query: string, limit: number, filters: SearchFilters
 export const CHUNK_CANDIDATES = 300;
 export const DEFAULT_SESSION_LIMIT = 5;
 /** Sessions whose passages are scored: the leaders by best chunk (at least this many, else twice the limit). */
-export const PASSAGE_POOL = 30;
+export const PASSAGE_POOL = 20;
 /** A session's passages are looked for in its best few chunks only. */
 const PASSAGE_CHUNKS = 2;
 

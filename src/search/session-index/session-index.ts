@@ -205,19 +205,27 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
       if (terms.length === 0 || limit <= 0) return [];
       const { total, frequencies } = corpusStatistics(terms);
       const reference = referenceScore(frequencies, total);
-      const match = buildFtsMatch(selectDiscriminatingTerms(terms, frequencies, total));
+      const kept = selectDiscriminatingTerms(terms, frequencies, total);
+      const plan = planPostings(
+        kept,
+        kept.map((term) => frequencies[terms.indexOf(term)] ?? 0),
+        total,
+      );
+      const match = buildFtsMatch(plan.terms);
       if (match === null) return [];
       const where = filterClause(filters);
       // Unfiltered: FTS5 ranks and limits by itself (its ORDER BY rank fast path); filtered: join, then rank.
+      // Every term common: FTS5 streams the newest postings (ORDER BY rowid DESC stops at the LIMIT), ranked here.
       const sql =
-        where.sql === ""
-          ? `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, hit.score FROM
-               (SELECT rowid, -bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) hit
-               JOIN chunks c ON c.id = hit.rowid ORDER BY hit.score DESC`
-          : `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, -bm25(chunks_fts) AS score
+        where.sql !== ""
+          ? `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, -bm25(chunks_fts) AS score
                FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN sessions s ON s.id = c.session_id
-               WHERE chunks_fts MATCH ? ${where.sql} ORDER BY score DESC LIMIT ?`;
-      const params = where.sql === "" ? [match, limit] : [match, ...where.params, limit];
+               WHERE chunks_fts MATCH ? ${where.sql} ORDER BY score DESC LIMIT ?`
+          : `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, hit.score FROM
+               (SELECT rowid, -bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ?
+                ${plan.newestPostings === null ? "ORDER BY rank LIMIT ?" : "ORDER BY rowid DESC LIMIT ?"}) hit
+               JOIN chunks c ON c.id = hit.rowid ORDER BY hit.score DESC LIMIT ?`;
+      const params = where.sql !== "" ? [match, ...where.params, limit] : [match, plan.newestPostings ?? limit, limit];
       const rows = db.prepare(sql).all(...params) as unknown as HitRow[];
       return rows.map((row) => ({
         chunkId: Number(row.id),
@@ -230,6 +238,33 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
     },
   };
   return index;
+}
+
+/**
+ * FTS5 scores every posting of every MATCH term before it can rank, so a query's cost is the sum of its terms'
+ * document frequencies (over 100,000 each for common words at 10,000 sessions). Candidates come from the
+ * rarest terms while their postings fit the budget (a session worth offering holds the query's rare words; the
+ * common ones still count in the passage score, which weighs every term). When even the rarest term is
+ * common, only its newest NEWEST_POSTINGS postings are read and ranked (recency decides among common words).
+ */
+export const POSTINGS_BUDGET = 40_000;
+export const NEWEST_POSTINGS = 8_000;
+
+export function planPostings(
+  terms: readonly string[],
+  docsWithEachTerm: readonly number[],
+  totalDocs: number,
+): { terms: string[]; newestPostings: number | null } {
+  const order = terms.map((term, i) => ({ term, df: docsWithEachTerm[i] ?? 0 })).sort((a, b) => a.df - b.df);
+  const chosen: string[] = [];
+  let postings = 0;
+  for (const { term, df } of order) {
+    if (chosen.length > 0 && postings + df > POSTINGS_BUDGET) break;
+    chosen.push(term);
+    postings += df;
+  }
+  const rarest = order[0]?.df ?? 0;
+  return { terms: chosen, newestPostings: rarest > POSTINGS_BUDGET && totalDocs > 0 ? NEWEST_POSTINGS : null };
 }
 
 interface HitRow {
