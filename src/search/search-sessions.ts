@@ -12,6 +12,7 @@ import {
 } from "../core/search/ranking.ts";
 import { tokenizeForSearch } from "../core/search/tokens.ts";
 import { CtxError } from "../errors.ts";
+import { readLineage } from "./session-index/lineage.ts";
 import type { SessionIndex } from "./session-index/session-index.ts";
 
 export type VectorSearch = (query: string, limit: number, filters: SearchFilters) => Promise<ChunkHit[]>;
@@ -61,11 +62,20 @@ export async function searchSessions(
     .slice(0, Math.max(PASSAGE_POOL, 2 * limit));
   const sessions = index.getSessions(pool.map((entry) => entry.sessionId));
   const weighted = options.search.weights.passageSimilarity > 0 ? index.weighQuery(query) : null;
+  const lineage = readLineage(
+    index.db,
+    pool.map((entry) => entry.sessionId),
+  );
   const matches: SessionMatches[] = [];
   for (const { sessionId, hits: sessionHits } of pool) {
     const session = sessions.get(sessionId);
     if (session === undefined) continue;
     const match: SessionMatches = { session, hits: sessionHits, totalChunks: index.chunkCount(sessionId) };
+    const chain = lineage.get(sessionId);
+    if (chain !== undefined) {
+      match.lineage = chain;
+      match.chainQuality = chain.chainQuality;
+    }
     if (weighted !== null) {
       let passage = 0;
       for (const hit of sessionHits.slice(0, PASSAGE_CHUNKS)) {

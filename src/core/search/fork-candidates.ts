@@ -34,7 +34,13 @@ export const ForkCandidateSchema = z.object({
   expiresInDays: z.nullable(z.number()),
   warning: z.nullable(z.string()),
   forkCommand: z.string(),
+  /** Forks at the end of the best-matching exchange (`--resume-session-at`); null when its line is unknown. */
+  forkAtCommand: z.nullable(z.string()),
   inSessionCommand: z.string(),
+  /** Sessions this one was forked from, and the forks made from it (src/core/search/lineage.ts). */
+  parents: z.array(z.string()),
+  forks: z.array(z.string()),
+  chainQuality: z.number(),
 });
 export type ForkCandidate = z.infer<typeof ForkCandidateSchema>;
 
@@ -79,8 +85,9 @@ export function trimPreview(text: string, maxChars = PREVIEW_CHARS): string {
   return `${(space > maxChars * 0.6 ? cut.slice(0, space) : cut).trimEnd()} …`;
 }
 
-export function forkCommandFor(sessionId: string, cwd: string | null): string {
-  const resume = `claude --resume ${sessionId} --fork-session`;
+export function forkCommandFor(sessionId: string, cwd: string | null, atUuid: string | null = null): string {
+  const at = atUuid === null ? "" : ` --resume-session-at ${quoteForShell(atUuid)}`;
+  const resume = `claude --resume ${sessionId} --fork-session${at}`;
   return cwd === null || cwd === "" ? resume : `cd ${quoteForShell(cwd)} && ${resume}`;
 }
 
@@ -123,8 +130,26 @@ export function toForkCandidate(
     expiresInDays,
     warning: expiryWarning(exists, expiresInDays, context.cleanupPeriodDays),
     forkCommand: forkCommandFor(session.id, session.cwd),
+    forkAtCommand:
+      ranked.bestChunk.lastUuid === undefined || ranked.bestChunk.lastUuid === null
+        ? null
+        : forkCommandFor(session.id, session.cwd, ranked.bestChunk.lastUuid),
     inSessionCommand: inSessionCommandFor(session.id),
+    parents: ranked.lineage?.parents ?? [],
+    forks: ranked.lineage?.forks ?? [],
+    chainQuality: ranked.components.chainQuality,
   };
+}
+
+/** "fork of 1af7fc5e · 2 forks, 1 went on" or null for a session without lineage. */
+function chainLine(candidate: ForkCandidate): string | null {
+  const parts: string[] = [];
+  if (candidate.parents.length > 0) parts.push(`fork of ${candidate.parents.map((id) => id.slice(0, 8)).join(", ")}`);
+  if (candidate.forks.length > 0) {
+    const wentOn = Math.round(candidate.chainQuality * candidate.forks.length);
+    parts.push(`${candidate.forks.length} fork(s), ${wentOn} went on past 20 messages`);
+  }
+  return parts.length === 0 ? null : `   chain: ${parts.join(" · ")}`;
 }
 
 function expiryWarning(exists: boolean, expiresInDays: number | null, cleanupPeriodDays: number): string | null {
@@ -178,8 +203,12 @@ export function renderForkCandidates(
       `   session ${candidate.sessionId}`,
       `   preview: ${candidate.preview}`,
     ];
+    const chain = chainLine(candidate);
+    if (chain !== null) block.push(chain);
     if (candidate.warning !== null) block.push(`   warning: ${candidate.warning}`);
-    block.push(`   fork: ${candidate.forkCommand}`, `   in Claude Code: ${candidate.inSessionCommand}`);
+    block.push(`   fork: ${candidate.forkCommand}`);
+    if (candidate.forkAtCommand !== null) block.push(`   fork at the match: ${candidate.forkAtCommand}`);
+    block.push(`   in Claude Code: ${candidate.inSessionCommand}`);
     const title = `${candidate.rank}. ${candidate.topic}`;
     if (candidate.weak) lines.push("", style.faint(title), ...block.map(style.faint));
     else lines.push("", style.title(title), ...block);

@@ -47,6 +47,8 @@ export interface ChunkHit {
   similarity: number;
   memoryType: MemoryType | null;
   text: string;
+  /** The uuid of the chunk's last transcript line (where `--resume-session-at` forks), when known. */
+  lastUuid?: string | null;
 }
 
 /** Filters every search honours. */
@@ -85,4 +87,6 @@ export interface RankedSession {
   bestChunk: ChunkHit;
   matchedChunks: number;
   totalChunks: number;
+  /** Lineage (src/core/search/lineage.ts), when the caller read it. */
+  lineage?: { parents: string[]; forks: string[]; chainQuality: number };
 }

@@ -38,6 +38,7 @@ export interface SessionMatches {
   passageSimilarity?: number;
   /** From the session's lineage (0..1); absent = DEFAULT_CHAIN_QUALITY. */
   chainQuality?: number;
+  lineage?: RankedSession["lineage"];
 }
 
 /** The relevance weights must not all be 0, and no weight may be negative: a clear message otherwise. */
@@ -124,6 +125,7 @@ export function rankSessions(
       bestChunk,
       matchedChunks: match.hits.length,
       totalChunks: match.totalChunks,
+      ...(match.lineage === undefined ? {} : { lineage: match.lineage }),
     });
   }
   ranked.sort(compareRanked);

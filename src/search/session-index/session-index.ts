@@ -218,10 +218,10 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
       // Every term common: FTS5 streams the newest postings (ORDER BY rowid DESC stops at the LIMIT), ranked here.
       const sql =
         where.sql !== ""
-          ? `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, -bm25(chunks_fts) AS score
+          ? `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, c.last_uuid, -bm25(chunks_fts) AS score
                FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN sessions s ON s.id = c.session_id
                WHERE chunks_fts MATCH ? ${where.sql} ORDER BY score DESC LIMIT ?`
-          : `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, hit.score FROM
+          : `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, c.last_uuid, hit.score FROM
                (SELECT rowid, -bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ?
                 ${plan.newestPostings === null ? "ORDER BY rank LIMIT ?" : "ORDER BY rowid DESC LIMIT ?"}) hit
                JOIN chunks c ON c.id = hit.rowid ORDER BY hit.score DESC LIMIT ?`;
@@ -234,6 +234,7 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
         similarity: calibrateBm25(row.score, reference),
         memoryType: row.memory_type as MemoryType | null,
         text: row.text,
+        lastUuid: row.last_uuid,
       }));
     },
   };
@@ -273,6 +274,7 @@ interface HitRow {
   chunk_index: number;
   memory_type: string | null;
   text: string;
+  last_uuid: string | null;
   score: number;
 }
 

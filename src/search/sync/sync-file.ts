@@ -108,7 +108,15 @@ export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): 
   chunks.forEach((chunk, i) => {
     const first = increment.messages[chunk.firstMessage - firstOrdinal];
     const startsExchange = first !== undefined && opensExchange(first, file.kind);
-    writer.insertChunk(chunk, file.path, first?.offset ?? from, startsExchange, tokens[i]);
+    const last = increment.messages[chunk.lastMessage - firstOrdinal];
+    writer.insertChunk(
+      chunk,
+      file.path,
+      first?.offset ?? from,
+      startsExchange,
+      tokens[i],
+      last?.endUuid ?? last?.uuid ?? null,
+    );
   });
   const meta = increment.meta;
   writer.updateSession({
@@ -121,6 +129,9 @@ export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): 
     firstPrompt: file.kind === "main" ? meta.firstPrompt : null,
     firstTimestamp: meta.firstTimestamp,
     lastTimestamp: meta.lastTimestamp,
+    rootUuid: file.kind === "main" ? meta.rootUuid : null,
+    originSession: file.kind === "main" ? meta.originSession : null,
+    copiedRoot: file.kind === "main" && meta.copiedRoot,
   });
   writer.putFile({
     path: file.path,
