@@ -54,13 +54,11 @@ describe.skipIf(claudeBin === undefined)(`session lineage from Claude Code ${CLA
         ]);
         const fork = forked.result?.session_id ?? "";
         expect(fork).not.toBe(original);
-        const rootUuid = (
-          readFileSync(first.transcriptPath ?? "", "utf8")
-            .split("\n")
-            .filter((line) => line.startsWith("{"))
-            .map((line) => JSON.parse(line) as { type?: string; uuid?: string })
-            .find((entry) => entry.type === "user") ?? {}
-        ).uuid;
+        const rootUuid = readFileSync(first.transcriptPath ?? "", "utf8")
+          .split("\n")
+          .filter((line) => line.startsWith("{"))
+          .map((line) => JSON.parse(line) as { type?: string; uuid?: string })
+          .find((entry) => entry.type === "user")?.uuid;
         const forkedAt = await turn("quarkolith from the start", "Restarted.", [
           "--resume",
           original,

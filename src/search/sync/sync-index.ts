@@ -4,6 +4,8 @@
 // next run resumes where this one stopped.
 // Then the auto-memory topic files, the same way (src/search/sync/sync-memory.ts).
 
+import { resolve } from "node:path";
+import { CtxError } from "../../errors.ts";
 import { openSessionIndex } from "../session-index/session-index.ts";
 import { createIndexWriter } from "../session-index/writer.ts";
 import type { DiscoveredFile } from "./discover.ts";
@@ -49,6 +51,8 @@ export interface SyncOptions {
   allowlist?: readonly string[];
   /** Files written per transaction (default BATCH_FILES). */
   batchFiles?: number;
+  /** Only this main transcript (and its subagents' files): SessionEnd's queued indexing of the ended session. */
+  onlyTranscript?: string;
 }
 
 /**
@@ -64,7 +68,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   const now = options.now ?? Date.now;
   const started = now();
   const full = options.full === true;
-  const files = await discoverTranscripts(options.claudeDir);
+  const files = onlyTranscript(await discoverTranscripts(options.claudeDir), options.onlyTranscript);
   const index = openSessionIndex(options.dbPath);
   const summary: SyncSummary = {
     sessionsTotal: 0,
@@ -149,6 +153,18 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   }
   summary.durationMs = now() - started;
   return summary;
+}
+
+function onlyTranscript(files: DiscoveredFile[], path: string | undefined): DiscoveredFile[] {
+  if (path === undefined) return files;
+  const wanted = resolve(path);
+  const main = files.find((file) => file.kind === "main" && resolve(file.path) === wanted);
+  if (main === undefined) {
+    throw new CtxError("NOT_FOUND", `${path} is not a transcript under the projects folder`, {
+      hint: "give the path of a session's .jsonl file under <claude dir>/projects",
+    });
+  }
+  return files.filter((file) => file === main || (file.kind === "subagent" && file.sessionId === main.sessionId));
 }
 
 /** Main transcripts before subagent ones, so a session's row comes from its main file first; else by path. */
