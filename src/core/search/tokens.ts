@@ -22,7 +22,8 @@ const MAX_TOKEN_CHARS = 64;
  * CPU. Bounded: cleared when full, so memory stays flat over a 10,000-session build.
  */
 const wordTokens = new Map<string, string>();
-const WORD_CACHE_LIMIT = 200_000;
+const WORD_CACHE_LIMIT = 100_000;
+const CACHED_WORD_CHARS = 11;
 
 /** Lower-cased tokens separated by single spaces; "" for text without letters or digits. */
 export function tokenizeForSearch(text: string): string {
@@ -31,8 +32,12 @@ export function tokenizeForSearch(text: string): string {
     let tokens = wordTokens.get(word);
     if (tokens === undefined) {
       tokens = tokenizeWord(word);
-      if (wordTokens.size >= WORD_CACHE_LIMIT) wordTokens.clear();
-      wordTokens.set(word, tokens);
+      // A matched word is a slice of `text` and would keep all of it alive as a key; a short one is copied flat
+      // (V8 copies strings under 13 characters instead of slicing them), a long one is not remembered.
+      if (word.length <= CACHED_WORD_CHARS) {
+        if (wordTokens.size >= WORD_CACHE_LIMIT) wordTokens.clear();
+        wordTokens.set(` ${word}`.slice(1), tokens);
+      }
     }
     if (tokens !== "") out.push(tokens);
   }

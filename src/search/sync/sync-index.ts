@@ -59,10 +59,8 @@ export interface SyncOptions {
  * Files written per transaction: FTS5 flushes its pending terms to a new segment at every commit, so one commit per
  * file made thousands of tiny segments to merge. The write lock is held for one batch (well under a second).
  */
-const BATCH_FILES = 64;
-const BATCH_BYTES = 8 * 1024 * 1024;
-/** A sync that wrote this many files (a first build, a reindex) ends with FTS5's `optimize`. */
-const OPTIMIZE_AFTER_FILES = 1_000;
+const BATCH_FILES = 32;
+const BATCH_BYTES = 2 * 1024 * 1024;
 
 export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   const now = options.now ?? Date.now;
@@ -135,10 +133,6 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
       options.onProgress?.({ done: done + 1, total: work.length, sessionId: file.sessionId, etaMs });
     }
     flush();
-    // After a large build, merge FTS5's segments into one: a smaller index and fewer segments per query term.
-    if (summary.filesIngested >= OPTIMIZE_AFTER_FILES) {
-      index.db.exec("INSERT INTO chunks_fts(chunks_fts) VALUES ('optimize')");
-    }
     if (!summary.interrupted) {
       summary.memoryTopics = await syncMemoryTopics(index.db, options.claudeDir, {
         full,
