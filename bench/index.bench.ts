@@ -170,6 +170,8 @@ export async function run(): Promise<Record<string, unknown>> {
         // CPU time is steadier than wall time on a shared machine (see loadAverage).
         messagesPerCpuSecond: Math.round(messages / ((indexing.userCpuUs + indexing.systemCpuUs) / 1e6)),
         indexMiB: Math.round(stats.bytes / 1024 ** 2),
+        indexKiBPer1000Messages: Math.round(stats.bytes / 1024 / (messages / 1000)),
+        corpusKiBPer1000Messages: Math.round(corpus.bytes / 1024 / (messages / 1000)),
       },
       searchWarm: {
         queries: queries.length,

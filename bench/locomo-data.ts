@@ -45,7 +45,7 @@ const repoRoot = resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
 export function findLocomoDir(env: NodeJS.ProcessEnv = process.env): string | null {
   const roots = env.CTX_EVAL_DIR
     ? [env.CTX_EVAL_DIR]
-    : [join(repoRoot, "../shared/eval"), join(repoRoot, "../../shared/eval"), "/work/shared/eval"];
+    : [join(repoRoot, "../shared/eval"), join(repoRoot, "../../shared/eval")];
   for (const root of roots) {
     for (const dir of [join(root, "locomo"), root]) {
       if (existsSync(join(dir, "queries.jsonl")) && existsSync(join(dir, "claude", "projects"))) return dir;

@@ -1,16 +1,17 @@
 // `pnpm bench:retrieval`: session retrieval quality on the LoCoMo-derived set (../shared/eval/locomo, read at
-// run time, never copied here; CTX_EVAL_DIR points elsewhere). The real pipeline (syncIndex into a throwaway
-// CTX_HOME, then searchSessions) is scored per category and overall in two settings, global (every session)
-// and within the question's own conversation (project filter), each ranked by pure relevance (best chunk
-// similarity) and by the shipped composite score; next to a plain BM25-over-whole-sessions baseline and the
-// published reference points. Adversarial questions (category 5) stay out of the headline, as in the README.
+// run time, never copied here; CTX_EVAL_DIR points elsewhere, e.g. at a held-out split). The real pipeline
+// (syncIndex into a throwaway CTX_HOME, then runForkDetect, the code path of `ctx search`) is scored per category
+// and overall, global (every session) and within the question's own conversation (project filter): the shipped
+// defaults with the real clock and with `now` just after the newest session, shipped relevance alone (no near-tie
+// lift), and the previous ranking's relevance (best chunk alone); next to a plain BM25-over-whole-sessions
+// baseline and the published reference points. Adversarial questions (category 5) stay out of the headline.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultConfig } from "../src/config/defaults.ts";
 import type { Config } from "../src/config/schema.ts";
-import { searchSessions } from "../src/search/search-sessions.ts";
-import { openSessionIndex, type SessionIndex } from "../src/search/session-index/session-index.ts";
+import { runForkDetect } from "../src/search/fork-detect.ts";
+import { openSessionIndex } from "../src/search/session-index/session-index.ts";
 import { syncIndex } from "../src/search/sync/sync-index.ts";
 import { findLocomoDir, type LocomoData, type LocomoQuery, loadLocomo } from "./locomo-data.ts";
 import { buildBm25, readSessionText } from "./retrieval-bm25.ts";
@@ -70,42 +71,60 @@ function baseline(data: LocomoData) {
   };
 }
 
-/** Ranking settings that order sessions by their best chunk's similarity alone (no recency, no boosts). */
+/** Shipped relevance without the near-tie lift from recency and chain quality. */
 function relevanceOnly(search: Config["search"]): Config["search"] {
+  return { ...search, tieMargin: 0 };
+}
+
+/** The previous ranking's relevance: each session's best chunk alone (no passage, no boosts, no recency). */
+function bestChunkOnly(search: Config["search"]): Config["search"] {
   return {
     ...search,
-    weights: { bestSimilarity: 1, averageSimilarity: 0, chunkRatio: 0, recency: 0, chainQuality: 0 },
+    tieMargin: 0,
+    weights: { ...search.weights, bestSimilarity: 1, passageSimilarity: 0, averageSimilarity: 0, chunkRatio: 0 },
     boosts: { PATTERN: 1, WORKING_SOLUTION: 1, WAITING: 1 },
   };
 }
 
-async function pipeline(index: SessionIndex, data: LocomoData, now: number) {
-  const search = defaultConfig().search;
-  const pure = relevanceOnly(search);
+interface Mode {
+  search: Config["search"];
+  within: boolean;
+  now: number;
+}
+
+/**
+ * Each question through runForkDetect, the code path of `ctx search --json` and ctx_fork_detect (filters, ranking,
+ * strong then weak matches), on an index built by syncIndex into a throwaway CTX_HOME.
+ */
+async function pipeline(home: string, data: LocomoData, modes: Record<string, Mode>) {
   const projectOf = new Map(data.sessions.map((s) => [s.conversation, s.projectDir]));
   const limit = data.sessions.length;
-  const settings = {
-    globalRelevance: { ranking: pure, within: false },
-    globalComposite: { ranking: search, within: false },
-    withinRelevance: { ranking: pure, within: true },
-    withinComposite: { ranking: search, within: true },
-  };
-  const results: Record<string, ReturnType<typeof summarizeByCategory> & { msPerQuery: number }> = {};
-  for (const [name, setting] of Object.entries(settings)) {
+  const env = { ...process.env, CTX_HOME: home, CTX_LOG_LEVEL: "silent" };
+  const results: Record<string, ReturnType<typeof summarizeByCategory> & { msPerQuery: number; empty: number }> = {};
+  for (const [name, mode] of Object.entries(modes)) {
     const outcomes: QueryOutcome[] = [];
+    let empty = 0;
     const started = performance.now();
+    const config = { ...defaultConfig(), search: mode.search };
     for (const q of data.queries) {
-      const filters = setting.within ? { projects: [projectOf.get(q.conversation) ?? q.project] } : {};
-      const ranked = await searchSessions(index, q.query, { filters, limit, search: setting.ranking, now });
+      const result = await runForkDetect(
+        {
+          query: q.query,
+          limit,
+          ...(mode.within ? { project: projectOf.get(q.conversation) ?? q.project } : {}),
+        },
+        { config, env, projectRoot: home, now: () => mode.now, claudeDir: data.claudeDir, refreshBudgetMs: 0 },
+      );
+      if (result.candidates.length === 0) empty++;
       outcomes.push(
         outcome(
           q,
-          ranked.map((r) => r.session.id),
+          result.candidates.map((c) => c.sessionId),
         ),
       );
     }
     const msPerQuery = Math.round(((performance.now() - started) / data.queries.length) * 100) / 100;
-    results[name] = { ...summarizeByCategory(outcomes, HEADLINE_EXCLUDES), msPerQuery };
+    results[name] = { ...summarizeByCategory(outcomes, HEADLINE_EXCLUDES), msPerQuery, empty };
   }
   return results;
 }
@@ -126,10 +145,12 @@ export async function run(): Promise<Record<string, unknown>> {
     const index = openSessionIndex(dbPath, { readonly: true });
     try {
       const newest = (index.db.prepare("SELECT max(updated_at) AS t FROM sessions").get() as { t: number }).t;
-      // `now` just after the newest session: the user searches right after their latest session, so recency
-      // spreads over the conversations' real time span (months) as it would for a person, instead of flattening
-      // to zero (the data is from 2022-2023) and leaving the composite score equal to pure relevance.
+      // Two clocks: the real one (the sessions are years old, as a user's old sessions would be), and `now` just
+      // after the newest session (the user searches right after their latest one, so recency spreads over the
+      // conversations' real time span, months).
       const now = newest + 60_000;
+      const clock = Date.now();
+      const search = defaultConfig().search;
       const stats = index.stats();
       return {
         data: {
@@ -140,7 +161,15 @@ export async function run(): Promise<Record<string, unknown>> {
         },
         index: { sessions: stats.sessions, chunks: stats.chunks, messages: sync.messages, syncMs: sync.durationMs },
         now: new Date(now).toISOString(),
-        ctx: await pipeline(index, data, now),
+        realClock: new Date(clock).toISOString(),
+        ctx: await pipeline(home, data, {
+          globalShippedRealClock: { search, within: false, now: clock },
+          globalShippedAfterNewest: { search, within: false, now },
+          globalRelevanceOnly: { search: relevanceOnly(search), within: false, now },
+          globalBestChunkOnly: { search: bestChunkOnly(search), within: false, now },
+          withinShippedAfterNewest: { search, within: true, now },
+          withinRelevanceOnly: { search: relevanceOnly(search), within: true, now },
+        }),
         baselineBm25WholeSessions: baseline(data),
         published: PUBLISHED,
       };

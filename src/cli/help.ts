@@ -36,7 +36,7 @@ export const COMMAND_GROUPS: Readonly<Record<string, HelpGroup>> = {
   stats: "Find a session",
   reindex: "Find a session",
   embed: "Find a session",
-  archive: "Find a session",
+  archive: "Working context",
   statusline: "Context window",
   "context-stats": "Context window",
   report: "Context window",

@@ -13,6 +13,8 @@ export interface IndexRunOptions {
   full?: boolean;
   json?: boolean;
   quiet?: boolean;
+  /** `--file`: only this session's transcript. */
+  file?: string;
 }
 
 /** Exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells expect. */
@@ -31,6 +33,7 @@ export async function runIndexSync(ctx: CliContext, options: IndexRunOptions): P
       claudeDir,
       dbPath,
       full: options.full === true,
+      ...(options.file === undefined ? {} : { onlyTranscript: options.file }),
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
       onFileError: (path, error) => ctx.logger.warn(`could not index ${path}: ${describeError(error)}`),

@@ -36,8 +36,16 @@ const DEFAULT_CONFIG: Config = {
     injectMaxTokens: 1_000,
   },
   search: {
-    weights: { bestSimilarity: 0.4, averageSimilarity: 0.2, chunkRatio: 0.05, recency: 0.25, chainQuality: 0.1 },
+    weights: {
+      bestSimilarity: 1,
+      passageSimilarity: 1,
+      averageSimilarity: 0,
+      chunkRatio: 0,
+      recency: 0.7,
+      chainQuality: 0.3,
+    },
     recencyDecayDays: 30,
+    tieMargin: 0.05,
     boosts: { PATTERN: 1.05, WORKING_SOLUTION: 1.08, WAITING: 1.02 },
     minSimilarity: 0.25,
   },

@@ -30,7 +30,8 @@ describe("loadConfig", () => {
     });
     expect(config.guard.warningPercent).toBe(30);
     expect(config.guard.criticalPercent).toBe(3);
-    expect(config.search.weights.bestSimilarity).toBe(0.4);
+    expect(config.search.weights.bestSimilarity).toBe(1);
+    expect(config.search.tieMargin).toBe(0.05);
     expect(config.embedder.provider).toBe("none");
     expect(config.hooks.blockCompactionOnSaveFailure).toBe(true);
   });

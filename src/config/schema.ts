@@ -105,15 +105,25 @@ function buildConfigSchema() {
 
   const SearchConfigSchema = z.strictObject({
     weights: section(
-      z.strictObject({
-        bestSimilarity: z._default(weight(), 0.4),
-        averageSimilarity: z._default(weight(), 0.2),
-        chunkRatio: z._default(weight(), 0.05),
-        recency: z._default(weight(), 0.25),
-        chainQuality: z._default(weight(), 0.1),
-      }),
+      z
+        .strictObject({
+          bestSimilarity: z._default(weight(), 1),
+          passageSimilarity: z._default(weight(), 1),
+          averageSimilarity: z._default(weight(), 0),
+          chunkRatio: z._default(weight(), 0),
+          recency: z._default(weight(), 0.7),
+          chainQuality: z._default(weight(), 0.3),
+        })
+        .check(
+          z.refine(
+            (w) => w.bestSimilarity + w.passageSimilarity + w.averageSimilarity + w.chunkRatio > 0,
+            "bestSimilarity, passageSimilarity, averageSimilarity and chunkRatio cannot all be 0 (relevance needs one)",
+          ),
+        ),
     ),
     recencyDecayDays: z._default(z.number().check(z.positive()), 30),
+    /** Recency and chain quality lift a session's score by at most this fraction: they only break near-ties. */
+    tieMargin: z._default(weight(), 0.05),
     boosts: section(
       z.strictObject({
         PATTERN: z._default(z.number().check(z.positive()), 1.05),
@@ -122,8 +132,8 @@ function buildConfigSchema() {
       }),
     ),
     /**
-     * A session whose best chunk's similarity (0..1) is below this is not offered: fork-detect says "no good
-     * match" instead. Relevance only: an old session that matches well is still offered, ranked lower.
+     * Sessions whose relevance (0..1, the percentage shown) is below this are listed under "weak matches", after
+     * the strong ones. Relevance only: an old session that matches well is still a strong match.
      */
     minSimilarity: z._default(weight(), 0.25),
   });

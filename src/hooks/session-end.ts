@@ -7,6 +7,7 @@ import { homeOf } from "../config/claude-paths.ts";
 import type { ContextState } from "../core/context/extract.ts";
 import { recordSessionEnd } from "../core/sessions/seen.ts";
 import { describeError } from "../errors.ts";
+import { queueSessionIndexing } from "../search/sync/queue-index.ts";
 import { saveContext } from "../store/context/operations.ts";
 import { updateSessionsSeen } from "../store/sessions/seen.ts";
 import type { SessionEndInput } from "./schemas.ts";
@@ -38,6 +39,17 @@ export async function handleSessionEnd(input: SessionEndInput, deps: HookDeps): 
     state = saved.state;
   } catch (error) {
     lines.push(`ctx: could not save the session's context at its end: ${describeError(error)}`);
+  }
+  try {
+    // Searchable right away: a detached, nice'd `ctx index --file` unless `ctx serve` watches. Never waited for.
+    const queued = queueSessionIndexing({
+      env: deps.env,
+      cliPath: deps.cliPath,
+      transcriptPath: input.transcript_path,
+    });
+    deps.logger.debug(`indexing of the ended session: ${queued.outcome}`);
+  } catch (error) {
+    deps.logger.debug(`could not queue indexing of the ended session: ${describeError(error)}`);
   }
   if (deps.config.breadcrumb.enabled) {
     try {

@@ -6,6 +6,7 @@ import type { Config } from "../config/schema.ts";
 import { describeError } from "../errors.ts";
 import type { Logger } from "../log.ts";
 import { resolveClaudeDir } from "../search/paths.ts";
+import { markWatching } from "../search/sync/queue-index.ts";
 import { type IndexWatcher, startIndexWatcher } from "../search/sync/watcher.ts";
 
 export interface BackgroundIndexOptions {
@@ -66,8 +67,19 @@ export function startBackgroundIndex(options: BackgroundIndexOptions): IndexWatc
     options.logger.warn(`background indexing off: ${describeError(error)}`);
     return null;
   }
-  const onExit = () => watcher.terminate();
+  // SessionEnd leaves the ended session to this watcher while the mark is there (src/search/sync/queue-index.ts).
+  let unmark = () => {};
+  try {
+    unmark = markWatching(options.env);
+  } catch (error) {
+    options.logger.debug(`no watcher mark: ${describeError(error)}`);
+  }
+  const onExit = () => {
+    unmark();
+    watcher.terminate();
+  };
   const onSignal = (signal: NodeJS.Signals) => {
+    unmark();
     watcher.terminate();
     removeListeners();
     process.kill(process.pid, signal);
@@ -83,6 +95,7 @@ export function startBackgroundIndex(options: BackgroundIndexOptions): IndexWatc
     terminate: () => watcher.terminate(),
     close: async () => {
       removeListeners();
+      unmark();
       await watcher.close();
     },
   };

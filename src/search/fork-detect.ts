@@ -8,10 +8,12 @@ import type { Config } from "../config/schema.ts";
 import {
   type ForkCandidate,
   ForkCandidateSchema,
+  PLAIN_STYLE,
   type RecentSession,
   RecentSessionSchema,
   renderForkCandidates,
   renderNoMatch,
+  type TextStyle,
   toForkCandidate,
   toRecentSession,
 } from "../core/search/fork-candidates.ts";
@@ -21,7 +23,7 @@ import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
 import { vectorSearchFor } from "./embedders/vector-search.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
-import { goodMatches, searchSessions } from "./search-sessions.ts";
+import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import { type SyncSummary, syncIndex } from "./sync/sync-index.ts";
 
@@ -49,11 +51,9 @@ export interface ForkDetectOptions {
 
 export interface ForkDetectResult {
   query: string;
-  /** Sessions at or above the threshold, best first. */
+  /** Strong matches (relevance at or above the threshold) best first, then the weak ones (`weak: true`). */
   candidates: ForkCandidate[];
-  /** The best session below the threshold when none clears it (to say how close it came). */
-  bestBelowThreshold: ForkCandidate | null;
-  /** When none clears the threshold: the most recently active sessions (same filters), to pick from instead. */
+  /** When nothing matches at all: the most recently active sessions (same filters), to pick from instead. */
   recent: RecentSession[];
   thresholdPercent: number;
   projects: string[] | null;
@@ -67,28 +67,35 @@ export const ForkDetectReportSchema = z.object({
   query: z.string(),
   /** The answer as text: Claude Code hands the model the structured result, so it must say it all. */
   message: z.string(),
+  /** Strong matches first, then weak ones (`weak: true`); empty only when nothing in the index matched. */
   results: z.array(ForkCandidateSchema),
   thresholdPercent: z.number(),
-  bestBelowThreshold: z.nullable(ForkCandidateSchema),
+  strongMatches: z.int(),
+  weakMatches: z.int(),
   recent: z.array(RecentSessionSchema),
   indexedSessions: z.int(),
 });
 export type ForkDetectReport = z.infer<typeof ForkDetectReportSchema>;
 
 export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
-  const message =
-    result.candidates.length > 0
-      ? renderForkCandidates(result.query, result.candidates)
-      : renderNoMatch(result.query, result.bestBelowThreshold, result.thresholdPercent, result.recent);
+  const weak = result.candidates.filter((candidate) => candidate.weak).length;
   return {
     query: result.query,
-    message,
+    message: renderForkDetect(result),
     results: result.candidates,
     thresholdPercent: result.thresholdPercent,
-    bestBelowThreshold: result.bestBelowThreshold,
+    strongMatches: result.candidates.length - weak,
+    weakMatches: weak,
     recent: result.recent,
     indexedSessions: result.indexedSessions,
   };
+}
+
+/** The answer as text: the candidates (strong, then weak), or the recent sessions when nothing matched. */
+export function renderForkDetect(result: ForkDetectResult, style: TextStyle = PLAIN_STYLE): string {
+  return result.candidates.length > 0
+    ? renderForkCandidates(result.query, result.candidates, result.thresholdPercent, style)
+    : renderNoMatch(result.query, result.recent);
 }
 
 const DEFAULT_REFRESH_BUDGET_MS = 1_500;
@@ -120,7 +127,6 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     return {
       query,
       candidates: [],
-      bestBelowThreshold: null,
       recent: [],
       thresholdPercent: Math.round(threshold * 100),
       projects,
@@ -149,11 +155,13 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     transcriptModifiedAt: (path: string) => statSync(path, { throwIfNoEntry: false })?.mtimeMs ?? null,
     isArchived: (sessionId: string) => isArchived(options.env, sessionId),
   };
-  const good = new Set(goodMatches(ranked, options.config.search));
-  const candidates = ranked
-    .filter((entry) => good.has(entry))
-    .map((entry, i) => toForkCandidate(entry, i + 1, context));
-  const best = ranked[0];
+  // Strong matches first, weak ones after (each group in rank order): the threshold draws the line, it hides nothing.
+  const strong = ranked.filter((entry) => isStrongMatch(entry, options.config.search));
+  const weak = ranked.filter((entry) => !isStrongMatch(entry, options.config.search));
+  const candidates = [
+    ...strong.map((entry, i) => toForkCandidate(entry, i + 1, context)),
+    ...weak.map((entry, i) => toForkCandidate(entry, strong.length + i + 1, context, true)),
+  ];
   const recent =
     candidates.length > 0
       ? []
@@ -165,7 +173,6 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   return {
     query,
     candidates,
-    bestBelowThreshold: candidates.length === 0 && best !== undefined ? toForkCandidate(best, 1, context) : null,
     recent,
     thresholdPercent: Math.round(threshold * 100),
     projects: filters.projects ?? null,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LONG_SESSION, layOutClaudeDir, VIEWER_PROJECT } from "../../tests/helpers/claude-projects.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import type { ChunkHit } from "../core/search/model.ts";
-import { goodMatches, searchSessions } from "./search-sessions.ts";
+import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import { syncIndex } from "./sync/sync-index.ts";
 
@@ -24,7 +24,8 @@ afterAll(() => index.close());
 describe("searchSessions on the fixture transcripts", () => {
   it.each([
     ["credo dialyzer mix_audit igniter", "subagent"],
-    ["empty repo CLAUDE.md foundation", "1af7fc5e-8455-4414-9ccd-011d40f70b2a"],
+    ["init analyze codebase CLAUDE.md future instances", "1af7fc5e-8455-4414-9ccd-011d40f70b2a"],
+    ["empty repo CLAUDE.md foundation", "fe5e1c67-53e7-4862-81ae-d0e013e3270b"],
     ["bead spotter-dov subtasks", LONG_SESSION],
     ["start phoenix in the background", "tool_heavy"],
   ])("%s ranks its session first", async (query, expected) => {
@@ -33,18 +34,20 @@ describe("searchSessions on the fixture transcripts", () => {
     expect(results.length).toBeLessThanOrEqual(5);
     for (const [i, result] of results.entries()) {
       expect(result.score).toBeGreaterThanOrEqual(0);
-      expect(result.score).toBeLessThanOrEqual(1);
+      expect(result.score).toBeLessThanOrEqual(result.components.relevance * (1 + search.tieMargin) + 1e-12);
+      expect(result.components.relevance).toBeLessThanOrEqual(1);
+      expect(result.components.passageSimilarity).toBeLessThanOrEqual(1);
       expect(result.components.bestSimilarity).toBeLessThanOrEqual(1);
       expect(result.bestChunk.sessionId).toBe(result.session.id);
       expect(result.matchedChunks).toBeLessThanOrEqual(result.totalChunks);
       if (i > 0) expect(result.score).toBeLessThanOrEqual(results[i - 1]?.score ?? 1);
     }
-    expect(goodMatches(results, search)[0]?.session.id).toBe(expected);
+    expect(results.filter((r) => isStrongMatch(r, search))[0]?.session.id).toBe(expected);
   });
 
-  it("a query about nothing in the index has no good match", async () => {
+  it("a query about nothing in the index has no strong match", async () => {
     const results = await searchSessions(index, "kubernetes ingress helm chart terraform", { search, now: NOW });
-    expect(goodMatches(results, search)).toEqual([]);
+    expect(results.filter((r) => isStrongMatch(r, search))).toEqual([]);
     expect(await searchSessions(index, "", { search, now: NOW })).toEqual([]);
   });
 
@@ -93,6 +96,11 @@ describe("searchSessions on the fixture transcripts", () => {
     const fromVectors = results.find((result) => result.session.id === viewerChunk.session_id);
     expect(fromVectors?.components.bestSimilarity).toBe(0.97);
     expect(results[0]?.session.id).toBe("tool_heavy");
-    for (const result of results) expect(result.score).toBeLessThanOrEqual(1);
+    for (const result of results) expect(result.components.relevance).toBeLessThanOrEqual(1);
+  });
+
+  it("rejects ranking settings that cannot rank", async () => {
+    const broken = { ...search, weights: { ...search.weights, bestSimilarity: 0, passageSimilarity: 0 } };
+    await expect(searchSessions(index, "phoenix", { search: broken, now: NOW })).rejects.toThrow(/cannot all be 0/);
   });
 });

@@ -11,7 +11,6 @@ import { CTX_BIN, runCtx } from "./ctx-process.ts";
 
 const QUERY = "start the phoenix server in the background";
 const FIRST = "d6e0bada-1959-4eec-a9d2-0bfade768d8f";
-const SECOND = "55604662-cf2a-4331-851a-ec234028f8ca";
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
 const socket = `ctx-picker-test-${process.pid}`;
 const root = mkdtempSync(join(tmpdir(), "ctx-picker-"));
@@ -45,10 +44,21 @@ function startSearch(session: string): void {
   expect(started.status, started.stderr).toBe(0);
 }
 
+// The second session in the ranking, as `ctx search --json` gives it (the ranking has its own tests).
+let secondForkCommand = "";
 beforeAll(async () => {
   writeSampleClaudeDir(claudeDir);
   const index = await runCtx(["index", "--claude-dir", claudeDir, "--quiet"], { cwd: root, env });
   expect(index.code, index.stderr).toBe(0);
+  const ranked = await runCtx(["search", QUERY, "--claude-dir", claudeDir, "--no-refresh", "--json"], {
+    cwd: root,
+    env,
+  });
+  expect(ranked.code, ranked.stderr).toBe(0);
+  const results = (JSON.parse(ranked.stdout) as { results: Array<{ sessionId: string; forkCommand: string }> }).results;
+  expect(results[0]?.sessionId).toBe(FIRST);
+  secondForkCommand = results[1]?.forkCommand ?? "";
+  expect(secondForkCommand).not.toBe("");
 });
 afterAll(() => {
   if (hasTmux) tmux("kill-server");
@@ -66,7 +76,7 @@ describe.skipIf(!hasTmux)("ctx search on a terminal: the picker", () => {
     expect(shown).toContain("EXIT=0");
     const lines = shown.split("\n").map((line) => line.trim());
     const printed = lines[lines.findIndex((line) => line.startsWith("EXIT=")) - 1];
-    expect(printed).toBe(`cd '/home/marco/projects/spotter' && claude --resume ${SECOND} --fork-session`);
+    expect(printed).toBe(secondForkCommand);
     expect(printed).not.toContain(FIRST);
   });
 

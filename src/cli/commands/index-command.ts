@@ -12,6 +12,7 @@ export function registerIndexCommand(program: Command, ctx: CliContext): void {
     .option("--full", "re-read every transcript from the start")
     .option("--json", "print the sync summary as JSON")
     .option("--quiet", "no progress and no summary")
+    .option("--file <transcript>", "only this session's transcript (SessionEnd queues this for the ended session)")
     .action(async (options: IndexRunOptions) => {
       await runIndexSync(ctx, options);
     });

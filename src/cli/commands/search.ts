@@ -6,10 +6,10 @@ import type { Readable, Writable } from "node:stream";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
 import { findProjectRoot } from "../../config/paths.ts";
-import { type ForkCandidate, renderForkCandidates, renderNoMatch } from "../../core/search/fork-candidates.ts";
+import { type ForkCandidate, PLAIN_STYLE, type TextStyle } from "../../core/search/fork-candidates.ts";
 import { CtxError } from "../../errors.ts";
-import { forkDetectReportOf, runForkDetect } from "../../search/fork-detect.ts";
-import { colorsFor, highlightForkCommands } from "../color.ts";
+import { forkDetectReportOf, renderForkDetect, runForkDetect } from "../../search/fork-detect.ts";
+import { type Colors, colorsFor, highlightForkCommands } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 
@@ -63,21 +63,23 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
       if (result.refresh?.interrupted === true) {
         ctx.err("ctx: the index is still catching up; results may miss recent sessions (run `ctx index`)\n");
       }
+      // No session at all exits 1 in both forms (like grep), so scripts can test the status alone.
+      if (result.candidates.length === 0) {
+        if (result.indexedSessions === 0) ctx.err("ctx: the index is empty: run `ctx index` first\n");
+        ctx.setExitCode(1);
+      }
       if (options.json === true) {
         ctx.out(formatJson(forkDetectReportOf(result)));
         return;
       }
-      if (result.candidates.length === 0) {
-        ctx.out(`${renderNoMatch(query, result.bestBelowThreshold, result.thresholdPercent, result.recent)}\n`);
-        if (result.indexedSessions === 0) ctx.err("ctx: the index is empty: run `ctx index` first\n");
-        ctx.setExitCode(1);
-        return;
-      }
-      if (ctx.terminal !== undefined && options.pick) {
+      if (ctx.terminal !== undefined && options.pick && result.candidates.length > 0) {
         await pickAndAct(ctx, query, result.candidates);
         return;
       }
-      ctx.out(`${highlightForkCommands(renderForkCandidates(query, result.candidates), colorsFor(ctx))}\n`);
+      // On a terminal titles are bold, weak matches faint and fork commands green (unless NO_COLOR); piped
+      // output stays plain text.
+      const colors = colorsFor(ctx);
+      ctx.out(`${highlightForkCommands(renderForkDetect(result, styleOf(colors)), colors)}\n`);
     });
 }
 
@@ -104,6 +106,10 @@ async function pickAndAct(ctx: CliContext, query: string, candidates: readonly F
     ctx.err(`ctx: ${pick.candidate.forkCommand}\n`);
     ctx.setExitCode(await runForkCommand(pick.candidate, ctx.env));
   }
+}
+
+function styleOf(colors: Colors): TextStyle {
+  return colors.isColorSupported ? { title: colors.bold, faint: colors.dim } : PLAIN_STYLE;
 }
 
 function parseLimit(text: string): number {

@@ -28,14 +28,17 @@ function ranked(overrides: { updatedAt?: number; cwd?: string | null; title?: st
       tags: [],
       memoryMarkers: [],
     },
-    score: 0.734,
+    score: 0.76,
     components: {
+      relevance: 0.734,
       bestSimilarity: 0.9,
+      passageSimilarity: 0.568,
       averageSimilarity: 0.7,
       chunkRatio: 0.3,
       recency: 0.93,
       chainQuality: 0.5,
       boost: 1,
+      multiplier: 1.035,
     },
     bestChunk: {
       chunkId: 7,
@@ -85,7 +88,10 @@ describe("fork candidates", () => {
     });
     expect(candidate).toMatchObject({
       rank: 1,
+      score: 0.734,
       scorePercent: 73,
+      weak: false,
+      rankScore: 0.76,
       relativeDate: "2 days ago",
       topic: "Fix the flaky login test",
       messageCount: 42,
@@ -122,18 +128,36 @@ describe("fork candidates", () => {
     expect(archived.warning).toContain("ctx archived it");
   });
 
-  it("renders candidates and the no-match options", () => {
-    const text = renderForkCandidates("login test", [
-      toForkCandidate(ranked(), 1, { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => NOW - 2 * DAY }),
-    ]);
+  it("renders strong matches, then a weak-matches line and the weak ones; one percent everywhere", () => {
+    const context = { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => NOW - 2 * DAY };
+    const strong = toForkCandidate(ranked(), 1, context);
+    const weak = toForkCandidate(ranked({ title: "Old unrelated chat" }), 2, context, true);
+    const text = renderForkCandidates("login test", [strong, weak], 25);
     expect(text).toContain('Sessions matching "login test"');
     expect(text).toContain("1. Fix the flaky login test");
+    expect(text).toContain("73% match");
     expect(text).toContain("fork: cd '/home/user/app' && claude --resume");
-    const closest = toForkCandidate(ranked(), 1, { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => NOW });
-    const none = renderNoMatch("quantum", closest, 35);
-    expect(none).toContain('the closest, "Fix the flaky login test", reached 90% similarity');
-    expect(none).toContain("at least 35% is needed");
+    const line = text.indexOf("weak matches (below 25% relevance)");
+    expect(line).toBeGreaterThan(text.indexOf("1. Fix the flaky login test"));
+    expect(line).toBeLessThan(text.indexOf("2. Old unrelated chat"));
+    expect(renderForkCandidates("login test", [strong], 25)).not.toContain("weak matches");
+  });
+
+  it("with only weak matches says so above them, and never shows an empty answer", () => {
+    const context = { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => NOW - 2 * DAY };
+    const text = renderForkCandidates("quantum", [toForkCandidate(ranked(), 1, context, true)], 35);
+    expect(text).toContain('No session matches "quantum" strongly (at least 35% relevance); the closest ones:');
+    expect(text).toContain("1. Fix the flaky login test");
+    expect(text).toContain("73% match");
+    expect(text).not.toContain("── weak matches");
+  });
+
+  it("when nothing matches at all offers the options and recent sessions", () => {
+    const none = renderNoMatch("quantum", [
+      { sessionId: "s1", topic: "Recent work", project: "p", cwd: "/p", relativeDate: "yesterday", forkCommand: "f" },
+    ]);
+    expect(none).toContain("nothing in the index holds its words");
     expect(none).toContain("start fresh");
-    expect(renderNoMatch("quantum", null, 35)).toContain("nothing in the index matched");
+    expect(none).toContain("1. Recent work · yesterday · /p");
   });
 });

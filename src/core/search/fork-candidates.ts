@@ -12,9 +12,13 @@ const PREVIEW_CHARS = 280;
 export const ForkCandidateSchema = z.object({
   rank: z.int(),
   sessionId: z.string(),
-  /** 0..1; `scorePercent` is the same, rounded, for people. */
+  /** Relevance, 0..1: what `search.minSimilarity` is compared with; `scorePercent` is the same, rounded, for people. */
   score: z.number(),
   scorePercent: z.number(),
+  /** Below `search.minSimilarity`: listed beneath the "weak matches" line. */
+  weak: z.boolean(),
+  /** The order: relevance × the near-tie multiplier (recency, chain quality), see `components`. */
+  rankScore: z.number(),
   components: ScoreComponentsSchema,
   project: z.string(),
   cwd: z.nullable(z.string()),
@@ -30,7 +34,13 @@ export const ForkCandidateSchema = z.object({
   expiresInDays: z.nullable(z.number()),
   warning: z.nullable(z.string()),
   forkCommand: z.string(),
+  /** Forks at the end of the best-matching exchange (`--resume-session-at`); null when its line is unknown. */
+  forkAtCommand: z.nullable(z.string()),
   inSessionCommand: z.string(),
+  /** Sessions this one was forked from, and the forks made from it (src/core/search/lineage.ts). */
+  parents: z.array(z.string()),
+  forks: z.array(z.string()),
+  chainQuality: z.number(),
 });
 export type ForkCandidate = z.infer<typeof ForkCandidateSchema>;
 
@@ -77,8 +87,9 @@ export function trimPreview(text: string, maxChars = PREVIEW_CHARS): string {
   return `${(space > maxChars * 0.6 ? cut.slice(0, space) : cut).trimEnd()} …`;
 }
 
-export function forkCommandFor(sessionId: string, cwd: string | null): string {
-  const resume = `claude --resume ${sessionId} --fork-session`;
+export function forkCommandFor(sessionId: string, cwd: string | null, atUuid: string | null = null): string {
+  const at = atUuid === null ? "" : ` --resume-session-at ${quoteForShell(atUuid)}`;
+  const resume = `claude --resume ${sessionId} --fork-session${at}`;
   return cwd === null || cwd === "" ? resume : `cd ${quoteForShell(cwd)} && ${resume}`;
 }
 
@@ -87,7 +98,12 @@ export function inSessionCommandFor(sessionId: string): string {
   return `/resume ${sessionId}, then /branch`;
 }
 
-export function toForkCandidate(ranked: RankedSession, rank: number, context: ForkCandidateContext): ForkCandidate {
+export function toForkCandidate(
+  ranked: RankedSession,
+  rank: number,
+  context: ForkCandidateContext,
+  weak = false,
+): ForkCandidate {
   const { session } = ranked;
   const modifiedAt = context.transcriptModifiedAt(session.path);
   const exists = modifiedAt !== null;
@@ -98,8 +114,10 @@ export function toForkCandidate(ranked: RankedSession, rank: number, context: Fo
   return {
     rank,
     sessionId: session.id,
-    score: ranked.score,
-    scorePercent: Math.round(ranked.score * 100),
+    score: ranked.components.relevance,
+    scorePercent: Math.round(ranked.components.relevance * 100),
+    weak,
+    rankScore: ranked.score,
     components: ranked.components,
     project: session.project,
     cwd: session.cwd,
@@ -112,8 +130,11 @@ export function toForkCandidate(ranked: RankedSession, rank: number, context: Fo
     transcriptPath: session.path,
     transcriptExists: exists,
     expiresInDays,
-    ...archivedOrNot(session.id, session.cwd, exists, expiresInDays, context),
+    ...archivedOrNot(session.id, session.cwd, exists, expiresInDays, context, ranked.bestChunk.lastUuid ?? null),
     inSessionCommand: inSessionCommandFor(session.id),
+    parents: ranked.lineage?.parents ?? [],
+    forks: ranked.lineage?.forks ?? [],
+    chainQuality: ranked.components.chainQuality,
   };
 }
 
@@ -124,15 +145,34 @@ function archivedOrNot(
   exists: boolean,
   expiresInDays: number | null,
   context: ForkCandidateContext,
-): { warning: string | null; forkCommand: string } {
+  atUuid: string | null,
+): { warning: string | null; forkCommand: string; forkAtCommand: string | null } {
   const fork = forkCommandFor(sessionId, cwd);
+  const forkAt = atUuid === null ? null : forkCommandFor(sessionId, cwd, atUuid);
   if (!exists && context.isArchived?.(sessionId) === true) {
+    const restore = `ctx archive restore ${sessionId} && `;
     return {
       warning: "Claude Code's cleanup deleted the transcript, but ctx archived it: the fork command restores it first",
-      forkCommand: `ctx archive restore ${sessionId} && ${fork}`,
+      forkCommand: `${restore}${fork}`,
+      forkAtCommand: forkAt === null ? null : `${restore}${forkAt}`,
     };
   }
-  return { warning: expiryWarning(exists, expiresInDays, context.cleanupPeriodDays), forkCommand: fork };
+  return {
+    warning: expiryWarning(exists, expiresInDays, context.cleanupPeriodDays),
+    forkCommand: fork,
+    forkAtCommand: forkAt,
+  };
+}
+
+/** "fork of 1af7fc5e · 2 forks, 1 went on" or null for a session without lineage. */
+function chainLine(candidate: ForkCandidate): string | null {
+  const parts: string[] = [];
+  if (candidate.parents.length > 0) parts.push(`fork of ${candidate.parents.map((id) => id.slice(0, 8)).join(", ")}`);
+  if (candidate.forks.length > 0) {
+    const wentOn = Math.round(candidate.chainQuality * candidate.forks.length);
+    parts.push(`${candidate.forks.length} fork(s), ${wentOn} went on past 20 messages`);
+  }
+  return parts.length === 0 ? null : `   chain: ${parts.join(" · ")}`;
 }
 
 function expiryWarning(exists: boolean, expiresInDays: number | null, cleanupPeriodDays: number): string | null {
@@ -145,19 +185,57 @@ function expiryWarning(exists: boolean, expiresInDays: number | null, cleanupPer
   return null;
 }
 
-/** The text the tool and `ctx search` show for a list of candidates. */
-export function renderForkCandidates(query: string, candidates: readonly ForkCandidate[]): string {
-  const lines = [`Sessions matching "${query}", best first:`];
+/** The line between strong and weak matches. */
+export function weakMatchesLine(minPercent: number): string {
+  return `weak matches (below ${minPercent}% relevance):`;
+}
+
+/** How a terminal shows emphasis (`ctx search` builds it from picocolors); plain text for pipes, files and the MCP tool. */
+export interface TextStyle {
+  title: (text: string) => string;
+  faint: (text: string) => string;
+}
+export const PLAIN_STYLE: TextStyle = { title: (text) => text, faint: (text) => text };
+
+/** The text the tool and `ctx search` show: strong matches, then a "weak matches" line and the weaker ones. */
+export function renderForkCandidates(
+  query: string,
+  candidates: readonly ForkCandidate[],
+  minPercent: number,
+  style: TextStyle = PLAIN_STYLE,
+): string {
+  const strong = candidates.filter((candidate) => !candidate.weak);
+  const lines = [
+    strong.length > 0
+      ? `Sessions matching "${query}", best first:`
+      : `No session matches "${query}" strongly (at least ${minPercent}% relevance); the closest ones:`,
+  ];
+  let weakShown = strong.length === 0;
   for (const candidate of candidates) {
-    lines.push(
-      "",
-      `${candidate.rank}. ${candidate.topic}`,
+    if (candidate.weak && !weakShown) {
+      lines.push("", `── ${weakMatchesLine(minPercent)}`);
+      weakShown = true;
+    }
+    const block = [
       `   ${candidate.scorePercent}% match · ${candidate.relativeDate} · ${candidate.messageCount} messages · ${candidate.cwd ?? candidate.project}`,
       `   session ${candidate.sessionId}`,
       `   preview: ${candidate.preview}`,
+    ];
+    const chain = chainLine(candidate);
+    if (chain !== null) block.push(chain);
+    if (candidate.warning !== null) block.push(`   warning: ${candidate.warning}`);
+    block.push(`   fork: ${candidate.forkCommand}`);
+    if (candidate.forkAtCommand !== null) block.push(`   fork at the match: ${candidate.forkAtCommand}`);
+    block.push(`   in Claude Code: ${candidate.inSessionCommand}`);
+    const title = `${candidate.rank}. ${candidate.topic}`;
+    if (candidate.weak) lines.push("", style.faint(title), ...block.map(style.faint));
+    else lines.push("", style.title(title), ...block);
+  }
+  if (strong.length === 0) {
+    lines.push(
+      "",
+      "Refine the query with words the session would contain (file names, error text, feature names), or start fresh.",
     );
-    if (candidate.warning !== null) lines.push(`   warning: ${candidate.warning}`);
-    lines.push(`   fork: ${candidate.forkCommand}`, `   in Claude Code: ${candidate.inSessionCommand}`);
   }
   return lines.join("\n");
 }
@@ -184,19 +262,10 @@ export function toRecentSession(session: IndexedSession, now: number): RecentSes
   };
 }
 
-/** What to say when nothing clears the threshold: the options the person has, and the latest sessions. */
-export function renderNoMatch(
-  query: string,
-  closest: ForkCandidate | null,
-  minPercent: number,
-  recent: readonly RecentSession[] = [],
-): string {
-  const best =
-    closest === null
-      ? "nothing in the index matched"
-      : `the closest, "${closest.topic}", reached ${Math.round(closest.components.bestSimilarity * 100)}% similarity`;
+/** What to say when nothing in the index matches the query at all: the options, and the latest sessions. */
+export function renderNoMatch(query: string, recent: readonly RecentSession[] = []): string {
   return [
-    `No past session matches "${query}" well enough (${best}; at least ${minPercent}% is needed).`,
+    `No past session matches "${query}": nothing in the index holds its words.`,
     "Options: refine the query with words the session would contain (file names, error text, feature names),",
     "start fresh, or pick one of the most recent sessions below (run `ctx index` if sessions are missing).",
     ...recent.flatMap((session, i) => [

@@ -21,6 +21,8 @@ export interface IndexMessage {
   tools: string[];
   /** A subagent's message (inline in old transcripts, or any message of a subagent file). */
   sidechain: boolean;
+  /** The uuid of the message's last line (a reply written one content block per line ends on its last block). */
+  endUuid?: string | null;
 }
 
 export interface TranscriptMeta {
@@ -35,6 +37,15 @@ export interface TranscriptMeta {
   firstPrompt: string | null;
   firstTimestamp: number | null;
   lastTimestamp: number | null;
+  /** Lineage (docs/search.md): the uuid of the first main-chain user or assistant line. */
+  rootUuid: string | null;
+  /**
+   * The session a copied assistant line was first written in (`requestSessionId`, which Claude Code 2.1.330 sets on
+   * the lines `--fork-session` copies): this session is a fork of that one.
+   */
+  originSession: string | null;
+  /** A later prompt shares the first prompt's `promptId`: the first prompt was copied in by a fork. */
+  copiedRoot: boolean;
 }
 
 /** A message's text is cut here: a pasted log of megabytes says nothing a search needs past its start. */
@@ -75,6 +86,25 @@ export function createIndexMessageBuilder(redaction: RedactOptions = {}): IndexM
     firstPrompt: null,
     firstTimestamp: null,
     lastTimestamp: null,
+    rootUuid: null,
+    originSession: null,
+    copiedRoot: false,
+  };
+  let rootPromptId: string | null = null;
+  /** Lineage clues from a main-chain line (the rules and their check on real Claude Code: docs/search.md). */
+  const noteLineage = (entry: UserEntry | AssistantEntry, role: "user" | "assistant") => {
+    const loose = entry as { uuid?: unknown; promptId?: unknown; requestSessionId?: unknown; sessionId?: unknown };
+    const promptId = typeof loose.promptId === "string" ? loose.promptId : null;
+    if (meta.rootUuid === null && typeof loose.uuid === "string") {
+      meta.rootUuid = loose.uuid;
+      if (role === "user") rootPromptId = promptId;
+    } else if (role === "user" && promptId !== null && promptId === rootPromptId) {
+      meta.copiedRoot = true;
+    }
+    const origin = loose.requestSessionId;
+    if (meta.originSession === null && typeof origin === "string" && origin !== "" && origin !== loose.sessionId) {
+      meta.originSession = origin;
+    }
   };
   const titles = { custom: null as string | null, ai: null as string | null, summary: null as string | null };
   // The reply being assembled on each chain (main, sidechain): later lines with its message.id join it.
@@ -96,7 +126,8 @@ export function createIndexMessageBuilder(redaction: RedactOptions = {}): IndexM
   const addUser = (entry: UserEntry, offset: number, timestamp: number | null) => {
     if (entry.isMeta === true) return;
     const chain = entry.isSidechain === true ? "side" : "main";
-    const base = { uuid: entry.uuid, offset, timestamp, tools: [], sidechain: chain === "side" };
+    const base = { uuid: entry.uuid, endUuid: entry.uuid, offset, timestamp, tools: [], sidechain: chain === "side" };
+    if (chain === "main") noteLineage(entry, "user");
     if (entry.isCompactSummary === true) {
       messages.push({ ...base, role: "summary", text: userText(entry) });
       open[chain] = null;
@@ -117,6 +148,7 @@ export function createIndexMessageBuilder(redaction: RedactOptions = {}): IndexM
   const addAssistant = (entry: AssistantEntry, offset: number, timestamp: number | null) => {
     if (entry.isApiErrorMessage === true || entry.message.model === "<synthetic>") return;
     const chain = entry.isSidechain === true ? "side" : "main";
+    if (chain === "main") noteLineage(entry, "assistant");
     const id = entry.message.id ?? null;
     let reply = open[chain];
     if (reply === null || id === null || reply.id !== id) {
@@ -133,6 +165,7 @@ export function createIndexMessageBuilder(redaction: RedactOptions = {}): IndexM
       reply = { message, id };
       open[chain] = reply;
     }
+    reply.message.endUuid = entry.uuid;
     for (const block of contentBlocks(entry)) {
       if (block.type === "text" && block.text !== undefined && block.text.trim() !== "") {
         const text = block.text.trim();

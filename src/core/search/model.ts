@@ -47,6 +47,8 @@ export interface ChunkHit {
   similarity: number;
   memoryType: MemoryType | null;
   text: string;
+  /** The uuid of the chunk's last transcript line (where `--resume-session-at` forks), when known. */
+  lastUuid?: string | null;
 }
 
 /** Filters every search honours. */
@@ -58,24 +60,33 @@ export interface SearchFilters {
   tags?: string[];
 }
 
-/** The composite score's parts (each 0..1 except boost, a multiplier >= 1); fork-detect reports them. */
+/**
+ * The composite score's parts (each 0..1 except boost and multiplier, both >= 1); fork-detect reports them.
+ * `relevance` is what people see as the percentage and what `search.minSimilarity` is compared with;
+ * `multiplier` is the near-tie lift from recency and chain quality (docs/search.md).
+ */
 export const ScoreComponentsSchema = z.object({
+  relevance: z.number(),
   bestSimilarity: z.number(),
+  passageSimilarity: z.number(),
   averageSimilarity: z.number(),
   chunkRatio: z.number(),
   recency: z.number(),
   chainQuality: z.number(),
   boost: z.number(),
+  multiplier: z.number(),
 });
 export type ScoreComponents = z.infer<typeof ScoreComponentsSchema>;
 
 /** A session ranked for a query. */
 export interface RankedSession {
   session: IndexedSession;
-  /** 0..1 (shown as a percentage). */
+  /** relevance × the near-tie multiplier: the order (people see components.relevance as the percentage). */
   score: number;
   components: ScoreComponents;
   bestChunk: ChunkHit;
   matchedChunks: number;
   totalChunks: number;
+  /** Lineage (src/core/search/lineage.ts), when the caller read it. */
+  lineage?: { parents: string[]; forks: string[]; chainQuality: number };
 }

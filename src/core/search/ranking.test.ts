@@ -1,7 +1,16 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../config/defaults.ts";
 import type { ChunkHit, IndexedSession, MemoryType } from "./model.ts";
-import { compositeScore, fuseByReciprocalRank, rankSessions, scoreComponents } from "./ranking.ts";
+import {
+  compositeScore,
+  DEFAULT_CHAIN_QUALITY,
+  fuseByReciprocalRank,
+  type RankingSettings,
+  rankSessions,
+  scoreComponents,
+  validateRankingSettings,
+} from "./ranking.ts";
 
 const DAY = 86_400_000;
 const NOW = Date.UTC(2026, 5, 1);
@@ -27,26 +36,45 @@ function hit(chunkId: number, sessionId: string, similarity: number, memoryType:
   return { chunkId, sessionId, chunkIndex: chunkId, similarity, memoryType, text: `chunk ${chunkId}` };
 }
 
-describe("composite session score", () => {
-  it("follows the product document's formula with the default weights", () => {
+describe("session score: relevance decides, recency and chain quality break near-ties", () => {
+  it("relevance is the weighted mean of best chunk and best passage; the multiplier mixes recency and chain", () => {
     const components = scoreComponents(
-      { session: session("a", 30), hits: [hit(1, "a", 0.8), hit(2, "a", 0.4)], totalChunks: 4 },
+      {
+        session: session("a", 30),
+        hits: [hit(1, "a", 0.8), hit(2, "a", 0.4)],
+        totalChunks: 4,
+        passageSimilarity: 0.6,
+        chainQuality: 1,
+      },
       settings,
       NOW,
     );
     expect(components).toEqual({
+      relevance: expect.closeTo(0.7, 10),
       bestSimilarity: 0.8,
+      passageSimilarity: 0.6,
       averageSimilarity: expect.closeTo(0.6, 10),
       chunkRatio: 0.5,
       recency: expect.closeTo(Math.exp(-1), 10),
-      chainQuality: 0.5,
+      chainQuality: 1,
       boost: 1,
+      multiplier: expect.closeTo(1 + 0.05 * (0.7 * Math.exp(-1) + 0.3 * 1), 10),
     });
-    const expected = 0.4 * 0.8 + 0.2 * 0.6 + 0.05 * 0.5 + 0.25 * Math.exp(-1) + 0.1 * 0.5;
-    expect(compositeScore(components, settings)).toBeCloseTo(expected, 10);
+    expect(compositeScore(components)).toBeCloseTo(components.relevance * components.multiplier, 10);
   });
 
-  it("applies the largest memory-marker boost among the matched chunks, capped at 1", () => {
+  it("without a passage score the best chunk stands in; without lineage chain quality is neutral", () => {
+    const components = scoreComponents(
+      { session: session("a", 0), hits: [hit(1, "a", 0.5)], totalChunks: 1 },
+      settings,
+      NOW,
+    );
+    expect(components.passageSimilarity).toBe(0.5);
+    expect(components.relevance).toBeCloseTo(0.5, 10);
+    expect(components.chainQuality).toBe(DEFAULT_CHAIN_QUALITY);
+  });
+
+  it("applies the largest memory-marker boost to relevance, capped at 1", () => {
     const boosted = scoreComponents(
       {
         session: session("a", 0),
@@ -57,29 +85,13 @@ describe("composite session score", () => {
       NOW,
     );
     expect(boosted.boost).toBe(1.08);
-    expect(compositeScore(boosted, settings)).toBe(1);
+    expect(boosted.relevance).toBe(1);
     const pattern = scoreComponents(
       { session: session("a", 400), hits: [hit(1, "a", 0.5, "PATTERN")], totalChunks: 1 },
       settings,
       NOW,
     );
-    expect(compositeScore(pattern, settings)).toBeCloseTo(
-      compositeScore({ ...pattern, boost: 1 }, settings) * 1.05,
-      10,
-    );
-  });
-
-  it("stays within 0..1 when configured weights do not sum to 1", () => {
-    const heavy = {
-      ...settings,
-      weights: { bestSimilarity: 1, averageSimilarity: 1, chunkRatio: 1, recency: 1, chainQuality: 1 },
-    };
-    const components = scoreComponents(
-      { session: session("a", 0), hits: [hit(1, "a", 1)], totalChunks: 1 },
-      heavy,
-      NOW,
-    );
-    expect(compositeScore(components, heavy)).toBeCloseTo(0.9, 10);
+    expect(pattern.relevance).toBeCloseTo(0.5 * 1.05, 10);
   });
 
   it("uses the configured recency decay; a session updated in the future counts as new", () => {
@@ -89,11 +101,11 @@ describe("composite session score", () => {
     expect(scoreComponents({ ...match, session: session("b", -3) }, settings, NOW).recency).toBe(1);
   });
 
-  it("ranks sessions by score, keeps the best chunk, honours the limit", () => {
+  it("ranks an old strong match above a new weak one, keeps the best chunk, honours the limit", () => {
     const ranked = rankSessions(
       [
         { session: session("old-strong", 300), hits: [hit(1, "old-strong", 0.9)], totalChunks: 3 },
-        { session: session("new-weak", 1), hits: [hit(2, "new-weak", 0.1)], totalChunks: 3 },
+        { session: session("new-weak", 1), hits: [hit(2, "new-weak", 0.5)], totalChunks: 3 },
         {
           session: session("new-strong", 1),
           hits: [hit(3, "new-strong", 0.3), hit(4, "new-strong", 0.95)],
@@ -107,6 +119,114 @@ describe("composite session score", () => {
     expect(ranked.map((r) => r.session.id)).toEqual(["new-strong", "old-strong"]);
     expect(ranked[0]?.bestChunk.chunkId).toBe(4);
     expect(ranked[0]).toMatchObject({ matchedChunks: 2, totalChunks: 2 });
+  });
+
+  it("validates weights and the margin", () => {
+    expect(validateRankingSettings(settings)).toBeNull();
+    const zero = { ...settings, weights: { ...settings.weights, bestSimilarity: 0, passageSimilarity: 0 } };
+    expect(validateRankingSettings(zero)).toMatch(/cannot all be 0/);
+    expect(validateRankingSettings({ ...settings, weights: { ...settings.weights, recency: -1 } })).toMatch(/>= 0/);
+    expect(validateRankingSettings({ ...settings, tieMargin: 2 })).toMatch(/tieMargin/);
+  });
+});
+
+const similarity = fc.double({ min: 0, max: 1, noNaN: true });
+const weight = fc.double({ min: 0, max: 1, noNaN: true });
+const settingsArb = fc
+  .record({
+    bestSimilarity: weight,
+    passageSimilarity: weight,
+    averageSimilarity: weight,
+    chunkRatio: weight,
+    recency: weight,
+    chainQuality: weight,
+    tieMargin: fc.double({ min: 0, max: 0.5, noNaN: true }),
+    recencyDecayDays: fc.double({ min: 0.5, max: 400, noNaN: true }),
+  })
+  .filter((w) => w.bestSimilarity + w.passageSimilarity + w.averageSimilarity + w.chunkRatio > 0.01)
+  .map(
+    ({ tieMargin, recencyDecayDays, ...weights }): RankingSettings => ({
+      weights,
+      tieMargin,
+      recencyDecayDays,
+      boosts: settings.boosts,
+    }),
+  );
+const sessionArb = fc.record({
+  best: similarity,
+  passage: similarity,
+  ageDays: fc.double({ min: 0, max: 2_000, noNaN: true }),
+  chain: similarity,
+  matched: fc.integer({ min: 1, max: 5 }),
+  total: fc.integer({ min: 5, max: 20 }),
+});
+type SessionShape = { best: number; passage: number; ageDays: number; chain: number; matched: number; total: number };
+function matchesOf(id: string, shape: SessionShape) {
+  return {
+    session: session(id, shape.ageDays),
+    hits: Array.from({ length: shape.matched }, (_, i) =>
+      hit(i + (id === "a" ? 0 : 100), id, i === 0 ? shape.best : shape.best / 2),
+    ),
+    totalChunks: shape.total,
+    passageSimilarity: shape.passage,
+    chainQuality: shape.chain,
+  };
+}
+const order = (a: SessionShape, b: SessionShape, s: RankingSettings) =>
+  rankSessions([matchesOf("a", a), matchesOf("b", b)], s, NOW, 2).map((r) => r.session.id);
+
+describe("ranking properties", () => {
+  it("a session more relevant by more than the margin ranks first, however old it is and whatever its chain", () => {
+    fc.assert(
+      fc.property(settingsArb, sessionArb, sessionArb, (s, a, b) => {
+        const ra = rankSessions([matchesOf("a", a)], s, NOW, 1)[0]?.components.relevance ?? 0;
+        const rb = rankSessions([matchesOf("b", b)], s, NOW, 1)[0]?.components.relevance ?? 0;
+        fc.pre(ra > rb * (1 + s.tieMargin) + 1e-9);
+        expect(order(a, b, s)).toEqual(["a", "b"]);
+      }),
+    );
+  });
+
+  it("better on every relevance component (and no older, no worse chain) never ranks below", () => {
+    fc.assert(
+      fc.property(settingsArb, sessionArb, sessionArb, (s, a, b) => {
+        const better = {
+          ...b,
+          best: Math.min(1, b.best + 0.01),
+          passage: Math.min(1, b.passage + 0.01),
+          matched: b.matched,
+          total: b.total,
+          ageDays: Math.max(0, b.ageDays - a.ageDays / 10),
+          chain: Math.max(b.chain, a.chain),
+        };
+        expect(order(better, b, s)[0]).toBe("a");
+      }),
+    );
+  });
+
+  it("among equally relevant sessions with the same chain quality, the newer ranks first", () => {
+    fc.assert(
+      fc.property(settingsArb, sessionArb, fc.double({ min: 0.5, max: 500, noNaN: true }), (s, b, older) => {
+        fc.pre(b.best > 0);
+        const newer = { ...b };
+        const old = { ...b, ageDays: b.ageDays + older };
+        expect(order(old, newer, s)).toEqual(["b", "a"]);
+      }),
+    );
+  });
+
+  it("the score stays within relevance × (1 + margin), relevance within 0..1", () => {
+    fc.assert(
+      fc.property(settingsArb, sessionArb, (s, a) => {
+        const ranked = rankSessions([matchesOf("a", a)], s, NOW, 1)[0];
+        if (ranked === undefined) throw new Error("no result");
+        const { relevance } = ranked.components;
+        expect(relevance).toBeGreaterThanOrEqual(0);
+        expect(relevance).toBeLessThanOrEqual(1);
+        expect(ranked.score).toBeGreaterThanOrEqual(relevance - 1e-12);
+        expect(ranked.score).toBeLessThanOrEqual(relevance * (1 + s.tieMargin) + 1e-12);
+      }),
+    );
   });
 });
 

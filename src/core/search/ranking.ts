@@ -1,24 +1,29 @@
-// Ranks sessions for a query (product document "Smart Fork Detection", DESIGN.md "Ranking sessions"):
-//   score = w_best·best + w_avg·average + w_ratio·chunk_ratio + w_recency·exp(-days/decay) + w_chain·chain
-// divided by the sum of the weights (so any weights keep it in 0..1), times the largest memory-marker boost
-// among the session's matched chunks, capped at 1. Also reciprocal rank fusion of several retrievers.
-// Pure: the caller passes the clock.
+// Ranks sessions for a query (docs/search.md, DESIGN.md "Ranking sessions"). Relevance decides; recency and chain
+// quality only break near-ties:
+//   relevance = min(1, boost · (w_best·best + w_passage·passage + w_avg·average + w_ratio·chunk_ratio) / Σ those weights)
+//   score     = relevance · (1 + tieMargin · (w_recency·exp(-days/decay) + w_chain·chain) / (w_recency + w_chain))
+// so a session whose relevance is more than (1 + tieMargin) times another's always ranks above it, whatever their
+// ages and lineage. `relevance` is the one percentage people see and the one `minSimilarity` is compared with.
+// Also reciprocal rank fusion of several retrievers. Pure: the caller passes the clock.
 import type { ChunkHit, IndexedSession, MemoryType, RankedSession, ScoreComponents } from "./model.ts";
 
 /** The ranking part of Config["search"] (core/ does not import config/). */
 export interface RankingSettings {
   weights: {
     bestSimilarity: number;
+    passageSimilarity: number;
     averageSimilarity: number;
     chunkRatio: number;
     recency: number;
     chainQuality: number;
   };
   recencyDecayDays: number;
+  /** How far recency and chain quality may lift a session's score: at most by this fraction (0.05 = 5%). */
+  tieMargin: number;
   boosts: Record<MemoryType, number>;
 }
 
-/** Fork lineage is not tracked yet; the product document's neutral value until it is. */
+/** A session without known forks or continuations: the product document's neutral value. */
 export const DEFAULT_CHAIN_QUALITY = 0.5;
 /** The usual RRF constant (Cormack et al. 2009): damps the influence of the very top ranks. */
 export const RRF_K = 60;
@@ -29,6 +34,25 @@ export interface SessionMatches {
   /** This session's matched chunks (any order). Must not be empty. */
   hits: readonly ChunkHit[];
   totalChunks: number;
+  /** The best passage's similarity (0..1) inside the session's best chunks; absent = the best chunk's. */
+  passageSimilarity?: number;
+  /** From the session's lineage (0..1); absent = DEFAULT_CHAIN_QUALITY. */
+  chainQuality?: number;
+  lineage?: RankedSession["lineage"];
+}
+
+/** The relevance weights must not all be 0, and no weight may be negative: a clear message otherwise. */
+export function validateRankingSettings(settings: RankingSettings): string | null {
+  const w = settings.weights;
+  for (const [name, value] of Object.entries(w)) {
+    if (!(Number.isFinite(value) && value >= 0)) return `search.weights.${name} must be a number >= 0`;
+  }
+  if (w.bestSimilarity + w.passageSimilarity + w.averageSimilarity + w.chunkRatio <= 0) {
+    return "search.weights: bestSimilarity, passageSimilarity, averageSimilarity and chunkRatio cannot all be 0";
+  }
+  if (!(settings.tieMargin >= 0 && settings.tieMargin <= 1)) return "search.tieMargin must be from 0 to 1";
+  if (!(settings.recencyDecayDays > 0)) return "search.recencyDecayDays must be > 0";
+  return null;
 }
 
 export function scoreComponents(input: SessionMatches, settings: RankingSettings, now: number): ScoreComponents {
@@ -41,27 +65,45 @@ export function scoreComponents(input: SessionMatches, settings: RankingSettings
     if (hit.memoryType !== null) boost = Math.max(boost, settings.boosts[hit.memoryType]);
   }
   const ageDays = Math.max(0, now - input.session.updatedAt) / DAY_MS;
-  return {
+  const parts = {
     bestSimilarity: best,
+    passageSimilarity: clamp01(input.passageSimilarity ?? best),
     averageSimilarity: input.hits.length === 0 ? 0 : sum / input.hits.length,
     chunkRatio: input.totalChunks <= 0 ? 0 : Math.min(1, input.hits.length / input.totalChunks),
     recency: Math.exp(-ageDays / settings.recencyDecayDays),
-    chainQuality: DEFAULT_CHAIN_QUALITY,
+    chainQuality: clamp01(input.chainQuality ?? DEFAULT_CHAIN_QUALITY),
     boost,
   };
+  const relevance = relevanceOf(parts, settings);
+  return { ...parts, relevance, multiplier: tieBreakMultiplier(parts, settings) };
 }
 
-export function compositeScore(components: ScoreComponents, settings: RankingSettings): number {
+type Parts = Omit<ScoreComponents, "relevance" | "multiplier">;
+
+function relevanceOf(parts: Parts, settings: RankingSettings): number {
   const w = settings.weights;
-  const totalWeight = w.bestSimilarity + w.averageSimilarity + w.chunkRatio + w.recency + w.chainQuality;
-  if (totalWeight <= 0) return 0;
+  const total = w.bestSimilarity + w.passageSimilarity + w.averageSimilarity + w.chunkRatio;
+  if (!(total > 0)) return 0;
   const weighted =
-    w.bestSimilarity * components.bestSimilarity +
-    w.averageSimilarity * components.averageSimilarity +
-    w.chunkRatio * components.chunkRatio +
-    w.recency * components.recency +
-    w.chainQuality * components.chainQuality;
-  return Math.min(1, (weighted / totalWeight) * components.boost);
+    w.bestSimilarity * parts.bestSimilarity +
+    w.passageSimilarity * parts.passageSimilarity +
+    w.averageSimilarity * parts.averageSimilarity +
+    w.chunkRatio * parts.chunkRatio;
+  return Math.min(1, (weighted / total) * parts.boost);
+}
+
+/** 1 .. 1 + tieMargin: how much recency and chain quality lift the score. */
+function tieBreakMultiplier(parts: Parts, settings: RankingSettings): number {
+  const w = settings.weights;
+  const total = w.recency + w.chainQuality;
+  if (!(total > 0)) return 1;
+  const mix = (w.recency * parts.recency + w.chainQuality * parts.chainQuality) / total;
+  return 1 + Math.max(0, settings.tieMargin) * mix;
+}
+
+/** The score sessions are ordered by: relevance, lifted by at most the tie margin. */
+export function compositeScore(components: ScoreComponents): number {
+  return components.relevance * components.multiplier;
 }
 
 /** Sessions by composite score (ties: more recent first), each with its best chunk. */
@@ -78,15 +120,29 @@ export function rankSessions(
     const components = scoreComponents(match, settings, now);
     ranked.push({
       session: match.session,
-      score: compositeScore(components, settings),
+      score: compositeScore(components),
       components,
       bestChunk,
       matchedChunks: match.hits.length,
       totalChunks: match.totalChunks,
+      ...(match.lineage === undefined ? {} : { lineage: match.lineage }),
     });
   }
-  ranked.sort((a, b) => b.score - a.score || b.session.updatedAt - a.session.updatedAt);
+  ranked.sort(compareRanked);
   return ranked.slice(0, Math.max(0, limit));
+}
+
+/** Higher score first; equal scores: the more recent session, then the id (a stable order). */
+export function compareRanked(a: RankedSession, b: RankedSession): number {
+  return (
+    b.score - a.score ||
+    b.session.updatedAt - a.session.updatedAt ||
+    (a.session.id < b.session.id ? -1 : a.session.id > b.session.id ? 1 : 0)
+  );
+}
+
+function clamp01(value: number): number {
+  return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
 }
 
 function bestHit(hits: readonly ChunkHit[]): ChunkHit | null {

@@ -17,21 +17,45 @@ const PATH_SEPARATORS = /[./\\-]+/;
 /** Longer tokens are base64, minified code or hashes of hashes: noise to a search. */
 const MAX_TOKEN_CHARS = 64;
 
+/**
+ * A word's tokens, remembered: text repeats its words (Zipf), and splitting and stemming are most of indexing's
+ * CPU. Bounded: cleared when full, so memory stays flat over a 10,000-session build.
+ */
+const wordTokens = new Map<string, string>();
+const WORD_CACHE_LIMIT = 100_000;
+const CACHED_WORD_CHARS = 11;
+
 /** Lower-cased tokens separated by single spaces; "" for text without letters or digits. */
 export function tokenizeForSearch(text: string): string {
-  const tokens: string[] = [];
-  for (const match of text.matchAll(CANDIDATE)) {
-    // Most words are plain lower-case prose: nothing to split.
-    if (PLAIN_WORD.test(match[0])) {
-      push(tokens, stemEnglish(match[0]));
-      continue;
+  const out: string[] = [];
+  for (const word of text.match(CANDIDATE) ?? []) {
+    let tokens = wordTokens.get(word);
+    if (tokens === undefined) {
+      tokens = tokenizeWord(word);
+      // A matched word is a slice of `text` and would keep all of it alive as a key; a short one is copied flat
+      // (V8 copies strings under 13 characters instead of slicing them), a long one is not remembered.
+      if (word.length <= CACHED_WORD_CHARS) {
+        if (wordTokens.size >= WORD_CACHE_LIMIT) wordTokens.clear();
+        wordTokens.set(` ${word}`.slice(1), tokens);
+      }
     }
-    const candidate = match[0].replace(EDGE_SEPARATORS, "");
-    if (candidate === "") continue;
-    const segments = candidate.split(PATH_SEPARATORS).filter((segment) => segment !== "");
-    if (segments.length > 1) push(tokens, stemEnglish(segments.join("").replaceAll("_", "").toLowerCase()));
-    for (const segment of segments) pushIdentifier(tokens, segment);
+    if (tokens !== "") out.push(tokens);
   }
+  return out.join(" ");
+}
+
+function tokenizeWord(word: string): string {
+  const tokens: string[] = [];
+  // Most words are plain lower-case prose: nothing to split.
+  if (PLAIN_WORD.test(word)) {
+    push(tokens, stemEnglish(word));
+    return tokens.join(" ");
+  }
+  const candidate = word.replace(EDGE_SEPARATORS, "");
+  if (candidate === "") return "";
+  const segments = candidate.split(PATH_SEPARATORS).filter((segment) => segment !== "");
+  if (segments.length > 1) push(tokens, stemEnglish(segments.join("").replaceAll("_", "").toLowerCase()));
+  for (const segment of segments) pushIdentifier(tokens, segment);
   return tokens.join(" ");
 }
 

@@ -1,5 +1,5 @@
-// ctx_fork_detect: the past sessions closest to what the person is about to do, ranked by the composite
-// score, each with a copy-paste fork command that runs from the session's own folder.
+// ctx_fork_detect: the past sessions closest to what the person is about to do, ranked by relevance
+// (docs/search.md), each with a copy-paste fork command that runs from the session's own folder.
 import * as z from "zod/mini";
 import { ForkDetectReportSchema, forkDetectReportOf } from "../../search/fork-detect.ts";
 import { defineTool } from "../define-tool.ts";

@@ -2,7 +2,9 @@
 // Columns beyond that list: files.messages (ordinals consumed, to continue numbering), sessions.ai_title /
 // first_prompt (where the title came from), chunks.source / start_offset / starts_exchange (which file a chunk
 // came from, the byte offset of its first message's line, and whether that message opens an exchange: a grown
-// file is re-chunked from its last chunk that opens an exchange).
+// file is re-chunked from its last chunk that opens an exchange), chunks.last_uuid (the uuid of the chunk's last
+// line: `claude --resume <id> --fork-session --resume-session-at <uuid>` forks there), sessions.root_uuid /
+// origin_session / copied_root (lineage clues, src/search/session-index/lineage.ts).
 //
 // chunks.id is AUTOINCREMENT: an id is never reused, so a vector (chunk_vectors, keyed by chunk id, written by
 // another process) can never be taken for a newer chunk's.
@@ -18,7 +20,7 @@
 import type { DatabaseSync } from "node:sqlite";
 
 /** Bump on any change below: an index with another version is dropped and rebuilt by the next sync. */
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const TOKEN_CHARS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -32,13 +34,15 @@ CREATE TABLE files(
 CREATE INDEX files_session ON files(session_id);
 CREATE TABLE sessions(
   id TEXT PRIMARY KEY, project TEXT, cwd TEXT, path TEXT, git_branch TEXT, created_at INTEGER, updated_at INTEGER,
-  message_count INTEGER, title TEXT, tags TEXT, memory_markers TEXT, ai_title TEXT, first_prompt TEXT);
+  message_count INTEGER, title TEXT, tags TEXT, memory_markers TEXT, ai_title TEXT, first_prompt TEXT,
+  root_uuid TEXT, origin_session TEXT, copied_root INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX sessions_root ON sessions(root_uuid);
 CREATE INDEX sessions_updated ON sessions(updated_at);
 CREATE INDEX sessions_project ON sessions(project);
 CREATE TABLE chunks(
   id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id), chunk_index INTEGER,
   first_message INTEGER, last_message INTEGER, text TEXT, token_count INTEGER, has_code INTEGER, languages TEXT,
-  memory_type TEXT, source TEXT NOT NULL, start_offset INTEGER NOT NULL, starts_exchange INTEGER NOT NULL);
+  memory_type TEXT, source TEXT NOT NULL, start_offset INTEGER NOT NULL, starts_exchange INTEGER NOT NULL, last_uuid TEXT);
 CREATE INDEX chunks_session ON chunks(session_id);
 CREATE INDEX chunks_source ON chunks(source, chunk_index);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(tokens, content='', contentless_delete=1, tokenize=${sqlString(TOKENIZER)});

@@ -6,7 +6,13 @@ import { afterEach, describe, expect, it } from "vitest";
 import { thrownCtxError } from "../../../tests/helpers/ctx-error.ts";
 import type { IndexedChunk } from "../../core/search/model.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
-import { openSessionIndex, type SessionIndex } from "./session-index.ts";
+import {
+  NEWEST_POSTINGS,
+  openSessionIndex,
+  POSTINGS_BUDGET,
+  planPostings,
+  type SessionIndex,
+} from "./session-index.ts";
 import { createIndexWriter } from "./writer.ts";
 
 function expectCtxError(fn: () => unknown, code: string) {
@@ -258,5 +264,20 @@ describe("what the index says about itself", () => {
     addSession(index, "b", "-work-alpha", 2_000, ["beta"]);
     addSession(index, "c", "-work-zeta", 3_000, ["gamma"]);
     expect(index.projects()).toEqual(["-work-alpha", "-work-zeta"]);
+  });
+});
+
+describe("planPostings: candidates from the rarest terms within the postings budget", () => {
+  it("keeps the rarest terms while their postings fit, always at least one", () => {
+    expect(planPostings(["common", "rare", "mid"], [39_000, 50, 5_000], 100_000)).toEqual({
+      terms: ["rare", "mid"],
+      newestPostings: null,
+    });
+    expect(planPostings(["a", "b"], [10, 20], 100)).toEqual({ terms: ["a", "b"], newestPostings: null });
+  });
+
+  it("when even the rarest term is over the budget, reads only its newest postings", () => {
+    const plan = planPostings(["x", "y"], [POSTINGS_BUDGET + 1, POSTINGS_BUDGET + 5], 200_000);
+    expect(plan).toEqual({ terms: ["x"], newestPostings: NEWEST_POSTINGS });
   });
 });

@@ -4,9 +4,15 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import { DatabaseSync } from "node:sqlite";
-import { calibrateBm25, referenceScore, selectDiscriminatingTerms } from "../../core/search/bm25-calibration.ts";
+import {
+  calibrateBm25,
+  inverseDocumentFrequency,
+  referenceScore,
+  selectDiscriminatingTerms,
+} from "../../core/search/bm25-calibration.ts";
 import { buildFtsMatch, selectQueryTerms } from "../../core/search/fts-query.ts";
 import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../../core/search/model.ts";
+import type { WeightedQuery } from "../../core/search/passage.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import { CtxError } from "../../errors.ts";
 import { filterClause, type SessionRow, sessionFromRow } from "./rows.ts";
@@ -32,6 +38,8 @@ export interface SessionIndex {
   /** Every indexed project (Claude Code's project folder names), sorted. */
   projects(): string[];
   searchChunks(query: string, filters: SearchFilters, limit: number): ChunkHit[];
+  /** The query's discriminating terms with their idf and the similarity reference, as searchChunks weighs them. */
+  weighQuery(query: string): WeightedQuery;
   getSession(id: string): IndexedSession | null;
   getSessions(ids: readonly string[]): Map<string, IndexedSession>;
   chunkCount(sessionId: string): number;
@@ -184,24 +192,40 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
         .all(...where.params, Math.max(0, limit)) as unknown as SessionRow[];
       return rows.map(sessionFromRow);
     },
+    weighQuery(query) {
+      const terms = selectQueryTerms(tokenizeForSearch(query));
+      if (terms.length === 0) return { terms: [], idf: [], reference: 0 };
+      const { total, frequencies } = corpusStatistics(terms);
+      const kept = selectDiscriminatingTerms(terms, frequencies, total);
+      const idf = kept.map((term) => inverseDocumentFrequency(frequencies[terms.indexOf(term)] ?? 0, total));
+      return { terms: kept, idf, reference: referenceScore(frequencies, total) };
+    },
     searchChunks(query, filters, limit) {
       const terms = selectQueryTerms(tokenizeForSearch(query));
       if (terms.length === 0 || limit <= 0) return [];
       const { total, frequencies } = corpusStatistics(terms);
       const reference = referenceScore(frequencies, total);
-      const match = buildFtsMatch(selectDiscriminatingTerms(terms, frequencies, total));
+      const kept = selectDiscriminatingTerms(terms, frequencies, total);
+      const plan = planPostings(
+        kept,
+        kept.map((term) => frequencies[terms.indexOf(term)] ?? 0),
+        total,
+      );
+      const match = buildFtsMatch(plan.terms);
       if (match === null) return [];
       const where = filterClause(filters);
       // Unfiltered: FTS5 ranks and limits by itself (its ORDER BY rank fast path); filtered: join, then rank.
+      // Every term common: FTS5 streams the newest postings (ORDER BY rowid DESC stops at the LIMIT), ranked here.
       const sql =
-        where.sql === ""
-          ? `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, hit.score FROM
-               (SELECT rowid, -bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY rank LIMIT ?) hit
-               JOIN chunks c ON c.id = hit.rowid ORDER BY hit.score DESC`
-          : `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, -bm25(chunks_fts) AS score
+        where.sql !== ""
+          ? `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, c.last_uuid, -bm25(chunks_fts) AS score
                FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN sessions s ON s.id = c.session_id
-               WHERE chunks_fts MATCH ? ${where.sql} ORDER BY score DESC LIMIT ?`;
-      const params = where.sql === "" ? [match, limit] : [match, ...where.params, limit];
+               WHERE chunks_fts MATCH ? ${where.sql} ORDER BY score DESC LIMIT ?`
+          : `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, c.last_uuid, hit.score FROM
+               (SELECT rowid, -bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ?
+                ${plan.newestPostings === null ? "ORDER BY rank LIMIT ?" : "ORDER BY rowid DESC LIMIT ?"}) hit
+               JOIN chunks c ON c.id = hit.rowid ORDER BY hit.score DESC LIMIT ?`;
+      const params = where.sql !== "" ? [match, ...where.params, limit] : [match, plan.newestPostings ?? limit, limit];
       const rows = db.prepare(sql).all(...params) as unknown as HitRow[];
       return rows.map((row) => ({
         chunkId: Number(row.id),
@@ -210,6 +234,7 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
         similarity: calibrateBm25(row.score, reference),
         memoryType: row.memory_type as MemoryType | null,
         text: row.text,
+        lastUuid: row.last_uuid,
       }));
     },
   };
@@ -258,12 +283,40 @@ export function integrityProblems(db: DatabaseSync, max = 5): string[] {
   }
 }
 
+/**
+ * FTS5 scores every posting of every MATCH term before it can rank, so a query's cost is the sum of its terms'
+ * document frequencies (over 100,000 each for common words at 10,000 sessions). Candidates come from the
+ * rarest terms while their postings fit the budget (a session worth offering holds the query's rare words; the
+ * common ones still count in the passage score, which weighs every term). When even the rarest term is
+ * common, only its newest NEWEST_POSTINGS postings are read and ranked (recency decides among common words).
+ */
+export const POSTINGS_BUDGET = 40_000;
+export const NEWEST_POSTINGS = 8_000;
+
+export function planPostings(
+  terms: readonly string[],
+  docsWithEachTerm: readonly number[],
+  totalDocs: number,
+): { terms: string[]; newestPostings: number | null } {
+  const order = terms.map((term, i) => ({ term, df: docsWithEachTerm[i] ?? 0 })).sort((a, b) => a.df - b.df);
+  const chosen: string[] = [];
+  let postings = 0;
+  for (const { term, df } of order) {
+    if (chosen.length > 0 && postings + df > POSTINGS_BUDGET) break;
+    chosen.push(term);
+    postings += df;
+  }
+  const rarest = order[0]?.df ?? 0;
+  return { terms: chosen, newestPostings: rarest > POSTINGS_BUDGET && totalDocs > 0 ? NEWEST_POSTINGS : null };
+}
+
 interface HitRow {
   id: number;
   session_id: string;
   chunk_index: number;
   memory_type: string | null;
   text: string;
+  last_uuid: string | null;
   score: number;
 }
 

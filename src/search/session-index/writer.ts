@@ -40,6 +40,10 @@ export interface SessionUpdate {
   firstPrompt: string | null;
   firstTimestamp: number | null;
   lastTimestamp: number | null;
+  /** Lineage clues (main transcripts only; null/false from a subagent file). */
+  rootUuid?: string | null;
+  originSession?: string | null;
+  copiedRoot?: boolean;
 }
 
 interface ChunkPosition {
@@ -78,15 +82,15 @@ export function createIndexWriter(db: DatabaseSync) {
       `SELECT chunk_index, first_message, last_message, start_offset, starts_exchange, token_count, text FROM chunks
        WHERE source = ? ORDER BY chunk_index DESC`,
     ),
-    deleteFts: db.prepare(
-      "DELETE FROM chunks_fts WHERE rowid IN (SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?)",
-    ),
+    // One rowid at a time: `rowid IN (subquery)` makes FTS5 scan its whole table (quadratic over a build).
+    chunkIdsFrom: db.prepare("SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?"),
+    deleteFts: db.prepare("DELETE FROM chunks_fts WHERE rowid = ?"),
 
     deleteChunks: db.prepare("DELETE FROM chunks WHERE source = ? AND chunk_index >= ?"),
     deleteVectors: null as StatementSync | null,
     insertChunk: db.prepare(
       `INSERT INTO chunks(session_id, chunk_index, first_message, last_message, text, token_count, has_code, languages,
-       memory_type, source, start_offset, starts_exchange) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       memory_type, source, start_offset, starts_exchange, last_uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertFts: db.prepare("INSERT INTO chunks_fts(rowid, tokens) VALUES (?, ?)"),
     ensureSession: db.prepare(
@@ -94,13 +98,15 @@ export function createIndexWriter(db: DatabaseSync) {
     ),
     resetSession: db.prepare(
       `UPDATE sessions SET cwd = NULL, git_branch = NULL, created_at = NULL, updated_at = NULL, ai_title = NULL,
-       first_prompt = NULL WHERE id = ?`,
+       first_prompt = NULL, root_uuid = NULL, origin_session = NULL, copied_root = 0 WHERE id = ?`,
     ),
     updateSession: db.prepare(
       `UPDATE sessions SET project = ?, path = coalesce(?, path), cwd = coalesce(cwd, ?), git_branch = coalesce(?, git_branch),
        ai_title = coalesce(?, ai_title), first_prompt = coalesce(first_prompt, ?),
        created_at = min(coalesce(created_at, ?), coalesce(?, created_at)),
-       updated_at = max(coalesce(updated_at, ?), coalesce(?, updated_at)) WHERE id = ?`,
+       updated_at = max(coalesce(updated_at, ?), coalesce(?, updated_at)),
+       root_uuid = coalesce(root_uuid, ?), origin_session = coalesce(origin_session, ?),
+       copied_root = max(copied_root, ?) WHERE id = ?`,
     ),
     sessionLanguages: db.prepare(
       "SELECT DISTINCT j.value AS v FROM chunks c, json_each(c.languages) j WHERE c.session_id = ? ORDER BY 1",
@@ -167,7 +173,9 @@ export function createIndexWriter(db: DatabaseSync) {
     },
     /** Returns how many chunks were deleted. */
     deleteChunks(source: string, fromChunkIndex = 0): number {
-      statements.deleteFts.run(source, fromChunkIndex);
+      const ids = statements.chunkIdsFrom.all(source, fromChunkIndex) as { id: number }[];
+      if (ids.length === 0) return 0;
+      for (const { id } of ids) statements.deleteFts.run(id);
       // chunk_vectors may appear at any time (the embedder creates it): looked up on every delete.
       if (hasTable(db, "chunk_vectors")) {
         statements.deleteVectors ??= db.prepare(
@@ -185,6 +193,7 @@ export function createIndexWriter(db: DatabaseSync) {
       startOffset: number,
       startsExchange: boolean,
       tokens = tokenizeForSearch(chunk.text),
+      lastUuid: string | null = null,
     ): void {
       const result = statements.insertChunk.run(
         chunk.sessionId,
@@ -199,6 +208,7 @@ export function createIndexWriter(db: DatabaseSync) {
         source,
         startOffset,
         startsExchange ? 1 : 0,
+        lastUuid,
       );
       statements.insertFts.run(result.lastInsertRowid, tokens);
     },
@@ -221,6 +231,9 @@ export function createIndexWriter(db: DatabaseSync) {
         update.firstTimestamp,
         update.lastTimestamp,
         update.lastTimestamp,
+        update.rootUuid ?? null,
+        update.originSession ?? null,
+        update.copiedRoot === true ? 1 : 0,
         update.id,
       );
     },

@@ -30,6 +30,9 @@ describe("readTranscriptFrom on the real fixtures", () => {
       firstPrompt: "mix phx.server doesnt seem to start",
       firstTimestamp: Date.parse("2026-02-10T21:11:56.846Z"),
       lastTimestamp: Date.parse("2026-02-10T21:16:12.381Z"),
+      rootUuid: "7d48cbd2-6615-4dd8-87f6-38f12b8167d6",
+      originSession: null,
+      copiedRoot: false,
     });
     expect(roles(read.messages)).toEqual(["user", "assistant"]);
     const reply = read.messages[1] as IndexMessage;
@@ -42,6 +45,8 @@ describe("readTranscriptFrom on the real fixtures", () => {
       "Rejected by user",
     ]);
     expect(reply.uuid).toBe("1b7d717f-d6a2-46a6-8575-fa4f937450ea");
+    // The reply ends on its last block's line: where `--resume-session-at` keeps the whole reply.
+    expect(reply.endUuid).not.toBe(reply.uuid);
     // The /model local command and its stdout (system entries) and the interruption notice are not messages.
     expect(read.messages.some((message) => message.text.includes("Request interrupted"))).toBe(false);
   });

@@ -40,17 +40,31 @@ export function isUnchanged(file: DiscoveredFile, stored: FileRecord | null): bo
   );
 }
 
-export async function syncFile(
-  db: DatabaseSync,
+/** One file read, chunked and tokenized, ready to be written (inside the caller's transaction). */
+export interface PreparedFile {
+  file: DiscoveredFile;
+  stored: FileRecord | null;
+  replaced: boolean;
+  from: number;
+  firstOrdinal: number;
+  firstChunkIndex: number;
+  increment: Awaited<ReturnType<typeof readTranscriptFrom>>;
+  chunks: ReturnType<typeof buildChunks>;
+  tokens: string[];
+  head: string;
+}
+
+/** Everything but the writes: null when there is nothing to do (unchanged meanwhile, or deleted). */
+export async function prepareFile(
   writer: IndexWriter,
   file: DiscoveredFile,
   options: { full: boolean },
-): Promise<FileSyncResult> {
+): Promise<PreparedFile | null> {
   const stored = writer.getFile(file.path);
   // Another process may have brought it up to date since this sync listed its work.
-  if (!options.full && isUnchanged(file, stored)) return { ...NOTHING, raced: true };
+  if (!options.full && isUnchanged(file, stored)) return null;
   // Deleted since discovery (Claude Code's cleanup): its rows stay, a fork-detect result says the file is gone.
-  if ((await readHead(file.path, 0)) === "missing") return { ...NOTHING, raced: false };
+  if ((await readHead(file.path, 0)) === "missing") return null;
   const replaced =
     options.full ||
     stored === null ||
@@ -72,55 +86,64 @@ export async function syncFile(
   // Tokenized before the transaction: the write lock is held only for the inserts.
   const tokens = chunks.map((chunk) => tokenizeForSearch(chunk.text));
   const head = await readHead(file.path, Math.min(increment.endOffset, HEAD_BYTES));
+  return { file, stored, replaced, from, firstOrdinal, firstChunkIndex, increment, chunks, tokens, head };
+}
+
+/**
+ * Writes a prepared file; the caller holds the write transaction (several files may share one: FTS5 flushes
+ * its pending terms once per commit, so batching is most of the indexing speed). Raced = another process
+ * synced the file since it was prepared: nothing written.
+ */
+export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): FileSyncResult {
+  const { file, stored, replaced, from, firstOrdinal, firstChunkIndex, increment, chunks, tokens, head } = prepared;
+  if (!sameRecord(writer.getFile(file.path), stored)) return { ...NOTHING, raced: true };
   const totalMessages = firstOrdinal + increment.messages.length;
   const previousMessages = replaced ? 0 : (stored?.messages ?? 0);
-
-  let removedChunks = 0;
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    if (!sameRecord(writer.getFile(file.path), stored)) {
-      db.exec("ROLLBACK");
-      return { ...NOTHING, raced: true };
-    }
-    const mainPath = file.kind === "main" ? file.path : null;
-    writer.ensureSession(file.sessionId, file.project, file.path);
-    const removed = writer.deleteChunks(file.path, firstChunkIndex);
-    // A replaced file's chunks are all new; a grown file's rebuilt ones are not.
-    if (!replaced) removedChunks = removed;
-    if (replaced && file.kind === "main") writer.resetSession(file.sessionId);
-    chunks.forEach((chunk, i) => {
-      const first = increment.messages[chunk.firstMessage - firstOrdinal];
-      const startsExchange = first !== undefined && opensExchange(first, file.kind);
-      writer.insertChunk(chunk, file.path, first?.offset ?? from, startsExchange, tokens[i]);
-    });
-    const meta = increment.meta;
-    writer.updateSession({
-      id: file.sessionId,
-      project: file.project,
-      path: mainPath,
-      cwd: file.kind === "main" ? meta.cwd : null,
-      gitBranch: file.kind === "main" ? meta.gitBranch : null,
-      aiTitle: file.kind === "main" ? meta.title : null,
-      firstPrompt: file.kind === "main" ? meta.firstPrompt : null,
-      firstTimestamp: meta.firstTimestamp,
-      lastTimestamp: meta.lastTimestamp,
-    });
-    writer.putFile({
-      path: file.path,
-      sessionId: file.sessionId,
-      kind: file.kind,
-      size: file.size,
-      mtimeMs: file.mtimeMs,
-      offset: increment.endOffset,
-      head,
-      messages: totalMessages,
-    });
-    writer.finishSession(file.sessionId, file.mtimeMs);
-    db.exec("COMMIT");
-  } catch (error) {
-    if (db.isTransaction) db.exec("ROLLBACK");
-    throw error;
-  }
+  const mainPath = file.kind === "main" ? file.path : null;
+  writer.ensureSession(file.sessionId, file.project, file.path);
+  const removed = writer.deleteChunks(file.path, firstChunkIndex);
+  // A replaced file's chunks are all new; a grown file's rebuilt ones are not.
+  const removedChunks = replaced ? 0 : removed;
+  if (replaced && file.kind === "main") writer.resetSession(file.sessionId);
+  chunks.forEach((chunk, i) => {
+    const first = increment.messages[chunk.firstMessage - firstOrdinal];
+    const startsExchange = first !== undefined && opensExchange(first, file.kind);
+    const last = increment.messages[chunk.lastMessage - firstOrdinal];
+    writer.insertChunk(
+      chunk,
+      file.path,
+      first?.offset ?? from,
+      startsExchange,
+      tokens[i],
+      last?.endUuid ?? last?.uuid ?? null,
+    );
+  });
+  const meta = increment.meta;
+  writer.updateSession({
+    id: file.sessionId,
+    project: file.project,
+    path: mainPath,
+    cwd: file.kind === "main" ? meta.cwd : null,
+    gitBranch: file.kind === "main" ? meta.gitBranch : null,
+    aiTitle: file.kind === "main" ? meta.title : null,
+    firstPrompt: file.kind === "main" ? meta.firstPrompt : null,
+    firstTimestamp: meta.firstTimestamp,
+    lastTimestamp: meta.lastTimestamp,
+    rootUuid: file.kind === "main" ? meta.rootUuid : null,
+    originSession: file.kind === "main" ? meta.originSession : null,
+    copiedRoot: file.kind === "main" && meta.copiedRoot,
+  });
+  writer.putFile({
+    path: file.path,
+    sessionId: file.sessionId,
+    kind: file.kind,
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    offset: increment.endOffset,
+    head,
+    messages: totalMessages,
+  });
+  writer.finishSession(file.sessionId, file.mtimeMs);
   return {
     messages: Math.max(0, totalMessages - previousMessages),
     chunks: chunks.length - removedChunks,
@@ -128,6 +151,26 @@ export async function syncFile(
     unknownEntries: increment.unknownEntries,
     raced: false,
   };
+}
+
+/** One file in its own transaction. */
+export async function syncFile(
+  db: DatabaseSync,
+  writer: IndexWriter,
+  file: DiscoveredFile,
+  options: { full: boolean },
+): Promise<FileSyncResult> {
+  const prepared = await prepareFile(writer, file, options);
+  if (prepared === null) return { ...NOTHING, raced: !options.full && isUnchanged(file, writer.getFile(file.path)) };
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const result = applyPreparedFile(writer, prepared);
+    db.exec(result.raced ? "ROLLBACK" : "COMMIT");
+    return result;
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
 }
 
 function sameRecord(a: FileRecord | null, b: FileRecord | null): boolean {

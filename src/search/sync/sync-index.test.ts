@@ -247,6 +247,7 @@ describe("interruption and concurrency", () => {
     await syncIndex({
       claudeDir,
       dbPath,
+      batchFiles: 2,
       onProgress: () => {
         const stats = reader.stats();
         const orphans = reader.db

@@ -1,13 +1,16 @@
 // Incremental sync of the session index with the transcripts on disk: discover, skip what is unchanged,
-// bring each changed file up to date in its own transaction (src/search/sync/sync-file.ts). An abort (Ctrl-C)
-// takes effect between files, so the index is always consistent and the next run resumes where this one stopped.
+// bring changed files up to date, several per transaction (src/search/sync/sync-file.ts). An abort (Ctrl-C)
+// takes effect between files (what was prepared is written first), so the index is always consistent and the
+// next run resumes where this one stopped.
 // Then the auto-memory topic files, the same way (src/search/sync/sync-memory.ts).
 
+import { resolve } from "node:path";
+import { CtxError } from "../../errors.ts";
 import { openSessionIndex } from "../session-index/session-index.ts";
 import { createIndexWriter } from "../session-index/writer.ts";
 import type { DiscoveredFile } from "./discover.ts";
 import { discoverTranscripts } from "./discover.ts";
-import { isUnchanged, syncFile } from "./sync-file.ts";
+import { applyPreparedFile, isUnchanged, type PreparedFile, prepareFile } from "./sync-file.ts";
 import { type MemorySyncSummary, syncMemoryTopics } from "./sync-memory.ts";
 
 export interface SyncProgress {
@@ -46,13 +49,24 @@ export interface SyncOptions {
   now?: () => number;
   /** Strings never redacted in memory topics (config `redaction.allowlist`). */
   allowlist?: readonly string[];
+  /** Files written per transaction (default BATCH_FILES). */
+  batchFiles?: number;
+  /** Only this main transcript (and its subagents' files): SessionEnd's queued indexing of the ended session. */
+  onlyTranscript?: string;
 }
+
+/**
+ * Files written per transaction: FTS5 flushes its pending terms to a new segment at every commit, so one commit per
+ * file made thousands of tiny segments to merge. The write lock is held for one batch (well under a second).
+ */
+const BATCH_FILES = 32;
+const BATCH_BYTES = 2 * 1024 * 1024;
 
 export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   const now = options.now ?? Date.now;
   const started = now();
   const full = options.full === true;
-  const files = await discoverTranscripts(options.claudeDir);
+  const files = onlyTranscript(await discoverTranscripts(options.claudeDir), options.onlyTranscript);
   const index = openSessionIndex(options.dbPath);
   const summary: SyncSummary = {
     sessionsTotal: 0,
@@ -73,27 +87,52 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     summary.filesSkippedUnchanged = files.length - work.length;
     const totalBytes = work.reduce((sum, file) => sum + file.size, 0);
     let bytesDone = 0;
+    let batch: PreparedFile[] = [];
+    let batchBytes = 0;
+    const flush = () => {
+      if (batch.length === 0) return;
+      index.db.exec("BEGIN IMMEDIATE");
+      try {
+        for (const prepared of batch) {
+          const result = applyPreparedFile(writer, prepared);
+          if (!result.raced) summary.filesIngested += 1;
+          summary.messages += result.messages;
+          summary.chunks += result.chunks;
+          summary.skippedLines += result.skippedLines;
+          summary.unknownEntries += result.unknownEntries;
+        }
+        index.db.exec("COMMIT");
+      } catch (error) {
+        if (index.db.isTransaction) index.db.exec("ROLLBACK");
+        throw error;
+      }
+      batch = [];
+      batchBytes = 0;
+    };
     for (const [done, file] of work.entries()) {
       if (options.signal?.aborted === true) {
         summary.interrupted = true;
         break;
       }
       try {
-        const result = await syncFile(index.db, writer, file, { full });
-        if (!result.raced) summary.filesIngested += 1;
-        summary.messages += result.messages;
-        summary.chunks += result.chunks;
-        summary.skippedLines += result.skippedLines;
-        summary.unknownEntries += result.unknownEntries;
+        const prepared = await prepareFile(writer, file, { full });
+        if (prepared !== null) {
+          // A file prepared twice in one batch (main and subagent share a session, not a path) cannot happen:
+          // paths are unique, so batching changes nothing but the number of commits.
+          batch.push(prepared);
+          batchBytes += file.size;
+        }
       } catch (error) {
         if (options.onFileError === undefined || isDatabaseError(error)) throw error;
         options.onFileError(file.path, error);
       }
+      if (batch.length >= (options.batchFiles ?? BATCH_FILES) || batchBytes >= BATCH_BYTES) flush();
       bytesDone += file.size;
       const elapsed = now() - started;
       const etaMs = bytesDone > 0 && elapsed > 0 ? Math.round((elapsed / bytesDone) * (totalBytes - bytesDone)) : null;
       options.onProgress?.({ done: done + 1, total: work.length, sessionId: file.sessionId, etaMs });
     }
+    flush();
     if (!summary.interrupted) {
       summary.memoryTopics = await syncMemoryTopics(index.db, options.claudeDir, {
         full,
@@ -108,6 +147,18 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   }
   summary.durationMs = now() - started;
   return summary;
+}
+
+function onlyTranscript(files: DiscoveredFile[], path: string | undefined): DiscoveredFile[] {
+  if (path === undefined) return files;
+  const wanted = resolve(path);
+  const main = files.find((file) => file.kind === "main" && resolve(file.path) === wanted);
+  if (main === undefined) {
+    throw new CtxError("NOT_FOUND", `${path} is not a transcript under the projects folder`, {
+      hint: "give the path of a session's .jsonl file under <claude dir>/projects",
+    });
+  }
+  return files.filter((file) => file === main || (file.kind === "subagent" && file.sessionId === main.sessionId));
 }
 
 /** Main transcripts before subagent ones, so a session's row comes from its main file first; else by path. */
