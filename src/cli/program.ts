@@ -3,6 +3,7 @@
 import { Command, CommanderError } from "commander";
 import { CTX_VERSION } from "../version.ts";
 import type { CliContext } from "./command-io.ts";
+import { registerBridgeCommand } from "./commands/bridge.ts";
 import { registerBudgetCommand } from "./commands/budget.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
 import { registerChunkCommand } from "./commands/chunk.ts";
@@ -63,6 +64,7 @@ export function createProgram(ctx: CliContext): Command {
   registerSummariesCommand(program, ctx);
   registerContextStatsCommand(program, ctx);
   registerStatusLineCommand(program, ctx);
+  registerBridgeCommand(program, ctx);
   return program;
 }
 
