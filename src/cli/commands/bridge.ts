@@ -24,7 +24,7 @@ export function registerBridgeCommand(program: Command, ctx: CliContext): void {
     .command("synology")
     .description("run the Synology Chat bridge in the foreground (stop with Ctrl-C or SIGTERM)")
     .option("--host <host>", "listen address (default bridge.host, 127.0.0.1)")
-    .option("--port <n>", "listen port (default bridge.port, 8787)")
+    .option("--port <n>", "listen port (default bridge.port, 8787; 0 picks a free one, logged at start)")
     .addHelpText(
       "after",
       "\nNeeds bridge.synology.token and bridge.synology.incomingUrl (config or CTX_BRIDGE__SYNOLOGY__* variables).",
@@ -61,8 +61,8 @@ export function registerBridgeCommand(program: Command, ctx: CliContext): void {
 
 function parsePort(raw: string): number {
   const port = /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : Number.NaN;
-  if (!Number.isInteger(port) || port < 1 || port > 65_535) {
-    throw new CtxError("USAGE", `--port must be a port number (1-65535), got "${raw}"`, {
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+    throw new CtxError("USAGE", `--port must be a port number (0-65535; 0 picks a free one), got "${raw}"`, {
       hint: "for example `ctx bridge synology --port 8787`",
     });
   }
