@@ -3,6 +3,7 @@
 // that fails, prints non-JSON or hangs: each gets a clear reply or HTTP answer and a log line, and the bridge
 // keeps serving the next message.
 import { existsSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -43,6 +44,20 @@ async function setup(extra: Record<string, string> = {}): Promise<{
     await bridge.exited;
   });
   return { sandbox, chat, bridge, counter };
+}
+
+async function expectGone(pid: number): Promise<void> {
+  const deadline = Date.now() + 5_000;
+  for (;;) {
+    try {
+      process.kill(pid, 0);
+    } catch (error) {
+      expect((error as NodeJS.ErrnoException).code).toBe("ESRCH");
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`process ${pid} outlived the Claude timeout`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 const message = (text: string, user = "7") => ({ token: TOKEN, user_id: user, username: `user${user}`, text });
@@ -103,7 +118,12 @@ describe("ctx bridge synology: bad input", () => {
     ["hang", "Claude did not answer within 2 s"],
   ] as const) {
     it(`tells the person when Claude ${mode === "hang" ? "times out" : mode === "fail" ? "exits non-zero" : "prints non-JSON"}, and keeps serving`, async () => {
-      const { chat, bridge, sandbox } = await setup({ STUB_CLAUDE_MODE: mode, CTX_BRIDGE__CLAUDE__TIMEOUT_MS: "2000" });
+      const pidFile = join(tmpdir(), `ctx-bridge-stub-pids-${process.pid}-${mode}`);
+      const { chat, bridge, sandbox } = await setup({
+        STUB_CLAUDE_MODE: mode,
+        CTX_BRIDGE__CLAUDE__TIMEOUT_MS: "2000",
+        STUB_CLAUDE_PIDS: pidFile,
+      });
       expect((await bridge.post(message("first"))).status).toBe(200);
       const [post] = await chat.waitForPosts(1);
       expect(post?.text).toContain("Claude could not answer this message");
@@ -114,6 +134,12 @@ describe("ctx bridge synology: bad input", () => {
       const posts = await chat.waitForPosts(2);
       expect(posts[1]?.text).toContain("Messages: 1 (0 Claude turns");
       expect(existsSync(join(sandbox.ctxHome, "bridge", "sessions"))).toBe(true);
+      if (mode === "hang") {
+        // The timeout ended the whole process group: the stub and the child it started.
+        const pids = readFileSync(pidFile, "utf8").trim().split(" ").map(Number);
+        expect(pids).toHaveLength(2);
+        for (const pid of pids) await expectGone(pid);
+      }
     });
   }
 });
