@@ -37,6 +37,8 @@ export interface BridgeServiceOptions {
   summaryClient?: RollingSummaryDeps["client"];
   /** How long a stop waits for running turns before killing them (default 10 s). */
   stopGraceMs?: number;
+  /** Benchmarks: Claude Code replaced (default: `bridge.claude.command` as a child process). */
+  claude?: ClaudeProcesses;
 }
 
 export interface RunningBridge {
@@ -94,13 +96,15 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
   const { journal, open, skipped } = await openJournal(settings.dir);
   if (skipped > 0) log(`bridge: skipped ${skipped} damaged journal line(s) (a crash's last write)`);
   const sessions = sessionsDir(options.env);
-  const claude: ClaudeProcesses = createClaudeRunner({
-    command: settings.claude.command,
-    args: settings.claude.args,
-    cwd: settings.workdir,
-    timeoutMs: settings.claude.timeoutMs,
-    env: options.env,
-  });
+  const claude: ClaudeProcesses =
+    options.claude ??
+    createClaudeRunner({
+      command: settings.claude.command,
+      args: settings.claude.args,
+      cwd: settings.workdir,
+      timeoutMs: settings.claude.timeoutMs,
+      env: options.env,
+    });
   const poster = createPoster({
     incomingUrl: settings.synology.incomingUrl,
     mode: settings.synology.mode,
