@@ -40,7 +40,12 @@ export interface ConversationDeps {
   now: () => Date;
   warn: (line: string) => void;
   queueInfo: (key: string) => { queuedHere: number; queuedTotal: number; running: number };
+  /** True once the bridge is stopping and has ended the running Claude turns. */
+  halted?: () => boolean;
 }
+
+/** A turn ended by the bridge's own stop: nothing is written, the journal runs the message again on start. */
+export class BridgeHalted extends Error {}
 
 export interface Answer {
   /** The reply, as one text (the poster cuts it into chat messages). */
@@ -157,6 +162,7 @@ async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promi
       };
       answers.push(answer.text);
     } catch (error) {
+      if (deps.halted?.() === true) throw new BridgeHalted("stopped mid-turn");
       failure = deps.redact(describeError(error));
       break;
     }

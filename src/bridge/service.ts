@@ -17,7 +17,7 @@ import { ensurePrivateDir } from "../store/files/atomic-write.ts";
 import { withLock } from "../store/files/lock.ts";
 import { createWebhookApp } from "./app.ts";
 import { type ClaudeProcesses, createClaudeRunner } from "./claude-runner.ts";
-import { answerMessage } from "./conversation.ts";
+import { answerMessage, BridgeHalted } from "./conversation.ts";
 import { createPoster } from "./poster.ts";
 import { createWorkQueue } from "./queue.ts";
 import { resolveBridgeSettings } from "./settings.ts";
@@ -35,8 +35,6 @@ export interface BridgeServiceOptions {
   fetch?: typeof fetch;
   /** Tests: a summariser client instead of the configured provider's. */
   summaryClient?: RollingSummaryDeps["client"];
-  /** How long a stop waits for running turns before killing them (default 10 s). */
-  stopGraceMs?: number;
   /** Benchmarks: Claude Code replaced (default: `bridge.claude.command` as a child process). */
   claude?: ClaudeProcesses;
 }
@@ -138,6 +136,7 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     redact,
     now,
     warn: log,
+    halted: () => halted,
     queueInfo: (key: string) => ({
       queuedHere: queue.waiting(key),
       queuedTotal: queue.waiting(),
@@ -145,14 +144,18 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     }),
   };
 
+  let halted = false;
+
   async function runWork(work: Work): Promise<void> {
     const id = work.message.id;
     let line = "";
+    let parts: string[];
     if (work.parts === null) {
       let answer: Awaited<ReturnType<typeof answerMessage>>;
       try {
         answer = await answerMessage(work.live, conversationDeps);
       } catch (error) {
+        if (error instanceof BridgeHalted) return; // stopping: the journal still owes it
         // The session store failed (damaged file, disk full): the person hears about it, the bridge goes on.
         const detail = redact(describeError(error));
         log(`bridge: ${shortKey(work.key)} failed: ${detail}`);
@@ -165,27 +168,31 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
           failed: true,
         };
       }
-      const parts = replyMessages(answer.text, settings.outputChunkChars);
-      await journal.append({ t: "reply", id, parts: parts.map(redact) });
-      work.parts = parts;
+      parts = replyMessages(answer.text, settings.outputChunkChars);
+      // Recorded before it is journaled, so a compaction running meanwhile keeps it (see Journal.compact).
+      work.parts = parts.map(redact);
+      await journal.append({ t: "reply", id, parts: work.parts });
       line =
         `in=${work.message.bytes}B parts=${answer.parts} out=${answer.text.length}c/${parts.length}msg ` +
         `tokens=${answer.contextTokens ?? "-"} claude=${Math.round(answer.claudeMs)}ms` +
         (answer.rolledOver === null ? "" : ` summarised(${answer.rolledOver})`) +
         (answer.failed ? " FAILED" : "");
     } else {
-      line = `resumed: posting parts ${work.posted + 1}-${work.parts.length}`;
+      // Resumed after a restart: the journal's (redacted) parts.
+      parts = work.parts;
+      line = `resumed: posting parts ${work.posted + 1}-${parts.length}`;
     }
-    const report = await poster.postReply(work.message.userId, work.parts, work.posted, (part) =>
-      journal.append({ t: "posted", id, part }),
-    );
-    await journal.append({ t: "done", id });
+    const report = await poster.postReply(work.message.userId, parts, work.posted, async (part) => {
+      work.posted = part + 1;
+      await journal.append({ t: "posted", id, part });
+    });
     owed.delete(id);
+    await journal.append({ t: "done", id });
     log(
       `bridge: ${shortKey(work.key)} ${work.message.username} ${line} posted=${report.posted}` +
         `${report.lost > 0 ? ` LOST=${report.lost}` : ""} time=${Math.round(performance.now() - work.receivedAt)}ms`,
     );
-    if (owed.size === 0) await journal.compact([], 500);
+    await journal.compact(() => [...owed.values()], 1_000);
   }
 
   const queue = createWorkQueue<Work>({
@@ -193,13 +200,11 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     run: runWork,
     onError: (work, error) => log(`bridge: ${shortKey(work.key)} stopped: ${redact(describeError(error))}`),
   });
-  const enqueue = (work: Work) => {
-    owed.set(work.message.id, work);
-    queue.push(work);
-  };
   if (open.length > 0) log(`bridge: resuming ${open.length} message(s) accepted before the last stop`);
   for (const work of open) {
-    enqueue({ ...work, key: work.message.key, live: work.message, receivedAt: performance.now() });
+    const resumed: Work = { ...work, key: work.message.key, live: work.message, receivedAt: performance.now() };
+    owed.set(work.message.id, resumed);
+    queue.push(resumed);
   }
 
   const app = createWebhookApp({
@@ -210,9 +215,23 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     now,
     warn: log,
     accept: async ({ journaled, live }) => {
-      const receivedAt = performance.now();
-      await journal.append({ t: "accept", message: journaled });
-      enqueue({ message: journaled, live, key: journaled.key, parts: null, posted: 0, receivedAt });
+      const work: Work = {
+        message: journaled,
+        live,
+        key: journaled.key,
+        parts: null,
+        posted: 0,
+        receivedAt: performance.now(),
+      };
+      // Owed before its accept record is written, so a compaction running meanwhile keeps it.
+      owed.set(journaled.id, work);
+      try {
+        await journal.append({ t: "accept", message: journaled });
+      } catch (error) {
+        owed.delete(journaled.id);
+        throw error;
+      }
+      queue.push(work);
     },
     health: async () => ({
       queued: queue.waiting(),
@@ -258,7 +277,8 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
         server.close(() => resolve());
         (server as { closeAllConnections?: () => void }).closeAllConnections?.();
       });
-      const left = await queue.stop(options.stopGraceMs ?? 10_000);
+      const left = await queue.stop(settings.stopGraceMs);
+      halted = true;
       if (left > 0) {
         log(`bridge: stopping with ${left} conversation(s) mid-turn; the journal runs them again on the next start`);
         claude.killAll();

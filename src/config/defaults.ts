@@ -75,6 +75,7 @@ const DEFAULT_CONFIG: Config = {
     postRetries: 4,
     retryBaseMs: 1_000,
     postTimeoutMs: 15_000,
+    stopGraceMs: 10_000,
     claude: { command: "claude", args: [], workdir: "", timeoutMs: 600_000 },
   },
 };

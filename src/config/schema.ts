@@ -207,6 +207,8 @@ function buildConfigSchema() {
     retryBaseMs: z._default(positiveInt(), 1_000),
     /** One post to Synology may take this long. */
     postTimeoutMs: z._default(positiveInt(), 15_000),
+    /** On SIGINT/SIGTERM, running Claude turns get this long to finish; then they are ended (and rerun on start). */
+    stopGraceMs: z._default(nonNegativeInt(), 10_000),
     claude: section(
       z.strictObject({
         command: z._default(z.string().check(z.minLength(1)), "claude"),

@@ -1,6 +1,7 @@
 // Load and crash safety of `ctx bridge synology` (stub Claude, mock Synology Chat): 200 messages from 10 users
 // posted as fast as possible are each answered exactly once, in order per user; a bridge SIGKILLed mid-run and
 // started again answers the rest from its journal, nothing lost and nothing twice.
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
@@ -114,4 +115,34 @@ describe("ctx bridge synology under load", () => {
     const byUser = answeredInOrder(posts);
     for (let user = 0; user < USERS; user += 1) expect(byUser.get(user)).toEqual(everyMessage);
   }, 180_000);
+});
+
+describe("ctx bridge synology stopping", () => {
+  it("on SIGTERM ends a Claude turn still running after the grace period, exits 0, and answers it after a restart", async () => {
+    const sandbox = await createSandbox({ git: false });
+    cleanups.push(() => sandbox.cleanup());
+    const chat = await startMockSynology();
+    cleanups.push(() => chat.close());
+    const env = bridgeEnv(chat.url, sandbox, { CTX_BRIDGE__STOP_GRACE_MS: "300" });
+    const first = await startBridgeProcess(sandbox, { ...env, STUB_CLAUDE_MODE: "hang" });
+    expect((await first.post({ token: TOKEN, user_id: "100", username: "u0", text: "u0 m0" })).status).toBe(200);
+    const calls = join(sandbox.root, "claude-calls");
+    const deadline = Date.now() + 30_000;
+    while (!existsSync(calls) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toEqual({ code: 0, signal: null });
+    expect(first.stderr()).toContain("stopping with 1 conversation(s) mid-turn");
+    expect(chat.posts).toHaveLength(0);
+
+    const second = await startBridgeProcess(sandbox, env);
+    cleanups.push(async () => {
+      second.child.kill("SIGKILL");
+      await second.exited;
+    });
+    expect(second.stderr()).toContain("resuming 1 message(s)");
+    const [post] = await chat.waitForPosts(1);
+    expect(post?.text).toBe("echo 2: u0 m0");
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(chat.posts).toHaveLength(1);
+  }, 60_000);
 });

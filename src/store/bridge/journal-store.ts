@@ -83,8 +83,12 @@ function notRegular(path: string): CtxError {
 export interface Journal {
   readonly path: string;
   append(record: JournalRecord): Promise<void>;
-  /** Rewrites the file with only `open` work (atomic), when it has grown past `minLines`. */
-  compact(open: readonly OpenWork[], minLines?: number): Promise<void>;
+  /**
+   * Rewrites the file with only the open work (atomic) once it has grown past `minLines`. `open` is read when
+   * the rewrite runs, after every append queued before it, so a caller must record work as open (and its reply
+   * and posted parts) before appending the record that says so.
+   */
+  compact(open: () => readonly OpenWork[], minLines?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -114,7 +118,7 @@ export async function openJournal(bridgeDir: string): Promise<{ journal: Journal
     compact: (open, minLines = 1_000) =>
       serial(async () => {
         if (lines < minLines) return;
-        const records = recordsOf(open);
+        const records = recordsOf(open());
         await writeFileAtomic(path, records.map(encodeJournalLine).join(""));
         await handle.close();
         handle = await openForAppend(path);

@@ -25,7 +25,9 @@ export interface MockSynology {
   close(): Promise<void>;
 }
 
-export async function startMockSynology(): Promise<MockSynology> {
+/** `keepText: false` (benchmarks) keeps only each post's first 64 characters, so the record does not grow the heap. */
+export async function startMockSynology(options: { keepText?: boolean } = {}): Promise<MockSynology> {
+  const keep = options.keepText ?? true;
   const posts: RecordedPost[] = [];
   const scripted: ScriptedAnswer[] = [];
   let waiters: (() => void)[] = [];
@@ -44,7 +46,13 @@ export async function startMockSynology(): Promise<MockSynology> {
         text?: string;
         user_ids?: unknown;
       };
-      posts.push({ text: payload.text ?? "", userIds: payload.user_ids, at: performance.now(), raw });
+      const text = payload.text ?? "";
+      posts.push({
+        text: keep ? text : text.slice(0, 64),
+        userIds: payload.user_ids,
+        at: performance.now(),
+        raw: keep ? raw : "",
+      });
       response.writeHead(200, { "content-type": "application/json" });
       response.end('{"success":true}');
       for (const wake of waiters.splice(0)) wake();
