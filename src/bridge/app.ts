@@ -6,7 +6,7 @@ import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { JournalMessage } from "../core/bridge/journal.ts";
-import { chatMessageOf, parseFormBody, WebhookFieldsSchema } from "../core/bridge/webhook.ts";
+import { chatMessageOf, parseFormBody, sessionKeyOf, WebhookFieldsSchema } from "../core/bridge/webhook.ts";
 
 export interface AcceptedMessage {
   /** What the journal keeps (text redacted). */
@@ -81,7 +81,9 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
         deps.warn(`bridge: webhook from user ${base.userId || "(none)"}: ${problem}`);
         if (base.userId === "") return c.json({ error: problem }, 400);
         const refused = parsed.ok ? ("empty" as const) : ("invalid-utf8" as const);
-        const message = { ...base, key: `dm:${base.userId}`, refused };
+        // In its conversation's place, so the notice arrives in order with the person's other messages.
+        const key = sessionKeyOf(base.userId, lenient.get("channel_id") || null);
+        const message = { ...base, key, refused };
         await deps.accept({ journaled: message, live: message });
         return c.json({}, 200);
       }
