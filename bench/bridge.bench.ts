@@ -47,6 +47,7 @@ function instantClaude(): ClaudeProcesses {
         text: `Answer to: ${request.prompt.slice(0, 60)}\n\n${paragraph(rng, vocabulary, 250)}`,
         sessionId: request.resume ?? `stub-${sessions}`,
         usage: { input_tokens: 200, output_tokens: 400, cache_read_input_tokens: 20_000 },
+        contextTokens: 20_200,
         durationMs: 0,
       };
     },

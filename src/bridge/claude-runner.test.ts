@@ -37,6 +37,7 @@ describe("parseClaudeTurnOutput", () => {
       text: "hello",
       sessionId: "s1",
       usage: { input_tokens: 3, cache_read_input_tokens: 1_000, output_tokens: 5 },
+      calls: 1,
     });
   });
 

@@ -4,9 +4,11 @@
 // gets SIGTERM, then SIGKILL. CTX_HOOKS_DISABLED is deliberately not set: this is a real session, and ctx's own
 // hooks may run in it.
 import { spawn } from "node:child_process";
+import { join } from "node:path";
 import * as z from "zod/mini";
-import type { ReportedUsage } from "../core/bridge/context.ts";
+import { contextTokensOf, type ReportedUsage } from "../core/bridge/context.ts";
 import { CtxError } from "../errors.ts";
+import { readContextTail } from "../store/transcript/tail.ts";
 
 export interface ClaudeTurnRequest {
   prompt: string;
@@ -17,8 +19,19 @@ export interface ClaudeTurnRequest {
 export interface ClaudeTurnAnswer {
   text: string;
   sessionId: string;
+  /** What the run used in all (billing totals): summed over its API calls. */
   usage: ReportedUsage;
+  /** The context size after the turn: the last API call's input + cache creation + cache read. */
+  contextTokens: number;
   durationMs: number;
+}
+
+interface ParsedTurn {
+  text: string;
+  sessionId: string;
+  usage: ReportedUsage;
+  /** API calls the run made (1 when the model used no tool). */
+  calls: number;
 }
 
 export interface ClaudeRunnerOptions {
@@ -27,6 +40,20 @@ export interface ClaudeRunnerOptions {
   cwd: string;
   timeoutMs: number;
   env: NodeJS.ProcessEnv;
+  /** Claude Code's transcript folder for `cwd` (`~/.claude/projects/<cwd>`), read for the last call's usage. */
+  transcriptDir: string | null;
+}
+
+/**
+ * The context after a turn. One API call: the result's usage is that call's. Several (tool use): the result sums
+ * them, so the last reply's usage is read from the session's transcript; without it the sum stands (an overcount:
+ * a summary comes early, never late).
+ */
+export function turnContextTokens(turn: ParsedTurn, transcriptDir: string | null): number {
+  const summed = contextTokensOf(turn.usage);
+  if (turn.calls <= 1 || transcriptDir === null) return summed;
+  const reading = readContextTail(join(transcriptDir, `${turn.sessionId}.jsonl`)).reading;
+  return reading?.source === "usage" && reading.usedTokens !== null ? reading.usedTokens : summed;
 }
 
 export type ClaudeRunner = (request: ClaudeTurnRequest) => Promise<ClaudeTurnAnswer>;
@@ -39,7 +66,9 @@ const ResultSchema = z.object({
   subtype: z.optional(z.string()),
   is_error: z.optional(z.boolean()),
   result: z.optional(z.string()),
-  session_id: z.string().check(z.minLength(1)),
+  // A file name below: Claude Code's session ids are UUIDs.
+  session_id: z.string().check(z.regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,127}$/)),
+  num_turns: z.optional(z.number()),
   usage: z.optional(
     z.object({
       input_tokens: z.optional(z.number()),
@@ -58,7 +87,7 @@ export function claudeTurnArgs(request: ClaudeTurnRequest, extra: readonly strin
 }
 
 /** Reads the JSON result (the last JSON line, in case anything printed before it). */
-export function parseClaudeTurnOutput(stdout: string): Omit<ClaudeTurnAnswer, "durationMs"> {
+export function parseClaudeTurnOutput(stdout: string): ParsedTurn {
   const lines = stdout.trim().split("\n").reverse();
   for (const line of lines) {
     const trimmed = line.trim();
@@ -78,7 +107,12 @@ export function parseClaudeTurnOutput(stdout: string): Omit<ClaudeTurnAnswer, "d
         `Claude Code reported an error: ${(result.result ?? result.subtype ?? "no detail").slice(0, 300)}`,
       );
     }
-    return { text: result.result ?? "", sessionId: result.session_id, usage: result.usage ?? {} };
+    return {
+      text: result.result ?? "",
+      sessionId: result.session_id,
+      usage: result.usage ?? {},
+      calls: Math.max(1, Math.round(result.num_turns ?? 1)),
+    };
   }
   throw new CtxError("PROVIDER_FAILED", `Claude Code printed no JSON result (${describeOutput(stdout)})`, {
     hint: "bridge.claude.args must not change --output-format; run the command by hand to see what it prints",
@@ -171,7 +205,14 @@ function runClaudeTurn(
       finish(() => {
         const out = Buffer.concat(stdout).toString("utf8");
         try {
-          resolve({ ...parseClaudeTurnOutput(out), durationMs: performance.now() - started });
+          const turn = parseClaudeTurnOutput(out);
+          resolve({
+            text: turn.text,
+            sessionId: turn.sessionId,
+            usage: turn.usage,
+            contextTokens: turnContextTokens(turn, options.transcriptDir),
+            durationMs: performance.now() - started,
+          });
         } catch (error) {
           if (code === 0 && signal === null) return reject(error);
           const detail = stderr.trim().split("\n").slice(-3).join(" ").slice(0, 300);

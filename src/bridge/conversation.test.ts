@@ -45,6 +45,7 @@ async function script(answer: (request: ClaudeTurnRequest, call: number) => { te
         text: result.text,
         sessionId: request.resume ?? `session-${calls.length}`,
         usage: { input_tokens: result.tokens },
+        contextTokens: result.tokens,
         durationMs: 1,
       };
     },

@@ -3,7 +3,7 @@
 // rollover to a new session seeded with the rolling summary when the real context is past the soft limit (never
 // starting a turn past the hard limit). The session file is written once the turn is done; the caller journals
 // and posts the reply.
-import { addUsage, type ContextLimits, contextTokensOf, decideTurn } from "../core/bridge/context.ts";
+import { addUsage, type ContextLimits, decideTurn } from "../core/bridge/context.ts";
 import type { JournalMessage } from "../core/bridge/journal.ts";
 import {
   aggregateAnswers,
@@ -156,7 +156,7 @@ async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promi
         ...session,
         claudeSessionId: answer.sessionId,
         claudeSessionStartedAt: session.claudeSessionId === answer.sessionId ? session.claudeSessionStartedAt : at,
-        contextTokens: contextTokensOf(answer.usage),
+        contextTokens: answer.contextTokens,
         usage: addUsage(session.usage, answer.usage),
         turns: session.turns + 1,
       };

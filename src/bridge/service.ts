@@ -2,10 +2,11 @@
 // the journal replayed on start (messages accepted before a crash run, half-posted replies finish), the HTTP
 // server, the queue, and a clean stop: no new work, running turns get a grace period, then their process groups
 // are killed and the journal keeps them for the next start.
-import { readdir } from "node:fs/promises";
+import { readdir, realpath } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
+import { claudeConfigDir, claudeProjectDirName } from "../config/claude-paths.ts";
 import type { Config } from "../config/schema.ts";
 import type { JournalMessage, OpenWork } from "../core/bridge/journal.ts";
 import { replyMessages } from "../core/bridge/payload.ts";
@@ -65,6 +66,8 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
   const redact = (text: string) => redactText(text, { allowlist }).text;
   await ensurePrivateDir(settings.dir);
   await ensurePrivateDir(settings.workdir);
+  // Claude Code names its transcript folder after the resolved path (a symlinked workdir resolves elsewhere).
+  settings.workdir = await realpath(settings.workdir);
 
   // One bridge per CTX_HOME: the lock is held for the bridge's life (a killed bridge's lock is taken over).
   let release: () => void = () => {};
@@ -102,6 +105,7 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
       cwd: settings.workdir,
       timeoutMs: settings.claude.timeoutMs,
       env: options.env,
+      transcriptDir: join(claudeConfigDir(options.env), "projects", claudeProjectDirName(settings.workdir)),
     });
   const poster = createPoster({
     incomingUrl: settings.synology.incomingUrl,

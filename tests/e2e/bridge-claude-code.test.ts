@@ -22,7 +22,9 @@ afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
 
-async function setup(): Promise<{ anthropic: MockAnthropic; chat: MockSynology; bridge: BridgeProcess }> {
+async function setup(
+  extra: Record<string, string> = {},
+): Promise<{ anthropic: MockAnthropic; chat: MockSynology; bridge: BridgeProcess }> {
   const sandbox = await createSandbox({ claudeBin, git: false });
   cleanups.push(() => sandbox.cleanup());
   const anthropic = await startMockAnthropic();
@@ -37,6 +39,7 @@ async function setup(): Promise<{ anthropic: MockAnthropic; chat: MockSynology; 
     ANTHROPIC_BASE_URL: anthropic.url,
     ANTHROPIC_API_KEY: "test-key",
     ENABLE_TOOL_SEARCH: "false",
+    ...extra,
   });
   cleanups.push(async () => {
     bridge.child.kill("SIGTERM");
@@ -147,5 +150,23 @@ describe.skipIf(claudeBin === undefined)("ctx bridge synology with the real Clau
     expect((await bridge.post(say("/status"))).status).toBe(200);
     const status = (await chat.waitForPosts(5, 60_000))[4]?.text ?? "";
     expect(status).toMatch(/Last summarised: \d{4}-\d\d-\d\d \d\d:\d\d UTC \(1 times\)/);
+  }, 240_000);
+
+  it("measures the context of a turn with a tool call from its last API call, not the run's summed usage", async () => {
+    const { anthropic, chat, bridge } = await setup({ CTX_BRIDGE__CLAUDE__ARGS: "--allowedTools,Read" });
+    anthropic.enqueue(
+      {
+        toolUse: { name: "Read", input: { file_path: "/etc/hostname" } },
+        usage: { input_tokens: 1_000, cache_read_input_tokens: 70_000 },
+      },
+      { text: "It is a hostname.", usage: { input_tokens: 1_200, cache_read_input_tokens: 71_000 } },
+    );
+    expect((await bridge.post(say("What is in /etc/hostname?"))).status).toBe(200);
+    await chat.waitForPosts(1, 120_000);
+    expect(chat.posts[0]?.text).toBe("It is a hostname.");
+    // The run's summed usage says 143,200 (past the soft limit); the context is the last call's 72,200.
+    expect((await bridge.post(say("/status"))).status).toBe(200);
+    const status = (await chat.waitForPosts(2, 60_000))[1]?.text ?? "";
+    expect(status).toMatch(/^Context: 72,200 of 200,000 tokens/);
   }, 240_000);
 });

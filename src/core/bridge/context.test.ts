@@ -13,7 +13,7 @@ const running = (contextTokens: number, lastActiveAt = now.toISOString()) => ({
 });
 
 describe("contextTokensOf", () => {
-  it("adds input, cache creation, cache read and output; ignores junk", () => {
+  it("adds input, cache creation and cache read (not the output); ignores junk", () => {
     expect(
       contextTokensOf({
         input_tokens: 10,
@@ -21,7 +21,7 @@ describe("contextTokensOf", () => {
         cache_read_input_tokens: 100_000,
         output_tokens: 50,
       }),
-    ).toBe(101_060);
+    ).toBe(101_010);
     expect(contextTokensOf({ input_tokens: Number.NaN, output_tokens: -3 })).toBe(0);
   });
 

@@ -22,14 +22,12 @@ export interface ReportedUsage {
 const count = (value: number | undefined): number =>
   typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
 
-/** The context the turn filled: what the model read (input + cache creation + cache read) plus what it wrote. */
+/**
+ * The context of one API call: what the model read (input + cache creation + cache read), DESIGN.md's measure.
+ * `claude -p`'s result sums its calls, so this is exact for it only when the turn made one call (`num_turns` 1).
+ */
 export function contextTokensOf(usage: ReportedUsage): number {
-  return (
-    count(usage.input_tokens) +
-    count(usage.cache_creation_input_tokens) +
-    count(usage.cache_read_input_tokens) +
-    count(usage.output_tokens)
-  );
+  return count(usage.input_tokens) + count(usage.cache_creation_input_tokens) + count(usage.cache_read_input_tokens);
 }
 
 export function addUsage(totals: UsageTotals, usage: ReportedUsage): UsageTotals {
