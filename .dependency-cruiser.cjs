@@ -1,11 +1,11 @@
 // The layer rules of ARCHITECTURE.md, checked by `pnpm deps` (part of `pnpm check`): no import cycles, a pure
 // core, and imports that only run down the layers:
-//   bin -> cli | mcp | hooks -> search | summaries | setup -> store -> config -> core
+//   bin -> cli | mcp | hooks -> search | summaries | setup | bridge -> store -> config -> core
 // (errors.ts, log.ts and version.ts at the top of src/ are the base every layer may use; core may use errors.ts).
 // TypeScript 7 ships no compiler API yet, so dependency-cruiser parses with swc (both dev dependencies).
 
 const SHELLS = "^src/(bin|cli|mcp|hooks)/";
-const SERVICES = "^src/(search|summaries|setup)/";
+const SERVICES = "^src/(search|summaries|setup|bridge)/";
 const TEST_FILES = "\\.test\\.ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -47,14 +47,16 @@ module.exports = {
     {
       name: "store-below-services",
       severity: "error",
-      comment: "src/store (ctx's own files) does not import the services (search, summaries, setup) or the shells.",
+      comment:
+        "src/store (ctx's own files) does not import the services (search, summaries, setup, bridge) or the shells.",
       from: { path: "^src/store/", pathNot: TEST_FILES },
       to: { path: `${SERVICES}|${SHELLS}` },
     },
     {
       name: "services-below-shells",
       severity: "error",
-      comment: "search, summaries and setup do not import the CLI, the MCP server, the hooks or the entry point.",
+      comment:
+        "search, summaries, setup and bridge do not import the CLI, the MCP server, the hooks or the entry point.",
       from: { path: SERVICES, pathNot: TEST_FILES },
       to: { path: SHELLS },
     },

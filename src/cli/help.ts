@@ -110,6 +110,12 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   summaries: ["ctx summaries ledger", "ctx summaries clear"],
   chunk: ["ctx chunk < long-prompt.md | jq length", "ctx chunk --output < reply.md | jq -r '.[]'"],
   serve: ["claude mcp add ctx -- ctx serve   # ctx init writes this into .mcp.json for you"],
+  bridge: ["ctx bridge synology", "ctx bridge status --json"],
+  "bridge synology": [
+    "ctx config set bridge.synology.token <token> --global && ctx bridge synology",
+    "ctx bridge synology --port 9000",
+  ],
+  "bridge status": ["ctx bridge status", "ctx bridge status --json | jq .sessions"],
   hook: ['echo \'{"session_id":"s","hook_event_name":"SessionStart","source":"startup"}\' | ctx hook session-start'],
 };
 

@@ -5,6 +5,7 @@ import { CTX_VERSION } from "../version.ts";
 import type { CliContext } from "./command-io.ts";
 import { registerArchiveCommand } from "./commands/archive.ts";
 import { registerAuditCommand } from "./commands/audit.ts";
+import { registerBridgeCommand } from "./commands/bridge.ts";
 import { registerBudgetCommand } from "./commands/budget.ts";
 import { registerCheckpointCommand } from "./commands/checkpoint.ts";
 import { registerChunkCommand } from "./commands/chunk.ts";
@@ -77,6 +78,7 @@ export function createProgram(ctx: CliContext): Command {
   registerStatusLineCommand(program, ctx);
   registerReportCommand(program, ctx);
   registerCompletionCommand(program, ctx);
+  registerBridgeCommand(program, ctx);
   applyHelpLayout(program, ctx);
   return program;
 }

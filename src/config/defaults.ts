@@ -74,6 +74,25 @@ const DEFAULT_CONFIG: Config = {
   memory: { directory: "", maxIndexLines: 200, maxIndexBytes: 25_000 },
   breadcrumb: { enabled: false, vault: "", heading: "## Claude Code sessions" },
   archive: { enabled: true, daysBeforeCleanup: 7, maxMegabytes: 0 },
+  bridge: {
+    host: "127.0.0.1",
+    port: 8787,
+    synology: { token: "", incomingUrl: "", mode: "webhook" },
+    idleMinutes: 30,
+    concurrency: 2,
+    maxInputBytes: 1_048_576,
+    inputChunkChars: 15_000,
+    outputChunkChars: 3_500,
+    softLimitTokens: 120_000,
+    hardLimitTokens: 180_000,
+    windowTokens: 200_000,
+    paceMs: 500,
+    postRetries: 4,
+    retryBaseMs: 1_000,
+    postTimeoutMs: 15_000,
+    stopGraceMs: 10_000,
+    claude: { command: "claude", args: [], workdir: "", timeoutMs: 600_000 },
+  },
 };
 
 /** A fresh copy of the defaults (callers may change theirs). */

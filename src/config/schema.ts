@@ -191,6 +191,58 @@ function buildConfigSchema() {
     allowlist: z._default(z.array(z.string()), []),
   });
 
+  const BridgeConfigSchema = z.strictObject({
+    /** `ctx bridge synology` listens here; loopback unless you put it behind a proxy or open it on purpose. */
+    host: z._default(z.string(), "127.0.0.1"),
+    port: z._default(z.int().check(z.gte(1), z.lte(65_535)), 8787),
+    synology: section(
+      z.strictObject({
+        /** The token of the outgoing webhook / chatbot (Synology Chat shows it); required to run the bridge. */
+        token: z._default(z.string(), ""),
+        /** The incoming webhook's (or bot's) full URL, token included; required to run the bridge. */
+        incomingUrl: z._default(z.string(), ""),
+        /** `chatbot` replies carry `user_ids` (a bot talks to one person); `webhook` posts to the channel. */
+        mode: z._default(z.enum(["webhook", "chatbot"]), "webhook"),
+      }),
+    ),
+    /** A conversation idle this long starts a new Claude session seeded with its summary. */
+    idleMinutes: z._default(positiveInt(), 30),
+    /** Conversations answered at the same time (each conversation's messages always run one at a time). */
+    concurrency: z._default(positiveInt(), 2),
+    /** A message over this many UTF-8 bytes is refused with a reply naming the limit. */
+    maxInputBytes: z._default(positiveInt(), 1_048_576),
+    /** A message longer than this (characters) goes to Claude as consecutive parts of one session. */
+    inputChunkChars: z._default(positiveInt().check(z.gte(1_000)), 15_000),
+    /** Longest chat message posted, `[i/N] ` prefix included. */
+    outputChunkChars: z._default(positiveInt().check(z.gte(200)), 3_500),
+    /** Past this real context size, summarise and continue in a new Claude session. */
+    softLimitTokens: z._default(positiveInt(), 120_000),
+    /** No turn starts past this (a long message's parts roll over to a new session first). */
+    hardLimitTokens: z._default(positiveInt(), 180_000),
+    /** The context window /status measures against. */
+    windowTokens: z._default(positiveInt(), 200_000),
+    /** Pause between the messages of one reply. */
+    paceMs: z._default(nonNegativeInt(), 500),
+    /** A failed post is tried again this many times, waiting retryBaseMs, then twice as long each time. */
+    postRetries: z._default(nonNegativeInt(), 4),
+    retryBaseMs: z._default(positiveInt(), 1_000),
+    /** One post to Synology may take this long. */
+    postTimeoutMs: z._default(positiveInt(), 15_000),
+    /** On SIGINT/SIGTERM, running Claude turns get this long to finish; then they are ended (and rerun on start). */
+    stopGraceMs: z._default(nonNegativeInt(), 10_000),
+    claude: section(
+      z.strictObject({
+        command: z._default(z.string().check(z.minLength(1)), "claude"),
+        /** Extra arguments for every run, e.g. ["--allowedTools", "Read,Grep"] or ["--model", "sonnet"]. */
+        args: z._default(z.array(z.string()), []),
+        /** Where Claude Code runs; empty = `<CTX_HOME>/bridge/workdir`. */
+        workdir: z._default(z.string(), ""),
+        /** One `claude -p` run may take this long; then its whole process group is killed. */
+        timeoutMs: z._default(positiveInt(), 600_000),
+      }),
+    ),
+  });
+
   const ConfigSchema = z.strictObject({
     checkpoints: section(CheckpointConfigSchema),
     retention: section(RetentionConfigSchema),
@@ -206,6 +258,7 @@ function buildConfigSchema() {
     memory: section(MemoryConfigSchema),
     breadcrumb: section(BreadcrumbConfigSchema),
     archive: section(ArchiveConfigSchema),
+    bridge: section(BridgeConfigSchema),
   });
   return ConfigSchema;
 }

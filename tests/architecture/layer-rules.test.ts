@@ -68,6 +68,9 @@ describe("the layer rules", () => {
       "src/store/files/index-rows.ts": 'import { x } from "../../search/sync/sync-index.ts";\nexport const i = x;\n',
       // a service importing a shell, the hooks importing the MCP server and the SDK
       "src/summaries/run.ts": 'import { h } from "../hooks/table.ts";\nexport const w = h;\n',
+      // the bridge service importing the CLI, and the store importing the bridge service
+      "src/bridge/service.ts": 'import { p } from "../cli/program.ts";\nexport const b = p;\n',
+      "src/store/bridge/uses-service.ts": 'import { b } from "../../bridge/service.ts";\nexport const z = b;\n',
       "src/mcp/server.ts": "export const m = 1;\n",
       "src/hooks/serve.ts":
         'import { m } from "../mcp/server.ts";\nimport { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport const v = [m, McpServer];\n',
@@ -89,6 +92,18 @@ describe("the layer rules", () => {
     );
     expect(violations).toContainEqual(
       expect.objectContaining({ rule: expect.objectContaining({ name: "core-no-io" }), from: "src/core/guard/io.ts" }),
+    );
+    expect(violations).toContainEqual(
+      expect.objectContaining({
+        rule: expect.objectContaining({ name: "services-below-shells" }),
+        from: "src/bridge/service.ts",
+      }),
+    );
+    expect(violations).toContainEqual(
+      expect.objectContaining({
+        rule: expect.objectContaining({ name: "store-below-services" }),
+        from: "src/store/bridge/uses-service.ts",
+      }),
     );
   });
 });

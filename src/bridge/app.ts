@@ -1,0 +1,124 @@
+// The bridge's HTTP face (Hono): `POST /webhook` takes Synology Chat's form post, checks its token in constant
+// time, journals the message (fsynced) and answers 200 at once, before Claude runs; `GET /healthz` reports.
+// A wrong token gets 401 and nothing else happens. A message that cannot run (too large, not UTF-8, empty) is
+// still journaled in its place, so the person gets a reply saying why, in order with the rest.
+import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
+import { Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import type { JournalMessage } from "../core/bridge/journal.ts";
+import { chatMessageOf, parseFormBody, sessionKeyOf, WebhookFieldsSchema } from "../core/bridge/webhook.ts";
+
+export interface AcceptedMessage {
+  /** What the journal keeps (text redacted). */
+  journaled: JournalMessage;
+  /** What Claude gets: the text as the person sent it. */
+  live: JournalMessage;
+}
+
+export interface WebhookAppDeps {
+  token: string;
+  maxInputBytes: number;
+  version: string;
+  /** Journals the message (on disk when it resolves) and queues it. */
+  accept: (message: AcceptedMessage) => Promise<void>;
+  redact: (text: string) => string;
+  now: () => Date;
+  health: () => Promise<Record<string, unknown>>;
+  warn: (line: string) => void;
+}
+
+/** Post ids seen lately: Synology re-sends a webhook it thinks failed; the second one is not a new message. */
+const SEEN_POST_IDS = 2_000;
+
+export function createWebhookApp(deps: WebhookAppDeps): Hono {
+  const app = new Hono();
+  const expected = digest(deps.token);
+  const seen = new Set<string>();
+  const remember = (id: string) => {
+    seen.add(id);
+    if (seen.size > SEEN_POST_IDS) seen.delete(seen.values().next().value as string);
+  };
+  // Percent-encoding triples a byte at worst; past that the body cannot be a message within the limit.
+  const maxBody = deps.maxInputBytes * 3 + 64 * 1024;
+
+  app.post(
+    "/webhook",
+    bodyLimit({
+      maxSize: maxBody,
+      onError: (c) => {
+        deps.warn(`bridge: refused a webhook body over ${maxBody} bytes`);
+        return c.json({ error: `body over ${maxBody} bytes` }, 413);
+      },
+    }),
+    async (c) => {
+      const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+      if (type !== "application/x-www-form-urlencoded") {
+        deps.warn(`bridge: refused a webhook with content type "${type || "(none)"}" (Synology sends a form)`);
+        return c.json({ error: "expected application/x-www-form-urlencoded" }, 415);
+      }
+      const body = new Uint8Array(await c.req.arrayBuffer());
+      const parsed = parseFormBody(body);
+      // A body that is not UTF-8 still shows its token and user id (ASCII) to a lenient parse.
+      const lenient = parsed.ok ? parsed.fields : new Map(new URLSearchParams(Buffer.from(body).toString("latin1")));
+      if (!tokenMatches(lenient.get("token"), expected)) {
+        deps.warn("bridge: refused a webhook with a wrong or missing token");
+        return c.json({ error: "invalid token" }, 401);
+      }
+      const at = deps.now().toISOString();
+      const base = {
+        id: randomUUID(),
+        at,
+        userId: lenient.get("user_id") ?? "",
+        username: lenient.get("username") ?? lenient.get("user_id") ?? "",
+        channelId: null,
+        channelName: null,
+        postId: null,
+        text: "",
+        bytes: 0,
+      };
+      if (!parsed.ok || !WebhookFieldsSchema.safeParse(Object.fromEntries(parsed.fields)).success) {
+        const problem = parsed.ok ? "missing user_id or text" : parsed.problem;
+        deps.warn(`bridge: webhook from user ${base.userId || "(none)"}: ${problem}`);
+        if (base.userId === "") return c.json({ error: problem }, 400);
+        const refused = parsed.ok ? ("empty" as const) : ("invalid-utf8" as const);
+        // In its conversation's place, so the notice arrives in order with the person's other messages.
+        const key = sessionKeyOf(base.userId, lenient.get("channel_id") || null);
+        const message = { ...base, key, refused };
+        await deps.accept({ journaled: message, live: message });
+        return c.json({}, 200);
+      }
+      const fields = WebhookFieldsSchema.parse(Object.fromEntries(parsed.fields));
+      const chat = chatMessageOf(fields);
+      if (chat.postId !== null) {
+        const postKey = `${chat.key}#${chat.postId}`;
+        if (seen.has(postKey)) {
+          deps.warn(`bridge: post ${chat.postId} arrived again; already accepted, not run twice`);
+          return c.json({}, 200);
+        }
+        remember(postKey);
+      }
+      const bytes = Buffer.byteLength(chat.text, "utf8");
+      const live: JournalMessage = { ...base, ...chat, username: chat.username, text: chat.text, bytes };
+      if (bytes > deps.maxInputBytes) {
+        const message = { ...live, text: "", refused: "too-large" as const };
+        await deps.accept({ journaled: message, live: message });
+      } else {
+        await deps.accept({ journaled: { ...live, text: deps.redact(chat.text) }, live });
+      }
+      return c.json({}, 200);
+    },
+  );
+
+  app.get("/healthz", async (c) => c.json({ ok: true, version: deps.version, ...(await deps.health()) }));
+  app.notFound((c) => c.json({ error: "not found: POST /webhook, GET /healthz" }, 404));
+  return app;
+}
+
+function digest(text: string): Buffer {
+  return createHash("sha256").update(text, "utf8").digest();
+}
+
+/** Constant time whatever the lengths: both sides hashed to 32 bytes first. */
+function tokenMatches(given: string | undefined, expected: Buffer): boolean {
+  return given !== undefined && given !== "" && timingSafeEqual(digest(given), expected);
+}

@@ -1,0 +1,223 @@
+// Answers one accepted chat message (the product document's ContextManager): a refused message gets its notice,
+// a chat command its answer; a prompt runs through Claude Code, in parts of one session when long, after a
+// rollover to a new session seeded with the rolling summary when the real context is past the soft limit (never
+// starting a turn past the hard limit). The session file is written once the turn is done; the caller journals
+// and posts the reply.
+import { addUsage, type ContextLimits, decideTurn } from "../core/bridge/context.ts";
+import type { JournalMessage } from "../core/bridge/journal.ts";
+import {
+  aggregateAnswers,
+  failureNotice,
+  partialFailureNotice,
+  planPromptParts,
+  seedSystemPrompt,
+  tooLargeNotice,
+} from "../core/bridge/messages.ts";
+import {
+  appendHistory,
+  type BridgeSession,
+  foldIntoSummary,
+  historyEntry,
+  newBridgeSession,
+  resetClaudeSession,
+} from "../core/bridge/session.ts";
+import { chatStatusText } from "../core/bridge/status.ts";
+import { chatCommandOf } from "../core/bridge/webhook.ts";
+import { describeError } from "../errors.ts";
+import { deleteBridgeSession, readBridgeSession, updateBridgeSession } from "../store/bridge/session-store.ts";
+import type { ClaudeRunner } from "./claude-runner.ts";
+import type { RollingSummary } from "./summarize.ts";
+
+export interface ConversationDeps {
+  sessionsDir: string;
+  limits: ContextLimits;
+  inputChunkChars: number;
+  windowTokens: number;
+  maxInputBytes: number;
+  runClaude: ClaudeRunner;
+  summarize: (session: BridgeSession) => Promise<RollingSummary>;
+  redact: (text: string) => string;
+  now: () => Date;
+  warn: (line: string) => void;
+  queueInfo: (key: string) => { queuedHere: number; queuedTotal: number; running: number };
+  /** True once the bridge is stopping and has ended the running Claude turns. */
+  halted?: () => boolean;
+}
+
+/** A turn ended by the bridge's own stop: nothing is written, the journal runs the message again on start. */
+export class BridgeHalted extends Error {}
+
+export interface Answer {
+  /** The reply, as one text (the poster cuts it into chat messages). */
+  text: string;
+  /** For the log line. */
+  parts: number;
+  contextTokens: number | null;
+  claudeMs: number;
+  rolledOver: string | null;
+  failed: boolean;
+}
+
+const REFUSALS = {
+  "invalid-utf8": "Your message could not be read: it is not valid UTF-8 text, so it was not sent to Claude.",
+  empty: "Your message was empty, so there was nothing to send to Claude.",
+} as const;
+
+export async function answerMessage(message: JournalMessage, deps: ConversationDeps): Promise<Answer> {
+  const plain = (text: string): Answer => ({
+    text,
+    parts: 0,
+    contextTokens: null,
+    claudeMs: 0,
+    rolledOver: null,
+    failed: false,
+  });
+  if (message.refused === "too-large") return plain(tooLargeNotice(message.bytes, deps.maxInputBytes));
+  if (message.refused !== undefined) return plain(REFUSALS[message.refused]);
+  if (message.text.trim() === "") return plain(REFUSALS.empty);
+  const command = chatCommandOf(message.text);
+  if (command === "status") {
+    const session = await readBridgeSession(deps.sessionsDir, message.key);
+    return plain(
+      chatStatusText({
+        session,
+        windowTokens: deps.windowTokens,
+        softLimitTokens: deps.limits.softLimitTokens,
+        ...deps.queueInfo(message.key),
+      }),
+    );
+  }
+  if (command === "forget") {
+    const dropped = await deleteBridgeSession(deps.sessionsDir, message.key);
+    return plain(
+      dropped
+        ? "Forgotten: this conversation's summary and history are gone; your next message starts afresh."
+        : "There was nothing to forget: this conversation had no saved session.",
+    );
+  }
+  if (command === "new") {
+    const current = await readBridgeSession(deps.sessionsDir, message.key);
+    if (current === null) return plain("Started fresh: your next message begins a new Claude session.");
+    const next = await rollOver(current, "new", deps);
+    await updateBridgeSession(deps.sessionsDir, message.key, () => next.session);
+    return plain(
+      `Started a fresh Claude session; the summary of this conversation (${next.session.summary.length} characters) ` +
+        "is kept and carried into it.",
+    );
+  }
+  return runPrompt(message, deps);
+}
+
+async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promise<Answer> {
+  const now = deps.now();
+  let session =
+    (await readBridgeSession(deps.sessionsDir, message.key)) ??
+    newBridgeSession(
+      {
+        key: message.key,
+        userId: message.userId,
+        username: message.username,
+        channelId: message.channelId,
+        channelName: message.channelName,
+      },
+      now,
+    );
+  if (session.lastMessageId === message.id) {
+    deps.warn(`bridge: message ${message.id} ran before a stop cut it short of its reply; running it again`);
+  }
+  const parts = planPromptParts(message.text, deps.inputChunkChars);
+  const answers: string[] = [];
+  let rolledOver: string | null = null;
+  let claudeMs = 0;
+  let failure: string | null = null;
+  for (const part of parts) {
+    const pending = parts
+      .slice(part.index)
+      .map((p) => p.prompt)
+      .join("");
+    const decision = decideTurn(session, pending, deps.limits, deps.now(), part.index > 0);
+    if (decision.action === "summarize") {
+      const next = await rollOver(session, decision.reason, deps);
+      session = next.session;
+      rolledOver = decision.reason;
+    }
+    if (session.claudeSessionId === null) {
+      session = { ...session, seed: session.summary === "" ? null : seedSystemPrompt(session.summary) };
+    }
+    try {
+      const answer = await deps.runClaude({
+        prompt: part.prompt,
+        resume: session.claudeSessionId,
+        appendSystemPrompt: session.seed,
+      });
+      claudeMs += answer.durationMs;
+      const at = deps.now().toISOString();
+      session = {
+        ...session,
+        claudeSessionId: answer.sessionId,
+        claudeSessionStartedAt: session.claudeSessionId === answer.sessionId ? session.claudeSessionStartedAt : at,
+        contextTokens: answer.contextTokens,
+        usage: addUsage(session.usage, answer.usage),
+        turns: session.turns + 1,
+      };
+      answers.push(answer.text);
+    } catch (error) {
+      if (deps.halted?.() === true) throw new BridgeHalted("stopped mid-turn");
+      failure = deps.redact(describeError(error));
+      break;
+    }
+  }
+  let text = aggregateAnswers(answers);
+  if (failure !== null) {
+    text =
+      answers.length === 0
+        ? failureNotice(failure)
+        : `${text}\n\n${partialFailureNotice(answers.length, parts.length, failure)}`;
+  }
+  const finished = deps.now();
+  session = appendHistory(
+    { ...session, messages: session.messages + 1, lastActiveAt: finished.toISOString(), lastMessageId: message.id },
+    [historyEntry("user", deps.redact(message.text), now), historyEntry("assistant", deps.redact(text), finished)],
+  );
+  const stored = session;
+  await updateBridgeSession(deps.sessionsDir, message.key, () => stored);
+  return {
+    text,
+    parts: parts.length,
+    contextTokens: answers.length > 0 ? session.contextTokens : null,
+    claudeMs,
+    rolledOver,
+    failed: failure !== null,
+  };
+}
+
+/**
+ * Summarises the conversation and resets it to a new Claude session that the summary will seed. A failed summary
+ * is a warning, not a stop: the history is folded extractively instead.
+ */
+async function rollOver(
+  session: BridgeSession,
+  reason: string,
+  deps: ConversationDeps,
+): Promise<{ session: BridgeSession }> {
+  let summary: string;
+  try {
+    const made = await deps.summarize(session);
+    for (const warning of made.warnings) deps.warn(`bridge: summary: ${deps.redact(warning)}`);
+    summary = made.summary;
+  } catch (error) {
+    deps.warn(
+      `bridge: summarising ${session.key} (${reason}) failed, folding its history instead: ${deps.redact(describeError(error))}`,
+    );
+    summary = foldIntoSummary(session.summary, session.history);
+  }
+  return {
+    session: {
+      ...resetClaudeSession(session),
+      summary,
+      summarizedAt: deps.now().toISOString(),
+      summaries: session.summaries + 1,
+      history: [],
+    },
+  };
+}

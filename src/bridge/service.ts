@@ -1,0 +1,304 @@
+// `ctx bridge synology` as a service: one bridge per CTX_HOME (it holds the bridge folder's lock while it runs),
+// the journal replayed on start (messages accepted before a crash run, half-posted replies finish), the HTTP
+// server, the queue, and a clean stop: no new work, running turns get a grace period, then their process groups
+// are killed and the journal keeps them for the next start.
+import { readdir, realpath } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { serve } from "@hono/node-server";
+import { claudeConfigDir, claudeProjectDirName } from "../config/claude-paths.ts";
+import type { Config } from "../config/schema.ts";
+import type { JournalMessage, OpenWork } from "../core/bridge/journal.ts";
+import { replyMessages } from "../core/bridge/payload.ts";
+import { redactText } from "../core/redact/redact.ts";
+import { CtxError, describeError, isCtxError } from "../errors.ts";
+import { openJournal } from "../store/bridge/journal-store.ts";
+import { sessionsDir } from "../store/bridge/session-store.ts";
+import { ensurePrivateDir } from "../store/files/atomic-write.ts";
+import { withLock } from "../store/files/lock.ts";
+import { createWebhookApp } from "./app.ts";
+import { type ClaudeProcesses, createClaudeRunner } from "./claude-runner.ts";
+import { answerMessage, BridgeHalted } from "./conversation.ts";
+import { createPoster } from "./poster.ts";
+import { createWorkQueue } from "./queue.ts";
+import { resolveBridgeSettings } from "./settings.ts";
+import { makeRollingSummary, type RollingSummaryDeps } from "./summarize.ts";
+
+export interface BridgeServiceOptions {
+  config: Config;
+  env: NodeJS.ProcessEnv;
+  version: string;
+  host?: string;
+  port?: number;
+  /** One line per message and the bridge's notices (stderr in the CLI). */
+  log: (line: string) => void;
+  now?: () => Date;
+  fetch?: typeof fetch;
+  /** Tests: a summariser client instead of the configured provider's. */
+  summaryClient?: RollingSummaryDeps["client"];
+  /** Benchmarks: Claude Code replaced (default: `bridge.claude.command` as a child process). */
+  claude?: ClaudeProcesses;
+}
+
+export interface RunningBridge {
+  url: string;
+  port: number;
+  /** Resolves when the bridge has stopped (after stop()). */
+  stopped: Promise<void>;
+  stop(): Promise<void>;
+}
+
+interface Work extends OpenWork {
+  key: string;
+  /** The text as sent, for a message accepted by this process; the journal's redacted text after a restart. */
+  live: JournalMessage;
+  receivedAt: number;
+}
+
+export async function startBridge(options: BridgeServiceOptions): Promise<RunningBridge> {
+  const settings = resolveBridgeSettings(options.config, options.env, {
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.port === undefined ? {} : { port: options.port }),
+  });
+  const now = options.now ?? (() => new Date());
+  const log = options.log;
+  const allowlist = options.config.redaction.allowlist;
+  const redact = (text: string) => redactText(text, { allowlist }).text;
+  await ensurePrivateDir(settings.dir);
+  await ensurePrivateDir(settings.workdir);
+  // Claude Code names its transcript folder after the resolved path (a symlinked workdir resolves elsewhere).
+  settings.workdir = await realpath(settings.workdir);
+
+  // One bridge per CTX_HOME: the lock is held for the bridge's life (a killed bridge's lock is taken over).
+  let release: () => void = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let acquired: () => void = () => {};
+  const gotLock = new Promise<void>((resolve) => (acquired = resolve));
+  const held = withLock(
+    join(settings.dir, "bridge"),
+    async () => {
+      acquired();
+      await released;
+    },
+    { timeoutMs: 2_000 },
+  );
+  try {
+    await Promise.race([gotLock, held]);
+  } catch (error) {
+    if (isCtxError(error) && error.code === "LOCK_TIMEOUT") {
+      throw new CtxError("USAGE", `another ctx bridge is running with ${settings.dir}`, {
+        hint: "stop it first (systemctl --user stop ctx-bridge), or give this one its own CTX_HOME",
+        cause: error,
+      });
+    }
+    throw error;
+  }
+
+  const { journal, open, skipped } = await openJournal(settings.dir);
+  if (skipped > 0) log(`bridge: skipped ${skipped} damaged journal line(s) (a crash's last write)`);
+  const sessions = sessionsDir(options.env);
+  const claude: ClaudeProcesses =
+    options.claude ??
+    createClaudeRunner({
+      command: settings.claude.command,
+      args: settings.claude.args,
+      cwd: settings.workdir,
+      timeoutMs: settings.claude.timeoutMs,
+      env: options.env,
+      transcriptDir: join(claudeConfigDir(options.env), "projects", claudeProjectDirName(settings.workdir)),
+    });
+  const poster = createPoster({
+    incomingUrl: settings.synology.incomingUrl,
+    mode: settings.synology.mode,
+    paceMs: settings.paceMs,
+    retries: settings.postRetries,
+    retryBaseMs: settings.retryBaseMs,
+    timeoutMs: settings.postTimeoutMs,
+    warn: log,
+    ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
+  });
+  const owed = new Map<string, Work>();
+
+  const conversationDeps = {
+    sessionsDir: sessions,
+    limits: {
+      softLimitTokens: settings.softLimitTokens,
+      hardLimitTokens: settings.hardLimitTokens,
+      idleMinutes: settings.idleMinutes,
+    },
+    inputChunkChars: settings.inputChunkChars,
+    windowTokens: settings.windowTokens,
+    maxInputBytes: settings.maxInputBytes,
+    runClaude: claude.run,
+    summarize: (session: Parameters<typeof makeRollingSummary>[0]) =>
+      makeRollingSummary(session, {
+        config: options.config,
+        env: options.env,
+        now,
+        ...(options.summaryClient === undefined ? {} : { client: options.summaryClient }),
+      }),
+    redact,
+    now,
+    warn: log,
+    halted: () => halted,
+    queueInfo: (key: string) => ({
+      queuedHere: queue.waiting(key),
+      queuedTotal: queue.waiting(),
+      running: queue.running(),
+    }),
+  };
+
+  let halted = false;
+
+  async function runWork(work: Work): Promise<void> {
+    const id = work.message.id;
+    let line = "";
+    let parts: string[];
+    if (work.parts === null) {
+      let answer: Awaited<ReturnType<typeof answerMessage>>;
+      try {
+        answer = await answerMessage(work.live, conversationDeps);
+      } catch (error) {
+        if (error instanceof BridgeHalted) return; // stopping: the journal still owes it
+        // The session store failed (damaged file, disk full): the person hears about it, the bridge goes on.
+        const detail = redact(describeError(error));
+        log(`bridge: ${shortKey(work.key)} failed: ${detail}`);
+        answer = {
+          text: `⚠️ The bridge could not handle this message: ${detail}`,
+          parts: 0,
+          contextTokens: null,
+          claudeMs: 0,
+          rolledOver: null,
+          failed: true,
+        };
+      }
+      parts = replyMessages(answer.text, settings.outputChunkChars);
+      // Recorded before it is journaled, so a compaction running meanwhile keeps it (see Journal.compact).
+      work.parts = parts.map(redact);
+      await journal.append({ t: "reply", id, parts: work.parts });
+      line =
+        `in=${work.message.bytes}B parts=${answer.parts} out=${answer.text.length}c/${parts.length}msg ` +
+        `tokens=${answer.contextTokens ?? "-"} claude=${Math.round(answer.claudeMs)}ms` +
+        (answer.rolledOver === null ? "" : ` summarised(${answer.rolledOver})`) +
+        (answer.failed ? " FAILED" : "");
+    } else {
+      // Resumed after a restart: the journal's (redacted) parts.
+      parts = work.parts;
+      line = `resumed: posting parts ${work.posted + 1}-${parts.length}`;
+    }
+    const report = await poster.postReply(work.message.userId, parts, work.posted, async (part) => {
+      work.posted = part + 1;
+      await journal.append({ t: "posted", id, part });
+    });
+    owed.delete(id);
+    await journal.append({ t: "done", id });
+    log(
+      `bridge: ${shortKey(work.key)} ${work.message.username} ${line} posted=${report.posted}` +
+        `${report.lost > 0 ? ` LOST=${report.lost}` : ""} time=${Math.round(performance.now() - work.receivedAt)}ms`,
+    );
+    await journal.compact(() => [...owed.values()], 1_000);
+  }
+
+  const queue = createWorkQueue<Work>({
+    concurrency: settings.concurrency,
+    run: runWork,
+    onError: (work, error) => log(`bridge: ${shortKey(work.key)} stopped: ${redact(describeError(error))}`),
+  });
+  if (open.length > 0) log(`bridge: resuming ${open.length} message(s) accepted before the last stop`);
+  for (const work of open) {
+    const resumed: Work = { ...work, key: work.message.key, live: work.message, receivedAt: performance.now() };
+    owed.set(work.message.id, resumed);
+    queue.push(resumed);
+  }
+
+  const app = createWebhookApp({
+    token: settings.synology.token,
+    maxInputBytes: settings.maxInputBytes,
+    version: options.version,
+    redact,
+    now,
+    warn: log,
+    accept: async ({ journaled, live }) => {
+      const work: Work = {
+        message: journaled,
+        live,
+        key: journaled.key,
+        parts: null,
+        posted: 0,
+        receivedAt: performance.now(),
+      };
+      // Owed before its accept record is written, so a compaction running meanwhile keeps it.
+      owed.set(journaled.id, work);
+      try {
+        await journal.append({ t: "accept", message: journaled });
+      } catch (error) {
+        owed.delete(journaled.id);
+        throw error;
+      }
+      queue.push(work);
+    },
+    health: async () => ({
+      queued: queue.waiting(),
+      running: queue.running(),
+      sessions: await readdir(sessions).then(
+        (names) => names.filter((name) => name.endsWith(".ctx")).length,
+        () => 0,
+      ),
+    }),
+  });
+
+  const server = serve({ fetch: app.fetch, hostname: settings.host, port: settings.port });
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once("listening", resolve);
+      server.once("error", reject);
+    });
+  } catch (error) {
+    await journal.close();
+    release();
+    await held.catch(() => undefined);
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new CtxError(
+      "USAGE",
+      `cannot listen on ${settings.host}:${settings.port} (${code ?? describeError(error)})`,
+      {
+        hint: code === "EADDRINUSE" ? "another program uses that port: pick one with --port" : "check bridge.host",
+        cause: error,
+      },
+    );
+  }
+  const address = server.address() as AddressInfo;
+  log(
+    `bridge: listening on http://${settings.host}:${address.port}/webhook (Claude: ${settings.claude.command} in ${settings.workdir}, ${settings.concurrency} at a time)`,
+  );
+
+  let stopping: Promise<void> | null = null;
+  let finished: () => void = () => {};
+  const stopped = new Promise<void>((resolve) => (finished = resolve));
+  const stop = () => {
+    stopping ??= (async () => {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      });
+      const left = await queue.stop(settings.stopGraceMs);
+      halted = true;
+      if (left > 0) {
+        log(`bridge: stopping with ${left} conversation(s) mid-turn; the journal runs them again on the next start`);
+        claude.killAll();
+      }
+      await journal.close();
+      release();
+      await held.catch(() => undefined);
+      finished();
+    })();
+    return stopping;
+  };
+  return { url: `http://${settings.host}:${address.port}`, port: address.port, stopped, stop };
+}
+
+function shortKey(key: string): string {
+  let hash = 0;
+  for (let i = 0; i < key.length; i += 1) hash = (hash * 31 + key.charCodeAt(i)) >>> 0;
+  return `s-${hash.toString(16).padStart(8, "0")}`;
+}

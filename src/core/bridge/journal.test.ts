@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { type JournalMessage, type JournalRecord, recordsOf, replayJournal } from "./journal.ts";
+
+const message = (id: string): JournalMessage => ({
+  id,
+  at: "2026-01-01T00:00:00.000Z",
+  key: "dm:1",
+  userId: "1",
+  username: "u",
+  channelId: null,
+  channelName: null,
+  postId: null,
+  text: `text ${id}`,
+  bytes: 6,
+});
+
+describe("replayJournal", () => {
+  it("owes accepted messages in order, minus the done ones, resuming replies after the last posted part", () => {
+    const records: JournalRecord[] = [
+      { t: "accept", message: message("a") },
+      { t: "accept", message: message("b") },
+      { t: "accept", message: message("c") },
+      { t: "reply", id: "a", parts: ["x"] },
+      { t: "posted", id: "a", part: 0 },
+      { t: "done", id: "a" },
+      { t: "reply", id: "b", parts: ["1", "2", "3"] },
+      { t: "posted", id: "b", part: 0 },
+      { t: "posted", id: "b", part: 1 },
+    ];
+    const open = replayJournal(records);
+    expect(open.map((work) => [work.message.id, work.parts, work.posted])).toEqual([
+      ["b", ["1", "2", "3"], 2],
+      ["c", null, 0],
+    ]);
+    // Rewritten, the journal owes the same.
+    expect(replayJournal(recordsOf(open))).toEqual(open);
+  });
+
+  it("ignores records of unknown or finished messages and a second accept", () => {
+    const open = replayJournal([
+      { t: "posted", id: "zz", part: 3 },
+      { t: "accept", message: message("a") },
+      { t: "accept", message: { ...message("a"), text: "again" } },
+      { t: "done", id: "a" },
+      { t: "reply", id: "a", parts: ["late"] },
+    ]);
+    expect(open).toEqual([]);
+  });
+});

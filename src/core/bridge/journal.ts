@@ -1,0 +1,77 @@
+// The bridge's journal of accepted work, pure: the records (a message accepted, its reply ready, one part of
+// the reply posted, the message done) and the replay that finds what a restarted bridge still owes: messages
+// to run, and replies whose remaining parts are to be posted. Order of acceptance is the order of replay.
+import * as z from "zod/mini";
+
+export const JournalMessageSchema = z.object({
+  id: z.string(),
+  at: z.string(),
+  key: z.string(),
+  userId: z.string(),
+  username: z.string(),
+  channelId: z.nullable(z.string()),
+  channelName: z.nullable(z.string()),
+  postId: z.nullable(z.string()),
+  /** Redacted before it is written, like everything the bridge stores. */
+  text: z.string(),
+  /** The UTF-8 size of what the person sent. */
+  bytes: z.int(),
+  /** Set when the message cannot run: it gets a reply saying why, in its place in the conversation. */
+  refused: z.optional(z.enum(["too-large", "invalid-utf8", "empty"])),
+});
+export type JournalMessage = z.infer<typeof JournalMessageSchema>;
+
+export const JournalRecordSchema = z.discriminatedUnion("t", [
+  z.object({ t: z.literal("accept"), message: JournalMessageSchema }),
+  /** The reply's chat messages, ready to post (the turn is in the session file already). */
+  z.object({ t: z.literal("reply"), id: z.string(), parts: z.array(z.string()) }),
+  z.object({ t: z.literal("posted"), id: z.string(), part: z.int() }),
+  z.object({ t: z.literal("done"), id: z.string() }),
+]);
+export type JournalRecord = z.infer<typeof JournalRecordSchema>;
+
+export interface OpenWork {
+  message: JournalMessage;
+  /** Null until the reply was journaled: the message still has to run. */
+  parts: string[] | null;
+  /** Parts already posted (a reply resumes after the last of them). */
+  posted: number;
+}
+
+/** What is still owed after these records, in order of acceptance. */
+export function replayJournal(records: readonly JournalRecord[]): OpenWork[] {
+  const open = new Map<string, OpenWork>();
+  for (const record of records) {
+    switch (record.t) {
+      case "accept":
+        if (!open.has(record.message.id))
+          open.set(record.message.id, { message: record.message, parts: null, posted: 0 });
+        break;
+      case "reply": {
+        const work = open.get(record.id);
+        if (work !== undefined) work.parts = record.parts;
+        break;
+      }
+      case "posted": {
+        const work = open.get(record.id);
+        if (work !== undefined) work.posted = Math.max(work.posted, record.part + 1);
+        break;
+      }
+      case "done":
+        open.delete(record.id);
+        break;
+    }
+  }
+  return [...open.values()];
+}
+
+/** The records that carry `open` forward on their own (the journal rewritten without finished work). */
+export function recordsOf(open: readonly OpenWork[]): JournalRecord[] {
+  const records: JournalRecord[] = [];
+  for (const work of open) {
+    records.push({ t: "accept", message: work.message });
+    if (work.parts !== null) records.push({ t: "reply", id: work.message.id, parts: work.parts });
+    if (work.posted > 0) records.push({ t: "posted", id: work.message.id, part: work.posted - 1 });
+  }
+  return records;
+}

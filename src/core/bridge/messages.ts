@@ -1,0 +1,66 @@
+// The texts the bridge sends and says: a long message cut into the parts of one Claude session (chunkInput, with
+// the product document's part headers), the parts' answers aggregated into one reply, the seed of a new Claude
+// session, and the person-facing notices. Pure.
+import { chunkInput } from "../chunking/input.ts";
+
+export interface PromptPart {
+  index: number;
+  total: number;
+  /** What goes on Claude's stdin for this part. */
+  prompt: string;
+  /** The slice of the person's message it carries. */
+  chars: number;
+}
+
+/** One prompt for a short message; for one over `maxChars`, N parts that say how they belong together. */
+export function planPromptParts(text: string, maxChars: number): PromptPart[] {
+  if (text.length <= maxChars) return [{ index: 0, total: 1, prompt: text, chars: text.length }];
+  const chunks = chunkInput(text, { max: maxChars });
+  const total = chunks.length;
+  return chunks.map((chunk, index) => ({
+    index,
+    total,
+    chars: chunk.text.length,
+    prompt:
+      index === 0
+        ? `This message is long, so it arrives in ${total} parts, one per turn. Acknowledge each part briefly and ` +
+          `answer the whole message after part ${total} of ${total}.\n\nPart 1 of ${total}:\n\n${chunk.text}`
+        : `Here is more of the same message (part ${index + 1} of ${total}):\n\n${chunk.text}`,
+  }));
+}
+
+/** The answers of a message's parts as one reply; a single part's answer as it is. */
+export function aggregateAnswers(answers: readonly string[]): string {
+  const kept = answers.map((answer) => answer.trim()).filter((answer) => answer !== "");
+  return kept.join("\n\n");
+}
+
+/** What a seeded Claude session gets as its appended system prompt. */
+export function seedSystemPrompt(summary: string): string {
+  return (
+    "You are answering a person through a Synology Chat bridge. This conversation continues an earlier one; " +
+    "its summary follows. Treat what it says the person asked for or prefers as still true.\n\n" +
+    `<conversation-summary>\n${summary}\n</conversation-summary>`
+  );
+}
+
+export function tooLargeNotice(bytes: number, limit: number): string {
+  return (
+    `Your message is ${formatBytes(bytes)}, over this bridge's limit of ${formatBytes(limit)} ` +
+    "(bridge.maxInputBytes), so it was not sent to Claude. Send it in smaller pieces or attach it as a file on the NAS."
+  );
+}
+
+export function partialFailureNotice(done: number, total: number, error: string): string {
+  return `⚠️ Part ${done + 1} of ${total} of your message failed (${error}); the answer above covers parts 1-${done} only.`;
+}
+
+export function failureNotice(error: string): string {
+  return `⚠️ Claude could not answer this message: ${error}. Nothing else was lost; send it again to retry.`;
+}
+
+export function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024) return `${(bytes / (1024 * 1024)).toFixed(2)} MiB (${bytes.toLocaleString("en-US")} bytes)`;
+  if (bytes >= 1024) return `${(bytes / 1024).toFixed(1)} KiB (${bytes.toLocaleString("en-US")} bytes)`;
+  return `${bytes} bytes`;
+}

@@ -1,0 +1,74 @@
+import { appendFile, mkdtemp, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import type { JournalMessage } from "../../core/bridge/journal.ts";
+import { decodeJournal, encodeJournalLine, journalPath, openJournal, readJournal } from "./journal-store.ts";
+
+const message = (id: string): JournalMessage => ({
+  id,
+  at: "2026-01-01T00:00:00.000Z",
+  key: "dm:1",
+  userId: "1",
+  username: "u",
+  channelId: null,
+  channelName: null,
+  postId: null,
+  text: `hello ${id}`,
+  bytes: 7,
+});
+
+describe("the bridge journal", () => {
+  it("survives a reopen with only the open work, 0600, skipping a torn last line", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
+    const first = await openJournal(dir);
+    expect(first.open).toEqual([]);
+    await first.journal.append({ t: "accept", message: message("a") });
+    await first.journal.append({ t: "accept", message: message("b") });
+    await first.journal.append({ t: "reply", id: "a", parts: ["x", "y"] });
+    await first.journal.append({ t: "posted", id: "a", part: 0 });
+    await first.journal.append({ t: "accept", message: message("c") });
+    await first.journal.append({ t: "done", id: "c" });
+    await first.journal.close();
+    // A crash mid-write leaves half a line.
+    await appendFile(journalPath(dir), encodeJournalLine({ t: "done", id: "a" }).slice(0, 20));
+    const second = await openJournal(dir);
+    expect(second.skipped).toBe(1);
+    expect(second.open.map((work) => [work.message.id, work.parts, work.posted])).toEqual([
+      ["a", ["x", "y"], 1],
+      ["b", null, 0],
+    ]);
+    await second.journal.close();
+    expect((await stat(journalPath(dir))).mode & 0o777).toBe(0o600);
+    // Rewritten at open: finished work and the torn line are gone.
+    expect((await readJournal(journalPath(dir))).records).toHaveLength(4);
+  });
+
+  it("rejects a line whose checksum does not match", () => {
+    const line = encodeJournalLine({ t: "done", id: "a" });
+    expect(decodeJournal(line).records).toHaveLength(1);
+    expect(decodeJournal(line.replace('"a"', '"b"'))).toEqual({ records: [], skipped: 1 });
+  });
+
+  it("compacts to the open work once past the line threshold", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
+    const { journal } = await openJournal(dir);
+    for (let i = 0; i < 10; i += 1) {
+      await journal.append({ t: "accept", message: message(String(i)) });
+      await journal.append({ t: "done", id: String(i) });
+    }
+    await journal.compact(() => [], 5);
+    await journal.append({ t: "accept", message: message("z") });
+    await journal.close();
+    const text = await readFile(journalPath(dir), "utf8");
+    expect(text.trim().split("\n")).toHaveLength(1);
+  });
+
+  it("never follows a symlink in place of the journal", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
+    const elsewhere = join(dir, "elsewhere");
+    await writeFile(elsewhere, "");
+    await symlink(elsewhere, journalPath(dir));
+    await expect(readJournal(journalPath(dir))).rejects.toThrow(/is not a regular file/);
+  });
+});
