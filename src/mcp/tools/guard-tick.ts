@@ -19,25 +19,28 @@ import type { ServerDeps } from "../deps.ts";
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
 const noControlCharacters = z.regex(/^[^\u0000-\u001f\u007f]*$/, { error: "holds a control character" });
 
+/** How a hook passes a field of its input: Claude Code fills `"${field}"` in an mcp_tool hook's input. */
+const fromHook = (field: string) => `"\${${field}}"`;
+
 export const GuardTickInputSchema = {
   session_id: z
     .string()
     .check(z.minLength(1), z.maxLength(200), noControlCharacters)
-    .check(z.describe('The Claude Code session (in a hook: "${session_id}").')),
+    .check(z.describe(`The Claude Code session (in a hook: ${fromHook("session_id")}).`)),
   transcript_path: z
     .string()
     .check(z.minLength(1), z.maxLength(4096), noControlCharacters)
     .check(
       z.describe(
         "The session's transcript, a .jsonl under Claude Code's projects folder or the one ctx recorded for the " +
-          'session (in a hook: "${transcript_path}").',
+          `session (in a hook: ${fromHook("transcript_path")}).`,
       ),
     ),
   hook_event_name: z
     .optional(z.enum(["PostToolUse", "Stop"]))
     .check(
       z.describe(
-        'The hook event (in a hook: "${hook_event_name}"): PostToolUse (default) ticks the checkpoint and steps ' +
+        `The hook event (in a hook: ${fromHook("hook_event_name")}): PostToolUse (default) ticks the checkpoint and steps ` +
           "the guard; Stop ticks the checkpoint only.",
       ),
     ),
@@ -72,7 +75,7 @@ function guardDeps(deps: ServerDeps): GuardDeps {
 export async function checkTickTranscript(deps: ServerDeps, sessionId: string, path: string): Promise<string> {
   if (!path.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(path)) {
     throw new CtxError("USAGE", `transcript_path must be absolute, got ${JSON.stringify(path)}`, {
-      hint: 'pass Claude Code\'s own path: "transcript_path": "${transcript_path}" in the hook\'s input',
+      hint: `pass Claude Code's own path: "transcript_path": ${fromHook("transcript_path")} in the hook's input`,
     });
   }
   const env = deps.env ?? process.env;
@@ -84,7 +87,7 @@ export async function checkTickTranscript(deps: ServerDeps, sessionId: string, p
         "USAGE",
         `${path} is neither under Claude Code's projects folder nor the transcript recorded for session ${sessionId}`,
         {
-          hint: "ctx_guard_tick reads only the session's own transcript; wire it with Claude Code's ${transcript_path}",
+          hint: `ctx_guard_tick reads only the session's own transcript; wire it with ${fromHook("transcript_path")}`,
         },
       );
     }
