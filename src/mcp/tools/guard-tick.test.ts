@@ -3,10 +3,11 @@
 // Stop, and the transcripts it refuses (outside Claude Code's projects folder and not the session's own, a
 // link out of it, a FIFO, a relative path, control characters).
 import { execFileSync } from "node:child_process";
-import { appendFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, sep } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import fc from "fast-check";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   closeClients,
@@ -234,4 +235,51 @@ describe("ctx_guard_tick", () => {
       "hook_event_name",
     );
   });
+
+  it("on random sessions and hostile paths: always an answer, never a hang, nothing written outside .ctx/", async () => {
+    const root = project("repo");
+    const transcript = join(claudeProjects, `${SESSION}.jsonl`);
+    transcriptAt(transcript, root)(30_000);
+    const fifo = join(claudeProjects, "fifo.jsonl");
+    execFileSync("mkfifo", [fifo]);
+    const outside = join(base, "outside.jsonl");
+    writeFileSync(outside, "{}\n");
+    symlinkSync(outside, join(claudeProjects, "link.jsonl"));
+    const client = await connectClient(testDeps(root, { env }));
+    const written = () =>
+      readdirSync(base, { recursive: true })
+        .map(String)
+        .filter((path) => !path.startsWith(join("repo", ".ctx")))
+        .sort();
+    const before = written();
+    const paths = fc.oneof(
+      fc.constantFrom(
+        transcript,
+        fifo,
+        join(claudeProjects, "link.jsonl"),
+        claudeProjects,
+        `${claudeProjects}${sep}..${sep}..${sep}..${sep}outside.jsonl`,
+        outside,
+        "/dev/zero",
+        "/dev/stdin",
+        "relative.jsonl",
+      ),
+      fc.string({ minLength: 1 }),
+    );
+    const sessions = fc.oneof(fc.constantFrom(SESSION, "../../escape", "constructor", "a".repeat(200)), fc.string());
+    await fc.assert(
+      fc.asyncProperty(sessions, paths, fc.constantFrom(undefined, "PostToolUse", "Stop"), async (id, path, event) => {
+        const args = {
+          session_id: id,
+          transcript_path: path,
+          ...(event === undefined ? {} : { hook_event_name: event }),
+        };
+        const answer = await tick(client, args).catch((error: Error) => error);
+        if (answer instanceof Error) expect(answer.message).toMatch(/invalid|validation|-32602/i);
+        else expect(Array.isArray(answer.content)).toBe(true);
+        expect(written()).toEqual(before);
+      }),
+      { numRuns: Number(process.env.FUZZ_RUNS ?? 100), seed: Number(process.env.FUZZ_SEED ?? 20261124) },
+    );
+  }, 60_000);
 });
