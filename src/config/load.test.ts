@@ -26,6 +26,7 @@ describe("loadConfig", () => {
       maxAgeDays: 30,
       maxTotalMegabytes: 500,
       archiveSnapshots: true,
+      maxTranscriptMegabytes: 64,
     });
     expect(config.guard.warningPercent).toBe(30);
     expect(config.guard.criticalPercent).toBe(3);
