@@ -178,7 +178,11 @@ describe.skipIf(claudeBin === undefined)(`mcp_tool hooks in Claude Code ${CLAUDE
             type: "mcp_tool",
             server: "ctx",
             tool: "ctx_guard_tick",
-            input: { session_id: "${session_id}", transcript_path: "${transcript_path}" },
+            input: {
+              session_id: "${session_id}",
+              transcript_path: "${transcript_path}",
+              tool_use_id: "${tool_use_id}",
+            },
             timeout: 10,
           },
         ],
@@ -213,12 +217,15 @@ describe.skipIf(claudeBin === undefined)(`mcp_tool hooks in Claude Code ${CLAUDE
     expect(turn.result, diagnostics).toMatchObject({ is_error: false, result: "Planned." });
     const texts = turn.requests.map((request) => messagesText(request.body ?? {}));
     expect(texts).toHaveLength(5);
-    // As with the command hook (claude-code-guard.test.ts): never before the call that crossed the tier
-    // (110K), then in the request after it or one call later (the transcript may lag the hook by one reply).
+    // With tool_use_id the tick waits for the reply that made the call, so the guard measures every reply, in
+    // order, and speaks in the request right after the call that crossed the tier (110K). Without it the guard
+    // lagged here (4 calls measured as [100K, 104K, 112K] and [100K, 110K, 110K]; once the note had not reached
+    // the model by the last request).
     expect(texts.slice(0, 3).some((text) => text.includes("ctx context guard"))).toBe(false);
-    expect(texts[4]).toContain("PostToolUse:TaskCreate hook additional context: ctx context guard (warning)");
+    expect(texts[3]).toContain("PostToolUse:TaskCreate hook additional context: ctx context guard (warning)");
     const state = readGuardState(sandbox.project, turn.result?.session_id ?? "");
     expect(state).toMatchObject({ tier: "warning", windowTokens: 200_000, operations: 4 });
+    expect(state?.measurements.map((m) => m.usedTokens)).toEqual([100_000, 104_000, 110_000, 112_000]);
     const debug = await readFile(debugFile, "utf8");
     expect(debug.match(/mcp_tool calling ctx\/ctx_guard_tick/g)).toHaveLength(4);
     expect(debug).not.toMatch(/hook post-tool-use/);

@@ -105,6 +105,7 @@ describe("ctx_guard_tick", () => {
           notice: null,
           systemMessage: null,
           failures: [],
+          transcriptWait: null,
         });
         continue;
       }
@@ -137,7 +138,13 @@ describe("ctx_guard_tick", () => {
     const stop = await tick(client, stopArgs);
     expect(stop.isError, textOf(stop)).toBeFalsy();
     expect(textOf(stop)).toBe("");
-    expect(stop.structuredContent).toEqual({ event: "Stop", notice: null, systemMessage: null, failures: [] });
+    expect(stop.structuredContent).toEqual({
+      event: "Stop",
+      notice: null,
+      systemMessage: null,
+      failures: [],
+      transcriptWait: null,
+    });
     expect(readGuardState(root, SESSION)).toBeNull();
     expect(await listCheckpoints(root)).toEqual([]);
     grow(22_000); // 6 messages: the interval
@@ -282,4 +289,35 @@ describe("ctx_guard_tick", () => {
       { numRuns: Number(process.env.FUZZ_RUNS ?? 100), seed: Number(process.env.FUZZ_SEED ?? 20261124) },
     );
   }, 60_000);
+
+  it("with tool_use_id, waits for the reply that made the call to land, so the guard measures that reply", async () => {
+    const root = project("repo");
+    const transcript = join(claudeProjects, `${SESSION}.jsonl`);
+    const grow = transcriptAt(transcript, root);
+    const client = await connectClient(testDeps(root, { env }));
+    grow(40_000); // toolu_1
+    const present = await tick(client, { session_id: SESSION, transcript_path: transcript, tool_use_id: "toolu_1" });
+    expect(present.structuredContent).toMatchObject({ transcriptWait: { outcome: "present" } });
+    // toolu_2's reply lands 60 ms after the hook called: the tick waits for it and measures 45K, not 40K.
+    setTimeout(() => grow(45_000), 60);
+    const arrived = await tick(client, { session_id: SESSION, transcript_path: transcript, tool_use_id: "toolu_2" });
+    const wait = (arrived.structuredContent as { transcriptWait: { outcome: string; waitedMs: number } })
+      .transcriptWait;
+    expect(wait.outcome).toBe("arrived");
+    expect(wait.waitedMs).toBeGreaterThanOrEqual(50);
+    expect(readGuardState(root, SESSION)?.measurements.map((m) => m.usedTokens)).toEqual([40_000, 45_000]);
+    // A reply that never lands: the tick gives up after its bound and measures what is there.
+    const late = await tick(client, { session_id: SESSION, transcript_path: transcript, tool_use_id: "toolu_9" });
+    expect(late.isError).toBeFalsy();
+    expect(late.structuredContent).toMatchObject({ transcriptWait: { outcome: "timeout" } });
+    expect((late.structuredContent as { transcriptWait: { waitedMs: number } }).transcriptWait.waitedMs).toBeLessThan(
+      2_000,
+    );
+    await expectSchemaRejection(
+      client,
+      "ctx_guard_tick",
+      { session_id: SESSION, transcript_path: transcript, tool_use_id: '"x' },
+      "tool_use_id",
+    );
+  });
 });

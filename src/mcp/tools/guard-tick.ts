@@ -13,6 +13,7 @@ import { afterToolCall, postToolUseHookOutput } from "../../store/guard/after-to
 import type { GuardDeps } from "../../store/guard/types.ts";
 import { readSessionsSeen } from "../../store/sessions/seen.ts";
 import { checkpointTick } from "../../store/snapshots/checkpoint-tick.ts";
+import { awaitToolUseLine } from "../../store/transcript/await-tool-use.ts";
 import { defineTool } from "../define-tool.ts";
 import type { ServerDeps } from "../deps.ts";
 
@@ -36,6 +37,14 @@ export const GuardTickInputSchema = {
           `session (in a hook: ${fromHook("transcript_path")}).`,
       ),
     ),
+  tool_use_id: z
+    .optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{0,200}$/, { error: "is not a tool use id" })))
+    .check(
+      z.describe(
+        `The tool call (in a hook: ${fromHook("tool_use_id")}): the tick first waits (up to 500 ms) until the ` +
+          "transcript holds the reply that made it, so the guard measures that reply, not the one before.",
+      ),
+    ),
   hook_event_name: z
     .optional(z.enum(["PostToolUse", "Stop"]))
     .check(
@@ -54,6 +63,10 @@ export const GuardTickResultSchema = z.object({
   systemMessage: z.nullable(z.string()),
   /** What failed without stopping the rest ("checkpoint tick failed: …"). */
   failures: z.array(z.string()),
+  /** With tool_use_id: whether the reply's line was in the transcript, landed while waiting, or did not. */
+  transcriptWait: z.nullable(
+    z.object({ outcome: z.enum(["present", "arrived", "timeout", "missing"]), waitedMs: z.number() }),
+  ),
 });
 export type GuardTickResult = z.infer<typeof GuardTickResultSchema>;
 
@@ -111,17 +124,26 @@ export const guardTickTool = defineTool({
     "writes a rolling checkpoint every checkpoints.intervalMessages, then steps the context guard (context-window " +
     "tier, velocity) and, when the tier rises, saves, checkpoints or snapshots as `ctx hook post-tool-use` does. " +
     "Returns the hook's JSON output (additionalContext: the guard's note) when the guard speaks, else empty text. " +
+    "With tool_use_id it first waits (bounded) for the transcript to hold the reply that made the call. " +
     "With hook_event_name Stop, only the checkpoint counter.",
   input: GuardTickInputSchema,
   output: GuardTickResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-  handle: async ({ session_id, transcript_path, hook_event_name }, deps) => {
+  handle: async ({ session_id, transcript_path, tool_use_id, hook_event_name }, deps) => {
     const event = hook_event_name ?? "PostToolUse";
     const transcriptPath = await checkTickTranscript(deps, session_id, transcript_path);
     const input = { session_id, transcript_path: transcriptPath };
     if (event === "Stop") {
       await checkpointTick(input, guardDeps(deps));
-      return { text: "", structured: { event, notice: null, systemMessage: null, failures: [] } };
+      return {
+        text: "",
+        structured: { event, notice: null, systemMessage: null, failures: [], transcriptWait: null },
+      };
+    }
+    const transcriptWait =
+      tool_use_id === undefined || tool_use_id === "" ? null : await awaitToolUseLine(transcriptPath, tool_use_id);
+    if (transcriptWait?.outcome === "timeout") {
+      deps.logger.info(`ctx_guard_tick: ${tool_use_id} not in the transcript after ${transcriptWait.waitedMs} ms`);
     }
     const { reply, failures } = await afterToolCall(input, guardDeps(deps));
     // Nothing to say and something failed: an error result, so Claude Code reports the hook's failure.
@@ -137,6 +159,7 @@ export const guardTickTool = defineTool({
         notice: reply?.additionalContext ?? null,
         systemMessage: reply?.systemMessage ?? null,
         failures,
+        transcriptWait,
       },
     };
   },
