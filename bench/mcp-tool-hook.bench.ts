@@ -1,6 +1,7 @@
 // ctx's PostToolUse both ways inside the real Claude Code (the e2e harness: `claude` 2.1.330 against the scripted
 // Messages API mock): the command hook (`ctx hook post-tool-use`, a Node process per tool call) against the
-// `mcp_tool` hook (ctx_guard_tick on the already-running `ctx serve`), next to no PostToolUse hook at all.
+// `mcp_tool` hook (ctx_guard_tick on the already-running `ctx serve`; with tool_use_id, so it waits for the reply's
+// line, and without), next to no PostToolUse hook at all.
 // Each session makes BENCH_TOOL_CALLS tool calls (TaskCreate: no I/O of its own); the rounds interleave the
 // three wirings so a busy machine slows all alike. Two figures per wiring:
 // - the interval between consecutive model requests (one tool call, its hooks and Claude Code's own work),
@@ -20,18 +21,27 @@ import { summarize, type TimingSummary, timeProcess } from "./process-timing.ts"
 
 const TOOL_CALLS = Number(process.env.BENCH_TOOL_CALLS ?? 20);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const WIRINGS = ["none", "command", "mcp_tool"] as const;
+const WIRINGS = ["none", "command", "mcp_tool", "mcp_tool_no_wait"] as const;
 type Wiring = (typeof WIRINGS)[number];
 
-/** The wiring docs/mcp-tool-hooks.md proposes. */
-const MCP_TOOL_HOOK = {
+/** The wiring docs/mcp-tool-hooks.md proposes; without tool_use_id the tick does not wait for the reply's line. */
+const mcpToolHook = (waitForReply: boolean) => ({
   type: "mcp_tool",
   server: "ctx",
   tool: "ctx_guard_tick",
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholders, as settings.json holds them
-  input: { session_id: "${session_id}", transcript_path: "${transcript_path}" },
+  input: {
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: Claude Code's placeholders, as settings.json holds them
+    session_id: "${session_id}",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: as above
+    transcript_path: "${transcript_path}",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: as above
+    ...(waitForReply ? { tool_use_id: "${tool_use_id}" } : {}),
+  },
   timeout: 10,
-};
+});
+
+/** The context the mock's reply k (1-based) reports: input + cache creation + cache read. */
+const contextOfReply = (k: number) => 3 + 500 + 20_000 + (k - 1) * 200;
 
 interface SessionFigures {
   intervalsMs: number[];
@@ -39,6 +49,8 @@ interface SessionFigures {
   wallMs: number;
   /** Tool calls the guard measured (null: no measurement), to show the hook ran on every call. */
   guardOperations: number | null;
+  /** Of the guard's kept measurements, how many read the reply that made their call (not an earlier one). */
+  guardExact: { exact: number; kept: number };
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -53,6 +65,7 @@ export function hookDurationsFromDebugLog(log: string, wiring: Wiring): number[]
     });
   }
   if (wiring === "none") return [];
+  // mcp_tool and mcp_tool_no_wait
   const stamp = (line: string) => Date.parse(line.slice(0, 24));
   const durations: number[] = [];
   lines.forEach((line, i) => {
@@ -74,7 +87,9 @@ async function session(claudeBin: string, wiring: Wiring): Promise<SessionFigure
     const settingsPath = join(sandbox.project, ".claude", "settings.json");
     const settings = JSON.parse(await readFile(settingsPath, "utf8"));
     if (wiring === "none") delete settings.hooks.PostToolUse;
-    if (wiring === "mcp_tool") settings.hooks.PostToolUse = [{ matcher: "*", hooks: [MCP_TOOL_HOOK] }];
+    if (wiring === "mcp_tool" || wiring === "mcp_tool_no_wait") {
+      settings.hooks.PostToolUse = [{ matcher: "*", hooks: [mcpToolHook(wiring === "mcp_tool")] }];
+    }
     await writeFile(settingsPath, JSON.stringify(settings, null, 2));
 
     // Usage well inside the window: the guard steps on every call and never speaks (no save in the figures).
@@ -98,7 +113,15 @@ async function session(claudeBin: string, wiring: Wiring): Promise<SessionFigure
     const intervalsMs = arrivals.slice(2).map((at, i) => at - (arrivals[i + 1] ?? at));
     const hookMs = hookDurationsFromDebugLog(await readFile(debugFile, "utf8"), wiring);
     const state = readGuardState(sandbox.project, turn.result?.session_id ?? "");
-    return { intervalsMs, hookMs, wallMs: turn.durationMs, guardOperations: state?.operations ?? null };
+    const kept = state?.measurements ?? [];
+    const exact = kept.filter((m) => m.usedTokens === contextOfReply(m.op)).length;
+    return {
+      intervalsMs,
+      hookMs,
+      wallMs: turn.durationMs,
+      guardOperations: state?.operations ?? null,
+      guardExact: { exact, kept: kept.length },
+    };
   } finally {
     await sandbox.cleanup();
   }
@@ -108,7 +131,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const cli = await ensureClaudeCli();
   if ("skipReason" in cli) return { skipped: cli.skipReason };
   const loadBefore = loadavg().map(round1);
-  const figures: Record<Wiring, SessionFigures[]> = { none: [], command: [], mcp_tool: [] };
+  const figures: Record<Wiring, SessionFigures[]> = { none: [], command: [], mcp_tool: [], mcp_tool_no_wait: [] };
   for (let round = 0; round < ROUNDS; round++) {
     const order = WIRINGS.map((_, i) => WIRINGS[(i + round) % WIRINGS.length] as Wiring);
     for (const wiring of order) {
@@ -131,6 +154,8 @@ export async function run(): Promise<Record<string, unknown>> {
       hookDurationsLogged: runs.reduce((n, r) => n + r.hookMs.length, 0),
       sessionWallMs: summarize(runs.map((r) => r.wallMs)),
       guardOperations: runs.map((r) => r.guardOperations),
+      // The last 10 measurements of each session: those that read their own call's reply, of those kept.
+      guardReadOwnReply: `${runs.reduce((n, r) => n + r.guardExact.exact, 0)}/${runs.reduce((n, r) => n + r.guardExact.kept, 0)}`,
     };
   }
   const over = (wiring: Wiring) => round1(intervals[wiring].medianMs - intervals.none.medianMs);
@@ -142,6 +167,10 @@ export async function run(): Promise<Record<string, unknown>> {
     nodeEmptyProcessMs: nodeFloor,
     ...perWiring,
     // What ctx's PostToolUse adds to each tool call, over no hook (medians of the intervals).
-    addedPerToolCallMs: { command: over("command"), mcp_tool: over("mcp_tool") },
+    addedPerToolCallMs: {
+      command: over("command"),
+      mcp_tool: over("mcp_tool"),
+      mcp_tool_no_wait: over("mcp_tool_no_wait"),
+    },
   };
 }
