@@ -19,7 +19,7 @@ const RUNS = Number(process.env.BENCH_RUNS ?? 30);
  * microseconds: free of process start-up and far less sensitive to a busy machine than whole-process times.
  */
 async function guardInProcess(project: string, transcript: string, session: string): Promise<TimingSummary> {
-  const { handleContextGuard } = await import("../src/hooks/guard.ts");
+  const { runContextGuard } = await import("../src/store/guard/context-guard.ts");
   const { defaultConfig } = await import("../src/config/defaults.ts");
   const { silentLogger } = await import("../src/log.ts");
   const deps = {
@@ -28,13 +28,12 @@ async function guardInProcess(project: string, transcript: string, session: stri
     logger: silentLogger,
     projectRoot: project,
     config: defaultConfig(),
-    cliPath: ctxBin,
   };
   const input = { session_id: session, transcript_path: transcript };
   const samples: number[] = [];
   for (let i = 0; i < 220; i++) {
     const started = process.hrtime.bigint();
-    await handleContextGuard(input, deps);
+    await runContextGuard(input, deps);
     const micros = Number(process.hrtime.bigint() - started) / 1e3;
     if (i >= 20) samples.push(micros);
   }

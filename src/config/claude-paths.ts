@@ -2,8 +2,8 @@
 // its config folder (CLAUDE_CONFIG_DIR, else ~/.claude), the project folder name it derives from a path,
 // and the git repository a path belongs to (auto memory is per repository: worktrees share it).
 import { createHash } from "node:crypto";
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { dirname, isAbsolute, join, resolve } from "node:path";
+import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
+import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
 import { projectFolderName } from "../core/search/fork-query.ts";
 import { homeOf } from "./paths.ts";
 
@@ -14,6 +14,35 @@ export function claudeConfigDir(env: NodeJS.ProcessEnv): string {
   // ccusage accepts a comma-separated list; Claude Code itself writes to the first.
   if (configured !== undefined && configured.trim() !== "") return resolve(configured.split(",")[0]?.trim() ?? "");
   return join(homeOf(env), ".claude");
+}
+
+/** Every `<config dir>/projects` folder: CLAUDE_CONFIG_DIR may list several (comma-separated), else ~/.claude. */
+export function claudeProjectsDirs(env: NodeJS.ProcessEnv): string[] {
+  const configDirs = (env.CLAUDE_CONFIG_DIR?.split(",") ?? [join(homeOf(env), ".claude")]).filter(Boolean);
+  return configDirs.map((dir) => join(dir.trim(), "projects"));
+}
+
+function realOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * True when `path`, links resolved, lies inside one of Claude Code's projects folders: where a transcript a
+ * model (not a person) names may be read from.
+ */
+export function insideClaudeProjects(env: NodeJS.ProcessEnv, path: string): boolean {
+  const real = realOrNull(path);
+  if (real === null) return false;
+  return claudeProjectsDirs(env).some((dir) => {
+    const root = realOrNull(dir);
+    if (root === null) return false;
+    const rel = relative(root, real);
+    return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep);
+  });
 }
 
 const MAX_NAME = 200;

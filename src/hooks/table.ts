@@ -2,7 +2,6 @@
 // lazily, so a hook process loads only its own event's code; they take their types from ./types.ts.
 import type * as z from "zod/mini";
 import type { Config } from "../config/schema.ts";
-import { describeError } from "../errors.ts";
 import {
   type HookEvent,
   type PostCompactInput,
@@ -50,21 +49,18 @@ const handlePostCompact = async (input: PostCompactInput, deps: HookDeps) =>
 const handleUserPromptSubmit = async (input: UserPromptSubmitInput, deps: HookDeps) =>
   (await import("./user-prompt-submit.ts")).handleUserPromptSubmit(input, deps);
 // After every tool call: the rolling checkpoint, then the context guard (whose reply, when it speaks, is
-// the hook's reply). A failure of one never costs the other its work.
+// the hook's reply); store/guard/after-tool-call.ts, shared with the ctx_guard_tick MCP tool.
 const handlePostToolUse = async (input: PostToolUseInput, deps: HookDeps): Promise<HookOutcome | null> => {
-  const [tick, guard] = await Promise.all([import("./checkpoint-tick.ts"), import("./guard.ts")]);
-  const failures: string[] = [];
-  const failed = (what: string) => (error: unknown) => {
-    failures.push(`${what} failed: ${describeError(error)}`);
-    return null;
-  };
-  await tick.handleCheckpointTick(input, deps).catch(failed("checkpoint tick"));
-  const outcome = await guard.handleContextGuard(input, deps).catch(failed("context guard"));
+  const { afterToolCall, postToolUseHookOutput } = await import("../store/guard/after-tool-call.ts");
+  const { reply, failures } = await afterToolCall(input, deps);
+  const outcome: HookOutcome | null = reply === null ? null : { reply: postToolUseHookOutput(reply) };
   if (failures.length === 0) return outcome;
   return { ...outcome, stderr: `ctx hook: post-tool-use: ${failures.join("; ")}` };
 };
-const handleStop = async (input: StopInput, deps: HookDeps) =>
-  (await import("./checkpoint-tick.ts")).handleCheckpointTick(input, deps);
+const handleStop = async (input: StopInput, deps: HookDeps) => {
+  await (await import("../store/snapshots/checkpoint-tick.ts")).checkpointTick(input, deps);
+  return null;
+};
 const handleSessionEnd = async (input: SessionEndInput, deps: HookDeps) =>
   (await import("./session-end.ts")).handleSessionEnd(input, deps);
 

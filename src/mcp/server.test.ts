@@ -92,6 +92,7 @@ describe("ctx MCP server", () => {
       "ctx_context_stats",
       "ctx_diff",
       "ctx_fork_detect",
+      "ctx_guard_tick",
       "ctx_health",
       "ctx_memory_delete",
       "ctx_memory_list",
@@ -124,7 +125,8 @@ describe("ctx MCP server", () => {
     ]) {
       expect(annotations(name)?.readOnlyHint).toBe(true);
     }
-    for (const name of ["ctx_save", "ctx_checkpoint", "ctx_clear"]) expect(annotations(name)?.readOnlyHint).toBe(false);
+    for (const name of ["ctx_save", "ctx_checkpoint", "ctx_clear", "ctx_guard_tick"])
+      expect(annotations(name)?.readOnlyHint).toBe(false);
     expect(annotations("ctx_clear")?.destructiveHint).toBe(true);
     expect(annotations("ctx_save")?.destructiveHint).toBe(false);
   });

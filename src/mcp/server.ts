@@ -30,6 +30,7 @@ export const SERVER_INSTRUCTIONS = [
   "- ctx_clear_summaries {session?, all?}: delete stored summaries (made again when needed).",
   "- ctx_health {session_id?}: context-window tier, tokens used, velocity, tool calls left before auto-compaction.",
   "- ctx_audit {session?}: what each compaction's summary lost of the tasks, plan, decisions, rules and files saved.",
+  "- ctx_guard_tick: for ctx's own hook only.",
   "Resources: ctx://status (JSON), ctx://context (full saved context), ctx://snapshots, ctx://snapshots/{id}, ctx://health (JSON).",
 ].join("\n");
 

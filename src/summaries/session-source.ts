@@ -2,9 +2,9 @@
 // (ctx's SessionStart hook records them), or a session id found under Claude Code's projects folder; by
 // default the newest session recorded here. Its messages are read redacted (each entry before it is cut).
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, realpathSync } from "node:fs";
-import { homedir } from "node:os";
-import { basename, join, relative, resolve, sep } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { basename, join, resolve } from "node:path";
+import { claudeProjectsDirs, insideClaudeProjects } from "../config/claude-paths.ts";
 import type { Config } from "../config/schema.ts";
 import { redactValue } from "../core/redact/redact.ts";
 import { type CollectedConversation, createMessageCollector } from "../core/summaries/messages.ts";
@@ -67,31 +67,6 @@ export async function resolveSummarySession(
   if (found !== null) return { sessionId: given, transcriptPath: found };
   throw new CtxError("NOT_FOUND", `no session ${given} recorded in this project or under Claude Code's projects`, {
     hint: "pass the transcript's path instead, or `ctx status` to see the sessions recorded here",
-  });
-}
-
-function claudeProjectsDirs(env: NodeJS.ProcessEnv): string[] {
-  const configDirs = (env.CLAUDE_CONFIG_DIR?.split(",") ?? [join(env.HOME ?? homedir(), ".claude")]).filter(Boolean);
-  return configDirs.map((dir) => join(dir.trim(), "projects"));
-}
-
-function realOrNull(path: string): string | null {
-  try {
-    return realpathSync(path);
-  } catch {
-    return null;
-  }
-}
-
-/** True when `path`, links resolved, lies inside one of Claude Code's projects folders. */
-function insideClaudeProjects(env: NodeJS.ProcessEnv, path: string): boolean {
-  const real = realOrNull(path);
-  if (real === null) return false;
-  return claudeProjectsDirs(env).some((dir) => {
-    const root = realOrNull(dir);
-    if (root === null) return false;
-    const rel = relative(root, real);
-    return rel !== "" && !rel.startsWith(`..${sep}`) && rel !== ".." && !rel.startsWith(sep);
   });
 }
 

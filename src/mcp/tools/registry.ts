@@ -8,6 +8,7 @@ import { clearSummariesTool } from "./clear-summaries.ts";
 import { contextStatsTool } from "./context-stats.ts";
 import { diffTool } from "./diff.ts";
 import { forkDetectTool } from "./fork-detect.ts";
+import { guardTickTool } from "./guard-tick.ts";
 import { healthTool } from "./health.ts";
 import { memoryDeleteTool } from "./memory-delete.ts";
 import { memoryListTool } from "./memory-list.ts";
@@ -42,4 +43,5 @@ export const TOOLS: readonly ToolDefinition[] = [
   clearSummariesTool,
   healthTool,
   auditTool,
+  guardTickTool,
 ];

@@ -25,6 +25,8 @@ export interface CapturedRequest {
   /** The parsed JSON body; undefined when the body was empty or not JSON. */
   body: MessagesRequestBody | undefined;
   kind: RequestKind;
+  /** performance.now() when the request arrived (for timing what Claude Code does between requests). */
+  receivedAt: number;
 }
 
 export interface MockAnthropicOptions {
@@ -110,6 +112,7 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
   }
 
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const receivedAt = performance.now();
     const url = new URL(request.url ?? "/", "http://127.0.0.1");
     const method = request.method ?? "GET";
     const body = parseJson(await readBody(request));
@@ -121,6 +124,7 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
       headers: request.headers,
       body,
       kind,
+      receivedAt,
     };
     requests.push(captured);
     log(

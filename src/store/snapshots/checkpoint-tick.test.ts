@@ -1,16 +1,15 @@
-// The rolling-checkpoint hook against a temp project: sessions sharing a project each get their
+// The rolling checkpoint (PostToolUse and Stop) against a temp project: sessions sharing a project each get their
 // checkpoints, and a counter file from before per-session counts is read, not a crash.
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { assistantText, userPrompt } from "../../tests/helpers/transcript-lines.ts";
-import { defaultConfig } from "../config/defaults.ts";
-import { ContextStateSchema } from "../core/context/extract.ts";
-import { silentLogger } from "../log.ts";
-import { listCheckpoints, readCheckpoint } from "../store/snapshots/checkpoints.ts";
-import { handleCheckpointTick } from "./checkpoint-tick.ts";
-import type { HookDeps } from "./types.ts";
+import { assistantText, userPrompt } from "../../../tests/helpers/transcript-lines.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { ContextStateSchema } from "../../core/context/extract.ts";
+import { silentLogger } from "../../log.ts";
+import { checkpointTick, type TickDeps } from "./checkpoint-tick.ts";
+import { listCheckpoints, readCheckpoint } from "./checkpoints.ts";
 
 let base: string;
 let root: string;
@@ -23,8 +22,7 @@ beforeEach(() => {
   clock = Date.parse("2026-11-22T10:00:00.000Z");
 });
 
-const deps = (): HookDeps => ({
-  env: {},
+const deps = (): TickDeps => ({
   // Each call a second later, so checkpoint ids (which carry their time) never collide.
   now: () => {
     clock += 1000;
@@ -33,7 +31,6 @@ const deps = (): HookDeps => ({
   logger: silentLogger,
   projectRoot: root,
   config: defaultConfig(),
-  cliPath: "/nonexistent/ctx.js",
 });
 
 function transcriptOf(sessionId: string): string {
@@ -47,7 +44,7 @@ async function exchange(sessionId: string, transcript: string, turn: number): Pr
   const lines = { sessionId, cwd: root };
   const text = `${userPrompt(lines, `question ${turn}`)}\n${assistantText(lines, `${sessionId}-${turn}`, `answer ${turn}`)}\n`;
   appendFileSync(transcript, text);
-  await handleCheckpointTick({ session_id: sessionId, transcript_path: transcript }, deps());
+  await checkpointTick({ session_id: sessionId, transcript_path: transcript }, deps());
 }
 
 async function checkpointSessions(): Promise<string[]> {
@@ -59,7 +56,7 @@ async function checkpointSessions(): Promise<string[]> {
   return sessions.sort();
 }
 
-describe("checkpoint-tick hook", () => {
+describe("checkpoint tick", () => {
   it("two sessions alternating in one project both get rolling checkpoints", async () => {
     const a = transcriptOf("sess-a");
     const b = transcriptOf("sess-b");

@@ -1,4 +1,5 @@
-// PostToolUse and Stop: the rolling checkpoint. Each call counts the messages the session's transcript
+// The rolling checkpoint, run after every tool call and at the end of every turn (the PostToolUse and Stop
+// hooks, and the ctx_guard_tick MCP tool that an `mcp_tool` hook calls instead). Each call counts the messages the session's transcript
 // grew by (`.ctx/checkpoint-mark.json`, a small counter per session) and, every
 // `checkpoints.intervalMessages` messages, captures the state into a checkpoint (keeping the newest
 // `checkpoints.keep`). The counter is written without fsync or lock: it is a hint, not state; a tick lost
@@ -7,33 +8,42 @@
 // process starts libuv's thread pool, which costs this every-tool-call hook several milliseconds.
 import { closeSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { projectPaths } from "../config/paths.ts";
+import { projectPaths } from "../../config/paths.ts";
+import type { Config } from "../../config/schema.ts";
 import {
   type CheckpointMark,
   countMessageLines,
   finishTick,
   parseCheckpointMark,
   planTick,
-} from "../core/snapshots/checkpoint-tick.ts";
-import { isCtxPathSafe, openRegularFileSync } from "../store/files/safe-path.ts";
-import type { HookDeps, HookOutcome } from "./types.ts";
+} from "../../core/snapshots/checkpoint-tick.ts";
+import type { Logger } from "../../log.ts";
+import { isCtxPathSafe, openRegularFileSync } from "../files/safe-path.ts";
+
+/** What a tick needs: the project, its settings, the clock and a logger (the hook's and the server's deps both fit). */
+export interface TickDeps {
+  projectRoot: string;
+  config: Config;
+  now: () => Date;
+  logger: Logger;
+}
 
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 
-export async function handleCheckpointTick(
+export async function checkpointTick(
   input: { session_id: string; transcript_path: string },
-  deps: HookDeps,
-): Promise<HookOutcome | null> {
+  deps: TickDeps,
+): Promise<void> {
   const markPath = join(projectPaths(deps.projectRoot).ctxDir, "checkpoint-mark.json");
   const info = statSync(input.transcript_path, { throwIfNoEntry: false });
-  if (!info?.isFile()) return null; // absent, or not a regular file (a FIFO would block the read)
+  if (!info?.isFile()) return; // absent, or not a regular file (a FIFO would block the read)
   const size = info.size;
   const mark = readMark(markPath);
   const plan = planTick(mark, input.session_id, size, MAX_READ_BYTES, deps.now());
   const counted = countNewMessages(input.transcript_path, plan.read.from, plan.read.to);
   const tick = finishTick(plan, counted, deps.config.checkpoints.intervalMessages);
   if (tick.checkpoint) {
-    const { checkpointContext } = await import("../store/context/operations.ts");
+    const { checkpointContext } = await import("../context/operations.ts");
     const result = await checkpointContext(
       { projectRoot: deps.projectRoot, config: deps.config, now: deps.now },
       { sessionId: input.session_id, transcriptPath: input.transcript_path },
@@ -41,7 +51,6 @@ export async function handleCheckpointTick(
     deps.logger.debug(`checkpoint ${result.id} written`);
   }
   writeMark(markPath, tick.next);
-  return null;
 }
 
 function readMark(path: string): CheckpointMark | null {

@@ -1,23 +1,25 @@
-// PostToolUse: the context guard. Reads the context size from the transcript's tail (bounded, so flat in
-// the transcript's size), steps the guard (core/guard/tiers.ts), keeps the per-session measurements, and only
-// when a tier rises or a velocity alarm starts loads the actions (save, checkpoint, snapshot) and tells
-// Claude through additionalContext. Every other call costs a tail read and two tiny file operations.
-import { stepGuard } from "../core/guard/tiers.ts";
+// The context guard after every tool call (the PostToolUse hook, or the ctx_guard_tick MCP tool). Reads the
+// context size from the transcript's tail (bounded, so flat in the transcript's size), steps the guard
+// (core/guard/tiers.ts), keeps the per-session measurements, and only when a tier rises or a velocity alarm
+// starts loads the actions (save, checkpoint, snapshot) and returns the note for Claude (additionalContext).
+// Every other call costs a tail read and two tiny file operations.
+import { stepGuard } from "../../core/guard/tiers.ts";
 import {
   autoCompactSettingsFromEnv,
   autoCompactThreshold,
   inferWindowTokens,
   isEnvFlagOn,
   reportedWindowOf,
-} from "../core/guard/tokens.ts";
-import { pruneGuardFiles, readGuardState, readStatusLineFigures, writeGuardState } from "../store/guard/guard-store.ts";
-import { readContextTail } from "../store/transcript/tail.ts";
-import type { HookDeps, HookOutcome } from "./types.ts";
+} from "../../core/guard/tokens.ts";
+import { readContextTail } from "../transcript/tail.ts";
+import { pruneGuardFiles, readGuardState, readStatusLineFigures, writeGuardState } from "./guard-store.ts";
+import type { GuardDeps, GuardReply } from "./types.ts";
 
-export async function handleContextGuard(
+/** Steps the guard for one tool call; the reply when it speaks, else null. */
+export async function runContextGuard(
   input: { session_id: string; transcript_path: string },
-  deps: HookDeps,
-): Promise<HookOutcome | null> {
+  deps: GuardDeps,
+): Promise<GuardReply | null> {
   const settings = deps.config.guard;
   if (!settings.enabled) return null;
   const { reading } = readContextTail(input.transcript_path);

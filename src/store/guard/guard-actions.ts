@@ -2,21 +2,21 @@
 // checkpoint, L4 saves and takes a snapshot; then the note for Claude (additionalContext) and, for the top
 // two tiers, a line for the user (systemMessage). A failed action is reported in the note, never thrown:
 // the warning matters more than the save.
-import type { ContextState } from "../core/context/extract.ts";
-import { healthOf } from "../core/guard/health.ts";
-import type { GuardState } from "../core/guard/state.ts";
-import { type ActionResults, formatGuardNotice, formatGuardSystemMessage } from "../core/guard/text.ts";
-import type { GuardNotice } from "../core/guard/tiers.ts";
-import { describeError } from "../errors.ts";
-import { checkpointContext, saveContext, snapshotContext } from "../store/context/operations.ts";
-import type { HookDeps, HookOutcome } from "./types.ts";
+import type { ContextState } from "../../core/context/extract.ts";
+import { healthOf } from "../../core/guard/health.ts";
+import type { GuardState } from "../../core/guard/state.ts";
+import { type ActionResults, formatGuardNotice, formatGuardSystemMessage } from "../../core/guard/text.ts";
+import type { GuardNotice } from "../../core/guard/tiers.ts";
+import { describeError } from "../../errors.ts";
+import { checkpointContext, saveContext, snapshotContext } from "../context/operations.ts";
+import type { GuardDeps, GuardReply } from "./types.ts";
 
 export async function actOnNotice(
   notice: GuardNotice,
   guardState: GuardState,
   input: { session_id: string; transcript_path: string },
-  deps: HookDeps,
-): Promise<HookOutcome> {
+  deps: GuardDeps,
+): Promise<GuardReply> {
   const done: ActionResults = { saved: false, checkpointId: null, snapshotId: null, failures: [] };
   const ops = { projectRoot: deps.projectRoot, config: deps.config, now: deps.now };
   const session = { sessionId: input.session_id, transcriptPath: input.transcript_path };
@@ -48,11 +48,9 @@ export async function actOnNotice(
     });
   }
   const health = healthOf(guardState);
-  const reply: Record<string, unknown> = {
-    hookSpecificOutput: { hookEventName: "PostToolUse", additionalContext: formatGuardNotice(notice, health, done) },
-  };
-  const systemMessage = formatGuardSystemMessage(notice, health);
-  if (systemMessage !== null) reply.systemMessage = systemMessage;
   deps.logger.info(`guard: ${notice.tier} (${notice.reason}) for session ${input.session_id}`);
-  return { reply };
+  return {
+    additionalContext: formatGuardNotice(notice, health, done),
+    systemMessage: formatGuardSystemMessage(notice, health),
+  };
 }

@@ -1,0 +1,166 @@
+// ctx_guard_tick: what `ctx hook post-tool-use` does (the rolling checkpoint, then the context guard), done in
+// the already-running `ctx serve` so that a Claude Code `"type": "mcp_tool"` hook costs no process per tool
+// call (docs/mcp-tool-hooks.md). The text is the hook's JSON output when the guard speaks (Claude Code reads
+// a hook tool's text the way it reads a command hook's stdout: only JSON's additionalContext reaches the
+// model), else empty; with hook_event_name "Stop" it is the checkpoint tick alone, as `ctx hook stop`.
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import * as z from "zod/mini";
+import { insideClaudeProjects } from "../../config/claude-paths.ts";
+import { CtxError } from "../../errors.ts";
+import { notRegular } from "../../store/files/safe-path.ts";
+import { afterToolCall, postToolUseHookOutput } from "../../store/guard/after-tool-call.ts";
+import type { GuardDeps } from "../../store/guard/types.ts";
+import { readSessionsSeen } from "../../store/sessions/seen.ts";
+import { checkpointTick } from "../../store/snapshots/checkpoint-tick.ts";
+import { awaitToolUseLine } from "../../store/transcript/await-tool-use.ts";
+import { defineTool } from "../define-tool.ts";
+import type { ServerDeps } from "../deps.ts";
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const noControlCharacters = z.regex(/^[^\u0000-\u001f\u007f]*$/, { error: "holds a control character" });
+
+/** How a hook passes a field of its input: Claude Code fills `"${field}"` in an mcp_tool hook's input. */
+const fromHook = (field: string) => `"\${${field}}"`;
+
+export const GuardTickInputSchema = {
+  session_id: z
+    .string()
+    .check(z.minLength(1), z.maxLength(200), noControlCharacters)
+    .check(z.describe(`The Claude Code session (in a hook: ${fromHook("session_id")}).`)),
+  transcript_path: z
+    .string()
+    .check(z.minLength(1), z.maxLength(4096), noControlCharacters)
+    .check(
+      z.describe(
+        "The session's transcript, a .jsonl under Claude Code's projects folder or the one ctx recorded for the " +
+          `session (in a hook: ${fromHook("transcript_path")}).`,
+      ),
+    ),
+  tool_use_id: z
+    .optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{0,200}$/, { error: "is not a tool use id" })))
+    .check(
+      z.describe(
+        `The tool call (in a hook: ${fromHook("tool_use_id")}): the tick first waits (up to 500 ms) until the ` +
+          "transcript holds the reply that made it, so the guard measures that reply, not the one before.",
+      ),
+    ),
+  hook_event_name: z
+    .optional(z.enum(["PostToolUse", "Stop"]))
+    .check(
+      z.describe(
+        `The hook event (in a hook: ${fromHook("hook_event_name")}): PostToolUse (default) ticks the checkpoint and steps ` +
+          "the guard; Stop ticks the checkpoint only.",
+      ),
+    ),
+};
+
+export const GuardTickResultSchema = z.object({
+  event: z.enum(["PostToolUse", "Stop"]),
+  /** The guard's note for Claude (the hook's additionalContext), or null when it had nothing to say. */
+  notice: z.nullable(z.string()),
+  /** The line for the user (the top two tiers), or null. */
+  systemMessage: z.nullable(z.string()),
+  /** What failed without stopping the rest ("checkpoint tick failed: …"). */
+  failures: z.array(z.string()),
+  /** With tool_use_id: whether the reply's line was in the transcript, landed while waiting, or did not. */
+  transcriptWait: z.nullable(
+    z.object({ outcome: z.enum(["present", "arrived", "timeout", "missing"]), waitedMs: z.number() }),
+  ),
+});
+export type GuardTickResult = z.infer<typeof GuardTickResultSchema>;
+
+function guardDeps(deps: ServerDeps): GuardDeps {
+  return {
+    projectRoot: deps.projectRoot,
+    config: deps.config,
+    now: deps.now,
+    logger: deps.logger,
+    env: deps.env ?? process.env,
+  };
+}
+
+/**
+ * The transcript a tick may read: a regular file under Claude Code's projects folder (links resolved), or
+ * the one ctx recorded for this session (SessionStart). Anything else is refused: the arguments come from a
+ * hook's interpolation or from a model, and neither may make ctx read an arbitrary file.
+ */
+export async function checkTickTranscript(deps: ServerDeps, sessionId: string, path: string): Promise<string> {
+  if (!path.startsWith("/") && !/^[A-Za-z]:[\\/]/.test(path)) {
+    throw new CtxError("USAGE", `transcript_path must be absolute, got ${JSON.stringify(path)}`, {
+      hint: `pass Claude Code's own path: "transcript_path": ${fromHook("transcript_path")} in the hook's input`,
+    });
+  }
+  const env = deps.env ?? process.env;
+  if (!insideClaudeProjects(env, path)) {
+    const seen = await readSessionsSeen(deps.projectRoot).catch(() => null);
+    const recorded = seen?.sessions.find((s) => s.sessionId === sessionId)?.transcriptPath ?? null;
+    if (recorded === null || resolve(recorded) !== resolve(path)) {
+      throw new CtxError(
+        "USAGE",
+        `${path} is neither under Claude Code's projects folder nor the transcript recorded for session ${sessionId}`,
+        {
+          hint: `ctx_guard_tick reads only the session's own transcript; wire it with ${fromHook("transcript_path")}`,
+        },
+      );
+    }
+  }
+  const info = statSync(path, { throwIfNoEntry: false });
+  if (info === undefined) {
+    throw new CtxError("NOT_FOUND", `no transcript at ${path}`, {
+      hint: "Claude Code writes it with the session's first message; the next tick will find it",
+    });
+  }
+  if (!info.isFile()) throw notRegular(path); // a FIFO would block the read
+  return path;
+}
+
+export const guardTickTool = defineTool({
+  name: "ctx_guard_tick",
+  title: "ctx guard tick",
+  description:
+    "For Claude Code hooks, not for the conversation: ctx's work after a tool call, done inside this server so " +
+    'a `"type": "mcp_tool"` PostToolUse hook costs no process. Counts the messages since the last call and ' +
+    "writes a rolling checkpoint every checkpoints.intervalMessages, then steps the context guard (context-window " +
+    "tier, velocity) and, when the tier rises, saves, checkpoints or snapshots as `ctx hook post-tool-use` does. " +
+    "Returns the hook's JSON output (additionalContext: the guard's note) when the guard speaks, else empty text. " +
+    "With tool_use_id it first waits (bounded) for the transcript to hold the reply that made the call. " +
+    "With hook_event_name Stop, only the checkpoint counter.",
+  input: GuardTickInputSchema,
+  output: GuardTickResultSchema,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  handle: async ({ session_id, transcript_path, tool_use_id, hook_event_name }, deps) => {
+    const event = hook_event_name ?? "PostToolUse";
+    const transcriptPath = await checkTickTranscript(deps, session_id, transcript_path);
+    const input = { session_id, transcript_path: transcriptPath };
+    if (event === "Stop") {
+      await checkpointTick(input, guardDeps(deps));
+      return {
+        text: "",
+        structured: { event, notice: null, systemMessage: null, failures: [], transcriptWait: null },
+      };
+    }
+    const transcriptWait =
+      tool_use_id === undefined || tool_use_id === "" ? null : await awaitToolUseLine(transcriptPath, tool_use_id);
+    if (transcriptWait?.outcome === "timeout") {
+      deps.logger.info(`ctx_guard_tick: ${tool_use_id} not in the transcript after ${transcriptWait.waitedMs} ms`);
+    }
+    const { reply, failures } = await afterToolCall(input, guardDeps(deps));
+    // Nothing to say and something failed: an error result, so Claude Code reports the hook's failure.
+    if (reply === null && failures.length > 0)
+      throw new CtxError("INTERNAL", failures.join("; "), {
+        hint: "the same work as `ctx hook post-tool-use`; `ctx doctor` checks the project's .ctx folder",
+      });
+    for (const failure of failures) deps.logger.warn(`ctx_guard_tick: ${failure}`);
+    return {
+      text: reply === null ? "" : JSON.stringify(postToolUseHookOutput(reply)),
+      structured: {
+        event,
+        notice: reply?.additionalContext ?? null,
+        systemMessage: reply?.systemMessage ?? null,
+        failures,
+        transcriptWait,
+      },
+    };
+  },
+});

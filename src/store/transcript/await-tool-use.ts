@@ -1,0 +1,69 @@
+// Waits, bounded, until the transcript holds the reply that made a tool call (its `tool_use` block's id).
+// Claude Code writes the transcript asynchronously: a PostToolUse hook can run before the reply's line lands,
+// and the guard then reads the previous reply's usage. A command hook's own start-up (a Node process) usually
+// covers the gap; an `mcp_tool` hook answered by a warm server does not (measured with 2.1.330 at load 14: in
+// 2 of 8 calls the line was missing when the hook ran and landed 70-94 ms later, while the hook waited). Reads
+// a bounded window at the end, then only the bytes added; never blocks on a pipe (regular files only).
+import { closeSync, fstatSync, readSync } from "node:fs";
+import { openRegularFileSync } from "../files/safe-path.ts";
+
+/** Where the first look searches: the end of the file (a tool input larger than this is found only as it lands). */
+export const AWAIT_WINDOW_BYTES = 1024 * 1024;
+
+export type ToolUseWait = "present" | "arrived" | "timeout" | "missing";
+
+export interface ToolUseWaitResult {
+  outcome: ToolUseWait;
+  waitedMs: number;
+}
+
+function readRange(fd: number, from: number, to: number): string {
+  const buffer = Buffer.allocUnsafe(to - from);
+  let filled = 0;
+  while (filled < buffer.length) {
+    const n = readSync(fd, buffer, filled, buffer.length - filled, from + filled);
+    if (n === 0) break;
+    filled += n;
+  }
+  return buffer.toString("utf8", 0, filled);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * `present`: the line was there; `arrived`: it landed while waiting; `timeout`: not within `timeoutMs` (the
+ * caller goes on without it); `missing`: no transcript, or it was replaced (shrank) while waiting.
+ * `toolUseId` must be a Claude Code id (letters, digits, `_`, `-`): it is searched as `"id":"<id>"`.
+ */
+export async function awaitToolUseLine(
+  path: string,
+  toolUseId: string,
+  options: { timeoutMs?: number; pollMs?: number; now?: () => number } = {},
+): Promise<ToolUseWaitResult> {
+  const now = options.now ?? (() => performance.now());
+  const started = now();
+  const waited = () => Math.round((now() - started) * 10) / 10;
+  const marker = `"id":"${toolUseId}"`;
+  const fd = openRegularFileSync(path);
+  if (fd === null) return { outcome: "missing", waitedMs: 0 };
+  try {
+    let seen = fstatSync(fd).size;
+    if (readRange(fd, Math.max(0, seen - AWAIT_WINDOW_BYTES), seen).includes(marker)) {
+      return { outcome: "present", waitedMs: waited() };
+    }
+    const deadline = started + (options.timeoutMs ?? 500);
+    while (now() < deadline) {
+      await sleep(options.pollMs ?? 5);
+      const size = fstatSync(fd).size;
+      if (size < seen) return { outcome: "missing", waitedMs: waited() };
+      if (size === seen) continue;
+      // The new bytes, and a marker's length before them (a line split across two polls).
+      const from = Math.max(0, seen - marker.length, size - AWAIT_WINDOW_BYTES);
+      seen = size;
+      if (readRange(fd, from, size).includes(marker)) return { outcome: "arrived", waitedMs: waited() };
+    }
+    return { outcome: "timeout", waitedMs: waited() };
+  } finally {
+    closeSync(fd);
+  }
+}
