@@ -50,7 +50,7 @@ export const COMMAND_GROUPS: Readonly<Record<string, HelpGroup>> = {
 
 /** Examples shown under `ctx <command> --help`, keyed by the command's path. */
 export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
-  init: ["ctx init", "ctx init --dry-run", "ctx init --statusline"],
+  init: ["ctx init", "ctx init --dry-run", "ctx init --statusline --hooks command"],
   doctor: ["ctx doctor", "ctx doctor --json | jq '.checks[] | select(.status != \"ok\")'"],
   config: ["ctx config list", "ctx config set search.minSimilarity 0.3 --project", "ctx config path"],
   "config list": ["ctx config list", "ctx config list --project --json"],

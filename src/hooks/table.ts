@@ -57,9 +57,17 @@ const handlePostToolUse = async (input: PostToolUseInput, deps: HookDeps): Promi
   if (failures.length === 0) return outcome;
   return { ...outcome, stderr: `ctx hook: post-tool-use: ${failures.join("; ")}` };
 };
-const handleStop = async (input: StopInput, deps: HookDeps) => {
-  await (await import("../store/snapshots/checkpoint-tick.ts")).checkpointTick(input, deps);
-  return null;
+// At the end of a turn: the rolling checkpoint; and when a tool call of the turn had no tick after it (an
+// `mcp_tool` PostToolUse hook is skipped while ctx's server is not connected), the context guard's step too,
+// so its saves and snapshots still happen once per turn. Stop carries no additionalContext: only the guard's
+// line for the user (systemMessage) is passed on.
+const handleStop = async (input: StopInput, deps: HookDeps): Promise<HookOutcome | null> => {
+  const { checkpointTick } = await import("../store/snapshots/checkpoint-tick.ts");
+  const { untickedToolCall } = await checkpointTick(input, deps);
+  if (!untickedToolCall) return null;
+  const { runContextGuard } = await import("../store/guard/context-guard.ts");
+  const reply = await runContextGuard(input, deps);
+  return reply?.systemMessage == null ? null : { reply: { systemMessage: reply.systemMessage } };
 };
 const handleSessionEnd = async (input: SessionEndInput, deps: HookDeps) =>
   (await import("./session-end.ts")).handleSessionEnd(input, deps);

@@ -1,9 +1,11 @@
 // The I/O shell of `ctx init`: read the project's files, plan with src/core/setup/init-plan.ts, then write the
 // planned changes atomically. `planProjectInit` is exported for tests that check the result with the
 // real `claude doctor` / `claude mcp list`.
+
 import { chmod, lstat, mkdir, readdir, readFile, readlink, realpath, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { CommandChoice } from "../core/setup/init-command-choice.ts";
+import type { HookWiring } from "../core/setup/init-hooks-spec.ts";
 import {
   CTX_DIR_ENTRY,
   type CtxDirFacts,
@@ -29,6 +31,8 @@ export interface InitOptions {
   /** `--statusline` (and `--force` to replace another status line). */
   statusLine?: boolean;
   force?: boolean;
+  /** `--hooks mcp|command`: how PostToolUse reaches ctx (default mcp: through its MCP server, no process). */
+  hooks?: HookWiring;
 }
 
 export interface InitResult {
@@ -70,6 +74,7 @@ export async function planProjectInit(projectDir: string, options: InitOptions):
   const changes = planInit(snapshot, options.mode, resolved.choice, {
     statusLine: options.statusLine === true,
     force: options.force === true,
+    hooks: options.hooks ?? "mcp",
   });
   // The warnings are about what install writes; --remove writes no command.
   const warnings = options.mode === "install" ? resolved.warnings : [];

@@ -162,15 +162,15 @@ describe.skipIf(claudeBin === undefined)(`mcp_tool hooks in Claude Code ${CLAUDE
     expect(debug).toContain("MCP server 'ghost' not connected");
   }, 120_000);
 
-  it("ctx_guard_tick on `ctx serve` in place of the command hook: the guard's note reaches the model", async () => {
+  it("ctx init wires PostToolUse to ctx_guard_tick on `ctx serve`: the guard's note reaches the model", async () => {
     const sandbox = await createSandbox({ claudeBin });
     sandboxes.push(sandbox);
     expect((await runCtx(sandbox, ["init"])).exitCode).toBe(0);
     await approveProjectMcpServers(sandbox);
     const settingsPath = join(sandbox.project, ".claude", "settings.json");
     const settings = JSON.parse(await readFile(settingsPath, "utf8"));
-    // The wiring docs/mcp-tool-hooks.md describes, in place of `ctx hook post-tool-use`.
-    settings.hooks.PostToolUse = [
+    // The wiring docs/mcp-tool-hooks.md describes, written by `ctx init` itself (no `ctx hook post-tool-use`).
+    expect(settings.hooks.PostToolUse).toEqual([
       {
         matcher: "*",
         hooks: [
@@ -187,8 +187,7 @@ describe.skipIf(claudeBin === undefined)(`mcp_tool hooks in Claude Code ${CLAUDE
           },
         ],
       },
-    ];
-    await writeFile(settingsPath, JSON.stringify(settings, null, 2));
+    ]);
     const taskTurn = (n: number, context: number) => ({
       toolUse: { id: `toolu_tick${n}`, name: "TaskCreate", input: { subject: `Step ${n}`, activeForm: `Doing ${n}` } },
       usage: {

@@ -5,6 +5,7 @@ import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { readGuardState } from "../../src/store/guard/guard-store.ts";
 import { listSnapshots } from "../../src/store/snapshots/snapshots.ts";
 import {
   assistantToolUse,
@@ -152,6 +153,48 @@ describe("the context guard through hook processes", () => {
       "context guard: warning · 110K tokens of 200K (55% used, 28.5% left before auto-compaction at 167K)",
     );
   }, 60_000);
+
+  it("Stop steps the guard for a turn whose tool calls no PostToolUse tick followed (an mcp_tool hook skipped)", async () => {
+    const stop = () =>
+      runCtx(["hook", "stop"], {
+        cwd: project,
+        env,
+        stdin: JSON.stringify({
+          session_id: SESSION,
+          transcript_path: transcript,
+          cwd: project,
+          hook_event_name: "Stop",
+        }),
+      });
+    const usage = (context: number) => ({
+      input_tokens: 3,
+      cache_creation_input_tokens: 500,
+      cache_read_input_tokens: context - 503,
+      output_tokens: 20,
+    });
+    // A turn of three tool calls with no tick after any of them (ctx's server not connected yet).
+    for (const [n, used] of [100_000, 150_000, 170_000].entries()) {
+      appendFileSync(
+        transcript,
+        `${assistantToolUse(line, `toolu_s${n}`, "Read", { file_path: "a.ts" }, usage(used))}\n`,
+      );
+      appendFileSync(transcript, `${toolResult(line, `toolu_s${n}`, "x")}\n`);
+    }
+    const first = await stop();
+    expect(first).toMatchObject({ code: 0, stderr: "" });
+    const guard = readGuardState(project, SESSION);
+    expect(guard?.usedTokens).toBe(170_000);
+    // The guard acted at its tier and its line for the person came back as Stop's systemMessage.
+    expect(guard?.tier).not.toBe("ok");
+    expect(JSON.parse(first.stdout).systemMessage).toMatch(/context/i);
+    expect(JSON.parse(first.stdout)).not.toHaveProperty("hookSpecificOutput");
+    // A tick after the next call (the server is connected now): the Stop after it leaves the guard alone.
+    await toolCall(172_000);
+    const measured = readGuardState(project, SESSION)?.measurements.length;
+    appendFileSync(transcript, `${userPrompt(line, "thanks")}\n`);
+    expect(await stop()).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(readGuardState(project, SESSION)?.measurements.length).toBe(measured);
+  });
 
   it("in a project ctx does not manage (no .ctx/), it measures nothing and writes nothing", async () => {
     const bare = join(mkdtempSync(join(tmpdir(), "ctx-guard-bare-")), "repo");

@@ -3,7 +3,9 @@
 // src/setup/init-project.ts; this file parses options and prints.
 import type { Command } from "commander";
 import { findProjectRoot } from "../../config/paths.ts";
+import type { HookWiring } from "../../core/setup/init-hooks-spec.ts";
 import { buildInitReport, formatInitReport } from "../../core/setup/init-report.ts";
+import { CtxError } from "../../errors.ts";
 import { applyInitPlan, planProjectInit } from "../../setup/init-project.ts";
 import type { SelfInfo } from "../../setup/self.ts";
 import type { CliContext } from "../command-io.ts";
@@ -17,6 +19,7 @@ interface InitCommandOptions {
   project?: string;
   statusline?: boolean;
   force?: boolean;
+  hooks?: string;
 }
 
 export interface InitCommandDeps {
@@ -34,13 +37,19 @@ export function registerInitCommand(program: Command, ctx: CliContext, deps: Ini
     .option("--project <dir>", "the project folder (default: the repository around the current folder)")
     .option("--statusline", "also point Claude Code's status line at `ctx statusline` (context guard bar)")
     .option("--force", "with --statusline: replace a status line that is not ctx's")
+    .option(
+      "--hooks <how>",
+      "PostToolUse as `mcp`: a call to ctx's MCP server, no process per tool call (default); or `command`: a process",
+    )
     .action(async (options: InitCommandOptions) => {
+      const hooks = parseHookWiring(options.hooks);
       const projectDir = options.project ?? findProjectRoot(ctx.cwd, ctx.env);
       const result = await planProjectInit(projectDir, {
         mode: options.remove ? "remove" : "install",
         env: ctx.env,
         statusLine: options.statusline === true,
         force: options.force === true,
+        hooks,
         ...(options.command === undefined ? {} : { command: options.command }),
         ...(deps.self === undefined ? {} : { self: deps.self }),
       });
@@ -55,4 +64,12 @@ export function registerInitCommand(program: Command, ctx: CliContext, deps: Ini
       ctx.out(formatInitReport(report));
       for (const warning of report.warnings) ctx.err(`ctx: warning: ${warning}\n`);
     });
+}
+
+function parseHookWiring(value: string | undefined): HookWiring {
+  if (value === undefined || value === "mcp") return "mcp";
+  if (value === "command") return "command";
+  throw new CtxError("USAGE", `--hooks takes mcp or command, not "${value}"`, {
+    hint: "mcp: PostToolUse calls ctx's MCP server (no process); command: `ctx hook post-tool-use` per tool call",
+  });
 }

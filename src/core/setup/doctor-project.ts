@@ -99,6 +99,7 @@ function checkHooks(facts: ProjectFacts): Finding {
   const problems: string[] = [];
   let wired = 0;
   let firstHandler: JsonObject | null = null;
+  let viaServer = 0;
   for (const spec of CTX_HOOK_SPECS) {
     const groups = Array.isArray(hooks[spec.event]) ? (hooks[spec.event] as unknown[]) : [];
     const handlers = groups.flatMap((group) => (isJsonObject(group) && Array.isArray(group.hooks) ? group.hooks : []));
@@ -109,7 +110,8 @@ function checkHooks(facts: ProjectFacts): Finding {
       continue;
     }
     wired += 1;
-    firstHandler ??= handler;
+    if (handler.type === "mcp_tool") viaServer += 1;
+    else firstHandler ??= handler;
     if (typeof handler.timeout !== "number") problems.push(`${spec.event} has no timeout`);
     else if (handler.timeout > MAX_SANE_TIMEOUT_SECONDS)
       problems.push(`${spec.event} timeout ${handler.timeout} s (milliseconds by mistake? the unit is seconds)`);
@@ -120,12 +122,22 @@ function checkHooks(facts: ProjectFacts): Finding {
     const problem = facts.commandProblem(String(firstHandler.command), args);
     if (problem !== null) problems.push(`hook command \`${[firstHandler.command, ...args].join(" ")}\`: ${problem}`);
   }
+  if (viaServer > 0 && !ctxServerWired(facts))
+    problems.push(
+      `${viaServer} hook(s) call ctx's MCP server, which ${INIT_FILES.mcpJson} does not wire (they would be skipped)`,
+    );
   if (problems.length > 0)
     return fail("project-hooks", `hooks in ${INIT_FILES.settings}: ${problems.join("; ")}`, "ctx init");
   return ok(
     "project-hooks",
     `hooks in ${INIT_FILES.settings}: all ${CTX_HOOK_SPECS.length} wired, each with a timeout`,
   );
+}
+
+function ctxServerWired(facts: ProjectFacts): boolean {
+  const { value } = parseForCheck(INIT_FILES.mcpJson, facts.files.mcpJson);
+  const servers = isJsonObject(value?.mcpServers) ? value.mcpServers : {};
+  return isCtxMcpServer(servers[NAME]) || facts.pluginEnabled;
 }
 
 function checkForkDetect(facts: ProjectFacts): Finding {

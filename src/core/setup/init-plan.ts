@@ -6,7 +6,7 @@ import { CtxError } from "../../errors.ts";
 import { quoteShellArg } from "./init-command-choice.ts";
 import { isUnmodifiedCtxFile, renderForkDetectCommand } from "./init-fork-detect.ts";
 import { addCtxToGitignore, removeCtxFromGitignore } from "./init-gitignore.ts";
-import type { CtxCommand } from "./init-hooks-spec.ts";
+import type { CtxCommand, HookWiring } from "./init-hooks-spec.ts";
 import {
   DEFAULT_JSON_STYLE,
   type JsonObject,
@@ -74,6 +74,8 @@ export interface InitPlanOptions {
   statusLine?: boolean;
   /** `--force`: replace a status line that is not ctx's. */
   force?: boolean;
+  /** `--hooks`: PostToolUse through ctx's MCP server (`mcp`, the default) or as a process per call (`command`). */
+  hooks?: HookWiring;
 }
 
 export function planInit(
@@ -99,7 +101,7 @@ export function planInit(
       "settings",
       planJson(INIT_FILES.settings, files.settings, mode, (value) =>
         install
-          ? withStatusLine(mergeCtxHooks(value, cmd, INIT_FILES.settings), (v) =>
+          ? withStatusLine(mergeCtxHooks(value, cmd, INIT_FILES.settings, options.hooks ?? "mcp"), (v) =>
               options.statusLine ? mergeStatusLine(v, cmd, options.force === true) : { value: v, details: [] },
             )
           : withStatusLine(removeCtxHooks(value, cmd), (v) => removeStatusLine(v, cmd)),

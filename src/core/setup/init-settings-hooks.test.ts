@@ -179,8 +179,82 @@ describe("helpers", () => {
     expect(sameMatcher("auto", "manual|auto")).toBe(false);
   });
 
-  it("only recognises command handlers", () => {
+  it("recognises ctx's command handlers and mcp_tool handlers calling a ctx tool on the ctx server", () => {
     expect(isCtxHookHandler({ type: "http", command: "ctx", args: ["hook", "stop"] })).toBe(false);
     expect(isCtxHookHandler({ type: "command", command: "ctx", args: ["hook", "stop"] })).toBe(true);
+    expect(isCtxHookHandler({ type: "mcp_tool", server: "ctx", tool: "ctx_guard_tick" })).toBe(true);
+    expect(isCtxHookHandler({ type: "mcp_tool", server: "other", tool: "ctx_guard_tick" })).toBe(false);
+    expect(isCtxHookHandler({ type: "mcp_tool", server: "ctx", tool: "lint" })).toBe(false);
+  });
+});
+
+describe("mergeCtxHooks with the mcp wiring (PostToolUse through ctx's MCP server)", () => {
+  const fromHook = (field: string) => `\${${field}}`;
+  const guardInput = {
+    session_id: fromHook("session_id"),
+    transcript_path: fromHook("transcript_path"),
+    tool_use_id: fromHook("tool_use_id"),
+  };
+  const userMcpHook = { type: "mcp_tool", server: "github", tool: "notify", input: { s: fromHook("session_id") } };
+
+  it("wires PostToolUse as an mcp_tool call of ctx_guard_tick and every other event as a command", () => {
+    const { value, details } = mergeCtxHooks({}, cmd, FILE, "mcp");
+    const hooks = value.hooks as Record<string, Array<{ matcher?: string; hooks: JsonObject[] }>>;
+    expect(hooks.PostToolUse).toEqual([
+      {
+        matcher: "*",
+        hooks: [
+          {
+            type: "mcp_tool",
+            server: "ctx",
+            tool: "ctx_guard_tick",
+            input: guardInput,
+            timeout: 10,
+          },
+        ],
+      },
+    ]);
+    expect(hooks.Stop?.[0]?.hooks[0]).toMatchObject({ type: "command", args: ["hook", "stop"] });
+    expect(details.find((line) => line.includes("PostToolUse"))).toContain("via ctx's MCP server");
+  });
+
+  it("turns an existing command handler into the mcp_tool one in place (and back), keeping the person's timeout and keys", () => {
+    const commandWired = mergeCtxHooks(userSettings(), cmd, FILE, "command").value;
+    const groups = (commandWired.hooks as Record<string, Array<{ hooks: JsonObject[] }>>).PostToolUse ?? [];
+    const ours = groups[1]?.hooks[0] as JsonObject;
+    ours.timeout = 5;
+    ours.statusMessage = "ticking";
+    const viaServer = mergeCtxHooks(commandWired, cmd, FILE, "mcp");
+    const after = (viaServer.value.hooks as Record<string, Array<{ hooks: JsonObject[] }>>).PostToolUse ?? [];
+    expect(after).toHaveLength(2);
+    expect(after[0]?.hooks).toEqual([lint]);
+    expect(after[1]?.hooks[0]).toEqual({
+      type: "mcp_tool",
+      server: "ctx",
+      tool: "ctx_guard_tick",
+      input: guardInput,
+      timeout: 5,
+      statusMessage: "ticking",
+    });
+    expect(viaServer.details).toEqual([
+      "~ hooks.PostToolUse: post-tool-use hook now a call to ctx's MCP server (no process)",
+    ]);
+    expect(mergeCtxHooks(viaServer.value, cmd, FILE, "mcp").details).toEqual([]);
+    const back = mergeCtxHooks(viaServer.value, cmd, FILE, "command").value;
+    const backGroups = (back.hooks as Record<string, Array<{ hooks: JsonObject[] }>>).PostToolUse ?? [];
+    expect(backGroups[1]?.hooks[0]).toEqual({
+      type: "command",
+      command: "ctx",
+      args: ["hook", "post-tool-use"],
+      timeout: 5,
+      statusMessage: "ticking",
+    });
+  });
+
+  it("--remove takes the mcp_tool handler out and leaves the person's own mcp_tool hooks", () => {
+    const settings = userSettings();
+    (settings.hooks as Record<string, unknown[]>).PostToolUse?.push({ hooks: [userMcpHook] });
+    const wired = mergeCtxHooks(settings, cmd, FILE, "mcp").value;
+    expect(removeCtxHooks(wired).value).toEqual(settings);
   });
 });

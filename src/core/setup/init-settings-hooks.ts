@@ -7,8 +7,10 @@ import {
   buildHookHandler,
   buildMatcherGroup,
   CTX_HOOK_SPECS,
+  CTX_MCP_SERVER_NAME,
   type CtxCommand,
   type CtxHookSpec,
+  type HookWiring,
 } from "./init-hooks-spec.ts";
 import { isJsonObject, type JsonObject, jsonEqual } from "./init-json-text.ts";
 
@@ -24,8 +26,19 @@ interface Located {
 
 export function isCtxHookHandler(handler: unknown, current?: CtxCommand): boolean {
   if (!isJsonObject(handler)) return false;
+  if (handler.type === "mcp_tool") return isCtxMcpToolHandler(handler);
   if (handler.type !== undefined && handler.type !== "command") return false;
   return isCtxInvocation(handler.command, handler.args, "hook", current);
+}
+
+/** An `mcp_tool` handler calling one of ctx's tools on the `ctx` server. */
+export function isCtxMcpToolHandler(handler: JsonObject): boolean {
+  return (
+    handler.type === "mcp_tool" &&
+    handler.server === CTX_MCP_SERVER_NAME &&
+    typeof handler.tool === "string" &&
+    handler.tool.startsWith("ctx_")
+  );
 }
 
 /** `"*"`, `""` and no matcher all mean "everything" to Claude Code. */
@@ -34,7 +47,12 @@ export function sameMatcher(a: unknown, b: unknown): boolean {
   return (everything(a) && everything(b)) || a === b;
 }
 
-export function mergeCtxHooks(settings: JsonObject, cmd: CtxCommand, file: string): EditResult {
+export function mergeCtxHooks(
+  settings: JsonObject,
+  cmd: CtxCommand,
+  file: string,
+  wiring: HookWiring = "command",
+): EditResult {
   const value = structuredClone(settings);
   const details: string[] = [];
   if (value.hooks === undefined) value.hooks = {};
@@ -45,7 +63,7 @@ export function mergeCtxHooks(settings: JsonObject, cmd: CtxCommand, file: strin
     const removed = removeHandlersFromEvent(hooks, event, cmd);
     if (removed > 0) details.push(`- hooks.${event}: ctx handler ctx no longer uses`);
   }
-  for (const spec of CTX_HOOK_SPECS) mergeEvent(hooks, spec, cmd, file, details);
+  for (const spec of CTX_HOOK_SPECS) mergeEvent(hooks, spec, cmd, wiring, file, details);
   return { value, details };
 }
 
@@ -54,7 +72,14 @@ export function mergeCtxHooks(settings: JsonObject, cmd: CtxCommand, file: strin
  * matcher group it sits in and its timeout are the person's (they may have narrowed PostToolUse to "Bash").
  * Only an event without any ctx handler gets a new group with ctx's defaults.
  */
-function mergeEvent(hooks: JsonObject, spec: CtxHookSpec, cmd: CtxCommand, file: string, details: string[]): void {
+function mergeEvent(
+  hooks: JsonObject,
+  spec: CtxHookSpec,
+  cmd: CtxCommand,
+  wiring: HookWiring,
+  file: string,
+  details: string[],
+): void {
   const groups = hooks[spec.event] ?? [];
   if (!Array.isArray(groups)) throw shapeError(file, `hooks.${spec.event}`, "an array of matcher groups");
   hooks[spec.event] = groups;
@@ -64,13 +89,15 @@ function mergeEvent(hooks: JsonObject, spec: CtxHookSpec, cmd: CtxCommand, file:
   const target = found.find((at) => sameMatcher((groups[at.group] as JsonObject).matcher, spec.matcher)) ?? found[0];
   if (target === undefined) {
     const summary = `${spec.matcher === undefined ? "" : `matcher ${spec.matcher}, `}timeout ${spec.timeout} s`;
-    groups.push(buildMatcherGroup(spec, cmd));
-    details.push(`+ ${label}: ${spec.arg} hook (${summary})`);
+    const group = buildMatcherGroup(spec, cmd, wiring);
+    groups.push(group);
+    const how = (group.hooks as JsonObject[])[0]?.type === "mcp_tool" ? `, via ctx's MCP server` : "";
+    details.push(`+ ${label}: ${spec.arg} hook (${summary}${how})`);
     return;
   }
   const handlers = (groups[target.group] as JsonObject).hooks as unknown[];
   const existing = handlers[target.handler] as JsonObject;
-  const updated = updateHandler(existing, spec, cmd);
+  const updated = updateHandler(existing, spec, cmd, wiring);
   if (!jsonEqual(updated, existing)) {
     handlers[target.handler] = updated;
     details.push(`~ ${label}: ${spec.arg} hook ${describeUpdate(existing, updated)}`);
@@ -82,15 +109,30 @@ function mergeEvent(hooks: JsonObject, spec: CtxHookSpec, cmd: CtxCommand, file:
   }
 }
 
-/** ctx owns type, command and args; a timeout the person set stays (doctor flags an absurd one). */
-function updateHandler(existing: JsonObject, spec: CtxHookSpec, cmd: CtxCommand): JsonObject {
-  const fresh = buildHookHandler(spec, cmd);
+/**
+ * ctx owns type, command and args (or server, tool and input); a timeout the person set stays (doctor flags an
+ * absurd one). A change of type keeps nothing of the old handler's own keys but the timeout.
+ */
+function updateHandler(existing: JsonObject, spec: CtxHookSpec, cmd: CtxCommand, wiring: HookWiring): JsonObject {
+  const fresh = buildHookHandler(spec, cmd, wiring) as unknown as JsonObject;
   const timeout = typeof existing.timeout === "number" ? existing.timeout : fresh.timeout;
+  const sameType = (existing.type ?? "command") === fresh.type;
+  if (!sameType) {
+    const kept = Object.fromEntries(
+      Object.entries(existing).filter(([key]) => !HANDLER_KEYS_OWNED_BY_CTX.has(key)),
+    ) as JsonObject;
+    return { ...kept, ...fresh, timeout };
+  }
   return { ...existing, ...fresh, timeout };
 }
 
+const HANDLER_KEYS_OWNED_BY_CTX = new Set(["type", "command", "args", "server", "tool", "input", "timeout"]);
+
 function describeUpdate(before: JsonObject, after: JsonObject): string {
   const what: string[] = [];
+  if ((before.type ?? "command") !== after.type) {
+    return after.type === "mcp_tool" ? "now a call to ctx's MCP server (no process)" : "now a ctx hook process";
+  }
   if (!jsonEqual([before.command, before.args], [after.command, after.args])) what.push("command updated");
   if (before.timeout === undefined) what.push(`timeout ${after.timeout} s added`);
   if (before.type === undefined) what.push('type "command" added');

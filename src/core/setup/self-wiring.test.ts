@@ -23,15 +23,21 @@ describe("the repository's own Claude Code wiring", () => {
     }
   });
 
-  it("runs this checkout's build for every hook ctx wires", () => {
+  it("runs this checkout's build for every hook ctx wires (PostToolUse through its MCP server, as ctx init does)", () => {
     const settings = JSON.parse(read(".claude/settings.json")) as {
-      hooks: Record<string, Array<{ hooks: Array<{ command: string; args: string[] }> }>>;
+      hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>>;
     };
     expect(Object.keys(settings.hooks).sort()).toEqual(CTX_HOOK_SPECS.map((s) => s.event).sort());
     for (const spec of CTX_HOOK_SPECS) {
       const handler = settings.hooks[spec.event]?.[0]?.hooks[0];
-      expect(handler).toMatchObject({ command: "node", args: [SELF_HOOK_ENTRY, "hook", spec.arg] });
+      if (spec.mcpTool === undefined) {
+        expect(handler).toMatchObject({ command: "node", args: [SELF_HOOK_ENTRY, "hook", spec.arg] });
+      } else {
+        expect(handler).toMatchObject({ type: "mcp_tool", server: "ctx", tool: spec.mcpTool.tool });
+      }
     }
+    const mcp = JSON.parse(read(".mcp.json")) as { mcpServers: Record<string, unknown> };
+    expect(mcp.mcpServers).toHaveProperty("ctx");
   });
 
   it("has slash commands with a description each", () => {

@@ -18,7 +18,7 @@ export function renderSelfWiringFiles(): Record<string, string> {
   const mcpCommand: CtxCommand = { command: "node", prefixArgs: [SELF_MCP_ENTRY] };
   return {
     ".mcp.json": serializeJson({ mcpServers: { ctx: buildMcpServerEntry(mcpCommand) } }),
-    ".claude/settings.json": serializeJson({ hooks: buildHooksObject(hookCommand) }),
+    ".claude/settings.json": serializeJson({ hooks: buildHooksObject(hookCommand, "mcp") }),
     ".claude/commands/fork-detect.md": renderForkDetectCommand(),
   };
 }

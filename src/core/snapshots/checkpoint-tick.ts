@@ -41,6 +41,11 @@ export function countMessageLines(text: string): number {
   return text.match(MESSAGE_LINE)?.length ?? 0;
 }
 
+/** Whether transcript text holds a tool call (an assistant `tool_use` block), as Claude Code writes it. */
+export function holdsToolCall(text: string): boolean {
+  return text.includes('"type":"tool_use"');
+}
+
 export interface TickPlan {
   mark: CheckpointMark | null;
   sessionId: string;

@@ -14,6 +14,7 @@ import {
   type CheckpointMark,
   countMessageLines,
   finishTick,
+  holdsToolCall,
   parseCheckpointMark,
   planTick,
 } from "../../core/snapshots/checkpoint-tick.ts";
@@ -30,17 +31,29 @@ export interface TickDeps {
 
 const MAX_READ_BYTES = 4 * 1024 * 1024;
 
+export interface TickResult {
+  /**
+   * The transcript holds a tool call no tick has followed: it grew by a `tool_use` since the session's last
+   * tick, or the session was never ticked. The Stop hook then steps the guard itself (an `mcp_tool`
+   * PostToolUse hook is skipped while ctx's server is not connected).
+   */
+  untickedToolCall: boolean;
+}
+
 export async function checkpointTick(
   input: { session_id: string; transcript_path: string },
   deps: TickDeps,
-): Promise<void> {
+): Promise<TickResult> {
   const markPath = join(projectPaths(deps.projectRoot).ctxDir, "checkpoint-mark.json");
   const info = statSync(input.transcript_path, { throwIfNoEntry: false });
-  if (!info?.isFile()) return; // absent, or not a regular file (a FIFO would block the read)
+  if (!info?.isFile()) return { untickedToolCall: false }; // absent, or not a regular file (a FIFO would block)
   const size = info.size;
   const mark = readMark(markPath);
   const plan = planTick(mark, input.session_id, size, MAX_READ_BYTES, deps.now());
-  const counted = countNewMessages(input.transcript_path, plan.read.from, plan.read.to);
+  const neverTicked = mark === null || !Object.hasOwn(mark.sessions, input.session_id);
+  const read = readNewText(input.transcript_path, plan.read.from, plan.read.to);
+  const counted = countMessageLines(read);
+  const untickedToolCall = neverTicked ? size > 0 : holdsToolCall(read);
   const tick = finishTick(plan, counted, deps.config.checkpoints.intervalMessages);
   if (tick.checkpoint) {
     const { checkpointContext } = await import("../context/operations.ts");
@@ -51,6 +64,7 @@ export async function checkpointTick(
     deps.logger.debug(`checkpoint ${result.id} written`);
   }
   writeMark(markPath, tick.next);
+  return { untickedToolCall };
 }
 
 function readMark(path: string): CheckpointMark | null {
@@ -61,14 +75,14 @@ function readMark(path: string): CheckpointMark | null {
   }
 }
 
-function countNewMessages(path: string, from: number, to: number): number {
-  if (to <= from) return 0;
+function readNewText(path: string, from: number, to: number): string {
+  if (to <= from) return "";
   const fd = openRegularFileSync(path);
-  if (fd === null) return 0;
+  if (fd === null) return "";
   try {
     const buffer = Buffer.alloc(to - from);
     readSync(fd, buffer, 0, buffer.length, from);
-    return countMessageLines(buffer.toString("utf8"));
+    return buffer.toString("utf8");
   } finally {
     closeSync(fd);
   }
