@@ -1,7 +1,7 @@
 // Hook process cost: `ctx hook …` wall time next to `node -e 0` in the same run (the floor no Node
 // program beats), on a 50 MB transcript, plus what each library would add to a process's start-up.
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -79,7 +79,12 @@ export async function run(): Promise<Record<string, unknown>> {
     const path = megabytes === 50 ? transcript : makeTranscript(dir, megabytes);
     preCompact[`${megabytes}MB`] = { ...preCompactRuns(path), budgetMs: megabytes === 10 ? 500 : undefined };
   }
-  preCompact["10MB-grown"] = preCompactRuns(makeTranscript(dir, 10), { path: makeTranscript(dir, 9) });
+  // The session's transcript at its previous compaction: the 10 MB one's first 9 MiB (whole lines).
+  const grown = makeTranscript(dir, 10);
+  const whole = readFileSync(grown);
+  const earlier = join(dir, "bench-session-10mb-first-9mib.jsonl");
+  writeFileSync(earlier, whole.subarray(0, whole.lastIndexOf(10, 9 * 1024 * 1024 - 1) + 1));
+  preCompact["10MB-grown"] = preCompactRuns(grown, { path: earlier });
   const sessionStart = hook("session-start", { hook_event_name: "SessionStart", source: "compact" });
   const sessionEnd = hook("session-end", { hook_event_name: "SessionEnd", reason: "other" });
 
