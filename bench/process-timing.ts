@@ -27,7 +27,14 @@ export function summarize(samples: number[]): TimingSummary {
 export function timeProcess(
   command: string,
   args: readonly string[],
-  options: { runs: number; input?: string; env?: NodeJS.ProcessEnv; cwd?: string },
+  options: {
+    runs: number;
+    input?: string;
+    env?: NodeJS.ProcessEnv;
+    cwd?: string;
+    /** Run after each process, untimed (e.g. wait for what it left running in the background). */
+    after?: () => void;
+  },
 ): TimingSummary {
   const samples: number[] = [];
   for (let i = 0; i <= options.runs; i++) {
@@ -41,6 +48,7 @@ export function timeProcess(
     const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
     if (result.status !== 0) throw new Error(`${command} ${args.join(" ")} exited ${result.status}: ${result.stderr}`);
     if (i > 0) samples.push(elapsed);
+    options.after?.();
   }
   return summarize(samples);
 }
