@@ -63,14 +63,17 @@ export interface WrittenState {
 export async function writeProjectState(
   projectRoot: string,
   state: ContextState,
-  options: { name?: string | null; now?: Date } = {},
+  options: { name?: string | null; now?: Date; trusted?: boolean } = {},
 ): Promise<WrittenState> {
   await ensureProjectCtxDir(projectRoot);
   const now = options.now ?? new Date();
-  // A new capture supersedes the old file whole: validated and encoded once, written to each place without
-  // reading what was there (its header is checked; a damaged one is moved aside).
+  // A new capture supersedes the old file whole: encoded once, written to each place without reading what was
+  // there (its header is checked; a damaged one is moved aside). The state is ctx's own (a capture, or a state
+  // read and validated from a snapshot), so it is not validated again here; every read validates it.
   const target = options.name !== undefined && options.name !== null ? statePath(projectRoot, options.name) : null;
-  const encoded = encodeValidated(target ?? statePath(projectRoot), ContextStateSchema, state, HOT_CODEC);
+  const encoded = encodeValidated(target ?? statePath(projectRoot), ContextStateSchema, state, HOT_CODEC, {
+    trusted: options.trusted !== false,
+  });
   if (target !== null) {
     const { movedAside } = await replaceStateFile(target, encoded.bytes, { now });
     return { state: encoded.value, movedAside };
