@@ -1,7 +1,7 @@
 // State store cost: save and restore of a ~10 MB project state through writeStateFile/readStateFile
 // (budget: 100 ms each), and the throughput of each piece (msgpack vs JSON, LZ4, zstd-19, and the two
 // zstd decoders: fzstd, which ctx uses, against node:zlib).
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -150,6 +150,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const payload = encode(state);
     const json = new TextEncoder().encode(JSON.stringify(state));
     const path = join(dir, ".ctx", "state.ctx");
+    mkdirSync(join(dir, ".ctx"), { recursive: true, mode: 0o700 });
 
     // What ships: the hook-path codec (zstd-fast through native zstd; LZ4 on a Node before 22.15), and a
     // capture's state written as writeProjectState writes it (ctx's own state, not validated again; each read
