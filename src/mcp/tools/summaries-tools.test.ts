@@ -85,6 +85,18 @@ describe("ctx_summarize", () => {
     expect(textOf(result)).toContain("We decided to retry three times with exponential backoff.");
   });
 
+  it("waits for the asking session's transcript when Claude Code has not written it yet", async () => {
+    const transcript = await recordSession(test, "late");
+    const { readFileSync, renameSync } = await import("node:fs");
+    const lines = readFileSync(transcript);
+    renameSync(transcript, `${transcript}.aside`);
+    setTimeout(() => writeFileSync(transcript, lines), 300);
+    const client = await connectClient({ ...deps(), sessionId: "late" });
+    const result = await client.callTool({ name: "ctx_context_stats", arguments: {} });
+    expect(result.isError, textOf(result)).toBeFalsy();
+    expect(ContextStatsSchema.parse(result.structuredContent).sessionId).toBe("late");
+  });
+
   it("takes a transcript path; `from` makes the summaries again from that message on", async () => {
     const client = await connectClient(deps());
     const first = SummarizeReportSchema.parse(
