@@ -64,6 +64,28 @@ describe("the bridge journal", () => {
     expect(text.trim().split("\n")).toHaveLength(1);
   });
 
+  it("with a backlog of open work, does not rewrite it again until the file has doubled", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
+    const { journal } = await openJournal(dir);
+    const backlog = Array.from({ length: 8 }, (_, i) => ({ message: message(`open${i}`), parts: null, posted: 0 }));
+    for (const work of backlog) await journal.append({ t: "accept", message: work.message });
+    let rewrites = 0;
+    const open = () => {
+      rewrites += 1;
+      return backlog;
+    };
+    await journal.compact(open, 5); // 8 lines past 5: rewritten to the 8 open
+    expect(rewrites).toBe(1);
+    for (let i = 0; i < 7; i += 1) {
+      await journal.append({ t: "accept", message: message(`n${i}`) });
+      await journal.append({ t: "done", id: `n${i}` });
+      await journal.compact(open, 5); // 10..22 lines: not rewritten until 16 (twice the 8 kept)
+    }
+    expect(rewrites).toBe(2);
+    await journal.close();
+    expect((await readJournal(journalPath(dir))).records.length).toBeLessThan(16);
+  });
+
   it("never follows a symlink in place of the journal", async () => {
     const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
     const elsewhere = join(dir, "elsewhere");
