@@ -48,7 +48,8 @@ export async function startMockSynology(options: { keepText?: boolean } = {}): P
       };
       const text = payload.text ?? "";
       posts.push({
-        text: keep ? text : text.slice(0, 64),
+        // A slice of a string keeps the whole parent alive in V8: copied flat, so only 64 characters stay.
+        text: keep ? text : Buffer.from(text.slice(0, 64), "utf8").toString("utf8"),
         userIds: payload.user_ids,
         at: performance.now(),
         raw: keep ? raw : "",
