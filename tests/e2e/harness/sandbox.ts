@@ -119,7 +119,9 @@ export async function createSandbox(options: SandboxOptions = {}): Promise<Sandb
     binDir,
     claudeBin: options.claudeBin,
     env,
-    cleanup: () => rm(root, { recursive: true, force: true }),
+    // Retried: a detached child of a hook (SessionEnd's queued `ctx index --file`, a snapshot's recompression)
+    // may still be writing below CTX_HOME for a moment after Claude Code exits (ENOTEMPTY, seen in CI).
+    cleanup: () => rm(root, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }),
   };
   if (options.git ?? true) await initGitRepo(sandbox, project);
   return sandbox;
