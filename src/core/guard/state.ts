@@ -59,7 +59,12 @@ export function parseGuardState(value: unknown): GuardState | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Percent of the window left before auto-compaction (never below 0). */
+/**
+ * Percent of the window left before auto-compaction (never below 0). Multiplied before dividing, and rounded to
+ * 1e-9: `(14_000 / 200_000) * 100` is 7.000000000000001, which put exactly 7% left (the yellow tier's edge)
+ * outside the tier.
+ */
 export function remainingPercent(usedTokens: number, autoCompactTokens: number, windowTokens: number): number {
-  return Math.max(0, ((autoCompactTokens - usedTokens) / windowTokens) * 100);
+  const percent = ((autoCompactTokens - usedTokens) * 100) / windowTokens;
+  return Math.max(0, Math.round(percent * 1e9) / 1e9);
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../config/defaults.ts";
 import { healthOf } from "./health.ts";
-import type { GuardState } from "./state.ts";
+import { type GuardState, remainingPercent } from "./state.ts";
 import { dynamicThresholds, type GuardNotice, type GuardSettings, levelFor, stepGuard } from "./tiers.ts";
 import type { ContextReading } from "./tokens.ts";
 
@@ -173,5 +173,15 @@ describe("dynamicThresholds and levelFor", () => {
   it("levelFor reads percent remaining", () => {
     const t = { warning: 30, advisory: 15, yellow: 7, critical: 3 };
     expect([50, 30, 15.1, 15, 7, 3.5, 3, 0].map((r) => levelFor(r, t))).toEqual([0, 1, 1, 2, 3, 3, 4, 4]);
+  });
+});
+
+describe("tier edges", () => {
+  it("exactly 7% left (153K of 200K, auto-compaction at 167K) is the yellow tier, not a float's width outside it", () => {
+    expect(remainingPercent(153_000, AUTO, WINDOW)).toBe(7);
+    expect(remainingPercent(161_000, AUTO, WINDOW)).toBe(3);
+    const thresholds = { warning: 30, advisory: 15, yellow: 7, critical: 3 };
+    expect(levelFor(remainingPercent(153_000, AUTO, WINDOW), thresholds)).toBe(3);
+    expect(levelFor(remainingPercent(161_000, AUTO, WINDOW), thresholds)).toBe(4);
   });
 });
