@@ -65,6 +65,11 @@ const handleStop = async (input: StopInput, deps: HookDeps): Promise<HookOutcome
   const { checkpointTick } = await import("../store/snapshots/checkpoint-tick.ts");
   const { untickedToolCall } = await checkpointTick(input, deps);
   if (!untickedToolCall) return null;
+  // Claude Code runs Stop before the turn's last lines reach the transcript (seen with 2.1.330: the guard read
+  // the turn's first reply): wait, bounded, for the last reply to land before measuring.
+  const { awaitTranscriptText, lastReplyMarker } = await import("../store/transcript/await-tool-use.ts");
+  const marker = lastReplyMarker(input.last_assistant_message);
+  if (marker !== null) await awaitTranscriptText(input.transcript_path, marker, { timeoutMs: 1_000 });
   const { runContextGuard } = await import("../store/guard/context-guard.ts");
   const reply = await runContextGuard(input, deps);
   return reply?.systemMessage == null ? null : { reply: { systemMessage: reply.systemMessage } };

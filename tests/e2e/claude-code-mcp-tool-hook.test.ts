@@ -229,4 +229,46 @@ describe.skipIf(claudeBin === undefined)(`mcp_tool hooks in Claude Code ${CLAUDE
     expect(debug.match(/mcp_tool calling ctx\/ctx_guard_tick/g)).toHaveLength(4);
     expect(debug).not.toMatch(/hook post-tool-use/);
   }, 120_000);
+
+  it("with ctx's server not connected the mcp_tool ticks are skipped, and the Stop hook steps the guard", async () => {
+    const sandbox = await createSandbox({ claudeBin });
+    sandboxes.push(sandbox);
+    expect((await runCtx(sandbox, ["init"])).exitCode).toBe(0);
+    // The person turned ctx's server off: every PostToolUse tick is skipped by Claude Code.
+    await writeFile(
+      join(sandbox.project, ".claude", "settings.local.json"),
+      JSON.stringify({ disabledMcpjsonServers: ["ctx"] }),
+    );
+    const usage = (context: number) => ({
+      input_tokens: 3,
+      cache_creation_input_tokens: 1_000,
+      cache_read_input_tokens: context - 1_003,
+      output_tokens: 40,
+    });
+    const debugFile = join(sandbox.root, "claude-debug.log");
+    const turn = await runClaudeTurn({
+      sandbox,
+      prompt: "Plan the retry work as two tasks.",
+      allowedTools: ["TaskCreate"],
+      args: ["--debug-file", debugFile],
+      turns: [
+        {
+          toolUse: { id: "toolu_off1", name: "TaskCreate", input: { subject: "One", activeForm: "Doing one" } },
+          usage: usage(100_000),
+        },
+        {
+          toolUse: { id: "toolu_off2", name: "TaskCreate", input: { subject: "Two", activeForm: "Doing two" } },
+          usage: usage(150_000),
+        },
+        { text: "Planned.", usage: usage(155_000) },
+      ],
+    });
+    const diagnostics = `exit ${turn.exitCode}\nstderr: ${turn.stderr}`;
+    expect(turn.exitCode, diagnostics).toBe(0);
+    const debug = await readFile(debugFile, "utf8");
+    expect(debug).not.toMatch(/mcp_tool calling ctx\/ctx_guard_tick/);
+    // No tick came during the turn; the Stop hook's own step measured the last reply (6% left: the yellow tier).
+    const state = readGuardState(sandbox.project, turn.result?.session_id ?? "");
+    expect(state, diagnostics).toMatchObject({ usedTokens: 155_000, tier: "yellow", operations: 1 });
+  }, 120_000);
 });

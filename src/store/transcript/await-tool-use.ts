@@ -1,6 +1,7 @@
-// Waits, bounded, until the transcript holds the reply that made a tool call (its `tool_use` block's id).
-// Claude Code writes the transcript asynchronously: a PostToolUse hook can run before the reply's line lands,
-// and the guard then reads the previous reply's usage. A command hook's own start-up (a Node process) usually
+// Waits, bounded, until the transcript holds a given line: the reply that made a tool call (its `tool_use` block's
+// id, for ctx_guard_tick) or the turn's last reply (its text, for the Stop hook's guard step). Claude Code writes
+// the transcript asynchronously: a PostToolUse or Stop hook can run before the reply's line lands, and the guard
+// then reads the previous reply's usage. A command hook's own start-up (a Node process) usually
 // covers the gap; an `mcp_tool` hook answered by a warm server does not (measured with 2.1.330 at load 14: in
 // 2 of 8 calls the line was missing when the hook ran and landed 70-94 ms later, while the hook waited). Reads
 // a bounded window at the end, then only the bytes added; never blocks on a pipe (regular files only).
@@ -30,20 +31,45 @@ function readRange(fd: number, from: number, to: number): string {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+export interface AwaitOptions {
+  timeoutMs?: number;
+  pollMs?: number;
+  now?: () => number;
+}
+
 /**
  * `present`: the line was there; `arrived`: it landed while waiting; `timeout`: not within `timeoutMs` (the
  * caller goes on without it); `missing`: no transcript, or it was replaced (shrank) while waiting.
  * `toolUseId` must be a Claude Code id (letters, digits, `_`, `-`): it is searched as `"id":"<id>"`.
  */
-export async function awaitToolUseLine(
+export function awaitToolUseLine(
   path: string,
   toolUseId: string,
-  options: { timeoutMs?: number; pollMs?: number; now?: () => number } = {},
+  options: AwaitOptions = {},
+): Promise<ToolUseWaitResult> {
+  return awaitTranscriptText(path, `"id":"${toolUseId}"`, options);
+}
+
+/**
+ * The Stop hook's `last_assistant_message` as it appears inside the transcript's JSON: its first 120 characters,
+ * JSON-escaped (a whole long reply may be split over several content-block lines). Null for an empty message.
+ */
+export function lastReplyMarker(lastAssistantMessage: string | null | undefined): string | null {
+  let head = (lastAssistantMessage ?? "").trim().slice(0, 120);
+  // Never half a surrogate pair: JSON would escape it, while the transcript holds the whole character.
+  if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
+  return head === "" ? null : JSON.stringify(head).slice(1, -1);
+}
+
+/** Waits until the transcript's bytes hold `marker` (the same outcomes as awaitToolUseLine). */
+export async function awaitTranscriptText(
+  path: string,
+  marker: string,
+  options: AwaitOptions = {},
 ): Promise<ToolUseWaitResult> {
   const now = options.now ?? (() => performance.now());
   const started = now();
   const waited = () => Math.round((now() - started) * 10) / 10;
-  const marker = `"id":"${toolUseId}"`;
   const fd = openRegularFileSync(path);
   if (fd === null) return { outcome: "missing", waitedMs: 0 };
   try {
