@@ -43,6 +43,28 @@ describe("ctx init", () => {
     });
   });
 
+  it("--hooks command wires PostToolUse as a process; an unknown --hooks value is refused and nothing is written", async () => {
+    const bad = run(["init", "--command", "ctx", "--hooks", "bogus"]);
+    await expect(bad).rejects.toMatchObject({ code: "USAGE", message: '--hooks takes mcp or command, not "bogus"' });
+    expect(existsSync(join(repo, ".mcp.json"))).toBe(false);
+    expect(existsSync(join(repo, ".claude"))).toBe(false);
+    await run(["init", "--command", "ctx"]);
+    expect(JSON.parse(read(".claude/settings.json")).hooks.PostToolUse[0].hooks[0]).toMatchObject({
+      type: "mcp_tool",
+      server: "ctx",
+      tool: "ctx_guard_tick",
+    });
+    const { code, stdout } = await run(["init", "--command", "ctx", "--hooks", "command"]);
+    expect(code).toBe(0);
+    expect(stdout).toContain("post-tool-use hook now a ctx hook process");
+    expect(JSON.parse(read(".claude/settings.json")).hooks.PostToolUse[0].hooks[0]).toEqual({
+      type: "command",
+      command: "ctx",
+      args: ["hook", "post-tool-use"],
+      timeout: 10,
+    });
+  });
+
   it("says `already set up` the second time and changes no byte", async () => {
     await run(["init", "--command", "ctx"]);
     const before = [".mcp.json", ".claude/settings.json", ".claude/settings.local.json", ".gitignore"].map(read);
