@@ -172,6 +172,9 @@ describe("the context guard through hook processes", () => {
       cache_read_input_tokens: context - 503,
       output_tokens: 20,
     });
+    // A first turn without any tool call: nothing went unticked, so Stop leaves the guard alone.
+    expect(await stop()).toMatchObject({ code: 0, stdout: "", stderr: "" });
+    expect(readGuardState(project, SESSION)).toBeNull();
     // A turn of three tool calls with no tick after any of them (ctx's server not connected yet).
     for (const [n, used] of [100_000, 150_000, 170_000].entries()) {
       appendFileSync(

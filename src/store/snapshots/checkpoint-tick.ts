@@ -34,7 +34,7 @@ const MAX_READ_BYTES = 4 * 1024 * 1024;
 export interface TickResult {
   /**
    * The transcript holds a tool call no tick has followed: it grew by a `tool_use` since the session's last
-   * tick, or the session was never ticked. The Stop hook then steps the guard itself (an `mcp_tool`
+   * tick (or, for a session never ticked, in its last 4 MiB). The Stop hook then steps the guard itself (an `mcp_tool`
    * PostToolUse hook is skipped while ctx's server is not connected).
    */
   untickedToolCall: boolean;
@@ -53,7 +53,10 @@ export async function checkpointTick(
   const neverTicked = mark === null || !Object.hasOwn(mark.sessions, input.session_id);
   const read = readNewText(input.transcript_path, plan.read.from, plan.read.to);
   const counted = countMessageLines(read);
-  const untickedToolCall = neverTicked ? size > 0 : holdsToolCall(read);
+  // A session never ticked: its tail (the bytes a tick would read) tells whether a tool call went unticked.
+  const untickedToolCall = holdsToolCall(
+    neverTicked ? readNewText(input.transcript_path, Math.max(0, size - MAX_READ_BYTES), size) : read,
+  );
   const tick = finishTick(plan, counted, deps.config.checkpoints.intervalMessages);
   if (tick.checkpoint) {
     const { checkpointContext } = await import("../context/operations.ts");
