@@ -53,24 +53,11 @@ export async function serveStdio(options: {
   });
   await server.connect(transport);
   options.logger.info(`serving project ${options.projectRoot} over stdio`);
-  const background = options.background
-    ? startBackgroundIndex({
-        config,
-        env,
-        logger: options.logger,
-        projectRoot: options.projectRoot,
-        ...options.background,
-      })
+  const backgroundDeps = options.background
+    ? { config, env, logger: options.logger, projectRoot: options.projectRoot, ...options.background }
     : null;
-  const archive = options.background
-    ? startBackgroundArchive({
-        config,
-        env,
-        logger: options.logger,
-        projectRoot: options.projectRoot,
-        ...options.background,
-      })
-    : null;
+  const background = backgroundDeps === null ? null : startBackgroundIndex(backgroundDeps);
+  const archive = backgroundDeps === null ? null : startBackgroundArchive(backgroundDeps);
   await closed;
   archive?.stop();
   await background?.close();
