@@ -3,12 +3,12 @@
 // child leads its own process group: past the time limit the whole group (Claude, its hooks, its MCP servers)
 // gets SIGTERM, then SIGKILL. CTX_HOOKS_DISABLED is deliberately not set: this is a real session, and ctx's own
 // hooks may run in it.
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { contextTokensOf, type ReportedUsage } from "../core/bridge/context.ts";
 import { CtxError } from "../errors.ts";
 import { readContextTail } from "../store/transcript/tail.ts";
+import { runClaudeProcess, signalGroup } from "../summaries/claude-process.ts";
 
 export interface ClaudeTurnRequest {
   prompt: string;
@@ -141,101 +141,55 @@ export function createClaudeRunner(options: ClaudeRunnerOptions): ClaudeProcesse
   };
 }
 
-function runClaudeTurn(
+async function runClaudeTurn(
   request: ClaudeTurnRequest,
   options: ClaudeRunnerOptions,
   live: Set<number>,
 ): Promise<ClaudeTurnAnswer> {
   const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(options.command, claudeTurnArgs(request, options.args), {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-    });
-    const pid = child.pid;
-    if (pid !== undefined) live.add(pid);
-    const stdout: Buffer[] = [];
-    let stderr = "";
-    let size = 0;
-    let settled = false;
-    let killTimer: NodeJS.Timeout | undefined;
-    const finish = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      outcome();
-    };
-    const timer = setTimeout(() => {
-      signalGroup(child.pid, "SIGTERM");
-      killTimer = setTimeout(() => signalGroup(child.pid, "SIGKILL"), KILL_GRACE_MS);
-      killTimer.unref();
-      finish(() =>
-        reject(
-          new CtxError("PROVIDER_FAILED", `Claude did not answer within ${Math.round(options.timeoutMs / 1000)} s`, {
-            hint: "raise bridge.claude.timeoutMs for long tasks",
-          }),
-        ),
-      );
-    }, options.timeoutMs);
-    child.stdout.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_OUTPUT_BYTES) stdout.push(chunk);
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      if (stderr.length < 4_000) stderr += chunk.toString("utf8");
-    });
-    child.on("error", (error: NodeJS.ErrnoException) => {
-      finish(() =>
-        reject(
-          error.code === "ENOENT"
-            ? new CtxError("PROVIDER_UNAVAILABLE", `\`${options.command}\` was not found`, {
-                hint: "install Claude Code or set bridge.claude.command to its full path",
-                cause: error,
-              })
-            : new CtxError("PROVIDER_FAILED", `could not run ${options.command}: ${error.message}`, { cause: error }),
-        ),
-      );
-    });
-    child.on("close", (code, signal) => {
-      if (pid !== undefined) live.delete(pid);
-      // The group may still hold children the timeout's SIGTERM did not end: the SIGKILL stays armed.
-      if (!settled && killTimer !== undefined) clearTimeout(killTimer);
-      finish(() => {
-        const out = Buffer.concat(stdout).toString("utf8");
-        try {
-          const turn = parseClaudeTurnOutput(out);
-          resolve({
-            text: turn.text,
-            sessionId: turn.sessionId,
-            usage: turn.usage,
-            contextTokens: turnContextTokens(turn, options.transcriptDir),
-            durationMs: performance.now() - started,
-          });
-        } catch (error) {
-          if (code === 0 && signal === null) return reject(error);
-          const detail = stderr.trim().split("\n").slice(-3).join(" ").slice(0, 300);
-          reject(
-            new CtxError(
-              "PROVIDER_FAILED",
-              `Claude exited with ${signal ?? `code ${code}`}${detail === "" ? "" : `: ${detail}`}`,
-              { hint: "run `claude -p hello` as the bridge's user to see whether Claude Code works (login, network)" },
-            ),
-          );
-        }
-      });
-    });
-    child.stdin.on("error", () => undefined); // a child that exits early closes its stdin: reported by close
-    child.stdin.end(request.prompt);
+  const outcome = await runClaudeProcess({
+    command: options.command,
+    args: claudeTurnArgs(request, options.args),
+    cwd: options.cwd,
+    env: options.env,
+    input: request.prompt,
+    timeoutMs: options.timeoutMs,
+    killGraceMs: KILL_GRACE_MS,
+    maxStdoutBytes: MAX_OUTPUT_BYTES,
+    onStart: (pid) => live.add(pid),
+    onClose: (pid) => live.delete(pid),
   });
-}
-
-function signalGroup(pid: number | undefined, signal: NodeJS.Signals): void {
-  if (pid === undefined) return;
+  if (outcome.kind === "timed-out") {
+    throw new CtxError("PROVIDER_FAILED", `Claude did not answer within ${Math.round(options.timeoutMs / 1000)} s`, {
+      hint: "raise bridge.claude.timeoutMs for long tasks",
+    });
+  }
+  if (outcome.kind === "spawn-failed") {
+    const { error } = outcome;
+    throw error.code === "ENOENT"
+      ? new CtxError("PROVIDER_UNAVAILABLE", `\`${options.command}\` was not found`, {
+          hint: "install Claude Code or set bridge.claude.command to its full path",
+          cause: error,
+        })
+      : new CtxError("PROVIDER_FAILED", `could not run ${options.command}: ${error.message}`, { cause: error });
+  }
+  const { stdout, stderr, code, signal } = outcome;
   try {
-    process.kill(-pid, signal);
-  } catch {
-    // already gone
+    const turn = parseClaudeTurnOutput(stdout);
+    return {
+      text: turn.text,
+      sessionId: turn.sessionId,
+      usage: turn.usage,
+      contextTokens: turnContextTokens(turn, options.transcriptDir),
+      durationMs: performance.now() - started,
+    };
+  } catch (error) {
+    if (code === 0 && signal === null) throw error;
+    const detail = stderr.trim().split("\n").slice(-3).join(" ").slice(0, 300);
+    throw new CtxError(
+      "PROVIDER_FAILED",
+      `Claude exited with ${signal ?? `code ${code}`}${detail === "" ? "" : `: ${detail}`}`,
+      { hint: "run `claude -p hello` as the bridge's user to see whether Claude Code works (login, network)" },
+    );
   }
 }

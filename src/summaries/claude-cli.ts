@@ -5,12 +5,12 @@
 // `--max-turns 1` keeps it to one answer. It runs in a folder of its own under CTX_HOME, so no project's CLAUDE.md,
 // hooks or MCP servers load in it. The child leads its own process group: past the timeout the group is
 // killed, so nothing it started (hooks, MCP servers) outlives it (lessons #8).
-import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { ctxHome } from "../config/paths.ts";
 import { type LlmAnswer, parseClaudeCliOutput } from "../core/summaries/llm-prompt.ts";
 import { CtxError } from "../errors.ts";
 import { ensurePrivateDir } from "../store/files/atomic-write.ts";
+import { runClaudeProcess } from "./claude-process.ts";
 import type { LlmClient } from "./llm-client.ts";
 
 export interface ClaudeCliOptions {
@@ -53,80 +53,40 @@ async function runClaude(prompt: string, options: ClaudeCliOptions): Promise<Llm
   const command = options.command ?? "claude";
   const cwd = options.cwd ?? join(ctxHome(options.env), "summarizer");
   await ensurePrivateDir(cwd);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, claudeCliArgs(options.model), {
-      cwd,
-      env: { ...options.env, [HOOKS_DISABLED_ENV]: "1", CLAUDE_CODE_SKIP_PROMPT_HISTORY: "1" },
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-    });
-    const stdout: Buffer[] = [];
-    const stderr: Buffer[] = [];
-    let size = 0;
-    let settled = false;
-    const finish = (outcome: () => void) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      outcome();
-    };
-    const timer = setTimeout(() => {
-      killGroup(child.pid);
-      finish(() =>
-        reject(
-          new CtxError("PROVIDER_FAILED", `claude -p did not answer within ${options.timeoutMs} ms`, {
-            hint: "raise summaries.timeoutMs, or use --provider extractive",
-          }),
-        ),
-      );
-    }, options.timeoutMs);
-    child.stdout.on("data", (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= MAX_OUTPUT_BYTES) stdout.push(chunk);
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      if (stderr.length < 64) stderr.push(chunk);
-    });
-    child.on("error", (error: NodeJS.ErrnoException) => {
-      finish(() =>
-        reject(
-          error.code === "ENOENT"
-            ? new CtxError("PROVIDER_UNAVAILABLE", `\`${command}\` was not found on PATH`, {
-                hint: "install Claude Code (npm i -g @anthropic-ai/claude-code) or use --provider extractive",
-                cause: error,
-              })
-            : new CtxError("PROVIDER_FAILED", `could not run ${command}: ${error.message}`, { cause: error }),
-        ),
-      );
-    });
-    child.on("close", (code) => {
-      finish(() => {
-        const out = Buffer.concat(stdout).toString("utf8");
-        try {
-          resolve(parseClaudeCliOutput(out));
-        } catch (error) {
-          const detail = Buffer.concat(stderr).toString("utf8").trim().slice(0, 300);
-          if (code !== 0 && out.trim() === "") {
-            reject(
-              new CtxError("PROVIDER_FAILED", `claude -p exited with ${code}${detail === "" ? "" : `: ${detail}`}`, {
-                hint: "run `claude -p hello` to see whether Claude Code works here (login, network, model name)",
-              }),
-            );
-          } else reject(error);
-        }
-      });
-    });
-    child.stdin.on("error", () => undefined); // a child that exits early closes its stdin: reported by close
-    child.stdin.end(prompt);
+  const outcome = await runClaudeProcess({
+    command,
+    args: claudeCliArgs(options.model),
+    cwd,
+    env: { ...options.env, [HOOKS_DISABLED_ENV]: "1", CLAUDE_CODE_SKIP_PROMPT_HISTORY: "1" },
+    input: prompt,
+    timeoutMs: options.timeoutMs,
+    killGraceMs: 0,
+    maxStdoutBytes: MAX_OUTPUT_BYTES,
   });
-}
-
-/** Kills the child's process group (the child and whatever it started); a group already gone is fine. */
-function killGroup(pid: number | undefined): void {
-  if (pid === undefined) return;
+  if (outcome.kind === "timed-out") {
+    throw new CtxError("PROVIDER_FAILED", `claude -p did not answer within ${options.timeoutMs} ms`, {
+      hint: "raise summaries.timeoutMs, or use --provider extractive",
+    });
+  }
+  if (outcome.kind === "spawn-failed") {
+    const { error } = outcome;
+    throw error.code === "ENOENT"
+      ? new CtxError("PROVIDER_UNAVAILABLE", `\`${command}\` was not found on PATH`, {
+          hint: "install Claude Code (npm i -g @anthropic-ai/claude-code) or use --provider extractive",
+          cause: error,
+        })
+      : new CtxError("PROVIDER_FAILED", `could not run ${command}: ${error.message}`, { cause: error });
+  }
+  const { stdout, stderr, code } = outcome;
   try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // already exited
+    return parseClaudeCliOutput(stdout);
+  } catch (error) {
+    const detail = stderr.trim().slice(0, 300);
+    if (code !== 0 && stdout.trim() === "") {
+      throw new CtxError("PROVIDER_FAILED", `claude -p exited with ${code}${detail === "" ? "" : `: ${detail}`}`, {
+        hint: "run `claude -p hello` to see whether Claude Code works here (login, network, model name)",
+      });
+    }
+    throw error;
   }
 }
