@@ -30,6 +30,15 @@ export async function run(): Promise<Record<string, unknown>> {
   const floor = timeProcess(node, ["-e", "0"], { runs: RUNS, env });
   const hook = (event: string, input: object) =>
     timeProcess(node, [ctxBin, "hook", event], { runs: RUNS, env, input: JSON.stringify({ ...common, ...input }) });
+  const once = (event: string, input: object, extraEnv: NodeJS.ProcessEnv = {}) => {
+    const result = spawnSync(node, [ctxBin, "hook", event], {
+      env: { ...env, ...extraEnv },
+      input: JSON.stringify({ ...common, ...input }),
+    });
+    if (result.status !== 0) throw new Error(`${event} exited ${result.status}: ${result.stderr}`);
+  };
+  // A session as Claude Code runs it: SessionStart first (it sets up `.ctx/`), then a tool call after another.
+  once("session-start", { hook_event_name: "SessionStart", source: "startup" });
   const postToolUse = hook("post-tool-use", {
     hook_event_name: "PostToolUse",
     tool_name: "Bash",
@@ -85,6 +94,12 @@ export async function run(): Promise<Record<string, unknown>> {
   const earlier = join(dir, "bench-session-10mb-first-9mib.jsonl");
   writeFileSync(earlier, whole.subarray(0, whole.lastIndexOf(10, 9 * 1024 * 1024 - 1) + 1));
   preCompact["10MB-grown"] = preCompactRuns(grown, { path: earlier });
+  // The compaction in the session's own project, then the SessionStart `compact` that re-injects what it saved.
+  once(
+    "pre-compact",
+    { hook_event_name: "PreCompact", trigger: "auto" },
+    { CTX_RETENTION__ARCHIVE_SNAPSHOTS: "false" },
+  );
   const sessionStart = hook("session-start", { hook_event_name: "SessionStart", source: "compact" });
   // SessionEnd saves the state and starts a detached, nice'd `ctx index --file` of the session (unless `ctx serve`
   // watches). Measured both ways; with the queued indexing, each run waits (untimed) for that child to finish, so

@@ -63,7 +63,7 @@ const handlePostToolUse = async (input: PostToolUseInput, deps: HookDeps): Promi
 // line for the user (systemMessage) is passed on.
 const handleStop = async (input: StopInput, deps: HookDeps): Promise<HookOutcome | null> => {
   const { checkpointTick } = await import("../store/snapshots/checkpoint-tick.ts");
-  const { untickedToolCall } = await checkpointTick(input, deps);
+  const { untickedToolCall } = await checkpointTick(input, deps, { findUntickedToolCall: true });
   if (!untickedToolCall) return null;
   // Claude Code runs Stop before the turn's last lines reach the transcript (seen with 2.1.330: the guard read
   // the turn's first reply): wait, bounded, for the last reply to land before measuring.

@@ -4,7 +4,7 @@ import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { assistantText, userPrompt } from "../../../tests/helpers/transcript-lines.ts";
+import { assistantText, assistantToolUse, userPrompt } from "../../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../../config/defaults.ts";
 import { ContextStateSchema } from "../../core/context/extract.ts";
 import { silentLogger } from "../../log.ts";
@@ -87,5 +87,22 @@ describe("checkpoint tick", () => {
     await exchange("sess-a", a, 0);
     const mark = JSON.parse(readFileSync(join(root, ".ctx", "checkpoint-mark.json"), "utf8"));
     expect(mark.sessions["sess-a"]).toMatchObject({ offset: readFileSync(a).length, messages: 0 });
+  });
+
+  it("looks for a tool call no tick followed only when asked (Stop), never after a tool call", async () => {
+    const transcript = transcriptOf("sess-t");
+    const lines = { sessionId: "sess-t", cwd: root };
+    appendFileSync(
+      transcript,
+      `${userPrompt(lines, "list")}\n${assistantToolUse(lines, "t-1", "Bash", { command: "ls" })}\n`,
+    );
+    const input = { session_id: "sess-t", transcript_path: transcript };
+    // Never ticked: the tail is read only for Stop.
+    expect(await checkpointTick(input, deps())).toEqual({ untickedToolCall: false });
+    appendFileSync(transcript, `${assistantToolUse(lines, "t-2", "Bash", { command: "pwd" })}\n`);
+    expect(await checkpointTick(input, deps(), { findUntickedToolCall: true })).toEqual({ untickedToolCall: true });
+    // Ticked since, and grown by text only: nothing unticked.
+    appendFileSync(transcript, `${assistantText(lines, "t-3", "done")}\n`);
+    expect(await checkpointTick(input, deps(), { findUntickedToolCall: true })).toEqual({ untickedToolCall: false });
   });
 });

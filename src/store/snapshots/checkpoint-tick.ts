@@ -35,7 +35,8 @@ export interface TickResult {
   /**
    * The transcript holds a tool call no tick has followed: it grew by a `tool_use` since the session's last
    * tick (or, for a session never ticked, in its last 4 MiB). The Stop hook then steps the guard itself (an `mcp_tool`
-   * PostToolUse hook is skipped while ctx's server is not connected).
+   * PostToolUse hook is skipped while ctx's server is not connected). Only looked for when asked
+   * (`findUntickedToolCall`): after a tool call it is known, and the tail read would cost every call.
    */
   untickedToolCall: boolean;
 }
@@ -43,6 +44,7 @@ export interface TickResult {
 export async function checkpointTick(
   input: { session_id: string; transcript_path: string },
   deps: TickDeps,
+  options: { findUntickedToolCall?: boolean } = {},
 ): Promise<TickResult> {
   const markPath = join(projectPaths(deps.projectRoot).ctxDir, "checkpoint-mark.json");
   const info = statSync(input.transcript_path, { throwIfNoEntry: false });
@@ -54,9 +56,9 @@ export async function checkpointTick(
   const read = readNewText(input.transcript_path, plan.read.from, plan.read.to);
   const counted = countMessageLines(read);
   // A session never ticked: its tail (the bytes a tick would read) tells whether a tool call went unticked.
-  const untickedToolCall = holdsToolCall(
-    neverTicked ? readNewText(input.transcript_path, Math.max(0, size - MAX_READ_BYTES), size) : read,
-  );
+  const untickedToolCall =
+    options.findUntickedToolCall === true &&
+    holdsToolCall(neverTicked ? readNewText(input.transcript_path, Math.max(0, size - MAX_READ_BYTES), size) : read);
   const tick = finishTick(plan, counted, deps.config.checkpoints.intervalMessages);
   if (tick.checkpoint) {
     const { checkpointContext } = await import("../context/operations.ts");
