@@ -2,6 +2,7 @@ import { defineConfig } from "tsup";
 
 // One ESM entry with code splitting: `ctx hook …` loads only the hook chunk (no MCP SDK, no commander),
 // `ctx serve` loads the SDK lazily. The version comes from package.json at build time.
+import { builtinImportsPlugin } from "./build/builtin-imports.ts";
 import pkg from "./package.json" with { type: "json" };
 
 export default defineConfig({
@@ -21,4 +22,6 @@ export default defineConfig({
   // Keep `node:` on builtins: esbuild does not know `node:sqlite` and would emit a bare `sqlite` import.
   removeNodeProtocol: false,
   define: { __CTX_VERSION__: JSON.stringify(pkg.version) },
+  // Built-ins through process.getBuiltinModule, not ESM imports (build/builtin-imports.ts says why).
+  plugins: [builtinImportsPlugin],
 });

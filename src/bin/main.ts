@@ -1,7 +1,7 @@
 // The program proper, loaded by ./ctx.ts once the Node version is known to be good: the only file that
 // touches process.argv, process.exit and the real stdio. `ctx hook …` takes a fast path that loads neither
 // commander nor the MCP SDK (hook start-up budget).
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeSync } from "node:fs";
 import { enableCompileCache } from "node:module";
 import { join } from "node:path";
 import { ctxHome } from "../config/paths.ts";
@@ -18,32 +18,54 @@ try {
   // no cache: slower start, same behaviour
 }
 
-async function main(argv: string[]): Promise<number> {
-  if (argv[0] === "hook" && !argv.some((arg) => arg === "--help" || arg === "-h")) {
-    const { runHookProcess } = await import("../hooks/process.ts");
-    const result = await runHookProcess(argv[1], {
-      stdin: process.stdin,
-      env: process.env,
-      cliPath: process.argv[1] ?? "",
-    });
-    if (result.stderr !== "") process.stderr.write(result.stderr);
-    if (result.stdout !== "")
-      await new Promise<void>((resolve) => process.stdout.write(result.stdout, () => resolve()));
-    return result.exitCode;
+/**
+ * `ctx hook <event>`, which Claude Code runs after every tool call: stdin, stdout and stderr are used through their
+ * file descriptors, never `process.stdin`/`stdout`/`stderr`, whose streams (a net.Socket for Claude Code's pipes)
+ * cost a hook process milliseconds (bench/hooks.bench.ts). The writes are synchronous: the reply has reached the
+ * pipe when the process exits. A reader that went away (EPIPE) is not the hook's problem.
+ */
+async function runHookFastPath(argv: string[]): Promise<never> {
+  const { runHookProcess } = await import("../hooks/process.ts");
+  const result = await runHookProcess(argv[1], { stdin: 0, env: process.env, cliPath: process.argv[1] ?? "" });
+  writeAllSync(2, result.stderr);
+  writeAllSync(1, result.stdout);
+  // A stdin its writer never closed: the reply is out, but Node's exit would wait for the blocked read of it.
+  if (result.abandonedStdinRead === true) process.kill(process.pid, "SIGKILL");
+  process.exit(result.exitCode);
+}
+
+function writeAllSync(fd: number, text: string): void {
+  const bytes = Buffer.from(text, "utf8");
+  let offset = 0;
+  try {
+    while (offset < bytes.length) {
+      try {
+        offset += writeSync(fd, bytes, offset);
+      } catch (error) {
+        // A pipe left non-blocking by its reader: full for now, try again.
+        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+      }
+    }
+  } catch {
+    // EPIPE (the reader is gone) or a closed descriptor: nothing to tell anyone.
   }
+}
+
+async function main(argv: string[]): Promise<number> {
   // The status line runs after every assistant message: the same commander-free path as hooks.
   if (argv.length === 1 && argv[0] === "statusline") {
-    const [{ runStatusLine }, { loadConfig }, { findProjectRoot }] = await Promise.all([
+    const [{ runStatusLine }, { loadConfig }, { findProjectRoot }, { fileConfigCache }] = await Promise.all([
       import("../cli/statusline.ts"),
       import("../config/load.ts"),
       import("../config/paths.ts"),
+      import("../store/config/config-cache.ts"),
     ]);
     await runStatusLine(process.stdin, (text) => process.stdout.write(text), {
       env: process.env,
       now: () => new Date(),
       cwd: process.cwd(),
       findProjectRoot: (cwd) => findProjectRoot(cwd, process.env),
-      loadConfig: (projectRoot) => loadConfig({ projectRoot, env: process.env }),
+      loadConfig: (projectRoot) => loadConfig({ projectRoot, env: process.env, cache: fileConfigCache(process.env) }),
     });
     return 0;
   }
@@ -77,12 +99,14 @@ async function main(argv: string[]): Promise<number> {
   });
 }
 
-// A reader that goes away (`ctx search | head -1`) is not an error of ctx: stop writing, end quietly.
-for (const stream of [process.stdout, process.stderr]) {
-  stream.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(0);
-    throw error;
-  });
+/** A reader that goes away (`ctx search | head -1`) is not an error of ctx: stop writing, end quietly. */
+function endQuietlyOnBrokenPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(0);
+      throw error;
+    });
+  }
 }
 
 /** Ends the process once everything written to stdout and stderr has reached them: a pipe to a slow reader
@@ -98,7 +122,16 @@ async function exitAfterFlush(code: number): Promise<never> {
   process.exit(code);
 }
 
-main(process.argv.slice(2)).then(
+const argv = process.argv.slice(2);
+if (argv[0] === "hook" && !argv.some((arg) => arg === "--help" || arg === "-h")) {
+  await runHookFastPath(argv).catch((thrown: unknown) => {
+    // Only a broken install gets here (runHookProcess itself never throws): one line, and the session goes on.
+    writeAllSync(2, `ctx hook: ${thrown instanceof Error ? thrown.message : String(thrown)}\n`);
+    process.exit(0);
+  });
+}
+endQuietlyOnBrokenPipe();
+main(argv).then(
   async (code) => {
     // `serve` keeps running on its own; every other command ends here.
     if (code >= 0) await exitAfterFlush(code);

@@ -3,6 +3,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CtxError } from "../errors.ts";
+import { CTX_VERSION } from "../version.ts";
 import { defaultConfig } from "./defaults.ts";
 import { type ConfigLayer, configLeaves, formatConfigIssue, mergeLayers, sourceOfPath } from "./merge.ts";
 import { ctxHome, projectPaths } from "./paths.ts";
@@ -33,8 +34,29 @@ export function readConfigLayers(options: LoadConfigOptions): NamedLayer[] {
   return layers;
 }
 
-export function loadConfig(options: LoadConfigOptions): Config {
-  return loadConfigFromLayers(readConfigLayers(options));
+/**
+ * Validated configs kept between processes (store/config/config-cache.ts), by the exact layers they came from:
+ * building and running the schema costs a hook process ~6 ms whenever any config file or CTX_* variable exists.
+ */
+export interface ConfigCache {
+  get(key: string): Config | undefined;
+  set(key: string, config: Config): void;
+}
+
+/** The cache key of a set of layers: their values and ctx's version (a new version may read them differently). */
+export function configCacheKey(layers: readonly ConfigLayer[]): string {
+  return JSON.stringify([CTX_VERSION, layers.map((layer) => layer.value)]);
+}
+
+export function loadConfig(options: LoadConfigOptions & { cache?: ConfigCache }): Config {
+  const layers = readConfigLayers(options);
+  if (layers.length === 0 || options.cache === undefined) return loadConfigFromLayers(layers);
+  const key = configCacheKey(layers);
+  const cached = options.cache.get(key);
+  if (cached !== undefined) return cached;
+  const config = loadConfigFromLayers(layers); // an invalid config throws here and is never kept
+  options.cache.set(key, config);
+  return config;
 }
 
 export function loadConfigFromLayers(layers: readonly ConfigLayer[]): Config {

@@ -11,6 +11,8 @@ export interface HookRunResult {
   stdout: string;
   stderr: string;
   exitCode: number;
+  /** stdin never ended within its time limit and a read of it is still blocked (src/hooks/process.ts). */
+  abandonedStdinRead?: boolean;
 }
 
 export interface HookRunDeps extends Omit<HookDeps, "projectRoot" | "config" | "cliPath"> {

@@ -1,8 +1,10 @@
 // The I/O shell of `ctx hook <event>`: reads all of stdin, runs the dispatcher with production deps,
 // writes the reply. Loaded straight from src/bin without commander or the MCP SDK (hook start-up budget).
+import { fstatSync, read } from "node:fs";
 import { loadConfig } from "../config/load.ts";
 import { findProjectRoot } from "../config/paths.ts";
 import { createLogger, parseLogLevel } from "../log.ts";
+import { fileConfigCache } from "../store/config/config-cache.ts";
 import { type HookRunResult, runHook } from "./dispatch.ts";
 
 /** Set in the environment of child processes ctx itself starts (e.g. `claude -p`), so hooks never recurse. */
@@ -55,9 +57,73 @@ export async function readAllStdin(stdin: NodeJS.ReadStream, limitBytes: number 
   });
 }
 
+/** What {@link readStdinFd} got: the text, and whether a read was still waiting when the time limit ended it. */
+export interface StdinRead {
+  text: string;
+  /**
+   * A thread of libuv's pool is still blocked in that read, and Node's exit waits for it: the process must
+   * then end by a signal once its reply is written (src/bin/main.ts), or it would live until the writer closes.
+   */
+  abandoned: boolean;
+}
+
+/**
+ * stdin read from its file descriptor with `fs.read`, bounded like {@link readAllStdin}: what a hook process uses.
+ * `process.stdin` builds a stream (for Claude Code's socket, a net.Socket) whose modules cost a hook process ~4 ms
+ * (bench/hooks.bench.ts); a read on libuv's thread pool costs next to nothing and still leaves the timer free to
+ * end a read that never ends. A terminal gives "" (nobody is typing a hook's JSON).
+ */
+export function readStdinFd(
+  fd: number,
+  limitBytes: number = STDIN_LIMIT_BYTES,
+  limitMs: number = STDIN_LIMIT_MS,
+): Promise<StdinRead> {
+  if (fstatSync(fd).isCharacterDevice()) return Promise.resolve({ text: "", abandoned: false });
+  const chunks: Buffer[] = [];
+  let total = 0;
+  let reading = false;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => finish(), limitMs);
+    let done = false;
+    const finish = (error?: Error) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      if (error === undefined) resolve({ text: Buffer.concat(chunks).toString("utf8"), abandoned: reading });
+      else reject(error);
+    };
+    const next = () => {
+      if (done) return; // a retry timer that outlived the read: the descriptor may be another file's by now
+      const buffer = Buffer.allocUnsafe(64 * 1024);
+      reading = true;
+      read(fd, buffer, 0, buffer.length, null, (error, bytes) => {
+        reading = false;
+        if (done) return;
+        // A descriptor left non-blocking by the writer: nothing yet, look again shortly (the timer still bounds it).
+        if (error?.code === "EAGAIN") return void setTimeout(next, 1);
+        if (error) return finish(error);
+        if (bytes === 0) return finish();
+        total += bytes;
+        if (total > limitBytes) {
+          chunks.length = 0;
+          return finish(new StdinTooLargeError(limitBytes));
+        }
+        chunks.push(buffer.subarray(0, bytes));
+        next();
+      });
+    };
+    next();
+  });
+}
+
 export async function runHookProcess(
   eventName: string | undefined,
-  io: { stdin: NodeJS.ReadStream; env: NodeJS.ProcessEnv; cliPath: string },
+  io: {
+    /** A stream (`ctx hook` through commander, tests) or a file descriptor (the fast path in src/bin). */
+    stdin: NodeJS.ReadStream | number;
+    env: NodeJS.ProcessEnv;
+    cliPath: string;
+  },
 ): Promise<HookRunResult> {
   if (io.env[HOOKS_DISABLED_ENV] === "1") return { stdout: "", stderr: "", exitCode: 0 };
   if (eventName === undefined) {
@@ -69,18 +135,26 @@ export async function runHookProcess(
   }
   const logger = createLogger({ level: parseLogLevel(io.env.CTX_LOG_LEVEL, "warn"), prefix: "ctx hook" });
   let stdinText: string;
+  let abandonedStdinRead = false;
   try {
-    stdinText = await readAllStdin(io.stdin);
+    if (typeof io.stdin === "number") {
+      const got = await readStdinFd(io.stdin);
+      stdinText = got.text;
+      abandonedStdinRead = got.abandoned;
+    } else {
+      stdinText = await readAllStdin(io.stdin);
+    }
   } catch (error) {
     const why = error instanceof StdinTooLargeError ? error.message : `cannot read stdin (${String(error)})`;
     return { stdout: "", stderr: `ctx hook: ${eventName}: ${why}; nothing done\n`, exitCode: 0 };
   }
-  return runHook(eventName, stdinText, {
+  const result = await runHook(eventName, stdinText, {
     env: io.env,
     now: () => new Date(),
     logger,
     findProjectRoot: (cwd) => findProjectRoot(cwd, io.env),
     cliPath: io.cliPath,
-    loadConfig: (projectRoot) => loadConfig({ projectRoot, env: io.env }),
+    loadConfig: (projectRoot) => loadConfig({ projectRoot, env: io.env, cache: fileConfigCache(io.env) }),
   });
+  return abandonedStdinRead ? { ...result, abandonedStdinRead } : result;
 }

@@ -85,7 +85,7 @@ describe("break 8: an old Node gets one clear line, not a SyntaxError", () => {
         stderr = failure.stderr.toString("utf8");
       }
       expect(status).toBe(1);
-      expect(stderr).toMatch(/^ctx: ctx needs Node >= 22, found 2\d\.\d+\.\d+/);
+      expect(stderr).toMatch(/^ctx: ctx needs Node >= 22\.3, found 2\d\.\d+\.\d+/);
       expect(stderr).toMatch(/hint: install Node 22 or newer/);
       expect(stderr).not.toMatch(/SyntaxError|enableCompileCache/);
     }
@@ -265,6 +265,26 @@ describe("break 12: stdin is read unbounded", () => {
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("");
     expect(result.stderr).toBe("ctx hook: post-tool-use: stdin is larger than 16 MiB; nothing done\n");
+  });
+
+  it("a stdin its writer never closes ends the hook at the 5 s limit (its reply out), not at Claude Code's timeout", async () => {
+    const { project, env } = makeProject();
+    const child = spawn(process.execPath, [CTX_BIN, "hook", "post-tool-use"], {
+      cwd: project,
+      env: { ...process.env, ...env },
+    });
+    child.stdin.write('{"session_id":"s1",');
+    let stderr = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString("utf8");
+    });
+    const started = Date.now();
+    const signal = await new Promise<NodeJS.Signals | null>((resolve) => child.on("close", (_, how) => resolve(how)));
+    child.stdin.destroy();
+    // Ended by its own SIGKILL once the reply was out: Node's exit would wait for the read still blocked.
+    expect(signal).toBe("SIGKILL");
+    expect(Date.now() - started).toBeLessThan(9_000);
+    expect(stderr).toMatch(/^ctx hook: post-tool-use: stdin is not valid JSON/);
   });
 });
 

@@ -15,12 +15,19 @@ const mine = (path: string) => ({ path, targets: [self] });
 const other = (path: string) => ({ path, targets: [path] });
 
 describe("checkNode", () => {
-  it("accepts 22 and newer, showing version and path", () => {
-    expect(checkNode("22.1.0", "/usr/bin/node")).toEqual({
+  it("accepts 22.3 and newer, showing version and path", () => {
+    expect(checkNode("22.3.0", "/usr/bin/node")).toEqual({
       id: "node",
       status: "ok",
-      message: "Node 22.1.0 (/usr/bin/node)",
+      message: "Node 22.3.0 (/usr/bin/node)",
     });
+    expect(checkNode("24.0.0", "/usr/bin/node").status).toBe("ok");
+  });
+
+  it("fails a Node 22 without process.getBuiltinModule (before 22.3)", () => {
+    const finding = checkNode("22.2.0", "/usr/bin/node");
+    expect(finding.status).toBe("fail");
+    expect(finding.message).toContain("needs Node 22.3 or newer");
   });
 
   it("fails older Node with a fix", () => {

@@ -6,13 +6,17 @@ import { type PathLookup, quoteShellArg } from "./init-command-choice.ts";
 import { type CtxDirFacts, describeCtxPathConflict } from "./init-plan.ts";
 
 export const MIN_NODE_MAJOR = 22;
+/** 22.3: the first Node 22 with process.getBuiltinModule, which the built ctx relies on (src/bin/ctx.ts). */
+export const MIN_NODE_MINOR = 3;
 
 export function checkNode(version: string, execPath: string): Finding {
-  const major = Number(version.split(".")[0]);
-  if (major >= MIN_NODE_MAJOR) return ok("node", `Node ${version} (${execPath})`);
+  const [major = 0, minor = 0] = version.split(".").map(Number);
+  if (major > MIN_NODE_MAJOR || (major === MIN_NODE_MAJOR && minor >= MIN_NODE_MINOR)) {
+    return ok("node", `Node ${version} (${execPath})`);
+  }
   return fail(
     "node",
-    `Node ${version} (${execPath}) is too old: ctx needs Node ${MIN_NODE_MAJOR} or newer`,
+    `Node ${version} (${execPath}) is too old: ctx needs Node ${MIN_NODE_MAJOR}.${MIN_NODE_MINOR} or newer`,
     `install Node ${MIN_NODE_MAJOR}+ (for example \`nvm install ${MIN_NODE_MAJOR}\`, or from nodejs.org) and run ctx with it`,
   );
 }

@@ -1,0 +1,43 @@
+// The build's rewrite of built-in imports (build/builtin-imports.ts): every form esbuild and rollup print becomes a
+// process.getBuiltinModule read, line for line; and the built ctx holds no ESM import of a built-in any more.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { rewriteBuiltinImports } from "../../build/builtin-imports.ts";
+
+describe("rewriteBuiltinImports", () => {
+  it("rewrites named, renamed, namespace, default and bare imports of node: modules, and nothing else", () => {
+    const code = [
+      `import { readFileSync, writeFileSync as write$1 } from 'node:fs';`,
+      `import { spawn } from "node:child_process";`,
+      `import * as zlib from 'node:zlib';`,
+      `import os from 'node:os';`,
+      `import 'node:sqlite';`,
+      `import { z } from './chunk-ABC.js';`,
+      `const text = "import { x } from 'node:fs';";`,
+    ].join("\n");
+    expect(rewriteBuiltinImports(code).split("\n")).toEqual([
+      `const { readFileSync, writeFileSync: write$1 } = process.getBuiltinModule("node:fs");`,
+      `const { spawn } = process.getBuiltinModule("node:child_process");`,
+      `const zlib = process.getBuiltinModule("node:zlib");`,
+      `const os = process.getBuiltinModule("node:os");`,
+      "",
+      `import { z } from './chunk-ABC.js';`,
+      `const text = "import { x } from 'node:fs';";`,
+    ]);
+  });
+
+  it("leaves the built output with no static import of a built-in", () => {
+    const dist = fileURLToPath(new URL("../../dist", import.meta.url));
+    const left = readdirSync(dist)
+      .filter((name) => name.endsWith(".js"))
+      .flatMap((name) =>
+        readFileSync(join(dist, name), "utf8")
+          .split("\n")
+          .filter((line) => /^import\b.*["']node:/.test(line))
+          .map((line) => `${name}: ${line}`),
+      );
+    expect(left).toEqual([]);
+  });
+});
