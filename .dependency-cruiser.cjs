@@ -42,7 +42,7 @@ module.exports = {
       severity: "error",
       comment: "src/config sits right above core: it imports only config, core and the base modules.",
       from: { path: "^src/config/", pathNot: TEST_FILES },
-      to: { path: "^src/", pathNot: "^src/(config/|core/|errors\\.ts$|log\\.ts$)" },
+      to: { path: "^src/", pathNot: "^src/(config/|core/|errors\\.ts$|log\\.ts$|version\\.ts$)" },
     },
     {
       name: "store-below-services",
