@@ -163,6 +163,23 @@ describe("captureContextState", () => {
     expect(everything).not.toContain("MIIEow");
   });
 
+  it("tool inputs are cut before redaction, but a secret across the kept part's end is still redacted whole", async () => {
+    const token = fakeGithubToken();
+    // A plan keeps its first 20,000 characters: the token starts just before that and ends after it.
+    const plan = `# Plan\n${"p".repeat(19_966)} ${token} ${"q".repeat(60_000)}`;
+    writeFileSync(
+      transcript,
+      [
+        userPrompt(ctx, "Plan the migration."),
+        assistantToolUse(ctx, "toolu_d", "ExitPlanMode", { plan }),
+        toolResult(ctx, "toolu_d", "User has approved your plan."),
+      ].join("\n"),
+    );
+    const result = await capture();
+    expect(result.state.plan?.text?.length).toBeGreaterThan(19_000);
+    expect(JSON.stringify(result.state)).not.toContain("ghp_");
+  });
+
   it("a slash command is not the user's last request", async () => {
     writeFileSync(
       transcript,

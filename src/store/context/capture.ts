@@ -4,6 +4,7 @@
 // redact secrets. The result is what ctx persists, injects and returns.
 import { createHash } from "node:crypto";
 import { type ContextState, createContextStateBuilder, type FileAccess } from "../../core/context/extract.ts";
+import { boundForExtraction } from "../../core/context/extract-bounds.ts";
 import { mergeContextStates } from "../../core/context/merge.ts";
 import { redactValue } from "../../core/redact/redact.ts";
 import { openRegularFile } from "../files/open-regular.ts";
@@ -42,8 +43,9 @@ export async function captureContextState(input: CaptureInput): Promise<CaptureR
   // Each entry is redacted before extraction: extraction trims long texts, and a secret cut in half by a
   // trim no longer matches its pattern. Redacting before the merge also keeps the merge's de-duplication
   // working (the saved state is already redacted).
+  // Only what extraction can read is redacted (core/context/extract-bounds.ts): a tool's long output is cut first.
   for await (const line of since.entries) {
-    const { value, count } = redactValue(line.entry, { allowlist: input.allowlist });
+    const { value, count } = redactValue(boundForExtraction(line.entry), { allowlist: input.allowlist });
     redactions += count;
     builder.add(value);
   }

@@ -1,0 +1,90 @@
+// Cutting what extraction cannot read (extract-bounds.ts): extraction gives exactly the same state from the cut
+// entries as from the whole ones, on every real transcript fixture and on long synthetic tool traffic; and what is
+// read whole (prompts, replies, compact summaries) is never cut.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import {
+  assistantText,
+  assistantToolUse,
+  compactSummary,
+  toolResult,
+  userPrompt,
+} from "../../../tests/helpers/transcript-lines.ts";
+import { type ParsedLine, parseTranscriptLine } from "../transcript/entries.ts";
+import { extractContextState } from "./extract.ts";
+import { boundForExtraction, capStrings, TOOL_FIELD_CHARS, TOOL_OUTPUT_CHARS } from "./extract-bounds.ts";
+
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
+const options = {
+  sessionId: "s",
+  projectRoot: "/repo",
+  transcriptPath: "/t.jsonl",
+  now: new Date("2026-11-24T00:00:00Z"),
+};
+
+function fixtureFiles(): string[] {
+  return readdirSync(FIXTURES, { recursive: true, encoding: "utf8" })
+    .filter((name) => name.endsWith(".jsonl"))
+    .map((name) => join(FIXTURES, name));
+}
+
+const parse = (text: string): ParsedLine[] =>
+  text
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map(parseTranscriptLine);
+
+describe("boundForExtraction", () => {
+  it.each(fixtureFiles())("extraction is unchanged on %s", (file) => {
+    const lines = parse(readFileSync(file, "utf8"));
+    expect(extractContextState(lines.map(boundForExtraction), options)).toEqual(extractContextState(lines, options));
+  });
+
+  it("extraction is unchanged with tool outputs, inputs and plans far past the cut", () => {
+    const ctx = { sessionId: "s", cwd: "/repo" };
+    const long = (seed: string) => Array.from({ length: 6_000 }, (_, i) => `${seed} line ${i}.`).join(" ");
+    const text = [
+      userPrompt(ctx, `Please look at the logs. ${long("prompt")}`),
+      assistantToolUse(ctx, "t1", "Bash", { command: "cat big.log", description: long("desc") }),
+      toolResult(ctx, "t1", long("output")),
+      assistantToolUse(ctx, "t2", "Write", { file_path: "/repo/src/a.ts", content: long("content") }),
+      toolResult(ctx, "t2", "File created successfully at: /repo/src/a.ts"),
+      assistantToolUse(ctx, "t3", "ExitPlanMode", { plan: `# Plan\n${long("plan step")}` }),
+      toolResult(ctx, "t3", "User has approved your plan."),
+      assistantToolUse(ctx, "t4", "Bash", { command: "false" }),
+      toolResult(ctx, "t4", `Error: ${long("failure")}`, true),
+      assistantText(ctx, "a1", `We decided to keep the parser. ${long("reply")}`),
+      compactSummary(ctx, `Summary. ${long("summary")}`),
+    ].join("\n");
+    const lines = parse(text);
+    const bounded = lines.map(boundForExtraction);
+    expect(JSON.stringify(bounded).length).toBeLessThan(JSON.stringify(lines).length - 300_000);
+    expect(extractContextState(bounded, options)).toEqual(extractContextState(lines, options));
+  });
+
+  it("cuts only tool outputs, tool inputs and structured results, never prompts, replies or compact summaries", () => {
+    const ctx = { sessionId: "s", cwd: "/repo" };
+    const huge = "x".repeat(TOOL_FIELD_CHARS * 2);
+    const [prompt, reply, summary, output, input] = parse(
+      [
+        userPrompt(ctx, huge),
+        assistantText(ctx, "a1", huge),
+        compactSummary(ctx, huge),
+        toolResult(ctx, "t1", huge),
+        assistantToolUse(ctx, "t1", "Write", { file_path: "/repo/a", content: huge }),
+      ].join("\n"),
+    );
+    for (const whole of [prompt, reply, summary]) expect(boundForExtraction(whole as ParsedLine)).toBe(whole);
+    expect(JSON.stringify(boundForExtraction(output as ParsedLine))).toContain(`"${"x".repeat(TOOL_OUTPUT_CHARS)}"`);
+    expect(JSON.stringify(boundForExtraction(output as ParsedLine)).length).toBeLessThan(TOOL_OUTPUT_CHARS + 1_000);
+    expect(JSON.stringify(boundForExtraction(input as ParsedLine))).toContain(`"${"x".repeat(TOOL_FIELD_CHARS)}"`);
+    expect(JSON.stringify(boundForExtraction(input as ParsedLine)).length).toBeLessThan(TOOL_FIELD_CHARS + 1_000);
+  });
+
+  it("capStrings returns the very same object when nothing is longer than the cap", () => {
+    const value = { a: ["short", { b: "also short" }], c: 3 };
+    expect(capStrings(value, 100)).toBe(value);
+    expect(capStrings(value, 5)).toEqual({ a: ["short", { b: "also " }], c: 3 });
+  });
+});

@@ -1,0 +1,89 @@
+// What of a transcript entry extraction can use, so that capture redacts only that (DESIGN.md: pre-compact and
+// session-end budgets). Redaction runs before extraction, on whole strings, because extraction trims texts and a
+// secret cut in half by a trim no longer matches its pattern. But extraction reads at most a short prefix of a
+// tool's output, of its structured result and of its input (see the limits below): the rest of a 30 KB file
+// listing was redacted only to be thrown away. So those strings are cut, before redaction, to that prefix plus a
+// margin longer than any secret the redactor knows (a 4096-bit private key in PEM is ~3.2K characters): a secret
+// that starts inside the prefix is still whole when redacted. Prompts, replies and compact summaries are read
+// whole (statements are looked for in all of them) and are never cut.
+import type { AssistantEntry, ParsedLine, UserEntry } from "../transcript/entries.ts";
+import { CONTEXT_STATE_LIMITS } from "./schema.ts";
+
+/** Longer than any secret's text: a secret starting before the prefix extraction reads ends before the cut. */
+export const SECRET_MARGIN_CHARS = 8_192;
+/** A tool's output (tool_result blocks): extraction keeps at most a message's worth of it, from the start. */
+export const TOOL_OUTPUT_CHARS = CONTEXT_STATE_LIMITS.messageChars + SECRET_MARGIN_CHARS;
+/** A tool's input and its structured result: the longest prefix read is a plan's. */
+export const TOOL_FIELD_CHARS = CONTEXT_STATE_LIMITS.planChars + SECRET_MARGIN_CHARS;
+
+/** The entry with its tool outputs, tool inputs and structured results cut to what extraction can read. */
+export function boundForExtraction(line: ParsedLine): ParsedLine {
+  if (!("type" in line)) return line; // a skipped line: nothing to read
+  if (line.type === "user") return boundUser(line);
+  if (line.type === "assistant") return boundAssistant(line);
+  return line;
+}
+
+function boundUser(entry: UserEntry): UserEntry {
+  if (entry.isCompactSummary === true) return entry;
+  const content = entry.message.content;
+  const boundedContent = Array.isArray(content)
+    ? mapChanged(content, (block) =>
+        isRecord(block) && block.type === "tool_result" ? capStrings(block, TOOL_OUTPUT_CHARS) : block,
+      )
+    : content;
+  const result = entry.toolUseResult === undefined ? undefined : capStrings(entry.toolUseResult, TOOL_FIELD_CHARS);
+  if (boundedContent === content && result === entry.toolUseResult) return entry;
+  return {
+    ...entry,
+    message: { ...entry.message, content: boundedContent },
+    ...(result === undefined ? {} : { toolUseResult: result }),
+  };
+}
+
+function boundAssistant(entry: AssistantEntry): AssistantEntry {
+  const content = entry.message.content;
+  if (!Array.isArray(content)) return entry;
+  const bounded = mapChanged(content, (block) =>
+    isRecord(block) && block.type === "tool_use" && block.input !== undefined
+      ? withField(block, "input", capStrings(block.input, TOOL_FIELD_CHARS))
+      : block,
+  );
+  return bounded === content ? entry : { ...entry, message: { ...entry.message, content: bounded } };
+}
+
+/** `value` with every string longer than `max` cut to `max` characters; the same object when nothing changed. */
+export function capStrings<T>(value: T, max: number): T {
+  if (typeof value === "string") return (value.length > max ? value.slice(0, max) : value) as T;
+  if (Array.isArray(value)) return mapChanged(value, (item) => capStrings(item, max)) as T;
+  if (!isRecord(value)) return value;
+  let changed: Record<string, unknown> | null = null;
+  for (const [key, item] of Object.entries(value)) {
+    const capped = capStrings(item, max);
+    if (capped !== item) {
+      changed ??= { ...value };
+      changed[key] = capped;
+    }
+  }
+  return (changed ?? value) as T;
+}
+
+function mapChanged<T>(items: readonly T[], map: (item: T) => T): T[] {
+  let changed: T[] | null = null;
+  items.forEach((item, index) => {
+    const mapped = map(item);
+    if (mapped !== item) {
+      changed ??= [...items];
+      changed[index] = mapped;
+    }
+  });
+  return changed ?? (items as T[]);
+}
+
+function withField<T extends object>(record: T, key: string, value: unknown): T {
+  return (record as Record<string, unknown>)[key] === value ? record : { ...record, [key]: value };
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
