@@ -43,8 +43,8 @@ describe("readStdinFd", () => {
     open.push(writer);
     writeSync(writer, '{"partial":');
     const started = Date.now();
-    // Non-blocking: no read is left waiting.
-    expect(await readStdinFd(reader, 1024, 300)).toEqual({ text: '{"partial":', abandoned: false });
+    // Non-blocking: reads come back at once (EAGAIN) and are retried until the limit; one may be under way then.
+    expect((await readStdinFd(reader, 1024, 300)).text).toBe('{"partial":');
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 

@@ -20,6 +20,38 @@ import type { HookDeps, HookOutcome } from "./types.ts";
 const STARTUP_MAX_CHARS = 2_500;
 
 export async function handleSessionStart(input: SessionStartInput, deps: HookDeps): Promise<HookOutcome | null> {
+  // The sessions file and the injection are separate files: both are written (and fsynced) at once. A failure to
+  // record the session never costs it its re-injected context.
+  const recorded = recordSession(input, deps);
+  // At most once an hour: a detached `ctx archive run` keeps transcripts Claude Code's cleanup is about to delete.
+  if (deps.config.archive.enabled) {
+    await startArchivePassIfDue({
+      env: deps.env,
+      execPath: process.execPath,
+      cliPath: deps.cliPath,
+      cwd: deps.projectRoot,
+      now: deps.now(),
+      intervalMs: HOOK_ARCHIVE_INTERVAL_MS,
+    }).catch((error: unknown) => deps.logger.warn(`archive pass not started: ${describeError(error)}`));
+  }
+  const [seen, injected] = await Promise.allSettled([recorded, injectedContext(input, deps)]);
+  const warnings: string[] = [];
+  if (seen.status === "rejected") warnings.push(`ctx: the session was not recorded: ${describeError(seen.reason)}`);
+  else if (seen.value.movedAside !== null) {
+    warnings.push(`ctx: the sessions file failed to verify; kept it as ${seen.value.movedAside} and started a new one`);
+  }
+  if (injected.status === "rejected") throw injected.reason;
+  const warning = warnings.length === 0 ? undefined : warnings.join("\n");
+  const context = injected.value;
+  if (context === null) return warning === undefined ? null : { stderr: warning };
+  return {
+    reply: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } },
+    ...(warning === undefined ? {} : { stderr: warning }),
+  };
+}
+
+/** Records the session in `.ctx/sessions.ctx`, then (once a session) clears temp files of killed writers. */
+async function recordSession(input: SessionStartInput, deps: HookDeps): Promise<{ movedAside: string | null }> {
   const { movedAside } = await updateSessionsSeen(
     deps.projectRoot,
     (current) =>
@@ -35,30 +67,9 @@ export async function handleSessionStart(input: SessionStartInput, deps: HookDep
     deps.now,
   );
   deps.logger.debug(`session ${input.session_id} started (${input.source})`);
-  // Once a session: temp files of writers killed mid-write (SIGKILL skips their cleanup).
+  // SIGKILL skips a writer's cleanup: its temp files are old by the next session.
   await removeOrphanedTempFiles(projectPaths(deps.projectRoot).ctxDir).catch(() => []);
-  const warning =
-    movedAside === null
-      ? undefined
-      : `ctx: the sessions file failed to verify; kept it as ${movedAside} and started a new one`;
-
-  // At most once an hour: a detached `ctx archive run` keeps transcripts Claude Code's cleanup is about to delete.
-  if (deps.config.archive.enabled) {
-    await startArchivePassIfDue({
-      env: deps.env,
-      execPath: process.execPath,
-      cliPath: deps.cliPath,
-      cwd: deps.projectRoot,
-      now: deps.now(),
-      intervalMs: HOOK_ARCHIVE_INTERVAL_MS,
-    }).catch((error: unknown) => deps.logger.warn(`archive pass not started: ${describeError(error)}`));
-  }
-  const context = await injectedContext(input, deps);
-  if (context === null) return warning === undefined ? null : { stderr: warning };
-  return {
-    reply: { hookSpecificOutput: { hookEventName: "SessionStart", additionalContext: context } },
-    ...(warning === undefined ? {} : { stderr: warning }),
-  };
+  return { movedAside };
 }
 
 async function injectedContext(input: SessionStartInput, deps: HookDeps): Promise<string | null> {

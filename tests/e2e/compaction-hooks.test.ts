@@ -3,7 +3,7 @@
 
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -86,6 +86,18 @@ describe("compaction cycle (hook processes)", () => {
     expect(fallback.hookSpecificOutput.additionalContext).toContain("Write the retry helper");
     const again = await hook("user-prompt-submit", { prompt: "and more" });
     expect(again).toMatchObject({ code: 0, stdout: "" });
+  });
+
+  it("a sessions file that cannot be written costs session-start compact nothing but a line: the context is re-injected", async () => {
+    expect((await hook("pre-compact", { trigger: "auto", custom_instructions: "" })).code).toBe(0);
+    // A folder where the sessions file goes: recording the session fails; the injection is a separate file.
+    rmSync(join(project, ".ctx", "sessions.ctx"), { force: true });
+    mkdirSync(join(project, ".ctx", "sessions.ctx"));
+    const start = await hook("session-start", { source: "compact" });
+    expect(start.code).toBe(0);
+    expect(start.stderr).toMatch(/the session was not recorded/);
+    const reply = JSON.parse(start.stdout) as { hookSpecificOutput: { additionalContext: string } };
+    expect(reply.hookSpecificOutput.additionalContext).toContain("[~] Write the retry helper");
   });
 
   it("when the injection reached the transcript, the prompt hook injects nothing", async () => {
