@@ -14,32 +14,34 @@ import type { SessionEndInput } from "./schemas.ts";
 import type { HookDeps, HookOutcome } from "./types.ts";
 
 export async function handleSessionEnd(input: SessionEndInput, deps: HookDeps): Promise<HookOutcome | null> {
-  const { movedAside } = await updateSessionsSeen(
-    deps.projectRoot,
-    (current) =>
-      recordSessionEnd(current, {
-        sessionId: input.session_id,
-        transcriptPath: input.transcript_path,
-        cwd: input.cwd,
-        reason: input.reason ?? null,
-        at: deps.now(),
-      }),
-    deps.now,
-  );
-  deps.logger.debug(`session ${input.session_id} ended (${input.reason ?? "no reason given"})`);
-  const lines: string[] = [];
-  if (movedAside !== null)
-    lines.push(`ctx: the sessions file failed to verify; kept it as ${movedAside} and started a new one`);
-  let state: ContextState | null = null;
-  try {
-    const saved = await saveContext(
+  // Two separate files at once: the sessions file's write (and fsync) overlaps the capture, the bulk of the work.
+  const [seen, saved] = await Promise.allSettled([
+    updateSessionsSeen(
+      deps.projectRoot,
+      (current) =>
+        recordSessionEnd(current, {
+          sessionId: input.session_id,
+          transcriptPath: input.transcript_path,
+          cwd: input.cwd,
+          reason: input.reason ?? null,
+          at: deps.now(),
+        }),
+      deps.now,
+    ),
+    saveContext(
       { projectRoot: deps.projectRoot, config: deps.config, now: deps.now },
       { sessionId: input.session_id, transcriptPath: input.transcript_path },
-    );
-    state = saved.state;
-  } catch (error) {
-    lines.push(`ctx: could not save the session's context at its end: ${describeError(error)}`);
+    ),
+  ]);
+  deps.logger.debug(`session ${input.session_id} ended (${input.reason ?? "no reason given"})`);
+  const lines: string[] = [];
+  if (seen.status === "rejected") lines.push(`ctx: the session's end was not recorded: ${describeError(seen.reason)}`);
+  else if (seen.value.movedAside !== null) {
+    lines.push(`ctx: the sessions file failed to verify; kept it as ${seen.value.movedAside} and started a new one`);
   }
+  let state: ContextState | null = null;
+  if (saved.status === "fulfilled") state = saved.value.state;
+  else lines.push(`ctx: could not save the session's context at its end: ${describeError(saved.reason)}`);
   try {
     // Searchable right away: a detached, nice'd `ctx index --file` unless `ctx serve` watches. Never waited for.
     const queued = queueSessionIndexing({

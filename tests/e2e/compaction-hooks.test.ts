@@ -100,6 +100,16 @@ describe("compaction cycle (hook processes)", () => {
     expect(reply.hookSpecificOutput.additionalContext).toContain("[~] Write the retry helper");
   });
 
+  it("a sessions file that cannot be written does not stop session-end from saving the context", async () => {
+    mkdirSync(join(project, ".ctx"), { recursive: true, mode: 0o700 });
+    mkdirSync(join(project, ".ctx", "sessions.ctx"));
+    const end = await hook("session-end", { reason: "other" });
+    expect(end.code).toBe(0);
+    expect(end.stderr).toMatch(/the session's end was not recorded/);
+    const state = await readProjectState(project);
+    expect(state?.todos?.items.map((t) => t.content)).toEqual(["Write the retry helper", "Add backoff tests"]);
+  });
+
   it("when the injection reached the transcript, the prompt hook injects nothing", async () => {
     await hook("pre-compact", { trigger: "manual", custom_instructions: "keep the todos" });
     const start = await hook("session-start", { source: "compact" });
