@@ -63,6 +63,22 @@ describe("boundForExtraction", () => {
     expect(extractContextState(bounded, options)).toEqual(extractContextState(lines, options));
   });
 
+  it("extraction is unchanged when a tool output or input opens with a long run of whitespace", () => {
+    const ctx = { sessionId: "s", cwd: "/repo" };
+    const blank = `${" ".repeat(TOOL_FIELD_CHARS * 2)}\n\t`;
+    const lines = parse(
+      [
+        assistantToolUse(ctx, "t1", "Bash", { command: `${blank}make test`, description: `${blank}run the tests` }),
+        toolResult(ctx, "t1", `${blank}FAIL src/a.test.ts: expected 2 got 3`, true),
+        assistantToolUse(ctx, "t2", "TodoWrite", {
+          todos: [{ content: `${blank}Fix the failing test`, status: "in_progress", activeForm: `${blank}Fixing` }],
+        }),
+        toolResult(ctx, "t2", "Todos have been modified successfully."),
+      ].join("\n"),
+    );
+    expect(extractContextState(lines.map(boundForExtraction), options)).toEqual(extractContextState(lines, options));
+  });
+
   it("cuts only tool outputs, tool inputs and structured results, never prompts, replies or compact summaries", () => {
     const ctx = { sessionId: "s", cwd: "/repo" };
     const huge = "x".repeat(TOOL_FIELD_CHARS * 2);
@@ -85,6 +101,7 @@ describe("boundForExtraction", () => {
   it("capStrings returns the very same object when nothing is longer than the cap", () => {
     const value = { a: ["short", { b: "also short" }], c: 3 };
     expect(capStrings(value, 100)).toBe(value);
-    expect(capStrings(value, 5)).toEqual({ a: ["short", { b: "also " }], c: 3 });
+    // Whitespace is not counted: "also short" holds 5 others by "also s".
+    expect(capStrings(value, 5)).toEqual({ a: ["short", { b: "also s" }], c: 3 });
   });
 });

@@ -52,9 +52,13 @@ function boundAssistant(entry: AssistantEntry): AssistantEntry {
   return bounded === content ? entry : { ...entry, message: { ...entry.message, content: bounded } };
 }
 
-/** `value` with every string longer than `max` cut to `max` characters; the same object when nothing changed. */
+/**
+ * `value` with every string cut once it holds `max` characters other than whitespace; the same object when nothing
+ * changed. Whitespace does not count because extraction trims and collapses it before taking its prefix: a
+ * prefix of N characters of the trimmed or collapsed text always comes from the raw text's first N others.
+ */
 export function capStrings<T>(value: T, max: number): T {
-  if (typeof value === "string") return (value.length > max ? value.slice(0, max) : value) as T;
+  if (typeof value === "string") return cutAfterVisible(value, max) as T;
   if (Array.isArray(value)) return mapChanged(value, (item) => capStrings(item, max)) as T;
   if (!isRecord(value)) return value;
   let changed: Record<string, unknown> | null = null;
@@ -87,3 +91,18 @@ function withField<T extends object>(record: T, key: string, value: unknown): T 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }
+
+function cutAfterVisible(text: string, max: number): string {
+  if (text.length <= max) return text;
+  let visible = 0;
+  for (let index = 0; index < text.length; index++) {
+    if (!WHITESPACE.test(text[index] as string)) {
+      visible += 1;
+      if (visible === max) return text.slice(0, index + 1);
+    }
+  }
+  return text;
+}
+
+/** What String.prototype.trim and `\s` treat as whitespace. */
+const WHITESPACE = /\s/;
