@@ -3,7 +3,8 @@
 // (syncIndex into a throwaway CTX_HOME, then runForkDetect, the code path of `ctx search`) is scored per category
 // and overall, global (every session) and within the question's own conversation (project filter): the shipped
 // defaults with the real clock and with `now` just after the newest session, shipped relevance alone (no near-tie
-// lift), and the previous ranking's relevance (best chunk alone); next to a plain BM25-over-whole-sessions
+// lift), shipped without feedback terms / named dates / both (what each adds), and the previous ranking's
+// relevance (best chunk alone); next to a plain BM25-over-whole-sessions
 // baseline and the published reference points. Adversarial questions (category 5) stay out of the headline.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -76,12 +77,25 @@ function relevanceOnly(search: Config["search"]): Config["search"] {
   return { ...search, tieMargin: 0 };
 }
 
-/** The previous ranking's relevance: each session's best chunk alone (no passage, no boosts, no recency). */
+/** Shipped, less some relevance parts (weight 0): what each part adds. */
+function without(search: Config["search"], parts: Partial<Config["search"]["weights"]>): Config["search"] {
+  return { ...search, weights: { ...search.weights, ...parts } };
+}
+
+/** The previous ranking's relevance: each session's best chunk alone (no passage, feedback, dates, boosts, recency). */
 function bestChunkOnly(search: Config["search"]): Config["search"] {
   return {
     ...search,
     tieMargin: 0,
-    weights: { ...search.weights, bestSimilarity: 1, passageSimilarity: 0, averageSimilarity: 0, chunkRatio: 0 },
+    weights: {
+      ...search.weights,
+      bestSimilarity: 1,
+      passageSimilarity: 0,
+      averageSimilarity: 0,
+      chunkRatio: 0,
+      feedbackSimilarity: 0,
+      namedDate: 0,
+    },
     boosts: { PATTERN: 1, WORKING_SOLUTION: 1, WAITING: 1 },
   };
 }
@@ -166,6 +180,13 @@ export async function run(): Promise<Record<string, unknown>> {
           globalShippedRealClock: { search, within: false, now: clock },
           globalShippedAfterNewest: { search, within: false, now },
           globalRelevanceOnly: { search: relevanceOnly(search), within: false, now },
+          globalWithoutFeedback: { search: without(search, { feedbackSimilarity: 0 }), within: false, now },
+          globalWithoutNamedDate: { search: without(search, { namedDate: 0 }), within: false, now },
+          globalBestAndPassageOnly: {
+            search: without(search, { feedbackSimilarity: 0, namedDate: 0 }),
+            within: false,
+            now,
+          },
           globalBestChunkOnly: { search: bestChunkOnly(search), within: false, now },
           withinShippedAfterNewest: { search, within: true, now },
           withinRelevanceOnly: { search: relevanceOnly(search), within: true, now },

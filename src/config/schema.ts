@@ -111,6 +111,10 @@ function buildConfigSchema() {
           passageSimilarity: z._default(weight(), 1),
           averageSimilarity: z._default(weight(), 0),
           chunkRatio: z._default(weight(), 0),
+          /** The session's best chunk on the query's pseudo-relevance feedback terms (docs/search.md). */
+          feedbackSimilarity: z._default(weight(), 1),
+          /** Whether the session was active on a date the query names ("in March 2026"); only for such queries. */
+          namedDate: z._default(weight(), 0.5),
           recency: z._default(weight(), 0.7),
           chainQuality: z._default(weight(), 0.3),
         })

@@ -99,6 +99,41 @@ describe("searchSessions on the fixture transcripts", () => {
     for (const result of results) expect(result.components.relevance).toBeLessThanOrEqual(1);
   });
 
+  it("a date the query names: sessions active on it score namedDate 1 and gain relevance, the others 0", async () => {
+    const plain = await searchSessions(index, "CLAUDE.md", { search, now: NOW, limit: 10 });
+    expect(plain.length).toBeGreaterThan(1);
+    for (const result of plain) expect(result.components.namedDate).toBeNull();
+    const target = plain[plain.length - 1];
+    if (target === undefined) throw new Error("no result");
+    const when = new Date(target.session.createdAt);
+    const month = when.toLocaleString("en-US", { month: "long" });
+    const dated = await searchSessions(index, `CLAUDE.md on ${when.getDate()} ${month} ${when.getFullYear()}`, {
+      search,
+      now: NOW,
+      limit: 10,
+    });
+    const onDay = dated.find((result) => result.session.id === target.session.id);
+    expect(onDay?.components.namedDate).toBe(1);
+    expect(onDay?.components.relevance ?? 0).toBeGreaterThan(target.components.relevance);
+    const dayMs = 86_400_000;
+    for (const result of dated) {
+      const far =
+        result.session.updatedAt < target.session.createdAt - 3 * dayMs ||
+        result.session.createdAt > target.session.createdAt + 3 * dayMs;
+      if (far) expect(result.components.namedDate).toBe(0);
+    }
+  });
+
+  it("scores the leading sessions on the query's feedback terms; weight 0 turns feedback off", async () => {
+    const results = await searchSessions(index, "phoenix server background", { search, now: NOW, limit: 5 });
+    expect(results.some((result) => (result.components.feedbackSimilarity ?? 0) > 0)).toBe(true);
+    for (const result of results) expect(result.components.feedbackSimilarity).not.toBeNull();
+    const off = { ...search, weights: { ...search.weights, feedbackSimilarity: 0 } };
+    for (const result of await searchSessions(index, "phoenix server background", { search: off, now: NOW })) {
+      expect(result.components.feedbackSimilarity).toBeNull();
+    }
+  });
+
   it("rejects ranking settings that cannot rank", async () => {
     const broken = { ...search, weights: { ...search.weights, bestSimilarity: 0, passageSimilarity: 0 } };
     await expect(searchSessions(index, "phoenix", { search: broken, now: NOW })).rejects.toThrow(/cannot all be 0/);

@@ -1,9 +1,19 @@
 // Session search for fork detection: BM25 chunk hits (and vector hits when an embedder is configured,
 // fused by reciprocal rank), grouped by session; the leading sessions get their best passage scored
-// (src/core/search/passage.ts), then all are ranked (src/core/search/ranking.ts, docs/search.md).
+// (src/core/search/passage.ts), their best chunks scored on the words the query's best chunks share
+// (pseudo-relevance feedback, src/core/search/feedback.ts) and matched against the dates the query names
+// (src/core/search/query-dates.ts), then all are ranked (src/core/search/ranking.ts, docs/search.md).
 import type { Config } from "../config/schema.ts";
+import {
+  FEEDBACK_CANDIDATES,
+  FEEDBACK_DOCUMENTS,
+  FEEDBACK_TERMS,
+  feedbackQuery,
+  feedbackTerms,
+} from "../core/search/feedback.ts";
 import type { ChunkHit, RankedSession, SearchFilters } from "../core/search/model.ts";
-import { bestPassageSimilarity } from "../core/search/passage.ts";
+import { bestPassageSimilarity, type WeightedQuery } from "../core/search/passage.ts";
+import { matchesNamedDate, parseQueryDates } from "../core/search/query-dates.ts";
 import {
   fuseByReciprocalRank,
   rankSessions,
@@ -22,8 +32,10 @@ export const CHUNK_CANDIDATES = 300;
 export const DEFAULT_SESSION_LIMIT = 5;
 /** Sessions whose passages are scored: the leaders by best chunk (at least this many, else twice the limit). */
 export const PASSAGE_POOL = 20;
-/** A session's passages are looked for in its best few chunks only. */
+/** A session's passages (and feedback terms) are looked for in its best few chunks only. */
 const PASSAGE_CHUNKS = 2;
+/** A session active a day either side of a named date still matches it (time zones, sessions past midnight). */
+const DATE_SLACK_MS = 86_400_000;
 
 export interface SearchSessionsOptions {
   filters?: SearchFilters;
@@ -61,7 +73,14 @@ export async function searchSessions(
     .sort((a, b) => (b.hits[0]?.similarity ?? 0) - (a.hits[0]?.similarity ?? 0))
     .slice(0, Math.max(PASSAGE_POOL, 2 * limit));
   const sessions = index.getSessions(pool.map((entry) => entry.sessionId));
-  const weighted = options.search.weights.passageSimilarity > 0 ? index.weighQuery(query) : null;
+  const weights = options.search.weights;
+  const weighted = weights.passageSimilarity > 0 ? index.weighQuery(query) : null;
+  const tokens = chunkTokens();
+  const feedback =
+    weights.feedbackSimilarity > 0
+      ? feedbackFor(index, (weighted ?? index.weighQuery(query)).terms, hits, tokens)
+      : null;
+  const periods = weights.namedDate > 0 ? parseQueryDates(query) : [];
   const lineage = readLineage(
     index.db,
     pool.map((entry) => entry.sessionId),
@@ -76,16 +95,69 @@ export async function searchSessions(
       match.lineage = chain;
       match.chainQuality = chain.chainQuality;
     }
+    const best = sessionHits.slice(0, PASSAGE_CHUNKS);
     if (weighted !== null) {
-      let passage = 0;
-      for (const hit of sessionHits.slice(0, PASSAGE_CHUNKS)) {
-        passage = Math.max(passage, bestPassageSimilarity(tokenizeForSearch(hit.text).split(" "), weighted));
-      }
-      match.passageSimilarity = passage;
+      match.passageSimilarity = Math.max(0, ...best.map((hit) => bestPassageSimilarity(tokens(hit), weighted)));
+    }
+    if (feedback !== null) {
+      // The whole chunk is the window: feedback words are the topic's, not a phrase's.
+      match.feedbackSimilarity = Math.max(
+        0,
+        ...best.map((hit) => bestPassageSimilarity(tokens(hit), feedback, Number.MAX_SAFE_INTEGER)),
+      );
+    }
+    if (periods.length > 0) {
+      match.namedDate = matchesNamedDate(periods, session.createdAt - DATE_SLACK_MS, session.updatedAt + DATE_SLACK_MS);
     }
     matches.push(match);
   }
   return rankSessions(matches, options.search, options.now ?? Date.now(), limit);
+}
+
+/** Each chunk's token stream (tokenizeForSearch, as the index holds it), tokenized once per search. */
+function chunkTokens(): (hit: ChunkHit) => string[] {
+  const cache = new Map<number, string[]>();
+  return (hit) => {
+    let tokens = cache.get(hit.chunkId);
+    if (tokens === undefined) {
+      tokens = tokenizeForSearch(hit.text).split(" ");
+      cache.set(hit.chunkId, tokens);
+    }
+    return tokens;
+  };
+}
+
+/**
+ * The query's feedback terms (RM3): the words its best chunks share beyond the query's own, weighted by how much
+ * those chunks match and by rarity (terms in half the index or more drop out, as in the query itself); null when
+ * there are none.
+ */
+function feedbackFor(
+  index: SessionIndex,
+  queryTerms: readonly string[],
+  hits: readonly ChunkHit[],
+  tokens: (hit: ChunkHit) => string[],
+): WeightedQuery | null {
+  const top = [...hits].sort((a, b) => b.similarity - a.similarity).slice(0, FEEDBACK_DOCUMENTS);
+  if (top.length === 0) return null;
+  const candidates = feedbackTerms(
+    top.map((hit) => ({ tokens: tokens(hit), weight: hit.similarity })),
+    new Set(queryTerms),
+    FEEDBACK_CANDIDATES,
+  );
+  if (candidates.length === 0) return null;
+  // Tokens go back through the query path: a token the tokenizer would change comes back as another and drops out.
+  const known = index.weighQuery(candidates.map((candidate) => candidate.term).join(" "));
+  const idf = new Map(known.terms.map((term, i) => [term, known.idf[i] ?? 0]));
+  const scored = candidates
+    .filter((candidate) => idf.has(candidate.term))
+    .map((candidate) => {
+      const termIdf = idf.get(candidate.term) ?? 0;
+      return { term: candidate.term, weight: candidate.weight * termIdf, idf: termIdf };
+    })
+    .sort((a, b) => b.weight - a.weight || (a.term < b.term ? -1 : 1))
+    .slice(0, FEEDBACK_TERMS);
+  return feedbackQuery(scored);
 }
 
 /**

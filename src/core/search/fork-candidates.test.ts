@@ -35,6 +35,8 @@ function ranked(overrides: { updatedAt?: number; cwd?: string | null; title?: st
       passageSimilarity: 0.568,
       averageSimilarity: 0.7,
       chunkRatio: 0.3,
+      feedbackSimilarity: null,
+      namedDate: null,
       recency: 0.93,
       chainQuality: 0.5,
       boost: 1,

@@ -16,6 +16,11 @@ const STOPWORD_LIST = (
 ).split(" ");
 const STOPWORDS = new Set([...STOPWORD_LIST, ...STOPWORD_LIST.map(stemEnglish)]);
 
+/** Whether a token is one of the English function words queries drop (as written or stemmed). */
+export function isStopword(token: string): boolean {
+  return STOPWORDS.has(token);
+}
+
 /**
  * What the index's FTS5 tokenizer (unicode61, every printable ASCII character a token character) treats
  * as a separator: splitting query terms the same way makes each term exactly one FTS5 token, so its

@@ -71,6 +71,10 @@ export const ScoreComponentsSchema = z.object({
   passageSimilarity: z.number(),
   averageSimilarity: z.number(),
   chunkRatio: z.number(),
+  /** The best chunk on the query's pseudo-relevance feedback terms; null when no feedback terms were found. */
+  feedbackSimilarity: z.nullable(z.number()),
+  /** 1 when the session was active on a date the query names, 0 when not; null when the query names no date. */
+  namedDate: z.nullable(z.number()),
   recency: z.number(),
   chainQuality: z.number(),
   boost: z.number(),

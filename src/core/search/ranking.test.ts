@@ -55,6 +55,8 @@ describe("session score: relevance decides, recency and chain quality break near
       passageSimilarity: 0.6,
       averageSimilarity: expect.closeTo(0.6, 10),
       chunkRatio: 0.5,
+      feedbackSimilarity: null,
+      namedDate: null,
       recency: expect.closeTo(Math.exp(-1), 10),
       chainQuality: 1,
       boost: 1,
@@ -92,6 +94,30 @@ describe("session score: relevance decides, recency and chain quality break near
       NOW,
     );
     expect(pattern.relevance).toBeCloseTo(0.5 * 1.05, 10);
+  });
+
+  it("feedback and a named date join the mean only when measured, with their weights", () => {
+    const match = { session: session("a", 0), hits: [hit(1, "a", 0.8)], totalChunks: 1, passageSimilarity: 0.6 };
+    const w = settings.weights;
+    const withFeedback = scoreComponents({ ...match, feedbackSimilarity: 0.5 }, settings, NOW);
+    expect(withFeedback.feedbackSimilarity).toBe(0.5);
+    // Feedback is agreement with the query's own evidence (lexical 0.7): it weighs 0.5 × 0.7 here.
+    expect(withFeedback.relevance).toBeCloseTo(
+      (0.8 + 0.6 + w.feedbackSimilarity * 0.5 * 0.7) / (2 + w.feedbackSimilarity),
+      10,
+    );
+    expect(scoreComponents({ ...match, feedbackSimilarity: 1 }, settings, NOW).relevance).toBeCloseTo(0.7, 10);
+    const onDate = scoreComponents({ ...match, namedDate: true }, settings, NOW);
+    const offDate = scoreComponents({ ...match, namedDate: false }, settings, NOW);
+    expect([onDate.namedDate, offDate.namedDate]).toEqual([1, 0]);
+    expect(onDate.relevance).toBeCloseTo((0.8 + 0.6 + w.namedDate) / (2 + w.namedDate), 10);
+    expect(offDate.relevance).toBeCloseTo((0.8 + 0.6) / (2 + w.namedDate), 10);
+    expect(onDate.relevance).toBeGreaterThan(scoreComponents(match, settings, NOW).relevance);
+    const off = { ...settings, weights: { ...w, feedbackSimilarity: 0, namedDate: 0 } };
+    expect(scoreComponents({ ...match, feedbackSimilarity: 1, namedDate: true }, off, NOW).relevance).toBeCloseTo(
+      0.7,
+      10,
+    );
   });
 
   it("uses the configured recency decay; a session updated in the future counts as new", () => {
@@ -138,6 +164,8 @@ const settingsArb = fc
     passageSimilarity: weight,
     averageSimilarity: weight,
     chunkRatio: weight,
+    feedbackSimilarity: weight,
+    namedDate: weight,
     recency: weight,
     chainQuality: weight,
     tieMargin: fc.double({ min: 0, max: 0.5, noNaN: true }),
@@ -155,12 +183,24 @@ const settingsArb = fc
 const sessionArb = fc.record({
   best: similarity,
   passage: similarity,
+  feedback: similarity,
+  /** null: the query names no date (the same for every session of one query). */
+  named: fc.boolean(),
   ageDays: fc.double({ min: 0, max: 2_000, noNaN: true }),
   chain: similarity,
   matched: fc.integer({ min: 1, max: 5 }),
   total: fc.integer({ min: 5, max: 20 }),
 });
-type SessionShape = { best: number; passage: number; ageDays: number; chain: number; matched: number; total: number };
+type SessionShape = {
+  best: number;
+  passage: number;
+  feedback: number;
+  named: boolean;
+  ageDays: number;
+  chain: number;
+  matched: number;
+  total: number;
+};
 function matchesOf(id: string, shape: SessionShape) {
   return {
     session: session(id, shape.ageDays),
@@ -169,6 +209,8 @@ function matchesOf(id: string, shape: SessionShape) {
     ),
     totalChunks: shape.total,
     passageSimilarity: shape.passage,
+    feedbackSimilarity: shape.feedback,
+    namedDate: shape.named,
     chainQuality: shape.chain,
   };
 }
@@ -194,6 +236,8 @@ describe("ranking properties", () => {
           ...b,
           best: Math.min(1, b.best + 0.01),
           passage: Math.min(1, b.passage + 0.01),
+          feedback: Math.min(1, b.feedback + 0.01),
+          named: b.named || a.named,
           matched: b.matched,
           total: b.total,
           ageDays: Math.max(0, b.ageDays - a.ageDays / 10),
@@ -211,6 +255,16 @@ describe("ranking properties", () => {
         const newer = { ...b };
         const old = { ...b, ageDays: b.ageDays + older };
         expect(order(old, newer, s)).toEqual(["b", "a"]);
+      }),
+    );
+  });
+
+  it("feedback never lifts relevance above what the session's own words earned", () => {
+    fc.assert(
+      fc.property(settingsArb, sessionArb, (s, a) => {
+        const { feedbackSimilarity: _, ...unmeasured } = matchesOf("a", a);
+        const without = scoreComponents(unmeasured, s, NOW).relevance;
+        expect(scoreComponents(matchesOf("a", a), s, NOW).relevance).toBeLessThanOrEqual(without + 1e-12);
       }),
     );
   });

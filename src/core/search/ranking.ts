@@ -1,6 +1,8 @@
 // Ranks sessions for a query (docs/search.md, DESIGN.md "Ranking sessions"). Relevance decides; recency and chain
 // quality only break near-ties:
-//   relevance = min(1, boost · (w_best·best + w_passage·passage + w_avg·average + w_ratio·chunk_ratio) / Σ those weights)
+//   lexical   = (w_best·best + w_passage·passage + w_avg·average + w_ratio·chunk_ratio) / Σ those weights
+//   relevance = min(1, boost · (Σ·lexical + w_feedback·feedback·lexical + w_date·named_date) / (Σ + w_feedback + w_date))
+// (feedback and named_date only when measured: the pseudo-relevance feedback found terms, the query names a date)
 //   score     = relevance · (1 + tieMargin · (w_recency·exp(-days/decay) + w_chain·chain) / (w_recency + w_chain))
 // so a session whose relevance is more than (1 + tieMargin) times another's always ranks above it, whatever their
 // ages and lineage. `relevance` is the one percentage people see and the one `minSimilarity` is compared with.
@@ -14,6 +16,8 @@ export interface RankingSettings {
     passageSimilarity: number;
     averageSimilarity: number;
     chunkRatio: number;
+    feedbackSimilarity: number;
+    namedDate: number;
     recency: number;
     chainQuality: number;
   };
@@ -36,6 +40,10 @@ export interface SessionMatches {
   totalChunks: number;
   /** The best passage's similarity (0..1) inside the session's best chunks; absent = the best chunk's. */
   passageSimilarity?: number;
+  /** The session's best chunk scored on the query's feedback terms (0..1, feedback.ts); absent = not measured. */
+  feedbackSimilarity?: number;
+  /** Whether the session was active on a date the query names (query-dates.ts); absent = the query names none. */
+  namedDate?: boolean;
   /** From the session's lineage (0..1); absent = DEFAULT_CHAIN_QUALITY. */
   chainQuality?: number;
   lineage?: RankedSession["lineage"];
@@ -70,6 +78,8 @@ export function scoreComponents(input: SessionMatches, settings: RankingSettings
     passageSimilarity: clamp01(input.passageSimilarity ?? best),
     averageSimilarity: input.hits.length === 0 ? 0 : sum / input.hits.length,
     chunkRatio: input.totalChunks <= 0 ? 0 : Math.min(1, input.hits.length / input.totalChunks),
+    feedbackSimilarity: input.feedbackSimilarity === undefined ? null : clamp01(input.feedbackSimilarity),
+    namedDate: input.namedDate === undefined ? null : input.namedDate ? 1 : 0,
     recency: Math.exp(-ageDays / settings.recencyDecayDays),
     chainQuality: clamp01(input.chainQuality ?? DEFAULT_CHAIN_QUALITY),
     boost,
@@ -82,14 +92,22 @@ type Parts = Omit<ScoreComponents, "relevance" | "multiplier">;
 
 function relevanceOf(parts: Parts, settings: RankingSettings): number {
   const w = settings.weights;
-  const total = w.bestSimilarity + w.passageSimilarity + w.averageSimilarity + w.chunkRatio;
-  if (!(total > 0)) return 0;
+  const lexicalWeight = w.bestSimilarity + w.passageSimilarity + w.averageSimilarity + w.chunkRatio;
+  if (!(lexicalWeight > 0)) return 0;
+  const lexical =
+    (w.bestSimilarity * parts.bestSimilarity +
+      w.passageSimilarity * parts.passageSimilarity +
+      w.averageSimilarity * parts.averageSimilarity +
+      w.chunkRatio * parts.chunkRatio) /
+    lexicalWeight;
+  // A part that was not measured (null) leaves the mean: its weight counts only where it has a value. Feedback
+  // counts as agreement with the query's own evidence (feedback × lexical), so it can lower a session whose best
+  // chunks are off the topic of the query's best chunks but never lift one above what its own words earned.
+  const feedback = parts.feedbackSimilarity === null ? 0 : w.feedbackSimilarity;
+  const date = parts.namedDate === null ? 0 : w.namedDate;
   const weighted =
-    w.bestSimilarity * parts.bestSimilarity +
-    w.passageSimilarity * parts.passageSimilarity +
-    w.averageSimilarity * parts.averageSimilarity +
-    w.chunkRatio * parts.chunkRatio;
-  return Math.min(1, (weighted / total) * parts.boost);
+    lexicalWeight * lexical + feedback * (parts.feedbackSimilarity ?? 0) * lexical + date * (parts.namedDate ?? 0);
+  return Math.min(1, (weighted / (lexicalWeight + feedback + date)) * parts.boost);
 }
 
 /** 1 .. 1 + tieMargin: how much recency and chain quality lift the score. */
