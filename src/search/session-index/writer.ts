@@ -189,14 +189,14 @@ export function createIndexWriter(db: DatabaseSync) {
     /** `startsExchange`: the chunk's first message is a user prompt or a summary (not an assistant reply). */
     /**
      * `tokens`: tokenizeForSearch(chunk.text), and `packed`: packChunkText(chunk.text), computed by the caller
-     * outside its transaction when it can.
+     * outside its transaction when it can. Tokens may come as UTF-8 bytes: FTS5 reads a BLOB's bytes as the text.
      */
     insertChunk(
       chunk: Omit<IndexedChunk, "text"> & { text?: string },
       source: string,
       startOffset: number,
       startsExchange: boolean,
-      tokens = tokenizeForSearch(chunk.text ?? ""),
+      tokens: string | Uint8Array = tokenizeForSearch(chunk.text ?? ""),
       lastUuid: string | null = null,
       packed = packChunkText(chunk.text ?? ""),
     ): void {

@@ -66,7 +66,8 @@ export interface ContentJob {
 /** A chunk as it is written: its tokens and stored text computed, its position in the file known. */
 export interface ChunkToWrite {
   chunk: Omit<IndexedChunk, "text">;
-  tokens: string;
+  /** tokenizeForSearch of the text, or those tokens as UTF-8 bytes (from the worker thread). */
+  tokens: string | Uint8Array;
   /** What chunks.text stores (src/search/session-index/chunk-text.ts). */
   packed: string | Uint8Array;
   startOffset: number;
