@@ -242,18 +242,37 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
                JOIN chunks c ON c.id = hit.rowid ORDER BY hit.score DESC LIMIT ?`;
       const params = where.sql !== "" ? [match, ...where.params, limit] : [match, plan.newestPostings ?? limit, limit];
       const rows = db.prepare(sql).all(...params) as unknown as HitRow[];
-      return rows.map((row) => ({
-        chunkId: Number(row.id),
-        sessionId: row.session_id,
-        chunkIndex: Number(row.chunk_index),
-        similarity: calibrateBm25(row.score, reference),
-        memoryType: row.memory_type as MemoryType | null,
-        text: unpackChunkText(row.text),
-        lastUuid: row.last_uuid,
-      }));
+      return rows.map((row) =>
+        withStoredText(
+          {
+            chunkId: Number(row.id),
+            sessionId: row.session_id,
+            chunkIndex: Number(row.chunk_index),
+            similarity: calibrateBm25(row.score, reference),
+            memoryType: row.memory_type as MemoryType | null,
+            lastUuid: row.last_uuid,
+          },
+          row.text,
+        ),
+      );
     },
   };
   return guardAgainstCorruption(index);
+}
+
+/**
+ * The hit with its `text` read from the stored value when first asked for: of a search's hundreds of candidate
+ * chunks only the leaders' texts are read (passages, snippets), and a stored text may be deflated.
+ */
+function withStoredText(hit: Omit<ChunkHit, "text">, stored: HitRow["text"]): ChunkHit {
+  let text: string | undefined;
+  return Object.defineProperty(hit, "text", {
+    enumerable: true,
+    get: () => {
+      text ??= unpackChunkText(stored);
+      return text;
+    },
+  }) as ChunkHit;
 }
 
 /** The methods that query the database answer a damaged page with INDEX_CORRUPT ("run ctx reindex"). */

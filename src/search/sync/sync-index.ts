@@ -71,13 +71,10 @@ export interface SyncOptions {
 
 /**
  * Files written per transaction: FTS5 flushes its pending terms to a new segment at every commit, so one commit per
- * file made thousands of tiny segments to merge. Each file is written as soon as it is read (nothing waits in
- * memory for its batch) and the batch is committed when full, or before waiting for the reader once it has been
- * open BATCH_WAIT_MS: the write lock is held well under a second.
+ * file made thousands of tiny segments to merge. The write lock is held for one batch (well under a second).
  */
 const BATCH_FILES = 32;
 const BATCH_BYTES = 2 * 1024 * 1024;
-const BATCH_WAIT_MS = 250;
 /** Files the worker may read ahead of the writes (bounded in bytes too: each is held whole until written). */
 const READ_AHEAD_FILES = 6;
 const READ_AHEAD_BYTES = 4 * 1024 * 1024;
@@ -122,27 +119,30 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     summary.filesSkippedUnchanged = files.length - work.length;
     let bytesDone = 0;
     let done = 0;
-    // The open write transaction: files are written as they arrive and committed together (see BATCH_FILES).
-    let batch: { files: number; bytes: number; since: number } | null = null;
-    const commit = () => {
-      if (batch === null) return;
-      batch = null;
-      index.db.exec("COMMIT");
-    };
-    const write = (prepared: PreparedFile) => {
-      if (batch === null) {
-        index.db.exec("BEGIN IMMEDIATE");
-        batch = { files: 0, bytes: 0, since: performance.now() };
+    let batch: PreparedFile[] = [];
+    let batchBytes = 0;
+    // One synchronous transaction per batch, never open across an await: another sync in this process (two
+    // fork-detect calls of one `ctx serve`) would wait for the lock in SQLite, blocking the event loop this one
+    // needs to finish.
+    const flush = () => {
+      if (batch.length === 0) return;
+      index.db.exec("BEGIN IMMEDIATE");
+      try {
+        for (const prepared of batch) {
+          const result = applyPreparedFile(writer, prepared);
+          if (!result.raced) summary.filesIngested += 1;
+          summary.messages += result.messages;
+          summary.chunks += result.chunks;
+          summary.skippedLines += result.skippedLines;
+          summary.unknownEntries += result.unknownEntries;
+        }
+        index.db.exec("COMMIT");
+      } catch (error) {
+        if (index.db.isTransaction) index.db.exec("ROLLBACK");
+        throw error;
       }
-      const result = applyPreparedFile(writer, prepared);
-      if (!result.raced) summary.filesIngested += 1;
-      summary.messages += result.messages;
-      summary.chunks += result.chunks;
-      summary.skippedLines += result.skippedLines;
-      summary.unknownEntries += result.unknownEntries;
-      batch.files += 1;
-      batch.bytes += prepared.file.size;
-      if (batch.files >= (options.batchFiles ?? BATCH_FILES) || batch.bytes >= BATCH_BYTES) commit();
+      batch = [];
+      batchBytes = 0;
     };
     const fileError = (file: DiscoveredFile, error: unknown) => {
       if (options.onFileError === undefined || isDatabaseError(error)) throw error;
@@ -156,60 +156,49 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
       options.onProgress?.({ done, total: work.length, sessionId: file.sessionId, etaMs });
     };
     // Files being read (by the worker, while earlier ones are written here), in order.
-    const reading: Array<{ plan: FilePlan; content: Promise<FileContent>; ready: boolean }> = [];
+    const reading: Array<{ plan: FilePlan; content: Promise<FileContent> }> = [];
     let readingBytes = 0;
     const takeOldest = async () => {
       const next = reading.shift();
       if (next === undefined) return;
       readingBytes -= next.plan.file.size;
-      // The write lock is not held while waiting for the reader, past a moment.
-      if (!next.ready && batch !== null && performance.now() - batch.since >= BATCH_WAIT_MS) commit();
-      let content: FileContent | null = null;
       try {
-        content = await next.content;
+        batch.push({ ...next.plan, content: await next.content });
+        batchBytes += next.plan.file.size;
       } catch (error) {
         fileError(next.plan.file, error);
       }
-      if (content !== null) write({ ...next.plan, content });
+      if (batch.length >= (options.batchFiles ?? BATCH_FILES) || batchBytes >= BATCH_BYTES) flush();
       fileDone(next.plan.file);
     };
-    try {
-      for (const file of work) {
-        if (options.signal?.aborted === true) {
-          summary.interrupted = true;
-          break;
-        }
-        let plan: FilePlan | null = null;
-        try {
-          plan = await planFile(writer, file, { full });
-        } catch (error) {
-          fileError(file, error);
-        }
-        if (plan === null) {
-          fileDone(file);
-          continue;
-        }
-        const entry = { plan, content: contents.read(plan.job), ready: false };
-        // Awaited in order by takeOldest; this marks it ready and keeps an early failure from going unhandled.
-        entry.content.then(
-          () => (entry.ready = true),
-          () => (entry.ready = true),
-        );
-        reading.push(entry);
-        readingBytes += file.size;
-        // A file prepared twice in one batch (main and subagent share a session, not a path) cannot happen:
-        // paths are unique, so batching changes nothing but the number of commits.
-        while (reading.length > (contents.threaded ? READ_AHEAD_FILES : 0) || readingBytes > READ_AHEAD_BYTES) {
-          await takeOldest();
-        }
+    for (const file of work) {
+      if (options.signal?.aborted === true) {
+        summary.interrupted = true;
+        break;
       }
-      // What was being read is written, also after an abort.
-      while (reading.length > 0) await takeOldest();
-      commit();
-    } catch (error) {
-      if (index.db.isTransaction) index.db.exec("ROLLBACK");
-      throw error;
+      let plan: FilePlan | null = null;
+      try {
+        plan = await planFile(writer, file, { full });
+      } catch (error) {
+        fileError(file, error);
+      }
+      if (plan === null) {
+        fileDone(file);
+        continue;
+      }
+      const content = contents.read(plan.job);
+      content.catch(() => {}); // awaited in order by takeOldest; this keeps an early failure from going unhandled
+      reading.push({ plan, content });
+      readingBytes += file.size;
+      // A file prepared twice in one batch (main and subagent share a session, not a path) cannot happen:
+      // paths are unique, so batching changes nothing but the number of commits.
+      while (reading.length > (contents.threaded ? READ_AHEAD_FILES : 0) || readingBytes > READ_AHEAD_BYTES) {
+        await takeOldest();
+      }
     }
+    // What was being read is written, also after an abort.
+    while (reading.length > 0) await takeOldest();
+    flush();
     if (!summary.interrupted) {
       summary.memoryTopics = await syncMemoryTopics(index.db, options.claudeDir, {
         full,
