@@ -6,7 +6,8 @@ import { builtinImportsPlugin } from "./build/builtin-imports.ts";
 import pkg from "./package.json" with { type: "json" };
 
 export default defineConfig({
-  entry: { ctx: "src/bin/ctx.ts" },
+  // index-worker: the sync's file reader thread (src/search/sync/content-reader.ts finds it next to the chunks).
+  entry: { ctx: "src/bin/ctx.ts", "index-worker": "src/search/sync/content-worker.ts" },
   format: ["esm"],
   target: "node22",
   platform: "node",

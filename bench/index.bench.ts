@@ -3,6 +3,9 @@
 // indexing throughput (messages/s) and its peak RSS; then search latency p50/p95 warm (in-process
 // searchSessions) and cold (a fresh `ctx search --json` process per query). The corpus is cached in
 // os.tmpdir() by scale and seed; the index is rebuilt on every run.
+// The synthetic corpus carries about 10x the text per message of real transcripts, so the index size per 1,000
+// messages is also measured on real-shaped ones (`realShaped`): the repo's real Claude Code fixture transcripts,
+// and the LoCoMo chat sessions laid out as transcripts (when /work/shared/eval is there).
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -12,6 +15,9 @@ import { build } from "tsup";
 import { defaultConfig } from "../src/config/defaults.ts";
 import { searchSessions } from "../src/search/search-sessions.ts";
 import { openSessionIndex } from "../src/search/session-index/session-index.ts";
+import { syncIndex } from "../src/search/sync/sync-index.ts";
+import { layOutClaudeDir } from "../tests/helpers/claude-projects.ts";
+import { findLocomoDir } from "./locomo-data.ts";
 import { summarize } from "./process-timing.ts";
 import { createRng, sentence, zipfIndex } from "./synthetic-text.ts";
 import { corpusVocabulary, ensureSyntheticCorpus } from "./synthetic-transcripts.ts";
@@ -97,6 +103,47 @@ async function runMeasured(args: string[], env: NodeJS.ProcessEnv, script = ctxB
   return { wallMs, stdout, ...usage };
 }
 
+/** Bytes of the index file (its WAL checkpointed) and what it holds. */
+function indexFootprint(dbPath: string) {
+  const index = openSessionIndex(dbPath);
+  try {
+    index.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    const count = (sql: string) => Number((index.db.prepare(sql).get() as { n: number | null }).n ?? 0);
+    return {
+      bytes: index.stats().bytes,
+      sessions: count("SELECT count(*) AS n FROM sessions"),
+      messages: count("SELECT sum(message_count) AS n FROM sessions"),
+      chunks: count("SELECT count(*) AS n FROM chunks"),
+      // token_count is ceil(chars / 4); overlaps included.
+      chunkChars: 4 * count("SELECT sum(token_count) AS n FROM chunks"),
+    };
+  } finally {
+    index.close();
+  }
+}
+
+/** Index size per 1,000 messages on real-shaped transcripts, less the size of an empty index. */
+async function realShapedSizes(home: string) {
+  const emptyPath = join(home, "empty.db");
+  openSessionIndex(emptyPath).close();
+  const empty = indexFootprint(emptyPath).bytes;
+  const sources: Array<[string, string]> = [["claudeCodeFixtures", layOutClaudeDir(join(home, "fixtures"))]];
+  const locomo = findLocomoDir();
+  if (locomo !== null) sources.push(["locomo", join(locomo, "claude")]);
+  const sizes: Record<string, unknown> = { emptyIndexKiB: Math.round(empty / 1024) };
+  for (const [name, claudeDir] of sources) {
+    const dbPath = join(home, `${name}.db`);
+    await syncIndex({ claudeDir, dbPath });
+    const footprint = indexFootprint(dbPath);
+    sizes[name] = {
+      ...footprint,
+      chunkCharsPerMessage: Math.round(footprint.chunkChars / Math.max(1, footprint.messages)),
+      indexKiBPer1000Messages: Math.round((footprint.bytes - empty) / 1024 / (footprint.messages / 1000)),
+    };
+  }
+  return sizes;
+}
+
 function percentiles(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
   const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
@@ -117,9 +164,10 @@ export async function run(): Promise<Record<string, unknown>> {
   try {
     const indexing = await runMeasured(["index", "--claude-dir", corpus.root], env);
     const dbPath = join(home, "index.db");
+    const built = indexFootprint(dbPath);
     const index = openSessionIndex(dbPath, { readonly: true });
     const stats = index.stats();
-    const messages = (index.db.prepare("SELECT sum(message_count) AS n FROM sessions").get() as { n: number }).n;
+    const messages = built.messages;
     const queries = benchQueries(scale.seed);
     const search = defaultConfig().search;
     const now = Date.now();
@@ -172,7 +220,9 @@ export async function run(): Promise<Record<string, unknown>> {
         indexMiB: Math.round(stats.bytes / 1024 ** 2),
         indexKiBPer1000Messages: Math.round(stats.bytes / 1024 / (messages / 1000)),
         corpusKiBPer1000Messages: Math.round(corpus.bytes / 1024 / (messages / 1000)),
+        chunkCharsPerMessage: Math.round(built.chunkChars / messages),
       },
+      realShaped: await realShapedSizes(home),
       searchWarm: {
         queries: queries.length,
         ...percentiles(warm),

@@ -3,6 +3,7 @@
 
 import { describeError } from "../errors.ts";
 import { resolveClaudeDir, resolveIndexPath } from "../search/paths.ts";
+import { SCHEMA_VERSION } from "../search/session-index/schema.ts";
 import { type SyncSummary, syncIndex } from "../search/sync/sync-index.ts";
 import type { CliContext } from "./command-io.ts";
 import { createIndexProgress } from "./index-progress.ts";
@@ -36,6 +37,9 @@ export async function runIndexSync(ctx: CliContext, options: IndexRunOptions): P
       ...(options.file === undefined ? {} : { onlyTranscript: options.file }),
       signal: controller.signal,
       onProgress: (p) => progress.update(p),
+      onRebuild: (from) => {
+        if (!quiet) ctx.err(`ctx: ${rebuildNotice(from)}\n`);
+      },
       onFileError: (path, error) => ctx.logger.warn(`could not index ${path}: ${describeError(error)}`),
     });
   } finally {
@@ -52,6 +56,12 @@ export async function runIndexSync(ctx: CliContext, options: IndexRunOptions): P
     ctx.setExitCode(INTERRUPTED_EXIT_CODE);
   }
   return summary;
+}
+
+/** Why a sync reads every transcript again: the index on disk was made by another version of ctx. */
+export function rebuildNotice(fromFormat: number): string {
+  const format = fromFormat > 0 ? ` (format ${fromFormat}, this ctx uses ${SCHEMA_VERSION})` : "";
+  return `the session index was made by another version of ctx${format}; building it again from the transcripts`;
 }
 
 export function formatSyncSummary(summary: SyncSummary): string {

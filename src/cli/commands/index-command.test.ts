@@ -2,11 +2,14 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { Readable } from "node:stream";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { layOutClaudeDir } from "../../../tests/helpers/claude-projects.ts";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { silentLogger } from "../../log.ts";
+import { unpackChunkText } from "../../search/session-index/chunk-text.ts";
+import { SCHEMA_VERSION } from "../../search/session-index/schema.ts";
 import type { CliContext } from "../command-io.ts";
 import { runCli } from "../program.ts";
 
@@ -83,6 +86,48 @@ describe("ctx index / stats / reindex", () => {
       sessions: before.sessions,
       chunks: before.chunks,
     });
+  });
+
+  it("an index of the previous format: stats says to run ctx index, doctor warns, ctx index rebuilds it", async () => {
+    await run(["index", "--quiet"]);
+    const dbPath = join(root, "ctx-home", "index.db");
+    const chunksOf = () => {
+      const db = new DatabaseSync(dbPath, { readOnly: true });
+      const rows = db
+        .prepare("SELECT source, chunk_index, text FROM chunks ORDER BY source, chunk_index")
+        .all() as Array<{
+        source: string;
+        chunk_index: number;
+        text: unknown;
+      }>;
+      db.close();
+      return rows.map((row) => ({ ...row, text: unpackChunkText(row.text) }));
+    };
+    const built = chunksOf();
+    expect(built.length).toBeGreaterThan(0);
+    // Format 4 stored every chunk's text plain: make this index one.
+    const db = new DatabaseSync(dbPath);
+    const update = db.prepare("UPDATE chunks SET text = ? WHERE source = ? AND chunk_index = ?");
+    for (const row of built) update.run(row.text, row.source, row.chunk_index);
+    db.exec("UPDATE meta SET value = '4' WHERE key = 'schema_version'");
+    db.close();
+
+    await expect(run(["stats"])).rejects.toMatchObject({
+      code: "STATE_UNSUPPORTED_VERSION",
+      message: expect.stringContaining("format 4"),
+      hint: expect.stringContaining("ctx index"),
+    });
+    const doctor = await runCliCaptured(["doctor", "--json"], { cwd: root, env });
+    const finding = JSON.parse(doctor.stdout).findings.find((f: { id: string }) => f.id === "session-index");
+    expect(finding).toMatchObject({ status: "warn", fix: "ctx index" });
+
+    const rebuilt = await run(["index", "--json"]);
+    expect(rebuilt.stderr).toContain(
+      `the session index was made by another version of ctx (format 4, this ctx uses ${SCHEMA_VERSION})`,
+    );
+    expect(JSON.parse(rebuilt.stdout)).toMatchObject({ rebuiltFromFormat: 4, filesIngested: 6, sessionsTotal: 6 });
+    expect(chunksOf()).toEqual(built);
+    expect(JSON.parse((await run(["index", "--json"])).stdout)).toMatchObject({ rebuiltFromFormat: null });
   });
 
   it("Ctrl-C stops between files: exit 130 and the resume hint", async () => {

@@ -12,6 +12,11 @@ import { stemEnglish } from "./english-stem.ts";
 /** Runs of letters, digits and the characters that glue identifiers and paths together. */
 const CANDIDATE = /[\p{L}\p{N}\p{M}_./\\-]+/gu;
 const PLAIN_WORD = /^[a-z0-9]+$/;
+/**
+ * One word the identifier rules leave whole (no separator inside, at most a leading capital, or all capitals, and
+ * ASCII): its only token is itself lower-cased and stemmed. Most prose words (`The`, `done.`, `HTTP`) take this path.
+ */
+const SIMPLE_WORD = /^[._/\\-]*([A-Z]?[a-z0-9]*|[A-Z]+)[._/\\-]*$/;
 const EDGE_SEPARATORS = /^[._/\\-]+|[._/\\-]+$/g;
 const PATH_SEPARATORS = /[./\\-]+/;
 /** Longer tokens are base64, minified code or hashes of hashes: noise to a search. */
@@ -23,7 +28,8 @@ const MAX_TOKEN_CHARS = 64;
  */
 const wordTokens = new Map<string, string>();
 const WORD_CACHE_LIMIT = 100_000;
-const CACHED_WORD_CHARS = 11;
+/** Longer words (base64, minified code) rarely repeat: not remembered. */
+const CACHED_WORD_CHARS = 4 * MAX_TOKEN_CHARS;
 
 /** Lower-cased tokens separated by single spaces; "" for text without letters or digits. */
 export function tokenizeForSearch(text: string): string {
@@ -32,11 +38,9 @@ export function tokenizeForSearch(text: string): string {
     let tokens = wordTokens.get(word);
     if (tokens === undefined) {
       tokens = tokenizeWord(word);
-      // A matched word is a slice of `text` and would keep all of it alive as a key; a short one is copied flat
-      // (V8 copies strings under 13 characters instead of slicing them), a long one is not remembered.
       if (word.length <= CACHED_WORD_CHARS) {
         if (wordTokens.size >= WORD_CACHE_LIMIT) wordTokens.clear();
-        wordTokens.set(` ${word}`.slice(1), tokens);
+        wordTokens.set(detached(word), detached(tokens));
       }
     }
     if (tokens !== "") out.push(tokens);
@@ -44,11 +48,25 @@ export function tokenizeForSearch(text: string): string {
   return out.join(" ");
 }
 
+/**
+ * A copy of `text` that does not point into the string it was cut from: a matched word (and its stem) is a slice
+ * of the whole chunk text and, remembered as it is, would keep that text alive. Concatenating then slicing makes
+ * V8 flatten into new storage.
+ */
+function detached(text: string): string {
+  return ` ${text}`.slice(1);
+}
+
 function tokenizeWord(word: string): string {
   const tokens: string[] = [];
   // Most words are plain lower-case prose: nothing to split.
   if (PLAIN_WORD.test(word)) {
     push(tokens, stemEnglish(word));
+    return tokens.join(" ");
+  }
+  const simple = SIMPLE_WORD.exec(word);
+  if (simple !== null) {
+    push(tokens, stemEnglish((simple[1] ?? "").toLowerCase()));
     return tokens.join(" ");
   }
   const candidate = word.replace(EDGE_SEPARATORS, "");

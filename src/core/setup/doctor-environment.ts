@@ -111,7 +111,9 @@ export function checkConfig(result: ConfigCheck): Finding {
 export type SessionIndexFacts =
   | { kind: "missing"; path: string }
   | { kind: "ok"; path: string; sessions: number; chunks: number; lastSyncAt: number | null }
-  | { kind: "corrupt"; path: string; problem: string };
+  | { kind: "corrupt"; path: string; problem: string }
+  /** Made by another version of ctx (another format): the next sync builds it again. */
+  | { kind: "outdated"; path: string; problem: string };
 
 /** A missing index is fine (fork-detect builds it on first use, or `ctx index`); a damaged one is a failure. */
 export function checkSessionIndex(facts: SessionIndexFacts): Finding {
@@ -120,6 +122,9 @@ export function checkSessionIndex(facts: SessionIndexFacts): Finding {
   }
   if (facts.kind === "corrupt") {
     return fail("session-index", `session index ${facts.path} is damaged: ${facts.problem}`, "ctx reindex");
+  }
+  if (facts.kind === "outdated") {
+    return warn("session-index", `${facts.problem}; the next sync builds it again from the transcripts`, "ctx index");
   }
   const synced = facts.lastSyncAt === null ? "never synced" : `last sync ${new Date(facts.lastSyncAt).toISOString()}`;
   return ok("session-index", `session index: ${facts.sessions} session(s), ${facts.chunks} chunk(s), ${synced}`);

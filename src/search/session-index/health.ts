@@ -11,6 +11,9 @@ export function inspectSessionIndex(path: string): SessionIndexFacts {
     index = openSessionIndex(path, { readonly: true });
   } catch (error) {
     if (isCtxError(error) && error.code === "INDEX_CORRUPT") return { kind: "corrupt", path, problem: error.message };
+    if (isCtxError(error) && error.code === "STATE_UNSUPPORTED_VERSION") {
+      return { kind: "outdated", path, problem: error.message };
+    }
     throw error;
   }
   try {

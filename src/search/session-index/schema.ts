@@ -6,6 +6,8 @@
 // line: `claude --resume <id> --fork-session --resume-session-at <uuid>` forks there), sessions.root_uuid /
 // origin_session / copied_root (lineage clues, src/search/session-index/lineage.ts).
 //
+// chunks.text is the chunk's text as ./chunk-text.ts stores it: deflated (a BLOB) when that is smaller, else plain.
+//
 // chunks.id is AUTOINCREMENT: an id is never reused, so a vector (chunk_vectors, keyed by chunk id, written by
 // another process) can never be taken for a newer chunk's.
 //
@@ -19,8 +21,11 @@
 // rowid is memory_topics.id (an INTEGER PRIMARY KEY: a plain rowid may change on VACUUM), path is the key.
 import type { DatabaseSync } from "node:sqlite";
 
-/** Bump on any change below: an index with another version is dropped and rebuilt by the next sync. */
-export const SCHEMA_VERSION = 4;
+/**
+ * Bump on any change below or in how a column is stored: an index with another version is dropped and rebuilt by
+ * the next sync (the sync says so). 5: chunks.text deflated.
+ */
+export const SCHEMA_VERSION = 5;
 
 const TOKEN_CHARS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -75,9 +80,23 @@ export function readSchemaVersion(db: DatabaseSync): number | null {
   return row === undefined ? null : Number(row.value);
 }
 
-/** Creates the tables, or drops and recreates them when they were made by another schema version. */
-export function ensureSchema(db: DatabaseSync): void {
-  if (readSchemaVersion(db) !== SCHEMA_VERSION) rebuildSchema(db, false);
+/**
+ * Creates the tables, or drops and recreates them when they were made by another schema version. Returns the
+ * version of the tables it dropped (null for a new file, or when nothing changed).
+ */
+export function ensureSchema(db: DatabaseSync): number | null {
+  const found = readSchemaVersion(db);
+  if (found === SCHEMA_VERSION) return null;
+  const dropped = rebuildSchema(db, false);
+  // The old tables' pages are free now: VACUUM gives them back to the file system (the new tables are empty).
+  if (dropped !== null) {
+    try {
+      db.exec("VACUUM");
+    } catch {
+      // Another connection is busy: the pages are reused by the rebuild instead.
+    }
+  }
+  return dropped;
 }
 
 /** Drops every table of the index (vectors included) and creates them empty: `ctx reindex`. */
@@ -85,15 +104,21 @@ export function resetSchema(db: DatabaseSync): void {
   rebuildSchema(db, true);
 }
 
-function rebuildSchema(db: DatabaseSync, always: boolean): void {
+/** Returns the version of the tables it dropped: null when there were none (a new file) or none needed it. */
+function rebuildSchema(db: DatabaseSync, always: boolean): number | null {
   db.exec("BEGIN IMMEDIATE");
   try {
-    if (always || readSchemaVersion(db) !== SCHEMA_VERSION) {
+    // Read again under the write lock: another process may have rebuilt it meanwhile.
+    const found = readSchemaVersion(db);
+    let dropped: number | null = null;
+    if (always || found !== SCHEMA_VERSION) {
+      dropped = found !== null && Number.isFinite(found) ? found : hasTable(db, "chunks") ? 0 : null;
       for (const table of TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
       db.exec(CREATE);
       db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
     }
     db.exec("COMMIT");
+    return dropped;
   } catch (error) {
     db.exec("ROLLBACK");
     throw error;

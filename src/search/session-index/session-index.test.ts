@@ -99,7 +99,7 @@ describe("opening the session index", () => {
     expect(statSync(path).size).toBe(garbage.length);
   });
 
-  it("read-only: a missing index is NOT_FOUND (run ctx index); another schema version is INDEX_CORRUPT", () => {
+  it("read-only: a missing index is NOT_FOUND (run ctx index); another schema version says how to rebuild it", () => {
     const dir = mkdtempSync(join(tmpdir(), "ctx-index-"));
     expect(expectCtxError(() => openSessionIndex(join(dir, "none.db"), { readonly: true }), "NOT_FOUND").hint).toMatch(
       /ctx index/,
@@ -107,8 +107,13 @@ describe("opening the session index", () => {
     const other = join(dir, "other.db");
     const db = new DatabaseSync(other);
     db.exec("CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('schema_version', '0')");
-    db.close();
     expectCtxError(() => openSessionIndex(other, { readonly: true }), "INDEX_CORRUPT");
+    // A real earlier format: the hint is the sync that rebuilds it, not a repair.
+    db.exec("UPDATE meta SET value = '4'");
+    db.close();
+    expect(expectCtxError(() => openSessionIndex(other, { readonly: true }), "STATE_UNSUPPORTED_VERSION").hint).toMatch(
+      /ctx index/,
+    );
   });
 
   it("a schema version bump drops and rebuilds the tables when opened for writing", () => {
@@ -120,6 +125,12 @@ describe("opening the session index", () => {
     const reopened = openSessionIndex(path);
     open.push(reopened);
     expect(reopened.stats()).toMatchObject({ sessions: 0, chunks: 0 });
+    expect(reopened.rebuiltFrom).toBe(0);
+    reopened.close();
+    open.pop();
+    const again = openSessionIndex(path);
+    open.push(again);
+    expect(again.rebuiltFrom).toBeNull();
   });
 });
 

@@ -15,6 +15,7 @@ import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../../
 import type { WeightedQuery } from "../../core/search/passage.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import { CtxError } from "../../errors.ts";
+import { unpackChunkText } from "./chunk-text.ts";
 import { filterClause, type SessionRow, sessionFromRow } from "./rows.ts";
 import { ensureSchema, hasTable, readSchemaVersion, SCHEMA_VERSION } from "./schema.ts";
 
@@ -31,6 +32,11 @@ export interface IndexStats {
 export interface SessionIndex {
   readonly db: DatabaseSync;
   readonly path: string;
+  /**
+   * The schema version of the tables this open dropped because another version of ctx made them (0: unknown), or
+   * null. The index is then empty, and the next sync builds it again.
+   */
+  readonly rebuiltFrom: number | null;
   close(): void;
   stats(): IndexStats;
   /** When the last sync finished (epoch ms), or null before the first. */
@@ -69,6 +75,7 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
   }
   if (!readOnly) preparePrivateFile(dbPath);
   let db: DatabaseSync;
+  let rebuiltFrom: number | null = null;
   try {
     db = new DatabaseSync(dbPath, { readOnly, enableForeignKeyConstraints: true, timeout: BUSY_TIMEOUT_MS });
   } catch (error) {
@@ -78,6 +85,13 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
     db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     if (readOnly) {
       const version = readSchemaVersion(db);
+      if (version !== null && Number.isSafeInteger(version) && version >= 1 && version !== SCHEMA_VERSION) {
+        throw new CtxError(
+          "STATE_UNSUPPORTED_VERSION",
+          `the session index ${dbPath} has format ${version}, and this version of ctx reads format ${SCHEMA_VERSION}`,
+          { hint: "run `ctx index`: it rebuilds the index from your transcripts" },
+        );
+      }
       if (version !== SCHEMA_VERSION) {
         throw new CtxError("INDEX_CORRUPT", `${dbPath} is not a ctx session index of schema ${SCHEMA_VERSION}`, {
           hint: CORRUPT_HINT,
@@ -87,7 +101,7 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
       enableWal(db);
       // NORMAL is durable in WAL mode except for the last commits before a power loss; a sync redoes them.
       db.exec("PRAGMA synchronous = NORMAL");
-      ensureSchema(db);
+      rebuiltFrom = ensureSchema(db);
     }
   } catch (error) {
     db.close();
@@ -95,7 +109,7 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
     if (isCorruptionError(error)) throw corruptError(dbPath, error);
     throw error;
   }
-  return createSessionIndex(db, dbPath);
+  return createSessionIndex(db, dbPath, rebuiltFrom);
 }
 
 /**
@@ -132,7 +146,7 @@ function preparePrivateFile(dbPath: string): void {
   if ((statSync(dbPath).mode & 0o077) !== 0) chmodSync(dbPath, 0o600);
 }
 
-function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
+function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number | null): SessionIndex {
   const countChunks = db.prepare("SELECT count(*) AS n FROM chunks WHERE session_id = ?");
   const selectSession = db.prepare("SELECT * FROM sessions WHERE id = ?");
   const docsWithTerm = db.prepare("SELECT doc FROM chunks_vocab WHERE term = ?");
@@ -165,6 +179,7 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
   const index: SessionIndex = {
     db,
     path,
+    rebuiltFrom,
     close: () => db.close(),
     stats: () => readStats(db, path),
     getSession(id) {
@@ -227,18 +242,37 @@ function createSessionIndex(db: DatabaseSync, path: string): SessionIndex {
                JOIN chunks c ON c.id = hit.rowid ORDER BY hit.score DESC LIMIT ?`;
       const params = where.sql !== "" ? [match, ...where.params, limit] : [match, plan.newestPostings ?? limit, limit];
       const rows = db.prepare(sql).all(...params) as unknown as HitRow[];
-      return rows.map((row) => ({
-        chunkId: Number(row.id),
-        sessionId: row.session_id,
-        chunkIndex: Number(row.chunk_index),
-        similarity: calibrateBm25(row.score, reference),
-        memoryType: row.memory_type as MemoryType | null,
-        text: row.text,
-        lastUuid: row.last_uuid,
-      }));
+      return rows.map((row) =>
+        withStoredText(
+          {
+            chunkId: Number(row.id),
+            sessionId: row.session_id,
+            chunkIndex: Number(row.chunk_index),
+            similarity: calibrateBm25(row.score, reference),
+            memoryType: row.memory_type as MemoryType | null,
+            lastUuid: row.last_uuid,
+          },
+          row.text,
+        ),
+      );
     },
   };
   return guardAgainstCorruption(index);
+}
+
+/**
+ * The hit with its `text` read from the stored value when first asked for: of a search's hundreds of candidate
+ * chunks only the leaders' texts are read (passages, snippets), and a stored text may be deflated.
+ */
+function withStoredText(hit: Omit<ChunkHit, "text">, stored: HitRow["text"]): ChunkHit {
+  let text: string | undefined;
+  return Object.defineProperty(hit, "text", {
+    enumerable: true,
+    get: () => {
+      text ??= unpackChunkText(stored);
+      return text;
+    },
+  }) as ChunkHit;
 }
 
 /** The methods that query the database answer a damaged page with INDEX_CORRUPT ("run ctx reindex"). */
@@ -315,7 +349,8 @@ interface HitRow {
   session_id: string;
   chunk_index: number;
   memory_type: string | null;
-  text: string;
+  /** Plain or packed (./chunk-text.ts). */
+  text: string | Uint8Array | null;
   last_uuid: string | null;
   score: number;
 }

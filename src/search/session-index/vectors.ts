@@ -6,6 +6,7 @@ import type { DatabaseSync } from "node:sqlite";
 import type { ChunkHit, MemoryType, SearchFilters } from "../../core/search/model.ts";
 import { similarityFromCosine, topIndexes } from "../../core/search/vector-math.ts";
 import type { Embedder } from "../embedders/types.ts";
+import { unpackChunkText } from "./chunk-text.ts";
 import { filterClause } from "./rows.ts";
 
 /** What a vector search needs of the session index (src/search/session-index/session-index.ts SessionIndex). */
@@ -50,8 +51,8 @@ export function chunksMissingVectors(
        WHERE NOT EXISTS (SELECT 1 FROM chunk_vectors v WHERE v.chunk_id = c.id AND v.model = ?)
        ORDER BY c.id DESC LIMIT ?`,
     )
-    .all(model, limit) as Array<{ chunkId: number; text: string | null }>;
-  return rows.map((row) => ({ chunkId: row.chunkId, text: row.text ?? "" }));
+    .all(model, limit) as Array<{ chunkId: number; text: unknown }>;
+  return rows.map((row) => ({ chunkId: row.chunkId, text: unpackChunkText(row.text) }));
 }
 
 /** How many chunks still lack a vector of `model`. */
@@ -76,18 +77,18 @@ export function countVectors(db: DatabaseSync, model: string): number {
 export function putVectors(db: DatabaseSync, model: string, rows: readonly VectorRow[]): number {
   if (rows.length === 0) return 0;
   const nextSeq = db.prepare("SELECT max(coalesce(max(seq), 0) + 1, ?) AS seq FROM chunk_vectors");
-  const insert = db.prepare(
-    `INSERT OR REPLACE INTO chunk_vectors(chunk_id, model, vector, seq)
-     SELECT ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM chunks WHERE id = ? AND (? IS NULL OR coalesce(text, '') = ?))`,
-  );
+  const chunkText = db.prepare("SELECT text FROM chunks WHERE id = ?");
+  const insert = db.prepare("INSERT OR REPLACE INTO chunk_vectors(chunk_id, model, vector, seq) VALUES (?, ?, ?, ?)");
   let written = 0;
   db.exec("BEGIN IMMEDIATE");
   try {
     let seq = (nextSeq.get(Date.now() * 1000) as { seq: number }).seq;
     for (const row of rows) {
-      const text = row.text ?? null;
-      const result = insert.run(row.chunkId, model, encodeVector(row.vector), seq, row.chunkId, text, text);
-      written += Number(result.changes);
+      // The text is compared here, not in SQL: a stored text may be packed (./chunk-text.ts).
+      const chunk = chunkText.get(row.chunkId) as { text: unknown } | undefined;
+      if (chunk === undefined || (row.text !== undefined && unpackChunkText(chunk.text) !== row.text)) continue;
+      insert.run(row.chunkId, model, encodeVector(row.vector), seq);
+      written += 1;
       seq += 1;
     }
     db.exec("COMMIT");
@@ -261,7 +262,7 @@ function hitsFor(db: DatabaseSync, top: Array<{ chunkId: number; cosine: number 
     sessionId: string;
     chunkIndex: number;
     memoryType: MemoryType | null;
-    text: string | null;
+    text: unknown;
   }>;
   const byId = new Map(rows.map((row) => [row.id, row]));
   return top.flatMap(({ chunkId, cosine }) => {
@@ -274,7 +275,7 @@ function hitsFor(db: DatabaseSync, top: Array<{ chunkId: number; cosine: number 
         chunkIndex: row.chunkIndex,
         similarity: similarityFromCosine(cosine),
         memoryType: row.memoryType,
-        text: row.text ?? "",
+        text: unpackChunkText(row.text),
       },
     ];
   });

@@ -3,6 +3,7 @@
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { IndexedChunk, MemoryType } from "../../core/search/model.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
+import { packChunkText, unpackChunkText } from "./chunk-text.ts";
 import { hasTable } from "./schema.ts";
 
 export interface FileRecord {
@@ -53,7 +54,6 @@ interface ChunkPosition {
   startOffset: number;
   startsExchange: boolean;
   tokenCount: number;
-  text: string;
 }
 
 function chunkPosition(row: Record<string, unknown>): ChunkPosition {
@@ -64,7 +64,6 @@ function chunkPosition(row: Record<string, unknown>): ChunkPosition {
     startOffset: Number(row.start_offset),
     startsExchange: Number(row.starts_exchange) === 1,
     tokenCount: Number(row.token_count),
-    text: String(row.text),
   };
 }
 
@@ -79,9 +78,10 @@ export function createIndexWriter(db: DatabaseSync) {
        mtime_ms = excluded.mtime_ms, offset = excluded.offset, head = excluded.head, messages = excluded.messages`,
     ),
     chunksBackwards: db.prepare(
-      `SELECT chunk_index, first_message, last_message, start_offset, starts_exchange, token_count, text FROM chunks
+      `SELECT chunk_index, first_message, last_message, start_offset, starts_exchange, token_count FROM chunks
        WHERE source = ? ORDER BY chunk_index DESC`,
     ),
+    chunkText: db.prepare("SELECT text FROM chunks WHERE source = ? AND chunk_index = ?"),
     // One rowid at a time: `rowid IN (subquery)` makes FTS5 scan its whole table (quadratic over a build).
     chunkIdsFrom: db.prepare("SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?"),
     deleteFts: db.prepare("DELETE FROM chunks_fts WHERE rowid = ?"),
@@ -165,7 +165,8 @@ export function createIndexWriter(db: DatabaseSync) {
       for (const row of statements.chunksBackwards.iterate(source) as Iterable<Record<string, unknown>>) {
         const chunk = chunkPosition(row);
         if (later?.startsExchange && chunk.lastMessage < later.firstMessage && chunk.tokenCount >= fullTokens) {
-          return { ...later, previousText: chunk.text };
+          const text = (statements.chunkText.get(source, chunk.chunkIndex) as { text: unknown } | undefined)?.text;
+          return { ...later, previousText: unpackChunkText(text) };
         }
         later = chunk;
       }
@@ -186,21 +187,25 @@ export function createIndexWriter(db: DatabaseSync) {
       return Number(statements.deleteChunks.run(source, fromChunkIndex).changes);
     },
     /** `startsExchange`: the chunk's first message is a user prompt or a summary (not an assistant reply). */
-    /** `tokens`: tokenizeForSearch(chunk.text), computed by the caller outside its transaction when it can. */
+    /**
+     * `tokens`: tokenizeForSearch(chunk.text), and `packed`: packChunkText(chunk.text), computed by the caller
+     * outside its transaction when it can. Tokens may come as UTF-8 bytes: FTS5 reads a BLOB's bytes as the text.
+     */
     insertChunk(
-      chunk: IndexedChunk,
+      chunk: Omit<IndexedChunk, "text"> & { text?: string },
       source: string,
       startOffset: number,
       startsExchange: boolean,
-      tokens = tokenizeForSearch(chunk.text),
+      tokens: string | Uint8Array = tokenizeForSearch(chunk.text ?? ""),
       lastUuid: string | null = null,
+      packed = packChunkText(chunk.text ?? ""),
     ): void {
       const result = statements.insertChunk.run(
         chunk.sessionId,
         chunk.chunkIndex,
         chunk.firstMessage,
         chunk.lastMessage,
-        chunk.text,
+        packed,
         chunk.tokenCount,
         chunk.hasCode ? 1 : 0,
         JSON.stringify(chunk.languages),

@@ -8,10 +8,12 @@ import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
 import type { DatabaseSync } from "node:sqlite";
 import { buildChunks, CHUNK_TARGET_TOKENS } from "../../core/search/chunker.ts";
+import type { IndexedChunk } from "../../core/search/model.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
+import { packChunkText } from "../session-index/chunk-text.ts";
 import type { FileRecord, IndexWriter } from "../session-index/writer.ts";
 import type { DiscoveredFile } from "./discover.ts";
-import { type IndexMessage, readTranscriptFrom } from "./read-transcript.ts";
+import { type IndexMessage, readTranscriptFrom, type TranscriptMeta } from "./read-transcript.ts";
 
 /** Bytes hashed to recognise a file that was replaced by another of at least the same length. */
 const HEAD_BYTES = 4096;
@@ -40,26 +42,61 @@ export function isUnchanged(file: DiscoveredFile, stored: FileRecord | null): bo
   );
 }
 
-/** One file read, chunked and tokenized, ready to be written (inside the caller's transaction). */
-export interface PreparedFile {
+/** What the index says about a file before it is read (its stored position, where to re-read from). */
+export interface FilePlan {
   file: DiscoveredFile;
   stored: FileRecord | null;
   replaced: boolean;
+  /** What reading the file needs (plain data: it may be sent to a worker thread, ./content-reader.ts). */
+  job: ContentJob;
+}
+
+/** What readFileContent needs: where to start reading and how to number what it finds. */
+export interface ContentJob {
+  path: string;
+  sessionId: string;
+  kind: DiscoveredFile["kind"];
   from: number;
   firstOrdinal: number;
   firstChunkIndex: number;
-  increment: Awaited<ReturnType<typeof readTranscriptFrom>>;
-  chunks: ReturnType<typeof buildChunks>;
-  tokens: string[];
+  /** The text of the chunk before the first one rebuilt (its tail is the overlap), or null. */
+  previousText: string | null;
+}
+
+/** A chunk as it is written: its tokens and stored text computed, its position in the file known. */
+export interface ChunkToWrite {
+  chunk: Omit<IndexedChunk, "text">;
+  /** tokenizeForSearch of the text, or those tokens as UTF-8 bytes (from the worker thread). */
+  tokens: string | Uint8Array;
+  /** What chunks.text stores (src/search/session-index/chunk-text.ts). */
+  packed: string | Uint8Array;
+  startOffset: number;
+  startsExchange: boolean;
+  lastUuid: string | null;
+}
+
+/** A file read, chunked, tokenized and packed: everything but the writes, and no database. */
+export interface FileContent {
+  endOffset: number;
+  /** Messages read (from `job.firstOrdinal` on). */
+  messages: number;
+  skippedLines: number;
+  unknownEntries: number;
+  meta: TranscriptMeta;
+  chunks: ChunkToWrite[];
   head: string;
 }
 
-/** Everything but the writes: null when there is nothing to do (unchanged meanwhile, or deleted). */
-export async function prepareFile(
+export interface PreparedFile extends FilePlan {
+  content: FileContent;
+}
+
+/** The database half of preparing: null when there is nothing to do (unchanged meanwhile, or deleted). */
+export async function planFile(
   writer: IndexWriter,
   file: DiscoveredFile,
   options: { full: boolean },
-): Promise<PreparedFile | null> {
+): Promise<FilePlan | null> {
   const stored = writer.getFile(file.path);
   // Another process may have brought it up to date since this sync listed its work.
   if (!options.full && isUnchanged(file, stored)) return null;
@@ -73,20 +110,60 @@ export async function prepareFile(
     (await readHead(file.path, headLength(stored.head))) !== stored.head;
   const last = replaced ? null : writer.restartPoint(file.path, CHUNK_TARGET_TOKENS);
   // No chunk to restart from (none yet, or none opens an exchange): the whole file again; it is small or one exchange.
-  const from = last?.startOffset ?? 0;
-  const firstOrdinal = last?.firstMessage ?? 0;
-  const firstChunkIndex = last?.chunkIndex ?? 0;
-
-  const increment = await readTranscriptFrom(file.path, from);
-  const chunks = buildChunks(file.sessionId, increment.messages, {
-    firstOrdinal,
-    firstChunkIndex,
+  const job: ContentJob = {
+    path: file.path,
+    sessionId: file.sessionId,
+    kind: file.kind,
+    from: last?.startOffset ?? 0,
+    firstOrdinal: last?.firstMessage ?? 0,
+    firstChunkIndex: last?.chunkIndex ?? 0,
     previousText: last?.previousText ?? null,
+  };
+  return { file, stored, replaced, job };
+}
+
+/**
+ * The file half: read from `job.from`, chunk, tokenize and pack, before any transaction (the write lock is held
+ * only for the inserts). Touches no database, so a worker thread can run it.
+ */
+export async function readFileContent(job: ContentJob): Promise<FileContent> {
+  const increment = await readTranscriptFrom(job.path, job.from);
+  const chunks = buildChunks(job.sessionId, increment.messages, {
+    firstOrdinal: job.firstOrdinal,
+    firstChunkIndex: job.firstChunkIndex,
+    previousText: job.previousText,
   });
-  // Tokenized before the transaction: the write lock is held only for the inserts.
-  const tokens = chunks.map((chunk) => tokenizeForSearch(chunk.text));
-  const head = await readHead(file.path, Math.min(increment.endOffset, HEAD_BYTES));
-  return { file, stored, replaced, from, firstOrdinal, firstChunkIndex, increment, chunks, tokens, head };
+  const toWrite = chunks.map(({ text, ...chunk }): ChunkToWrite => {
+    const first = increment.messages[chunk.firstMessage - job.firstOrdinal];
+    const last = increment.messages[chunk.lastMessage - job.firstOrdinal];
+    return {
+      chunk,
+      tokens: tokenizeForSearch(text),
+      packed: packChunkText(text),
+      startOffset: first?.offset ?? job.from,
+      startsExchange: first !== undefined && opensExchange(first, job.kind),
+      lastUuid: last?.endUuid ?? last?.uuid ?? null,
+    };
+  });
+  return {
+    endOffset: increment.endOffset,
+    messages: increment.messages.length,
+    skippedLines: increment.skippedLines,
+    unknownEntries: increment.unknownEntries,
+    meta: increment.meta,
+    chunks: toWrite,
+    head: await readHead(job.path, Math.min(increment.endOffset, HEAD_BYTES)),
+  };
+}
+
+/** Plans and reads one file in this thread. */
+export async function prepareFile(
+  writer: IndexWriter,
+  file: DiscoveredFile,
+  options: { full: boolean },
+): Promise<PreparedFile | null> {
+  const plan = await planFile(writer, file, options);
+  return plan === null ? null : { ...plan, content: await readFileContent(plan.job) };
 }
 
 /**
@@ -95,30 +172,20 @@ export async function prepareFile(
  * synced the file since it was prepared: nothing written.
  */
 export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): FileSyncResult {
-  const { file, stored, replaced, from, firstOrdinal, firstChunkIndex, increment, chunks, tokens, head } = prepared;
+  const { file, stored, replaced, job, content } = prepared;
   if (!sameRecord(writer.getFile(file.path), stored)) return { ...NOTHING, raced: true };
-  const totalMessages = firstOrdinal + increment.messages.length;
+  const totalMessages = job.firstOrdinal + content.messages;
   const previousMessages = replaced ? 0 : (stored?.messages ?? 0);
   const mainPath = file.kind === "main" ? file.path : null;
   writer.ensureSession(file.sessionId, file.project, file.path);
-  const removed = writer.deleteChunks(file.path, firstChunkIndex);
+  const removed = writer.deleteChunks(file.path, job.firstChunkIndex);
   // A replaced file's chunks are all new; a grown file's rebuilt ones are not.
   const removedChunks = replaced ? 0 : removed;
   if (replaced && file.kind === "main") writer.resetSession(file.sessionId);
-  chunks.forEach((chunk, i) => {
-    const first = increment.messages[chunk.firstMessage - firstOrdinal];
-    const startsExchange = first !== undefined && opensExchange(first, file.kind);
-    const last = increment.messages[chunk.lastMessage - firstOrdinal];
-    writer.insertChunk(
-      chunk,
-      file.path,
-      first?.offset ?? from,
-      startsExchange,
-      tokens[i],
-      last?.endUuid ?? last?.uuid ?? null,
-    );
-  });
-  const meta = increment.meta;
+  for (const row of content.chunks) {
+    writer.insertChunk(row.chunk, file.path, row.startOffset, row.startsExchange, row.tokens, row.lastUuid, row.packed);
+  }
+  const meta = content.meta;
   writer.updateSession({
     id: file.sessionId,
     project: file.project,
@@ -139,16 +206,16 @@ export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): 
     kind: file.kind,
     size: file.size,
     mtimeMs: file.mtimeMs,
-    offset: increment.endOffset,
-    head,
+    offset: content.endOffset,
+    head: content.head,
     messages: totalMessages,
   });
   writer.finishSession(file.sessionId, file.mtimeMs);
   return {
     messages: Math.max(0, totalMessages - previousMessages),
-    chunks: chunks.length - removedChunks,
-    skippedLines: increment.skippedLines,
-    unknownEntries: increment.unknownEntries,
+    chunks: content.chunks.length - removedChunks,
+    skippedLines: content.skippedLines,
+    unknownEntries: content.unknownEntries,
     raced: false,
   };
 }

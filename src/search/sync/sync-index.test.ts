@@ -58,6 +58,27 @@ function singleFile(
 const VIEWER_LONG = fixturePath("claude-code-viewer", "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
 
 describe("syncIndex on the real fixture transcripts", () => {
+  it("reading in a worker thread builds the same index as reading in this one", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root);
+    const inline = join(root, "inline", "index.db");
+    const threaded = join(root, "threaded", "index.db");
+    const here = await syncIndex({ claudeDir, dbPath: inline, thread: false });
+    const there = await syncIndex({ claudeDir, dbPath: threaded, thread: true, batchFiles: 3 });
+    expect({ ...there, durationMs: 0 }).toEqual({ ...here, durationMs: 0 });
+    expect(dumpChunks(threaded)).toEqual(dumpChunks(inline));
+    const sessions = (dbPath: string) => {
+      const index = openSessionIndex(dbPath, { readonly: true });
+      try {
+        return index.db.prepare("SELECT * FROM sessions ORDER BY id").all();
+      } finally {
+        index.close();
+      }
+    };
+    expect(sessions(threaded)).toEqual(sessions(inline));
+    expect(ftsMatches(threaded, "subagent")).toBe(ftsMatches(inline, "subagent"));
+  });
+
   it("indexes every session, folds the subagent into its parent, never the compaction agent; a second run skips all", async () => {
     const root = tempRoot();
     const claudeDir = layOutClaudeDir(root);

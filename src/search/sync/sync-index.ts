@@ -8,9 +8,17 @@ import { resolve } from "node:path";
 import { CtxError } from "../../errors.ts";
 import { openSessionIndex } from "../session-index/session-index.ts";
 import { createIndexWriter } from "../session-index/writer.ts";
+import { type ContentReader, createContentReader } from "./content-reader.ts";
 import type { DiscoveredFile } from "./discover.ts";
 import { discoverTranscripts } from "./discover.ts";
-import { applyPreparedFile, isUnchanged, type PreparedFile, prepareFile } from "./sync-file.ts";
+import {
+  applyPreparedFile,
+  type FileContent,
+  type FilePlan,
+  isUnchanged,
+  type PreparedFile,
+  planFile,
+} from "./sync-file.ts";
 import { type MemorySyncSummary, syncMemoryTopics } from "./sync-memory.ts";
 
 export interface SyncProgress {
@@ -35,6 +43,8 @@ export interface SyncSummary {
   interrupted: boolean;
   /** The auto-memory topic files (`projects/*\/memory/*.md`) found, (re)indexed and dropped. */
   memoryTopics: MemorySyncSummary;
+  /** The format of an index made by another version of ctx, dropped and built again by this sync; else null. */
+  rebuiltFromFormat: number | null;
 }
 
 export interface SyncOptions {
@@ -53,6 +63,10 @@ export interface SyncOptions {
   batchFiles?: number;
   /** Only this main transcript (and its subagents' files): SessionEnd's queued indexing of the ended session. */
   onlyTranscript?: string;
+  /** Read files in a worker thread while this one writes (default: when the work is large, useThread). */
+  thread?: boolean;
+  /** Called before any file is read when the index was made by another version of ctx and is being rebuilt. */
+  onRebuild?: (fromFormat: number) => void;
 }
 
 /**
@@ -61,6 +75,17 @@ export interface SyncOptions {
  */
 const BATCH_FILES = 32;
 const BATCH_BYTES = 2 * 1024 * 1024;
+/** Files the worker may read ahead of the writes (bounded in bytes too: each is held whole until written). */
+const READ_AHEAD_FILES = 6;
+const READ_AHEAD_BYTES = 4 * 1024 * 1024;
+/** A sync with less work than this reads in this thread: starting a worker costs more than it saves. */
+const THREAD_MIN_FILES = 16;
+const THREAD_MIN_BYTES = 4 * 1024 * 1024;
+
+/** Whether a sync reads its files in a worker thread (SyncOptions.thread). */
+export function useThread(option: boolean | undefined, files: number, bytes: number): boolean {
+  return option ?? (files >= THREAD_MIN_FILES && bytes >= THREAD_MIN_BYTES);
+}
 
 export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   const now = options.now ?? Date.now;
@@ -80,15 +105,25 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     durationMs: 0,
     interrupted: false,
     memoryTopics: { scanned: 0, indexed: 0, removed: 0 },
+    rebuiltFromFormat: index.rebuiltFrom,
   };
+  let reader: ContentReader | null = null;
   try {
     const writer = createIndexWriter(index.db);
     const work = orderWork(files.filter((file) => full || !isUnchanged(file, writer.getFile(file.path))));
-    summary.filesSkippedUnchanged = files.length - work.length;
     const totalBytes = work.reduce((sum, file) => sum + file.size, 0);
+    const threaded = useThread(options.thread, work.length, totalBytes);
+    const contents: ContentReader = createContentReader({ thread: threaded });
+    reader = contents;
+    if (index.rebuiltFrom !== null) options.onRebuild?.(index.rebuiltFrom);
+    summary.filesSkippedUnchanged = files.length - work.length;
     let bytesDone = 0;
+    let done = 0;
     let batch: PreparedFile[] = [];
     let batchBytes = 0;
+    // One synchronous transaction per batch, never open across an await: another sync in this process (two
+    // fork-detect calls of one `ctx serve`) would wait for the lock in SQLite, blocking the event loop this one
+    // needs to finish.
     const flush = () => {
       if (batch.length === 0) return;
       index.db.exec("BEGIN IMMEDIATE");
@@ -109,29 +144,60 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
       batch = [];
       batchBytes = 0;
     };
-    for (const [done, file] of work.entries()) {
+    const fileError = (file: DiscoveredFile, error: unknown) => {
+      if (options.onFileError === undefined || isDatabaseError(error)) throw error;
+      options.onFileError(file.path, error);
+    };
+    const fileDone = (file: DiscoveredFile) => {
+      done += 1;
+      bytesDone += file.size;
+      const elapsed = now() - started;
+      const etaMs = bytesDone > 0 && elapsed > 0 ? Math.round((elapsed / bytesDone) * (totalBytes - bytesDone)) : null;
+      options.onProgress?.({ done, total: work.length, sessionId: file.sessionId, etaMs });
+    };
+    // Files being read (by the worker, while earlier ones are written here), in order.
+    const reading: Array<{ plan: FilePlan; content: Promise<FileContent> }> = [];
+    let readingBytes = 0;
+    const takeOldest = async () => {
+      const next = reading.shift();
+      if (next === undefined) return;
+      readingBytes -= next.plan.file.size;
+      try {
+        batch.push({ ...next.plan, content: await next.content });
+        batchBytes += next.plan.file.size;
+      } catch (error) {
+        fileError(next.plan.file, error);
+      }
+      if (batch.length >= (options.batchFiles ?? BATCH_FILES) || batchBytes >= BATCH_BYTES) flush();
+      fileDone(next.plan.file);
+    };
+    for (const file of work) {
       if (options.signal?.aborted === true) {
         summary.interrupted = true;
         break;
       }
+      let plan: FilePlan | null = null;
       try {
-        const prepared = await prepareFile(writer, file, { full });
-        if (prepared !== null) {
-          // A file prepared twice in one batch (main and subagent share a session, not a path) cannot happen:
-          // paths are unique, so batching changes nothing but the number of commits.
-          batch.push(prepared);
-          batchBytes += file.size;
-        }
+        plan = await planFile(writer, file, { full });
       } catch (error) {
-        if (options.onFileError === undefined || isDatabaseError(error)) throw error;
-        options.onFileError(file.path, error);
+        fileError(file, error);
       }
-      if (batch.length >= (options.batchFiles ?? BATCH_FILES) || batchBytes >= BATCH_BYTES) flush();
-      bytesDone += file.size;
-      const elapsed = now() - started;
-      const etaMs = bytesDone > 0 && elapsed > 0 ? Math.round((elapsed / bytesDone) * (totalBytes - bytesDone)) : null;
-      options.onProgress?.({ done: done + 1, total: work.length, sessionId: file.sessionId, etaMs });
+      if (plan === null) {
+        fileDone(file);
+        continue;
+      }
+      const content = contents.read(plan.job);
+      content.catch(() => {}); // awaited in order by takeOldest; this keeps an early failure from going unhandled
+      reading.push({ plan, content });
+      readingBytes += file.size;
+      // A file prepared twice in one batch (main and subagent share a session, not a path) cannot happen:
+      // paths are unique, so batching changes nothing but the number of commits.
+      while (reading.length > (contents.threaded ? READ_AHEAD_FILES : 0) || readingBytes > READ_AHEAD_BYTES) {
+        await takeOldest();
+      }
     }
+    // What was being read is written, also after an abort.
+    while (reading.length > 0) await takeOldest();
     flush();
     if (!summary.interrupted) {
       summary.memoryTopics = await syncMemoryTopics(index.db, options.claudeDir, {
@@ -143,6 +209,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     writer.setMeta("last_sync_at", String(now()));
     summary.sessionsTotal = index.stats().sessions;
   } finally {
+    await reader?.close();
     index.close();
   }
   summary.durationMs = now() - started;

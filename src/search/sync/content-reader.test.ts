@@ -1,0 +1,50 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { fixturePath } from "../../../tests/helpers/claude-projects.ts";
+import { createContentReader } from "./content-reader.ts";
+import { type ContentJob, readFileContent } from "./sync-file.ts";
+
+const job = (path: string): ContentJob => ({
+  path,
+  sessionId: "s",
+  kind: "main",
+  from: 0,
+  firstOrdinal: 0,
+  firstChunkIndex: 0,
+  previousText: null,
+});
+
+describe("the sync's content reader", () => {
+  it("a worker thread reads a transcript exactly as this thread does, and passes a read error on", async () => {
+    const reader = createContentReader({ thread: true });
+    try {
+      const path = fixturePath("claude-code-viewer", "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
+      const [there, here] = await Promise.all([reader.read(job(path)), readFileContent(job(path))]);
+      expect(there.chunks.length).toBeGreaterThan(3);
+      // The worker sends the tokens as UTF-8 bytes.
+      const decoder = new TextDecoder();
+      const tokens = there.chunks.map((row) => (typeof row.tokens === "string" ? "" : decoder.decode(row.tokens)));
+      expect(tokens).toEqual(here.chunks.map((row) => row.tokens));
+      expect({ ...there, chunks: there.chunks.map((row) => ({ ...row, tokens: "" })) }).toEqual({
+        ...here,
+        chunks: here.chunks.map((row) => ({ ...row, tokens: "" })),
+      });
+      const directory = mkdtempSync(join(tmpdir(), "ctx-reader-"));
+      await expect(reader.read(job(directory))).rejects.toMatchObject({ code: "EISDIR" });
+      // Still the worker: it did not fail and hand its work back to this thread.
+      expect(reader.threaded).toBe(true);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it("reads in this thread when asked to", async () => {
+    const reader = createContentReader({ thread: false });
+    expect(reader.threaded).toBe(false);
+    const path = fixturePath("spotter", "short.jsonl");
+    expect(await reader.read(job(path))).toEqual(await readFileContent(job(path)));
+    await reader.close();
+  });
+});

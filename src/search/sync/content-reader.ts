@@ -1,0 +1,96 @@
+// Reads transcript files for the sync (./sync-file.ts readFileContent) in this thread, or in a worker thread
+// so a large sync uses two cores: the worker parses, redacts, chunks, tokenizes and packs while the main thread
+// writes to SQLite. The worker also keeps the garbage of parsing in a heap of its own with a small young
+// generation (a first build of 10,000 sessions otherwise grew the main heap past its memory budget).
+// A worker that cannot start or dies hands its files back to this thread: the sync never depends on it.
+import { Worker } from "node:worker_threads";
+import { type ContentJob, type FileContent, readFileContent } from "./sync-file.ts";
+
+export interface ContentRequest {
+  id: number;
+  job: ContentJob;
+}
+
+export type ContentResponse =
+  | { id: number; content: FileContent; error?: undefined }
+  | { id: number; error: { message: string; name: string; code?: string }; content?: undefined };
+
+export interface ContentReader {
+  read(job: ContentJob): Promise<FileContent>;
+  /** True while a worker thread does the reading. */
+  readonly threaded: boolean;
+  close(): Promise<void>;
+}
+
+/** The worker's young generation (MiB): parsing makes short-lived strings; V8's default let RSS grow ~100 MB. */
+const WORKER_YOUNG_GENERATION_MB = 16;
+
+export function createContentReader(options: { thread: boolean }): ContentReader {
+  if (!options.thread) return inlineReader();
+  let worker: Worker;
+  try {
+    worker = new Worker(workerUrl(), { resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB } });
+  } catch {
+    return inlineReader();
+  }
+  const pending = new Map<
+    number,
+    { job: ContentJob; resolve: (c: FileContent) => void; reject: (e: unknown) => void }
+  >();
+  let nextId = 0;
+  let broken = false;
+  let closing = false;
+
+  const fallBack = () => {
+    if (broken) return;
+    broken = true;
+    // The files it held are read here instead.
+    for (const [id, entry] of pending) {
+      pending.delete(id);
+      readFileContent(entry.job).then(entry.resolve, entry.reject);
+    }
+  };
+  worker.on("message", (response: ContentResponse) => {
+    const entry = pending.get(response.id);
+    if (entry === undefined) return;
+    pending.delete(response.id);
+    if (response.error === undefined) entry.resolve(response.content);
+    else {
+      const { message, name, code } = response.error;
+      entry.reject(Object.assign(new Error(message), { name, ...(code === undefined ? {} : { code }) }));
+    }
+  });
+  worker.on("error", fallBack);
+  worker.on("exit", () => {
+    if (!closing) fallBack();
+  });
+
+  return {
+    get threaded() {
+      return !broken;
+    },
+    read(job) {
+      if (broken) return readFileContent(job);
+      return new Promise<FileContent>((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, { job, resolve, reject });
+        const request: ContentRequest = { id, job };
+        worker.postMessage(request);
+      });
+    },
+    async close() {
+      closing = true;
+      await worker.terminate();
+    },
+  };
+}
+
+function inlineReader(): ContentReader {
+  return { read: readFileContent, threaded: false, close: async () => {} };
+}
+
+/** dist/index-worker.js next to the bundle's chunks (tsup.config.ts), or the TypeScript source when run from src. */
+function workerUrl(): URL {
+  const here = import.meta.url;
+  return here.endsWith(".ts") ? new URL("./content-worker.ts", here) : new URL("./index-worker.js", here);
+}

@@ -1,0 +1,39 @@
+// The worker thread behind ./content-reader.ts: reads, chunks, tokenizes and packs transcript files
+// (readFileContent) while the main thread writes the previous ones to SQLite. Built as dist/index-worker.js.
+import { parentPort } from "node:worker_threads";
+import type { ContentRequest, ContentResponse } from "./content-reader.ts";
+import { readFileContent } from "./sync-file.ts";
+
+const port = parentPort;
+if (port === null) throw new Error("content-worker.ts runs as a worker thread");
+
+const encoder = new TextEncoder();
+
+port.on("message", (request: ContentRequest) => {
+  readFileContent(request.job).then(
+    (content) => {
+      // The big values go as moved bytes, not strings: the main thread then allocates almost nothing per file
+      // (its heap grew by ~100 MB receiving strings), and SQLite takes the bytes as they are (writer.ts).
+      const transfer: ArrayBuffer[] = [];
+      for (const row of content.chunks) {
+        if (typeof row.tokens === "string") row.tokens = encoder.encode(row.tokens);
+        transfer.push(row.tokens.buffer as ArrayBuffer);
+        if (typeof row.packed !== "string") transfer.push(row.packed.buffer as ArrayBuffer);
+      }
+      const response: ContentResponse = { id: request.id, content };
+      port.postMessage(response, transfer);
+    },
+    (error: unknown) => {
+      const { message, name, code } = error as { message?: unknown; name?: unknown; code?: unknown };
+      const response: ContentResponse = {
+        id: request.id,
+        error: {
+          message: typeof message === "string" ? message : String(error),
+          name: typeof name === "string" ? name : "Error",
+          ...(typeof code === "string" ? { code } : {}),
+        },
+      };
+      port.postMessage(response);
+    },
+  );
+});
