@@ -79,6 +79,23 @@ describe("boundForExtraction", () => {
     expect(extractContextState(lines.map(boundForExtraction), options)).toEqual(extractContextState(lines, options));
   });
 
+  it("never cuts what extraction reads past its start: a failure's output, AskUserQuestion's answers in text", () => {
+    const ctx = { sessionId: "s", cwd: "/repo" };
+    const escapes = "\\n".repeat(TOOL_FIELD_CHARS);
+    const pairs = Array.from({ length: 400 }, (_, i) => `"Question ${i} about the layout?"="Answer ${i}"`).join(", ");
+    const lines = parse(
+      [
+        assistantToolUse(ctx, "t1", "Bash", { command: "make" }),
+        toolResult(ctx, "t1", `<tool_use_error>${escapes}make: *** [all] Error 2</tool_use_error>`, true),
+        assistantToolUse(ctx, "t2", "AskUserQuestion", { questions: [] }),
+        toolResult(ctx, "t2", `User has answered your questions: ${pairs}. You can now continue.`),
+      ].join("\n"),
+    );
+    const bounded = lines.map(boundForExtraction);
+    expect(bounded).toEqual(lines);
+    expect(extractContextState(bounded, options)).toEqual(extractContextState(lines, options));
+  });
+
   it("cuts only tool outputs, tool inputs and structured results, never prompts, replies or compact summaries", () => {
     const ctx = { sessionId: "s", cwd: "/repo" };
     const huge = "x".repeat(TOOL_FIELD_CHARS * 2);

@@ -7,12 +7,18 @@
 // that starts inside the prefix is still whole when redacted. Prompts, replies and compact summaries are read
 // whole (statements are looked for in all of them) and are never cut.
 import type { AssistantEntry, ParsedLine, UserEntry } from "../transcript/entries.ts";
+import { TOOL_RESULT_TEXT_CHARS } from "../transcript/text.ts";
 import { CONTEXT_STATE_LIMITS } from "./schema.ts";
 
 /** Longer than any secret's text: a secret starting before the prefix extraction reads ends before the cut. */
 export const SECRET_MARGIN_CHARS = 8_192;
-/** A tool's output (tool_result blocks): extraction keeps at most a message's worth of it, from the start. */
-export const TOOL_OUTPUT_CHARS = CONTEXT_STATE_LIMITS.messageChars + SECRET_MARGIN_CHARS;
+/**
+ * A tool's output (tool_result blocks, and the structured result but for a plan): extraction reads its first
+ * TOOL_RESULT_TEXT_CHARS (entryText), a failure's first 200 and a new task's id at its start. A failed call's
+ * output is never cut (its text is unescaped before it is trimmed), nor are AskUserQuestion's older answers, read
+ * whole for their "question"="answer" pairs.
+ */
+export const TOOL_OUTPUT_CHARS = TOOL_RESULT_TEXT_CHARS + SECRET_MARGIN_CHARS;
 /** A tool's input and its structured result: the longest prefix read is a plan's. */
 export const TOOL_FIELD_CHARS = CONTEXT_STATE_LIMITS.planChars + SECRET_MARGIN_CHARS;
 
@@ -28,17 +34,31 @@ function boundUser(entry: UserEntry): UserEntry {
   if (entry.isCompactSummary === true) return entry;
   const content = entry.message.content;
   const boundedContent = Array.isArray(content)
-    ? mapChanged(content, (block) =>
-        isRecord(block) && block.type === "tool_result" ? capStrings(block, TOOL_OUTPUT_CHARS) : block,
-      )
+    ? mapChanged(content, (block) => (isCuttableOutput(block) ? capStrings(block, TOOL_OUTPUT_CHARS) : block))
     : content;
-  const result = entry.toolUseResult === undefined ? undefined : capStrings(entry.toolUseResult, TOOL_FIELD_CHARS);
+  const result = entry.toolUseResult === undefined ? undefined : boundResult(entry.toolUseResult);
   if (boundedContent === content && result === entry.toolUseResult) return entry;
   return {
     ...entry,
     message: { ...entry.message, content: boundedContent },
     ...(result === undefined ? {} : { toolUseResult: result }),
   };
+}
+
+function isCuttableOutput(block: unknown): boolean {
+  if (!isRecord(block) || block.type !== "tool_result" || block.is_error === true) return false;
+  const text = typeof block.content === "string" ? block.content : JSON.stringify(block.content ?? "");
+  return !text.trimStart().startsWith("User has answered your questions");
+}
+
+/** A structured result: its `plan` (ExitPlanMode) read up to a plan's length, the rest like an output. */
+function boundResult(result: unknown): unknown {
+  if (!isRecord(result)) return capStrings(result, TOOL_OUTPUT_CHARS);
+  const { plan, ...rest } = result;
+  const bounded = capStrings(rest, TOOL_OUTPUT_CHARS);
+  const boundedPlan = capStrings(plan, TOOL_FIELD_CHARS);
+  if (bounded === rest && boundedPlan === plan) return result;
+  return plan === undefined ? bounded : { ...bounded, plan: boundedPlan };
 }
 
 function boundAssistant(entry: AssistantEntry): AssistantEntry {
