@@ -40,6 +40,17 @@ describe("the sync's content reader", () => {
     }
   });
 
+  it("a worker that runs out of its memory cap hands its files back: they are read here, with the same result", async () => {
+    const reader = createContentReader({ thread: true, oldGenerationMb: 8 });
+    try {
+      const path = fixturePath("spotter", "4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
+      expect(await reader.read(job(path))).toEqual(await readFileContent(job(path)));
+      expect(reader.threaded).toBe(false);
+    } finally {
+      await reader.close();
+    }
+  });
+
   it("reads in this thread when asked to", async () => {
     const reader = createContentReader({ thread: false });
     expect(reader.threaded).toBe(false);
