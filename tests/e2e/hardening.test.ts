@@ -99,6 +99,15 @@ describe("break 8: an old Node gets one clear line, not a SyntaxError", () => {
 
 const SESSION = "0b1c2d3e-0000-4000-8000-0000000000aa";
 
+/** SessionStart (`startup`) for the project's session, as Claude Code runs it. */
+function startSession(project: string, env: NodeJS.ProcessEnv, transcript: string) {
+  return runCtx(["hook", "session-start"], {
+    cwd: project,
+    env,
+    stdin: hookInput("SessionStart", project, transcript, { source: "startup" }),
+  });
+}
+
 function makeProject(): { project: string; env: NodeJS.ProcessEnv; transcript: string; home: string } {
   const root = mkdtempSync(join(tmpdir(), "ctx-hardening-project-"));
   const project = join(root, "repo");
@@ -173,11 +182,7 @@ describe("break 1: a .ctx that is a symlink is followed", () => {
 
   it("a link below a real .ctx (.ctx/snapshots) is not written through either", async () => {
     const { project, env, transcript } = makeProject();
-    const start = await runCtx(["hook", "session-start"], {
-      cwd: project,
-      env,
-      stdin: hookInput("SessionStart", project, transcript, { source: "startup" }),
-    });
+    const start = await startSession(project, env, transcript);
     expect(start.code).toBe(0);
     const target = mkdtempSync(join(tmpdir(), "ctx-link-target-"));
     rmSync(join(project, ".ctx", "snapshots"), { recursive: true, force: true });
@@ -241,11 +246,7 @@ describe("break 10: a NUL in transcript_path is recorded and breaks every later 
     });
     expect(bad.code).toBe(0);
     expect(bad.stderr).toMatch(/transcript_path: holds a control character/);
-    const good = await runCtx(["hook", "session-start"], {
-      cwd: project,
-      env,
-      stdin: hookInput("SessionStart", project, transcript, { source: "startup" }),
-    });
+    const good = await startSession(project, env, transcript);
     expect(good.code).toBe(0);
     const save = await runCtx(["save", "--json"], { cwd: project, env });
     expect(save.code, save.stderr).toBe(0);
@@ -291,11 +292,7 @@ describe("break 12: stdin is read unbounded", () => {
 describe("break 6: a damaged state.ctx is silent in status, and a new session starts with nothing", () => {
   it("status says so, and SessionStart restores from the newest session state that verifies, saying which", async () => {
     const { project, env, transcript } = makeProject();
-    const start = await runCtx(["hook", "session-start"], {
-      cwd: project,
-      env,
-      stdin: hookInput("SessionStart", project, transcript, { source: "startup" }),
-    });
+    const start = await startSession(project, env, transcript);
     expect(start.code).toBe(0);
     const save = await runCtx(["save", "--json"], { cwd: project, env });
     expect(save.code, save.stderr).toBe(0);

@@ -2,12 +2,12 @@
 // configs by the exact layers they came from, so a hook process with a config file or a CTX_* variable skips
 // building the schema (~150 zod objects) and running it. A cache only: unreadable, damaged or unwritable, it is
 // ignored and the config is validated as usual. Written atomically (0600 in a 0700 folder), never through a link.
-import { closeSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { closeSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ConfigCache } from "../../config/load.ts";
 import { ctxHome } from "../../config/paths.ts";
 import type { Config } from "../../config/schema.ts";
-import { isCtxPathSafe, openRegularFileSync } from "../files/safe-path.ts";
+import { isCtxPathSafe, openRegularFileSync, replaceFileSync } from "../files/safe-path.ts";
 
 /** Distinct layer sets remembered (global only, a few projects, the MCP server's environment, …). */
 export const CONFIG_CACHE_ENTRIES = 8;
@@ -67,9 +67,7 @@ function writeEntries(path: string, entries: Entry[]): void {
   try {
     mkdirSync(folder, { recursive: true, mode: 0o700 });
     if (!isCtxPathSafe(folder)) return;
-    const temp = `${path}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(entries), { mode: 0o600, flag: "wx" });
-    renameSync(temp, path);
+    replaceFileSync(path, JSON.stringify(entries));
   } catch {
     // a read-only or full CTX_HOME: the next process validates again
   }

@@ -6,7 +6,7 @@
 // - Files read are regular files only. A FIFO (or a device) as a transcript or a touched file would block
 //   a synchronous `open` forever and hang the hook; opening with O_NONBLOCK and checking fstat avoids it
 //   without a race between a check and the open.
-import { closeSync, constants, fstatSync, lstatSync, openSync } from "node:fs";
+import { closeSync, constants, fstatSync, lstatSync, openSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, parse } from "node:path";
 import { CtxError } from "../../errors.ts";
 
@@ -99,4 +99,26 @@ export function openRegularFileSync(path: string): number | null {
   }
   if (!regular) throw notRegular(path);
   return fd;
+}
+
+/**
+ * Replaces a small file that is a hint, not state (the checkpoint counter, the guard's measurements, the config
+ * cache): written to a temp file beside it and renamed over it, so a reader sees the old or the new file, never half
+ * of one; 0600. No fsync: these are rewritten constantly (after every tool call) and losing the last write costs
+ * nothing; state files go through ./atomic-write.ts, which syncs. Synchronous, for the every-call hook. The caller
+ * has checked the folder (isCtxPathSafe). A failure leaves no temp file and is thrown.
+ */
+export function replaceFileSync(path: string, text: string): void {
+  const temp = `${path}.${process.pid}.tmp`;
+  try {
+    writeFileSync(temp, text, { mode: 0o600 });
+    renameSync(temp, path);
+  } catch (error) {
+    try {
+      unlinkSync(temp);
+    } catch {
+      // nothing left behind
+    }
+    throw error;
+  }
 }

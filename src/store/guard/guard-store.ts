@@ -4,20 +4,11 @@
 // and small: the hook runs after every tool call. Written to a temp file and renamed (a reader sees the old
 // or the new file, never half of one), 0600 in a 0700 folder; no fsync: a lost measurement only delays a
 // warning by one tool call, and an fsync per tool call would cost more than the whole guard.
-import {
-  lstatSync,
-  mkdirSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { projectPaths } from "../../config/paths.ts";
 import { type GuardState, parseGuardState } from "../../core/guard/state.ts";
-import { isCtxPathSafe } from "../files/safe-path.ts";
+import { isCtxPathSafe, replaceFileSync } from "../files/safe-path.ts";
 
 export function guardDir(projectRoot: string): string {
   return join(projectPaths(projectRoot).ctxDir, "guard");
@@ -57,18 +48,7 @@ export function writeGuardFile(projectRoot: string, path: string, value: unknown
   if (!lstatSync(ctxDir, { throwIfNoEntry: false })?.isDirectory() || !isCtxPathSafe(guardDir(projectRoot)))
     return false;
   mkdirSync(guardDir(projectRoot), { recursive: true, mode: 0o700 });
-  const temp = `${path}.${process.pid}.tmp`;
-  try {
-    writeFileSync(temp, JSON.stringify(value), { mode: 0o600 });
-    renameSync(temp, path);
-  } catch (error) {
-    try {
-      unlinkSync(temp);
-    } catch {
-      // nothing left behind
-    }
-    throw error;
-  }
+  replaceFileSync(path, JSON.stringify(value));
   return true;
 }
 

@@ -6,7 +6,7 @@
 // to a power cut or to another session's concurrent write only delays (or repeats) a checkpoint.
 // Synchronous file calls on purpose: a few tiny reads and writes, and the first asynchronous fs call of a
 // process starts libuv's thread pool, which costs this every-tool-call hook several milliseconds.
-import { closeSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { closeSync, readFileSync, readSync, statSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { projectPaths } from "../../config/paths.ts";
 import type { Config } from "../../config/schema.ts";
@@ -19,7 +19,7 @@ import {
   planTick,
 } from "../../core/snapshots/checkpoint-tick.ts";
 import type { Logger } from "../../log.ts";
-import { isCtxPathSafe, openRegularFileSync } from "../files/safe-path.ts";
+import { isCtxPathSafe, openRegularFileSync, replaceFileSync } from "../files/safe-path.ts";
 
 /** What a tick needs: the project, its settings, the clock and a logger (the hook's and the server's deps both fit). */
 export interface TickDeps {
@@ -95,10 +95,8 @@ function readNewText(path: string, from: number, to: number): string {
 
 function writeMark(path: string, mark: CheckpointMark): void {
   if (!isCtxPathSafe(dirname(path))) return; // a linked .ctx/ is never written through
-  const temp = `${path}.${process.pid}.tmp`;
   try {
-    writeFileSync(temp, JSON.stringify(mark), { mode: 0o600 });
-    renameSync(temp, path);
+    replaceFileSync(path, JSON.stringify(mark));
   } catch (error) {
     // No .ctx/ yet (ctx never initialised here, no session recorded): nothing to count against.
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
