@@ -1,9 +1,11 @@
-// The entry: checks the Node version before anything else loads, then hands over to ./main.ts. It has no
-// static import on purpose: on an older Node, an import of an API it lacks (e.g. `enableCompileCache`)
-// fails at link time, before any code could say what is wrong. Keep this file to syntax old Nodes parse.
-// 22.3 is the first Node 22 with process.getBuiltinModule, through which the built output loads Node's own
+// The entry: checks the Node version before anything else loads, then hands over to ./main.ts (or, for the
+// every-call hooks, ./every-call.ts). It has no static import on purpose: on an older Node, an import of an API
+// it lacks (e.g. `enableCompileCache`) fails at link time, before any code could say what is wrong. Keep this
+// file to syntax old Nodes parse. 22.3 is the first Node 22 with process.getBuiltinModule, through which the built output loads Node's own
 // modules (build/builtin-imports.ts).
 const MIN_NODE = "22.3";
+// The names Claude Code's settings use for them (src/hooks/schemas.ts has every alias; the others go through main).
+const EVERY_CALL_EVENTS = ["post-tool-use", "PostToolUse", "stop", "Stop"];
 const found = process.versions.node;
 if (Number.parseInt(found.split(".")[0] ?? "0", 10) < 22 || typeof process.getBuiltinModule !== "function") {
   process.stderr.write(
@@ -12,5 +14,9 @@ if (Number.parseInt(found.split(".")[0] ?? "0", 10) < 22 || typeof process.getBu
   );
   process.exitCode = 1;
 } else {
-  await import("./main.ts");
+  // The hooks that run on every tool call and every turn have an entry of their own (./every-call.ts says why).
+  const [command, event, ...more] = process.argv.slice(2);
+  const everyCall = command === "hook" && more.length === 0 && EVERY_CALL_EVENTS.indexOf(event ?? "") >= 0;
+  if (everyCall) await import("./every-call.ts");
+  else await import("./main.ts");
 }

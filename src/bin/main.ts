@@ -1,55 +1,11 @@
-// The program proper, loaded by ./ctx.ts once the Node version is known to be good: the only file that
-// touches process.argv, process.exit and the real stdio. `ctx hook …` takes a fast path that loads neither
-// commander nor the MCP SDK (hook start-up budget).
-import { mkdirSync, writeSync } from "node:fs";
-import { enableCompileCache } from "node:module";
-import { join } from "node:path";
-import { ctxHome } from "../config/paths.ts";
+// The program proper, loaded by ./ctx.ts once the Node version is known to be good. With the every-call entry
+// (./every-call.ts) and the hook fast path they share (./hook-fast-path.ts), the only code that touches
+// process.argv, process.exit and the real stdio. `ctx hook …` takes that fast path, which loads neither commander
+// nor the MCP SDK (hook start-up budget).
 import { explainSystemError, isCtxError } from "../errors.ts";
+import { enableCtxCompileCache } from "./compile-cache.ts";
 
-// V8's code cache for ctx's own modules, kept with ctx's other private files: a few milliseconds off
-// every hook process (measured in bench/hooks.bench.ts). Folders are made 0700 first (Node would make
-// them 0755). Failure to set it up is silent and harmless.
-try {
-  const cacheDir = join(ctxHome(process.env), "cache", "node-compile");
-  mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-  enableCompileCache?.(cacheDir);
-} catch {
-  // no cache: slower start, same behaviour
-}
-
-/**
- * `ctx hook <event>`, which Claude Code runs after every tool call: stdin, stdout and stderr are used through their
- * file descriptors, never `process.stdin`/`stdout`/`stderr`, whose streams (a net.Socket for Claude Code's pipes)
- * cost a hook process milliseconds (bench/hooks.bench.ts). The writes are synchronous: the reply has reached the
- * pipe when the process exits. A reader that went away (EPIPE) is not the hook's problem.
- */
-async function runHookFastPath(argv: string[]): Promise<never> {
-  const { runHookProcess } = await import("../hooks/process.ts");
-  const result = await runHookProcess(argv[1], { stdin: 0, env: process.env, cliPath: process.argv[1] ?? "" });
-  writeAllSync(2, result.stderr);
-  writeAllSync(1, result.stdout);
-  // A stdin its writer never closed: the reply is out, but Node's exit would wait for the blocked read of it.
-  if (result.abandonedStdinRead === true) process.kill(process.pid, "SIGKILL");
-  process.exit(result.exitCode);
-}
-
-function writeAllSync(fd: number, text: string): void {
-  const bytes = Buffer.from(text, "utf8");
-  let offset = 0;
-  try {
-    while (offset < bytes.length) {
-      try {
-        offset += writeSync(fd, bytes, offset);
-      } catch (error) {
-        // A pipe left non-blocking by its reader: full for now, try again.
-        if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
-      }
-    }
-  } catch {
-    // EPIPE (the reader is gone) or a closed descriptor: nothing to tell anyone.
-  }
-}
+enableCtxCompileCache(process.env);
 
 async function main(argv: string[]): Promise<number> {
   // The status line runs after every assistant message: the same commander-free path as hooks.
@@ -124,11 +80,11 @@ async function exitAfterFlush(code: number): Promise<never> {
 
 const argv = process.argv.slice(2);
 if (argv[0] === "hook" && !argv.some((arg) => arg === "--help" || arg === "-h")) {
-  await runHookFastPath(argv).catch((thrown: unknown) => {
-    // Only a broken install gets here (runHookProcess itself never throws): one line, and the session goes on.
-    writeAllSync(2, `ctx hook: ${thrown instanceof Error ? thrown.message : String(thrown)}\n`);
-    process.exit(0);
-  });
+  const [{ runHookFastPath }, { HOOK_TABLE }] = await Promise.all([
+    import("./hook-fast-path.ts"),
+    import("../hooks/table.ts"),
+  ]);
+  await runHookFastPath(argv[1], HOOK_TABLE);
 }
 endQuietlyOnBrokenPipe();
 main(argv).then(

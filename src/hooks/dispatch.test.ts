@@ -205,4 +205,14 @@ describe("runHook", () => {
     }
     expect(seen).toEqual(Object.keys(examples));
   });
+
+  it("answers an event its table does not hold (an entry given another entry's event) with one line, nothing done", async () => {
+    const table = { "post-tool-use": HOOK_TABLE["post-tool-use"] };
+    const result = await runHook("SessionStart", JSON.stringify(startInput), depsWith(reply(null), { table }));
+    expect(result).toEqual({
+      stdout: "",
+      stderr: "ctx hook: session-start: not handled by this entry of ctx; nothing done\n",
+      exitCode: 0,
+    });
+  });
 });

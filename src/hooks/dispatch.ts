@@ -4,8 +4,7 @@ import * as z from "zod/mini";
 import { defaultConfig } from "../config/defaults.ts";
 import { describeError } from "../errors.ts";
 import { HOOK_EVENT_ALIASES, resolveHookEvent } from "./schemas.ts";
-import { HOOK_TABLE } from "./table.ts";
-import type { HookDeps } from "./types.ts";
+import type { HookDeps, HookTable } from "./types.ts";
 
 export interface HookRunResult {
   stdout: string;
@@ -20,7 +19,8 @@ export interface HookRunDeps extends Omit<HookDeps, "projectRoot" | "config" | "
   findProjectRoot: (cwd: string) => string;
   /** Loads the config for a project; may throw CONFIG_INVALID (the hook then runs on defaults). */
   loadConfig: (projectRoot: string) => HookDeps["config"];
-  table?: typeof HOOK_TABLE;
+  /** The events this process can run: ./table.ts (all of them) or ./every-call.ts (the every-call entry's). */
+  table: HookTable;
 }
 
 const quiet = (message: string): HookRunResult => ({ stdout: "", stderr: `ctx hook: ${message}\n`, exitCode: 0 });
@@ -39,7 +39,8 @@ export async function runHook(eventName: string, stdinText: string, deps: HookRu
   } catch (error) {
     return quiet(`${event}: stdin is not valid JSON (${describeError(error)}); nothing done`);
   }
-  const definition = (deps.table ?? HOOK_TABLE)[event];
+  const definition = deps.table[event];
+  if (definition === undefined) return quiet(`${event}: not handled by this entry of ctx; nothing done`);
   const parsed = z.safeParse(definition.schema(), raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

@@ -6,6 +6,7 @@ import { findProjectRoot } from "../config/paths.ts";
 import { createLogger, parseLogLevel } from "../log.ts";
 import { fileConfigCache } from "../store/config/config-cache.ts";
 import { type HookRunResult, runHook } from "./dispatch.ts";
+import type { HookTable } from "./types.ts";
 
 /** Set in the environment of child processes ctx itself starts (e.g. `claude -p`), so hooks never recurse. */
 export const HOOKS_DISABLED_ENV = "CTX_HOOKS_DISABLED";
@@ -124,6 +125,8 @@ export async function runHookProcess(
     env: NodeJS.ProcessEnv;
     cliPath: string;
   },
+  /** ./table.ts's HOOK_TABLE, or the every-call entry's part of it. */
+  table: HookTable,
 ): Promise<HookRunResult> {
   if (io.env[HOOKS_DISABLED_ENV] === "1") return { stdout: "", stderr: "", exitCode: 0 };
   if (eventName === undefined) {
@@ -155,6 +158,7 @@ export async function runHookProcess(
     findProjectRoot: (cwd) => findProjectRoot(cwd, io.env),
     cliPath: io.cliPath,
     loadConfig: (projectRoot) => loadConfig({ projectRoot, env: io.env, cache: fileConfigCache(io.env) }),
+    table,
   });
   return abandonedStdinRead ? { ...result, abandonedStdinRead } : result;
 }

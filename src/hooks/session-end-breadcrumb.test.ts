@@ -7,6 +7,7 @@ import { defaultConfig } from "../config/defaults.ts";
 import type { Config } from "../config/schema.ts";
 import { silentLogger } from "../log.ts";
 import { runHook } from "./dispatch.ts";
+import { HOOK_TABLE } from "./table.ts";
 
 let base: string;
 let project: string;
@@ -43,6 +44,7 @@ const end = (config: Config) =>
       now: () => END,
       logger: silentLogger,
       findProjectRoot: () => project,
+      table: HOOK_TABLE,
       loadConfig: () => config,
     },
   );

@@ -1,8 +1,10 @@
-// What every hook handler receives and answers, and the shape of a table entry: imported by the table, the
-// dispatcher and each handler, so that the handlers (loaded lazily by the table) never import the table itself.
+// What every hook handler receives and answers, and the shape of a table entry (and `defineHook`, which makes
+// one): imported by the tables, the dispatcher and each handler, so that the handlers (loaded lazily by the table)
+// never import the table itself.
 import type * as z from "zod/mini";
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../log.ts";
+import type { HookEvent } from "./schemas.ts";
 
 export interface HookDeps {
   env: NodeJS.ProcessEnv;
@@ -32,4 +34,15 @@ export interface HookDefinition<S extends z.ZodMiniType = z.ZodMiniType> {
   timeoutMs?: (config: Config) => number;
   /** What a handler that ran out of time answers (default: nothing, exit 0). */
   onTimeout?: (config: Config, limitMs: number) => HookOutcome | null;
+}
+
+/** Event -> definition. The whole table (./table.ts) or the every-call hooks' part of it (./every-call.ts). */
+export type HookTable = Partial<Record<HookEvent, HookDefinition>>;
+
+export function defineHook<S extends z.ZodMiniType>(
+  schema: () => S,
+  handle: (input: z.output<S>, deps: HookDeps) => Promise<HookOutcome | null>,
+  extra: Pick<HookDefinition, "timeoutMs" | "onTimeout"> = {},
+): HookDefinition {
+  return { schema, handle: handle as HookDefinition["handle"], ...extra };
 }

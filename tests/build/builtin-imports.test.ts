@@ -30,7 +30,8 @@ describe("rewriteBuiltinImports", () => {
 
   it("leaves the built output with no static import of a built-in", () => {
     const dist = fileURLToPath(new URL("../../dist", import.meta.url));
-    const left = readdirSync(dist)
+    // The program's build and the every-call hooks' build (dist/hook/).
+    const left = readdirSync(dist, { recursive: true, encoding: "utf8" })
       .filter((name) => name.endsWith(".js"))
       .flatMap((name) =>
         readFileSync(join(dist, name), "utf8")

@@ -10,6 +10,7 @@ import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.ts";
 import { runHook } from "../../src/hooks/dispatch.ts";
+import { HOOK_TABLE } from "../../src/hooks/table.ts";
 import { silentLogger } from "../../src/log.ts";
 import { TOOLS } from "../../src/mcp/tools/registry.ts";
 import { closeClients, connectClient, testDeps } from "../helpers/mcp-project.ts";
@@ -147,6 +148,7 @@ describe("fuzz: hooks on random inputs and random transcript bytes", () => {
               retention: { ...defaultConfig().retention, archiveSnapshots: false },
             }),
             cliPath: "",
+            table: HOOK_TABLE,
           });
           expect(Date.now() - started).toBeLessThan(event === "pre-compact" ? 30_000 : 6_000);
           expect(event === "pre-compact" ? [0, 2] : [0]).toContain(result.exitCode);

@@ -12,12 +12,15 @@ export function registerHookCommand(program: Command, ctx: CliContext): void {
     .argument("<event>", `one of: ${events} (Claude Code's names such as SessionStart work too)`)
     .addHelpText("after", "\nAlways exits 0 unless blocking is the feature; problems are one line on stderr.")
     .action(async (event: string) => {
-      const { runHookProcess } = await import("../../hooks/process.ts");
-      const result = await runHookProcess(event, {
-        stdin: ctx.stdin as NodeJS.ReadStream,
-        env: ctx.env,
-        cliPath: ctx.cliPath ?? "",
-      });
+      const [{ runHookProcess }, { HOOK_TABLE }] = await Promise.all([
+        import("../../hooks/process.ts"),
+        import("../../hooks/table.ts"),
+      ]);
+      const result = await runHookProcess(
+        event,
+        { stdin: ctx.stdin as NodeJS.ReadStream, env: ctx.env, cliPath: ctx.cliPath ?? "" },
+        HOOK_TABLE,
+      );
       if (result.stderr !== "") ctx.err(result.stderr);
       if (result.stdout !== "") ctx.out(result.stdout);
       ctx.setExitCode(result.exitCode);
