@@ -1,7 +1,6 @@
 // When the archive pass runs, kept light for the hook path (no container or compression code here): one
 // stat of `~/.ctx/archive/last-run` decides whether a pass is due, and the pass itself runs as a detached,
 // nice'd `ctx archive run --quiet` child, never in the hook or the server's event loop.
-import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, stat, utimes, writeFile } from "node:fs/promises";
 import { setPriority } from "node:os";
@@ -43,6 +42,9 @@ export async function startArchivePassIfDue(options: {
 }): Promise<number | null> {
   if (options.cliPath === "" || !(await archivePassDue(options.env, options.now, options.intervalMs))) return null;
   await markArchiveRun(options.env, options.now);
+  // Loaded here, not imported: child_process (and net under it) costs every SessionStart ~3 ms, and a pass is due
+  // at most once an hour.
+  const { spawn } = process.getBuiltinModule("node:child_process");
   const child = spawn(options.execPath, [options.cliPath, "archive", "run", "--quiet"], {
     cwd: options.cwd,
     detached: true,
