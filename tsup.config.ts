@@ -1,11 +1,10 @@
 import { defineConfig, type Options } from "tsup";
 
-// Two builds. The program: one ESM entry with code splitting, so `ctx hook …` loads only the hook chunks (no
-// MCP SDK, no commander) and `ctx serve` loads the SDK lazily. The every-call hooks (src/bin/every-call.ts):
-// built on their own into dist/hook/, so that the processes Claude Code starts after every tool call load a few
-// files, not the program's shared chunks (src/bin/every-call.ts says why). The version comes from package.json.
+// The program: one ESM entry with code splitting, so `ctx hook …` loads only the hook chunks (no MCP SDK, no
+// commander) and `ctx serve` loads the SDK lazily. Beside it, each hook entry of build/own-entries.ts is built on
+// its own into dist/<name>/ (that file says why). The version comes from package.json at build time.
 import { builtinImportsPlugin } from "./build/builtin-imports.ts";
-import { everyCallEntryPlugin } from "./build/every-call-entry.ts";
+import { OWN_ENTRIES, ownEntriesPlugin } from "./build/own-entries.ts";
 import pkg from "./package.json" with { type: "json" };
 
 const common: Options = {
@@ -26,16 +25,17 @@ const common: Options = {
   plugins: [builtinImportsPlugin],
 };
 
+const ownNames = Object.keys(OWN_ENTRIES) as (keyof typeof OWN_ENTRIES)[];
+
 export default defineConfig([
   {
     ...common,
     // index-worker: the sync's file reader thread (src/search/sync/content-reader.ts finds it next to the chunks).
     entry: { ctx: "src/bin/ctx.ts", "index-worker": "src/search/sync/content-worker.ts" },
     banner: { js: "#!/usr/bin/env node" },
-    // Everything but the other build's folder (both builds run at once).
-    clean: ["!hook/**"],
-    // ctx.ts's import of the every-call entry points at the other build's output.
-    esbuildPlugins: [everyCallEntryPlugin],
+    // Everything but the other builds' folders (the builds run at once).
+    clean: ownNames.map((name) => `!${name}/**`),
+    esbuildPlugins: [ownEntriesPlugin],
   },
-  { ...common, entry: { "every-call": "src/bin/every-call.ts" }, outDir: "dist/hook", clean: true },
+  ...ownNames.map((name) => ({ ...common, entry: { [name]: OWN_ENTRIES[name] }, outDir: `dist/${name}`, clean: true })),
 ]);

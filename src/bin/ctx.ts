@@ -1,11 +1,19 @@
 // The entry: checks the Node version before anything else loads, then hands over to ./main.ts (or, for the
-// every-call hooks, ./every-call.ts). It has no static import on purpose: on an older Node, an import of an API
+// hooks with an entry of their own, ./every-call.ts or ./session-start.ts). It has no static import on purpose: on an older Node, an import of an API
 // it lacks (e.g. `enableCompileCache`) fails at link time, before any code could say what is wrong. Keep this
 // file to syntax old Nodes parse. 22.3 is the first Node 22 with process.getBuiltinModule, through which the built output loads Node's own
 // modules (build/builtin-imports.ts).
 const MIN_NODE = "22.3";
-// The names Claude Code's settings use for them (src/hooks/schemas.ts has every alias; the others go through main).
-const EVERY_CALL_EVENTS = ["post-tool-use", "PostToolUse", "stop", "Stop"];
+// The hook events with an entry of their own (build/own-entries.ts), by the names Claude Code's settings use for
+// them (src/hooks/schemas.ts has every alias; the others go through main).
+const OWN_ENTRY = {
+  "post-tool-use": "every-call",
+  PostToolUse: "every-call",
+  stop: "every-call",
+  Stop: "every-call",
+  "session-start": "session-start",
+  SessionStart: "session-start",
+};
 const found = process.versions.node;
 if (Number.parseInt(found.split(".")[0] ?? "0", 10) < 22 || typeof process.getBuiltinModule !== "function") {
   process.stderr.write(
@@ -14,9 +22,9 @@ if (Number.parseInt(found.split(".")[0] ?? "0", 10) < 22 || typeof process.getBu
   );
   process.exitCode = 1;
 } else {
-  // The hooks that run on every tool call and every turn have an entry of their own (./every-call.ts says why).
   const [command, event, ...more] = process.argv.slice(2);
-  const everyCall = command === "hook" && more.length === 0 && EVERY_CALL_EVENTS.indexOf(event ?? "") >= 0;
-  if (everyCall) await import("./every-call.ts");
+  const own = command === "hook" && more.length === 0 ? OWN_ENTRY[event as keyof typeof OWN_ENTRY] : undefined;
+  if (own === "every-call") await import("./every-call.ts");
+  else if (own === "session-start") await import("./session-start.ts");
   else await import("./main.ts");
 }

@@ -14,10 +14,15 @@ import { readInjection, writeInjection } from "../store/context/injection.ts";
 import { removeOrphanedTempFiles } from "../store/files/atomic-write.ts";
 import { updateSessionsSeen } from "../store/sessions/seen.ts";
 import { claudeCodePid } from "./claude-pid.ts";
-import type { SessionStartInput } from "./schemas.ts";
-import type { HookDeps, HookOutcome } from "./types.ts";
+import { type SessionStartInput, SessionStartInputSchema } from "./schemas.ts";
+import { defineHook, type HookDeps, type HookOutcome, type HookTable } from "./types.ts";
 
 const STARTUP_MAX_CHARS = 2_500;
+
+/** The table of SessionStart's own entry (src/bin/session-start.ts); ./table.ts loads this file lazily. */
+export const SESSION_START_HOOKS: HookTable = {
+  "session-start": defineHook(SessionStartInputSchema, (input, deps) => handleSessionStart(input, deps)),
+};
 
 export async function handleSessionStart(input: SessionStartInput, deps: HookDeps): Promise<HookOutcome | null> {
   // The sessions file and the injection are separate files: both are written (and fsynced) at once. A failure to

@@ -30,7 +30,7 @@ describe("rewriteBuiltinImports", () => {
 
   it("leaves the built output with no static import of a built-in", () => {
     const dist = fileURLToPath(new URL("../../dist", import.meta.url));
-    // The program's build and the every-call hooks' build (dist/hook/).
+    // The program's build and the hook entries built on their own (dist/<entry>/).
     const left = readdirSync(dist, { recursive: true, encoding: "utf8" })
       .filter((name) => name.endsWith(".js"))
       .flatMap((name) =>
