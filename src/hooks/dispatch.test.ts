@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../config/defaults.ts";
 import { CtxError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
+import { defineHook } from "./define-hook.ts";
 import { type HookRunDeps, runHook } from "./dispatch.ts";
 import { SessionStartInputSchema } from "./schemas.ts";
 import { HOOK_TABLE } from "./table.ts";
@@ -24,7 +25,7 @@ function depsWith(handle: HookDefinition["handle"], overrides: Partial<HookRunDe
     logger: silentLogger,
     findProjectRoot: (cwd) => cwd,
     loadConfig: () => defaultConfig(),
-    table: { ...HOOK_TABLE, "session-start": { schema: SessionStartInputSchema, handle } },
+    table: { ...HOOK_TABLE, "session-start": defineHook(SessionStartInputSchema, handle) },
     ...overrides,
   };
 }

@@ -1,9 +1,8 @@
 // Runs one hook: event name -> parse and validate stdin -> handler under a time limit -> the reply.
 // It never throws and never breaks the user's session: every failure is exit 0, one stderr line, no stdout.
-import * as z from "zod/mini";
 import { defaultConfig } from "../config/defaults.ts";
 import { describeError } from "../errors.ts";
-import { HOOK_EVENT_ALIASES, resolveHookEvent } from "./schemas.ts";
+import { HOOK_EVENT_ALIASES, resolveHookEvent } from "./events.ts";
 import type { HookDeps, HookTable } from "./types.ts";
 
 export interface HookRunResult {
@@ -18,7 +17,7 @@ export interface HookRunDeps extends Omit<HookDeps, "projectRoot" | "config" | "
   cliPath?: string;
   findProjectRoot: (cwd: string) => string;
   /** Loads the config for a project; may throw CONFIG_INVALID (the hook then runs on defaults). */
-  loadConfig: (projectRoot: string) => HookDeps["config"];
+  loadConfig: (projectRoot: string) => HookDeps["config"] | Promise<HookDeps["config"]>;
   /** The events this process can run: ./table.ts (all of them) or ./every-call.ts (the every-call entry's). */
   table: HookTable;
 }
@@ -41,19 +40,9 @@ export async function runHook(eventName: string, stdinText: string, deps: HookRu
   }
   const definition = deps.table[event];
   if (definition === undefined) return quiet(`${event}: not handled by this entry of ctx; nothing done`);
-  const parsed = z.safeParse(definition.schema(), raw);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    const where = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "input";
-    const what =
-      issue?.code === "invalid_type"
-        ? `expected ${issue.expected}`
-        : issue?.code === "invalid_format"
-          ? issue.message
-          : (issue?.code ?? "invalid");
-    return quiet(`${event}: invalid hook input: ${where}: ${what}; nothing done`);
-  }
-  const input = parsed.data as { cwd: string };
+  const checked = definition.check(raw);
+  if (!checked.ok) return quiet(`${event}: invalid hook input: ${checked.problem}; nothing done`);
+  const input = checked.input as { cwd: string };
 
   let projectRoot: string;
   try {
@@ -64,7 +53,7 @@ export async function runHook(eventName: string, stdinText: string, deps: HookRu
   let config = defaultConfig();
   let warning = "";
   try {
-    config = deps.loadConfig(projectRoot);
+    config = await deps.loadConfig(projectRoot);
   } catch (error) {
     warning = `ctx hook: ${event}: ${describeError(error)}; running on the default settings\n`;
   }
@@ -84,7 +73,7 @@ export async function runHook(eventName: string, stdinText: string, deps: HookRu
     timer.unref();
   });
   try {
-    const outcome = await Promise.race([definition.handle(parsed.data, handlerDeps), timeout]);
+    const outcome = await Promise.race([definition.handle(checked.input, handlerDeps), timeout]);
     const timedOut = outcome === "timeout";
     const result = timedOut ? (definition.onTimeout?.(config, limitMs) ?? null) : outcome;
     const timeoutLine = timedOut ? `ctx hook: ${event}: handler took longer than ${limitMs} ms; abandoned\n` : "";

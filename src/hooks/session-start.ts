@@ -14,8 +14,9 @@ import { readInjection, writeInjection } from "../store/context/injection.ts";
 import { removeOrphanedTempFiles } from "../store/files/atomic-write.ts";
 import { updateSessionsSeen } from "../store/sessions/seen.ts";
 import { claudeCodePid } from "./claude-pid.ts";
+import { defineHook } from "./define-hook.ts";
 import { type SessionStartInput, SessionStartInputSchema } from "./schemas.ts";
-import { defineHook, type HookDeps, type HookOutcome, type HookTable } from "./types.ts";
+import type { HookDeps, HookOutcome, HookTable } from "./types.ts";
 
 const STARTUP_MAX_CHARS = 2_500;
 

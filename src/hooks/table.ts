@@ -1,8 +1,9 @@
 // The hook table: event -> input schema -> handler (the oclif pattern, STYLE.md). Handlers are imported
 // lazily, so a hook process loads only its own event's code; they take their types from ./types.ts.
 import type { Config } from "../config/schema.ts";
+import { defineHook } from "./define-hook.ts";
+import type { HookEvent } from "./events.ts";
 import {
-  type HookEvent,
   type PostCompactInput,
   PostCompactInputSchema,
   type PostToolUseInput,
@@ -18,7 +19,7 @@ import {
   type UserPromptSubmitInput,
   UserPromptSubmitInputSchema,
 } from "./schemas.ts";
-import { defineHook, type HookDefinition, type HookDeps, type HookOutcome } from "./types.ts";
+import type { HookDefinition, HookDeps, HookOutcome } from "./types.ts";
 
 function preCompactTimeoutOutcome(config: Config, limitMs: number): HookOutcome | null {
   const reason = `ctx could not save the context within ${limitMs} ms before compaction`;

@@ -1,10 +1,9 @@
-// What every hook handler receives and answers, and the shape of a table entry (and `defineHook`, which makes
-// one): imported by the tables, the dispatcher and each handler, so that the handlers (loaded lazily by the table)
-// never import the table itself.
-import type * as z from "zod/mini";
+// What every hook handler receives and answers, and the shape of a table entry: imported by the tables, the
+// dispatcher and each handler, so that the handlers (loaded lazily by the table) never import the table itself.
+// No zod here: the every-call hooks load none (./every-call-input.ts).
 import type { Config } from "../config/schema.ts";
 import type { Logger } from "../log.ts";
-import type { HookEvent } from "./schemas.ts";
+import type { HookEvent } from "./events.ts";
 
 export interface HookDeps {
   env: NodeJS.ProcessEnv;
@@ -26,23 +25,28 @@ export interface HookOutcome {
   stderr?: string;
 }
 
-export interface HookDefinition<S extends z.ZodMiniType = z.ZodMiniType> {
-  /** The event's input schema, built on first call. */
-  schema: () => S;
-  handle: (input: z.output<S>, deps: HookDeps) => Promise<HookOutcome | null>;
+/** A hook's stdin JSON checked against its event's shape: the input, or what is wrong with it ("tool_name: expected
+ *  string"). */
+export type HookInputCheck<T> = { ok: true; input: T } | { ok: false; problem: string };
+
+export interface HookDefinition<T = unknown> {
+  /** Checks the event's input (./define-hook.ts builds it from a zod schema; ./every-call-input.ts by hand). */
+  check: (raw: unknown) => HookInputCheck<T>;
+  handle: (input: T, deps: HookDeps) => Promise<HookOutcome | null>;
   /** This event's time limit, when it differs from `hooks.handlerTimeoutMs`. */
   timeoutMs?: (config: Config) => number;
   /** What a handler that ran out of time answers (default: nothing, exit 0). */
   onTimeout?: (config: Config, limitMs: number) => HookOutcome | null;
 }
 
-/** Event -> definition. The whole table (./table.ts) or the every-call hooks' part of it (./every-call.ts). */
+/** Event -> definition. The whole table (./table.ts), or the part an entry of its own runs (./every-call.ts, …). */
 export type HookTable = Partial<Record<HookEvent, HookDefinition>>;
 
-export function defineHook<S extends z.ZodMiniType>(
-  schema: () => S,
-  handle: (input: z.output<S>, deps: HookDeps) => Promise<HookOutcome | null>,
+/** A table entry from an input check and the handler that takes what it checked. */
+export function hookOf<T>(
+  check: (raw: unknown) => HookInputCheck<T>,
+  handle: (input: T, deps: HookDeps) => Promise<HookOutcome | null>,
   extra: Pick<HookDefinition, "timeoutMs" | "onTimeout"> = {},
 ): HookDefinition {
-  return { schema, handle: handle as HookDefinition["handle"], ...extra };
+  return { check, handle: handle as HookDefinition["handle"], ...extra };
 }

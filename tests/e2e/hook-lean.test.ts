@@ -10,15 +10,19 @@ import { runCtx } from "./ctx-process.ts";
 
 const recorder = fileURLToPath(new URL("./record-imports.mjs", import.meta.url));
 
-async function modulesLoadedBy(args: string[], stdin: string): Promise<string[]> {
-  const dir = mkdtempSync(join(tmpdir(), "ctx-lean-"));
+/** The modules a `ctx` process resolves; `dir` (a fresh one by default) holds its project and CTX_HOME. */
+async function modulesLoadedBy(
+  args: string[],
+  stdin: string,
+  { env = {}, dir = mkdtempSync(join(tmpdir(), "ctx-lean-")) }: { env?: NodeJS.ProcessEnv; dir?: string } = {},
+): Promise<string[]> {
   const project = join(dir, "repo");
   mkdirSync(join(project, ".git"), { recursive: true });
   const list = join(dir, "imports.txt");
   const result = await runCtx(args, {
     cwd: project,
     stdin: stdin.replaceAll("PROJECT", project),
-    env: { CTX_HOME: join(dir, "home"), CTX_RECORD_IMPORTS: list, NODE_OPTIONS: `--import=${recorder}` },
+    env: { ...env, CTX_HOME: join(dir, "home"), CTX_RECORD_IMPORTS: list, NODE_OPTIONS: `--import=${recorder}` },
   });
   expect(result.code).toBe(0);
   return readFileSync(list, "utf8").split("\n");
@@ -27,6 +31,7 @@ async function modulesLoadedBy(args: string[], stdin: string): Promise<string[]>
 const FORBIDDEN = [/@modelcontextprotocol/, /node:sqlite/, /better-sqlite3/, /\/node_modules\/zod\//, /\/commander\//];
 /** A class only full (classic) zod defines; zod/mini's counterpart is "ZodMiniObject". */
 const FULL_ZOD_MARKER = '"ZodObject"';
+const ZOD_MINI_MARKER = '"ZodMiniObject"';
 
 function ownChunks(modules: string[]): string[] {
   return modules.filter((url) => url.startsWith("file:") && url.includes("/dist/")).map((url) => fileURLToPath(url));
@@ -58,6 +63,21 @@ describe("hook path stays lean", () => {
         ).toEqual([]);
     },
   );
+
+  it.each([
+    ["post-tool-use", "PostToolUse"],
+    ["stop", "Stop"],
+  ])("`ctx hook %s` loads no zod at all (its input, mark and guard state are checked by hand)", async (event, name) => {
+    const common = { session_id: "s", transcript_path: "/t.jsonl", cwd: "PROJECT", hook_event_name: name };
+    const input = JSON.stringify({ ...common, tool_name: "Bash" });
+    // A config layer (a CTX_* variable) too: its first run validates it (zod, loaded then), the next reads the cache.
+    const options = { env: { CTX_GUARD__WARNING_PERCENT: "30" }, dir: mkdtempSync(join(tmpdir(), "ctx-lean-")) };
+    const first = ownChunks(await modulesLoadedBy(["hook", event], input, options));
+    expect(first.filter((file) => readFileSync(file, "utf8").includes(ZOD_MINI_MARKER))).not.toEqual([]);
+    const chunks = ownChunks(await modulesLoadedBy(["hook", event], input, options));
+    expect(chunks.some((file) => readFileSync(file, "utf8").includes("// src/hooks/dispatch.ts"))).toBe(true);
+    expect(chunks.filter((file) => readFileSync(file, "utf8").includes(ZOD_MINI_MARKER))).toEqual([]);
+  });
 
   it("the checks would catch a heavy import: `ctx serve` loads commander, the MCP SDK and full zod", async () => {
     const modules = await modulesLoadedBy(["serve"], "");

@@ -1,7 +1,7 @@
 // `ctx hook <event>`: normally taken by the fast path in src/bin (no commander); registered here so that
 // `ctx --help` lists it and `ctx hook --help` explains it. It runs the same dispatcher.
 import type { Command } from "commander";
-import { HOOK_EVENT_ALIASES } from "../../hooks/schemas.ts";
+import { HOOK_EVENT_ALIASES } from "../../hooks/events.ts";
 import type { CliContext } from "../command-io.ts";
 
 export function registerHookCommand(program: Command, ctx: CliContext): void {

@@ -1,14 +1,22 @@
 // What the context guard reports (`ctx_health`, `ctx://health`, `ctx status`): the health figures derived
 // from a session's guard state.
 import * as z from "zod/mini";
-import {
-  CompactionSchema,
-  GUARD_TIERS,
-  type GuardState,
-  MeasurementSchema,
-  remainingPercent,
-  ThresholdsSchema,
-} from "./state.ts";
+import { GUARD_TIERS, type GuardState, remainingPercent } from "./state.ts";
+
+// The parts of a guard state (./state.ts) the report shows, as schemas for its output.
+export const MeasurementSchema = z.object({ op: z.int(), at: z.string(), usedTokens: z.int() });
+export const CompactionSchema = z.object({
+  at: z.nullable(z.string()),
+  trigger: z.nullable(z.string()),
+  preTokens: z.nullable(z.number()),
+  postTokens: z.nullable(z.number()),
+});
+export const ThresholdsSchema = z.object({
+  warning: z.number(),
+  advisory: z.number(),
+  yellow: z.number(),
+  critical: z.number(),
+});
 
 export const HealthSchema = z.object({
   sessionId: z.string(),

@@ -1,4 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
 import {
   type CheckpointMark,
   countMessageLines,
@@ -113,5 +115,54 @@ describe("parseCheckpointMark", () => {
     for (const value of [null, 42, "x", {}, { sessions: { s1: { offset: "1" } } }, { sessionId: "s1" }]) {
       expect(parseCheckpointMark(value)).toBeNull();
     }
+  });
+});
+
+describe("parseCheckpointMark against the zod schemas it replaced", () => {
+  const SessionCountSchema = z.object({ offset: z.int(), messages: z.int(), updatedAt: z.string() });
+  const CheckpointMarkSchema = z.object({ sessions: z.record(z.string(), SessionCountSchema) });
+  const SingleSessionMarkSchema = z.object({ sessionId: z.string(), offset: z.int(), messages: z.int() });
+  const zodParse = (value: unknown) => {
+    const current = CheckpointMarkSchema.safeParse(value);
+    if (current.success) return current.data;
+    const single = SingleSessionMarkSchema.safeParse(value);
+    if (!single.success) return null;
+    const { sessionId, offset, messages } = single.data;
+    return { sessions: { [sessionId]: { offset, messages, updatedAt: new Date(0).toISOString() } } };
+  };
+  const other = fc.oneof(
+    fc.string(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.boolean(),
+    fc.constant(null),
+  );
+  const field = (good: fc.Arbitrary<unknown>) =>
+    fc.oneof(
+      { weight: 8, arbitrary: good },
+      { weight: 1, arbitrary: other },
+      { weight: 1, arbitrary: fc.constant(undefined) },
+    );
+  const int = fc.integer({ min: -1, max: 10_000_000 });
+  const countArb = fc.record({
+    offset: field(int),
+    messages: field(int),
+    updatedAt: field(fc.string()),
+    x: field(int),
+  });
+  const sessionId = fc.string().filter((id) => id !== "__proto__");
+  const mark = fc.oneof(
+    fc.record({ sessions: field(fc.dictionary(sessionId, countArb, { maxKeys: 3 })), extra: field(int) }),
+    fc.record({ sessionId: field(sessionId), offset: field(int), messages: field(int), extra: field(int) }),
+    other,
+  );
+
+  it("accepts and keeps exactly what they did, in either format", () => {
+    fc.assert(
+      fc.property(mark, (generated) => {
+        const value = JSON.parse(JSON.stringify(generated ?? null)) as unknown;
+        expect(parseCheckpointMark(value)).toEqual(zodParse(value));
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });

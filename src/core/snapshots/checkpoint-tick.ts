@@ -2,37 +2,57 @@
 // bytes the transcript grew by since the last tick (user and assistant lines), so the hot path never
 // parses or re-reads the transcript. One count per session, so sessions working in one project at once
 // each reach their interval.
-import * as z from "zod/mini";
 
 /** Sessions the mark remembers; the least recently ticked beyond this are dropped. */
 export const MAX_MARKED_SESSIONS = 8;
 
-export const SessionCountSchema = z.object({
+export interface SessionCount {
   /** Transcript size when last counted. */
-  offset: z.int(),
+  offset: number;
   /** Messages counted since the last checkpoint. */
-  messages: z.int(),
+  messages: number;
   /** ISO 8601: this session's last tick (decides which sessions the bound drops). */
-  updatedAt: z.string(),
-});
-export type SessionCount = z.infer<typeof SessionCountSchema>;
+  updatedAt: string;
+}
 
-export const CheckpointMarkSchema = z.object({
-  sessions: z.record(z.string(), SessionCountSchema),
-});
-export type CheckpointMark = z.infer<typeof CheckpointMarkSchema>;
+export interface CheckpointMark {
+  sessions: Record<string, SessionCount>;
+}
 
-/** The mark before it counted per session: read as that one session so its count carries over. */
-const SingleSessionMarkSchema = z.object({ sessionId: z.string(), offset: z.int(), messages: z.int() });
+// Checked by hand, not by zod: this runs after every tool call, and zod costs that process more to load and build
+// than the rest of its work (bench/hooks.bench.ts). The tests hold it to the zod schemas it replaced.
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
 
-/** The mark from the file's JSON, either format; null (count afresh) for anything else. */
+function sessionCountOf(value: unknown): SessionCount | null {
+  if (!isRecord(value)) return null;
+  const { offset, messages, updatedAt } = value;
+  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(messages) || typeof updatedAt !== "string") return null;
+  return { offset: offset as number, messages: messages as number, updatedAt };
+}
+
+/** The mark from the file's JSON, either format (unknown fields dropped); null (count afresh) for anything else. */
 export function parseCheckpointMark(value: unknown): CheckpointMark | null {
-  const current = CheckpointMarkSchema.safeParse(value);
-  if (current.success) return current.data;
-  const single = SingleSessionMarkSchema.safeParse(value);
-  if (!single.success) return null;
-  const { sessionId, offset, messages } = single.data;
-  return { sessions: { [sessionId]: { offset, messages, updatedAt: new Date(0).toISOString() } } };
+  if (!isRecord(value)) return null;
+  if (isRecord(value.sessions)) {
+    const sessions: Record<string, SessionCount> = {};
+    let valid = true;
+    for (const [sessionId, entry] of Object.entries(value.sessions)) {
+      const count = sessionCountOf(entry);
+      if (count === null) valid = false;
+      // A session id is never "__proto__"; as a key it would set the object's prototype.
+      else if (sessionId !== "__proto__") sessions[sessionId] = count;
+    }
+    if (valid) return { sessions };
+  }
+  // The mark before it counted per session: read as that one session so its count carries over.
+  const { sessionId, offset, messages } = value;
+  if (typeof sessionId !== "string" || !Number.isSafeInteger(offset) || !Number.isSafeInteger(messages)) return null;
+  return {
+    sessions: {
+      [sessionId]: { offset: offset as number, messages: messages as number, updatedAt: new Date(0).toISOString() },
+    },
+  };
 }
 
 const MESSAGE_LINE = /"type":"(user|assistant)"/g;

@@ -4,7 +4,7 @@
 // ignored and the config is validated as usual. Written atomically (0600 in a 0700 folder), never through a link.
 import { closeSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ConfigCache } from "../../config/load.ts";
+import type { ConfigCache } from "../../config/layers.ts";
 import { ctxHome } from "../../config/paths.ts";
 import type { Config } from "../../config/schema.ts";
 import { isCtxPathSafe, openRegularFileSync, replaceFileSync } from "../files/safe-path.ts";
