@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { CODECS, codecFromId, codecToId, compressPayload, decompressPayload } from "./codecs.ts";
+import { CODECS, codecFromId, codecToId, compressPayload, decompressPayload, nativeZstdIn } from "./codecs.ts";
 
 const text = new TextEncoder().encode("the quick brown fox jumps over the lazy dog. ".repeat(2_000));
 // Larger than lz4js's 4 MiB block, so the frame holds two blocks, one of them partly incompressible.
@@ -81,5 +81,20 @@ describe("corrupt zstd frames", () => {
   it("throws instead of returning data for a cut frame", () => {
     const frame = compressPayload("zstd", text);
     expect(() => decompressPayload("zstd", frame.subarray(0, frame.length - 20), text.length)).toThrow();
+  });
+});
+
+describe("native zstd by Node version (known without loading zlib)", () => {
+  it("is there from 22.15 and 23.8 on, and not before", () => {
+    for (const version of ["22.15.0", "22.20.1", "23.8.0", "24.0.0", "24.21.0", "25.1.0"]) {
+      expect(nativeZstdIn(version), version).toBe(true);
+    }
+    for (const version of ["20.19.0", "22.3.0", "22.14.9", "23.7.0"])
+      expect(nativeZstdIn(version), version).toBe(false);
+  });
+
+  it("agrees with the running Node's zlib", () => {
+    const zlib = process.getBuiltinModule("node:zlib");
+    expect(nativeZstdIn(process.versions.node)).toBe(typeof zlib.zstdCompressSync === "function");
   });
 });

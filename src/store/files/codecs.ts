@@ -2,7 +2,6 @@
 // compressors behind them. Both produce standard frames (`lz4 -d` / `zstd -d` decode a cut-out payload):
 // LZ4 frames from lz4js; zstd frames written by node:zlib (level 19 for archives, level 1 on hook paths) and
 // read by node:zlib, or by fzstd on a Node without native zstd (before 22.15).
-import * as zlib from "node:zlib";
 import { decompress as decompressZstdFrame } from "fzstd";
 import * as lz4 from "lz4js";
 import { hash as xxh32 } from "lz4js/xxh32.js";
@@ -20,7 +19,18 @@ export const FAST_ZSTD_LEVEL = 1;
 /** What a writer asks for: a header codec, or `zstd-fast` (zstd at FAST_ZSTD_LEVEL; the header says zstd). */
 export type WriteCodec = Codec | "zstd-fast";
 
-const NATIVE_ZSTD = typeof zlib.zstdCompressSync === "function" && typeof zlib.zstdDecompressSync === "function";
+/** node:zlib, loaded when a zstd frame is written or read, not with this module: a hook process that reads and writes
+ *  only uncompressed files (SessionStart's sessions file and injection) then never pays its ~2.5 ms. */
+const zlib = (): typeof import("node:zlib") => process.getBuiltinModule("node:zlib");
+
+/** Node's native zstd (22.15+): the hot codec's choice, and the faster decoder. Known from the version, so that
+ *  asking loads nothing (zlib's zstd functions arrived in 22.15 and 23.8). */
+const NATIVE_ZSTD = nativeZstdIn(process.versions.node);
+
+export function nativeZstdIn(version: string): boolean {
+  const [major = 0, minor = 0] = version.split(".").map((part) => Number.parseInt(part, 10));
+  return major > 23 || (major === 23 && minor >= 8) || (major === 22 && minor >= 15);
+}
 
 /** The codec for files written on hook paths: zstd-fast where Node has native zstd (22.15+), else LZ4. */
 export const HOT_CODEC: WriteCodec = NATIVE_ZSTD ? "zstd-fast" : "lz4";
@@ -65,8 +75,9 @@ export function decompressPayload(codec: Codec, data: Uint8Array, expectedLength
     case "zstd": {
       // Native where Node has it (2-3x faster than fzstd), bounded by the header's length against bombs.
       // A plain Uint8Array view either way: values decoded from it then look the same whichever decoder ran.
-      if (!NATIVE_ZSTD) return decompressZstdFrame(data);
-      const out = zlib.zstdDecompressSync(data, { maxOutputLength: Math.max(1, expectedLength) });
+      const native = NATIVE_ZSTD ? zlib() : null;
+      if (typeof native?.zstdDecompressSync !== "function") return decompressZstdFrame(data);
+      const out = native.zstdDecompressSync(data, { maxOutputLength: Math.max(1, expectedLength) });
       return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
     }
   }
@@ -74,13 +85,14 @@ export function decompressPayload(codec: Codec, data: Uint8Array, expectedLength
 
 function compressZstd(data: Uint8Array, level: number): Uint8Array {
   // zstdCompressSync arrived in Node 22.15; engines allows 22.0, so say what is missing instead of a TypeError.
-  if (typeof zlib.zstdCompressSync !== "function") {
+  const { constants, zstdCompressSync } = zlib();
+  if (typeof zstdCompressSync !== "function") {
     throw new CtxError("INTERNAL", `zstd compression needs Node >= 22.15 (running ${process.versions.node})`, {
       hint: "Upgrade Node, or write this file with the lz4 codec.",
     });
   }
-  return zlib.zstdCompressSync(data, {
-    params: { [zlib.constants.ZSTD_c_compressionLevel]: level },
+  return zstdCompressSync(data, {
+    params: { [constants.ZSTD_c_compressionLevel]: level },
     // Puts the content size in the frame header, so decoders can size their output exactly.
     pledgedSrcSize: data.length,
   });

@@ -1,10 +1,10 @@
 // `.ctx/sessions.ctx`: the sessions seen in a project, written by the SessionStart/SessionEnd hooks
-// and read by `ctx status` and the `ctx_status` tool. LZ4: written on the hook path. This file is
-// bookkeeping, so a damaged one is moved aside (kept for inspection) and started afresh.
-
+// and read by `ctx status` and the `ctx_status` tool. Stored uncompressed, like the injection: at most 200
+// records (tens of KB), and a SessionStart that reads and writes no compressed file never loads zlib (~2.5 ms of
+// every such process; bench/hooks.bench.ts). Bookkeeping, so a damaged one is moved aside (kept for inspection)
+// and started afresh.
 import { projectPaths } from "../../config/paths.ts";
 import { type SessionsFile, SessionsFileSchema } from "../../core/sessions/seen.ts";
-import { HOT_CODEC } from "../files/codecs.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
 import { updateStateFileOrQuarantine } from "../files/quarantine.ts";
 import { readStateFile } from "../files/state-file.ts";
@@ -27,7 +27,7 @@ export async function updateSessionsSeen(
   await ensureProjectCtxDir(projectRoot);
   const path = projectPaths(projectRoot).sessions;
   const { value, movedAside } = await updateStateFileOrQuarantine(path, SessionsFileSchema, change, {
-    codec: HOT_CODEC,
+    codec: "none",
     now: now(),
   });
   return { sessions: value, movedAside };
