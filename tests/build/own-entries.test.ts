@@ -6,7 +6,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { OWN_ENTRIES, ownEntryOutput } from "../../build/own-entries.ts";
+import { borrowedEntries, borrowedName, OWN_ENTRIES, type OwnEntry, ownEntryOutput } from "../../build/own-entries.ts";
 
 const dist = fileURLToPath(new URL("../../dist", import.meta.url));
 const STATIC_IMPORT = /^(?:import|export)\b[^;]*?from\s*["'](\.[^"']+)["'];?$|^import\s*["'](\.[^"']+)["'];?$/gm;
@@ -28,7 +28,7 @@ const sourcesOf = (files: Iterable<string>): string[] =>
   );
 
 /** The files an entry loads before its handler runs: the entry, then (code cache on) its one dynamic import. */
-function loadedBy(name: keyof typeof OWN_ENTRIES): Set<string> {
+function loadedBy(name: OwnEntry): Set<string> {
   const entry = join(dist, ownEntryOutput(name));
   const dynamic = [...readFileSync(entry, "utf8").matchAll(/import\(["'](\.[^"']+)["']\)/g)].map((m) => m[1] ?? "");
   expect(dynamic).toHaveLength(1);
@@ -37,13 +37,13 @@ function loadedBy(name: keyof typeof OWN_ENTRIES): Set<string> {
 
 describe("hook entries built on their own", () => {
   it.each(Object.keys(OWN_ENTRIES))("dist/ctx.js sends its events to dist/%s/", (name) => {
-    const output = ownEntryOutput(name as keyof typeof OWN_ENTRIES);
+    const output = ownEntryOutput(name as OwnEntry);
     expect(readFileSync(join(dist, "ctx.js"), "utf8")).toContain(`import('${output}')`);
     expect(existsSync(join(dist, output))).toBe(true);
   });
 
   it.each([
-    ["every-call", "src/hooks/every-call.ts", 8],
+    ["every-call", "src/hooks/every-call.ts", 4],
     ["session-start", "src/hooks/session-start.ts", 20],
   ] as const)("%s loads a handful of files with only its own events' code", (name, handler, most) => {
     const loaded = loadedBy(name);
@@ -63,5 +63,29 @@ describe("hook entries built on their own", () => {
       .join("\n");
     expect(text).not.toMatch(/@modelcontextprotocol|from ["']commander["']/);
     expect(text).not.toContain("// src/hooks/table.ts");
+  });
+
+  it("each borrowed module is a program entry its borrower's import() reaches, and nothing else is borrowed", () => {
+    const sources = Object.values(OWN_ENTRIES).flatMap((entry) => [...entry.borrowed]);
+    expect(new Set(sources.map(borrowedName)).size).toBe(sources.length);
+    expect(Object.keys(borrowedEntries())).toHaveLength(sources.length);
+    for (const [name, entry] of Object.entries(OWN_ENTRIES)) {
+      const folder = join(dist, name);
+      const imports = readdirSync(folder)
+        .filter((file) => file.endsWith(".js"))
+        .flatMap((file) => [
+          ...readFileSync(join(folder, file), "utf8").matchAll(/import\(["']\.\.\/borrowed\/([\w-]+)\.js["']\)/g),
+        ])
+        .map((match) => match[1]);
+      expect(new Set(imports)).toEqual(new Set(entry.borrowed.map(borrowedName)));
+      for (const borrowed of imports) expect(existsSync(join(dist, "borrowed", `${borrowed}.js`))).toBe(true);
+      // The borrowed code itself is not in the entry's build.
+      const sources = sourcesOf(
+        readdirSync(folder)
+          .filter((file) => file.endsWith(".js"))
+          .map((file) => join(folder, file)),
+      );
+      for (const source of entry.borrowed) expect(sources).not.toContain(source);
+    }
   });
 });

@@ -199,6 +199,27 @@ describe("the context guard through hook processes", () => {
     expect(readGuardState(project, SESSION)?.measurements.length).toBe(measured);
   });
 
+  it("writes the rolling checkpoint every N messages below every tier (the every-call entry's borrowed path)", async () => {
+    env = { ...env, CTX_CHECKPOINTS__INTERVAL_MESSAGES: "4" };
+    // A session saved once (the checkpoint copies the session's saved state), then quiet tool calls.
+    const start = await runCtx(["hook", "session-start"], {
+      cwd: project,
+      env,
+      stdin: JSON.stringify({
+        session_id: SESSION,
+        transcript_path: transcript,
+        cwd: project,
+        hook_event_name: "SessionStart",
+        source: "startup",
+      }),
+    });
+    expect(start.code).toBe(0);
+    expect((await runCtx(["save"], { cwd: project, env: { ...env, CLAUDE_PROJECT_DIR: project } })).code).toBe(0);
+    for (let i = 0; i < 4; i++) expect(await toolCall(20_000)).toBeNull();
+    const checkpoints = join(project, ".ctx", "checkpoints");
+    expect(existsSync(checkpoints) ? readdirSync(checkpoints).length : 0).toBeGreaterThan(0);
+  });
+
   it("in a project ctx does not manage (no .ctx/), it measures nothing and writes nothing", async () => {
     const bare = join(mkdtempSync(join(tmpdir(), "ctx-guard-bare-")), "repo");
     mkdirSync(join(bare, ".git"), { recursive: true });
