@@ -19,7 +19,16 @@ export const OWN_ENTRIES = {
     borrowed: ["src/store/guard/guard-actions.ts", "src/store/context/operations.ts", "src/config/load.ts"],
   },
   /** `ctx hook session-start`: at every start, resume and compaction. */
-  "session-start": { source: "src/bin/session-start.ts", borrowed: [] },
+  "session-start": {
+    source: "src/bin/session-start.ts",
+    borrowed: [
+      "src/store/context/project-state.ts",
+      "src/hooks/context-injection.ts",
+      "src/hooks/injection-extras.ts",
+      "src/hooks/compaction-audit.ts",
+      "src/config/load.ts",
+    ],
+  },
 } as const satisfies Record<string, { source: string; borrowed: readonly string[] }>;
 
 export type OwnEntry = keyof typeof OWN_ENTRIES;
@@ -32,8 +41,8 @@ export const borrowedName = (source: string): string => basename(source, ".ts");
 
 /** Every borrowed module, as the program build's extra entries: `borrowed/<name>` -> source. */
 export function borrowedEntries(): Record<string, string> {
-  const sources = Object.values(OWN_ENTRIES).flatMap((entry) => [...entry.borrowed]);
-  return Object.fromEntries(sources.map((source) => [`borrowed/${borrowedName(source)}`, source]));
+  const sources = new Set(Object.values(OWN_ENTRIES).flatMap((entry) => [...entry.borrowed]));
+  return Object.fromEntries([...sources].map((source) => [`borrowed/${borrowedName(source)}`, source]));
 }
 
 interface PluginBuild {
