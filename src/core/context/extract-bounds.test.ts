@@ -92,7 +92,8 @@ describe("boundForExtraction", () => {
       ].join("\n"),
     );
     const bounded = lines.map(boundForExtraction);
-    expect(bounded).toEqual(lines);
+    expect(bounded[1]).toEqual(lines[1]);
+    expect(bounded[3]).toEqual(lines[3]);
     expect(extractContextState(bounded, options)).toEqual(extractContextState(lines, options));
   });
 
@@ -105,7 +106,7 @@ describe("boundForExtraction", () => {
         assistantText(ctx, "a1", huge),
         compactSummary(ctx, huge),
         toolResult(ctx, "t1", huge),
-        assistantToolUse(ctx, "t1", "Write", { file_path: "/repo/a", content: huge }),
+        assistantToolUse(ctx, "t1", "Bash", { command: huge }),
       ].join("\n"),
     );
     for (const whole of [prompt, reply, summary]) expect(boundForExtraction(whole as ParsedLine)).toBe(whole);
@@ -115,10 +116,99 @@ describe("boundForExtraction", () => {
     expect(JSON.stringify(boundForExtraction(input as ParsedLine)).length).toBeLessThan(TOOL_FIELD_CHARS + 1_000);
   });
 
+  it("drops what extraction never reads: unread result and input fields, thinking, images", () => {
+    const ctx = { sessionId: "s", cwd: "/repo" };
+    const big = "y".repeat(50_000);
+    const envelope = { sessionId: "s", cwd: "/repo", timestamp: "2026-11-22T10:00:00.000Z", isSidechain: false };
+    const lines = parse(
+      [
+        JSON.stringify({
+          ...envelope,
+          type: "assistant",
+          uuid: "a1",
+          message: {
+            id: "m1",
+            model: "claude-opus-4-6",
+            role: "assistant",
+            content: [
+              { type: "thinking", thinking: big, signature: big },
+              { type: "text", text: "Editing the parser now." },
+              {
+                type: "tool_use",
+                id: "e1",
+                name: "Edit",
+                input: { file_path: "/repo/src/parse.ts", old_string: big, new_string: big, replace_all: false },
+              },
+            ],
+          },
+        }),
+        JSON.stringify({
+          ...envelope,
+          type: "user",
+          uuid: "u1",
+          message: {
+            role: "user",
+            content: [
+              { type: "tool_result", tool_use_id: "e1", content: "The file has been updated." },
+              { type: "image", source: { type: "base64", media_type: "image/png", data: big } },
+            ],
+          },
+          toolUseResult: { filePath: "/repo/src/parse.ts", originalFile: big, structuredPatch: [{ lines: [big] }] },
+        }),
+        assistantToolUse(ctx, "t1", "TaskCreate", { subject: "Fix the parser", description: big }),
+        JSON.stringify({
+          ...envelope,
+          type: "user",
+          uuid: "u2",
+          message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "Task #7 created" }] },
+          toolUseResult: { task: { id: "7", subject: big, output: big } },
+        }),
+        JSON.stringify({
+          ...envelope,
+          type: "user",
+          uuid: "u3",
+          message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t1", content: "ok" }] },
+          toolUseResult: `Error: ${big}`,
+        }),
+      ].join("\n"),
+    );
+    const bounded = lines.map(boundForExtraction);
+    expect(JSON.stringify(bounded)).not.toContain("y".repeat(TOOL_FIELD_CHARS + 1));
+    expect(JSON.stringify(bounded[0])).toContain('{"type":"thinking"}');
+    expect(JSON.stringify(bounded[1])).toContain('{"type":"image"}');
+    expect((bounded[1] as { toolUseResult?: unknown }).toolUseResult).toEqual({ filePath: "/repo/src/parse.ts" });
+    expect((bounded[3] as { toolUseResult?: unknown }).toolUseResult).toEqual({ task: { id: "7" } });
+    expect(bounded[4]).not.toHaveProperty("toolUseResult");
+    const state = extractContextState(bounded, options);
+    expect(state).toEqual(extractContextState(lines, options));
+    expect(state.todos?.items.map((item) => item.id)).toEqual(["7"]);
+    expect(state.files.map((file) => file.path)).toEqual(["/repo/src/parse.ts"]);
+  });
+
+  it("keeps what extraction reads of a structured result: a plan, its file, the answers", () => {
+    const plan = { plan: "# Plan", filePath: "/home/u/.claude/plans/p.md", isAgent: false };
+    const answers = { questions: [{ question: "Which?" }], answers: { "Which?": "The first" } };
+    for (const toolUseResult of [plan, answers]) {
+      const [line] = parse(
+        JSON.stringify({
+          uuid: "u1",
+          type: "user",
+          message: { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "ok" }] },
+          toolUseResult,
+        }),
+      );
+      const { questions: _q, isAgent: _a, ...read } = toolUseResult as Record<string, unknown>;
+      expect((boundForExtraction(line as ParsedLine) as { toolUseResult?: unknown }).toolUseResult).toEqual(read);
+    }
+  });
+
   it("capStrings returns the very same object when nothing is longer than the cap", () => {
     const value = { a: ["short", { b: "also short" }], c: 3 };
     expect(capStrings(value, 100)).toBe(value);
     // Whitespace is not counted: "also short" holds 5 others by "also s".
     expect(capStrings(value, 5)).toEqual({ a: ["short", { b: "also s" }], c: 3 });
+    // Whitespace beyond ASCII (no-break, ideographic, line separator) is not counted either; other letters are.
+    expect(capStrings("a\u00a0b\u3000\u2028c d", 3)).toBe("a\u00a0b\u3000\u2028c");
+    expect(capStrings("éa\u00a0ü😀x", 4)).toBe("éa\u00a0ü\ud83d");
   });
 });
