@@ -193,6 +193,8 @@ function transcriptPreparation(deps: ContextOpsDeps, session: SessionRef) {
 
 export interface SnapshotTranscriptJob {
   transcript: Promise<PreparedTranscript>;
+  /** The caller is free to help: what is not yet handed to the worker is redacted now, in this thread. */
+  finishHere(): void;
   /** Stops the redaction thread if it is still running (the snapshot will not be taken). */
   cancel(): void;
 }
@@ -209,6 +211,7 @@ export function startSnapshotTranscript(
 ): SnapshotTranscriptJob {
   let thread: RedactionThread | null = null;
   let cancelled = false;
+  let helping = false;
   const transcript = (async () => {
     // Loaded on its own: the worker runs that module's chunk, which then holds the redactor and little else.
     const { startRedactionThread } = await import("../snapshots/redact-thread.ts");
@@ -217,6 +220,7 @@ export function startSnapshotTranscript(
       ...(options.minThreadedBytes === undefined ? {} : { minThreadedBytes: options.minThreadedBytes }),
     });
     thread = started;
+    if (helping) started.help();
     try {
       return await prepareSnapshotTranscript(deps.projectRoot, {
         ...transcriptPreparation(deps, session),
@@ -231,6 +235,10 @@ export function startSnapshotTranscript(
   transcript.catch(() => undefined);
   return {
     transcript,
+    finishHere: () => {
+      helping = true;
+      thread?.help();
+    },
     cancel: () => {
       cancelled = true;
       thread?.close();
@@ -244,6 +252,7 @@ export function startSnapshotTranscript(
  * redacted with the config's allowlist before it is kept.
  */
 export function snapshotContext(deps: ContextOpsDeps, input: SnapshotContextInput): Promise<CreateSnapshotResult> {
+  input.prepared?.finishHere();
   return createSnapshot(
     deps.projectRoot,
     {

@@ -32,8 +32,27 @@ describe("startRedactionThread", () => {
     expect(text).not.toContain(GITHUB);
     const thread = startRedactionThread([], { minThreadedBytes: 0 });
     const redacted = await thread.redact(raw);
-    expect(thread.threaded).toBe(true);
+    expect(thread.threadedBlocks).toBe(2);
     expect(Buffer.compare(Buffer.from(redacted), Buffer.from(expected))).toBe(0);
+    // The raw bytes are still whole: only copies of blocks went to the worker.
+    expect(Buffer.compare(Buffer.from(redactTranscriptBytes(raw, [])), Buffer.from(expected))).toBe(0);
+  });
+
+  it("shares the blocks with this thread once it helps, and gives the same bytes", async () => {
+    const raw = Buffer.from(transcript(3 * TRANSFORM_BLOCK_BYTES + 100_000));
+    const expected = redactTranscriptBytes(raw, []);
+    const thread = startRedactionThread([], { minThreadedBytes: 0 });
+    const pending = thread.redact(raw);
+    thread.help();
+    const redacted = await pending;
+    expect(thread.threadedBlocks).toBeGreaterThanOrEqual(1);
+    expect(thread.threadedBlocks).toBeLessThan(4);
+    expect(Buffer.compare(Buffer.from(redacted), Buffer.from(expected))).toBe(0);
+    // Help asked before the bytes arrive: all of it here.
+    const early = startRedactionThread([], { minThreadedBytes: 0 });
+    early.help();
+    expect(Buffer.compare(Buffer.from(await early.redact(raw)), Buffer.from(expected))).toBe(0);
+    expect(early.threadedBlocks).toBe(0);
   });
 
   it("keeps the allowlist, and redacts a view into a larger buffer as the view alone", async () => {
@@ -41,7 +60,7 @@ describe("startRedactionThread", () => {
     const view = whole.subarray(1000 + whole.subarray(1000).indexOf(10) + 1);
     const thread = startRedactionThread([STRIPE], { minThreadedBytes: 0 });
     const redacted = Buffer.from(await thread.redact(view)).toString("utf8");
-    expect(thread.threaded).toBe(true);
+    expect(thread.threadedBlocks).toBe(1);
     expect(redacted).toBe(Buffer.from(redactTranscriptBytes(view, [STRIPE])).toString("utf8"));
     expect(redacted).toContain(STRIPE);
     expect(redacted).not.toContain(GITHUB);
@@ -58,7 +77,7 @@ describe("startRedactionThread", () => {
       closed,
     ]) {
       const redacted = await thread.redact(raw);
-      expect(thread.threaded).toBe(false);
+      expect(thread.threadedBlocks).toBe(0);
       expect(Buffer.compare(Buffer.from(redacted), expected)).toBe(0);
     }
   });

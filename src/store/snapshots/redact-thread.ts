@@ -1,12 +1,14 @@
 // Redacting a snapshot's transcript in a worker thread, so PreCompact's other work (capturing the state from the
 // transcript, writing it) runs on the main thread meanwhile: on the bench's 10 MB transcript the redaction is the
-// largest single cost of the hook. The worker runs this very module (no separate bundle entry: the file that holds
-// this code is the worker's script, in src and in dist alike) and gives back exactly what transformInBlocks with the
-// same redactor and allowlist gives in this thread. A worker that cannot start, fails or exits early is never
-// a failure: the caller redacts in this thread instead.
+// largest single cost of the hook. The transcript goes to the worker a block at a time (transform-blocks.ts); once
+// the main thread has nothing else to do (`help`), it redacts the blocks not yet handed out itself, from the end, so
+// neither thread waits for the other long. Every block is redacted exactly as transformInBlocks redacts it here.
+// The worker runs this very module (no separate bundle entry: the file that holds this code is the worker's script,
+// in src and in dist alike). A worker that cannot start, fails or exits early is never a failure: the blocks it did
+// not return are redacted in this thread.
 import { isMainThread, parentPort, Worker, workerData } from "node:worker_threads";
 import { redactText } from "../../core/redact/redact.ts";
-import { transformInBlocks } from "./transform-blocks.ts";
+import { blockRanges, joinBlocks, transformBlock, transformInBlocks } from "./transform-blocks.ts";
 
 const WORKER_FLAG = "ctxRedactTranscript";
 
@@ -15,18 +17,29 @@ interface WorkerInput {
   allowlist: string[];
 }
 
+interface BlockMessage {
+  index: number;
+  bytes: Uint8Array;
+}
+
 /** The transcript's text redacted with `allowlist`, block by block (transform-blocks.ts), in this thread. */
 export function redactTranscriptBytes(raw: Uint8Array, allowlist: readonly string[]): Uint8Array {
-  return transformInBlocks(raw, (text) => redactText(text, { allowlist }).text);
+  return transformInBlocks(raw, redactor(allowlist));
+}
+
+function redactor(allowlist: readonly string[]): (text: string) => string {
+  return (text) => redactText(text, { allowlist }).text;
 }
 
 export interface RedactionThread {
-  /** What redactTranscriptBytes(raw, allowlist) gives: in the worker when it is large enough, else in this thread. */
+  /** What redactTranscriptBytes(raw, allowlist) gives: partly in the worker when it is large enough. */
   redact(raw: Uint8Array): Promise<Uint8Array>;
+  /** The caller is free: the blocks not yet given to the worker are redacted now, in this thread (from now on, all). */
+  help(): void;
   /** Stops the worker (it is not needed, or the hook gave up); safe to call at any time, more than once. */
   close(): void;
-  /** Whether the worker did the last redaction (for tests and logs). */
-  readonly threaded: boolean;
+  /** How many blocks of the last redaction the worker did (for tests and logs). */
+  readonly threadedBlocks: number;
 }
 
 /**
@@ -36,64 +49,94 @@ export interface RedactionThread {
 export const MIN_THREADED_BYTES = 2 * 1024 * 1024;
 
 /**
- * A redactor for one transcript: `redact` starts a worker for a transcript of MIN_THREADED_BYTES or more and hands it
- * the bytes, so the caller's other work goes on meanwhile. With `thread: false`, or where a worker cannot start or
- * fails, everything runs in this thread.
+ * A redactor for one transcript: `redact` starts a worker for a transcript of MIN_THREADED_BYTES or more, so the
+ * caller's other work goes on meanwhile. With `thread: false`, or where a worker cannot start, everything runs here.
  */
 export function startRedactionThread(
   allowlist: readonly string[],
   options: { thread?: boolean; minThreadedBytes?: number } = {},
 ): RedactionThread {
+  const transform = redactor(allowlist);
   let worker: Worker | null = null;
   let closed = false;
-  let threaded = false;
-  const inThread = (raw: Uint8Array) => {
-    threaded = false;
-    return redactTranscriptBytes(raw, allowlist);
-  };
+  let helping = false;
+  let threadedBlocks = 0;
+  let helpNow = () => {};
   const close = () => {
     closed = true;
     worker?.terminate().catch(() => undefined);
     worker = null;
   };
   const redact = async (raw: Uint8Array): Promise<Uint8Array> => {
-    if (closed || options.thread === false || raw.byteLength < (options.minThreadedBytes ?? MIN_THREADED_BYTES)) {
-      return inThread(raw);
+    threadedBlocks = 0;
+    const threaded = !closed && !helping && options.thread !== false;
+    if (!threaded || raw.byteLength < (options.minThreadedBytes ?? MIN_THREADED_BYTES)) {
+      return transformInBlocks(raw, transform);
     }
     let started: Worker;
     try {
       const data: WorkerInput = { [WORKER_FLAG]: true, allowlist: [...allowlist] };
       started = new Worker(new URL(import.meta.url), { workerData: data, stdout: true, stderr: true });
     } catch {
-      return inThread(raw);
+      return transformInBlocks(raw, transform);
     }
     worker = started;
+    const ranges = blockRanges(raw);
+    const parts: (Uint8Array | undefined)[] = ranges.map(() => undefined);
+    // Blocks [next, last] are not handed out: the worker takes them from the front, this thread from the end.
+    let next = 0;
+    let last = ranges.length - 1;
     return new Promise<Uint8Array>((resolve) => {
       let settled = false;
+      const finish = () => {
+        if (settled || parts.some((part) => part === undefined)) return;
+        settled = true;
+        close();
+        resolve(joinBlocks(parts as Uint8Array[]));
+      };
+      const handOut = () => {
+        if (next > last) return;
+        const index = next++;
+        const range = ranges[index] as [number, number];
+        // A copy (Buffer's slice would share, and transferring its memory would take the whole transcript away).
+        const bytes = new Uint8Array(raw.subarray(range[0], range[1]));
+        started.postMessage({ index, bytes } satisfies BlockMessage, [bytes.buffer]);
+      };
+      const redactHere = (index: number) => {
+        parts[index] ??= transformBlock(raw, ranges[index] as [number, number], transform);
+      };
+      helpNow = () => {
+        while (last >= next) redactHere(last--);
+        finish();
+      };
       const fallBack = () => {
         if (settled) return;
-        settled = true;
         close();
-        resolve(inThread(raw));
+        for (let index = 0; index < parts.length; index++) redactHere(index);
+        finish();
       };
-      started.once("message", (bytes: unknown) => {
-        if (settled) return;
-        if (!(bytes instanceof Uint8Array)) return fallBack();
-        settled = true;
-        threaded = true;
-        close();
-        resolve(bytes);
+      started.on("message", (message: BlockMessage) => {
+        if (settled || parts[message.index] !== undefined) return;
+        parts[message.index] = message.bytes;
+        threadedBlocks += 1;
+        handOut();
+        finish();
       });
       started.on("error", fallBack);
       started.once("exit", fallBack);
-      started.postMessage(raw);
+      handOut();
+      if (helping) helpNow();
     });
   };
   return {
     redact,
+    help: () => {
+      helping = true;
+      helpNow();
+    },
     close,
-    get threaded() {
-      return threaded;
+    get threadedBlocks() {
+      return threadedBlocks;
     },
   };
 }
@@ -102,14 +145,12 @@ function isWorkerInput(value: unknown): value is WorkerInput {
   return typeof value === "object" && value !== null && (value as Record<string, unknown>)[WORKER_FLAG] === true;
 }
 
-// The worker's side: one transcript in, its redacted bytes out (transferred, not copied).
+// The worker's side: blocks in, their redacted bytes out (transferred, not copied).
 if (!isMainThread && parentPort !== null && isWorkerInput(workerData)) {
   const port = parentPort;
-  const { allowlist } = workerData;
-  port.once("message", (raw: Uint8Array) => {
-    const redacted = redactTranscriptBytes(raw, allowlist);
-    const owned = redacted.byteOffset === 0 && redacted.byteLength === redacted.buffer.byteLength;
-    const out = owned ? redacted : redacted.slice();
-    port.postMessage(out, [out.buffer as ArrayBuffer]);
+  const transform = redactor(workerData.allowlist);
+  port.on("message", ({ index, bytes }: BlockMessage) => {
+    const out = transformBlock(bytes, [0, bytes.byteLength], transform);
+    port.postMessage({ index, bytes: out } satisfies BlockMessage, [out.buffer as ArrayBuffer]);
   });
 }
