@@ -9,21 +9,13 @@ import { type ContextState, ContextStateSchema } from "../../core/context/extrac
 import { countState, StateCountsSchema } from "../../core/context/schema.ts";
 import { redactText } from "../../core/redact/redact.ts";
 import type { SessionRecord } from "../../core/sessions/seen.ts";
-import { retentionPolicyFromConfig } from "../../core/snapshots/retention.ts";
 import { CtxError } from "../../errors.ts";
 import { CTX_VERSION } from "../../version.ts";
 import { HOT_CODEC } from "../files/codecs.ts";
 import { hasControlCharacter } from "../files/safe-path.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
-import { writeCheckpoint } from "../snapshots/checkpoints.ts";
 import type { RedactionThread } from "../snapshots/redact-thread.ts";
-import {
-  type CreateSnapshotResult,
-  createSnapshot,
-  type PreparedTranscript,
-  prepareSnapshotTranscript,
-  type SnapshotTrigger,
-} from "../snapshots/snapshots.ts";
+import type { CreateSnapshotResult, PreparedTranscript, SnapshotTrigger } from "../snapshots/snapshots.ts";
 import { type CaptureResult, captureContextState } from "./capture.ts";
 import { readSessionState, statePath, writeProjectState } from "./project-state.ts";
 
@@ -157,6 +149,8 @@ export async function checkpointContext(
 ): Promise<CheckpointResult> {
   const session = await resolveSession(deps, options);
   const captured = await captureSession(deps, session);
+  // Loaded here: saving (SessionEnd) needs none of the checkpoint and snapshot code.
+  const { writeCheckpoint } = await import("../snapshots/checkpoints.ts");
   const result = await writeCheckpoint(
     deps.projectRoot,
     {
@@ -215,6 +209,7 @@ export function startSnapshotTranscript(
   const transcript = (async () => {
     // Loaded on its own: the worker runs that module's chunk, which then holds the redactor and little else.
     const { startRedactionThread } = await import("../snapshots/redact-thread.ts");
+    const { prepareSnapshotTranscript } = await import("../snapshots/snapshots.ts");
     const started = startRedactionThread(deps.config.redaction.allowlist, {
       thread: !cancelled && options.thread !== false,
       ...(options.minThreadedBytes === undefined ? {} : { minThreadedBytes: options.minThreadedBytes }),
@@ -251,8 +246,15 @@ export function startSnapshotTranscript(
  * the hook path (zstd-19 archival comes later, off the hook), the config's retention, and the transcript
  * redacted with the config's allowlist before it is kept.
  */
-export function snapshotContext(deps: ContextOpsDeps, input: SnapshotContextInput): Promise<CreateSnapshotResult> {
+export async function snapshotContext(
+  deps: ContextOpsDeps,
+  input: SnapshotContextInput,
+): Promise<CreateSnapshotResult> {
   input.prepared?.finishHere();
+  const [{ createSnapshot }, { retentionPolicyFromConfig }] = await Promise.all([
+    import("../snapshots/snapshots.ts"),
+    import("../../core/snapshots/retention.ts"),
+  ]);
   return createSnapshot(
     deps.projectRoot,
     {
