@@ -11,7 +11,7 @@ import {
   toolResult,
   userPrompt,
 } from "../../../tests/helpers/transcript-lines.ts";
-import { type ParsedLine, parseTranscriptLine } from "../transcript/entries.ts";
+import { type ParsedLine, parseTranscriptLine, type UserEntry } from "../transcript/entries.ts";
 import { extractContextState } from "./extract.ts";
 import { boundForExtraction, capStrings, TOOL_FIELD_CHARS, TOOL_OUTPUT_CHARS } from "./extract-bounds.ts";
 
@@ -92,8 +92,9 @@ describe("boundForExtraction", () => {
       ].join("\n"),
     );
     const bounded = lines.map(boundForExtraction);
-    expect(bounded[1]).toEqual(lines[1]);
-    expect(bounded[3]).toEqual(lines[3]);
+    const contentOf = (line: ParsedLine | undefined) => (line as UserEntry).message.content;
+    expect(contentOf(bounded[1])).toEqual(contentOf(lines[1]));
+    expect(contentOf(bounded[3])).toEqual(contentOf(lines[3]));
     expect(extractContextState(bounded, options)).toEqual(extractContextState(lines, options));
   });
 
@@ -109,7 +110,10 @@ describe("boundForExtraction", () => {
         assistantToolUse(ctx, "t1", "Bash", { command: huge }),
       ].join("\n"),
     );
-    for (const whole of [prompt, reply, summary]) expect(boundForExtraction(whole as ParsedLine)).toBe(whole);
+    for (const whole of [prompt, reply, summary]) {
+      const content = (whole as UserEntry).message.content;
+      expect((boundForExtraction(whole as ParsedLine) as UserEntry).message.content).toBe(content);
+    }
     expect(JSON.stringify(boundForExtraction(output as ParsedLine))).toContain(`"${"x".repeat(TOOL_OUTPUT_CHARS)}"`);
     expect(JSON.stringify(boundForExtraction(output as ParsedLine)).length).toBeLessThan(TOOL_OUTPUT_CHARS + 1_000);
     expect(JSON.stringify(boundForExtraction(input as ParsedLine))).toContain(`"${"x".repeat(TOOL_FIELD_CHARS)}"`);
@@ -183,6 +187,69 @@ describe("boundForExtraction", () => {
     expect(state).toEqual(extractContextState(lines, options));
     expect(state.todos?.items.map((item) => item.id)).toEqual(["7"]);
     expect(state.files.map((file) => file.path)).toEqual(["/repo/src/parse.ts"]);
+  });
+
+  it("keeps only the envelope and message fields extraction reads", () => {
+    const [reply, boundary] = parse(
+      [
+        JSON.stringify({
+          parentUuid: "p1",
+          isSidechain: false,
+          userType: "external",
+          cwd: "/repo",
+          sessionId: "s",
+          version: "2.1.39",
+          gitBranch: "main",
+          slug: "radiant-floating-cat",
+          type: "assistant",
+          uuid: "a1",
+          timestamp: "2026-11-22T10:00:00.000Z",
+          requestId: "req_1",
+          message: {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            model: "claude-opus-4-6",
+            content: [{ type: "text", text: "Done." }],
+            stop_reason: "end_turn",
+            usage: { input_tokens: 3, cache_read_input_tokens: 10, output_tokens: 5, service_tier: "standard" },
+          },
+        }),
+        JSON.stringify({
+          type: "system",
+          subtype: "compact_boundary",
+          uuid: "b1",
+          logicalParentUuid: "a1",
+          timestamp: "2026-11-22T10:01:00.000Z",
+          compactMetadata: { trigger: "auto", preTokens: 150000 },
+          content: "Conversation compacted",
+        }),
+      ].join("\n"),
+    );
+    expect(boundForExtraction(reply as ParsedLine)).toEqual({
+      isSidechain: false,
+      cwd: "/repo",
+      version: "2.1.39",
+      gitBranch: "main",
+      type: "assistant",
+      uuid: "a1",
+      timestamp: "2026-11-22T10:00:00.000Z",
+      message: {
+        id: "msg_1",
+        model: "claude-opus-4-6",
+        content: [{ type: "text", text: "Done." }],
+        usage: { input_tokens: 3, cache_read_input_tokens: 10, output_tokens: 5 },
+      },
+    });
+    expect(boundForExtraction(boundary as ParsedLine)).toEqual({
+      type: "system",
+      subtype: "compact_boundary",
+      uuid: "b1",
+      timestamp: "2026-11-22T10:01:00.000Z",
+      compactMetadata: { trigger: "auto", preTokens: 150000 },
+    });
+    const lines = [reply, boundary] as ParsedLine[];
+    expect(extractContextState(lines.map(boundForExtraction), options)).toEqual(extractContextState(lines, options));
   });
 
   it("keeps what extraction reads of a structured result: a plan, its file, the answers", () => {

@@ -11,7 +11,7 @@
 // Edit's old and new strings, a Write's content), and every field but `type` of a block other than text, tool_use and
 // tool_result (thinking and its signature, an image's base64). Dropping a field changes nothing else: each string is
 // redacted on its own, under its own key.
-import type { AssistantEntry, ParsedLine, UserEntry } from "../transcript/entries.ts";
+import type { AssistantEntry, ParsedLine, SystemEntry, UserEntry } from "../transcript/entries.ts";
 import { GIST_FIELDS, TOOL_RESULT_TEXT_CHARS } from "../transcript/text.ts";
 import { CONTEXT_STATE_LIMITS } from "./schema.ts";
 
@@ -38,12 +38,44 @@ export const TOOL_INPUT_FIELDS_READ: ReadonlySet<string> = new Set([
 /** The content block types whose fields extraction reads (text.ts); of any other block it reads only the type. */
 const BLOCK_TYPES_READ: ReadonlySet<string> = new Set(["text", "tool_use", "tool_result"]);
 
-/** The entry with its tool outputs, tool inputs and structured results cut to what extraction can read. */
+/** The envelope fields extraction reads (extract.ts, and entries.ts's isMainChain and isCompactBoundary). */
+const ENVELOPE_READ = ["type", "uuid", "timestamp", "isSidechain", "cwd", "gitBranch", "version"] as const;
+const USER_READ = [...ENVELOPE_READ, "message", "isMeta", "isCompactSummary", "toolUseResult"] as const;
+const ASSISTANT_READ = [...ENVELOPE_READ, "message", "isApiErrorMessage"] as const;
+const SYSTEM_READ = [...ENVELOPE_READ, "subtype", "compactMetadata"] as const;
+const USER_MESSAGE_READ = ["content"] as const;
+const ASSISTANT_MESSAGE_READ = ["id", "model", "content", "usage"] as const;
+/** The usage fields contextTokensOf and the reply's output count read (all numbers). */
+const USAGE_READ = ["input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens", "output_tokens"] as const;
+
+/**
+ * The entry as extraction reads it: its tool outputs, tool inputs and structured results cut (or dropped) to what
+ * extraction can read, and only the fields it reads (no parentUuid, sessionId, requestId, slug, …: strings that
+ * were redacted for nothing).
+ */
 export function boundForExtraction(line: ParsedLine): ParsedLine {
   if (!("type" in line)) return line; // a skipped line: nothing to read
-  if (line.type === "user") return boundUser(line);
-  if (line.type === "assistant") return boundAssistant(line);
+  if (line.type === "user") {
+    const bounded = boundUser(line);
+    return { ...pick(bounded, USER_READ), message: pick(bounded.message, USER_MESSAGE_READ) } as UserEntry;
+  }
+  if (line.type === "assistant") {
+    const bounded = boundAssistant(line);
+    const message = pick(bounded.message, ASSISTANT_MESSAGE_READ);
+    const usage = bounded.message.usage;
+    if (isRecord(usage)) message.usage = pick(usage, USAGE_READ);
+    return { ...pick(bounded, ASSISTANT_READ), message } as AssistantEntry;
+  }
+  if (line.type === "system") return pick(line, SYSTEM_READ) as SystemEntry;
   return line;
+}
+
+/** The record's own fields among `keys`, in a new record. */
+function pick(record: object, keys: readonly string[]): Record<string, unknown> {
+  const source = record as Record<string, unknown>;
+  const picked: Record<string, unknown> = {};
+  for (const key of keys) if (Object.hasOwn(source, key)) picked[key] = source[key];
+  return picked;
 }
 
 function boundUser(entry: UserEntry): UserEntry {
