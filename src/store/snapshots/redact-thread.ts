@@ -47,6 +47,9 @@ export interface RedactionThread {
  * a small transcript, or the part a grown one added since the previous snapshot.
  */
 export const MIN_THREADED_BYTES = 2 * 1024 * 1024;
+/** Blocks the worker holds at once. One: a second queued there could be the one this thread would have taken while the
+ *  worker is still busy (on 10 MB, three blocks, the worker then did two and this thread one, waiting for it). */
+const WORKER_BLOCKS_QUEUED = 1;
 
 /**
  * A redactor for one transcript: `redact` starts a worker for a transcript of MIN_THREADED_BYTES or more, so the
@@ -86,6 +89,7 @@ export function startRedactionThread(
     // Blocks [next, last] are not handed out: the worker takes them from the front, this thread from the end.
     let next = 0;
     let last = ranges.length - 1;
+    let inWorker = 0;
     return new Promise<Uint8Array>((resolve) => {
       let settled = false;
       const finish = () => {
@@ -95,20 +99,27 @@ export function startRedactionThread(
         resolve(joinBlocks(parts as Uint8Array[]));
       };
       const handOut = () => {
-        if (next > last) return;
-        const index = next++;
-        const range = ranges[index] as [number, number];
-        // A copy (Buffer's slice would share, and transferring its memory would take the whole transcript away).
-        const bytes = new Uint8Array(raw.subarray(range[0], range[1]));
-        started.postMessage({ index, bytes } satisfies BlockMessage, [bytes.buffer]);
+        while (inWorker < WORKER_BLOCKS_QUEUED && next <= last) {
+          const index = next++;
+          const range = ranges[index] as [number, number];
+          // A copy (Buffer's slice would share, and transferring its memory would take the whole transcript away).
+          const bytes = new Uint8Array(raw.subarray(range[0], range[1]));
+          started.postMessage({ index, bytes } satisfies BlockMessage, [bytes.buffer]);
+          inWorker += 1;
+        }
       };
       const redactHere = (index: number) => {
         parts[index] ??= transformBlock(raw, ranges[index] as [number, number], transform);
       };
-      helpNow = () => {
-        while (last >= next) redactHere(last--);
+      // One block from the end per turn of the event loop: in between, the worker's results come in and it is
+      // handed the next blocks from the front.
+      const helpStep = () => {
+        if (settled) return;
+        if (last >= next) redactHere(last--);
         finish();
+        if (!settled && last >= next) setImmediate(helpStep);
       };
+      helpNow = helpStep;
       const fallBack = () => {
         if (settled) return;
         close();
@@ -118,6 +129,7 @@ export function startRedactionThread(
       started.on("message", (message: BlockMessage) => {
         if (settled || parts[message.index] !== undefined) return;
         parts[message.index] = message.bytes;
+        inWorker -= 1;
         threadedBlocks += 1;
         handOut();
         finish();
@@ -125,7 +137,7 @@ export function startRedactionThread(
       started.on("error", fallBack);
       started.once("exit", fallBack);
       handOut();
-      if (helping) helpNow();
+      if (helping) helpStep();
     });
   };
   return {
