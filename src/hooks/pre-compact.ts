@@ -7,7 +7,7 @@ import { newInjection } from "../core/context/injection.ts";
 import { describeError, isCtxError } from "../errors.ts";
 import { captureContextState } from "../store/context/capture.ts";
 import { writeInjection } from "../store/context/injection.ts";
-import { snapshotContext } from "../store/context/operations.ts";
+import { snapshotContext, startSnapshotTranscript } from "../store/context/operations.ts";
 import { readSessionState, writeProjectState } from "../store/context/project-state.ts";
 import { spawnDetachedRecompress } from "../store/snapshots/archive-worker.ts";
 import { compactInjectionText } from "./context-injection.ts";
@@ -17,8 +17,14 @@ import type { HookDeps, HookOutcome } from "./types.ts";
 
 export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): Promise<HookOutcome | null> {
   const allowlist = deps.config.redaction.allowlist;
+  const now = deps.now();
+  const ops = { projectRoot: deps.projectRoot, config: deps.config, now: () => now };
+  // The snapshot's copy of the transcript is redacted in a worker thread while the state is captured and saved here.
+  const transcript = startSnapshotTranscript(ops, {
+    sessionId: input.session_id,
+    transcriptPath: input.transcript_path,
+  });
   try {
-    const now = deps.now();
     const previous = await readSessionState(deps.projectRoot, input.session_id);
     const captured = await captureContextState({
       projectRoot: deps.projectRoot,
@@ -32,15 +38,13 @@ export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): 
     let snapshotId: string | null = null;
     let warning: string | undefined;
     try {
-      const { snapshot, pruned } = await snapshotContext(
-        { projectRoot: deps.projectRoot, config: deps.config, now: () => now },
-        {
-          sessionId: input.session_id,
-          transcriptPath: input.transcript_path,
-          trigger: input.trigger === "manual" ? "manual" : "auto",
-          state: captured.state,
-        },
-      );
+      const { snapshot, pruned } = await snapshotContext(ops, {
+        sessionId: input.session_id,
+        transcriptPath: input.transcript_path,
+        trigger: input.trigger === "manual" ? "manual" : "auto",
+        state: captured.state,
+        prepared: transcript,
+      });
       snapshotId = snapshot.id;
       deps.logger.info(`pre-compact: snapshot ${snapshot.id} saved and verified; ${pruned.length} pruned`);
     } catch (error) {
@@ -72,5 +76,7 @@ export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): 
       };
     }
     return { stderr: `${reason}; compacting anyway (hooks.blockCompactionOnSaveFailure is off)` };
+  } finally {
+    transcript.cancel();
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { buildSecretSamples, loadCleanFiles } from "../../../tests/fixtures/redaction/corpus.ts";
 import { buildHeldOutCases } from "../../../tests/fixtures/redaction/held-out.ts";
-import { findPatternSecrets, findPrivateKeys, PATTERN_RULES } from "./patterns.ts";
+import { countCapturingGroups, findPatternSecrets, findPrivateKeys, PATTERN_RULES } from "./patterns.ts";
 import type { SecretSpan } from "./values.ts";
 
 /** The plain way: every rule on its own over the whole text, as before the rules were combined for speed. */
@@ -50,5 +50,29 @@ describe("shape rules run together", () => {
     const out: SecretSpan[] = [];
     findPatternSecrets(`admin:{SHA}${"W6ph5Mm5Pz8GgiULbPgzG37mj9g"}=`, out);
     expect(out.map((span) => span.kind)).toEqual(["password-hash"]);
+  });
+});
+
+describe("countCapturingGroups", () => {
+  const compiledCount = (source: string) => (new RegExp(`${source}|`).exec("")?.length ?? 1) - 1;
+
+  it("counts what the compiled regex captures, for every shape rule", () => {
+    for (const rule of PATTERN_RULES) {
+      expect(countCapturingGroups(rule.pattern.source), rule.pattern.source).toBe(compiledCount(rule.pattern.source));
+    }
+  });
+
+  it("skips escapes, character classes, non-capturing groups and look-arounds; counts named groups", () => {
+    for (const source of [
+      String.raw`\(a\)(b)`,
+      String.raw`[(\]](c)[^)(]`,
+      "(?:a)(?=b)(?!c)(?<=d)(?<!e)(f)",
+      "(?<name>x)(?<other>y)z",
+      String.raw`\\(g)`,
+      String.raw`[\\](h)`,
+      "",
+    ]) {
+      expect(countCapturingGroups(source), source).toBe(compiledCount(source));
+    }
   });
 });

@@ -179,3 +179,17 @@ describe("redactValue", () => {
     expect(redactValue(`x ${STRIPE}`)).toEqual({ value: "x [REDACTED:stripe-key]", count: 1 });
   });
 });
+
+describe("redactValue's secret-named keys", () => {
+  it("replaces every value under a secret-named key, however many distinct keys it has seen", () => {
+    const value: Record<string, string> = {};
+    for (let i = 0; i < 6_000; i++) value[i % 3 === 0 ? `service${i}Password` : `field${i}`] = `value ${i}`;
+    for (let pass = 0; pass < 2; pass++) {
+      const { value: redacted, count } = redactValue(value);
+      expect(count).toBe(2_000);
+      expect(redacted.service0Password).toBe(redactionMarker(SECRET_FIELD_KIND));
+      expect(redacted.service5997Password).toBe(redactionMarker(SECRET_FIELD_KIND));
+      expect(redacted.field1).toBe("value 1");
+    }
+  });
+});

@@ -102,7 +102,7 @@ export function redactValue<T>(value: T, options: RedactOptions = {}): { value: 
 
 function walk(value: unknown, key: string | undefined, options: RedactOptions, counter: { count: number }): unknown {
   if (typeof value === "string") {
-    if (key !== undefined && value.length > 0 && !isRedactionMarker(value) && classifySecretName(key) !== null) {
+    if (key !== undefined && value.length > 0 && isSecretKey(key) && !isRedactionMarker(value)) {
       if (options.allowlist?.includes(value)) return value;
       counter.count += 1;
       return redactionMarker(SECRET_FIELD_KIND);
@@ -131,6 +131,20 @@ function walk(value: unknown, key: string | undefined, options: RedactOptions, c
     return changed ? Object.fromEntries(entries) : value;
   }
   return value;
+}
+
+/** classifySecretName(key) !== null, remembered: a transcript repeats the same few dozen keys thousands of times. */
+const secretKeys = new Map<string, boolean>();
+const SECRET_KEYS_REMEMBERED = 4096;
+
+function isSecretKey(key: string): boolean {
+  let secret = secretKeys.get(key);
+  if (secret === undefined) {
+    secret = classifySecretName(key) !== null;
+    if (secretKeys.size >= SECRET_KEYS_REMEMBERED) secretKeys.clear();
+    secretKeys.set(key, secret);
+  }
+  return secret;
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

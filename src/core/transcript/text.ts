@@ -19,7 +19,7 @@ export interface ToolResult {
 export const TOOL_RESULT_TEXT_CHARS = 300;
 const GIST_ARGUMENT_CHARS = 120;
 /** The input fields that say what a tool call was about, most telling first. */
-const GIST_FIELDS = [
+export const GIST_FIELDS = [
   "file_path",
   "notebook_path",
   "command",

@@ -9,14 +9,13 @@ import { type ContextState, ContextStateSchema } from "../../core/context/extrac
 import { countState, StateCountsSchema } from "../../core/context/schema.ts";
 import { redactText } from "../../core/redact/redact.ts";
 import type { SessionRecord } from "../../core/sessions/seen.ts";
-import { retentionPolicyFromConfig } from "../../core/snapshots/retention.ts";
 import { CtxError } from "../../errors.ts";
 import { CTX_VERSION } from "../../version.ts";
 import { HOT_CODEC } from "../files/codecs.ts";
 import { hasControlCharacter } from "../files/safe-path.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
-import { writeCheckpoint } from "../snapshots/checkpoints.ts";
-import { type CreateSnapshotResult, createSnapshot, type SnapshotTrigger } from "../snapshots/snapshots.ts";
+import type { RedactionThread } from "../snapshots/redact-thread.ts";
+import type { CreateSnapshotResult, PreparedTranscript, SnapshotTrigger } from "../snapshots/snapshots.ts";
 import { type CaptureResult, captureContextState } from "./capture.ts";
 import { readSessionState, statePath, writeProjectState } from "./project-state.ts";
 
@@ -150,6 +149,8 @@ export async function checkpointContext(
 ): Promise<CheckpointResult> {
   const session = await resolveSession(deps, options);
   const captured = await captureSession(deps, session);
+  // Loaded here: saving (SessionEnd) needs none of the checkpoint and snapshot code.
+  const { writeCheckpoint } = await import("../snapshots/checkpoints.ts");
   const result = await writeCheckpoint(
     deps.projectRoot,
     {
@@ -167,6 +168,77 @@ export interface SnapshotContextInput extends SessionRef {
   trigger: SnapshotTrigger;
   /** The state just captured (a snapshot keeps it beside the transcript as it stood). */
   state: ContextState;
+  /** The transcript prepared already (startSnapshotTranscript); read and redacted here otherwise. */
+  prepared?: SnapshotTranscriptJob;
+}
+
+/** The transcript's part of the one snapshot policy: redacted with the config's allowlist, the config's size cap. */
+function transcriptPreparation(deps: ContextOpsDeps, session: SessionRef) {
+  const allowlist = deps.config.redaction.allowlist;
+  return {
+    sessionId: session.sessionId,
+    transcriptPath: session.transcriptPath,
+    transformTranscript: (text: string) => redactText(text, { allowlist }).text,
+    // This build's redactor and allowlist: a snapshot of a grown transcript redacts only what was added.
+    transformKey: `redact:${CTX_VERSION}:${JSON.stringify(allowlist)}`,
+    maxTranscriptBytes: deps.config.retention.maxTranscriptMegabytes * 1024 * 1024,
+  };
+}
+
+export interface SnapshotTranscriptJob {
+  transcript: Promise<PreparedTranscript>;
+  /** The caller is free to help: what is not yet handed to the worker is redacted now, in this thread. */
+  finishHere(): void;
+  /** Stops the redaction thread if it is still running (the snapshot will not be taken). */
+  cancel(): void;
+}
+
+/**
+ * Starts reading and redacting the session's transcript for a snapshot (PreCompact: started first, so the
+ * redaction runs in a worker thread while the state is captured and written). Its result is what snapshotContext
+ * would read itself; a failure (the transcript is gone) surfaces when the snapshot is taken.
+ */
+export function startSnapshotTranscript(
+  deps: ContextOpsDeps,
+  session: SessionRef,
+  options: { thread?: boolean; minThreadedBytes?: number } = {},
+): SnapshotTranscriptJob {
+  let thread: RedactionThread | null = null;
+  let cancelled = false;
+  let helping = false;
+  const transcript = (async () => {
+    // Loaded on its own: the worker runs that module's chunk, which then holds the redactor and little else.
+    const { startRedactionThread } = await import("../snapshots/redact-thread.ts");
+    const { prepareSnapshotTranscript } = await import("../snapshots/snapshots.ts");
+    const started = startRedactionThread(deps.config.redaction.allowlist, {
+      thread: !cancelled && options.thread !== false,
+      ...(options.minThreadedBytes === undefined ? {} : { minThreadedBytes: options.minThreadedBytes }),
+    });
+    thread = started;
+    if (helping) started.help();
+    try {
+      return await prepareSnapshotTranscript(deps.projectRoot, {
+        ...transcriptPreparation(deps, session),
+        transformRaw: (raw) => started.redact(raw),
+      });
+    } finally {
+      // Not needed (too large, or nothing new to redact) or failed: the worker stops now rather than at exit.
+      started.close();
+    }
+  })();
+  // Awaited by snapshotContext; never an unhandled rejection when the hook gives up before that.
+  transcript.catch(() => undefined);
+  return {
+    transcript,
+    finishHere: () => {
+      helping = true;
+      thread?.help();
+    },
+    cancel: () => {
+      cancelled = true;
+      thread?.close();
+    },
+  };
 }
 
 /**
@@ -174,20 +246,23 @@ export interface SnapshotContextInput extends SessionRef {
  * the hook path (zstd-19 archival comes later, off the hook), the config's retention, and the transcript
  * redacted with the config's allowlist before it is kept.
  */
-export function snapshotContext(deps: ContextOpsDeps, input: SnapshotContextInput): Promise<CreateSnapshotResult> {
-  const allowlist = deps.config.redaction.allowlist;
+export async function snapshotContext(
+  deps: ContextOpsDeps,
+  input: SnapshotContextInput,
+): Promise<CreateSnapshotResult> {
+  input.prepared?.finishHere();
+  const [{ createSnapshot }, { retentionPolicyFromConfig }] = await Promise.all([
+    import("../snapshots/snapshots.ts"),
+    import("../../core/snapshots/retention.ts"),
+  ]);
   return createSnapshot(
     deps.projectRoot,
     {
-      sessionId: input.sessionId,
+      ...transcriptPreparation(deps, input),
       trigger: input.trigger,
       state: input.state,
       stateSchema: ContextStateSchema,
-      transcriptPath: input.transcriptPath,
-      transformTranscript: (text) => redactText(text, { allowlist }).text,
-      // This build's redactor and allowlist: a snapshot of a grown transcript redacts only what was added.
-      transformKey: `redact:${CTX_VERSION}:${JSON.stringify(allowlist)}`,
-      maxTranscriptBytes: deps.config.retention.maxTranscriptMegabytes * 1024 * 1024,
+      ...(input.prepared === undefined ? {} : { preparedTranscript: input.prepared.transcript }),
     },
     { codec: HOT_CODEC, retention: retentionPolicyFromConfig(deps.config.retention), now: deps.now() },
   );

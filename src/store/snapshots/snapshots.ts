@@ -49,6 +49,7 @@ import {
   writeCatalog,
 } from "./catalog.ts";
 import { newTimeId, TIME_ID_PATTERN } from "./time-id.ts";
+import { transformInBlocks } from "./transform-blocks.ts";
 
 export type { SnapshotEntry, SnapshotMeta } from "./catalog.ts";
 export type SnapshotTrigger = (typeof SNAPSHOT_TRIGGERS)[number];
@@ -70,9 +71,50 @@ export interface CreateSnapshotInput<S extends $ZodType> {
    *  only grew since this session's previous snapshot reuses that snapshot's transformed bytes and transforms
    *  only the lines added since. */
   transformKey?: string;
+  /** The transcript read and transformed already (prepareSnapshotTranscript, started earlier so that it overlaps
+   *  other work); used instead of reading `transcriptPath` here. */
+  preparedTranscript?: Promise<PreparedTranscript>;
   name?: string;
   /** Counts for listings; by default, the length of each array in the state's top two levels. */
   stateSummary?: Record<string, number>;
+}
+
+/** What prepareSnapshotTranscript needs: CreateSnapshotInput's transcript fields. */
+export interface TranscriptPreparation {
+  sessionId: string;
+  transcriptPath: string;
+  transformTranscript?: (text: string) => string;
+  /** The same transform over the raw bytes, block by block as transformInBlocks cuts them, done elsewhere (a
+   *  worker thread: redact-thread.ts); must give exactly what transformInBlocks(raw, transformTranscript) gives. */
+  transformRaw?: (raw: Uint8Array) => Promise<Uint8Array>;
+  maxTranscriptBytes?: number;
+  transformKey?: string;
+}
+
+export type PreparedTranscript =
+  | { path: string; bytes: Uint8Array; lines: number; source?: TranscriptSource }
+  | { path: string; omittedBytes: number };
+
+/**
+ * The transcript as a snapshot keeps it: read, transformed (only the lines added since this session's previous
+ * snapshot, when it only grew), or omitted when too large. Throws NOT_FOUND when the transcript does not exist.
+ */
+export function prepareSnapshotTranscript(
+  projectRoot: string,
+  input: TranscriptPreparation,
+): Promise<PreparedTranscript> {
+  return readTranscript(
+    input.transcriptPath,
+    input.transformTranscript,
+    input.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES,
+    input.transformKey === undefined
+      ? undefined
+      : {
+          key: input.transformKey,
+          previous: (path, key) => previousTransformed(projectRoot, input.sessionId, path, key),
+        },
+    input.transformRaw,
+  );
 }
 
 export interface CreateSnapshotOptions extends LockOptions {
@@ -119,19 +161,11 @@ export async function createSnapshot<S extends $ZodType>(
     });
   }
   const read =
-    input.transcriptPath === undefined
-      ? null
-      : await readTranscript(
-          input.transcriptPath,
-          input.transformTranscript,
-          input.maxTranscriptBytes ?? DEFAULT_MAX_TRANSCRIPT_BYTES,
-          input.transformKey === undefined
-            ? undefined
-            : {
-                key: input.transformKey,
-                previous: (path, key) => previousTransformed(projectRoot, input.sessionId, path, key),
-              },
-        );
+    input.preparedTranscript !== undefined
+      ? await input.preparedTranscript
+      : input.transcriptPath === undefined
+        ? null
+        : await prepareSnapshotTranscript(projectRoot, { ...input, transcriptPath: input.transcriptPath });
   const transcript = read !== null && "bytes" in read ? read : null;
   const omitted = read !== null && "omittedBytes" in read ? { path: read.path, bytes: read.omittedBytes } : null;
   const transcriptBytes = transcript?.bytes ?? new Uint8Array(0);
@@ -368,8 +402,6 @@ function corruptSnapshot(path: string, problem: string): CtxError {
 }
 
 export const DEFAULT_MAX_TRANSCRIPT_BYTES = 64 * 1024 * 1024;
-/** Transform blocks: whole lines, about this many bytes each (a longer line is one block of its own). */
-const TRANSFORM_BLOCK_BYTES = 4 * 1024 * 1024;
 
 /**
  * The transcript's bytes, transformed block by block (whole lines each); `omittedBytes` instead when it is
@@ -428,9 +460,8 @@ async function readTranscript(
   transform: ((text: string) => string) | undefined,
   maxBytes: number,
   reuse?: Reuse,
-): Promise<
-  { path: string; bytes: Uint8Array; lines: number; source?: TranscriptSource } | { path: string; omittedBytes: number }
-> {
+  transformRaw?: (raw: Uint8Array) => Promise<Uint8Array>,
+): Promise<PreparedTranscript> {
   const handle = await openRegularFile(path);
   if (handle === null) {
     throw new CtxError("NOT_FOUND", `transcript ${path} does not exist`, {
@@ -453,8 +484,10 @@ async function readTranscript(
     await handle.close();
   }
   if (transform === undefined) return { path, bytes: raw, lines: countLines(raw) };
+  const transformed = (part: Uint8Array) =>
+    transformRaw === undefined ? Promise.resolve(transformInBlocks(part, transform)) : transformRaw(part);
   if (reuse === undefined) {
-    const bytes = transformInBlocks(raw, transform);
+    const bytes = await transformed(raw);
     return { path, bytes, lines: countLines(bytes) };
   }
   const source = { bytes: raw.length, fingerprint: fingerprintOf(raw, raw.length), transformKey: reuse.key };
@@ -467,25 +500,9 @@ async function readTranscript(
     raw[from - 1] === 0x0a && // the earlier read ended on a whole line
     fingerprintOf(raw, from) === previous.source.fingerprint;
   const bytes = grewOnly
-    ? Buffer.concat([previous.bytes, transformInBlocks(raw.subarray(from), transform)])
-    : transformInBlocks(raw, transform);
+    ? Buffer.concat([previous.bytes, await transformed(raw.subarray(from))])
+    : await transformed(raw);
   return { path, bytes, lines: countLines(bytes), source };
-}
-
-function transformInBlocks(raw: Buffer, transform: (text: string) => string): Uint8Array {
-  const encoder = new TextEncoder();
-  const parts: Uint8Array[] = [];
-  let start = 0;
-  while (start < raw.length) {
-    let end = Math.min(raw.length, start + TRANSFORM_BLOCK_BYTES);
-    if (end < raw.length) {
-      const newline = raw.indexOf(0x0a, end - 1);
-      end = newline < 0 ? raw.length : newline + 1;
-    }
-    parts.push(encoder.encode(transform(raw.toString("utf8", start, end))));
-    start = end;
-  }
-  return parts.length === 1 ? (parts[0] as Uint8Array) : Buffer.concat(parts);
 }
 
 async function removeSnapshotFiles(dir: string, entries: readonly SnapshotEntry[]): Promise<void> {

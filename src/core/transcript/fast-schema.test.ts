@@ -1,0 +1,161 @@
+// The compiled line schemas (fast-schema.ts) against zod itself: the same verdict and the same value, keys in the same
+// order, on every line of every transcript fixture and on those lines with each field in turn removed or replaced by
+// a value of another type.
+import { readdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import * as z from "zod/mini";
+import type { $ZodType } from "zod/v4/core";
+import {
+  AssistantEntrySchema,
+  SummaryEntrySchema,
+  SystemEntrySchema,
+  TitleEntrySchema,
+  UserEntrySchema,
+} from "./entries.ts";
+import { compileSchema, INVALID } from "./fast-schema.ts";
+
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
+const SCHEMAS: Record<string, $ZodType> = {
+  user: UserEntrySchema,
+  assistant: AssistantEntrySchema,
+  system: SystemEntrySchema,
+  summary: SummaryEntrySchema,
+  "custom-title": TitleEntrySchema,
+  "ai-title": TitleEntrySchema,
+};
+
+/** A value's shape with key order, undefined and prototypes made visible, for an exact comparison. */
+function describeValue(value: unknown): unknown {
+  if (Array.isArray(value)) return ["array", value.map(describeValue)];
+  if (typeof value === "object" && value !== null) {
+    const plain = Object.getPrototypeOf(value) === Object.prototype;
+    return ["object", plain, Object.keys(value).map((key) => [key, describeValue((value as never)[key])])];
+  }
+  return [typeof value, value === undefined ? null : value];
+}
+
+function viaZod(schema: $ZodType, value: unknown): unknown {
+  const parsed = z.safeParse(schema, value);
+  return parsed.success ? describeValue(parsed.data) : "invalid";
+}
+
+function viaCompiled(schema: $ZodType, value: unknown): unknown {
+  const validator = compileSchema(schema);
+  if (validator === null) throw new Error("not compiled");
+  const parsed = validator(value);
+  return parsed === INVALID ? "invalid" : describeValue(parsed);
+}
+
+function fixtureLines(): unknown[] {
+  const files = readdirSync(FIXTURES, { recursive: true, encoding: "utf8" }).filter((name) => name.endsWith(".jsonl"));
+  const values: unknown[] = [];
+  for (const file of files) {
+    for (const line of readFileSync(join(FIXTURES, file), "utf8").split("\n")) {
+      if (line.trim() === "") continue;
+      try {
+        values.push(JSON.parse(line));
+      } catch {
+        // A malformed line never reaches a schema.
+      }
+    }
+  }
+  return values;
+}
+
+const REPLACEMENTS: unknown[] = [null, 0, Number.POSITIVE_INFINITY, "x", true, [], {}, [{}], [{ type: 3 }], undefined];
+
+/** Copies of `value` with one field (up to `depth` levels down) removed or replaced, each in turn. */
+function* mutations(value: unknown, depth: number): Generator<unknown> {
+  if (depth === 0 || typeof value !== "object" || value === null) return;
+  const keys = Array.isArray(value) ? value.map((_, index) => index) : Object.keys(value);
+  for (const key of keys) {
+    const child = (value as Record<string | number, unknown>)[key];
+    const copy = () =>
+      (Array.isArray(value) ? [...value] : { ...(value as object) }) as Record<string | number, unknown>;
+    const removed = copy();
+    delete removed[key];
+    yield removed;
+    for (const replacement of REPLACEMENTS) {
+      const replaced = copy();
+      replaced[key] = replacement;
+      yield replaced;
+    }
+    for (const mutated of mutations(child, depth - 1)) {
+      const nested = copy();
+      nested[key] = mutated;
+      yield nested;
+    }
+  }
+}
+
+describe("compileSchema", () => {
+  const lines = fixtureLines();
+
+  it("compiles every transcript line schema", () => {
+    for (const schema of Object.values(SCHEMAS)) expect(compileSchema(schema)).not.toBeNull();
+  });
+
+  it("gives zod's verdict and value on every fixture line", () => {
+    let compared = 0;
+    for (const value of lines) {
+      const type = (value as { type?: unknown }).type;
+      if (typeof type !== "string" || !Object.hasOwn(SCHEMAS, type)) continue;
+      const schema = SCHEMAS[type] as $ZodType;
+      expect(viaCompiled(schema, value)).toEqual(viaZod(schema, value));
+      compared += 1;
+    }
+    expect(compared).toBeGreaterThan(1000);
+  });
+
+  it("gives zod's verdict and value on fixture lines with fields removed or of another type", () => {
+    const seen = new Map<string, number>();
+    let invalid = 0;
+    for (const value of lines) {
+      const type = (value as { type?: unknown }).type;
+      if (typeof type !== "string" || !Object.hasOwn(SCHEMAS, type)) continue;
+      // A few lines of each type (their mutations number in the thousands each).
+      const count = seen.get(type) ?? 0;
+      if (count >= 12) continue;
+      seen.set(type, count + 1);
+      const schema = SCHEMAS[type] as $ZodType;
+      for (const mutated of mutations(value, 4)) {
+        const expected = viaZod(schema, mutated);
+        if (expected === "invalid") invalid += 1;
+        expect(viaCompiled(schema, mutated)).toEqual(expected);
+      }
+    }
+    expect(invalid).toBeGreaterThan(1000);
+  });
+
+  it("matches zod on JSON's edge cases: __proto__ keys, infinite numbers, unknown keys before known ones", () => {
+    const cases = [
+      '{"zz":1,"type":"user","uuid":"u","__proto__":{"a":1},"message":{"__proto__":[],"content":"hi","role":"user"}}',
+      '{"type":"assistant","uuid":"u","message":{"content":[],"usage":{"input_tokens":1e999}}}',
+      '{"type":"assistant","uuid":"u","message":{"content":[{"type":"text","text":"a","__proto__":1}],"usage":null}}',
+      '{"type":"system","compactMetadata":{"preTokens":null,"zz":[1]},"content":{"x":1}}',
+      '{"type":"custom-title","customTitle":"T","sessionId":"s"}',
+      '{"type":"ai-title","aiTitle":5}',
+      '{"type":"summary"}',
+    ];
+    for (const text of cases) {
+      const value = JSON.parse(text) as { type: string };
+      const schema = SCHEMAS[value.type] as $ZodType;
+      expect(viaCompiled(schema, value)).toEqual(viaZod(schema, value));
+    }
+  });
+
+  it("gives null, so the caller keeps zod, for what it does not compile", () => {
+    expect(compileSchema(z.string().check(z.minLength(1)))).toBeNull();
+    expect(compileSchema(z.object({ when: z.date() }))).toBeNull();
+    expect(compileSchema(z.object({ n: z._default(z.number(), 1) }))).toBeNull();
+    expect(compileSchema(z.object({ a: z.string() }))).not.toBeNull();
+  });
+
+  it("a plain object drops unknown keys as zod does", () => {
+    const schema = z.object({ a: z.string(), b: z.optional(z.nullable(z.number())) });
+    for (const value of [{ a: "x", c: 1 }, { b: null, a: "y" }, { a: 1 }, { b: 2 }, [], null]) {
+      expect(viaCompiled(schema, value)).toEqual(viaZod(schema, value));
+    }
+  });
+});
