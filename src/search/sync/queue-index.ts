@@ -2,7 +2,6 @@
 // session is searchable right away, unless `ctx serve` is watching the transcripts (it indexes them itself). The
 // hook never waits: the child is detached with no stdio and unref'd. `ctx serve` marks that it watches with a pid
 // file (markWatching); a pid file whose process is gone counts as not watching.
-import { spawn } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { setPriority } from "node:os";
 import { join } from "node:path";
@@ -63,6 +62,9 @@ export function queueSessionIndexing(options: QueueIndexOptions): {
 } {
   if (options.cliPath === "" || options.transcriptPath === "") return { outcome: "skipped" };
   if (isWatching(options.env)) return { outcome: "watched" };
+  // Loaded here, not imported: child_process (and net under it) costs a SessionEnd ~3 ms, and a watched session
+  // starts no child.
+  const { spawn } = process.getBuiltinModule("node:child_process");
   const child = spawn(
     options.execPath ?? process.execPath,
     [options.cliPath, "index", "--quiet", "--file", options.transcriptPath],
