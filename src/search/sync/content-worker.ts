@@ -10,7 +10,8 @@ if (port === null) throw new Error("content-worker.ts runs as a worker thread");
 const encoder = new TextEncoder();
 
 port.on("message", (request: ContentRequest) => {
-  readFileContent(request.job).then(
+  // Deflating the chunk text is left to the main thread (ContentReader.read): it has CPU to spare, this thread not.
+  readFileContent(request.job, { pack: false }).then(
     (content) => {
       // The big values go as moved bytes, not strings: the main thread then allocates almost nothing per file
       // (its heap grew by ~100 MB receiving strings), and SQLite takes the bytes as they are (writer.ts).
