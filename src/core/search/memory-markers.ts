@@ -36,9 +36,18 @@ const WAITING: readonly RegExp[] = [
   /\bon hold\b/,
 ];
 
+/**
+ * Every rule in one pattern: it matches where any rule does, and one scan of a chunk costs about a third of the 23
+ * (most chunks have no marker; the rules were a tenth of indexing's CPU). Only a chunk it matches is read rule by rule.
+ */
+const ANY_RULE = new RegExp(
+  [...WORKING_SOLUTION, ...PATTERN, ...WAITING].map((rule) => `(?:${rule.source})`).join("|"),
+);
+
 /** The chunk's marker, or null (the usual case). Case-insensitive; code blocks are not read (they say nothing). */
 export function detectMemoryType(text: string): MemoryType | null {
   const prose = stripCodeBlocks(text).toLowerCase();
+  if (!ANY_RULE.test(prose)) return null;
   if (WORKING_SOLUTION.some((rule) => rule.test(prose))) return "WORKING_SOLUTION";
   if (PATTERN.some((rule) => rule.test(prose))) return "PATTERN";
   if (WAITING.some((rule) => rule.test(prose))) return "WAITING";

@@ -39,6 +39,38 @@ describe("tokenizeForSearch", () => {
     );
   });
 
+  it("splits text into the runs of letters, digits, marks and _ . / \\ - of any script, as a regex does", () => {
+    // The scan of character codes must find exactly these words, also around non-ASCII text and lone surrogates.
+    const pieces = [
+      "a",
+      "Z",
+      "é",
+      "ß",
+      "日本",
+      "😀",
+      "\u0301",
+      "-",
+      ".",
+      "/",
+      "\\",
+      "_",
+      " ",
+      "\n",
+      "\u00a0",
+      "\ud800",
+    ];
+    const piece = fc.constantFrom(...pieces, "\udc00", "x9", "HTTPServer", "parse_Line", "İ", "٣", "Ωmega", "Painting");
+    fc.assert(
+      fc.property(fc.array(fc.oneof(piece, fc.string({ maxLength: 3 })), { maxLength: 30 }), (parts) => {
+        const text = parts.join("");
+        const words = text.match(/[\p{L}\p{N}\p{M}_./\\-]+/gu) ?? [];
+        const expected = words.map((word) => tokenizeForSearch(word)).filter((tokens) => tokens !== "");
+        expect(tokenizeForSearch(text)).toBe(expected.join(" "));
+      }),
+      { numRuns: 2_000, seed: 11 },
+    );
+  });
+
   it("matches a query for an identifier against text that spells it in parts, and the reverse", () => {
     const text = new Set(tokenizeForSearch("we call parseTranscriptLine here").split(" "));
     for (const word of tokenizeForSearch("parse transcript line").split(" ")) expect(text.has(word)).toBe(true);

@@ -1,7 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { deflateRawSync } from "node:zlib";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { packChunkText, unpackChunkText } from "./chunk-text.ts";
+import { chunkTextToPack, packChunkText, packChunkTextBytes, unpackChunkText } from "./chunk-text.ts";
 
 describe("chunk text storage", () => {
   it("stores a long text deflated, smaller, and reads it back exactly", () => {
@@ -25,6 +26,11 @@ describe("chunk text storage", () => {
       fc.property(fc.string({ unit: "grapheme", maxLength: 2_000 }), fc.integer({ min: 1, max: 5 }), (text, times) => {
         const repeated = text.repeat(times);
         expect(unpackChunkText(packChunkText(repeated))).toBe(repeated);
+        // Packed in two halves (a worker thread's and the main thread's), it is stored the same.
+        const packed = packChunkTextBytes(chunkTextToPack(repeated));
+        expect(packed).toEqual(packChunkText(repeated));
+        // zlib's own output buffers give the same bytes.
+        if (packed instanceof Uint8Array) expect(packed.subarray(1)).toEqual(new Uint8Array(deflateRawSync(repeated)));
       }),
     );
   });

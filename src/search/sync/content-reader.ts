@@ -1,10 +1,10 @@
 // Reads transcript files for the sync (./sync-file.ts readFileContent) in this thread, or in a worker thread
-// so a large sync uses two cores: the worker parses, redacts, chunks, tokenizes and packs while the main thread
-// writes to SQLite. The worker also keeps the garbage of parsing in a heap of its own with a small young
+// so a large sync uses two cores: the worker parses, redacts, chunks and tokenizes while the main thread
+// deflates the chunk text (finishPacking: the worker was the busier thread) and writes to SQLite. The worker also keeps the garbage of parsing in a heap of its own with a small young
 // generation (a first build of 10,000 sessions otherwise grew the main heap past its memory budget).
 // A worker that cannot start or dies hands its files back to this thread: the sync never depends on it.
 import { Worker } from "node:worker_threads";
-import { type ContentJob, type FileContent, readFileContent } from "./sync-file.ts";
+import { type ContentJob, type FileContent, finishPacking, readFileContent } from "./sync-file.ts";
 
 export interface ContentRequest {
   id: number;
@@ -68,7 +68,7 @@ export function createContentReader(options: {
     const entry = pending.get(response.id);
     if (entry === undefined) return;
     pending.delete(response.id);
-    if (response.error === undefined) entry.resolve(response.content);
+    if (response.error === undefined) entry.resolve(finishPacking(response.content));
     else {
       const { message, name, code } = response.error;
       entry.reject(Object.assign(new Error(message), { name, ...(code === undefined ? {} : { code }) }));

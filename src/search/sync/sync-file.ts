@@ -10,7 +10,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { buildChunks, CHUNK_TARGET_TOKENS } from "../../core/search/chunker.ts";
 import type { IndexedChunk } from "../../core/search/model.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
-import { packChunkText } from "../session-index/chunk-text.ts";
+import { chunkTextToPack, packChunkText, packChunkTextBytes } from "../session-index/chunk-text.ts";
 import type { FileRecord, IndexWriter } from "../session-index/writer.ts";
 import type { DiscoveredFile } from "./discover.ts";
 import { type IndexMessage, readTranscriptFrom, type TranscriptMeta } from "./read-transcript.ts";
@@ -68,8 +68,13 @@ export interface ChunkToWrite {
   chunk: Omit<IndexedChunk, "text">;
   /** tokenizeForSearch of the text, or those tokens as UTF-8 bytes (from the worker thread). */
   tokens: string | Uint8Array;
-  /** What chunks.text stores (src/search/session-index/chunk-text.ts). */
+  /**
+   * What chunks.text stores (src/search/session-index/chunk-text.ts), or, read with `pack: false` (the worker
+   * thread), chunkTextToPack's value: the main thread deflates it (finishPacking), as it has CPU to spare.
+   */
   packed: string | Uint8Array;
+  /** False while `packed` is chunkTextToPack's value. */
+  deflated: boolean;
   startOffset: number;
   startsExchange: boolean;
   lastUuid: string | null;
@@ -126,7 +131,8 @@ export async function planFile(
  * The file half: read from `job.from`, chunk, tokenize and pack, before any transaction (the write lock is held
  * only for the inserts). Touches no database, so a worker thread can run it.
  */
-export async function readFileContent(job: ContentJob): Promise<FileContent> {
+export async function readFileContent(job: ContentJob, options: { pack?: boolean } = {}): Promise<FileContent> {
+  const pack = options.pack !== false;
   const increment = await readTranscriptFrom(job.path, job.from);
   const chunks = buildChunks(job.sessionId, increment.messages, {
     firstOrdinal: job.firstOrdinal,
@@ -139,7 +145,8 @@ export async function readFileContent(job: ContentJob): Promise<FileContent> {
     return {
       chunk,
       tokens: tokenizeForSearch(text),
-      packed: packChunkText(text),
+      packed: pack ? packChunkText(text) : chunkTextToPack(text),
+      deflated: pack,
       startOffset: first?.offset ?? job.from,
       startsExchange: first !== undefined && opensExchange(first, job.kind),
       lastUuid: last?.endUuid ?? last?.uuid ?? null,
@@ -154,6 +161,17 @@ export async function readFileContent(job: ContentJob): Promise<FileContent> {
     chunks: toWrite,
     head: await readHead(job.path, Math.min(increment.endOffset, HEAD_BYTES)),
   };
+}
+
+/** Deflates what readFileContent left to pack (`pack: false`), in place. */
+export function finishPacking(content: FileContent): FileContent {
+  for (const row of content.chunks) {
+    if (!row.deflated) {
+      row.packed = packChunkTextBytes(row.packed);
+      row.deflated = true;
+    }
+  }
+  return content;
 }
 
 /** Plans and reads one file in this thread. */
@@ -183,7 +201,9 @@ export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): 
   const removedChunks = replaced ? 0 : removed;
   if (replaced && file.kind === "main") writer.resetSession(file.sessionId);
   for (const row of content.chunks) {
-    writer.insertChunk(row.chunk, file.path, row.startOffset, row.startsExchange, row.tokens, row.lastUuid, row.packed);
+    // Packed already (finishPacking, outside the transaction); never stored as bytes that are not deflated.
+    const packed = row.deflated ? row.packed : packChunkTextBytes(row.packed);
+    writer.insertChunk(row.chunk, file.path, row.startOffset, row.startsExchange, row.tokens, row.lastUuid, packed);
   }
   const meta = content.meta;
   writer.updateSession({
