@@ -39,14 +39,15 @@ describe("startRedactionThread", () => {
   });
 
   it("shares the blocks with this thread once it helps, and gives the same bytes", async () => {
-    const raw = Buffer.from(transcript(3 * TRANSFORM_BLOCK_BYTES + 100_000));
+    const raw = Buffer.from(transcript(15 * TRANSFORM_BLOCK_BYTES + 100_000));
     const expected = redactTranscriptBytes(raw, []);
     const thread = startRedactionThread([], { minThreadedBytes: 0 });
     const pending = thread.redact(raw);
     thread.help();
     const redacted = await pending;
+    // Each block went to one thread: the worker claims from the front while this thread claims from the end.
     expect(thread.threadedBlocks).toBeGreaterThanOrEqual(1);
-    expect(thread.threadedBlocks).toBeLessThan(4);
+    expect(thread.threadedBlocks).toBeLessThan(16);
     expect(Buffer.compare(Buffer.from(redacted), Buffer.from(expected))).toBe(0);
     // Help asked before the bytes arrive: all of it here.
     const early = startRedactionThread([], { minThreadedBytes: 0 });

@@ -1,8 +1,10 @@
 // Redacting a snapshot's transcript in a worker thread, so PreCompact's other work (capturing the state from the
 // transcript, writing it) runs on the main thread meanwhile: on the bench's 10 MB transcript the redaction is the
-// largest single cost of the hook. The transcript goes to the worker a block at a time (transform-blocks.ts); once
-// the main thread has nothing else to do (`help`), it redacts the blocks not yet handed out itself, from the end, so
-// neither thread waits for the other long. Every block is redacted exactly as transformInBlocks redacts it here.
+// largest single cost of the hook. The transcript is shared with the worker (one copy, in shared memory) with a claim
+// slot per block (transform-blocks.ts): the worker claims blocks from the front by itself, so it never waits for this
+// thread's event loop (which runs long synchronous stretches: capture, encoding); once this thread has nothing else
+// to do (`help`), it claims blocks from the end. An atomic compare-and-swap per slot gives each block to exactly one
+// thread. Every block is redacted exactly as transformInBlocks redacts it here.
 // The worker runs this very module (no separate bundle entry: the file that holds this code is the worker's script,
 // in src and in dist alike). A worker that cannot start, fails or exits early is never a failure: the blocks it did
 // not return are redacted in this thread.
@@ -15,7 +17,15 @@ const WORKER_FLAG = "ctxRedactTranscript";
 interface WorkerInput {
   [WORKER_FLAG]: true;
   allowlist: string[];
+  /** The transcript's bytes, shared. */
+  transcript: SharedArrayBuffer;
+  ranges: [number, number][];
+  /** One Int32 per block: FREE, or claimed by the worker or by the main thread. */
+  claims: SharedArrayBuffer;
 }
+
+const FREE = 0;
+const CLAIMED = 1;
 
 interface BlockMessage {
   index: number;
@@ -47,9 +57,6 @@ export interface RedactionThread {
  * a small transcript, or the part a grown one added since the previous snapshot.
  */
 export const MIN_THREADED_BYTES = 2 * 1024 * 1024;
-/** Blocks the worker holds at once. One: a second queued there could be the one this thread would have taken while the
- *  worker is still busy (on 10 MB, three blocks, the worker then did two and this thread one, waiting for it). */
-const WORKER_BLOCKS_QUEUED = 1;
 
 /**
  * A redactor for one transcript: `redact` starts a worker for a transcript of MIN_THREADED_BYTES or more, so the
@@ -76,20 +83,26 @@ export function startRedactionThread(
     if (!threaded || raw.byteLength < (options.minThreadedBytes ?? MIN_THREADED_BYTES)) {
       return transformInBlocks(raw, transform);
     }
+    const ranges = blockRanges(raw);
+    const transcript = new SharedArrayBuffer(raw.byteLength);
+    new Uint8Array(transcript).set(raw);
+    const claims = new Int32Array(new SharedArrayBuffer(4 * ranges.length));
     let started: Worker;
     try {
-      const data: WorkerInput = { [WORKER_FLAG]: true, allowlist: [...allowlist] };
+      const data: WorkerInput = {
+        [WORKER_FLAG]: true,
+        allowlist: [...allowlist],
+        transcript,
+        ranges,
+        claims: claims.buffer as SharedArrayBuffer,
+      };
       started = new Worker(new URL(import.meta.url), { workerData: data, stdout: true, stderr: true });
     } catch {
       return transformInBlocks(raw, transform);
     }
     worker = started;
-    const ranges = blockRanges(raw);
     const parts: (Uint8Array | undefined)[] = ranges.map(() => undefined);
-    // Blocks [next, last] are not handed out: the worker takes them from the front, this thread from the end.
-    let next = 0;
     let last = ranges.length - 1;
-    let inWorker = 0;
     return new Promise<Uint8Array>((resolve) => {
       let settled = false;
       const finish = () => {
@@ -98,26 +111,17 @@ export function startRedactionThread(
         close();
         resolve(joinBlocks(parts as Uint8Array[]));
       };
-      const handOut = () => {
-        while (inWorker < WORKER_BLOCKS_QUEUED && next <= last) {
-          const index = next++;
-          const range = ranges[index] as [number, number];
-          // A copy (Buffer's slice would share, and transferring its memory would take the whole transcript away).
-          const bytes = new Uint8Array(raw.subarray(range[0], range[1]));
-          started.postMessage({ index, bytes } satisfies BlockMessage, [bytes.buffer]);
-          inWorker += 1;
-        }
-      };
       const redactHere = (index: number) => {
         parts[index] ??= transformBlock(raw, ranges[index] as [number, number], transform);
       };
-      // One block from the end per turn of the event loop: in between, the worker's results come in and it is
-      // handed the next blocks from the front.
+      // One block from the end per turn of the event loop (in between, the worker's results come in): the next one
+      // the worker has not claimed.
       const helpStep = () => {
         if (settled) return;
-        if (last >= next) redactHere(last--);
+        while (last >= 0 && Atomics.compareExchange(claims, last, FREE, CLAIMED) !== FREE) last -= 1;
+        if (last >= 0) redactHere(last--);
         finish();
-        if (!settled && last >= next) setImmediate(helpStep);
+        if (!settled && last >= 0) setImmediate(helpStep);
       };
       helpNow = helpStep;
       const fallBack = () => {
@@ -129,14 +133,11 @@ export function startRedactionThread(
       started.on("message", (message: BlockMessage) => {
         if (settled || parts[message.index] !== undefined) return;
         parts[message.index] = message.bytes;
-        inWorker -= 1;
         threadedBlocks += 1;
-        handOut();
         finish();
       });
       started.on("error", fallBack);
       started.once("exit", fallBack);
-      handOut();
       if (helping) helpStep();
     });
   };
@@ -157,12 +158,20 @@ function isWorkerInput(value: unknown): value is WorkerInput {
   return typeof value === "object" && value !== null && (value as Record<string, unknown>)[WORKER_FLAG] === true;
 }
 
-// The worker's side: blocks in, their redacted bytes out (transferred, not copied).
+// The worker's side: it claims blocks from the front until none is left, and sends each one's redacted bytes back
+// (transferred, not copied).
 if (!isMainThread && parentPort !== null && isWorkerInput(workerData)) {
   const port = parentPort;
-  const transform = redactor(workerData.allowlist);
-  port.on("message", ({ index, bytes }: BlockMessage) => {
-    const out = transformBlock(bytes, [0, bytes.byteLength], transform);
+  const { allowlist, ranges } = workerData;
+  const transform = redactor(allowlist);
+  const bytes = new Uint8Array(workerData.transcript);
+  const claims = new Int32Array(workerData.claims);
+  for (let index = 0; index < ranges.length; index++) {
+    if (Atomics.compareExchange(claims, index, FREE, CLAIMED) !== FREE) continue;
+    const out = transformBlock(bytes, ranges[index] as [number, number], transform);
     port.postMessage({ index, bytes: out } satisfies BlockMessage, [out.buffer as ArrayBuffer]);
-  });
+  }
+  // Alive until the main thread ends it: an exit of its own could reach the main thread before the last results,
+  // which it would then redact a second time.
+  port.on("message", () => undefined);
 }
