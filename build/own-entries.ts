@@ -29,6 +29,10 @@ export const OWN_ENTRIES = {
       "src/config/load.ts",
     ],
   },
+  /** `ctx hook pre-compact`: before every compaction. */
+  "pre-compact": { source: "src/bin/pre-compact.ts", borrowed: ["src/config/load.ts"] },
+  /** `ctx hook session-end`: at the end of every session. */
+  "session-end": { source: "src/bin/session-end.ts", borrowed: ["src/config/load.ts"] },
 } as const satisfies Record<string, { source: string; borrowed: readonly string[] }>;
 
 export type OwnEntry = keyof typeof OWN_ENTRIES;

@@ -1,5 +1,5 @@
 // The entry: checks the Node version before anything else loads, then hands over to ./main.ts (or, for the
-// hooks with an entry of their own, ./every-call.ts or ./session-start.ts). It has no static import on purpose: on an older Node, an import of an API
+// hooks with an entry of their own, ./every-call.ts, ./session-start.ts, ./pre-compact.ts or ./session-end.ts). It has no static import on purpose: on an older Node, an import of an API
 // it lacks (e.g. `enableCompileCache`) fails at link time, before any code could say what is wrong. Keep this
 // file to syntax old Nodes parse. 22.3 is the first Node 22 with process.getBuiltinModule, through which the built output loads Node's own
 // modules (build/builtin-imports.ts).
@@ -13,6 +13,10 @@ const OWN_ENTRY = {
   Stop: "every-call",
   "session-start": "session-start",
   SessionStart: "session-start",
+  "pre-compact": "pre-compact",
+  PreCompact: "pre-compact",
+  "session-end": "session-end",
+  SessionEnd: "session-end",
 };
 const found = process.versions.node;
 if (Number.parseInt(found.split(".")[0] ?? "0", 10) < 22 || typeof process.getBuiltinModule !== "function") {
@@ -26,5 +30,7 @@ if (Number.parseInt(found.split(".")[0] ?? "0", 10) < 22 || typeof process.getBu
   const own = command === "hook" && more.length === 0 ? OWN_ENTRY[event as keyof typeof OWN_ENTRY] : undefined;
   if (own === "every-call") await import("./every-call.ts");
   else if (own === "session-start") await import("./session-start.ts");
+  else if (own === "pre-compact") await import("./pre-compact.ts");
+  else if (own === "session-end") await import("./session-end.ts");
   else await import("./main.ts");
 }

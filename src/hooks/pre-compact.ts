@@ -11,9 +11,16 @@ import { snapshotContext, startSnapshotTranscript } from "../store/context/opera
 import { readSessionState, writeProjectState } from "../store/context/project-state.ts";
 import { spawnDetachedRecompress } from "../store/snapshots/archive-worker.ts";
 import { compactInjectionText } from "./context-injection.ts";
+import { defineHook } from "./define-hook.ts";
 import { gatherInjectionExtras } from "./injection-extras.ts";
-import type { PreCompactInput } from "./schemas.ts";
-import type { HookDeps, HookOutcome } from "./types.ts";
+import { PRE_COMPACT_LIMITS } from "./pre-compact-limits.ts";
+import { type PreCompactInput, PreCompactInputSchema } from "./schemas.ts";
+import type { HookDeps, HookOutcome, HookTable } from "./types.ts";
+
+/** The table of PreCompact's own entry (src/bin/pre-compact.ts); ./table.ts loads this file lazily. */
+export const PRE_COMPACT_HOOKS: HookTable = {
+  "pre-compact": defineHook(PreCompactInputSchema, (input, deps) => handlePreCompact(input, deps), PRE_COMPACT_LIMITS),
+};
 
 export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): Promise<HookOutcome | null> {
   const allowlist = deps.config.redaction.allowlist;

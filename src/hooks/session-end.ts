@@ -10,8 +10,14 @@ import { describeError } from "../errors.ts";
 import { queueSessionIndexing } from "../search/sync/queue-index.ts";
 import { saveContext } from "../store/context/operations.ts";
 import { updateSessionsSeen } from "../store/sessions/seen.ts";
-import type { SessionEndInput } from "./schemas.ts";
-import type { HookDeps, HookOutcome } from "./types.ts";
+import { defineHook } from "./define-hook.ts";
+import { type SessionEndInput, SessionEndInputSchema } from "./schemas.ts";
+import type { HookDeps, HookOutcome, HookTable } from "./types.ts";
+
+/** The table of SessionEnd's own entry (src/bin/session-end.ts); ./table.ts loads this file lazily. */
+export const SESSION_END_HOOKS: HookTable = {
+  "session-end": defineHook(SessionEndInputSchema, (input, deps) => handleSessionEnd(input, deps)),
+};
 
 export async function handleSessionEnd(input: SessionEndInput, deps: HookDeps): Promise<HookOutcome | null> {
   // Two separate files at once: the sessions file's write (and fsync) overlaps the capture, the bulk of the work.

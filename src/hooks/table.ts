@@ -1,8 +1,8 @@
 // The hook table: event -> input schema -> handler (the oclif pattern, STYLE.md). Handlers are imported
 // lazily, so a hook process loads only its own event's code; they take their types from ./types.ts.
-import type { Config } from "../config/schema.ts";
 import { defineHook } from "./define-hook.ts";
 import type { HookEvent } from "./events.ts";
+import { PRE_COMPACT_LIMITS } from "./pre-compact-limits.ts";
 import {
   type PostCompactInput,
   PostCompactInputSchema,
@@ -19,17 +19,7 @@ import {
   type UserPromptSubmitInput,
   UserPromptSubmitInputSchema,
 } from "./schemas.ts";
-import type { HookDefinition, HookDeps, HookOutcome } from "./types.ts";
-
-function preCompactTimeoutOutcome(config: Config, limitMs: number): HookOutcome | null {
-  const reason = `ctx could not save the context within ${limitMs} ms before compaction`;
-  return config.hooks.blockCompactionOnSaveFailure
-    ? {
-        exitCode: 2,
-        stderr: `${reason}; compaction blocked so nothing is lost (set hooks.blockCompactionOnSaveFailure to false to allow it)`,
-      }
-    : { stderr: reason };
-}
+import type { HookDefinition, HookDeps } from "./types.ts";
 
 // Handlers load on demand, so each hook process pays only for its own event's code (hook start-up budget).
 const handleSessionStart = async (input: SessionStartInput, deps: HookDeps) =>
@@ -51,12 +41,7 @@ const handleSessionEnd = async (input: SessionEndInput, deps: HookDeps) =>
 export const HOOK_TABLE: Record<HookEvent, HookDefinition> = {
   "session-start": defineHook(SessionStartInputSchema, handleSessionStart),
   "session-end": defineHook(SessionEndInputSchema, handleSessionEnd),
-  // Saving before a compaction may take longer on a huge transcript; running out of time is a failure to
-  // save, which blocks the compaction when the config says so (the user loses nothing either way).
-  "pre-compact": defineHook(PreCompactInputSchema, handlePreCompact, {
-    timeoutMs: (config) => Math.max(config.hooks.handlerTimeoutMs, 30_000),
-    onTimeout: (config, limitMs) => preCompactTimeoutOutcome(config, limitMs),
-  }),
+  "pre-compact": defineHook(PreCompactInputSchema, handlePreCompact, PRE_COMPACT_LIMITS),
   "post-compact": defineHook(PostCompactInputSchema, handlePostCompact),
   "post-tool-use": defineHook(PostToolUseInputSchema, handlePostToolUse),
   "user-prompt-submit": defineHook(UserPromptSubmitInputSchema, handleUserPromptSubmit),
