@@ -1,8 +1,8 @@
-// `ctx hook <event>` without commander or the MCP SDK, for ./main.ts (every event) and ./every-call.ts (the
-// every-call hooks): stdin, stdout and stderr are used through their file descriptors, never
-// `process.stdin`/`stdout`/`stderr`, whose streams (a net.Socket for Claude Code's pipes) cost a hook process
-// milliseconds (bench/hooks.bench.ts). The writes are synchronous: the reply has reached the pipe when the
-// process exits. A reader that went away (EPIPE) is not the hook's problem.
+// `ctx hook <event>` without commander or the MCP SDK, for ./main.ts (every event) and the hook entries built on
+// their own (./every-call-run.ts, ./session-start-run.ts, …; build/own-entries.ts): stdin, stdout and stderr are used
+// through their file descriptors, never `process.stdin`/`stdout`/`stderr`, whose streams (a net.Socket for Claude
+// Code's pipes) cost a hook process milliseconds (bench/hooks.bench.ts). The writes are synchronous: the reply has
+// reached the pipe when the process exits. A reader that went away (EPIPE) is not the hook's problem.
 import { writeSync } from "node:fs";
 import { runHookProcess } from "../hooks/process.ts";
 import type { HookTable } from "../hooks/types.ts";

@@ -3,6 +3,7 @@
 // keep the same fields, and name the same first problem.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { mostlyField } from "../../tests/helpers/json-arbitraries.ts";
 import { checkWithSchema } from "./define-hook.ts";
 import { checkPostToolUseInput, checkStopInput } from "./every-call-input.ts";
 import { PostToolUseInputSchema, StopInputSchema } from "./schemas.ts";
@@ -20,13 +21,7 @@ const jsonValue = fc.oneof(jsonScalar, fc.array(jsonScalar, { maxLength: 3 }), f
 /** Mostly well-formed inputs, each field sometimes missing or of another kind. */
 function inputs(fields: Record<string, fc.Arbitrary<unknown>>) {
   const entries = Object.entries(fields).map(([name, good]) =>
-    fc
-      .oneof(
-        { weight: 6, arbitrary: good },
-        { weight: 1, arbitrary: jsonValue },
-        { weight: 1, arbitrary: fc.constant(undefined) },
-      )
-      .map((value) => [name, value] as const),
+    mostlyField(good, { other: jsonValue, goodWeight: 6 }).map((value) => [name, value] as const),
   );
   return fc
     .tuple(fc.tuple(...entries), fc.dictionary(fc.string({ minLength: 1 }), jsonValue, { maxKeys: 2 }))
@@ -50,38 +45,29 @@ const base = {
 };
 
 describe("every-call input checks", () => {
-  it("PostToolUse: the same verdict, input and first problem as its zod schema", () => {
-    const arbitrary = fc.oneof(
-      inputs({
-        ...base,
+  it.each([
+    {
+      event: "PostToolUse",
+      check: checkPostToolUseInput,
+      schema: PostToolUseInputSchema,
+      fields: {
         tool_name: fc.constantFrom("Bash", "Read"),
         tool_input: jsonValue,
         tool_response: jsonValue,
         tool_use_id: fc.string(),
         duration_ms: fc.integer({ min: 0 }),
-      }),
-      jsonValue,
-    );
+      },
+    },
+    {
+      event: "Stop",
+      check: checkStopInput,
+      schema: StopInputSchema,
+      fields: { stop_hook_active: fc.boolean(), last_assistant_message: fc.oneof(fc.string(), fc.constant(null)) },
+    },
+  ])("$event: the same verdict, input and first problem as its zod schema", ({ check, schema, fields }) => {
     fc.assert(
-      fc.property(arbitrary, (raw) => {
-        expect(checkPostToolUseInput(raw)).toEqual(checkWithSchema(PostToolUseInputSchema(), raw));
-      }),
-      { numRuns: 2_000 },
-    );
-  });
-
-  it("Stop: the same verdict, input and first problem as its zod schema", () => {
-    const arbitrary = fc.oneof(
-      inputs({
-        ...base,
-        stop_hook_active: fc.boolean(),
-        last_assistant_message: fc.oneof(fc.string(), fc.constant(null)),
-      }),
-      jsonValue,
-    );
-    fc.assert(
-      fc.property(arbitrary, (raw) => {
-        expect(checkStopInput(raw)).toEqual(checkWithSchema(StopInputSchema(), raw));
+      fc.property(fc.oneof(inputs({ ...base, ...fields }), jsonValue), (raw) => {
+        expect(check(raw)).toEqual(checkWithSchema(schema(), raw));
       }),
       { numRuns: 2_000 },
     );

@@ -1,7 +1,17 @@
 // `ctx hook post-tool-use` as Claude Code runs it, on a synthetic transcript that grows call by call: the
 // guard speaks on each tier change only, saves / checkpoints / snapshots at the higher tiers, restarts after a
 // compaction, and `ctx status --json` carries its figures.
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from "node:fs";
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -34,6 +44,15 @@ beforeEach(() => {
   appendFileSync(transcript, `${userPrompt(line, "Refactor the retry helper.")}\n`);
 });
 
+/** `ctx hook <event>` as Claude Code runs it in `cwd` (the project by default), for this session's transcript. */
+function runHook(event: string, fields: Record<string, unknown>, cwd: string = project) {
+  return runCtx(["hook", event], {
+    cwd,
+    env,
+    stdin: JSON.stringify({ session_id: SESSION, transcript_path: transcript, cwd, ...fields }),
+  });
+}
+
 /** One tool call: the reply that made it (reporting `context` tokens in), its result, then the hook. */
 async function toolCall(context: number): Promise<Record<string, unknown> | null> {
   calls += 1;
@@ -46,18 +65,11 @@ async function toolCall(context: number): Promise<Record<string, unknown> | null
   };
   appendFileSync(transcript, `${assistantToolUse(line, id, "Read", { file_path: join(project, "a.ts") }, usage)}\n`);
   appendFileSync(transcript, `${toolResult(line, id, "export const a = 1;")}\n`);
-  const result = await runCtx(["hook", "post-tool-use"], {
-    cwd: project,
-    env,
-    stdin: JSON.stringify({
-      session_id: SESSION,
-      transcript_path: transcript,
-      cwd: project,
-      hook_event_name: "PostToolUse",
-      tool_name: "Read",
-      tool_input: { file_path: join(project, "a.ts") },
-      tool_response: { type: "text" },
-    }),
+  const result = await runHook("post-tool-use", {
+    hook_event_name: "PostToolUse",
+    tool_name: "Read",
+    tool_input: { file_path: join(project, "a.ts") },
+    tool_response: { type: "text" },
   });
   expect(result.code).toBe(0);
   expect(result.stderr).toBe("");
@@ -110,17 +122,7 @@ describe("the context guard through hook processes", () => {
     appendFileSync(transcript, `${compactBoundary(line, 165_000)}\n`);
     const status = async () => JSON.parse((await runCtx(["status", "--json"], { cwd: project, env })).stdout);
     calls += 1;
-    const atBoundary = await runCtx(["hook", "post-tool-use"], {
-      cwd: project,
-      env,
-      stdin: JSON.stringify({
-        session_id: SESSION,
-        transcript_path: transcript,
-        cwd: project,
-        hook_event_name: "PostToolUse",
-        tool_name: "Read",
-      }),
-    });
+    const atBoundary = await runHook("post-tool-use", { hook_event_name: "PostToolUse", tool_name: "Read" });
     expect(atBoundary).toMatchObject({ code: 0, stdout: "" });
     expect((await status()).health).toMatchObject({
       tier: "ok",
@@ -155,17 +157,7 @@ describe("the context guard through hook processes", () => {
   }, 60_000);
 
   it("Stop steps the guard for a turn whose tool calls no PostToolUse tick followed (an mcp_tool hook skipped)", async () => {
-    const stop = () =>
-      runCtx(["hook", "stop"], {
-        cwd: project,
-        env,
-        stdin: JSON.stringify({
-          session_id: SESSION,
-          transcript_path: transcript,
-          cwd: project,
-          hook_event_name: "Stop",
-        }),
-      });
+    const stop = () => runHook("stop", { hook_event_name: "Stop" });
     const usage = (context: number) => ({
       input_tokens: 3,
       cache_creation_input_tokens: 500,
@@ -202,17 +194,7 @@ describe("the context guard through hook processes", () => {
   it("writes the rolling checkpoint every N messages below every tier (the every-call entry's borrowed path)", async () => {
     env = { ...env, CTX_CHECKPOINTS__INTERVAL_MESSAGES: "4" };
     // A session saved once (the checkpoint copies the session's saved state), then quiet tool calls.
-    const start = await runCtx(["hook", "session-start"], {
-      cwd: project,
-      env,
-      stdin: JSON.stringify({
-        session_id: SESSION,
-        transcript_path: transcript,
-        cwd: project,
-        hook_event_name: "SessionStart",
-        source: "startup",
-      }),
-    });
+    const start = await runHook("session-start", { hook_event_name: "SessionStart", source: "startup" });
     expect(start.code).toBe(0);
     expect((await runCtx(["save"], { cwd: project, env: { ...env, CLAUDE_PROJECT_DIR: project } })).code).toBe(0);
     for (let i = 0; i < 4; i++) expect(await toolCall(20_000)).toBeNull();
@@ -220,20 +202,28 @@ describe("the context guard through hook processes", () => {
     expect(existsSync(checkpoints) ? readdirSync(checkpoints).length : 0).toBeGreaterThan(0);
   });
 
+  it("an invalid config (a file, then a variable) costs one stderr line and the defaults, never the tool call", async () => {
+    writeFileSync(join(project, ".ctx", "config.json"), '{"guard":{"warningPercent":"x"}}');
+    const fromFile = await runHook("post-tool-use", { hook_event_name: "PostToolUse", tool_name: "Read" });
+    expect(fromFile).toMatchObject({ code: 0, stdout: "" });
+    expect(fromFile.stderr).toBe(
+      `ctx hook: post-tool-use: ${join(project, ".ctx", "config.json")}: guard.warningPercent: expected number; running on the default settings\n`,
+    );
+    rmSync(join(project, ".ctx", "config.json"));
+    env = { ...env, CTX_GUARD__WARNING_PERCENT: "abc" };
+    const fromEnv = await runHook("stop", { hook_event_name: "Stop" });
+    expect(fromEnv).toMatchObject({ code: 0, stdout: "" });
+    expect(fromEnv.stderr).toContain(
+      'CTX_GUARD__WARNING_PERCENT: "abc" is not a number; running on the default settings',
+    );
+    // The measurements go on, on the defaults.
+    expect(readGuardState(project, SESSION)?.operations).toBe(1);
+  });
+
   it("in a project ctx does not manage (no .ctx/), it measures nothing and writes nothing", async () => {
     const bare = join(mkdtempSync(join(tmpdir(), "ctx-guard-bare-")), "repo");
     mkdirSync(join(bare, ".git"), { recursive: true });
-    const result = await runCtx(["hook", "post-tool-use"], {
-      cwd: bare,
-      env,
-      stdin: JSON.stringify({
-        session_id: SESSION,
-        transcript_path: transcript,
-        cwd: bare,
-        hook_event_name: "PostToolUse",
-        tool_name: "Read",
-      }),
-    });
+    const result = await runHook("post-tool-use", { hook_event_name: "PostToolUse", tool_name: "Read" }, bare);
     expect(result).toMatchObject({ code: 0, stdout: "", stderr: "" });
     expect(existsSync(join(bare, ".ctx"))).toBe(false);
   });

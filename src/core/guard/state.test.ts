@@ -3,6 +3,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
+import { mostlyField } from "../../../tests/helpers/json-arbitraries.ts";
 import { CompactionSchema, MeasurementSchema, ThresholdsSchema } from "./health.ts";
 import { GUARD_TIERS, parseGuardState } from "./state.ts";
 
@@ -29,22 +30,7 @@ const zodParse = (value: unknown) => {
   return parsed.success ? parsed.data : null;
 };
 
-const other = fc.oneof(
-  fc.string(),
-  fc.integer(),
-  fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.boolean(),
-  fc.constant(null),
-  fc.constant([]),
-  fc.constant({}),
-);
-/** A field: mostly its right kind, sometimes another kind, sometimes absent (undefined is dropped by JSON). */
-const field = (good: fc.Arbitrary<unknown>) =>
-  fc.oneof(
-    { weight: 12, arbitrary: good },
-    { weight: 1, arbitrary: other },
-    { weight: 1, arbitrary: fc.constant(undefined) },
-  );
+const field = (good: fc.Arbitrary<unknown>) => mostlyField(good);
 const int = fc.integer({ min: -5, max: 1_000_000 });
 const num = fc.oneof(int, fc.double({ min: 0, max: 100, noNaN: true }));
 const maybe = <T>(arbitrary: fc.Arbitrary<T>) => fc.oneof(arbitrary, fc.constant(null));

@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
+import { mostlyField, otherJsonKind } from "../../../tests/helpers/json-arbitraries.ts";
 import {
   type CheckpointMark,
   countMessageLines,
@@ -130,18 +131,7 @@ describe("parseCheckpointMark against the zod schemas it replaced", () => {
     const { sessionId, offset, messages } = single.data;
     return { sessions: { [sessionId]: { offset, messages, updatedAt: new Date(0).toISOString() } } };
   };
-  const other = fc.oneof(
-    fc.string(),
-    fc.double({ noNaN: true, noDefaultInfinity: true }),
-    fc.boolean(),
-    fc.constant(null),
-  );
-  const field = (good: fc.Arbitrary<unknown>) =>
-    fc.oneof(
-      { weight: 8, arbitrary: good },
-      { weight: 1, arbitrary: other },
-      { weight: 1, arbitrary: fc.constant(undefined) },
-    );
+  const field = (good: fc.Arbitrary<unknown>) => mostlyField(good, { goodWeight: 8 });
   const int = fc.integer({ min: -1, max: 10_000_000 });
   const countArb = fc.record({
     offset: field(int),
@@ -153,7 +143,7 @@ describe("parseCheckpointMark against the zod schemas it replaced", () => {
   const mark = fc.oneof(
     fc.record({ sessions: field(fc.dictionary(sessionId, countArb, { maxKeys: 3 })), extra: field(int) }),
     fc.record({ sessionId: field(sessionId), offset: field(int), messages: field(int), extra: field(int) }),
-    other,
+    otherJsonKind,
   );
 
   it("accepts and keeps exactly what they did, in either format", () => {

@@ -131,7 +131,8 @@ const META_TYPES = new Set([
   "pr-link",
 ]);
 
-const SCHEMAS = {
+/** The line schemas by entry type (fast-schema.test.ts compares their compiled validators with them). */
+export const LINE_SCHEMAS = {
   user: UserEntrySchema,
   assistant: AssistantEntrySchema,
   system: SystemEntrySchema,
@@ -141,12 +142,12 @@ const SCHEMAS = {
 } as const;
 
 /** The schemas compiled to plain validators (fast-schema.ts: same verdict, same value, a fraction of the cost). */
-const COMPILED: Partial<Record<keyof typeof SCHEMAS, CompiledSchema | null>> = {};
+const COMPILED: Partial<Record<keyof typeof LINE_SCHEMAS, CompiledSchema | null>> = {};
 
-function compiled(type: keyof typeof SCHEMAS): CompiledSchema | null {
+function compiled(type: keyof typeof LINE_SCHEMAS): CompiledSchema | null {
   let validator = COMPILED[type];
   if (validator === undefined) {
-    validator = compileSchema(SCHEMAS[type]);
+    validator = compileSchema(LINE_SCHEMAS[type]);
     COMPILED[type] = validator;
   }
   return validator;
@@ -163,13 +164,13 @@ export function parseTranscriptLine(line: string): ParsedLine {
   if (value === null || typeof value !== "object" || Array.isArray(value)) return { skipped: "malformed" };
   const type = (value as { type?: unknown }).type;
   if (typeof type !== "string") return { skipped: "malformed" };
-  if (Object.hasOwn(SCHEMAS, type)) {
-    const validator = compiled(type as keyof typeof SCHEMAS);
+  if (Object.hasOwn(LINE_SCHEMAS, type)) {
+    const validator = compiled(type as keyof typeof LINE_SCHEMAS);
     if (validator !== null) {
       const parsed = validator(value);
       return parsed === INVALID ? { skipped: "malformed" } : (parsed as TranscriptEntry);
     }
-    const parsed = SCHEMAS[type as keyof typeof SCHEMAS].safeParse(value);
+    const parsed = LINE_SCHEMAS[type as keyof typeof LINE_SCHEMAS].safeParse(value);
     return parsed.success ? parsed.data : { skipped: "malformed" };
   }
   return { skipped: META_TYPES.has(type) ? "meta" : "unknown-type" };

@@ -6,24 +6,11 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
-import {
-  AssistantEntrySchema,
-  SummaryEntrySchema,
-  SystemEntrySchema,
-  TitleEntrySchema,
-  UserEntrySchema,
-} from "./entries.ts";
+import { LINE_SCHEMAS } from "./entries.ts";
 import { compileSchema, INVALID } from "./fast-schema.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
-const SCHEMAS: Record<string, $ZodType> = {
-  user: UserEntrySchema,
-  assistant: AssistantEntrySchema,
-  system: SystemEntrySchema,
-  summary: SummaryEntrySchema,
-  "custom-title": TitleEntrySchema,
-  "ai-title": TitleEntrySchema,
-};
+const SCHEMAS: Record<string, $ZodType> = LINE_SCHEMAS;
 
 /** A value's shape with key order, undefined and prototypes made visible, for an exact comparison. */
 function describeValue(value: unknown): unknown {
