@@ -95,6 +95,7 @@ const DEFAULT_CONFIG: Config = {
     stopGraceMs: 10_000,
     claude: { command: "claude", args: [], workdir: "", timeoutMs: 600_000 },
   },
+  trust: { projectConfigs: {} },
 };
 
 /** A fresh copy of the defaults (callers may change theirs). */

@@ -1,21 +1,30 @@
 // The config's layers, read without validating them: the global `<CTX_HOME>/config.json`, the project's
 // `.ctx/config.json`, the `CTX_*` variables; and the config for layers already validated once (the cache). No zod
 // here: a hook process whose config needs no validation (no layer, or cached) never loads the schema (./load.ts).
-import { readFileSync } from "node:fs";
+import { closeSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CtxError } from "../errors.ts";
 import { CTX_VERSION } from "../version.ts";
 import { defaultConfig } from "./defaults.ts";
 import { type ConfigLayer, configLeaves } from "./merge.ts";
 import { ctxHome, projectPaths } from "./paths.ts";
+import { openRegularFileSync } from "./regular-file.ts";
 import type { Config } from "./schema.ts";
 import type { NamedLayer } from "./settings.ts";
+import { type IgnoredSettings, isTrustedProjectConfig, sensitiveKeysIn, withoutKeys } from "./trust.ts";
 
 export interface LoadConfigOptions {
   /** Project root; without it only the global file and the environment count. */
   projectRoot?: string;
   env: NodeJS.ProcessEnv;
+  /**
+   * Where the one line about a project file's ignored sensitive settings goes (once per file and process);
+   * stderr by default. `ctx doctor` and `ctx config` show them their own way and pass a no-op.
+   */
+  warn?: (line: string) => void;
 }
+
+const warned = new Set<string>();
 
 export function globalConfigPath(env: NodeJS.ProcessEnv): string {
   return join(ctxHome(env), "config.json");
@@ -27,8 +36,12 @@ export function readConfigLayers(options: LoadConfigOptions): NamedLayer[] {
   const globalLayer = readConfigFile(globalConfigPath(options.env));
   if (globalLayer) layers.push({ ...globalLayer, kind: "global" });
   if (options.projectRoot !== undefined) {
-    const projectLayer = readConfigFile(projectPaths(options.projectRoot).config);
-    if (projectLayer) layers.push({ ...projectLayer, kind: "project" });
+    const projectFile = readConfigFileBytes(projectPaths(options.projectRoot).config, { noFollow: true });
+    if (projectFile) {
+      const { layer, ignored } = trustProjectLayer(projectFile, globalLayer?.value);
+      layers.push({ ...layer, kind: "project", ...(ignored ? { ignored } : {}) });
+      if (ignored) warnIgnored(ignored, options.warn);
+    }
   }
   const environment = readEnvironmentLayer(options.env);
   if (Object.keys(environment.value).length > 0) layers.push({ ...environment, kind: "environment" });
@@ -56,20 +69,72 @@ export function knownConfig(layers: readonly ConfigLayer[], cache: ConfigCache |
   return cache?.get(configCacheKey(layers));
 }
 
+/**
+ * The project layer as ctx may use it: whole when it sets no sensitive setting or the user trusts this exact file
+ * (its path and SHA-256 in the user's own config), else without its sensitive settings, which are named.
+ */
+export function trustProjectLayer(
+  file: ConfigLayer & { bytes: Buffer },
+  userConfig: Record<string, unknown> | undefined,
+): { layer: ConfigLayer; ignored?: IgnoredSettings } {
+  const layer = { source: file.source, value: file.value };
+  const keys = sensitiveKeysIn(file.value);
+  if (keys.length === 0) return { layer };
+  const { createHash } = process.getBuiltinModule("node:crypto");
+  const sha256 = createHash("sha256").update(file.bytes).digest("hex");
+  if (isTrustedProjectConfig(userConfig, file.source, sha256)) return { layer };
+  return { layer: { ...layer, value: withoutKeys(file.value, keys) }, ignored: { file: file.source, keys, sha256 } };
+}
+
+function warnIgnored(ignored: IgnoredSettings, warn: ((line: string) => void) | undefined): void {
+  const id = `${ignored.file}\0${ignored.sha256}`;
+  if (warned.has(id)) return;
+  warned.add(id);
+  const line =
+    `ctx: ignored ${ignored.keys.join(", ")} from ${ignored.file} (a project file may not set these until you ` +
+    "trust it: review it, then run `ctx config trust`)";
+  (warn ?? ((text: string) => process.stderr.write(`${JSON.stringify(text).slice(1, -1)}\n`)))(line);
+}
+
 /** Reads one JSON config file; null when it does not exist. */
 export function readConfigFile(path: string): ConfigLayer | null {
-  let text: string;
+  const file = readConfigFileBytes(path);
+  return file && { source: file.source, value: file.value };
+}
+
+/**
+ * Reads one JSON config file and keeps its bytes (for the trust hash); null when it does not exist. Only a regular
+ * file is read (a FIFO would hang a hook); `noFollow` refuses a link (a repository's own file). A parse error never
+ * quotes the file: a link or a copy could make it another file, a private key say.
+ */
+export function readConfigFileBytes(
+  path: string,
+  options: { noFollow?: boolean } = {},
+): (ConfigLayer & { bytes: Buffer }) | null {
+  let bytes: Buffer;
   try {
-    text = readFileSync(path, "utf8");
+    const fd = openRegularFileSync(path, options);
+    if (fd === null) return null;
+    try {
+      bytes = readFileSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    if (error instanceof CtxError) {
+      throw new CtxError("CONFIG_INVALID", error.message, {
+        ...(error.hint ? { hint: error.hint } : {}),
+        cause: error,
+      });
+    }
     throw new CtxError("CONFIG_INVALID", `${path}: cannot read (${(error as Error).message})`, { cause: error });
   }
   let value: unknown;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(bytes.toString("utf8"));
   } catch (error) {
-    throw new CtxError("CONFIG_INVALID", `${path}: not valid JSON (${(error as Error).message})`, {
+    const at = /position (\d+)/.exec((error as Error).message)?.[1];
+    throw new CtxError("CONFIG_INVALID", `${path}: not valid JSON${at === undefined ? "" : ` (at byte ${at})`}`, {
       hint: "fix the JSON syntax or delete the file to use the defaults",
       cause: error,
     });
@@ -79,7 +144,7 @@ export function readConfigFile(path: string): ConfigLayer | null {
       hint: 'e.g. {"retention": {"maxSnapshots": 10}}',
     });
   }
-  return { source: path, value: value as Record<string, unknown> };
+  return { source: path, value: value as Record<string, unknown>, bytes };
 }
 
 /**

@@ -1,253 +1,283 @@
-// Every setting the product documents name, with its default. zod/mini, built on first use: hook
-// processes load this module, and building ~150 zod objects costs milliseconds of the hook budget
-// (DESIGN.md); with no config file and no CTX_* variable, loading never builds it (see ./defaults.ts).
+// Every setting the product documents name, with its default and its trust: `safe` (tunes what ctx computes for
+// this project; a repository's .ctx/config.json may set it) or `sensitive`/`secret` (names a program, URL, host,
+// port or path, holds a credential, or sends data or acts beyond this project: only the user's own file, CTX_*
+// variables, or a project file the user trusted by its hash may set it; SECURITY.md). `settings()` takes only
+// classified keys, so a new key cannot be added without deciding. zod/mini, built on first use: hook processes
+// load this module, and building ~150 zod objects costs milliseconds of a hook (./defaults.ts is the plain data,
+// ./trust.ts the plain list of sensitive keys a hook filters with).
 import * as z from "zod/mini";
+import type { KeyTrust } from "./trust.ts";
 
 const positiveInt = () => z.int().check(z.positive());
 const nonNegativeInt = () => z.int().check(z.nonnegative());
 const percent = () => z.number().check(z.gte(0), z.lte(100));
 const weight = () => z.number().check(z.gte(0), z.lte(1));
+
+declare const classified: unique symbol;
+/** A setting's schema with its trust decided (or a section, whose keys each have theirs). */
+type Classified<T extends z.core.$ZodType = z.core.$ZodType> = T & { readonly [classified]: true };
+const trustOfSchema = new WeakMap<object, KeyTrust | "section">();
+const classify =
+  (trust: KeyTrust | "section") =>
+  <T extends z.core.$ZodType>(schema: T): Classified<T> => {
+    trustOfSchema.set(schema, trust);
+    return schema as Classified<T>;
+  };
+/** Tunes what ctx computes for this project: a repository's own config may set it. */
+const safe = classify("safe");
+/** Names a program, URL, host, port or path, or acts beyond this project: never from an untrusted project file. */
+const sensitive = classify("sensitive");
+/** A credential: sensitive, and shown by `ctx config` as "(set, N chars)" unless asked. */
+const secret = classify("secret");
+/** An object of settings: every key classified (the type refuses one that is not). */
+const settings = <S extends Record<string, Classified>>(shape: S) => z.strictObject(shape);
 /** A nested section: `prefault` runs the section's own defaults when the section is absent. */
-const section = <T extends z.ZodMiniObject>(shape: T) => z.prefault(shape, {} as z.input<T>);
+const section = <T extends z.ZodMiniObject>(shape: T) => classify("section")(z.prefault(shape, {} as z.input<T>));
 
 function buildConfigSchema() {
-  const CheckpointConfigSchema = z.strictObject({
+  const CheckpointConfigSchema = settings({
     /** Take a rolling checkpoint every N transcript messages (PostToolUse / Stop). */
-    intervalMessages: z._default(positiveInt(), 20),
+    intervalMessages: safe(z._default(positiveInt(), 20)),
     /** How many rolling checkpoints to keep. */
-    keep: z._default(positiveInt(), 10),
+    keep: safe(z._default(positiveInt(), 10)),
   });
 
-  const RetentionConfigSchema = z.strictObject({
-    maxSnapshots: z._default(positiveInt(), 5),
-    maxAgeDays: z._default(positiveInt(), 30),
+  const RetentionConfigSchema = settings({
+    maxSnapshots: safe(z._default(positiveInt(), 5)),
+    maxAgeDays: safe(z._default(positiveInt(), 30)),
     /** All snapshots of one project together; pinned snapshots are never pruned. */
-    maxTotalMegabytes: z._default(positiveInt(), 500),
+    maxTotalMegabytes: safe(z._default(positiveInt(), 500)),
     /** Recompress each compaction snapshot to zstd-19 (~60% smaller) in a detached background process. */
-    archiveSnapshots: z._default(z.boolean(), true),
+    archiveSnapshots: safe(z._default(z.boolean(), true)),
     /** A transcript larger than this is not copied into a snapshot (the state alone is kept, and said so). */
-    maxTranscriptMegabytes: z._default(positiveInt(), 64),
+    maxTranscriptMegabytes: safe(z._default(positiveInt(), 64)),
   });
 
-  const HooksConfigSchema = z.strictObject({
+  const HooksConfigSchema = settings({
     /** Block a compaction (PreCompact exit 2) when the state could not be saved and verified. */
-    blockCompactionOnSaveFailure: z._default(z.boolean(), true),
+    blockCompactionOnSaveFailure: safe(z._default(z.boolean(), true)),
     /** On `startup`, inject a short "where you left off" from the last saved state. */
-    autoRestore: z._default(z.boolean(), true),
+    autoRestore: safe(z._default(z.boolean(), true)),
     /** Hard limit for one hook handler; Claude Code's own timeouts are set by `ctx init`. */
-    handlerTimeoutMs: z._default(positiveInt(), 5_000),
+    handlerTimeoutMs: safe(z._default(positiveInt(), 5_000)),
     /** Cap on re-injected context; Claude Code spills additionalContext over 10,000 characters to a file. */
-    maxInjectChars: z._default(positiveInt().check(z.lte(10_000)), 9_500),
+    maxInjectChars: safe(z._default(positiveInt().check(z.lte(10_000)), 9_500)),
   });
 
-  const GuardConfigSchema = z.strictObject({
+  const GuardConfigSchema = settings({
     /** Run the context guard after every tool call (PostToolUse). */
-    enabled: z._default(z.boolean(), true),
+    enabled: safe(z._default(z.boolean(), true)),
     /** Context window in tokens; 0 = infer from the model (1,000,000 for [1m] models, else 200,000). */
-    windowTokens: z._default(nonNegativeInt(), 0),
+    windowTokens: safe(z._default(nonNegativeInt(), 0)),
     /** Auto-compaction fires this many tokens short of the window (Claude Code's buffer, about 33K). */
-    autoCompactBufferTokens: z._default(nonNegativeInt(), 33_000),
+    autoCompactBufferTokens: safe(z._default(nonNegativeInt(), 33_000)),
     /**
      * Tier thresholds, in percent of the window REMAINING before auto-compaction fires:
      * (autoCompactAt - used) / window * 100. 30 = the tier starts when 30% of the window is left.
      */
-    warningPercent: z._default(percent(), 30),
-    advisoryPercent: z._default(percent(), 15),
-    yellowPercent: z._default(percent(), 7),
-    criticalPercent: z._default(percent(), 3),
+    warningPercent: safe(z._default(percent(), 30)),
+    advisoryPercent: safe(z._default(percent(), 15)),
+    yellowPercent: safe(z._default(percent(), 7)),
+    criticalPercent: safe(z._default(percent(), 3)),
     /** Escalate one tier early when the last measurements consumed more than this percent of the window per
      * operation (one operation = one tool call, i.e. one PostToolUse). */
-    velocityPercentPerOperation: z._default(z.number().check(z.positive()), 5),
+    velocityPercentPerOperation: safe(z._default(z.number().check(z.positive()), 5)),
     /** Measurements used for velocity and for dynamic thresholds. */
-    velocitySamples: z._default(positiveInt(), 3),
-    dynamicWindow: z._default(positiveInt(), 10),
+    velocitySamples: safe(z._default(positiveInt(), 3)),
+    dynamicWindow: safe(z._default(positiveInt(), 10)),
     /** Dynamic thresholds never go below this percent remaining. */
-    floorPercent: z._default(percent(), 3),
+    floorPercent: safe(z._default(percent(), 3)),
   });
 
-  const BudgetConfigSchema = z.strictObject({
+  const BudgetConfigSchema = settings({
     /** Token caps of the five compartments. */
     caps: section(
-      z.strictObject({
-        active_task: z._default(positiveInt(), 4_000),
-        project_background: z._default(positiveInt(), 3_000),
-        operator_preferences: z._default(positiveInt(), 1_500),
-        safety_constraints: z._default(positiveInt(), 1_500),
-        ambient_knowledge: z._default(positiveInt(), 2_000),
+      settings({
+        active_task: safe(z._default(positiveInt(), 4_000)),
+        project_background: safe(z._default(positiveInt(), 3_000)),
+        operator_preferences: safe(z._default(positiveInt(), 1_500)),
+        safety_constraints: safe(z._default(positiveInt(), 1_500)),
+        ambient_knowledge: safe(z._default(positiveInt(), 2_000)),
       }),
     ),
     /** Tokens of the assembled budget in the compact re-injection (0 = leave it out). */
-    injectMaxTokens: z._default(nonNegativeInt(), 1_000),
+    injectMaxTokens: safe(z._default(nonNegativeInt(), 1_000)),
   });
 
-  const RulesConfigSchema = z.strictObject({
+  const RulesConfigSchema = settings({
     /** Re-inject the CLAUDE.md rules marked (ENFORCED) or (CRITICAL) after each compaction. */
-    reinject: z._default(z.boolean(), true),
+    reinject: safe(z._default(z.boolean(), true)),
     /** `ctx rules check`: share of a rule's content words the summary must hold to count as paraphrased. */
-    overlapThreshold: z._default(weight(), 0.6),
+    overlapThreshold: safe(z._default(weight(), 0.6)),
   });
 
-  const MemoryConfigSchema = z.strictObject({
+  const MemoryConfigSchema = settings({
     /** Auto-memory folder; empty = Claude Code's own (`<claude config>/projects/<repo>/memory`). */
-    directory: z._default(z.string(), ""),
+    directory: sensitive(z._default(z.string(), "")),
     /** Claude Code loads no more of MEMORY.md than this many lines and bytes. */
-    maxIndexLines: z._default(positiveInt(), 200),
-    maxIndexBytes: z._default(positiveInt(), 25_000),
+    maxIndexLines: safe(z._default(positiveInt(), 200)),
+    maxIndexBytes: safe(z._default(positiveInt(), 25_000)),
   });
 
-  const BreadcrumbConfigSchema = z.strictObject({
+  const BreadcrumbConfigSchema = settings({
     /** At SessionEnd, append a line about the session to an Obsidian daily note. */
-    enabled: z._default(z.boolean(), false),
+    enabled: sensitive(z._default(z.boolean(), false)),
     /** The vault folder (or a subfolder of it) holding the daily notes `<YYYY-MM-DD>.md`. */
-    vault: z._default(z.string(), ""),
-    heading: z._default(z.string(), "## Claude Code sessions"),
+    vault: sensitive(z._default(z.string(), "")),
+    heading: safe(z._default(z.string(), "## Claude Code sessions")),
   });
 
-  const SearchConfigSchema = z.strictObject({
+  const SearchConfigSchema = settings({
     weights: section(
-      z
-        .strictObject({
-          bestSimilarity: z._default(weight(), 1),
-          passageSimilarity: z._default(weight(), 1),
-          averageSimilarity: z._default(weight(), 0),
-          chunkRatio: z._default(weight(), 0),
-          /** The session's best chunk on the query's pseudo-relevance feedback terms (docs/search.md). */
-          feedbackSimilarity: z._default(weight(), 1),
-          /** Whether the session was active on a date the query names ("in March 2026"); only for such queries. */
-          namedDate: z._default(weight(), 0.5),
-          recency: z._default(weight(), 0.7),
-          chainQuality: z._default(weight(), 0.3),
-        })
-        .check(
-          z.refine(
-            (w) => w.bestSimilarity + w.passageSimilarity + w.averageSimilarity + w.chunkRatio > 0,
-            "bestSimilarity, passageSimilarity, averageSimilarity and chunkRatio cannot all be 0 (relevance needs one)",
-          ),
+      settings({
+        bestSimilarity: safe(z._default(weight(), 1)),
+        passageSimilarity: safe(z._default(weight(), 1)),
+        averageSimilarity: safe(z._default(weight(), 0)),
+        chunkRatio: safe(z._default(weight(), 0)),
+        /** The session's best chunk on the query's pseudo-relevance feedback terms (docs/search.md). */
+        feedbackSimilarity: safe(z._default(weight(), 1)),
+        /** Whether the session was active on a date the query names ("in March 2026"); only for such queries. */
+        namedDate: safe(z._default(weight(), 0.5)),
+        recency: safe(z._default(weight(), 0.7)),
+        chainQuality: safe(z._default(weight(), 0.3)),
+      }).check(
+        z.refine(
+          (w) => w.bestSimilarity + w.passageSimilarity + w.averageSimilarity + w.chunkRatio > 0,
+          "bestSimilarity, passageSimilarity, averageSimilarity and chunkRatio cannot all be 0 (relevance needs one)",
         ),
+      ),
     ),
-    recencyDecayDays: z._default(z.number().check(z.positive()), 30),
+    recencyDecayDays: safe(z._default(z.number().check(z.positive()), 30)),
     /** Recency and chain quality lift a session's score by at most this fraction: they only break near-ties. */
-    tieMargin: z._default(weight(), 0.05),
+    tieMargin: safe(z._default(weight(), 0.05)),
     boosts: section(
-      z.strictObject({
-        PATTERN: z._default(z.number().check(z.positive()), 1.05),
-        WORKING_SOLUTION: z._default(z.number().check(z.positive()), 1.08),
-        WAITING: z._default(z.number().check(z.positive()), 1.02),
+      settings({
+        PATTERN: safe(z._default(z.number().check(z.positive()), 1.05)),
+        WORKING_SOLUTION: safe(z._default(z.number().check(z.positive()), 1.08)),
+        WAITING: safe(z._default(z.number().check(z.positive()), 1.02)),
       }),
     ),
     /**
      * Sessions whose relevance (0..1, the percentage shown) is below this are listed under "weak matches", after
      * the strong ones. Relevance only: an old session that matches well is still a strong match.
      */
-    minSimilarity: z._default(weight(), 0.25),
+    minSimilarity: safe(z._default(weight(), 0.25)),
   });
 
-  const EmbedderConfigSchema = z.strictObject({
+  const EmbedderConfigSchema = settings({
     /** `none` = BM25 alone: offline, no download (the default). */
-    provider: z._default(z.enum(["none", "nomic", "ollama"]), "none"),
+    provider: sensitive(z._default(z.enum(["none", "nomic", "ollama"]), "none")),
     /** Empty = the provider's default: `nomic-ai/nomic-embed-text-v1.5` (nomic), `nomic-embed-text` (ollama). */
-    model: z._default(z.string(), ""),
-    ollamaUrl: z._default(z.string(), "http://127.0.0.1:11434"),
+    model: sensitive(z._default(z.string(), "")),
+    ollamaUrl: sensitive(z._default(z.string(), "http://127.0.0.1:11434")),
     /** Folder holding local model files (`<modelDir>/<model>/onnx/model.onnx`); empty = `<CTX_HOME>/models`. */
-    modelDir: z._default(z.string(), ""),
+    modelDir: sensitive(z._default(z.string(), "")),
     /** nomic: fetch a missing model from the Hugging Face Hub once (off by default: no network). */
-    allowDownload: z._default(z.boolean(), false),
+    allowDownload: sensitive(z._default(z.boolean(), false)),
     /** Texts per embedding call. */
-    batchSize: z._default(positiveInt().check(z.lte(256)), 16),
+    batchSize: safe(z._default(positiveInt().check(z.lte(256)), 16)),
     /** ollama: give up on one request after this long. */
-    timeoutMs: z._default(positiveInt(), 60_000),
+    timeoutMs: safe(z._default(positiveInt(), 60_000)),
   });
 
-  const IndexConfigSchema = z.strictObject({
+  const IndexConfigSchema = settings({
     /** `ctx serve` watches <claudeDir>/projects and re-indexes in the background. */
-    watch: z._default(z.boolean(), true),
+    watch: safe(z._default(z.boolean(), true)),
     /** Quiet period after the last transcript write before a background sync starts. */
-    quietMs: z._default(positiveInt(), 5_000),
+    quietMs: safe(z._default(positiveInt(), 5_000)),
     /** Also sync once when the server starts (catches up with sessions written while it was not running). */
-    syncOnStart: z._default(z.boolean(), true),
+    syncOnStart: safe(z._default(z.boolean(), true)),
   });
 
-  const SummariesConfigSchema = z.strictObject({
-    provider: z._default(z.enum(["extractive", "claude-cli", "anthropic"]), "extractive"),
-    model: z._default(z.string(), "claude-haiku-4-5"),
-    dailyTokenCap: z._default(nonNegativeInt(), 200_000),
+  const SummariesConfigSchema = settings({
+    provider: sensitive(z._default(z.enum(["extractive", "claude-cli", "anthropic"]), "extractive")),
+    model: sensitive(z._default(z.string(), "claude-haiku-4-5")),
+    dailyTokenCap: sensitive(z._default(nonNegativeInt(), 200_000)),
     /** One LLM request (a `claude -p` run or a Messages API call) may take this long. */
-    timeoutMs: z._default(positiveInt(), 120_000),
+    timeoutMs: safe(z._default(positiveInt(), 120_000)),
     /** Assembly layers (Smart Context preset): newest messages verbatim, the ones before summarised each. */
-    recentMessages: z._default(positiveInt(), 20),
-    middleMessages: z._default(nonNegativeInt(), 80),
+    recentMessages: safe(z._default(positiveInt(), 20)),
+    middleMessages: safe(z._default(nonNegativeInt(), 80)),
     /** The assembly's token budget, and the most the folded aggregate of older messages may take of it. */
-    budgetTokens: z._default(positiveInt(), 24_000),
-    aggregateTokens: z._default(nonNegativeInt(), 2_000),
+    budgetTokens: safe(z._default(positiveInt(), 24_000)),
+    aggregateTokens: safe(z._default(nonNegativeInt(), 2_000)),
   });
 
-  const ArchiveConfigSchema = z.strictObject({
+  const ArchiveConfigSchema = settings({
     /** Copy transcripts Claude Code's cleanup is about to delete into ~/.ctx/archive/ (ctx serve, SessionStart). */
-    enabled: z._default(z.boolean(), true),
+    enabled: sensitive(z._default(z.boolean(), true)),
     /** Archive a transcript this many days before Claude Code's cleanupPeriodDays would delete it. */
-    daysBeforeCleanup: z._default(nonNegativeInt(), 7),
+    daysBeforeCleanup: sensitive(z._default(nonNegativeInt(), 7)),
     /** The archive's size cap; past it the oldest unpinned sessions are pruned. 0 = keep everything. */
-    maxMegabytes: z._default(nonNegativeInt(), 0),
+    maxMegabytes: sensitive(z._default(nonNegativeInt(), 0)),
   });
 
-  const RedactionConfigSchema = z.strictObject({
+  const RedactionConfigSchema = settings({
     /** Exact strings that look like secrets but are not (e.g. a public test key); they pass through. */
-    allowlist: z._default(z.array(z.string()), []),
+    allowlist: sensitive(z._default(z.array(z.string()), [])),
   });
 
-  const BridgeConfigSchema = z.strictObject({
+  const BridgeConfigSchema = settings({
     /** `ctx bridge synology` listens here; loopback unless you put it behind a proxy or open it on purpose. */
-    host: z._default(z.string(), "127.0.0.1"),
-    port: z._default(z.int().check(z.gte(1), z.lte(65_535)), 8787),
+    host: sensitive(z._default(z.string(), "127.0.0.1")),
+    port: sensitive(z._default(z.int().check(z.gte(1), z.lte(65_535)), 8787)),
     synology: section(
-      z.strictObject({
+      settings({
         /** The token of the outgoing webhook / chatbot (Synology Chat shows it); required to run the bridge. */
-        token: z._default(z.string(), ""),
+        token: secret(z._default(z.string(), "")),
         /** The incoming webhook's (or bot's) full URL, token included; required to run the bridge. */
-        incomingUrl: z._default(z.string(), ""),
+        incomingUrl: secret(z._default(z.string(), "")),
         /** `chatbot` replies carry `user_ids` (a bot talks to one person); `webhook` posts to the channel. */
-        mode: z._default(z.enum(["webhook", "chatbot"]), "webhook"),
+        mode: sensitive(z._default(z.enum(["webhook", "chatbot"]), "webhook")),
       }),
     ),
     /** A conversation idle this long starts a new Claude session seeded with its summary. */
-    idleMinutes: z._default(positiveInt(), 30),
+    idleMinutes: safe(z._default(positiveInt(), 30)),
     /** Conversations answered at the same time (each conversation's messages always run one at a time). */
-    concurrency: z._default(positiveInt(), 2),
+    concurrency: safe(z._default(positiveInt(), 2)),
     /** A message over this many UTF-8 bytes is refused with a reply naming the limit. */
-    maxInputBytes: z._default(positiveInt(), 1_048_576),
+    maxInputBytes: safe(z._default(positiveInt(), 1_048_576)),
     /** A message longer than this (characters) goes to Claude as consecutive parts of one session. */
-    inputChunkChars: z._default(positiveInt().check(z.gte(1_000)), 15_000),
+    inputChunkChars: safe(z._default(positiveInt().check(z.gte(1_000)), 15_000)),
     /** Longest chat message posted, `[i/N] ` prefix included. */
-    outputChunkChars: z._default(positiveInt().check(z.gte(200)), 3_500),
+    outputChunkChars: safe(z._default(positiveInt().check(z.gte(200)), 3_500)),
     /** Past this real context size, summarise and continue in a new Claude session. */
-    softLimitTokens: z._default(positiveInt(), 120_000),
+    softLimitTokens: safe(z._default(positiveInt(), 120_000)),
     /** No turn starts past this (a long message's parts roll over to a new session first). */
-    hardLimitTokens: z._default(positiveInt(), 180_000),
+    hardLimitTokens: safe(z._default(positiveInt(), 180_000)),
     /** The context window /status measures against. */
-    windowTokens: z._default(positiveInt(), 200_000),
+    windowTokens: safe(z._default(positiveInt(), 200_000)),
     /** Pause between the messages of one reply. */
-    paceMs: z._default(nonNegativeInt(), 500),
+    paceMs: safe(z._default(nonNegativeInt(), 500)),
     /** A failed post is tried again this many times, waiting retryBaseMs, then twice as long each time. */
-    postRetries: z._default(nonNegativeInt(), 4),
-    retryBaseMs: z._default(positiveInt(), 1_000),
+    postRetries: safe(z._default(nonNegativeInt(), 4)),
+    retryBaseMs: safe(z._default(positiveInt(), 1_000)),
     /** One post to Synology may take this long. */
-    postTimeoutMs: z._default(positiveInt(), 15_000),
+    postTimeoutMs: safe(z._default(positiveInt(), 15_000)),
     /** On SIGINT/SIGTERM, running Claude turns get this long to finish; then they are ended (and rerun on start). */
-    stopGraceMs: z._default(nonNegativeInt(), 10_000),
+    stopGraceMs: safe(z._default(nonNegativeInt(), 10_000)),
     claude: section(
-      z.strictObject({
-        command: z._default(z.string().check(z.minLength(1)), "claude"),
+      settings({
+        command: sensitive(z._default(z.string().check(z.minLength(1)), "claude")),
         /** Extra arguments for every run, e.g. ["--allowedTools", "Read,Grep"] or ["--model", "sonnet"]. */
-        args: z._default(z.array(z.string()), []),
+        args: sensitive(z._default(z.array(z.string()), [])),
         /** Where Claude Code runs; empty = `<CTX_HOME>/bridge/workdir`. */
-        workdir: z._default(z.string(), ""),
+        workdir: sensitive(z._default(z.string(), "")),
         /** One `claude -p` run may take this long; then its whole process group is killed. */
-        timeoutMs: z._default(positiveInt(), 600_000),
+        timeoutMs: safe(z._default(positiveInt(), 600_000)),
       }),
     ),
   });
 
-  const ConfigSchema = z.strictObject({
+  const TrustConfigSchema = settings({
+    /**
+     * Project config files the user trusts with sensitive settings (`ctx config trust`): the file's absolute path
+     * and the SHA-256 of the exact bytes trusted. Any change to the file needs trusting again.
+     */
+    projectConfigs: sensitive(z._default(z.record(z.string(), z.string()), {})),
+  });
+
+  const ConfigSchema = settings({
     checkpoints: section(CheckpointConfigSchema),
     retention: section(RetentionConfigSchema),
     hooks: section(HooksConfigSchema),
@@ -263,6 +293,7 @@ function buildConfigSchema() {
     breadcrumb: section(BreadcrumbConfigSchema),
     archive: section(ArchiveConfigSchema),
     bridge: section(BridgeConfigSchema),
+    trust: section(TrustConfigSchema),
   });
   return ConfigSchema;
 }
@@ -273,6 +304,28 @@ let built: ReturnType<typeof buildConfigSchema> | undefined;
 export function configSchema(): ReturnType<typeof buildConfigSchema> {
   built ??= buildConfigSchema();
   return built;
+}
+
+/** The trust of every setting by its dotted key, read from the schema's own marks (./trust.ts is checked against it). */
+export function configKeyTrust(): Map<string, KeyTrust> {
+  const found = new Map<string, KeyTrust>();
+  const walk = (node: z.core.$ZodType, prefix: string[]): void => {
+    let inner = node;
+    while (true) {
+      const def = inner._zod.def as unknown as { type: string; innerType?: z.core.$ZodType };
+      if ((def.type === "prefault" || def.type === "default") && def.innerType) inner = def.innerType;
+      else break;
+    }
+    const shape = (inner._zod.def as unknown as { shape?: Record<string, z.core.$ZodType> }).shape ?? {};
+    for (const [key, child] of Object.entries(shape)) {
+      const trust = trustOfSchema.get(child);
+      if (trust === "section") walk(child, [...prefix, key]);
+      else if (trust !== undefined) found.set([...prefix, key].join("."), trust);
+      else throw new Error(`config key ${[...prefix, key].join(".")} has no trust mark`);
+    }
+  };
+  walk(configSchema() as unknown as z.core.$ZodType, []);
+  return found;
 }
 
 export type Config = z.output<ReturnType<typeof buildConfigSchema>>;

@@ -6,6 +6,7 @@ import { CtxError } from "../errors.ts";
 import { defaultConfig } from "./defaults.ts";
 import { type ConfigLayer, type ConfigLeaf, configLeaves, formatConfigIssue } from "./merge.ts";
 import { configSchema } from "./schema.ts";
+import type { IgnoredSettings } from "./trust.ts";
 
 export const SETTING_SOURCES = ["default", "global", "project", "environment"] as const;
 export type SettingSource = (typeof SETTING_SOURCES)[number];
@@ -28,6 +29,8 @@ export type SettingList = z.infer<typeof SettingListSchema>;
 /** A config layer as `ctx config` sees it: which of the four it is, plus where it came from. */
 export interface NamedLayer extends ConfigLayer {
   kind: Exclude<SettingSource, "default">;
+  /** The project file's sensitive settings left out because the user has not trusted it (./trust.ts). */
+  ignored?: IgnoredSettings;
 }
 
 const leavesCache: { leaves?: ConfigLeaf[] } = {};

@@ -7,7 +7,7 @@ import { homedir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
 import { readCleanupPeriod } from "../config/claude-paths.ts";
 import { defaultConfig } from "../config/defaults.ts";
-import { globalConfigPath, loadConfig } from "../config/load.ts";
+import { globalConfigPath, loadConfig, readConfigLayers, validateLayers } from "../config/load.ts";
 import { ctxHome, projectPaths } from "../config/paths.ts";
 import { type ArchiveFacts, checkTranscriptArchive } from "../core/setup/doctor-archive.ts";
 import {
@@ -113,7 +113,7 @@ async function archiveFacts(project: string, env: NodeJS.ProcessEnv): Promise<Ar
   const period = readCleanupPeriod(env, project);
   let archive = defaultConfig().archive;
   try {
-    archive = loadConfig({ projectRoot: project, env }).archive;
+    archive = loadConfig({ projectRoot: project, env, warn: () => {} }).archive;
   } catch {
     // An invalid config is its own finding (checkConfig); the archive line uses the defaults.
   }
@@ -186,8 +186,14 @@ export async function countLeftoverTempFiles(ctxDir: string, now = Date.now()): 
 function readConfigCheck(project: string, env: NodeJS.ProcessEnv): ConfigCheck {
   const files = [globalConfigPath(env), projectPaths(project).config];
   try {
-    loadConfig({ projectRoot: project, env });
-    return { ok: true, sources: files.map((file) => `${file}${existsSync(file) ? "" : " (not present)"}`) };
+    const layers = readConfigLayers({ projectRoot: project, env, warn: () => {} });
+    validateLayers(layers);
+    const ignored = layers.find((layer) => layer.ignored !== undefined)?.ignored;
+    return {
+      ok: true,
+      sources: files.map((file) => `${file}${existsSync(file) ? "" : " (not present)"}`),
+      ...(ignored ? { ignored: { file: ignored.file, keys: ignored.keys } } : {}),
+    };
   } catch (error) {
     if (isCtxError(error) && error.code === "CONFIG_INVALID")
       return { ok: false, message: error.message, hint: error.hint ?? null };

@@ -136,3 +136,62 @@ describe("ctx config", () => {
     expect((await run(["path", "--project"])).stdout).toBe(`${projectFile()}\n`);
   });
 });
+
+describe("ctx config trust and secrets (issue #21)", () => {
+  it("break 1: a project file's sensitive settings count only once the user trusts that exact file", async () => {
+    mkdirSync(join(root, ".ctx"), { recursive: true });
+    writeFileSync(
+      projectFile(),
+      JSON.stringify({
+        embedder: { provider: "ollama", ollamaUrl: "http://127.0.0.1:25555" },
+        guard: { floorPercent: 4 },
+      }),
+    );
+    expect(await getJson("embedder.ollamaUrl")).toMatchObject({ source: "default", value: "http://127.0.0.1:11434" });
+    expect(await getJson("guard.floorPercent")).toMatchObject({ source: "project", value: 4 });
+    const listed = await run(["list"]);
+    expect(listed.stderr).toContain("embedder.ollamaUrl");
+    expect(listed.stderr).toContain("ctx config trust");
+
+    const trusted = await run(["trust", "--json"]);
+    expect(JSON.parse(trusted.stdout)).toMatchObject({ trusted: true, changed: true });
+    expect(statSync(globalFile()).mode & 0o777).toBe(0o600);
+    expect(await getJson("embedder.ollamaUrl")).toMatchObject({ source: "project", value: "http://127.0.0.1:25555" });
+
+    // One byte more and the trust is gone.
+    writeFileSync(projectFile(), `${readFileSync(projectFile(), "utf8")} `);
+    expect(await getJson("embedder.ollamaUrl")).toMatchObject({ source: "default" });
+    await run(["trust"]);
+    expect(await getJson("embedder.ollamaUrl")).toMatchObject({ source: "project" });
+    expect((await run(["untrust"])).stdout).toContain("no longer trusted");
+    expect(await getJson("embedder.ollamaUrl")).toMatchObject({ source: "default" });
+    expect(JSON.parse(readFileSync(globalFile(), "utf8"))).toEqual({});
+  });
+
+  it("trust refuses a project with no config file", async () => {
+    const error = await rejectedCtxError(run(["trust"]));
+    expect(error.message).toContain("nothing to trust");
+  });
+
+  it("break 6: list and get show a credential as (set, N chars) unless --show-secrets", async () => {
+    const token = "s3cr3t-token-0123456789abcdef";
+    const url = "https://nas.example/webapi/entry.cgi?api=SYNO.Chat.External&token=%22abc%22";
+    await run(["set", "bridge.synology.token", token]);
+    await run(["set", "bridge.synology.incomingUrl", url]);
+    const list = await run(["list"]);
+    expect(list.stdout).not.toContain(token);
+    expect(list.stdout).not.toContain("abc");
+    expect(list.stdout).toContain(`(set, ${token.length} chars)`);
+    const listJson = await run(["list", "--json"]);
+    expect(listJson.stdout).not.toContain(token);
+    expect((await run(["get", "bridge.synology.token"])).stdout).toBe(`(set, ${token.length} chars)\n`);
+    expect((await run(["get", "bridge.synology.token", "--global"])).stdout).not.toContain(token);
+    expect((await run(["get", "bridge.synology.incomingUrl", "--json"])).stdout).not.toContain("abc");
+    expect((await run(["get", "bridge.synology.token", "--show-secrets"])).stdout).toBe(`${token}\n`);
+    expect((await run(["list", "--show-secrets"])).stdout).toContain(token);
+    const set = await run(["set", "bridge.synology.token", `${token}x`, "--json"]);
+    expect(set.stdout).not.toContain(token);
+    // An unset credential shows as empty, not as set.
+    expect((await run(["get", "bridge.synology.token"], { CTX_HOME: join(home, "other") })).stdout).toBe('""\n');
+  });
+});

@@ -15,8 +15,14 @@ import {
   SettingSchema,
   valueAt,
 } from "../../config/settings.ts";
+import { isSecretSetting, SENSITIVE_SETTINGS } from "../../config/trust.ts";
 import { CtxError } from "../../errors.ts";
-import { type ConfigFileTarget, setConfigValue, unsetConfigValue } from "../../store/config/config-file.ts";
+import {
+  type ConfigFileTarget,
+  setConfigValue,
+  setProjectConfigTrust,
+  unsetConfigValue,
+} from "../../store/config/config-file.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
 
@@ -24,6 +30,7 @@ interface ScopeFlags {
   global?: boolean;
   project?: boolean;
   json?: boolean;
+  showSecrets?: boolean;
 }
 
 export const ConfigEditResultSchema = z.object({
@@ -61,41 +68,58 @@ export function registerConfigCommand(program: Command, ctx: CliContext): void {
     const root = projectRoot();
     return { path: projectPaths(root).config, projectRoot: root };
   };
+  // ctx config shows a project file's ignored settings its own way (below), not as the one-line warning.
+  const layersNow = (root = projectRoot()) => readConfigLayers({ projectRoot: root, env: ctx.env, warn: () => {} });
   const settingsNow = (): Setting[] => {
-    const layers = readConfigLayers({ projectRoot: projectRoot(), env: ctx.env });
+    const layers = layersNow();
     const effective = loadConfigFromLayers(layers) as unknown as Record<string, unknown>;
     return listSettings(effective, layers);
+  };
+  const noteIgnored = () => {
+    const ignored = layersNow().find((l) => l.ignored)?.ignored;
+    if (ignored) {
+      ctx.err(
+        `ctx: note: ${ignored.file} sets ${ignored.keys.join(", ")}, ignored until you trust the file ` +
+          "(review it, then `ctx config trust`)\n",
+      );
+    }
   };
 
   const config = program
     .command("config")
     .description("see and change settings: list, get, set, unset, path (defaults < global < project < CTX_* env)");
 
-  withScope(config.command("list").description("every setting, its value and the layer it comes from"), "only").action(
-    (flags: ScopeFlags) => {
-      const scope = scopeOf(flags);
-      const settings = settingsNow().filter((s) => scope === null || s.source === scope);
-      if (flags.json) {
-        ctx.out(formatJson(SettingListSchema.parse({ settings })));
-        return;
-      }
-      ctx.out(formatRows(settings.map((s) => [s.key, `${formatSettingValue(s.value)}  (${describeSource(s)})`])));
-    },
-  );
+  withSecrets(
+    withScope(config.command("list").description("every setting, its value and the layer it comes from"), "only"),
+  ).action((flags: ScopeFlags) => {
+    const scope = scopeOf(flags);
+    const settings = settingsNow()
+      .filter((s) => scope === null || s.source === scope)
+      .map((s) => hideSecret(s, flags));
+    noteIgnored();
+    if (flags.json) {
+      ctx.out(formatJson(SettingListSchema.parse({ settings })));
+      return;
+    }
+    ctx.out(formatRows(settings.map((s) => [s.key, `${formatSettingValue(s.value)}  (${describeSource(s)})`])));
+  });
 
-  withScope(
-    config
-      .command("get")
-      .description("the effective value of one setting (with --global/--project: the value in that file)")
-      .argument("<key>", "a dotted key, e.g. search.minSimilarity"),
-    "read",
+  withSecrets(
+    withScope(
+      config
+        .command("get")
+        .description("the effective value of one setting (with --global/--project: the value in that file)")
+        .argument("<key>", "a dotted key, e.g. search.minSimilarity"),
+      "read",
+    ),
   ).action((key: string, flags: ScopeFlags) => {
     requireSettingLeaf(key);
     const scope = scopeOf(flags);
-    const setting = settingsNow().find((s) => s.key === key) as Setting;
+    const setting = hideSecret(settingsNow().find((s) => s.key === key) as Setting, flags);
     if (scope !== null) {
-      const layer = readConfigLayers({ projectRoot: projectRoot(), env: ctx.env }).find((l) => l.kind === scope);
-      const value = layer ? valueAt(layer.value, key.split(".")) : undefined;
+      const layer = layersNow().find((l) => l.kind === scope);
+      const raw = layer ? valueAt(layer.value, key.split(".")) : undefined;
+      const value = raw === undefined || flags.showSecrets || !isSecretSetting(key) ? raw : describeSecret(raw);
       if (value === undefined) {
         ctx.err(`ctx: ${key} is not set in the ${scope} file (${targetOf(scope).path})\n`);
         ctx.setExitCode(1);
@@ -121,18 +145,25 @@ export function registerConfigCommand(program: Command, ctx: CliContext): void {
     const scope = scopeOf(flags) ?? "global";
     const value = parseSettingValue(key, raw);
     const edit = await setConfigValue(targetOf(scope), key, value);
+    const shown = (v: unknown) => (isSecretSetting(key) && v !== undefined ? describeSecret(v) : v);
+    if (scope === "project" && SENSITIVE_SETTINGS[key] !== undefined) {
+      ctx.err(
+        `ctx: note: ${key} is a sensitive setting: from a project file it is used only once you trust the file ` +
+          "(`ctx config trust`), or set it in your own file (--global)\n",
+      );
+    }
     report(
       flags,
       scope,
       edit.changed
-        ? `set ${key} = ${formatSettingValue(value)} in ${edit.path}`
-        : `${key} is already ${formatSettingValue(value)} in ${edit.path}`,
+        ? `set ${key} = ${formatSettingValue(shown(value))} in ${edit.path}`
+        : `${key} is already ${formatSettingValue(shown(value))} in ${edit.path}`,
       {
         key,
         file: edit.path,
         scope,
-        before: edit.before,
-        after: edit.after,
+        before: shown(edit.before),
+        after: shown(edit.after),
         changed: edit.changed,
       },
     );
@@ -148,25 +179,60 @@ export function registerConfigCommand(program: Command, ctx: CliContext): void {
     const scope = scopeOf(flags) ?? "global";
     const target = targetOf(scope);
     // A key the schema no longer knows may still be removed when the file holds it (that is how to fix the file).
-    const holdsIt = readConfigLayers({ projectRoot: projectRoot(), env: ctx.env }).some(
-      (l) => l.kind === scope && valueAt(l.value, key.split(".")) !== undefined,
-    );
+    const holdsIt = layersNow().some((l) => l.kind === scope && valueAt(l.value, key.split(".")) !== undefined);
     if (!holdsIt) requireSettingLeaf(key);
     const edit = await unsetConfigValue(target, key);
     report(flags, scope, edit.changed ? `removed ${key} from ${edit.path}` : `${key} was not set in ${edit.path}`, {
       key,
       file: edit.path,
       scope,
-      before: edit.before,
+      before: isSecretSetting(key) && edit.before !== undefined ? describeSecret(edit.before) : edit.before,
       changed: edit.changed,
     });
   });
+
+  const trustCommand = (name: "trust" | "untrust", description: string) =>
+    config
+      .command(name)
+      .description(description)
+      .option("--json", "print JSON for scripts")
+      .action(async (flags: { json?: boolean }) => {
+        const root = projectRoot();
+        const file = projectPaths(root).config;
+        const layer = layersNow(root).find((l) => l.kind === "project");
+        if (name === "trust" && layer === undefined) {
+          throw new CtxError("USAGE", `${file} does not exist: there is nothing to trust`, {
+            hint: "run this in the project whose .ctx/config.json you reviewed",
+          });
+        }
+        const keys = layer?.ignored?.keys ?? [];
+        const sha256 = layer?.ignored?.sha256 ?? null;
+        if (name === "trust" && sha256 === null) {
+          const text = `${file} sets no sensitive setting (or is trusted as it is): nothing to trust\n`;
+          ctx.out(flags.json ? formatJson({ file, trusted: true, changed: false, keys: [] }) : text);
+          return;
+        }
+        const edit = await setProjectConfigTrust(globalConfigPath(ctx.env), file, name === "trust" ? sha256 : null);
+        const text =
+          name === "trust"
+            ? `trusted ${file} as it is now (sha256 ${sha256?.slice(0, 12)}…): ${keys.join(", ")} now apply; ` +
+              "any change to the file needs `ctx config trust` again\n"
+            : edit.changed
+              ? `${file} is no longer trusted: its sensitive settings are ignored\n`
+              : `${file} was not trusted\n`;
+        ctx.out(flags.json ? formatJson({ file, trusted: name === "trust", changed: edit.changed, keys }) : text);
+      });
+  trustCommand(
+    "trust",
+    "let this project's .ctx/config.json set sensitive settings (programs, URLs, paths, credentials), as it is now",
+  );
+  trustCommand("untrust", "take back `ctx config trust` for this project's .ctx/config.json");
 
   withScope(config.command("path").description("the config files ctx reads, and whether each exists"), "only").action(
     (flags: ScopeFlags) => {
       const scope = scopeOf(flags);
       const root = projectRoot();
-      const layers = readConfigLayers({ projectRoot: root, env: ctx.env });
+      const layers = layersNow(root);
       const paths = {
         global: { file: globalConfigPath(ctx.env), exists: layers.some((l) => l.kind === "global") },
         project: { file: projectPaths(root).config, exists: layers.some((l) => l.kind === "project"), root },
@@ -207,6 +273,20 @@ export function registerConfigCommand(program: Command, ctx: CliContext): void {
     if (overriddenBy !== null) ctx.err(`ctx: note: ${result.key} is still taken from the ${overriddenBy}\n`);
     ctx.out(flags.json ? formatJson(ConfigEditResultSchema.parse({ ...result, overriddenBy })) : `${text}\n`);
   };
+}
+
+const withSecrets = (command: Command) =>
+  command.option("--show-secrets", "print credentials (tokens, the incoming URL) in clear instead of (set, N chars)");
+
+/** A credential as `ctx config` shows it unless asked: whether it is set, and its length. */
+function describeSecret(value: unknown): string {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text === "" ? "" : `(set, ${text.length} chars)`;
+}
+
+function hideSecret(setting: Setting, flags: ScopeFlags): Setting {
+  if (flags.showSecrets || !isSecretSetting(setting.key)) return setting;
+  return { ...setting, value: describeSecret(setting.value), default: describeSecret(setting.default) };
 }
 
 function describeSource(setting: Setting): string {

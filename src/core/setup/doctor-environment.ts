@@ -101,11 +101,23 @@ export function checkLeftoverTempFiles(ctxDir: string, count: number): Finding {
   );
 }
 
-export type ConfigCheck = { ok: true; sources: string[] } | { ok: false; message: string; hint: string | null };
+export type ConfigCheck =
+  | { ok: true; sources: string[]; ignored?: { file: string; keys: string[] } }
+  | { ok: false; message: string; hint: string | null };
 
+/** A valid config; a warning when the project's own file sets sensitive settings the user has not trusted. */
 export function checkConfig(result: ConfigCheck): Finding {
-  if (result.ok) return ok("config", `config is valid (${result.sources.join(", ")})`);
-  return fail("config", `config: ${result.message}`, result.hint ?? "fix or delete the file named above");
+  if (!result.ok)
+    return fail("config", `config: ${result.message}`, result.hint ?? "fix or delete the file named above");
+  if (result.ignored !== undefined) {
+    return warn(
+      "config",
+      `${result.ignored.file} sets ${result.ignored.keys.join(", ")}, ignored until you trust the file (a repository's ` +
+        "own config may not name programs, URLs, paths outside it or credentials, nor send data anywhere)",
+      `review ${quoteShellArg(result.ignored.file)}, then: ctx config trust`,
+    );
+  }
+  return ok("config", `config is valid (${result.sources.join(", ")})`);
 }
 
 export type SessionIndexFacts =

@@ -67,3 +67,28 @@ export async function unsetConfigValue(target: ConfigFileTarget, key: string): P
   await write(target, next);
   return { path: target.path, key, before, after: undefined, changed: true };
 }
+
+/**
+ * Records (or, with `sha256` null, forgets) the user's trust in one project config file: its absolute path and the
+ * SHA-256 of the bytes trusted, under `trust.projectConfigs` of the user's own file (`ctx config trust|untrust`).
+ */
+export async function setProjectConfigTrust(
+  userConfigPath: string,
+  projectConfigPath: string,
+  sha256: string | null,
+): Promise<{ path: string; changed: boolean }> {
+  const current = await readForEdit(userConfigPath);
+  const trusted = valueAt(current, ["trust", "projectConfigs"]);
+  const map: Record<string, unknown> =
+    typeof trusted === "object" && trusted !== null && !Array.isArray(trusted) ? { ...trusted } : {};
+  if ((map[projectConfigPath] ?? null) === sha256) return { path: userConfigPath, changed: false };
+  if (sha256 === null) delete map[projectConfigPath];
+  else map[projectConfigPath] = sha256;
+  const next =
+    Object.keys(map).length === 0
+      ? withoutSetting(current, ["trust", "projectConfigs"])
+      : withSetting(current, ["trust", "projectConfigs"], map);
+  checkConfigFile(next, userConfigPath);
+  await write({ path: userConfigPath }, next);
+  return { path: userConfigPath, changed: true };
+}

@@ -6,17 +6,20 @@
 // - Files read are regular files only. A FIFO (or a device) as a transcript or a touched file would block
 //   a synchronous `open` forever and hang the hook; opening with O_NONBLOCK and checking fstat avoids it
 //   without a race between a check and the open.
-import { closeSync, constants, fstatSync, lstatSync, openSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { lstatSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, parse } from "node:path";
 import { CtxError } from "../../errors.ts";
 
-const CTX_FOLDER_NAME = ".ctx";
+// Reading only regular files is a rule of its own, below the config layer (config files are read with it too).
+export {
+  checkPathText,
+  hasControlCharacter,
+  notRegular,
+  openRegularFileSync,
+  READ_FLAGS,
+} from "../../config/regular-file.ts";
 
-/** True when the string holds a control character (NUL included): never a real path or session id. */
-export function hasControlCharacter(text: string): boolean {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-  return /[\u0000-\u001f\u007f]/.test(text);
-}
+const CTX_FOLDER_NAME = ".ctx";
 
 function linkError(path: string): CtxError {
   return new CtxError("UNSAFE_PATH", `${path} is a symbolic link; ctx never writes through one`, {
@@ -62,43 +65,6 @@ export function isCtxPathSafe(folder: string): boolean {
   } catch {
     return false;
   }
-}
-
-export const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
-export function notRegular(path: string): CtxError {
-  return new CtxError("UNSAFE_PATH", `${path} is not a regular file; ctx reads only regular files`, {
-    hint: "a pipe, socket or device there would block ctx; point it at the real file",
-  });
-}
-
-export function checkPathText(path: string): void {
-  if (hasControlCharacter(path)) {
-    throw new CtxError("UNSAFE_PATH", `a path with a control character was refused: ${JSON.stringify(path)}`, {
-      hint: "the path came from a hook input or a saved state; it cannot name a real transcript",
-    });
-  }
-}
-
-/** A regular file opened for reading (a file descriptor), or null when absent; UNSAFE_PATH for anything else.
- *  The promise-based twin is ./open-regular.ts (kept apart: `node:fs/promises` costs hook processes ~3 ms). */
-export function openRegularFileSync(path: string): number | null {
-  checkPathText(path);
-  let fd: number;
-  try {
-    fd = openSync(path, READ_FLAGS);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-  let regular = false;
-  try {
-    regular = fstatSync(fd).isFile();
-  } finally {
-    if (!regular) closeSync(fd);
-  }
-  if (!regular) throw notRegular(path);
-  return fd;
 }
 
 /**

@@ -1,0 +1,57 @@
+// Files ctx reads are regular files only: a FIFO (or a device) as a transcript, a touched file or a config file
+// would block a synchronous `open` forever and hang a hook; opening with O_NONBLOCK and checking fstat avoids it
+// without a race between a check and the open. Here, below the config layer, so config files are read the same way;
+// store/files/safe-path.ts re-exports it for the rest.
+import { closeSync, constants, fstatSync, openSync } from "node:fs";
+import { CtxError } from "../errors.ts";
+
+/** True when the string holds a control character (NUL included): never a real path or session id. */
+export function hasControlCharacter(text: string): boolean {
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+  return /[\u0000-\u001f\u007f]/.test(text);
+}
+
+export const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
+
+export function notRegular(path: string): CtxError {
+  return new CtxError("UNSAFE_PATH", `${path} is not a regular file; ctx reads only regular files`, {
+    hint: "a pipe, socket or device there would block ctx; point it at the real file",
+  });
+}
+
+export function checkPathText(path: string): void {
+  if (hasControlCharacter(path)) {
+    throw new CtxError("UNSAFE_PATH", `a path with a control character was refused: ${JSON.stringify(path)}`, {
+      hint: "the path came from a hook input or a saved state; it cannot name a real transcript",
+    });
+  }
+}
+
+/** A regular file opened for reading (a file descriptor), or null when absent; UNSAFE_PATH for anything else.
+ *  With `noFollow`, a symbolic link is refused too (ELOOP becomes UNSAFE_PATH).
+ *  The promise-based twin is store/files/open-regular.ts (kept apart: `node:fs/promises` costs hooks ~3 ms). */
+export function openRegularFileSync(path: string, options: { noFollow?: boolean } = {}): number | null {
+  checkPathText(path);
+  let fd: number;
+  try {
+    fd = openSync(path, READ_FLAGS | (options.noFollow ? constants.O_NOFOLLOW : 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    if (code === "ELOOP" && options.noFollow) {
+      throw new CtxError("UNSAFE_PATH", `${path} is a symbolic link; ctx does not follow it here`, {
+        hint: "a repository's own files are read only as regular files: replace the link with the file",
+        cause: error,
+      });
+    }
+    throw error;
+  }
+  let regular = false;
+  try {
+    regular = fstatSync(fd).isFile();
+  } finally {
+    if (!regular) closeSync(fd);
+  }
+  if (!regular) throw notRegular(path);
+  return fd;
+}
