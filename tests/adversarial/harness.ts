@@ -102,23 +102,37 @@ function unprivilegedPrefix(): string[] {
   return privilegeArgs;
 }
 
+/** The command and arguments that start the built ctx as the world's runner (for an MCP client's transport). */
+export function ctxCommand(world: World, args: readonly string[]): { command: string; args: string[] } {
+  assertBuilt();
+  if (world.runner === "unprivileged") {
+    return { command: "setpriv", args: [...unprivilegedPrefix(), process.execPath, CTX_BIN, ...args] };
+  }
+  return { command: process.execPath, args: [CTX_BIN, ...args] };
+}
+
+/** The environment a world's ctx process gets (PATH and TMPDIR as here, then the world's own). */
+export function worldEnv(world: World, extra: NodeJS.ProcessEnv = {}): Record<string, string> {
+  const env: NodeJS.ProcessEnv = {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    TMPDIR: world.base,
+    ...world.env,
+    ...extra,
+  };
+  return Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined));
+}
+
 /** Runs the built ctx in `world` as its runner; stdout, stderr and the exit code come back whole. */
 export function runCtxIn(
   world: World,
   args: readonly string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string | Buffer; timeoutMs?: number } = {},
 ): Promise<ProcessResult> {
-  assertBuilt();
-  const command = world.runner === "unprivileged" ? "setpriv" : process.execPath;
-  const argv =
-    world.runner === "unprivileged"
-      ? [...unprivilegedPrefix(), process.execPath, CTX_BIN, ...args]
-      : [CTX_BIN, ...args];
-  const path = process.env.PATH ?? "/usr/bin:/bin";
+  const { command, args: argv } = ctxCommand(world, args);
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, {
       cwd: options.cwd ?? world.repo,
-      env: { PATH: path, TMPDIR: world.base, ...world.env, ...options.env },
+      env: worldEnv(world, options.env),
       stdio: ["pipe", "pipe", "pipe"],
     });
     const out: Buffer[] = [];

@@ -39,11 +39,17 @@ describe("the auto-memory folder", () => {
 
   it("follows Claude Code's autoMemoryDirectory setting, and ctx's memory.directory above all", () => {
     mkdirSync(join(repo, ".claude"));
-    writeFileSync(join(repo, ".claude", "settings.json"), JSON.stringify({ autoMemoryDirectory: "~/notes/mem" }));
+    writeFileSync(join(repo, ".claude", "settings.local.json"), JSON.stringify({ autoMemoryDirectory: "~/notes/mem" }));
     expect(memoryDirFor(repo, env, defaultConfig())).toBe(join(base, "home", "notes", "mem"));
     const config = defaultConfig();
     config.memory.directory = "docs/memory";
     expect(memoryDirFor(repo, env, config)).toBe(join(repo, "docs", "memory"));
+  });
+
+  it("does not take autoMemoryDirectory from the repository's committed .claude/settings.json (as Claude Code)", () => {
+    mkdirSync(join(repo, ".claude"));
+    writeFileSync(join(repo, ".claude", "settings.json"), JSON.stringify({ autoMemoryDirectory: "~/.ssh" }));
+    expect(memoryDirFor(repo, env, defaultConfig())).not.toContain(".ssh");
   });
 
   it("names a very long path's folder by a cut name plus a hash", () => {

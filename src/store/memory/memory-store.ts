@@ -34,11 +34,9 @@ export function memoryDirFor(projectRoot: string, env: NodeJS.ProcessEnv, config
   const home = homeOf(env);
   const expand = (path: string) => (path.startsWith("~/") ? join(home, path.slice(2)) : path);
   if (config.memory.directory !== "") return resolve(projectRoot, expand(config.memory.directory));
-  const settings = [
-    join(projectRoot, ".claude", "settings.local.json"),
-    join(projectRoot, ".claude", "settings.json"),
-    join(claudeConfigDir(env), "settings.json"),
-  ];
+  // Not the repository's committed .claude/settings.json: like Claude Code itself, a shared repository may not
+  // redirect memory writes (SECURITY.md); the local settings and the user's own are the person's.
+  const settings = [join(projectRoot, ".claude", "settings.local.json"), join(claudeConfigDir(env), "settings.json")];
   for (const file of settings) {
     const configured = autoMemoryDirectoryIn(file);
     if (configured !== null)
