@@ -7,6 +7,12 @@ export const PRIVATE_KEY_KIND = "private-key";
 
 /** base64 of `openssh-key-v1\0`, the first bytes of every OpenSSH private key (encrypted or not). */
 const OPENSSH_MAGIC = "b3BlbnNzaC1rZXktdjEA";
+/**
+ * Shorter blobs are not keys: the smallest key (Ed25519 in PKCS#8) is 64 characters, and an OpenSSH key's first 128
+ * characters hold its cipher, KDF and public key, not its private part. The bare magic in prose stays readable.
+ */
+const MIN_DER_CHARS = 64;
+const MIN_OPENSSH_CHARS = 128;
 /** 192 decoded bytes: the outer header, the version and an algorithm identifier (RSA-PSS's is the longest, ~70). */
 const HEADER_CHARS = 256;
 /** How far a PKCS#8 key's algorithm parameters may push the key itself (DSA 3072: about 1,200 bytes). */
@@ -32,8 +38,9 @@ export interface KeyBody {
 
 /** Whether a standard base64 blob (line breaks removed) is a private key body, and how long it says it is. */
 export function readPrivateKeyBody(base64: string): KeyBody | null {
-  if (base64.startsWith(OPENSSH_MAGIC)) return {};
-  if (base64.charCodeAt(0) !== 77) return null; // `M`: the blob does not start with a SEQUENCE (0x30)
+  if (base64.startsWith(OPENSSH_MAGIC)) return base64.length >= MIN_OPENSSH_CHARS ? {} : null;
+  // `M`: the blob starts with a SEQUENCE (0x30).
+  if (base64.charCodeAt(0) !== 77 || base64.length < MIN_DER_CHARS) return null;
   let bytes = decodePrefix(base64, HEADER_CHARS);
   const outer = bytes === null ? null : readElement(bytes, 0);
   if (bytes === null || outer === null || outer.tag !== SEQUENCE) return null;
