@@ -38,6 +38,12 @@ function throughput(text: string, task: () => void) {
   return { mb: round(mb, 2), ms: round(wall), mbPerS: round(mb / (wall / 1000)), cpuMbPerS: round(mb / (cpu / 1000)) };
 }
 
+/** SEQUENCE, INTEGER 0, SEQUENCE (3,840 bytes: past the line) { OID }: a PKCS#8 key's start that asks for more. */
+function keyHeaderLine(): string {
+  const header = [0x30, 0x82, 0x10, 0x00, 0x02, 0x01, 0x00, 0x30, 0x82, 0x0f, 0x00, 0x06, 0x03, 0x2b, 0x65, 0x70];
+  return Buffer.concat([Buffer.from(header), Buffer.alloc(32, 7)]).toString("base64");
+}
+
 function adversarialWorstMs(): { worstMs: number; worstInput: string } {
   const size = 1_000_000;
   const repeat = (unit: string) => unit.repeat(Math.ceil(size / unit.length)).slice(0, size);
@@ -64,6 +70,9 @@ function adversarialWorstMs(): { worstMs: number; worstInput: string } {
     "base64 run": repeat("QUFB"),
     "base64 wrapped text": repeat(`${"QUFB".repeat(19)}\n`),
     "htpasswd -b ": repeat("htpasswd -b a "),
+    "private_key_id: ": repeat("private_key_id: "),
+    "key header lines": repeat(`${keyHeaderLine()}\n\n`),
+    "OpenSSH magic lines": repeat(`b3BlbnNzaC1rZXktdjEA${"A".repeat(108)}\n`),
   };
   let worst = { worstMs: 0, worstInput: "" };
   for (const [name, text] of Object.entries(inputs)) {

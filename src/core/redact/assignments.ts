@@ -8,9 +8,10 @@
 import { classifySecretName, type SecretNameFamily, splitNameWords } from "./names.ts";
 import { isPlaceholderValue, looksLikeRandomSecret, PRIORITY, type SecretSpan } from "./values.ts";
 
-// A name ends at one of these words (any case), not followed by more of the name; `_base` may follow a key or secret.
+// A name ends at one of these words (any case), not followed by more of the name; `_base` may follow a key or secret,
+// `_id` a key (`private_key_id`; names.ts decides which key ids are secrets).
 const NAME_END =
-  /(?:pass(?:word|wd|phrase)?|pwd|secret|token|key|credentials?|auth(?:orization)?)(?:[_-]?base)?(?![A-Za-z0-9_])/gi;
+  /(?:pass(?:word|wd|phrase)?|pwd|secret|token|key(?:[_-]?id)?|credentials?|auth(?:orization)?)(?:[_-]?base)?(?![A-Za-z0-9_])/gi;
 const SEPARATOR = /([ \t]*)(=>|:=|={1,3}|:(?!\/\/))([ \t]*)/y;
 const TYPE_ANNOTATION_THEN_VALUE = /[ \t]*=(?!=)[ \t]*/y;
 const LOOSE_GAP = /(?:\\*["'`])?[ \t]*(?:(?:is|was|are|equals|of|for|to)[ \t]+|(?:=>|:=|[=:(,])[ \t]*)?(?:\\*["'`])?/y;

@@ -30,12 +30,18 @@ describe("secret names", () => {
     ["basic_auth", "secret"],
     ["SECRET_KEY_BASE", "secret"],
     ["secretKeyBase", "secret"],
+    ["private_key_id", "secret"],
+    ["privateKeyId", "secret"],
   ])("%s holds a secret (%s)", (name, family) => {
     expect(classifySecretName(name)).toBe(family);
   });
 
   it.each([
     "tokenCount",
+    "key_id",
+    "api_key_id",
+    "public_key_id",
+    "access_key_id",
     "max_tokens",
     "input_tokens",
     "passwordField",

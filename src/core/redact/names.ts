@@ -42,6 +42,9 @@ export function classifySecretName(name: string, wordBefore?: string): SecretNam
   const words = splitNameWords(name);
   // Rails' `SECRET_KEY_BASE` (and `secretKeyBase`): a key or secret with `base` after it is still the key.
   if (words.length > 2 && words.at(-1) === "base" && (words.at(-2) === "key" || words.at(-2) === "secret")) words.pop();
+  // A GCP service-account file's `private_key_id` sits next to the key and names it: redacted with it.
+  if (words.length >= 3 && words.at(-1) === "id" && words.at(-2) === "key" && words.at(-3) === "private")
+    return "secret";
   const last = words.at(-1);
   if (last === undefined) return null;
   const previous = words.length > 1 ? words.at(-2) : wordBefore?.toLowerCase();

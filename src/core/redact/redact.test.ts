@@ -85,6 +85,12 @@ describe("redactText", () => {
   });
 
   // Guards against catastrophic backtracking: each would take minutes if a pattern were super-linear.
+  /** SEQUENCE, INTEGER 0, SEQUENCE (3,840 bytes: past the line) { OID }: the start of a PKCS#8 key with long parameters. */
+  const KEY_HEADER_LINE = Buffer.concat([
+    Buffer.from([0x30, 0x82, 0x10, 0x00, 0x02, 0x01, 0x00, 0x30, 0x82, 0x0f, 0x00, 0x06, 0x03, 0x2b, 0x65, 0x70]),
+    Buffer.alloc(32, 7),
+  ]).toString("base64");
+
   it("finishes 1 MB adversarial lines", { timeout: 20_000 }, () => {
     const MB = 1_000_000;
     const repeat = (unit: string) => unit.repeat(Math.ceil(MB / unit.length)).slice(0, MB);
@@ -104,6 +110,10 @@ describe("redactText", () => {
       repeat("curl -u a"),
       repeat("docker login "),
       `password: ${repeat("\\")}n`,
+      repeat("private_key_id: "),
+      repeat(`${KEY_HEADER_LINE}\n\n`), // a PKCS#8 header asking for 4 KB more to check, 15,000 times
+      repeat(`${KEY_HEADER_LINE}\n`),
+      repeat(`b3BlbnNzaC1rZXktdjEA${"A".repeat(108)}\n`),
     ]) {
       const result = redactText(text);
       expect(redactText(result.text).text).toBe(result.text);
