@@ -102,18 +102,20 @@ function unprivilegedPrefix(): string[] {
   return privilegeArgs;
 }
 
+/** The program and arguments that run the built ctx as `world`'s runner (for a client that spawns it itself). */
+export function ctxCommandIn(world: World, args: readonly string[]): { command: string; args: string[] } {
+  assertBuilt();
+  if (world.runner !== "unprivileged") return { command: process.execPath, args: [CTX_BIN, ...args] };
+  return { command: "setpriv", args: [...unprivilegedPrefix(), process.execPath, CTX_BIN, ...args] };
+}
+
 /** Runs the built ctx in `world` as its runner; stdout, stderr and the exit code come back whole. */
 export function runCtxIn(
   world: World,
   args: readonly string[],
   options: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string | Buffer; timeoutMs?: number } = {},
 ): Promise<ProcessResult> {
-  assertBuilt();
-  const command = world.runner === "unprivileged" ? "setpriv" : process.execPath;
-  const argv =
-    world.runner === "unprivileged"
-      ? [...unprivilegedPrefix(), process.execPath, CTX_BIN, ...args]
-      : [CTX_BIN, ...args];
+  const { command, args: argv } = ctxCommandIn(world, args);
   const path = process.env.PATH ?? "/usr/bin:/bin";
   return new Promise((resolve, reject) => {
     const child = spawn(command, argv, {
