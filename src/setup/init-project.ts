@@ -65,6 +65,23 @@ export async function readProjectSnapshot(projectDir: string): Promise<ProjectSn
   return { files, linked, ctxDir: await inspectCtxDir(join(projectDir, CTX_DIR_ENTRY.replace(/\/$/, ""))) };
 }
 
+/**
+ * For `ctx doctor`: the project's files as init sees them, and the refusal init would give when one leads out of
+ * the repository (then no file is read: all count as absent, so a link to a device cannot hang doctor either).
+ */
+export async function inspectProjectFiles(
+  project: string,
+): Promise<{ snapshot: ProjectSnapshot; linkOut: CtxError | null }> {
+  try {
+    await assertAllInside(project, INIT_PATHS, INSIDE);
+  } catch (error) {
+    if (!(error instanceof CtxError) || error.code !== "UNSAFE_PATH") throw error;
+    const files = Object.fromEntries(Object.keys(INIT_FILES).map((key) => [key, null])) as ProjectSnapshot["files"];
+    return { snapshot: { files, ctxDir: await inspectCtxDir(join(project, ".ctx")) }, linkOut: error };
+  }
+  return { snapshot: await readProjectSnapshot(project), linkOut: null };
+}
+
 async function inspectCtxDir(path: string): Promise<CtxDirFacts> {
   const info = await stat(path).catch(() => null);
   if (info?.isDirectory()) return { kind: "folder", mode: process.platform !== "win32" ? info.mode & 0o777 : null };
