@@ -16,7 +16,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { userFileTarget, writeUserNamedFile } from "./user-file.ts";
+import { requireUserFolder, userFileTarget, writeUserNamedFile } from "./user-file.ts";
 
 let dir: string;
 const mode = (path: string) => statSync(path).mode & 0o7777;
@@ -154,5 +154,14 @@ describe("userFileTarget", () => {
     expect((await userFileTarget(join(dir, "x"))).existing).toBeNull();
     writeFileSync(join(dir, "y"), "1");
     expect((await userFileTarget(join(dir, "y"))).existing?.size).toBe(1);
+  });
+
+  it("requireUserFolder accepts an existing folder as it is and refuses a missing one without making it", async () => {
+    mkdirSync(join(dir, "work"), { mode: 0o775 });
+    chmodSync(join(dir, "work"), 0o775);
+    await requireUserFolder(join(dir, "work"));
+    expect(mode(join(dir, "work"))).toBe(0o775);
+    await expect(requireUserFolder(join(dir, "gone"))).rejects.toMatchObject({ code: "NOT_FOUND" });
+    expect(() => lstatSync(join(dir, "gone"))).toThrow();
   });
 });

@@ -125,6 +125,12 @@ function notRegularTarget(path: string, info: Stats): CtxError {
   });
 }
 
+/** A folder the person named (e.g. `bridge.claude.workdir`): it must exist; never made, never chmodded. */
+export async function requireUserFolder(folder: string): Promise<void> {
+  checkPathText(folder);
+  await requireFolder(resolve(folder));
+}
+
 async function requireFolder(folder: string): Promise<void> {
   const info = await stat(folder).catch(() => null);
   if (info?.isDirectory()) return;
