@@ -1,6 +1,7 @@
 import { execFileSync } from "node:child_process";
 import {
   chmodSync,
+  chownSync,
   linkSync,
   lstatSync,
   mkdirSync,
@@ -55,6 +56,17 @@ describe("writeUserNamedFile", () => {
     await writeUserNamedFile(file, "new");
     expect(readFileSync(join(dir, "b.html"), "utf8")).toBe("new");
     expect(statSync(file).ino).toBe(inode);
+  });
+
+  it.runIf(process.getuid?.() === 0)("as root, rewrites another user's file in place, keeping its owner", async () => {
+    const file = join(dir, "theirs.html");
+    writeFileSync(file, "old");
+    chmodSync(file, 0o640);
+    chownSync(file, 65_534, 65_534);
+    await writeUserNamedFile(file, "new");
+    expect(readFileSync(file, "utf8")).toBe("new");
+    expect(statSync(file)).toMatchObject({ uid: 65_534, gid: 65_534 });
+    expect(mode(file)).toBe(0o640);
   });
 
   it("does not create a missing folder", async () => {
