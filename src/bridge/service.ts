@@ -16,6 +16,7 @@ import { openJournal } from "../store/bridge/journal-store.ts";
 import { sessionsDir } from "../store/bridge/session-store.ts";
 import { ensurePrivateDir } from "../store/files/atomic-write.ts";
 import { withLock } from "../store/files/lock.ts";
+import { requireUserFolder } from "../store/files/user-file.ts";
 import { createWebhookApp } from "./app.ts";
 import { type ClaudeProcesses, createClaudeRunner } from "./claude-runner.ts";
 import { answerMessage, BridgeHalted } from "./conversation.ts";
@@ -65,7 +66,9 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
   const allowlist = options.config.redaction.allowlist;
   const redact = (text: string) => redactText(text, { allowlist }).text;
   await ensurePrivateDir(settings.dir);
-  await ensurePrivateDir(settings.workdir);
+  // The default workdir is ctx's own (0700); one the person configured is theirs: it must exist, its mode is kept.
+  if (options.config.bridge.claude.workdir.trim() === "") await ensurePrivateDir(settings.workdir);
+  else await requireUserFolder(settings.workdir);
   // Claude Code names its transcript folder after the resolved path (a symlinked workdir resolves elsewhere).
   settings.workdir = await realpath(settings.workdir);
 

@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { lstatSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
@@ -29,7 +30,7 @@ beforeEach(() => {
   );
 });
 
-const end = (config: Config) =>
+const end = (config: Config, now = END) =>
   runHook(
     "session-end",
     JSON.stringify({
@@ -41,7 +42,7 @@ const end = (config: Config) =>
     }),
     {
       env: { HOME: join(base, "home"), CTX_HOME: join(base, "ctx-home") },
-      now: () => END,
+      now: () => now,
       logger: silentLogger,
       findProjectRoot: () => project,
       table: HOOK_TABLE,
@@ -86,5 +87,23 @@ describe("session breadcrumb at SessionEnd", () => {
     const result = await end(enabled(join(base, "nowhere")));
     expect(result.exitCode).toBe(0);
     expect(result.stderr).toContain("no session breadcrumb: breadcrumb vault");
+  });
+
+  it("break 2: a daily note that is a link or a FIFO is refused in one stderr line, the vault's mode kept", async () => {
+    const outside = join(base, "home", ".bashrc");
+    writeFileSync(outside, "export PATH\n");
+    symlinkSync(outside, join(vault, "2026-11-22.md"));
+    const vaultMode = statSync(vault).mode;
+    const linked = await end(enabled());
+    expect(linked).toMatchObject({ exitCode: 0 });
+    expect(linked.stderr).toContain("is a symbolic link");
+    expect(readFileSync(outside, "utf8")).toBe("export PATH\n");
+    expect(lstatSync(join(vault, "2026-11-22.md")).isSymbolicLink()).toBe(true);
+
+    execFileSync("mkfifo", [join(vault, "2026-11-23.md")]);
+    const fifo = await end(enabled(), new Date("2026-11-23T10:00:00Z"));
+    expect(fifo.stderr).toContain("is a FIFO");
+    expect(lstatSync(join(vault, "2026-11-23.md")).isFIFO()).toBe(true);
+    expect(statSync(vault).mode).toBe(vaultMode);
   });
 });

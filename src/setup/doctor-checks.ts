@@ -24,7 +24,7 @@ import {
   type StateFileCheck,
 } from "../core/setup/doctor-environment.ts";
 import { checkProjectWiring } from "../core/setup/doctor-project.ts";
-import type { Finding } from "../core/setup/doctor-report.ts";
+import { type Finding, fail } from "../core/setup/doctor-report.ts";
 import { checkUserWiring, isCtxPluginEnabled } from "../core/setup/doctor-user.ts";
 import { describeError, isCtxError } from "../errors.ts";
 import { resolveIndexPath } from "../search/paths.ts";
@@ -32,7 +32,7 @@ import { inspectSessionIndex } from "../search/session-index/health.ts";
 import { archiveBytes, archiveDir } from "../store/archive/archive-store.ts";
 import { TEMP_NAME } from "../store/files/atomic-write.ts";
 import { verifyStateFile } from "../store/files/state-file.ts";
-import { readProjectSnapshot, requireProjectDir } from "./init-project.ts";
+import { inspectProjectFiles, requireProjectDir } from "./init-project.ts";
 import { findOnPath, lookupOnPath } from "./resolve-command.ts";
 import { realPathOr, type SelfInfo } from "./self.ts";
 
@@ -55,12 +55,13 @@ export function claudeUserPaths(env: NodeJS.ProcessEnv): { settings: string; cla
 export async function runDoctorChecks(options: DoctorOptions): Promise<Finding[]> {
   const { env, self } = options;
   const project = realPathOr(await requireProjectDir(options.projectDir));
-  const snapshot = await readProjectSnapshot(project);
+  const { snapshot, linkOut } = await inspectProjectFiles(project);
   const user = claudeUserPaths(env);
   const userSettings = await readTextOrNull(user.settings);
   const pluginEnabled = isCtxPluginEnabled([userSettings, snapshot.files.settings, snapshot.files.settingsLocal]);
   const paths = projectPaths(project);
   return [
+    ...(linkOut === null ? [] : [fail("repo-links", linkOut.message, linkOut.hint ?? "")]),
     checkNode(self.nodeVersion, self.execPath),
     ...checkPathCommands({
       self: self.entry,

@@ -13,7 +13,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, relative } from "node:path";
+import { dirname, join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { applyInitPlan, type InitOptions, planProjectInit } from "./init-project.ts";
 
@@ -177,11 +177,12 @@ describe("init on disk", () => {
 });
 
 describe("init through symbolic links", () => {
+  // Links that stay inside the repository (a shared folder of it) are followed; see below for links that leave.
   let elsewhere: string;
   beforeEach(() => {
-    elsewhere = mkdtempSync(join(tmpdir(), "ctx-init-target-"));
+    elsewhere = join(project, "dotfiles");
+    mkdirSync(elsewhere);
   });
-  afterEach(() => rmSync(elsewhere, { recursive: true, force: true }));
 
   it("updates the targets of linked .mcp.json and .claude/settings.json and keeps the links", async () => {
     const userSettings = '{\n  "model": "opus"\n}\n';
@@ -223,5 +224,51 @@ describe("init through symbolic links", () => {
       code: "INIT_CONFLICT",
       message: expect.stringContaining(".mcp.json is a symbolic link to"),
     });
+  });
+});
+
+describe("break 3: init and --remove through links that leave the repository", () => {
+  let home: string;
+  beforeEach(() => {
+    home = mkdtempSync(join(tmpdir(), "ctx-init-home-"));
+    mkdirSync(join(home, ".claude"));
+    writeFileSync(join(home, ".bashrc"), "export PATH\n");
+    writeFileSync(join(home, "elsewhere.json"), "{}\n");
+    writeFileSync(join(home, ".claude", "settings.json"), '{ "model": "opus" }\n');
+  });
+  afterEach(() => rmSync(home, { recursive: true, force: true }));
+
+  const homeTree = () =>
+    Object.fromEntries(
+      ["/.bashrc", "/.claude/settings.json", "/elsewhere.json"].map((p) => [p, readFileSync(home + p, "utf8")]),
+    );
+
+  it.each([
+    [".gitignore", "/.bashrc"],
+    [".claude/settings.json", "/.claude/settings.json"],
+    [".claude", "/.claude"],
+    [".mcp.json", "/elsewhere.json"],
+  ])("refuses %s -> <home>%s while planning, for install and remove, writing nothing", async (link, target) => {
+    mkdirSync(dirname(join(project, link)), { recursive: true });
+    symlinkSync(home + target, join(project, link));
+    const before = tree();
+    const homeBefore = homeTree();
+    for (const mode of ["install", "remove"] as const) {
+      await expect(planProjectInit(project, options(mode))).rejects.toMatchObject({
+        code: "UNSAFE_PATH",
+        message: expect.stringContaining(`${link} is a symbolic link to ${home}${target}`),
+      });
+    }
+    expect(tree()).toEqual(before);
+    expect(homeTree()).toEqual(homeBefore);
+  });
+
+  it("applyInitPlan checks the whole plan before its first write", async () => {
+    const plan = await planProjectInit(project, options());
+    symlinkSync(home, join(project, ".claude")); // planted after planning
+    await expect(applyInitPlan(project, plan.changes)).rejects.toMatchObject({ code: "UNSAFE_PATH" });
+    expect(readdirSync(project)).toEqual([".claude"]);
+    expect(readdirSync(home).sort()).toEqual([".bashrc", ".claude", "elsewhere.json"]);
+    expect(readdirSync(join(home, ".claude"))).toEqual(["settings.json"]);
   });
 });

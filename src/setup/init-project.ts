@@ -1,8 +1,10 @@
 // The I/O shell of `ctx init`: read the project's files, plan with src/core/setup/init-plan.ts, then write the
 // planned changes atomically. `planProjectInit` is exported for tests that check the result with the
-// real `claude doctor` / `claude mcp list`.
+// real `claude doctor` / `claude mcp list`. A committed link must not turn init against files outside the
+// repository (`.gitignore -> ~/.bashrc`, `.claude -> ~/.claude`): every path init reads or writes is resolved
+// with store/files/contained-path.ts first, and one that leads out stops the run before anything is read or written.
 
-import { chmod, lstat, mkdir, readdir, readFile, readlink, realpath, rmdir, stat, unlink } from "node:fs/promises";
+import { chmod, lstat, mkdir, readdir, readFile, readlink, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import type { CommandChoice } from "../core/setup/init-command-choice.ts";
 import type { HookWiring } from "../core/setup/init-hooks-spec.ts";
@@ -18,6 +20,7 @@ import {
 } from "../core/setup/init-plan.ts";
 import { CtxError } from "../errors.ts";
 import { ensurePrivateDir, writeFileAtomic } from "../store/files/atomic-write.ts";
+import { assertAllInside } from "../store/files/contained-path.ts";
 import { resolveCtxCommand } from "./resolve-command.ts";
 import { describeSelf, type SelfInfo } from "./self.ts";
 
@@ -46,6 +49,11 @@ export interface InitResult {
 // Repository files people read and commit; writeFileAtomic makes 0600 files, which suits ctx's own state only.
 const NEW_FILE_MODE = 0o644;
 
+const INSIDE = { label: "the repository" };
+
+/** Every path init may read or write, relative to the project. */
+const INIT_PATHS: readonly string[] = [...Object.values(INIT_FILES), CTX_DIR_ENTRY.replace(/\/$/, "")];
+
 export async function readProjectSnapshot(projectDir: string): Promise<ProjectSnapshot> {
   const files = {} as Record<InitFileKey, string | null>;
   const linked: InitFileKey[] = [];
@@ -55,6 +63,23 @@ export async function readProjectSnapshot(projectDir: string): Promise<ProjectSn
     if ((await lstat(path).catch(() => null))?.isSymbolicLink()) linked.push(key);
   }
   return { files, linked, ctxDir: await inspectCtxDir(join(projectDir, CTX_DIR_ENTRY.replace(/\/$/, ""))) };
+}
+
+/**
+ * For `ctx doctor`: the project's files as init sees them, and the refusal init would give when one leads out of
+ * the repository (then no file is read: all count as absent, so a link to a device cannot hang doctor either).
+ */
+export async function inspectProjectFiles(
+  project: string,
+): Promise<{ snapshot: ProjectSnapshot; linkOut: CtxError | null }> {
+  try {
+    await assertAllInside(project, INIT_PATHS, INSIDE);
+  } catch (error) {
+    if (!(error instanceof CtxError) || error.code !== "UNSAFE_PATH") throw error;
+    const files = Object.fromEntries(Object.keys(INIT_FILES).map((key) => [key, null])) as ProjectSnapshot["files"];
+    return { snapshot: { files, ctxDir: await inspectCtxDir(join(project, ".ctx")) }, linkOut: error };
+  }
+  return { snapshot: await readProjectSnapshot(project), linkOut: null };
 }
 
 async function inspectCtxDir(path: string): Promise<CtxDirFacts> {
@@ -69,6 +94,7 @@ async function inspectCtxDir(path: string): Promise<CtxDirFacts> {
 /** Everything `ctx init` would do in `projectDir`, without writing anything. */
 export async function planProjectInit(projectDir: string, options: InitOptions): Promise<InitResult> {
   const project = await requireProjectDir(projectDir);
+  await assertAllInside(project, INIT_PATHS, INSIDE);
   const resolved = resolveCtxCommand(options.env, options.self ?? describeSelf(options.env), options.command);
   const snapshot = await readProjectSnapshot(project);
   const changes = planInit(snapshot, options.mode, resolved.choice, {
@@ -81,10 +107,17 @@ export async function planProjectInit(projectDir: string, options: InitOptions):
   return { project, mode: options.mode, command: resolved.choice, changes, warnings };
 }
 
+/** Writes the plan; every path is checked to stay inside the project before the first write (nothing half-done). */
 export async function applyInitPlan(projectDir: string, changes: readonly PlannedChange[]): Promise<void> {
   const root = resolve(projectDir);
+  const todo = changes.filter((change) => change.operation !== undefined);
+  const targets = await assertAllInside(
+    root,
+    todo.map((change) => change.file.replace(/\/$/, "")),
+    INSIDE,
+  );
   const emptied = new Set<string>();
-  for (const change of changes) {
+  for (const [i, change] of todo.entries()) {
     const path = join(root, change.file);
     const operation = change.operation;
     if (operation === undefined) continue;
@@ -94,8 +127,9 @@ export async function applyInitPlan(projectDir: string, changes: readonly Planne
       await unlink(path).catch(ignoreMissing);
       emptied.add(dirname(path));
     } else {
-      // Through a symbolic link to its target: the atomic rename would otherwise replace the link itself.
-      const target = await realpath(path).catch(() => path);
+      // Through a symbolic link (one that stays inside) to its target: the atomic rename would otherwise replace
+      // the link itself.
+      const target = targets[i] ?? path;
       const before = await stat(target).catch(() => null);
       await mkdir(dirname(target), { recursive: true });
       await writeFileAtomic(target, operation.content);

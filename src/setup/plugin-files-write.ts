@@ -5,6 +5,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type PluginMeta, renderPluginFiles } from "../core/setup/plugin-files.ts";
+import { assertAllInside } from "../store/files/contained-path.ts";
 
 const AUTHOR = "ctx contributors";
 
@@ -21,6 +22,8 @@ export async function readPluginMeta(repoRoot: string): Promise<PluginMeta> {
 
 export async function writePluginFiles(repoRoot: string): Promise<string[]> {
   const files = renderPluginFiles(await readPluginMeta(repoRoot));
+  // A checkout under review may hold links that leave it: checked before the first write, like `ctx init`.
+  await assertAllInside(repoRoot, Object.keys(files), { label: "the repository" });
   for (const [path, content] of Object.entries(files)) {
     await mkdir(dirname(join(repoRoot, path)), { recursive: true });
     await writeFile(join(repoRoot, path), content);

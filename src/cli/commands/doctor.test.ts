@@ -1,5 +1,5 @@
 // `ctx doctor` run in-process through runCli against a temp repository and a temp HOME.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -51,6 +51,18 @@ describe("ctx doctor", () => {
     expect(code).toBe(1);
     expect(stdout).toMatch(/✗ \.mcp\.json has no "ctx" MCP server\n {4}fix: ctx init/);
     expect(stdout).toMatch(/^! /m);
+  });
+
+  it("break 3: fails a wiring file that links out of the repository, naming it, without reading it", async () => {
+    await run(["init", "--command", "ctx"]);
+    rmSync(join(repo, ".gitignore"));
+    symlinkSync("/dev/zero", join(repo, ".gitignore")); // read, it would never end
+    const { code, byId } = await doctorJson();
+    expect(code).toBe(1);
+    expect(byId["repo-links"]).toMatchObject({
+      status: "fail",
+      message: expect.stringContaining(".gitignore is a symbolic link to /dev/zero"),
+    });
   });
 
   it("fails a state file that does not verify", async () => {

@@ -1,16 +1,18 @@
-// `ctx report [--session S] [--out FILE] [--open] [--weeks N] [--json]`: writes one self-contained HTML page with the
-// context window of a session drawn from its real usage (compactions, guard tiers and snapshots marked), the
-// project's sessions of the last weeks and the index's size; prints the path of the file it wrote.
+// `ctx report [--session S] [--out FILE [--force]] [--open] [--weeks N] [--json]`: writes one self-contained HTML page
+// with the context window of a session drawn from its real usage (compactions, guard tiers and snapshots marked), the
+// project's sessions of the last weeks and the index's size; prints the path of the file it wrote. `--out` is the
+// person's path: written by store/files/user-file.ts (their folder untouched, only a regular file replaced).
 import { spawn } from "node:child_process";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
 import { projectPaths } from "../../config/paths.ts";
 import { renderReportHtml } from "../../core/report/report-html.ts";
 import { CtxError } from "../../errors.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
-import { ensurePrivateDir, writeFileAtomic } from "../../store/files/atomic-write.ts";
+import { writeFileAtomic } from "../../store/files/atomic-write.ts";
 import { ensureProjectCtxDir } from "../../store/files/project-dir.ts";
+import { userFileTarget, writeUserNamedFile } from "../../store/files/user-file.ts";
 import { collectReportData } from "../../store/report/report-data.ts";
 import { CTX_VERSION } from "../../version.ts";
 import type { CliContext } from "../command-io.ts";
@@ -21,6 +23,7 @@ interface ReportFlags extends ProjectFlags {
   session?: string;
   out?: string;
   open?: boolean;
+  force?: boolean;
   weeks: string;
 }
 
@@ -30,7 +33,8 @@ export function registerReportCommand(program: Command, ctx: CliContext): void {
       .command("report")
       .description("write an HTML page of the context window (compactions, guard tiers, snapshots) and recent sessions")
       .option("--session <id>", "the session to draw (default: the most recent one with a transcript)")
-      .option("--out <file>", "where to write the page (default: .ctx/report.html)")
+      .option("--out <file>", "where to write the page (default: .ctx/report.html); its folder must exist")
+      .option("--force", "with --out: write through a symbolic link to the file it points to")
       .option("--weeks <n>", "how many weeks of sessions to list", "4")
       .option("--open", "open the page in the default browser"),
   ).action(async (flags: ReportFlags) => {
@@ -40,6 +44,8 @@ export function registerReportCommand(program: Command, ctx: CliContext): void {
     }
     const projectRoot = projectRootFor(ctx, flags);
     const config = loadConfig({ projectRoot, env: ctx.env });
+    // A path that cannot be written is refused before the work (the write checks again where it happens).
+    if (flags.out !== undefined) await userFileTarget(resolve(ctx.cwd, flags.out), { force: flags.force === true });
     const data = await collectReportData({
       projectRoot,
       config,
@@ -63,11 +69,10 @@ export function registerReportCommand(program: Command, ctx: CliContext): void {
     if (flags.out === undefined) {
       await ensureProjectCtxDir(projectRoot);
       out = resolve(projectPaths(projectRoot).ctxDir, "report.html");
+      await writeFileAtomic(out, html);
     } else {
-      out = resolve(ctx.cwd, flags.out);
-      await ensurePrivateDir(dirname(out)).catch(() => undefined);
+      out = await writeUserNamedFile(resolve(ctx.cwd, flags.out), html, { force: flags.force === true });
     }
-    await writeFileAtomic(out, html);
     if (flags.open) openInBrowser(out, ctx);
     if (flags.json) {
       const curve = data.session?.curve;

@@ -1,9 +1,11 @@
 // The auto-memory folder on disk: Claude Code's own `<claude config>/projects/<repo>/memory/` (or its
 // `autoMemoryDirectory` setting, or ctx's `memory.directory`), topic files and MEMORY.md written atomically
 // (0600) under one lock, text redacted first, use counts in a small sidecar (`.ctx-memory-usage.json`).
-// `listMemoryTopics` is the reader the session index uses for the "deep" layer.
+// `listMemoryTopics` is the reader the session index uses for the "deep" layer. Every file is resolved inside the
+// folder first (store/files/contained-path.ts): a link leading out of it is never written through (refused, naming
+// the link, before any write of the change) nor read (skipped), and only regular files are read.
 import { existsSync, readFileSync } from "node:fs";
-import { mkdir, readdir, readFile, unlink } from "node:fs/promises";
+import { mkdir, readdir, unlink } from "node:fs/promises";
 import { isAbsolute, join, resolve } from "node:path";
 import { claudeConfigDir, claudeProjectDirName, gitRepositoryRoot, homeOf } from "../../config/claude-paths.ts";
 import type { Config } from "../../config/schema.ts";
@@ -25,9 +27,32 @@ import {
 import { redactText } from "../../core/redact/redact.ts";
 import { CtxError } from "../../errors.ts";
 import { writeFileAtomic } from "../files/atomic-write.ts";
+import { resolveInside } from "../files/contained-path.ts";
 import { withLock } from "../files/lock.ts";
+import { openRegularFile } from "../files/open-regular.ts";
 
 const USAGE_FILE = ".ctx-memory-usage.json";
+const INSIDE = { label: "the memory folder" };
+
+/** The real path of `file` in the memory folder; UNSAFE_PATH when a link leads it out (checked before writing it). */
+function memoryFilePath(dir: string, file: string): Promise<string> {
+  return resolveInside(dir, file, INSIDE);
+}
+
+/** A memory file's text; null when absent, not a regular file, or a link leading out of the folder. */
+async function readMemoryFile(dir: string, file: string): Promise<string | null> {
+  const path = await memoryFilePath(dir, file).catch(() => null);
+  if (path === null) return null;
+  const handle = await openRegularFile(path).catch(() => null);
+  if (handle === null) return null;
+  try {
+    return await handle.readFile("utf8");
+  } catch {
+    return null;
+  } finally {
+    await handle.close();
+  }
+}
 
 /** The memory folder for a project; see the module comment for the order of precedence. */
 export function memoryDirFor(projectRoot: string, env: NodeJS.ProcessEnv, config: Pick<Config, "memory">): string {
@@ -62,7 +87,7 @@ export async function listMemoryTopics(dir: string): Promise<MemoryTopic[]> {
   const topics: MemoryTopic[] = [];
   for (const file of names.sort()) {
     if (!file.endsWith(".md") || file === INDEX_FILE || file.startsWith(".")) continue;
-    const text = await readFile(join(dir, file), "utf8").catch(() => null);
+    const text = await readMemoryFile(dir, file);
     const topic = text === null ? null : parseTopicFile(file, text);
     if (topic !== null) topics.push(topic);
   }
@@ -70,7 +95,7 @@ export async function listMemoryTopics(dir: string): Promise<MemoryTopic[]> {
 }
 
 export async function readMemoryUsage(dir: string): Promise<UsageFile> {
-  const text = await readFile(join(dir, USAGE_FILE), "utf8").catch(() => null);
+  const text = await readMemoryFile(dir, USAGE_FILE);
   if (text === null) return { topics: {} };
   try {
     const parsed = UsageFileSchema.safeParse(JSON.parse(text));
@@ -94,6 +119,9 @@ async function changeMemory<T>(
 ): Promise<{ result: T; index: RenderedIndex }> {
   await mkdir(options.dir, { recursive: true, mode: 0o700 });
   return withLock(join(options.dir, INDEX_FILE), async () => {
+    // Checked before `fn` writes a topic file, so a link out stops the change with nothing written.
+    const indexPath = await memoryFilePath(options.dir, INDEX_FILE);
+    const usagePath = await memoryFilePath(options.dir, USAGE_FILE);
     // One listing per change: `fn` returns the topics as they are after it (the folder is ours while locked).
     const changed = await fn(await listMemoryTopics(options.dir), await readMemoryUsage(options.dir));
     const { result, usage, topics } = changed;
@@ -101,10 +129,10 @@ async function changeMemory<T>(
     const kept: UsageFile = {
       topics: Object.fromEntries(Object.entries(usage.topics).filter(([file]) => known.has(file))),
     };
-    const current = await readFile(join(options.dir, INDEX_FILE), "utf8").catch(() => "");
+    const current = (await readMemoryFile(options.dir, INDEX_FILE)) ?? "";
     const index = renderIndex(current, orderByUse(topics, kept), options.limits);
-    if (index.text !== current) await writeFileAtomic(join(options.dir, INDEX_FILE), index.text);
-    await writeFileAtomic(join(options.dir, USAGE_FILE), `${JSON.stringify(kept, null, 2)}\n`);
+    if (index.text !== current) await writeFileAtomic(indexPath, index.text);
+    await writeFileAtomic(usagePath, `${JSON.stringify(kept, null, 2)}\n`);
     return { result, index };
   });
 }
@@ -144,7 +172,7 @@ export async function writeMemory(options: MemoryStoreOptions, memory: MemoryWri
       type: memory.type,
       modified: now.toISOString(),
     };
-    await writeFileAtomic(join(options.dir, file), renderTopicFile(front, content));
+    await writeFileAtomic(await memoryFilePath(options.dir, file), renderTopicFile(front, content));
     return {
       result: { path: join(options.dir, file), file, created: existing === null, redactions },
       usage: recordUse(usage, file, now),
