@@ -188,6 +188,10 @@ function buildConfigSchema() {
     daysBeforeCleanup: z._default(nonNegativeInt(), 7),
     /** The archive's size cap; past it the oldest unpinned sessions are pruned. 0 = keep everything. */
     maxMegabytes: z._default(nonNegativeInt(), 0),
+    /** Retention: an unpinned archived session is pruned this many days after its transcript's last write. 0 = keep forever. */
+    maxAgeDays: z._default(nonNegativeInt(), 365),
+    /** A transcript larger than this (MiB) is not archived; the pass logs it and counts it as skipped. 0 = no limit. */
+    maxTranscriptMegabytes: z._default(nonNegativeInt(), 512),
   });
 
   const RedactionConfigSchema = z.strictObject({

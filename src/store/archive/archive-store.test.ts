@@ -5,9 +5,11 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { readCleanupPeriod } from "../../config/claude-paths.ts";
 import { defaultConfig } from "../../config/defaults.ts";
+import { silentLogger } from "../../log.ts";
 import { pruneArchive, runArchivePass } from "./archive-pass.ts";
 import { archivePassDue } from "./archive-schedule.ts";
-import { archiveDir, listArchived, restoreArchived, setArchivePinned } from "./archive-store.ts";
+import { restoreArchived } from "./archive-restore.ts";
+import { archiveDir, listArchived, setArchivePinned } from "./archive-store.ts";
 
 const DAY = 86_400_000;
 let base: string;
@@ -36,7 +38,7 @@ function writeSession(id: string, ageDays: number, lines = 3): { transcript: str
   return { transcript, subagent };
 }
 
-const pass = () => runArchivePass({ env, config: defaultConfig(), now: () => new Date() });
+const pass = () => runArchivePass({ env, config: defaultConfig(), now: () => new Date(), logger: silentLogger });
 
 beforeEach(() => {
   base = mkdtempSync(join(tmpdir(), "ctx-archive-"));
@@ -103,11 +105,11 @@ describe("the transcript archive", () => {
     writeSession("dddd-0002", 26, 2_000);
     await pass();
     await setArchivePinned(env, "dddd-0001", true);
-    expect(await pruneArchive(env, 0)).toEqual([]);
+    expect((await pruneArchive(env, { maxMegabytes: 0, maxAgeDays: 0, now: new Date() })).pruned).toEqual([]);
     // A cap of one byte: everything unpinned goes, oldest first.
     const metas = await listArchived(env);
     expect(metas).toHaveLength(2);
-    const pruned = await pruneArchive(env, 1 / 1024 / 1024);
+    const { pruned } = await pruneArchive(env, { maxMegabytes: 1 / 1024 / 1024, maxAgeDays: 0, now: new Date() });
     expect(pruned).toEqual(["dddd-0002"]);
     expect((await listArchived(env)).map((m) => m.sessionId)).toEqual(["dddd-0001"]);
   });
@@ -128,7 +130,13 @@ describe("the transcript archive", () => {
 
     // With a 10-day period a 4-day-old transcript is within 7 days of deletion.
     writeSession("eeee-0001", 4);
-    const report = await runArchivePass({ env, config: defaultConfig(), projectRoot: root, now: () => new Date() });
+    const report = await runArchivePass({
+      env,
+      config: defaultConfig(),
+      projectRoot: root,
+      now: () => new Date(),
+      logger: silentLogger,
+    });
     expect(report.archived.map((a) => a.sessionId)).toEqual(["eeee-0001"]);
     expect(await archivePassDue(env, new Date(), 3_600_000)).toBe(false);
     expect(await archivePassDue(env, new Date(Date.now() + 3_600_001), 3_600_000)).toBe(true);
