@@ -4,9 +4,9 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, utimesSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultConfig } from "../src/config/defaults.ts";
+import { silentLogger } from "../src/log.ts";
 import { runArchivePass } from "../src/store/archive/archive-pass.ts";
 import { restoreArchived } from "../src/store/archive/archive-restore.ts";
-import { silentLogger } from "../src/log.ts";
 import { makeTranscript } from "./process-timing.ts";
 
 const MEGABYTES = 10;

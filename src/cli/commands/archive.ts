@@ -10,12 +10,7 @@ import { type ArchiveListing, toArchiveListing } from "../../core/archive/plan.t
 import { forkCommandFor } from "../../core/search/fork-candidates.ts";
 import { formatBytes } from "../../core/snapshots/summary.ts";
 import { CtxError } from "../../errors.ts";
-import {
-  type ArchiveRunReport,
-  pruneArchive,
-  readLastPass,
-  runArchivePass,
-} from "../../store/archive/archive-pass.ts";
+import { type ArchiveRunReport, pruneArchive, readLastPass, runArchivePass } from "../../store/archive/archive-pass.ts";
 import { restoreArchived } from "../../store/archive/archive-restore.ts";
 import {
   archiveBytes,
@@ -229,7 +224,13 @@ function formatStatus(status: ArchiveStatus): string {
   if (last === null) lines.push("last pass: none yet");
   else {
     lines.push(`last pass: ${last.finishedAt ?? "?"}`);
-    lines.push(...formatRunReport(last).trimEnd().split("\n").slice(1).map((line) => `  ${line}`));
+    lines.push(
+      ...formatRunReport(last)
+        .trimEnd()
+        .split("\n")
+        .slice(1)
+        .map((line) => `  ${line}`),
+    );
   }
   return `${lines.join("\n")}\n`;
 }

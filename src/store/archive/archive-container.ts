@@ -4,9 +4,9 @@
 // its checksums are known once the files are read) and { meta, files } in older archives; readers take either.
 import { createHash } from "node:crypto";
 import { constants, type FileHandle, open } from "node:fs/promises";
-import { Readable, Transform, Writable } from "node:stream";
+import { Readable, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { encode as encodeMsgpack, decode as decodeMsgpack } from "@msgpack/msgpack";
+import { decode as decodeMsgpack, encode as encodeMsgpack } from "@msgpack/msgpack";
 import { Decompress as FzstdDecompress } from "fzstd";
 import { CtxError } from "../../errors.ts";
 import { codecToId, nativeZstdIn, ZSTD_LEVEL } from "../files/codecs.ts";
@@ -15,8 +15,13 @@ import { CURRENT_FORMAT_VERSION, checkFormatVersion } from "../files/migrate.ts"
 import { PullError, PullReader } from "./pull-reader.ts";
 
 const MAX_U32 = 0xffff_ffff;
-/** Read and write in pieces of this size (a few are in flight between reader, compressor and writer). */
+/** Files are read in pieces of this size, into one reused buffer. */
 const PIECE_BYTES = 256 * 1024;
+/**
+ * What zstd hands out at a time. Each is a fresh buffer, garbage once used; small ones keep V8 collecting often
+ * (a 2 GB transcript's read-back peaks ~95 MiB at 16 KiB, ~150 MiB at 128 KiB; and ~3x the time).
+ */
+const ZSTD_CHUNK_BYTES = 16 * 1024;
 /** The meta of one session (its file list) is small; more than this is not an archive ctx wrote. */
 const MAX_META_BYTES = 16 << 20;
 const MAX_PATH_BYTES = 4_096;
@@ -61,19 +66,12 @@ export async function writeArchiveContainer(
       hint: "Upgrade Node to archive transcripts; archives already written still restore.",
     });
   }
-  const payloadHash = createHash("sha256");
-  let payloadBytes = 0;
-  const counted = new Transform({
-    transform(chunk: Buffer, _encoding, done) {
-      payloadHash.update(chunk);
-      payloadBytes += chunk.length;
-      if (payloadBytes > MAX_U32) done(tooLarge(payloadBytes));
-      else done(null, chunk);
-    },
-  });
   const compressor = zlib.createZstdCompress({
-    params: compressionParams(zlib.constants, files.reduce((sum, file) => sum + file.bytes, 0)),
-    chunkSize: PIECE_BYTES,
+    params: compressionParams(
+      zlib.constants,
+      files.reduce((sum, file) => sum + file.bytes, 0),
+    ),
+    chunkSize: ZSTD_CHUNK_BYTES,
   });
   // Not handle.createWriteStream: with autoClose off it never reports the end to pipeline.
   let compressedBytes = 0;
@@ -86,8 +84,27 @@ export async function writeArchiveContainer(
       }, done);
     },
   });
-  const source = Readable.from(payload(files, finish), { highWaterMark: 2 });
-  await pipeline(source, counted, compressor, out);
+  const writing = pipeline(compressor, out);
+  writing.catch(() => undefined);
+  // One piece in flight: a write's callback comes once zstd has taken the piece in, so the reader can reuse its
+  // buffer (gigabytes of fresh buffers would sit as garbage until V8 collects them, tens of MiB at a time).
+  const compress = (piece: Uint8Array) =>
+    new Promise<void>((resolve, reject) => compressor.write(piece, (error) => (error ? reject(error) : resolve())));
+  const payloadHash = createHash("sha256");
+  let payloadBytes = 0;
+  try {
+    for await (const piece of payload(files, finish)) {
+      payloadHash.update(piece);
+      payloadBytes += piece.length;
+      if (payloadBytes > MAX_U32) throw tooLarge(payloadBytes);
+      await compress(piece);
+    }
+    compressor.end();
+  } catch (error) {
+    compressor.destroy();
+    throw error;
+  }
+  await writing;
   if (compressedBytes > MAX_U32) throw tooLarge(compressedBytes);
   const header = new Uint8Array(HEADER_BYTES);
   const view = new DataView(header.buffer);
@@ -106,7 +123,10 @@ export async function writeArchiveContainer(
  * about 90 MiB of match tables whatever the size. Capped at a 4 MiB window and 24 MiB of tables (transcripts
  * compress 10:1 or better either way), and a small session gets small tables (fast, like a one-shot call).
  */
-function compressionParams(constants: typeof import("node:zlib").constants, totalBytes: number): Record<number, number> {
+function compressionParams(
+  constants: typeof import("node:zlib").constants,
+  totalBytes: number,
+): Record<number, number> {
   const windowLog = Math.min(22, Math.max(10, Math.ceil(Math.log2(totalBytes + 1024))));
   return {
     [constants.ZSTD_c_compressionLevel]: ZSTD_LEVEL,
@@ -116,7 +136,7 @@ function compressionParams(constants: typeof import("node:zlib").constants, tota
   };
 }
 
-/** The msgpack bytes, piece by piece: `{ files: [{ path, data: bin32 }], meta }`. */
+/** The msgpack bytes, piece by piece: `{ files: [{ path, data: bin32 }], meta }`. A piece is valid until the next. */
 async function* payload(
   files: readonly FileToArchive[],
   finish: (streamed: StreamedFile[]) => unknown,
@@ -137,10 +157,10 @@ async function* payload(
       yield withU32(0xc6, before.size);
       const hash = createHash("sha256");
       let read = 0;
+      // Reused: each piece is compressed before the next is read (see writeArchiveContainer).
+      const buffer = Buffer.allocUnsafe(Math.min(PIECE_BYTES, before.size));
       while (read < before.size) {
-        // A fresh buffer each time: the compressor may still hold the last piece.
-        const buffer = Buffer.allocUnsafe(Math.min(PIECE_BYTES, before.size - read));
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, read);
+        const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, before.size - read), read);
         if (bytesRead === 0) break;
         const piece = buffer.subarray(0, bytesRead);
         hash.update(piece);
@@ -270,17 +290,14 @@ function checkHeader(
 }
 
 /** The payload's bytes as they decompress: native zstd where Node has it, fzstd (fed in small pieces) elsewhere. */
-async function* decompressed(
-  source: AsyncIterable<Uint8Array>,
-  codec: "zstd" | "none",
-): AsyncGenerator<Uint8Array> {
+async function* decompressed(source: AsyncIterable<Uint8Array>, codec: "zstd" | "none"): AsyncGenerator<Uint8Array> {
   if (codec === "none") {
     yield* source;
     return;
   }
   const zlib = nativeZstdIn(process.versions.node) ? process.getBuiltinModule("node:zlib") : null;
   if (typeof zlib?.createZstdDecompress === "function") {
-    const decompressor = zlib.createZstdDecompress({ chunkSize: 256 * 1024 });
+    const decompressor = zlib.createZstdDecompress({ chunkSize: ZSTD_CHUNK_BYTES });
     const feeding = pipeline(Readable.from(source), decompressor).catch((error: unknown) => error);
     let failed: unknown;
     try {

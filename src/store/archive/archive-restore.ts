@@ -76,6 +76,13 @@ async function extractInto(
 ): Promise<void> {
   const temps = new Map<string, string>();
   let handle: FileHandle | null = null;
+  // Pieces arrive small (16 KiB); gathered into one reused buffer, they reach the disk a MiB at a time.
+  const staging = Buffer.allocUnsafe(1 << 20);
+  let staged = 0;
+  const flush = async () => {
+    for (let at = 0; at < staged; ) at += (await (handle as FileHandle).write(staging, at, staged - at)).bytesWritten;
+    staged = 0;
+  };
   const sink: FileSink = {
     open: async (name) => {
       const target = todo.get(name);
@@ -86,12 +93,21 @@ async function extractInto(
       handle = await open(temp, "w", 0o600);
     },
     write: async (chunk) => {
-      if (handle !== null) await handle.write(chunk);
+      if (handle === null) return;
+      for (let at = 0; at < chunk.length; ) {
+        const part = chunk.subarray(at, at + (staging.length - staged));
+        staging.set(part, staged);
+        staged += part.length;
+        at += part.length;
+        if (staged === staging.length) await flush();
+      }
     },
     close: async () => {
-      const open = handle as FileHandle | null;
+      if (handle === null) return;
+      await flush();
+      const done = handle as FileHandle;
       handle = null;
-      await open?.close();
+      await done.close();
     },
   };
   try {

@@ -7,8 +7,8 @@ import { readCleanupPeriod } from "../../config/claude-paths.ts";
 import { defaultConfig } from "../../config/defaults.ts";
 import { silentLogger } from "../../log.ts";
 import { pruneArchive, runArchivePass } from "./archive-pass.ts";
-import { archivePassDue } from "./archive-schedule.ts";
 import { restoreArchived } from "./archive-restore.ts";
+import { archivePassDue } from "./archive-schedule.ts";
 import { archiveDir, listArchived, setArchivePinned } from "./archive-store.ts";
 
 const DAY = 86_400_000;

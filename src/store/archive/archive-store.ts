@@ -15,12 +15,7 @@ import {
 } from "../../core/archive/plan.ts";
 import { CtxError } from "../../errors.ts";
 import { ensurePrivateDir, writeFileAtomic, writeFileAtomicWith } from "../files/atomic-write.ts";
-import {
-  type FileToArchive,
-  openForArchive,
-  type StreamedFile,
-  writeArchiveContainer,
-} from "./archive-container.ts";
+import { type FileToArchive, openForArchive, type StreamedFile, writeArchiveContainer } from "./archive-container.ts";
 import { readVerified } from "./archive-verify.ts";
 
 const SAFE_SESSION_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
