@@ -58,7 +58,7 @@ export async function discoverTranscripts(claudeDir: string): Promise<Discovered
   return found;
 }
 
-/** The transcript, then every regular file of its session folder (subagents, spilled tool results). */
+/** The transcript, then every regular file of its session folder (subagents, spilled tool results); no links. */
 async function sessionFiles(claudeDir: string, transcript: DiscoveredTranscript): Promise<FileToArchive[]> {
   const name = (path: string) => relative(claudeDir, path).split(sep).join("/");
   const files: FileToArchive[] = [{ path: transcript.path, name: name(transcript.path), bytes: transcript.bytes }];
@@ -70,7 +70,9 @@ async function sessionFiles(claudeDir: string, transcript: DiscoveredTranscript)
       else if (info?.isFile()) files.push({ path, name: name(path), bytes: info.size });
     }
   };
-  await walk(join(claudeDir, "projects", transcript.project, transcript.sessionId));
+  // The session folder itself is checked too: readdir would follow a link there (out of Claude Code's folder).
+  const folder = join(claudeDir, "projects", transcript.project, transcript.sessionId);
+  if ((await lstat(folder).catch(() => null))?.isDirectory()) await walk(folder);
   return files;
 }
 
