@@ -6,7 +6,8 @@ import { join } from "node:path";
 import { zstdCompressSync } from "node:zlib";
 import { beforeEach, describe, expect, it } from "vitest";
 import { encodeContainer } from "../files/container.ts";
-import { fzstdChunks, readArchiveContainer, writeArchiveContainer } from "./archive-container.ts";
+import { writeArchiveContainer } from "./archive-container.ts";
+import { fzstdChunks, readArchiveContainer } from "./archive-container-read.ts";
 import { PullError, PullReader } from "./pull-reader.ts";
 
 let dir: string;

@@ -1,7 +1,7 @@
 // `ctx archive restore`: puts an archived session's files back where Claude Code looks for them, byte for byte.
 // The container is read twice as a stream (checked whole first, then decoded into temp files that are checked
 // again before they are renamed into place), so memory does not grow with the transcript's size.
-import { type FileHandle, lstat, mkdir, open, rename, unlink, utimes } from "node:fs/promises";
+import { constants, type FileHandle, lstat, mkdir, open, rename, unlink, utimes } from "node:fs/promises";
 import { dirname } from "node:path";
 import { claudeConfigDir } from "../../config/claude-paths.ts";
 import type { ArchiveMeta } from "../../core/archive/plan.ts";
@@ -9,6 +9,8 @@ import { CtxError } from "../../errors.ts";
 import type { FileSink } from "./archive-container.ts";
 import { archiveContainerPath, isArchivableId } from "./archive-store.ts";
 import { readVerified, sha256OfFile, targetOf } from "./archive-verify.ts";
+
+const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
 
 export interface RestoreOutcome {
   meta: ArchiveMeta;
@@ -90,7 +92,8 @@ async function extractInto(
       const temp = `${target}.ctx-restore-${process.pid}.tmp`;
       temps.set(target, temp);
       await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-      handle = await open(temp, "w", 0o600);
+      // Never through a link left at the temp name.
+      handle = await open(temp, WRITE_FLAGS, 0o600);
     },
     write: async (chunk) => {
       if (handle === null) return;

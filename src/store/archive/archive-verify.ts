@@ -6,7 +6,8 @@ import { isAbsolute, join, normalize, sep } from "node:path";
 import * as z from "zod/mini";
 import { type ArchiveMeta, ArchiveMetaSchema } from "../../core/archive/plan.ts";
 import { CtxError, explainSystemError } from "../../errors.ts";
-import { type FileSink, openForArchive, readArchiveContainer, type StreamedFile } from "./archive-container.ts";
+import { type FileSink, openForArchive, type StreamedFile } from "./archive-container.ts";
+import { readArchiveContainer } from "./archive-container-read.ts";
 
 /**
  * Reads a container and checks it whole: its header and checksum, its shape, its session, and every file's
