@@ -4,8 +4,9 @@ import { mkdirSync, mkdtempSync, renameSync, rmSync, statSync, utimesSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { defaultConfig } from "../src/config/defaults.ts";
+import { silentLogger } from "../src/log.ts";
 import { runArchivePass } from "../src/store/archive/archive-pass.ts";
-import { restoreArchived } from "../src/store/archive/archive-store.ts";
+import { restoreArchived } from "../src/store/archive/archive-restore.ts";
 import { makeTranscript } from "./process-timing.ts";
 
 const MEGABYTES = 10;
@@ -22,7 +23,7 @@ export async function run(): Promise<Record<string, unknown>> {
   const env = { CTX_HOME: join(dir, "ctx-home"), CLAUDE_CONFIG_DIR: claudeDir, HOME: join(dir, "home") };
   try {
     let start = performance.now();
-    const report = await runArchivePass({ env, config: defaultConfig(), now: () => new Date() });
+    const report = await runArchivePass({ env, config: defaultConfig(), now: () => new Date(), logger: silentLogger });
     const archiveMs = performance.now() - start;
     const original = statSync(transcript).size;
     rmSync(transcript);

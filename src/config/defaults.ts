@@ -75,7 +75,7 @@ const DEFAULT_CONFIG: Config = {
   rules: { reinject: true, overlapThreshold: 0.6 },
   memory: { directory: "", maxIndexLines: 200, maxIndexBytes: 25_000 },
   breadcrumb: { enabled: false, vault: "", heading: "## Claude Code sessions" },
-  archive: { enabled: true, daysBeforeCleanup: 7, maxMegabytes: 0 },
+  archive: { enabled: true, daysBeforeCleanup: 7, maxMegabytes: 0, maxAgeDays: 365, maxTranscriptMegabytes: 512 },
   bridge: {
     host: "127.0.0.1",
     port: 8787,

@@ -203,6 +203,7 @@ function buildConfigSchema() {
     aggregateTokens: safe(z._default(nonNegativeInt(), 2_000)),
   });
 
+  // The archive is the user's, across every project (unredacted copies, pruned by these): sensitive as a whole.
   const ArchiveConfigSchema = settings({
     /** Copy transcripts Claude Code's cleanup is about to delete into ~/.ctx/archive/ (ctx serve, SessionStart). */
     enabled: sensitive(z._default(z.boolean(), true)),
@@ -210,6 +211,10 @@ function buildConfigSchema() {
     daysBeforeCleanup: sensitive(z._default(nonNegativeInt(), 7)),
     /** The archive's size cap; past it the oldest unpinned sessions are pruned. 0 = keep everything. */
     maxMegabytes: sensitive(z._default(nonNegativeInt(), 0)),
+    /** Retention: an unpinned archived session is pruned this many days after its transcript's last write. 0 = keep forever. */
+    maxAgeDays: sensitive(z._default(nonNegativeInt(), 365)),
+    /** A transcript larger than this (MiB) is not archived; the pass logs it and counts it as skipped. 0 = no limit. */
+    maxTranscriptMegabytes: sensitive(z._default(nonNegativeInt(), 512)),
   });
 
   const RedactionConfigSchema = settings({

@@ -22,6 +22,8 @@ export const SENSITIVE_SETTINGS: Readonly<Record<string, Exclude<KeyTrust, "safe
   "archive.enabled": "sensitive",
   "archive.daysBeforeCleanup": "sensitive",
   "archive.maxMegabytes": "sensitive",
+  "archive.maxAgeDays": "sensitive",
+  "archive.maxTranscriptMegabytes": "sensitive",
   "redaction.allowlist": "sensitive",
   "bridge.host": "sensitive",
   "bridge.port": "sensitive",

@@ -125,6 +125,7 @@ async function archiveFacts(project: string, env: NodeJS.ProcessEnv): Promise<Ar
     cleanupPeriodSource: period.source,
     enabled: archive.enabled,
     daysBeforeCleanup: archive.daysBeforeCleanup,
+    maxAgeDays: archive.maxAgeDays,
     sessions,
     bytes,
     lastRun,

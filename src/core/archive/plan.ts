@@ -1,6 +1,7 @@
 // What the transcript archive does (pure): which transcripts are due (Claude Code deletes a transcript whose
-// last write is older than `cleanupPeriodDays`; ctx copies it `daysBeforeCleanup` days before that), and which
-// archived sessions a size cap prunes (oldest archived first, pinned ones never).
+// last write is older than `cleanupPeriodDays`; ctx copies it `daysBeforeCleanup` days before that), which are
+// too large to copy, and which archived sessions are pruned: past `maxAgeDays` since the session's last write,
+// then past the size cap oldest archived first; pinned ones never.
 import * as z from "zod/mini";
 
 const DAY_MS = 86_400_000;
@@ -43,6 +44,10 @@ export const ArchiveListingSchema = z.object({
       archivedAt: z.string(),
       bytes: z.int(),
       transcriptPath: z.string(),
+      /** Kept whatever the age limit and the size cap (`ctx archive pin`). */
+      pinned: z.boolean(),
+      /** When the age limit prunes it (its transcript's last write + maxAgeDays); null when pinned or kept forever. */
+      expiresAt: z.nullable(z.string()),
     }),
   ),
 });
@@ -57,19 +62,60 @@ export interface TranscriptOnDisk {
 
 /**
  * The transcripts to archive now: within `daysBeforeCleanup` of deletion (or past it: the sweep may not have
- * run yet), and not archived already as they stand (same size and last write as the archived copy).
+ * run yet), not archived already as they stand (same size and last write as the archived copy), and not older
+ * than `maxAgeDays` (when set): the age limit would prune such a copy at once.
  */
 export function transcriptsDue<T extends TranscriptOnDisk>(
   transcripts: readonly T[],
   archived: ReadonlyMap<string, ArchiveMeta>,
-  options: { now: number; cleanupPeriodDays: number; daysBeforeCleanup: number },
+  options: { now: number; cleanupPeriodDays: number; daysBeforeCleanup: number; maxAgeDays?: number },
 ): T[] {
   const cutoff = options.now - Math.max(0, options.cleanupPeriodDays - options.daysBeforeCleanup) * DAY_MS;
+  const tooOld = (options.maxAgeDays ?? 0) > 0 ? options.now - (options.maxAgeDays ?? 0) * DAY_MS : -Infinity;
   return transcripts.filter((t) => {
-    if (t.mtimeMs > cutoff) return false;
+    if (t.mtimeMs > cutoff || t.mtimeMs < tooOld) return false;
     const copy = archived.get(t.sessionId)?.files[0];
     return copy === undefined || copy.bytes !== t.bytes || Math.abs(copy.mtimeMs - t.mtimeMs) > 1;
   });
+}
+
+/** Splits transcripts into those within `maxBytes` (0: no limit) and those over it, which are not copied. */
+export function splitBySize<T extends TranscriptOnDisk>(
+  transcripts: readonly T[],
+  maxBytes: number,
+): { fit: T[]; oversize: T[] } {
+  if (maxBytes <= 0) return { fit: [...transcripts], oversize: [] };
+  return {
+    fit: transcripts.filter((t) => t.bytes <= maxBytes),
+    oversize: transcripts.filter((t) => t.bytes > maxBytes),
+  };
+}
+
+/** When the age limit prunes an archived session: its transcript's last write + `maxAgeDays`; null when never. */
+export function archiveExpiry(meta: ArchiveMeta, maxAgeDays: number, pinned: boolean): number | null {
+  const lastWrite = meta.files[0]?.mtimeMs ?? Date.parse(meta.archivedAt);
+  return pinned || maxAgeDays <= 0 ? null : lastWrite + maxAgeDays * DAY_MS;
+}
+
+export interface PrunePlan {
+  /** Past the age limit. */
+  expired: ArchiveMeta[];
+  /** Over the size cap once the expired ones are gone. */
+  overCap: ArchiveMeta[];
+}
+
+/** What to prune: the unpinned sessions past `maxAgeDays` (0: no limit), then what the size cap still asks. */
+export function planPrune(
+  archives: readonly ArchiveMeta[],
+  pinned: ReadonlySet<string>,
+  options: { now: number; maxAgeDays: number; maxBytes: number },
+): PrunePlan {
+  const expired = archives.filter((meta) => {
+    const expiry = archiveExpiry(meta, options.maxAgeDays, pinned.has(meta.sessionId));
+    return expiry !== null && expiry <= options.now;
+  });
+  const kept = archives.filter((meta) => !expired.includes(meta));
+  return { expired, overCap: selectArchivesToPrune(kept, pinned, options.maxBytes) };
 }
 
 /** Archived sessions to prune so the archive fits `maxBytes` (0: no cap), oldest archived first. */
@@ -91,15 +137,24 @@ export function selectArchivesToPrune(
   return pruned;
 }
 
-export function toArchiveListing(metas: readonly ArchiveMeta[]): ArchiveListing {
+export function toArchiveListing(
+  metas: readonly ArchiveMeta[],
+  pinned: ReadonlySet<string> = new Set(),
+  maxAgeDays = 0,
+): ArchiveListing {
   const sorted = [...metas].sort((a, b) => b.archivedAt.localeCompare(a.archivedAt));
   return {
-    sessions: sorted.map((m) => ({
-      sessionId: m.sessionId,
-      project: m.project,
-      archivedAt: m.archivedAt,
-      bytes: m.bytes,
-      transcriptPath: m.transcriptPath,
-    })),
+    sessions: sorted.map((m) => {
+      const expiry = archiveExpiry(m, maxAgeDays, pinned.has(m.sessionId));
+      return {
+        sessionId: m.sessionId,
+        project: m.project,
+        archivedAt: m.archivedAt,
+        bytes: m.bytes,
+        transcriptPath: m.transcriptPath,
+        pinned: pinned.has(m.sessionId),
+        expiresAt: expiry === null ? null : new Date(expiry).toISOString(),
+      };
+    }),
   };
 }

@@ -6,6 +6,7 @@ const facts = {
   cleanupPeriodSource: "/p/.claude/settings.json",
   enabled: true,
   daysBeforeCleanup: 7,
+  maxAgeDays: 365,
   sessions: 3,
   bytes: 3 * 1024 * 1024,
   lastRun: "2026-11-24T10:00:00.000Z",
@@ -17,6 +18,10 @@ describe("doctor: cleanup period and archive", () => {
     expect(finding.status).toBe("ok");
     expect(finding.message).toContain("14 day(s) after their last write (cleanupPeriodDays, /p/.claude/settings.json)");
     expect(finding.message).toContain("3 session(s), 3.0 MiB in the archive (last pass 2026-11-24T10:00:00.000Z)");
+    expect(finding.message).toContain(
+      "keeps them, unredacted, for 365 day(s) after their last write (archive.maxAgeDays)",
+    );
+    expect(checkTranscriptArchive({ ...facts, maxAgeDays: 0 }).message).toContain("unredacted, forever");
   });
 
   it("warns when the archive is off", () => {

@@ -8,6 +8,8 @@ export interface ArchiveFacts {
   cleanupPeriodSource: string;
   enabled: boolean;
   daysBeforeCleanup: number;
+  /** archive.maxAgeDays: how long copies are kept after a session's last write (0: forever). */
+  maxAgeDays: number;
   sessions: number;
   bytes: number;
   lastRun: string | null;
@@ -23,8 +25,9 @@ export function checkTranscriptArchive(facts: ArchiveFacts): Finding {
     );
   }
   const last = facts.lastRun === null ? "no pass yet" : `last pass ${facts.lastRun}`;
+  const kept = facts.maxAgeDays > 0 ? `for ${facts.maxAgeDays} day(s) after their last write` : "forever";
   return ok(
     "transcript-archive",
-    `${period}; ctx archives them ${facts.daysBeforeCleanup} day(s) before: ${facts.sessions} session(s), ${formatBytes(facts.bytes)} in the archive (${last})`,
+    `${period}; ctx archives them ${facts.daysBeforeCleanup} day(s) before and keeps them, unredacted, ${kept} (archive.maxAgeDays): ${facts.sessions} session(s), ${formatBytes(facts.bytes)} in the archive (${last})`,
   );
 }

@@ -1,14 +1,11 @@
-// The transcript archive, `~/.ctx/archive/`: one container per session, `<session>.ctx` (zstd level 19,
-// msgpack { meta, files: [{ path, data }] }), written then read back and every file's SHA-256 checked before
+// The transcript archive, `~/.ctx/archive/`: one container per session, `<session>.ctx` (zstd level 19, written
+// as a stream by archive-container.ts), read back and every file's SHA-256 checked (archive-verify.ts) before
 // its `<session>.meta.json` (what listings read) is written; `<session>.pin` keeps it from pruning. The
 // transcripts are kept byte for byte, NOT redacted: the point is that `claude --resume` works on what
 // `restore` puts back, so the archive holds exactly what Claude Code's own folder held, 0600 in a 0700 folder.
-// Past 300 lines on purpose: write, verify, read back and restore share one layout, checked in one place.
-import { createHash } from "node:crypto";
-import { lstat, mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
-import { dirname, isAbsolute, join, normalize, relative, sep } from "node:path";
+import { lstat, readdir, readFile, stat, unlink } from "node:fs/promises";
+import { join, relative, sep } from "node:path";
 import * as z from "zod/mini";
-import { claudeConfigDir } from "../../config/claude-paths.ts";
 import { ctxHome } from "../../config/paths.ts";
 import {
   type ArchivedFile,
@@ -17,8 +14,9 @@ import {
   type TranscriptOnDisk,
 } from "../../core/archive/plan.ts";
 import { CtxError } from "../../errors.ts";
-import { ensurePrivateDir, writeFileAtomic } from "../files/atomic-write.ts";
-import { decodeContainer, encodeContainer } from "../files/container.ts";
+import { ensurePrivateDir, writeFileAtomic, writeFileAtomicWith } from "../files/atomic-write.ts";
+import { type FileToArchive, openForArchive, type StreamedFile, writeArchiveContainer } from "./archive-container.ts";
+import { readVerified } from "./archive-verify.ts";
 
 const SAFE_SESSION_ID = /^[A-Za-z0-9_-][A-Za-z0-9._-]{0,127}$/;
 const META_SUFFIX = ".meta.json";
@@ -32,6 +30,9 @@ export function isArchivableId(sessionId: string): boolean {
 }
 
 const containerPath = (dir: string, id: string) => join(dir, `${id}.ctx`);
+/** Where the container of `sessionId` is (or would be). */
+export const archiveContainerPath = (env: NodeJS.ProcessEnv, sessionId: string) =>
+  containerPath(archiveDir(env), sessionId);
 const metaPath = (dir: string, id: string) => join(dir, `${id}${META_SUFFIX}`);
 const pinPath = (dir: string, id: string) => join(dir, `${id}.pin`);
 
@@ -57,30 +58,28 @@ export async function discoverTranscripts(claudeDir: string): Promise<Discovered
   return found;
 }
 
-/** The transcript, then every regular file of its session folder (subagents, spilled tool results). */
-async function sessionFiles(claudeDir: string, transcript: DiscoveredTranscript): Promise<string[]> {
-  const files = [transcript.path];
+/** The transcript, then every regular file of its session folder (subagents, spilled tool results); no links. */
+async function sessionFiles(claudeDir: string, transcript: DiscoveredTranscript): Promise<FileToArchive[]> {
+  const name = (path: string) => relative(claudeDir, path).split(sep).join("/");
+  const files: FileToArchive[] = [{ path: transcript.path, name: name(transcript.path), bytes: transcript.bytes }];
   const walk = async (folder: string) => {
-    for (const name of (await listDir(folder)).sort()) {
-      const path = join(folder, name);
+    for (const entry of (await listDir(folder)).sort()) {
+      const path = join(folder, entry);
       const info = await lstat(path).catch(() => null);
       if (info?.isDirectory()) await walk(path);
-      else if (info?.isFile()) files.push(path);
+      else if (info?.isFile()) files.push({ path, name: name(path), bytes: info.size });
     }
   };
-  await walk(join(claudeDir, "projects", transcript.project, transcript.sessionId));
+  // The session folder itself is checked too: readdir would follow a link there (out of Claude Code's folder).
+  const folder = join(claudeDir, "projects", transcript.project, transcript.sessionId);
+  if ((await lstat(folder).catch(() => null))?.isDirectory()) await walk(folder);
   return files;
 }
 
-const ContainerSchema = z.object({
-  meta: ArchiveMetaSchema,
-  files: z.array(z.object({ path: z.string(), data: z.instanceof(Uint8Array) })),
-});
-
 /**
- * Archives one session: its files into one zstd-19 container, read back and verified file by file before the
- * meta that lists it is written. A transcript written to while it is read is caught by the check of its
- * size and last write after reading, and left for the next pass.
+ * Archives one session: its files streamed into one zstd-19 container (memory does not grow with their size),
+ * read back and verified file by file before it replaces the last copy and the meta that lists it is written. A
+ * transcript that changed since it was found, or changes while it is read, is left for the next pass.
  */
 export async function archiveSession(
   env: NodeJS.ProcessEnv,
@@ -90,41 +89,67 @@ export async function archiveSession(
 ): Promise<ArchiveMeta> {
   const dir = archiveDir(env);
   await ensurePrivateDir(dir);
-  const paths = await sessionFiles(claudeDir, transcript);
-  const files: { path: string; data: Uint8Array }[] = [];
-  const listed: ArchivedFile[] = [];
-  for (const path of paths) {
-    const data = await readFile(path);
-    const info = await stat(path);
-    const rel = relative(claudeDir, path).split(sep).join("/");
-    files.push({ path: rel, data });
-    listed.push({ path: rel, bytes: data.length, sha256: sha256(data), mtimeMs: info.mtimeMs });
-  }
-  const after = await stat(transcript.path);
-  if (after.size !== listed[0]?.bytes || after.mtimeMs !== transcript.mtimeMs) {
-    throw new CtxError("CONFLICT", `${transcript.path} changed while it was archived`, {
-      hint: "the session is in use again; the next archive pass takes it",
-    });
-  }
-  const meta: ArchiveMeta = {
-    version: 1,
-    sessionId: transcript.sessionId,
-    project: transcript.project,
-    transcriptPath: transcript.path,
-    claudeDir,
-    cwd: cwdOf(files[0]?.data ?? new Uint8Array()),
-    archivedAt: now.toISOString(),
-    files: listed,
-    bytes: 0,
-  };
-  const encoded = encodeContainer({ meta, files }, "zstd");
+  const files = await sessionFiles(claudeDir, transcript);
+  const cwd = await cwdOf(transcript.path);
   const target = containerPath(dir, transcript.sessionId);
-  await writeFileAtomic(target, encoded);
-  // Read back from disk and checked like a restore would, before the archive counts.
-  await readVerified(target, transcript.sessionId);
-  const written = { ...meta, bytes: encoded.length };
+  let meta: ArchiveMeta | undefined;
+  await writeFileAtomicWith(target, async (handle, temp) => {
+    await writeArchiveContainer(handle, files, (streamed) => {
+      const first = streamed[0];
+      if (first?.bytes !== transcript.bytes || first.mtimeMs !== transcript.mtimeMs) {
+        throw new CtxError("CONFLICT", `${transcript.path} changed while it was archived`, {
+          hint: "the session is in use again; the next archive pass takes it",
+        });
+      }
+      meta = {
+        version: 1,
+        sessionId: transcript.sessionId,
+        project: transcript.project,
+        transcriptPath: transcript.path,
+        claudeDir,
+        cwd,
+        archivedAt: now.toISOString(),
+        files: streamed.map(toArchivedFile),
+        bytes: 0,
+      };
+      return meta;
+    });
+    // Read back from disk and checked like a restore would, before it counts (and replaces an older copy).
+    await readVerified(temp, transcript.sessionId);
+  });
+  if (meta === undefined) throw new CtxError("INTERNAL", `the archive of ${transcript.sessionId} has no meta`);
+  const written: ArchiveMeta = { ...meta, bytes: (await stat(target)).size };
   await writeFileAtomic(metaPath(dir, transcript.sessionId), `${JSON.stringify(written, null, 2)}\n`);
   return written;
+}
+
+const toArchivedFile = (file: StreamedFile): ArchivedFile => ({
+  path: file.name,
+  bytes: file.bytes,
+  sha256: file.sha256,
+  mtimeMs: file.mtimeMs,
+});
+
+/** The first `cwd` the transcript records (its envelope carries one on most lines), from its first 256 KiB. */
+async function cwdOf(path: string): Promise<string | null> {
+  const handle = await openForArchive(path);
+  let head: Buffer;
+  try {
+    const buffer = Buffer.alloc(256 * 1024);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    head = buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
+  for (const line of head.toString("utf8").split("\n").slice(0, 50)) {
+    try {
+      const cwd = (JSON.parse(line) as { cwd?: unknown }).cwd;
+      if (typeof cwd === "string" && cwd !== "") return cwd;
+    } catch {
+      // a partial or malformed line: the next one may carry it
+    }
+  }
+  return null;
 }
 
 /** Every archived session's meta; a meta that does not parse is skipped (its container stays). */
@@ -142,71 +167,6 @@ export async function listArchived(env: NodeJS.ProcessEnv): Promise<ArchiveMeta[
 export async function readArchivedMeta(env: NodeJS.ProcessEnv, sessionId: string): Promise<ArchiveMeta | null> {
   if (!isArchivableId(sessionId)) return null;
   return readMeta(metaPath(archiveDir(env), sessionId));
-}
-
-export interface RestoreOutcome {
-  meta: ArchiveMeta;
-  /** Files written back, absolute. */
-  restored: string[];
-  /** Files already there with the same bytes, left alone. */
-  unchanged: string[];
-}
-
-/**
- * Puts a session's files back where Claude Code looks for them (its config folder now), byte for byte. Everything is decoded and
- * checked first (a damaged archive restores nothing); a different file already at a target stops the
- * restore unless `force`. Each file is written atomically and dated now, so Claude Code's next cleanup
- * does not delete it again at once.
- */
-export async function restoreArchived(
-  env: NodeJS.ProcessEnv,
-  sessionId: string,
-  options: { force?: boolean; now: Date },
-): Promise<RestoreOutcome> {
-  if (!isArchivableId(sessionId)) {
-    throw new CtxError("USAGE", `"${sessionId}" is not a session id`, { hint: "`ctx archive list` shows them" });
-  }
-  const dir = archiveDir(env);
-  const path = containerPath(dir, sessionId);
-  const info = await lstat(path).catch(() => null);
-  if (!info?.isFile()) {
-    throw new CtxError("NOT_FOUND", `session ${sessionId} is not in the archive`, {
-      hint: "`ctx archive list` shows the archived sessions",
-    });
-  }
-  const { meta, files } = await readVerified(path, sessionId);
-  // Where Claude Code looks now (CLAUDE_CONFIG_DIR may have changed since): never a folder the archive names.
-  const claudeDir = claudeConfigDir(env);
-  const targets = files.map((file) => ({ ...file, target: targetOf(claudeDir, file.path) }));
-  const unchanged: string[] = [];
-  const todo: typeof targets = [];
-  for (const file of targets) {
-    const existing = await lstat(file.target).catch(() => null);
-    if (existing === null) {
-      todo.push(file);
-      continue;
-    }
-    if (!existing.isFile()) {
-      throw new CtxError("CONFLICT", `${file.target} exists and is not a regular file`, {
-        hint: "move it away and restore again; nothing was restored",
-      });
-    }
-    if (sha256(await readFile(file.target)) === sha256(file.data)) unchanged.push(file.target);
-    else if (options.force === true) todo.push(file);
-    else {
-      throw new CtxError("CONFLICT", `${file.target} exists with different content`, {
-        hint: "Claude Code has a newer copy: keep it, or pass --force to replace it with the archived one; nothing was restored",
-      });
-    }
-  }
-  for (const file of todo) {
-    await mkdir(dirname(file.target), { recursive: true, mode: 0o700 });
-    const temp = `${file.target}.ctx-restore-${process.pid}.tmp`;
-    await writeFile(temp, file.data, { mode: 0o600 });
-    await utimes(temp, options.now, options.now);
-    await rename(temp, file.target);
-  }
-  return { meta, restored: todo.map((file) => file.target), unchanged };
 }
 
 /** Deletes archived sessions (container, meta and pin). */
@@ -252,61 +212,6 @@ export async function archiveBytes(env: NodeJS.ProcessEnv): Promise<{ sessions: 
   return { sessions, bytes };
 }
 
-/** Decodes a container and checks it whole: its checksum, its shape, its session, and every file's SHA-256. */
-async function readVerified(path: string, sessionId: string): Promise<z.infer<typeof ContainerSchema>> {
-  const damaged = (what: string) =>
-    new CtxError("STATE_CORRUPT", `the archive of session ${sessionId} is damaged: ${what}`, {
-      hint: "nothing was restored from it; if Claude Code still has the transcript, `ctx archive run` archives it again",
-    });
-  let decoded: unknown;
-  try {
-    decoded = decodeContainer(await readFile(path), path).value;
-  } catch (error) {
-    throw damaged(error instanceof Error ? error.message : String(error));
-  }
-  const parsed = z.safeParse(ContainerSchema, decoded);
-  if (!parsed.success) throw damaged("not a session archive");
-  const { meta, files } = parsed.data;
-  if (meta.sessionId !== sessionId) throw damaged(`it holds session ${meta.sessionId}`);
-  if (files.length !== meta.files.length) throw damaged("its file list does not match its files");
-  for (const [i, file] of files.entries()) {
-    const listed = meta.files[i];
-    if (listed?.path !== file.path || listed.sha256 !== sha256(file.data) || listed.bytes !== file.data.length) {
-      throw damaged(`${file.path} does not match its checksum`);
-    }
-    targetOf(meta.claudeDir, file.path);
-  }
-  return parsed.data;
-}
-
-/** The first `cwd` the transcript records (its envelope carries one on most lines). */
-function cwdOf(transcript: Uint8Array): string | null {
-  const head = Buffer.from(transcript.subarray(0, 256 * 1024))
-    .toString("utf8")
-    .split("\n")
-    .slice(0, 50);
-  for (const line of head) {
-    try {
-      const cwd = (JSON.parse(line) as { cwd?: unknown }).cwd;
-      if (typeof cwd === "string" && cwd !== "") return cwd;
-    } catch {
-      // a partial or malformed line: the next one may carry it
-    }
-  }
-  return null;
-}
-
-/** An archived path inside Claude Code's folder; anything that would land outside it is refused. */
-function targetOf(claudeDir: string, path: string): string {
-  const clean = normalize(path);
-  if (isAbsolute(clean) || clean.startsWith("..") || !clean.startsWith(`projects${sep}`)) {
-    throw new CtxError("STATE_CORRUPT", `archived path ${path} is outside Claude Code's projects folder`, {
-      hint: "the archive was not written by ctx; nothing was restored",
-    });
-  }
-  return join(claudeDir, clean);
-}
-
 async function readMeta(path: string): Promise<ArchiveMeta | null> {
   const info = await lstat(path).catch(() => null);
   if (!info?.isFile()) return null;
@@ -323,8 +228,4 @@ async function listDir(path: string): Promise<string[]> {
     if (error.code === "ENOENT" || error.code === "ENOTDIR") return [] as string[];
     throw error;
   });
-}
-
-function sha256(data: Uint8Array): string {
-  return createHash("sha256").update(data).digest("hex");
 }

@@ -11,13 +11,24 @@ import { assertNoLinkInCtxPath } from "./safe-path.ts";
  * fsyncs it, renames it over `path`, then fsyncs the folder so the rename itself survives a power loss.
  */
 export async function writeFileAtomic(path: string, data: Uint8Array | string): Promise<void> {
+  await writeFileAtomicWith(path, (handle) => handle.writeFile(data));
+}
+
+/**
+ * writeFileAtomic for a file written piece by piece (a stream): `fill` writes the empty temp file through
+ * `handle` (and may read it back by `tempPath` to check it); the rest is writeFileAtomic's.
+ */
+export async function writeFileAtomicWith(
+  path: string,
+  fill: (handle: FileHandle, tempPath: string) => Promise<void>,
+): Promise<void> {
   const folder = dirname(path);
   assertNoLinkInCtxPath(folder);
   const temp = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`); // matches TEMP_NAME
   let handle: FileHandle | undefined;
   try {
     handle = await open(temp, "wx", 0o600);
-    await handle.writeFile(data);
+    await fill(handle, temp);
     await handle.sync();
     await handle.close();
     handle = undefined;
