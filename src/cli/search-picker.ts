@@ -8,7 +8,7 @@ import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { isCancel, select } from "@clack/prompts";
-import type { ForkCandidate } from "../core/search/fork-candidates.ts";
+import { type ForkCandidate, forkArgv } from "../core/search/fork-candidates.ts";
 import { CtxError } from "../errors.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
 
@@ -135,7 +135,7 @@ export function runForkCommand(candidate: ForkCandidate, env: NodeJS.ProcessEnv)
     });
   }
   return new Promise((resolve, reject) => {
-    const child = spawn("claude", ["--resume", candidate.sessionId, "--fork-session"], { cwd, env, stdio: "inherit" });
+    const child = spawn("claude", forkArgv(candidate.sessionId), { cwd, env, stdio: "inherit" });
     child.on("error", (error) =>
       reject(
         new CtxError("NOT_FOUND", `cannot start claude: ${error.message}`, {

@@ -1,6 +1,7 @@
 // Fork commands and hostile session ids (issue #21, break 5): a transcript named `a;touch PWN2;#.jsonl` made ctx
 // print `claude --resume a;touch PWN2;# --fork-session`. Every command ctx prints must, pasted into a shell, run
-// `claude` with the session id as ONE argument and run nothing else. Here each printed command is run by `sh` with
+// `claude` with the session id as ONE argument (bound to `--resume`, so `--dangerously-skip-permissions.jsonl` is no
+// flag) and run nothing else. Here each printed command is run by `sh` with
 // `claude` replaced by a stub on PATH that records its arguments.
 import { execFileSync } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -19,7 +20,7 @@ import {
   type World,
 } from "./harness.ts";
 
-const HOSTILE_IDS = ["a;touch PWN2;#", "$(touch PWN3)", "b`touch PWN4`\ntouch PWN5"];
+const HOSTILE_IDS = ["a;touch PWN2;#", "$(touch PWN3)", "b`touch PWN4`\ntouch PWN5", "--dangerously-skip-permissions"];
 const PWN = ["PWN", "PWN2", "PWN3", "PWN4", "PWN5", "PWN6"];
 
 let world: World | undefined;
@@ -94,11 +95,12 @@ describe.each(RUNNERS)("shell quoting, as the %s user", (runner) => {
     expect(results.map((r) => r.sessionId).sort()).toEqual([...HOSTILE_IDS].sort());
     for (const result of results) {
       expect(() => execFileSync("sh", ["-n", "-c", result.forkCommand])).not.toThrow();
-      expect(runPrinted(result.forkCommand, world.base)).toEqual(["--resume", result.sessionId, "--fork-session"]);
+      // Not a UUID, so bound to --resume (Claude Code's --resume takes an optional value).
+      expect(runPrinted(result.forkCommand, world.base)).toEqual([`--resume=${result.sessionId}`, "--fork-session"]);
       if (result.forkAtCommand !== null) {
         const argv = runPrinted(result.forkAtCommand, world.base);
-        expect(argv.slice(0, 4)).toEqual(["--resume", result.sessionId, "--fork-session", "--resume-session-at"]);
-        expect(argv).toHaveLength(5);
+        expect(argv.slice(0, 3)).toEqual([`--resume=${result.sessionId}`, "--fork-session", "--resume-session-at"]);
+        expect(argv).toHaveLength(4);
       }
       // `/resume` is typed into Claude Code: a non-UUID id is never offered there.
       expect(result.inSessionCommand).not.toContain(result.sessionId);
@@ -122,12 +124,15 @@ describe.each(RUNNERS)("shell quoting, as the %s user", (runner) => {
     const ids: string[] = [];
     for (const command of forkLines) {
       const argv = runPrinted(command, world.base);
-      expect(argv).toHaveLength(3);
-      expect([argv[0], argv[2]]).toEqual(["--resume", "--fork-session"]);
-      ids.push(argv[1] ?? "");
+      expect(argv).toHaveLength(2);
+      expect(argv[0]).toMatch(/^--resume=/);
+      expect(argv[1]).toBe("--fork-session");
+      ids.push(argv[0]?.slice("--resume=".length) ?? "");
     }
     // Ids without a newline come through exactly; the one with a newline is shown (and passed) with `\n` visible.
-    expect(ids.sort()).toEqual(["$(touch PWN3)", "a;touch PWN2;#", "b`touch PWN4`\\ntouch PWN5"].sort());
+    expect(ids.sort()).toEqual(
+      ["$(touch PWN3)", "a;touch PWN2;#", "b`touch PWN4`\\ntouch PWN5", "--dangerously-skip-permissions"].sort(),
+    );
     assertNoPwn(world, cwd);
     expect(treeChanges(before, listTree(world.base, CTX_OWN))).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import {
   describeAge,
+  forkArgv,
   forkCommandFor,
   inSessionCommandFor,
   renderForkCandidates,
@@ -10,6 +11,7 @@ import {
 } from "./fork-candidates.ts";
 import type { RankedSession } from "./model.ts";
 
+const ID = "4d5611e5-0000-4000-8000-000000000001";
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const DAY = 86_400_000;
 
@@ -59,26 +61,38 @@ function ranked(
 
 describe("fork candidates", () => {
   it("quotes folders so any name pastes safely into a shell", () => {
-    expect(forkCommandFor("abc", "/home/user/app")).toBe("cd /home/user/app && claude --resume abc --fork-session");
-    expect(forkCommandFor("abc", "/tmp/it's here")).toBe(
-      `cd '/tmp/it'\\''s here' && claude --resume abc --fork-session`,
+    expect(forkCommandFor(ID, "/home/user/app")).toBe(`cd /home/user/app && claude --resume ${ID} --fork-session`);
+    expect(forkCommandFor(ID, "/tmp/it's here")).toBe(
+      `cd '/tmp/it'\\''s here' && claude --resume ${ID} --fork-session`,
     );
-    expect(forkCommandFor("abc", "/w/$(rm -rf ~)")).toBe("cd '/w/$(rm -rf ~)' && claude --resume abc --fork-session");
-    expect(forkCommandFor("abc", null)).toBe("claude --resume abc --fork-session");
+    expect(forkCommandFor(ID, "/w/$(rm -rf ~)")).toBe(`cd '/w/$(rm -rf ~)' && claude --resume ${ID} --fork-session`);
+    expect(forkCommandFor(ID, null)).toBe(`claude --resume ${ID} --fork-session`);
   });
 
   it("break 5: quotes the session id too, in the fork, fork-at-point and archive restore commands", () => {
-    expect(forkCommandFor("a;touch PWN2;#", "/p")).toBe("cd /p && claude --resume 'a;touch PWN2;#' --fork-session");
+    expect(forkCommandFor("a;touch PWN2;#", "/p")).toBe("cd /p && claude '--resume=a;touch PWN2;#' --fork-session");
     expect(forkCommandFor("$(touch PWN3)", null, "u'1")).toBe(
-      `claude --resume '$(touch PWN3)' --fork-session --resume-session-at 'u'\\''1'`,
+      `claude '--resume=$(touch PWN3)' --fork-session --resume-session-at 'u'\\''1'`,
     );
+    // Claude Code's --resume takes an optional value: an id shaped like a flag is bound to it, never a flag itself.
+    expect(forkArgv("--dangerously-skip-permissions")).toEqual([
+      "--resume=--dangerously-skip-permissions",
+      "--fork-session",
+    ]);
+    expect(forkArgv("4d5611e5-0000-4000-8000-000000000001", "u-1")).toEqual([
+      "--resume",
+      "4d5611e5-0000-4000-8000-000000000001",
+      "--fork-session",
+      "--resume-session-at",
+      "u-1",
+    ]);
     const archived = toForkCandidate(ranked({ id: "a;touch PWN2;#" }), 1, {
       now: NOW,
       cleanupPeriodDays: 30,
       transcriptModifiedAt: () => null,
       isArchived: () => true,
     });
-    expect(archived.forkCommand).toMatch(/^ctx archive restore 'a;touch PWN2;#' && /);
+    expect(archived.forkCommand).toMatch(/^ctx archive restore -- 'a;touch PWN2;#' && /);
   });
 
   it("break 5: offers /resume only with a real session id (it is typed into Claude Code, not a shell)", () => {

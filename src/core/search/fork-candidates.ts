@@ -84,22 +84,31 @@ export function trimPreview(text: string, maxChars = PREVIEW_CHARS): string {
   return `${(space > maxChars * 0.6 ? cut.slice(0, space) : cut).trimEnd()} …`;
 }
 
-/** `cd <cwd> && claude --resume <id> --fork-session [--resume-session-at <uuid>]`, every word quoted on its own
- *  (core/shell/quote.ts): a session id from a file name like `a;touch x;#.jsonl` stays one argument. */
-export function forkCommandFor(sessionId: string, cwd: string | null, atUuid: string | null = null): string {
-  const resume = shellCommand([
-    "claude",
-    "--resume",
-    sessionId,
+/**
+ * `claude`'s arguments that fork a session: `--resume <id> --fork-session [--resume-session-at <uuid>]`. Claude
+ * Code's `--resume` takes an optional value, so an id that is not a UUID (a transcript named `--x.jsonl`) is bound
+ * to it as `--resume=<id>`: it can never be read as a flag of its own.
+ */
+export function forkArgv(sessionId: string, atUuid: string | null = null): string[] {
+  return [
+    ...(isSessionId(sessionId) ? ["--resume", sessionId] : [`--resume=${sessionId}`]),
     "--fork-session",
+    // `--resume-session-at` requires its value: the next argument is taken whatever it starts with.
     ...(atUuid === null ? [] : ["--resume-session-at", atUuid]),
-  ]);
+  ];
+}
+
+/** `cd <cwd> && claude <forkArgv>`, every word quoted on its own (core/shell/quote.ts): a session id from a file
+ *  name like `a;touch x;#.jsonl` stays one argument. */
+export function forkCommandFor(sessionId: string, cwd: string | null, atUuid: string | null = null): string {
+  const resume = shellCommand(["claude", ...forkArgv(sessionId, atUuid)]);
   return cwd === null || cwd === "" ? resume : `cd ${quoteShellWord(cwd)} && ${resume}`;
 }
 
-/** `ctx archive restore <id> && `: put a deleted transcript back before the fork command runs. */
+/** `ctx archive restore <id> && `: put a deleted transcript back before the fork command runs (`--` first when the
+ *  id is not a UUID, so it is never read as an option). */
 export function archiveRestorePrefix(sessionId: string): string {
-  return `${shellCommand(["ctx", "archive", "restore", sessionId])} && `;
+  return `${shellCommand(["ctx", "archive", "restore", ...(isSessionId(sessionId) ? [] : ["--"]), sessionId])} && `;
 }
 
 /**
