@@ -108,7 +108,7 @@ async function pickAndAct(ctx: CliContext, query: string, candidates: readonly F
   else if (pick.action === "copy" && clipboard !== null) {
     await copyToClipboard(clipboard, pick.candidate.forkCommand, ctx.env);
     ctx.out(`copied: ${pick.candidate.forkCommand}\n`, (safe) =>
-      safe.replace(/^(copied: )(.*)$/s, (_, label: string, command: string) => `${label}${colors.green(command)}`),
+      safe.replace(/^(copied: )(.*)\n$/s, (_, label: string, command: string) => `${label}${colors.green(command)}\n`),
     );
   } else if (pick.action === "run") {
     ctx.err(`ctx: ${pick.candidate.forkCommand}\n`);
