@@ -1,7 +1,8 @@
 // The layer rules of ARCHITECTURE.md, checked by `pnpm deps` (part of `pnpm check`): no import cycles, a pure
 // core, and imports that only run down the layers:
 //   bin -> cli | mcp | hooks -> search | summaries | setup | bridge -> store -> config -> core
-// (errors.ts, log.ts and version.ts at the top of src/ are the base every layer may use; core may use errors.ts).
+// (errors.ts, log.ts, terminal-text.ts and version.ts at the top of src/ are the base every layer may use; core may use
+// errors.ts; the shells sanitize at their output, so core needs no terminal-text.ts).
 // TypeScript 7 ships no compiler API yet, so dependency-cruiser parses with swc (both dev dependencies).
 
 const SHELLS = "^src/(bin|cli|mcp|hooks)/";
@@ -42,7 +43,7 @@ module.exports = {
       severity: "error",
       comment: "src/config sits right above core: it imports only config, core and the base modules.",
       from: { path: "^src/config/", pathNot: TEST_FILES },
-      to: { path: "^src/", pathNot: "^src/(config/|core/|errors\\.ts$|log\\.ts$|version\\.ts$)" },
+      to: { path: "^src/", pathNot: "^src/(config/|core/|errors\\.ts$|log\\.ts$|terminal-text\\.ts$|version\\.ts$)" },
     },
     {
       name: "store-below-services",

@@ -1,5 +1,7 @@
 // The one logger: everything diagnostic goes to stderr, never stdout (stdout carries JSON-RPC in
-// `serve`, the hook reply in `hook`, and the command's result elsewhere). Level from CTX_LOG_LEVEL.
+// `serve`, the hook reply in `hook`, and the command's result elsewhere). Level from CTX_LOG_LEVEL. Every line goes
+// through sanitizeLogLine: a message quoting a transcript, a chat user or a path is one line, with no ESC in it.
+import { sanitizeLogLine } from "./terminal-text.ts";
 
 export type LogLevel = "debug" | "info" | "warn" | "error" | "silent";
 
@@ -22,7 +24,7 @@ export function createLogger(options: { level: LogLevel; prefix?: string; write?
   const prefix = options.prefix ?? "ctx";
   const write = options.write ?? ((line: string) => process.stderr.write(`${line}\n`));
   const emit = (level: Exclude<LogLevel, "silent">, message: string) => {
-    if (ORDER[level] >= threshold) write(`${prefix} ${level}: ${message}`);
+    if (ORDER[level] >= threshold) write(sanitizeLogLine(`${prefix} ${level}: ${message}`));
   };
   return {
     debug: (message) => emit("debug", message),

@@ -6,6 +6,7 @@
 import { writeSync } from "node:fs";
 import { runHookProcess } from "../hooks/process.ts";
 import type { HookTable } from "../hooks/types.ts";
+import { sanitizeLogLine } from "../terminal-text.ts";
 
 export async function runHookFastPath(event: string | undefined, table: HookTable): Promise<never> {
   try {
@@ -17,7 +18,7 @@ export async function runHookFastPath(event: string | undefined, table: HookTabl
     process.exit(result.exitCode);
   } catch (thrown) {
     // Only a broken install gets here (runHookProcess itself never throws): one line, and the session goes on.
-    writeAllSync(2, `ctx hook: ${thrown instanceof Error ? thrown.message : String(thrown)}\n`);
+    writeAllSync(2, `${sanitizeLogLine(`ctx hook: ${thrown instanceof Error ? thrown.message : String(thrown)}`)}\n`);
     process.exit(0);
   }
 }

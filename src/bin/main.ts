@@ -3,6 +3,7 @@
 // process.argv, process.exit and the real stdio. `ctx hook …` takes that fast path, which loads neither commander
 // nor the MCP SDK (hook start-up budget).
 import { explainSystemError, isCtxError } from "../errors.ts";
+import { sanitizeTerminalText } from "../terminal-text.ts";
 import { enableCtxCompileCache } from "./compile-cache.ts";
 
 enableCtxCompileCache(process.env);
@@ -16,7 +17,7 @@ async function main(argv: string[]): Promise<number> {
       import("../config/paths.ts"),
       import("../store/config/config-cache.ts"),
     ]);
-    await runStatusLine(process.stdin, (text) => process.stdout.write(text), {
+    await runStatusLine(process.stdin, (text) => process.stdout.write(sanitizeTerminalText(text)), {
       env: process.env,
       now: () => new Date(),
       cwd: process.cwd(),
@@ -31,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
     cwd: process.cwd(),
     env: process.env,
     stdin: process.stdin,
+    // The sinks: the program sanitizes and paints before it writes here (cli/output.ts writerOf).
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     logger: createLogger({ level: parseLogLevel(process.env.CTX_LOG_LEVEL, "warn") }),
@@ -96,9 +98,11 @@ main(argv).then(
     // A full or read-only disk, a permission, a damaged index: the person's to fix, so no stack trace.
     const error = explainSystemError(thrown) ?? thrown;
     const message = error instanceof Error ? error.message : String(error);
-    process.stderr.write(`ctx: ${message}\n`);
-    if (isCtxError(error) && error.hint !== undefined) process.stderr.write(`hint: ${error.hint}\n`);
-    else if (!isCtxError(error) && error instanceof Error && error.stack) process.stderr.write(`${error.stack}\n`);
+    // The message may quote a path, a session id or a transcript's text: sanitized like every other output.
+    const say = (text: string) => process.stderr.write(sanitizeTerminalText(text));
+    say(`ctx: ${message}\n`);
+    if (isCtxError(error) && error.hint !== undefined) say(`hint: ${error.hint}\n`);
+    else if (!isCtxError(error) && error instanceof Error && error.stack) say(`${error.stack}\n`);
     await exitAfterFlush(isCtxError(error) && error.code === "USAGE" ? 2 : 1);
   },
 );

@@ -1,5 +1,7 @@
 // Colour for people reading a terminal (help headings, fork commands, doctor marks), through picocolors. Off when
 // stdout is not a terminal, when NO_COLOR is set (https://no-color.org), or TERM=dumb; FORCE_COLOR turns it on.
+// Each highlighter is a Paint (./command-io.ts): it runs on text already sanitized (./output.ts `writerOf`) and
+// finds what to colour by the text's layout, so ctx's colour survives and no control from the data gets through.
 import picocolors from "picocolors";
 import type { CliContext } from "./command-io.ts";
 
@@ -23,6 +25,65 @@ export function highlightForkCommands(text: string, colors: Colors): string {
     (_, indent: string, label: string, command: string) =>
       `${indent}${colors.dim(label)}${colors.green(colors.bold(command))}`,
   );
+}
+
+/** `ctx search`'s list: titles bold, the weak matches faint, the fork command of each strong match green. */
+export function highlightSearchList(text: string, colors: Colors): string {
+  if (!colors.isColorSupported) return text;
+  const lines = text.split("\n");
+  // Without a strong match the whole list is the closest (weak) ones; otherwise they follow their own line.
+  let weak = lines[0]?.startsWith("No session matches") === true;
+  return lines
+    .map((line) => {
+      if (line.startsWith("── weak matches")) {
+        weak = true;
+        return line;
+      }
+      const candidateLine = /^\d+\. /.test(line) || line.startsWith("   ");
+      if (!candidateLine) return line;
+      if (weak) return colors.dim(line);
+      return /^\d+\. /.test(line) ? colors.bold(line) : highlightForkCommands(line, colors);
+    })
+    .join("\n");
+}
+
+const HELP_LISTS_OTHER_THAN_COMMANDS = new Set(["Options:", "Global Options:", "Arguments:", "Examples:"]);
+
+/** Commander's help, plain (./help.ts), in colour: headings bold, command names cyan in the usage line and in the
+ *  lists of commands. */
+export function highlightHelp(text: string, colors: Colors): string {
+  if (!colors.isColorSupported) return text;
+  let listsCommands = false;
+  return text
+    .split("\n")
+    .map((line) => {
+      const usage = /^(Usage:) (.*)$/.exec(line);
+      if (usage !== null) {
+        listsCommands = false;
+        return `${colors.bold(usage[1] ?? "")} ${highlightCommandWords(usage[2] ?? "", colors, true)}`;
+      }
+      if (/^\S.*:$/.test(line)) {
+        listsCommands = !HELP_LISTS_OTHER_THAN_COMMANDS.has(line);
+        return colors.bold(line);
+      }
+      const item = /^( {2})(\S.*?)( {2,}.*)?$/.exec(line);
+      if (listsCommands && item !== null) {
+        return `${item[1]}${highlightCommandWords(item[2] ?? "", colors, false)}${item[3] ?? ""}`;
+      }
+      return line;
+    })
+    .join("\n");
+}
+
+/** Words that name commands cyan, as commander styles them; `[command]` too in a usage line. */
+function highlightCommandWords(term: string, colors: Colors, usage: boolean): string {
+  return term
+    .split(" ")
+    .map((word) => {
+      if (usage && word === "[command]") return colors.cyan(word);
+      return word === "" || word.startsWith("[") || word.startsWith("<") ? word : colors.cyan(word);
+    })
+    .join(" ");
 }
 
 /** `ctx doctor`'s marks in colour: ✓ green, ! yellow, ✗ red, and each fix in cyan. */

@@ -2,14 +2,19 @@
 // in-process with captured output.
 import type { Logger } from "../log.ts";
 
+/** Adds ctx's own colour to text that is already sanitized (./output.ts `writerOf`), so colour survives while no
+ *  control from the data does. */
+export type Paint = (safe: string) => string;
+
 export interface CliContext {
   cwd: string;
   env: NodeJS.ProcessEnv;
   stdin: NodeJS.ReadableStream;
-  /** The command's result: the only thing that goes to stdout. */
-  out: (text: string) => void;
-  /** Person-facing messages that are not the result (progress, warnings). */
-  err: (text: string) => void;
+  /** The command's result: the only thing that goes to stdout. Inside the program (createProgram) it sanitizes the
+   *  text (src/terminal-text.ts), then applies `paint`; the sink given to runCli receives the finished text. */
+  out: (text: string, paint?: Paint) => void;
+  /** Person-facing messages that are not the result (progress, warnings); sanitized and painted like `out`. */
+  err: (text: string, paint?: Paint) => void;
   logger: Logger;
   /** This program's entry script (dist/ctx.js), for children ctx starts itself. */
   cliPath?: string;

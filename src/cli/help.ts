@@ -2,7 +2,7 @@
 // command's own `--help`, and colour on the headings when the output is a terminal. Commands registered by
 // program.ts but not listed here land in "Other" so a new command is never hidden; a test keeps the table whole.
 import type { Command } from "commander";
-import { colorsFor } from "./color.ts";
+import { colorsFor, highlightHelp } from "./color.ts";
 import type { CliContext } from "./command-io.ts";
 
 export const HELP_GROUPS = [
@@ -136,14 +136,10 @@ export function applyHelpLayout(program: Command, ctx: CliContext): void {
   (program.commands as Command[]).splice(0, program.commands.length, ...ordered);
   program.addHelpCommand(false);
 
-  const style = {
-    styleTitle: (text: string) => colors.bold(text),
-    styleCommandText: (text: string) => colors.cyan(text),
-    styleSubcommandText: (text: string) => colors.cyan(text),
-  };
   const visit = (command: Command, path: string[]) => {
-    command.configureHelp(style);
+    // Commander formats the help plain; its colour is painted on after the text is sanitized (./output.ts).
     command.configureOutput({
+      writeOut: (text) => ctx.out(text, (safe) => highlightHelp(safe, colors)),
       getOutHasColors: () => colors.isColorSupported,
       getErrHasColors: () => false,
       // The terminal's width on a terminal; 80 columns otherwise, so piped help (and its snapshots) never varies.
@@ -151,10 +147,7 @@ export function applyHelpLayout(program: Command, ctx: CliContext): void {
     });
     const examples = COMMAND_EXAMPLES[path.join(" ")];
     if (examples !== undefined && examples.length > 0) {
-      command.addHelpText(
-        "after",
-        () => `\n${colors.bold("Examples:")}\n${examples.map((e) => `  ${e}`).join("\n")}\n`,
-      );
+      command.addHelpText("after", () => `\nExamples:\n${examples.map((e) => `  ${e}`).join("\n")}\n`);
     }
     for (const sub of command.commands) visit(sub, [...path, sub.name()]);
   };

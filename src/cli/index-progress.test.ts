@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { silentLogger } from "../log.ts";
 import type { CliContext } from "./command-io.ts";
 import { createIndexProgress, formatEta } from "./index-progress.ts";
+import { writerOf } from "./output.ts";
 
 function context(stderrIsTTY: boolean): { ctx: CliContext; stderr: () => string } {
   let stderr = "";
@@ -11,7 +12,10 @@ function context(stderrIsTTY: boolean): { ctx: CliContext; stderr: () => string 
     env: {},
     stdin: Readable.from([]),
     out: () => {},
-    err: (text) => (stderr += text),
+    // As the program gives it to commands (createProgram): sanitized, then painted.
+    err: writerOf((text) => {
+      stderr += text;
+    }),
     logger: silentLogger,
     setExitCode: () => {},
     stderrIsTTY,
@@ -35,6 +39,9 @@ describe("index progress", () => {
     progress.stop();
     expect(stderr()).toContain("Indexing session 47 of 342");
     expect(stderr()).toContain("~2 min left");
+    // The bar's own cursor controls survive the sanitizer (its paint keeps them): hide the cursor, show it again.
+    expect(stderr()).toContain("\u001b[?25l");
+    expect(stderr()).toContain("\u001b[?25h");
   });
 
   it("off a terminal prints a plain line at most every 10 s; quiet prints nothing", () => {

@@ -42,7 +42,9 @@ function createBar(ctx: CliContext): IndexProgress {
     isTTY: true,
     columns: 100,
     write: (text: string) => {
-      ctx.err(text);
+      // cli-progress draws with cursor controls (carriage return, line clear, cursor hide/show) around text made
+      // only of numbers and ctx's ETA, never data: the paint puts its drawing back as it was.
+      ctx.err(text, () => text);
       return true;
     },
   } as unknown as NodeJS.WritableStream;

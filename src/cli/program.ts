@@ -33,8 +33,11 @@ import { registerStatusLineCommand } from "./commands/statusline.ts";
 import { registerSummariesCommand } from "./commands/summaries.ts";
 import { registerSummarizeCommand } from "./commands/summarize.ts";
 import { applyHelpLayout } from "./help.ts";
+import { writerOf } from "./output.ts";
 
-export function createProgram(ctx: CliContext): Command {
+export function createProgram(io: CliContext): Command {
+  // Every command writes through these: sanitized, then painted, then handed to the sink (src/bin/main.ts: stdio).
+  const ctx: CliContext = { ...io, out: writerOf(io.out), err: writerOf(io.err) };
   const program = new Command("ctx")
     .description("Keeps Claude Code's working context alive across compactions, sessions and months.")
     .version(CTX_VERSION, "-V, --version", "print the version")

@@ -2,6 +2,7 @@
 // gets when there is nothing there: each names what was asked for and what to run instead.
 import { ContextStateSchema } from "../core/context/extract.ts";
 import { type RenderOptions, renderRestoreText } from "../core/context/restore-text.ts";
+import { shellCommand } from "../core/shell/quote.ts";
 import { CtxError } from "../errors.ts";
 import type { ContextOpsDeps } from "../store/context/operations.ts";
 import {
@@ -64,7 +65,7 @@ function nothingThere(source: RestoreSource): CtxError {
       });
     case "save":
       return new CtxError("NOT_FOUND", `no save named "${source.name}" in this project`, {
-        hint: `\`ctx save --name ${source.name}\` creates it; \`ctx restore\` without --name restores the current state`,
+        hint: `\`${shellCommand(["ctx", "save", "--name", source.name])}\` creates it; \`ctx restore\` without --name restores the current state`,
       });
     case "snapshot":
       return unknownSnapshotError(source.id);

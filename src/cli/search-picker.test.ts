@@ -5,7 +5,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
-import { copyToClipboard, findClipboardTool } from "./search-picker.ts";
+import type { ForkCandidate } from "../core/search/fork-candidates.ts";
+import { copyToClipboard, findClipboardTool, pickerOption } from "./search-picker.ts";
 
 function binWith(...tools: Array<[name: string, script: string]>): string {
   const dir = mkdtempSync(join(tmpdir(), "ctx-clipboard-"));
@@ -36,5 +37,23 @@ describe("clipboard", () => {
       copyToClipboard({ command: "xclip", args: [] }, "x", { PATH: `${bin}:/usr/bin:/bin` }),
     );
     expect(failed.message).toBe("xclip failed (exit 1): no display");
+  });
+});
+
+describe("pickerOption", () => {
+  it("break 4: a session's topic and folder reach @clack/prompts as one sanitized line each", () => {
+    const esc = String.fromCharCode(0x1b);
+    const candidate = {
+      rank: 1,
+      topic: `${esc}]0;owned${String.fromCharCode(7)}fix it`,
+      scorePercent: 80,
+      relativeDate: "yesterday",
+      cwd: `/p${esc}[2J\nforged`,
+      project: "-p",
+    } as ForkCandidate;
+    const option = pickerOption(candidate);
+    expect(option.label).toBe("1. \\u001b]0;owned\\u0007fix it");
+    expect(option.hint).toBe("80% · yesterday · /p\\u001b[2J\\nforged");
+    expect(option.value).toBe(candidate);
   });
 });

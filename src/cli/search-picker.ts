@@ -1,14 +1,16 @@
 // The picker of `ctx search` on a terminal (@clack/prompts): move through the sessions with the arrow keys, pick
 // one, then print its fork command, copy it (when a clipboard tool is on PATH), or run it (`claude --resume <id>
 // --fork-session` in the session's folder, the terminal handed over). Off a terminal, or with --json or --no-pick,
-// `ctx search` prints its list as before.
+// `ctx search` prints its list as before. Every text it hands @clack/prompts (which writes it to the terminal as it
+// is) goes through sanitizeLogLine first: one line each, no control from a transcript or a folder name.
 import { spawn } from "node:child_process";
 import { accessSync, constants, statSync } from "node:fs";
 import { delimiter, join } from "node:path";
 import type { Readable, Writable } from "node:stream";
 import { isCancel, select } from "@clack/prompts";
-import type { ForkCandidate } from "../core/search/fork-candidates.ts";
+import { type ForkCandidate, forkArgv } from "../core/search/fork-candidates.ts";
 import { CtxError } from "../errors.ts";
+import { sanitizeLogLine } from "../terminal-text.ts";
 
 export type PickAction = "print" | "copy" | "run";
 
@@ -37,19 +39,15 @@ export async function pickForkCandidate(
   const io = { input: deps.input, output: deps.output };
   const picked = await select<ForkCandidate>({
     ...io,
-    message: `Sessions matching "${query}": pick one to fork`,
-    options: candidates.map((candidate) => ({
-      value: candidate,
-      label: `${candidate.rank}. ${shorten(candidate.topic, 72)}`,
-      hint: `${candidate.scorePercent}% · ${candidate.relativeDate} · ${candidate.cwd ?? candidate.project}`,
-    })),
+    message: sanitizeLogLine(`Sessions matching "${query}": pick one to fork`),
+    options: candidates.map((candidate) => pickerOption(candidate)),
     maxItems: 8,
   });
   if (isCancel(picked)) return null;
-  const where = picked.cwd ?? picked.project;
+  const where = sanitizeLogLine(picked.cwd ?? picked.project);
   const action = await select<PickAction>({
     ...io,
-    message: picked.forkCommand,
+    message: sanitizeLogLine(picked.forkCommand),
     options: [
       { value: "print", label: "print the fork command" },
       ...(deps.clipboard === null
@@ -60,6 +58,17 @@ export async function pickForkCandidate(
   });
   if (isCancel(action)) return null;
   return { candidate: picked, action };
+}
+
+/** A session as the picker lists it: its rank and topic, and as a hint its score, age and folder; all sanitized. */
+export function pickerOption(candidate: ForkCandidate): { value: ForkCandidate; label: string; hint: string } {
+  return {
+    value: candidate,
+    label: sanitizeLogLine(`${candidate.rank}. ${shorten(candidate.topic, 72)}`),
+    hint: sanitizeLogLine(
+      `${candidate.scorePercent}% · ${candidate.relativeDate} · ${candidate.cwd ?? candidate.project}`,
+    ),
+  };
 }
 
 function shorten(text: string, max: number): string {
@@ -126,7 +135,7 @@ export function runForkCommand(candidate: ForkCandidate, env: NodeJS.ProcessEnv)
     });
   }
   return new Promise((resolve, reject) => {
-    const child = spawn("claude", ["--resume", candidate.sessionId, "--fork-session"], { cwd, env, stdio: "inherit" });
+    const child = spawn("claude", forkArgv(candidate.sessionId), { cwd, env, stdio: "inherit" });
     child.on("error", (error) =>
       reject(
         new CtxError("NOT_FOUND", `cannot start claude: ${error.message}`, {

@@ -1,6 +1,7 @@
 // Where ctx keeps things: the per-project `.ctx/` folder and the global home (`~/.ctx`, or CTX_HOME).
 import { existsSync, lstatSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
+import { quoteShellWord } from "../core/shell/quote.ts";
 import { CtxError } from "../errors.ts";
 
 export const PROJECT_DIR_NAME = ".ctx";
@@ -48,7 +49,7 @@ export function assertProjectCtxNotLinked(projectRoot: string): string {
   const ctxDir = join(projectRoot, PROJECT_DIR_NAME);
   if (lstatSync(ctxDir, { throwIfNoEntry: false })?.isSymbolicLink()) {
     throw new CtxError("UNSAFE_PATH", `${ctxDir} is a symbolic link; ctx never follows one for its state`, {
-      hint: `remove the link (\`rm ${ctxDir}\`); ctx makes its own private folder there on first use`,
+      hint: `remove the link (\`rm ${quoteShellWord(ctxDir)}\`); ctx makes its own private folder there on first use`,
     });
   }
   return projectRoot;

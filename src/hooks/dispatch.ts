@@ -1,7 +1,9 @@
 // Runs one hook: event name -> parse and validate stdin -> handler under a time limit -> the reply.
 // It never throws and never breaks the user's session: every failure is exit 0, one stderr line, no stdout.
+// Every stderr line goes through sanitizeLogLine (Claude Code shows it): no ESC from a transcript or a path.
 import { defaultConfig } from "../config/defaults.ts";
 import { describeError } from "../errors.ts";
+import { sanitizeLogLine } from "../terminal-text.ts";
 import { HOOK_EVENT_ALIASES, resolveHookEvent } from "./events.ts";
 import type { HookDeps, HookTable } from "./types.ts";
 
@@ -22,7 +24,21 @@ export interface HookRunDeps extends Omit<HookDeps, "projectRoot" | "config" | "
   table: HookTable;
 }
 
-const quiet = (message: string): HookRunResult => ({ stdout: "", stderr: `ctx hook: ${message}\n`, exitCode: 0 });
+const quiet = (message: string): HookRunResult => ({
+  stdout: "",
+  stderr: stderrLine(`ctx hook: ${message}`),
+  exitCode: 0,
+});
+
+/** One stderr line, sanitized, with its newline. */
+export function stderrLine(text: string): string {
+  return `${sanitizeLogLine(text)}\n`;
+}
+
+/** A handler's stderr (lines it composed, joined by newlines): each line sanitized on its own. */
+function handlerStderr(text: string | undefined): string {
+  return text === undefined ? "" : text.trimEnd().split("\n").map(stderrLine).join("");
+}
 
 export async function runHook(eventName: string, stdinText: string, deps: HookRunDeps): Promise<HookRunResult> {
   const event = resolveHookEvent(eventName);
@@ -55,7 +71,7 @@ export async function runHook(eventName: string, stdinText: string, deps: HookRu
   try {
     config = await deps.loadConfig(projectRoot);
   } catch (error) {
-    warning = `ctx hook: ${event}: ${describeError(error)}; running on the default settings\n`;
+    warning = stderrLine(`ctx hook: ${event}: ${describeError(error)}; running on the default settings`);
   }
 
   const handlerDeps: HookDeps = {
@@ -76,14 +92,20 @@ export async function runHook(eventName: string, stdinText: string, deps: HookRu
     const outcome = await Promise.race([definition.handle(checked.input, handlerDeps), timeout]);
     const timedOut = outcome === "timeout";
     const result = timedOut ? (definition.onTimeout?.(config, limitMs) ?? null) : outcome;
-    const timeoutLine = timedOut ? `ctx hook: ${event}: handler took longer than ${limitMs} ms; abandoned\n` : "";
+    const timeoutLine = timedOut
+      ? stderrLine(`ctx hook: ${event}: handler took longer than ${limitMs} ms; abandoned`)
+      : "";
     if (result === null) return { stdout: "", stderr: warning + timeoutLine, exitCode: 0 };
     const reply = result.reply;
     const stdout = reply === undefined ? "" : typeof reply === "string" ? reply : `${JSON.stringify(reply)}\n`;
-    const stderr = warning + timeoutLine + (result.stderr === undefined ? "" : `${result.stderr.trimEnd()}\n`);
+    const stderr = warning + timeoutLine + handlerStderr(result.stderr);
     return { stdout, stderr, exitCode: result.exitCode ?? 0 };
   } catch (error) {
-    return { stdout: "", stderr: `${warning}ctx hook: ${event}: failed: ${describeError(error)}\n`, exitCode: 0 };
+    return {
+      stdout: "",
+      stderr: warning + stderrLine(`ctx hook: ${event}: failed: ${describeError(error)}`),
+      exitCode: 0,
+    };
   } finally {
     clearTimeout(timer);
   }

@@ -6,7 +6,7 @@ import { findProjectRoot } from "../config/paths.ts";
 import type { Config } from "../config/schema.ts";
 import { createLogger, parseLogLevel } from "../log.ts";
 import { fileConfigCache } from "../store/config/config-cache.ts";
-import { type HookRunResult, runHook } from "./dispatch.ts";
+import { type HookRunResult, runHook, stderrLine } from "./dispatch.ts";
 import type { HookTable } from "./types.ts";
 
 /** Set in the environment of child processes ctx itself starts (e.g. `claude -p`), so hooks never recurse. */
@@ -150,7 +150,7 @@ export async function runHookProcess(
     }
   } catch (error) {
     const why = error instanceof StdinTooLargeError ? error.message : `cannot read stdin (${String(error)})`;
-    return { stdout: "", stderr: `ctx hook: ${eventName}: ${why}; nothing done\n`, exitCode: 0 };
+    return { stdout: "", stderr: stderrLine(`ctx hook: ${eventName}: ${why}; nothing done`), exitCode: 0 };
   }
   const result = await runHook(eventName, stdinText, {
     env: io.env,

@@ -8,12 +8,10 @@ import type { Config } from "../config/schema.ts";
 import {
   type ForkCandidate,
   ForkCandidateSchema,
-  PLAIN_STYLE,
   type RecentSession,
   RecentSessionSchema,
   renderForkCandidates,
   renderNoMatch,
-  type TextStyle,
   toForkCandidate,
   toRecentSession,
 } from "../core/search/fork-candidates.ts";
@@ -92,9 +90,9 @@ export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
 }
 
 /** The answer as text: the candidates (strong, then weak), or the recent sessions when nothing matched. */
-export function renderForkDetect(result: ForkDetectResult, style: TextStyle = PLAIN_STYLE): string {
+export function renderForkDetect(result: ForkDetectResult): string {
   return result.candidates.length > 0
-    ? renderForkCandidates(result.query, result.candidates, result.thresholdPercent, style)
+    ? renderForkCandidates(result.query, result.candidates, result.thresholdPercent)
     : renderNoMatch(result.query, result.recent);
 }
 

@@ -8,6 +8,7 @@ import {
   type PathLookup,
   parseShimTargets,
 } from "../core/setup/init-command-choice.ts";
+import { quoteShellWord } from "../core/shell/quote.ts";
 import { realPathOr, type SelfInfo } from "./self.ts";
 
 const SHIM_MAX_BYTES = 64 * 1024;
@@ -67,7 +68,7 @@ export function resolveCtxCommand(env: NodeJS.ProcessEnv, self: SelfInfo, overri
     );
   } else if (choice.reason.endsWith("using absolute paths")) {
     warnings.push(
-      `the hooks and the MCP server use absolute paths of this machine; .mcp.json and .claude/settings.json are usually committed, so put ctx on PATH (${self.install?.onPathFix ?? `ln -sf ${self.entry} ~/.local/bin/ctx`}) and run \`ctx init\` again`,
+      `the hooks and the MCP server use absolute paths of this machine; .mcp.json and .claude/settings.json are usually committed, so put ctx on PATH (${self.install?.onPathFix ?? `ln -sf ${quoteShellWord(self.entry)} ~/.local/bin/ctx`}) and run \`ctx init\` again`,
     );
   }
   return { choice, ctxOnPath, claudeCtxOnPath, warnings };

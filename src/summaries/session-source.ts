@@ -9,11 +9,10 @@ import type { Config } from "../config/schema.ts";
 import { redactValue } from "../core/redact/redact.ts";
 import { type CollectedConversation, createMessageCollector } from "../core/summaries/messages.ts";
 import type { ParsedLine } from "../core/transcript/entries.ts";
+import { isSessionId } from "../core/transcript/session-id.ts";
 import { CtxError, isCtxError } from "../errors.ts";
 import { resolveSession, type SessionRef } from "../store/context/operations.ts";
 import { readTranscriptEntries } from "../store/transcript/reader.ts";
-
-const SESSION_UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface SessionLookup {
   projectRoot: string;
@@ -54,7 +53,7 @@ export async function resolveSummarySession(
     // A transcript of Claude Code's is named by its session id (a UUID); any other file gets a name of its
     // own, so two files called x.jsonl in different folders never share one summaries sidecar.
     const stem = basename(path).replace(/\.jsonl$/, "");
-    const named = inside || SESSION_UUID.test(stem);
+    const named = inside || isSessionId(stem);
     const sessionId = named ? stem : `${stem}-${createHash("sha256").update(path).digest("hex").slice(0, 12)}`;
     return { sessionId, transcriptPath: path };
   }

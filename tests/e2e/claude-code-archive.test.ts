@@ -7,6 +7,7 @@ import { existsSync } from "node:fs";
 import { readFile, rm, utimes, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { quoteShellWord } from "../../src/core/shell/quote.ts";
 import { CLAUDE_CODE_VERSION, ensureClaudeCli } from "./harness/claude-cli.ts";
 import { runClaudeTurn } from "./harness/claude-turn.ts";
 import { messagesText } from "./harness/messages-api.ts";
@@ -62,7 +63,7 @@ describe.skipIf(claudeBin === undefined)(`transcript archive with Claude Code ${
       expect(restore.exitCode, restore.stderr).toBe(0);
       expect(JSON.parse(restore.stdout)).toMatchObject({
         restored: [transcript],
-        resumeCommand: `cd '${sandbox.project}' && claude --resume ${sessionId}`,
+        resumeCommand: `cd ${quoteShellWord(sandbox.project)} && claude --resume ${sessionId}`,
       });
       expect((await readFile(transcript)).equals(original)).toBe(true);
 

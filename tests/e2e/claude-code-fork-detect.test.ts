@@ -66,7 +66,7 @@ describe.skipIf(claudeBin === undefined)(`/fork-detect in Claude Code ${CLAUDE_C
       expect(output.results?.[0]).toMatchObject({
         sessionId: PHOENIX,
         topic: "start phoenix in background",
-        forkCommand: `cd '/home/marco/projects/spotter' && claude --resume ${PHOENIX} --fork-session`,
+        forkCommand: `cd /home/marco/projects/spotter && claude --resume ${PHOENIX} --fork-session`,
       });
     },
     TIMEOUT_MS,

@@ -90,7 +90,7 @@ describe.skipIf(claudeBin === undefined)(`session lineage from Claude Code ${CLA
 
         // The forkAtCommand's arguments work in Claude Code: a new session that stops at that line.
         const command = byId.get(original)?.forkAtCommand ?? "";
-        const at = /--resume-session-at '([^']+)'/.exec(command)?.[1];
+        const at = /--resume-session-at '?([^'\s]+)'?/.exec(command)?.[1];
         expect(at, command).toBeDefined();
         const again = await turn("quarkolith once more", "Once more.", [
           "--resume",

@@ -30,7 +30,7 @@ describe("ctx search (built binary)", () => {
       project: "-home-marco-projects-spotter",
       cwd: "/home/marco/projects/spotter",
       topic: "start phoenix in background",
-      forkCommand: `cd '/home/marco/projects/spotter' && claude --resume ${PHOENIX} --fork-session`,
+      forkCommand: `cd /home/marco/projects/spotter && claude --resume ${PHOENIX} --fork-session`,
     });
     for (const key of ["score", "components", "updatedAt", "preview"]) expect(best).toHaveProperty(key);
   });
@@ -40,7 +40,7 @@ describe("ctx search (built binary)", () => {
     expect(found.code, found.stderr).toBe(0);
     expect(found.stdout).toContain('Sessions matching "phoenix server"');
     expect(found.stdout).toContain(
-      `fork: cd '/home/marco/projects/spotter' && claude --resume ${PHOENIX} --fork-session`,
+      `fork: cd /home/marco/projects/spotter && claude --resume ${PHOENIX} --fork-session`,
     );
     expect(found.stdout).not.toContain("/path/to/Demo");
 

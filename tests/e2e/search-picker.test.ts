@@ -1,12 +1,14 @@
 // The `ctx search` picker driven through a real pseudo-terminal (tmux, on its own server socket): the arrow key
 // moves to the second session, Enter picks it, Enter again prints its fork command; Esc cancels with exit 130.
-// Off a terminal the list is printed as before (tests/e2e/search-cli.test.ts).
+// Off a terminal the list is printed as before (tests/e2e/search-cli.test.ts). A transcript holding OSC 0, OSC 52
+// and CSI 2J must reach the picker's terminal escaped: tmux would otherwise set the pane's title and a paste buffer.
 import { spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeSampleClaudeDir } from "../helpers/sample-claude-dir.ts";
+import { assistantText, userPrompt } from "../helpers/transcript-lines.ts";
 import { CTX_BIN, runCtx } from "./ctx-process.ts";
 
 const QUERY = "start the phoenix server in the background";
@@ -31,16 +33,41 @@ async function waitFor(session: string, text: string): Promise<string> {
   }
 }
 
-function startSearch(session: string): void {
+function startSearch(
+  session: string,
+  search: { query: string; claudeDir: string; env: Record<string, string> } = { query: QUERY, claudeDir, env },
+): void {
   const script = join(root, `${session}.sh`);
-  const exports = Object.entries({ ...env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, TERM: "xterm-256color" })
+  const exports = Object.entries({
+    ...search.env,
+    PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+    TERM: "xterm-256color",
+  })
     .map(([name, value]) => `export ${name}='${value}'`)
     .join("\n");
   writeFileSync(
     script,
-    `${exports}\nnode '${CTX_BIN}' search '${QUERY}' --claude-dir '${claudeDir}' --no-refresh\necho "EXIT=$?"\nsleep 60\n`,
+    `${exports}\nnode '${CTX_BIN}' search '${search.query}' --claude-dir '${search.claudeDir}' --no-refresh\necho "EXIT=$?"\nsleep 60\n`,
   );
-  const started = tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", session, `bash ${script}`);
+  // tmux acts on OSC 52 from a program only with set-clipboard on: set before the session's program starts.
+  const started = tmux(
+    "start-server",
+    ";",
+    "set-option",
+    "-g",
+    "set-clipboard",
+    "on",
+    ";",
+    "new-session",
+    "-d",
+    "-x",
+    "160",
+    "-y",
+    "50",
+    "-s",
+    session,
+    `bash ${script}`,
+  );
   expect(started.status, started.stderr).toBe(0);
 }
 
@@ -88,5 +115,36 @@ describe.skipIf(!hasTmux)("ctx search on a terminal: the picker", () => {
     expect(shown).toContain("ctx: nothing picked");
     expect(shown).toContain("EXIT=130");
     expect(shown).not.toContain("claude --resume");
+  });
+
+  it("break 4: a transcript's OSC 0, OSC 52 and CSI 2J reach the picker's terminal escaped, never acted on", async () => {
+    const ESC = String.fromCharCode(0x1b);
+    const hostileRoot = join(root, "hostile");
+    const hostileClaude = join(hostileRoot, "claude");
+    const hostileEnv = {
+      HOME: join(hostileRoot, "home"),
+      CTX_HOME: join(hostileRoot, "ctx-home"),
+      CLAUDE_CONFIG_DIR: hostileClaude,
+    };
+    const folder = join(hostileClaude, "projects", "-hostile");
+    mkdirSync(folder, { recursive: true });
+    const line = { sessionId: "7b1e0c2a-5d4f-4e3a-9c8b-1a2b3c4d5e6f", cwd: `/work/proj${ESC}[2J` };
+    const osc52 = `${ESC}]52;c;${Buffer.from("pwned clipboard").toString("base64")}${ESC}\\`;
+    writeFileSync(
+      join(folder, `${line.sessionId}.jsonl`),
+      `${userPrompt(line, `${ESC}]0;pwned title${String.fromCharCode(7)}zephyr ${osc52} gearbox`)}\n${assistantText(line, "msg_1", "the zephyr gearbox is tuned")}\n`,
+    );
+    const index = await runCtx(["index", "--claude-dir", hostileClaude, "--quiet"], { cwd: root, env: hostileEnv });
+    expect(index.code, index.stderr).toBe(0);
+
+    startSearch("hostile", { query: "zephyr gearbox", claudeDir: hostileClaude, env: hostileEnv });
+    const shown = await waitFor("hostile", "pick one to fork");
+    expect(shown).toContain("\\u001b]0;pwned title\\u0007zephyr");
+    expect(shown).toContain("\\u001b]52;c;");
+    expect(shown).toContain("/work/proj\\u001b[2J");
+    expect(tmux("display-message", "-p", "-t", "hostile", "#{pane_title}").stdout).not.toContain("pwned");
+    expect(tmux("list-buffers").stdout).toBe("");
+    tmux("send-keys", "-t", "hostile", "Escape");
+    expect(await waitFor("hostile", "EXIT=")).toContain("EXIT=130");
   });
 });

@@ -6,6 +6,7 @@ import { loadConfig } from "../../config/load.ts";
 import { type BridgeStatusReport, BridgeStatusReportSchema } from "../../core/bridge/status.ts";
 import { CtxError } from "../../errors.ts";
 import { collectBridgeStatus } from "../../store/bridge/status.ts";
+import { sanitizeLogLine } from "../../terminal-text.ts";
 import { CTX_VERSION } from "../../version.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
@@ -38,7 +39,8 @@ export function registerBridgeCommand(program: Command, ctx: CliContext): void {
         version: CTX_VERSION,
         ...(flags.host === undefined ? {} : { host: flags.host }),
         ...(flags.port === undefined ? {} : { port: parsePort(flags.port) }),
-        log: (line) => ctx.err(`${line}\n`),
+        // One log line per event: a chat user's name or text can neither add a line nor reach the terminal raw.
+        log: (line) => ctx.err(`${sanitizeLogLine(line)}\n`),
       });
       const stop = () => void running.stop();
       const offInterrupt = ctx.onInterrupt?.(stop);

@@ -2,6 +2,7 @@
 // deleted since the save (by content hash), and files added beside them.
 import { relative } from "node:path";
 import type { Command } from "commander";
+import { shellCommand } from "../../core/shell/quote.ts";
 import { CtxError } from "../../errors.ts";
 import { type DiffReport, diffContext, diffReportOf } from "../../store/context/diff.ts";
 import type { CliContext } from "../command-io.ts";
@@ -27,7 +28,7 @@ export function registerDiffCommand(program: Command, ctx: CliContext): void {
           ? "nothing saved for this project yet"
           : `no save named "${flags.name}" in this project`,
         {
-          hint: `\`ctx save${flags.name === undefined ? "" : ` --name ${flags.name}`}\` saves the current session's context`,
+          hint: `\`${shellCommand(["ctx", "save", ...(flags.name === undefined ? [] : ["--name", flags.name])])}\` saves the current session's context`,
         },
       );
     }

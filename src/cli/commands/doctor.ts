@@ -28,11 +28,11 @@ export function registerDoctorCommand(program: Command, ctx: CliContext, deps: D
       const projectDir = options.project ?? findProjectRoot(ctx.cwd, ctx.env);
       const findings = await runDoctorChecks({ projectDir, env: ctx.env, self: deps.self ?? describeSelf(ctx.env) });
       const report = buildDoctorReport(findings);
-      ctx.out(
-        options.json
-          ? formatJson(report)
-          : highlightDoctorMarks(formatDoctorReport(report, projectDir), colorsFor(ctx)),
-      );
+      if (options.json) ctx.out(formatJson(report));
+      else {
+        const colors = colorsFor(ctx);
+        ctx.out(formatDoctorReport(report, projectDir), (safe) => highlightDoctorMarks(safe, colors));
+      }
       if (!report.ok) ctx.setExitCode(1);
     });
 }

@@ -6,10 +6,16 @@ import type { Readable, Writable } from "node:stream";
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
 import { findProjectRoot } from "../../config/paths.ts";
-import { type ForkCandidate, PLAIN_STYLE, type TextStyle } from "../../core/search/fork-candidates.ts";
+import type { ForkCandidate } from "../../core/search/fork-candidates.ts";
 import { CtxError } from "../../errors.ts";
-import { forkDetectReportOf, renderForkDetect, runForkDetect } from "../../search/fork-detect.ts";
-import { type Colors, colorsFor, highlightForkCommands } from "../color.ts";
+import {
+  type ForkDetectResult,
+  forkDetectReportOf,
+  renderForkDetect,
+  runForkDetect,
+} from "../../search/fork-detect.ts";
+import { sanitizeLogLine } from "../../terminal-text.ts";
+import { colorsFor, highlightSearchList } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
 
@@ -76,10 +82,10 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
         await pickAndAct(ctx, query, result.candidates);
         return;
       }
-      // On a terminal titles are bold, weak matches faint and fork commands green (unless NO_COLOR); piped
-      // output stays plain text.
+      // On a terminal titles are bold, weak matches faint and fork commands green (unless NO_COLOR), painted on
+      // the sanitized text; piped output stays plain text.
       const colors = colorsFor(ctx);
-      ctx.out(`${highlightForkCommands(renderForkDetect(result, styleOf(colors)), colors)}\n`);
+      ctx.out(`${renderForkDetect(fieldsOnOneLine(result))}\n`, (safe) => highlightSearchList(safe, colors));
     });
 }
 
@@ -101,15 +107,33 @@ async function pickAndAct(ctx: CliContext, query: string, candidates: readonly F
   if (pick.action === "print") ctx.out(`${pick.candidate.forkCommand}\n`);
   else if (pick.action === "copy" && clipboard !== null) {
     await copyToClipboard(clipboard, pick.candidate.forkCommand, ctx.env);
-    ctx.out(`copied: ${colors.green(pick.candidate.forkCommand)}\n`);
+    ctx.out(`copied: ${pick.candidate.forkCommand}\n`, (safe) =>
+      safe.replace(/^(copied: )(.*)\n$/s, (_, label: string, command: string) => `${label}${colors.green(command)}\n`),
+    );
   } else if (pick.action === "run") {
     ctx.err(`ctx: ${pick.candidate.forkCommand}\n`);
     ctx.setExitCode(await runForkCommand(pick.candidate, ctx.env));
   }
 }
 
-function styleOf(colors: Colors): TextStyle {
-  return colors.isColorSupported ? { title: colors.bold, faint: colors.dim } : PLAIN_STYLE;
+/** Every text field of the result on one line (a newline in a folder's name or a title is shown as `\n`), so a
+ *  field can never forge a line of the list, such as a `fork:` line of its own. */
+function fieldsOnOneLine(result: ForkDetectResult): ForkDetectResult {
+  return {
+    ...result,
+    query: onOneLine(result.query),
+    candidates: onOneLine(result.candidates),
+    recent: onOneLine(result.recent),
+  };
+}
+
+function onOneLine<T>(value: T): T {
+  if (typeof value === "string") return sanitizeLogLine(value) as T;
+  if (Array.isArray(value)) return value.map(onOneLine) as T;
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, onOneLine(field)])) as T;
+  }
+  return value;
 }
 
 function parseLimit(text: string): number {

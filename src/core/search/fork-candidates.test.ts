@@ -1,8 +1,9 @@
 import { describe, expect, it } from "vitest";
 import {
   describeAge,
+  forkArgv,
   forkCommandFor,
-  quoteForShell,
+  inSessionCommandFor,
   renderForkCandidates,
   renderNoMatch,
   toForkCandidate,
@@ -10,13 +11,16 @@ import {
 } from "./fork-candidates.ts";
 import type { RankedSession } from "./model.ts";
 
+const ID = "4d5611e5-0000-4000-8000-000000000001";
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const DAY = 86_400_000;
 
-function ranked(overrides: { updatedAt?: number; cwd?: string | null; title?: string } = {}): RankedSession {
+function ranked(
+  overrides: { id?: string; updatedAt?: number; cwd?: string | null; title?: string } = {},
+): RankedSession {
   return {
     session: {
-      id: "4d5611e5-0000-4000-8000-000000000001",
+      id: overrides.id ?? "4d5611e5-0000-4000-8000-000000000001",
       project: "-home-user-app",
       cwd: overrides.cwd === undefined ? "/home/user/app" : overrides.cwd,
       path: "/claude/projects/-home-user-app/4d5611e5.jsonl",
@@ -57,10 +61,45 @@ function ranked(overrides: { updatedAt?: number; cwd?: string | null; title?: st
 
 describe("fork candidates", () => {
   it("quotes folders so any name pastes safely into a shell", () => {
-    expect(quoteForShell("/home/user/app")).toBe("'/home/user/app'");
-    expect(quoteForShell("/tmp/it's here")).toBe(`'/tmp/it'\\''s here'`);
-    expect(forkCommandFor("abc", "/w/$(rm -rf ~)")).toBe("cd '/w/$(rm -rf ~)' && claude --resume abc --fork-session");
-    expect(forkCommandFor("abc", null)).toBe("claude --resume abc --fork-session");
+    expect(forkCommandFor(ID, "/home/user/app")).toBe(`cd /home/user/app && claude --resume ${ID} --fork-session`);
+    expect(forkCommandFor(ID, "/tmp/it's here")).toBe(
+      `cd '/tmp/it'\\''s here' && claude --resume ${ID} --fork-session`,
+    );
+    expect(forkCommandFor(ID, "/w/$(rm -rf ~)")).toBe(`cd '/w/$(rm -rf ~)' && claude --resume ${ID} --fork-session`);
+    expect(forkCommandFor(ID, null)).toBe(`claude --resume ${ID} --fork-session`);
+  });
+
+  it("break 5: quotes the session id too, in the fork, fork-at-point and archive restore commands", () => {
+    expect(forkCommandFor("a;touch PWN2;#", "/p")).toBe("cd /p && claude '--resume=a;touch PWN2;#' --fork-session");
+    expect(forkCommandFor("$(touch PWN3)", null, "u'1")).toBe(
+      `claude '--resume=$(touch PWN3)' --fork-session --resume-session-at 'u'\\''1'`,
+    );
+    // Claude Code's --resume takes an optional value: an id shaped like a flag is bound to it, never a flag itself.
+    expect(forkArgv("--dangerously-skip-permissions")).toEqual([
+      "--resume=--dangerously-skip-permissions",
+      "--fork-session",
+    ]);
+    expect(forkArgv("4d5611e5-0000-4000-8000-000000000001", "u-1")).toEqual([
+      "--resume",
+      "4d5611e5-0000-4000-8000-000000000001",
+      "--fork-session",
+      "--resume-session-at",
+      "u-1",
+    ]);
+    const archived = toForkCandidate(ranked({ id: "a;touch PWN2;#" }), 1, {
+      now: NOW,
+      cleanupPeriodDays: 30,
+      transcriptModifiedAt: () => null,
+      isArchived: () => true,
+    });
+    expect(archived.forkCommand).toMatch(/^ctx archive restore -- 'a;touch PWN2;#' && /);
+  });
+
+  it("break 5: offers /resume only with a real session id (it is typed into Claude Code, not a shell)", () => {
+    expect(inSessionCommandFor("4d5611e5-0000-4000-8000-000000000001")).toBe(
+      "/resume 4d5611e5-0000-4000-8000-000000000001, then /branch",
+    );
+    expect(inSessionCommandFor("a;touch PWN2;#")).toBe("/resume (pick the session), then /branch");
   });
 
   it("describes ages the way people say them", () => {
@@ -100,7 +139,7 @@ describe("fork candidates", () => {
       transcriptExists: true,
       expiresInDays: 28,
       warning: null,
-      forkCommand: "cd '/home/user/app' && claude --resume 4d5611e5-0000-4000-8000-000000000001 --fork-session",
+      forkCommand: "cd /home/user/app && claude --resume 4d5611e5-0000-4000-8000-000000000001 --fork-session",
       inSessionCommand: "/resume 4d5611e5-0000-4000-8000-000000000001, then /branch",
     });
     expect(candidate.preview).toBe("User: the login test fails Assistant: the fix was a missing await");
@@ -125,7 +164,7 @@ describe("fork candidates", () => {
       isArchived: (id) => id === "4d5611e5-0000-4000-8000-000000000001",
     });
     expect(archived.forkCommand).toBe(
-      "ctx archive restore 4d5611e5-0000-4000-8000-000000000001 && cd '/home/user/app' && claude --resume 4d5611e5-0000-4000-8000-000000000001 --fork-session",
+      "ctx archive restore 4d5611e5-0000-4000-8000-000000000001 && cd /home/user/app && claude --resume 4d5611e5-0000-4000-8000-000000000001 --fork-session",
     );
     expect(archived.warning).toContain("ctx archived it");
   });
@@ -138,7 +177,7 @@ describe("fork candidates", () => {
     expect(text).toContain('Sessions matching "login test"');
     expect(text).toContain("1. Fix the flaky login test");
     expect(text).toContain("73% match");
-    expect(text).toContain("fork: cd '/home/user/app' && claude --resume");
+    expect(text).toContain("fork: cd /home/user/app && claude --resume");
     const line = text.indexOf("weak matches (below 25% relevance)");
     expect(line).toBeGreaterThan(text.indexOf("1. Fix the flaky login test"));
     expect(line).toBeLessThan(text.indexOf("2. Old unrelated chat"));

@@ -2,6 +2,8 @@
 // trimmed preview, whether the transcript still exists (Claude Code deletes transcripts after
 // `cleanupPeriodDays`), and copy-paste fork commands that run from the session's own folder.
 import * as z from "zod/mini";
+import { quoteShellWord, shellCommand } from "../shell/quote.ts";
+import { isSessionId } from "../transcript/session-id.ts";
 import { type IndexedSession, type RankedSession, ScoreComponentsSchema } from "./model.ts";
 
 const DAY_MS = 86_400_000;
@@ -53,11 +55,6 @@ export interface ForkCandidateContext {
   isArchived?: (sessionId: string) => boolean;
 }
 
-/** POSIX single-quoting: safe to paste into any sh-compatible shell whatever the folder's name holds. */
-export function quoteForShell(value: string): string {
-  return `'${value.replaceAll("'", `'\\''`)}'`;
-}
-
 /** "just now", "5 minutes ago", "3 hours ago", "yesterday", "12 days ago", "4 months ago", "2 years ago". */
 export function describeAge(thenMs: number, nowMs: number): string {
   const seconds = Math.max(0, Math.round((nowMs - thenMs) / 1000));
@@ -87,15 +84,40 @@ export function trimPreview(text: string, maxChars = PREVIEW_CHARS): string {
   return `${(space > maxChars * 0.6 ? cut.slice(0, space) : cut).trimEnd()} …`;
 }
 
-export function forkCommandFor(sessionId: string, cwd: string | null, atUuid: string | null = null): string {
-  const at = atUuid === null ? "" : ` --resume-session-at ${quoteForShell(atUuid)}`;
-  const resume = `claude --resume ${sessionId} --fork-session${at}`;
-  return cwd === null || cwd === "" ? resume : `cd ${quoteForShell(cwd)} && ${resume}`;
+/**
+ * `claude`'s arguments that fork a session: `--resume <id> --fork-session [--resume-session-at <uuid>]`. Claude
+ * Code's `--resume` takes an optional value, so an id that is not a UUID (a transcript named `--x.jsonl`) is bound
+ * to it as `--resume=<id>`: it can never be read as a flag of its own.
+ */
+export function forkArgv(sessionId: string, atUuid: string | null = null): string[] {
+  return [
+    ...(isSessionId(sessionId) ? ["--resume", sessionId] : [`--resume=${sessionId}`]),
+    "--fork-session",
+    // `--resume-session-at` requires its value: the next argument is taken whatever it starts with.
+    ...(atUuid === null ? [] : ["--resume-session-at", atUuid]),
+  ];
 }
 
-/** The in-session route in current Claude Code: switch to the session, then continue in a copy of it. */
+/** `cd <cwd> && claude <forkArgv>`, every word quoted on its own (core/shell/quote.ts): a session id from a file
+ *  name like `a;touch x;#.jsonl` stays one argument. */
+export function forkCommandFor(sessionId: string, cwd: string | null, atUuid: string | null = null): string {
+  const resume = shellCommand(["claude", ...forkArgv(sessionId, atUuid)]);
+  return cwd === null || cwd === "" ? resume : `cd ${quoteShellWord(cwd)} && ${resume}`;
+}
+
+/** `ctx archive restore <id> && `: put a deleted transcript back before the fork command runs (`--` first when the
+ *  id is not a UUID, so it is never read as an option). */
+export function archiveRestorePrefix(sessionId: string): string {
+  return `${shellCommand(["ctx", "archive", "restore", ...(isSessionId(sessionId) ? [] : ["--"]), sessionId])} && `;
+}
+
+/**
+ * The in-session route in current Claude Code: switch to the session, then continue in a copy of it. `/resume`
+ * is typed into Claude Code, not a shell, and takes an id or a search: only a real session id (a UUID) is offered;
+ * any other id (a transcript not named by Claude Code) gets the picker instead, never its raw text.
+ */
 export function inSessionCommandFor(sessionId: string): string {
-  return `/resume ${sessionId}, then /branch`;
+  return isSessionId(sessionId) ? `/resume ${sessionId}, then /branch` : "/resume (pick the session), then /branch";
 }
 
 export function toForkCandidate(
@@ -150,7 +172,7 @@ function archivedOrNot(
   const fork = forkCommandFor(sessionId, cwd);
   const forkAt = atUuid === null ? null : forkCommandFor(sessionId, cwd, atUuid);
   if (!exists && context.isArchived?.(sessionId) === true) {
-    const restore = `ctx archive restore ${sessionId} && `;
+    const restore = archiveRestorePrefix(sessionId);
     return {
       warning: "Claude Code's cleanup deleted the transcript, but ctx archived it: the fork command restores it first",
       forkCommand: `${restore}${fork}`,
@@ -190,20 +212,8 @@ export function weakMatchesLine(minPercent: number): string {
   return `weak matches (below ${minPercent}% relevance):`;
 }
 
-/** How a terminal shows emphasis (`ctx search` builds it from picocolors); plain text for pipes, files and the MCP tool. */
-export interface TextStyle {
-  title: (text: string) => string;
-  faint: (text: string) => string;
-}
-export const PLAIN_STYLE: TextStyle = { title: (text) => text, faint: (text) => text };
-
 /** The text the tool and `ctx search` show: strong matches, then a "weak matches" line and the weaker ones. */
-export function renderForkCandidates(
-  query: string,
-  candidates: readonly ForkCandidate[],
-  minPercent: number,
-  style: TextStyle = PLAIN_STYLE,
-): string {
+export function renderForkCandidates(query: string, candidates: readonly ForkCandidate[], minPercent: number): string {
   const strong = candidates.filter((candidate) => !candidate.weak);
   const lines = [
     strong.length > 0
@@ -227,9 +237,7 @@ export function renderForkCandidates(
     block.push(`   fork: ${candidate.forkCommand}`);
     if (candidate.forkAtCommand !== null) block.push(`   fork at the match: ${candidate.forkAtCommand}`);
     block.push(`   in Claude Code: ${candidate.inSessionCommand}`);
-    const title = `${candidate.rank}. ${candidate.topic}`;
-    if (candidate.weak) lines.push("", style.faint(title), ...block.map(style.faint));
-    else lines.push("", style.title(title), ...block);
+    lines.push("", `${candidate.rank}. ${candidate.topic}`, ...block);
   }
   if (strong.length === 0) {
     lines.push(

@@ -162,7 +162,7 @@ describe("checkPrivateModes (break 14: doctor is silent on a 0777 CTX_HOME or a 
     expect(finding.message).toContain("/h/.ctx is 0777");
     expect(finding.message).toContain("/h/.ctx/index.db is 0666");
     expect(finding.message).not.toContain("/p/.ctx");
-    expect(finding.fix).toBe("chmod 700 '/h/.ctx' && chmod 600 '/h/.ctx/index.db'");
+    expect(finding.fix).toBe("chmod 700 /h/.ctx && chmod 600 /h/.ctx/index.db");
   });
 
   it("is ok when everything is private or absent", () => {

@@ -1,8 +1,9 @@
 // `ctx doctor` checks of the machine and of ctx's own files: Node, `ctx`/`claude-ctx` on PATH, `.ctx/`
 // permissions, state files, config, the session index. Pure: the shell gathers the facts.
 
+import { quoteShellWord } from "../shell/quote.ts";
 import { type Finding, fail, ok, warn } from "./doctor-report.ts";
-import { type PathLookup, quoteShellArg } from "./init-command-choice.ts";
+import type { PathLookup } from "./init-command-choice.ts";
 import { type CtxDirFacts, describeCtxPathConflict } from "./init-plan.ts";
 
 export const MIN_NODE_MAJOR = 22;
@@ -32,7 +33,7 @@ export interface PathFacts {
 export function checkPathCommands(facts: PathFacts): Finding[] {
   const ctxSelf = facts.ctx?.targets.includes(facts.self) ?? false;
   const claudeSelf = facts.claudeCtx?.targets.includes(facts.self) ?? false;
-  const install = facts.installFix ?? `ln -sf ${quoteShellArg(facts.self)} ~/.local/bin/ctx`;
+  const install = facts.installFix ?? `ln -sf ${quoteShellWord(facts.self)} ~/.local/bin/ctx`;
   const findings: Finding[] = [];
   if (ctxSelf) findings.push(ok("path-ctx", `\`ctx\` on PATH is this program (${facts.ctx?.path})`));
   else if (facts.ctx !== null) {
@@ -64,7 +65,7 @@ export function checkCtxDir(path: string, dir: CtxDirFacts): Finding {
   return warn(
     "ctx-dir",
     `${path} has mode ${mode}; it holds your conversations and should be 0700`,
-    `chmod 700 ${quoteShellArg(path)}`,
+    `chmod 700 ${quoteShellWord(path)}`,
   );
 }
 
@@ -86,7 +87,7 @@ export function checkStateFiles(files: readonly StateFileCheck[]): Finding[] {
     fail(
       "state-file",
       `${file.path} does not verify, so ctx will not use it: ${file.problem}`,
-      `mv ${quoteShellArg(file.absolutePath)} ${quoteShellArg(`${file.absolutePath}.corrupt`)}   (ctx then starts that file afresh; nothing else is lost, and the damaged copy stays for inspection)`,
+      `mv ${quoteShellWord(file.absolutePath)} ${quoteShellWord(`${file.absolutePath}.corrupt`)}   (ctx then starts that file afresh; nothing else is lost, and the damaged copy stays for inspection)`,
     ),
   );
 }
@@ -97,7 +98,7 @@ export function checkLeftoverTempFiles(ctxDir: string, count: number): Finding {
   return warn(
     "temp-files",
     `${count} leftover temp file(s) in ${ctxDir} from ctx processes killed while writing (harmless, but they take space)`,
-    `find ${quoteShellArg(ctxDir)} -name '.*.tmp' -mmin +10 -delete`,
+    `find ${quoteShellWord(ctxDir)} -name '.*.tmp' -mmin +10 -delete`,
   );
 }
 
@@ -157,7 +158,9 @@ export function checkPrivateModes(facts: readonly PrivateModeFact[]): Finding {
   const open = facts.filter((fact) => fact.mode !== null && (fact.mode & 0o077) !== 0);
   if (open.length === 0) return ok("private-modes", "ctx's folders are 0700 and its files 0600");
   const describe = (fact: PrivateModeFact) => `${fact.path} is ${(fact.mode ?? 0).toString(8).padStart(4, "0")}`;
-  const fix = open.map((fact) => `chmod ${fact.kind === "folder" ? "700" : "600"} '${fact.path}'`).join(" && ");
+  const fix = open
+    .map((fact) => `chmod ${fact.kind === "folder" ? "700" : "600"} ${quoteShellWord(fact.path)}`)
+    .join(" && ");
   return warn(
     "private-modes",
     `others can read ctx's private files: ${open.map(describe).join(", ")} (they hold your conversations)`,

@@ -51,12 +51,6 @@ export function splitCommandLine(text: string): string[] {
   return tokens;
 }
 
-/** `path` as one POSIX shell word, for commands doctor and init print for people to paste. */
-export function quoteShellArg(text: string): string {
-  if (/^[\w@%+=:,./-]+$/.test(text)) return text;
-  return `'${text.replace(/'/g, `'\\''`)}'`;
-}
-
 const CTX_NAMES = new Set(["ctx", "claude-ctx"]);
 const NODE_NAMES = new Set(["node", "nodejs"]);
 

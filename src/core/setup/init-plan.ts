@@ -3,7 +3,7 @@
 // whole run with nothing half-done.
 
 import { CtxError } from "../../errors.ts";
-import { quoteShellArg } from "./init-command-choice.ts";
+import { quoteShellWord } from "../shell/quote.ts";
 import { isUnmodifiedCtxFile, renderForkDetectCommand } from "./init-fork-detect.ts";
 import { addCtxToGitignore, removeCtxFromGitignore } from "./init-gitignore.ts";
 import type { CtxCommand, HookWiring } from "./init-hooks-spec.ts";
@@ -151,10 +151,10 @@ function keepLink(change: PlannedChange, linked: boolean): PlannedChange {
 
 /** Why init cannot use a `.ctx` that is not a folder; doctor reports the same. */
 export function describeCtxPathConflict(path: string, what: string): { message: string; fix: string } {
-  const aside = quoteShellArg(`${path}.other`);
+  const aside = quoteShellWord(`${path}.other`);
   return {
     message: `${path} exists but is ${what}, not a folder: ctx keeps its state in a .ctx/ folder there`,
-    fix: `rename or remove it (another tool may use that name), for example \`mv ${quoteShellArg(path)} ${aside}\`, then run ctx init`,
+    fix: `rename or remove it (another tool may use that name), for example \`mv ${quoteShellWord(path)} ${aside}\`, then run ctx init`,
   };
 }
 

@@ -1,13 +1,14 @@
 // `ctx init --statusline`: Claude Code's `statusLine` setting pointed at `ctx statusline` (a shell command
 // string, unlike hooks' exec form). A status line that is not ctx's is the person's: kept unless --force.
 // `--remove` takes out ctx's status line only.
-import { isCtxInvocation, quoteShellArg } from "./init-command-choice.ts";
+import { quoteShellWord } from "../shell/quote.ts";
+import { isCtxInvocation } from "./init-command-choice.ts";
 import type { CtxCommand } from "./init-hooks-spec.ts";
 import { isJsonObject, type JsonObject, jsonEqual } from "./init-json-text.ts";
 import type { EditResult } from "./init-settings-hooks.ts";
 
 export function statusLineCommand(cmd: CtxCommand): string {
-  return [cmd.command, ...cmd.prefixArgs, "statusline"].map(quoteShellArg).join(" ");
+  return [cmd.command, ...cmd.prefixArgs, "statusline"].map(quoteShellWord).join(" ");
 }
 
 export function isCtxStatusLine(value: unknown, current?: CtxCommand): boolean {

@@ -2,7 +2,7 @@
 // install the tarball), an installed package whose bin folder is not on PATH, a Claude Code plugin, or an npx copy.
 // claude-ctx is not on the npm registry yet, so no fix may say `npm install -g claude-ctx` except for a copy that
 // npx itself fetched from a registry.
-import { quoteShellArg } from "./init-command-choice.ts";
+import { quoteShellWord } from "../shell/quote.ts";
 
 export type InstallKind = "checkout" | "package" | "plugin" | "npx" | "unknown";
 
@@ -30,10 +30,10 @@ export function detectInstallKind(facts: InstallFacts): InstallKind {
 
 /** The command that puts this ctx on PATH as `ctx`, for the install method in use. */
 export function onPathFix(facts: InstallFacts): string {
-  const link = `mkdir -p ~/.local/bin && ln -sf ${quoteShellArg(facts.entry)} ~/.local/bin/ctx   (with ~/.local/bin on PATH)`;
+  const link = `mkdir -p ~/.local/bin && ln -sf ${quoteShellWord(facts.entry)} ~/.local/bin/ctx   (with ~/.local/bin on PATH)`;
   switch (detectInstallKind(facts)) {
     case "checkout":
-      return `from the checkout: cd ${quoteShellArg(facts.packageRoot ?? ".")} && npm pack && npm install -g ./claude-ctx-${facts.version}.tgz`;
+      return `from the checkout: cd ${quoteShellWord(facts.packageRoot ?? ".")} && npm pack && npm install -g ./claude-ctx-${facts.version}.tgz`;
     case "package":
       return 'npm\'s global bin folder is not on PATH: export PATH="$(npm prefix -g)/bin:$PATH" (in your shell profile)';
     case "plugin":

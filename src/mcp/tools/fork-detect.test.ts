@@ -47,7 +47,7 @@ describe("ctx_fork_detect", () => {
     const [best] = output.results;
     expect(best?.sessionId).toBe(PHOENIX);
     expect(best?.topic).toBe("start phoenix in background");
-    expect(best?.forkCommand).toBe(`cd '/home/marco/projects/spotter' && claude --resume ${PHOENIX} --fork-session`);
+    expect(best?.forkCommand).toBe(`cd /home/marco/projects/spotter && claude --resume ${PHOENIX} --fork-session`);
     expect(best?.inSessionCommand).toBe(`/resume ${PHOENIX}, then /branch`);
     expect(best?.score).toBeGreaterThan(output.results[1]?.score ?? 0);
     expect(best?.transcriptExists).toBe(true);

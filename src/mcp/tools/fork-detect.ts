@@ -11,7 +11,7 @@ export const forkDetectTool = defineTool({
     "Find the past Claude Code sessions closest to what the user is about to work on, across every project " +
     "(or one). Returns the top sessions with a score (percentage and its parts), when each was last active, its " +
     "topic, a preview of what matched, and a fork command to paste into a terminal " +
-    "(`cd '<cwd>' && claude --resume <id> --fork-session`) plus the in-session alternative. Present the top 3 " +
+    "(`cd <cwd> && claude --resume <id> --fork-session`, each word shell-quoted) plus the in-session alternative. Present the top 3 " +
     "and 'None - start fresh' as choices; never run the commands yourself.",
   input: {
     query: z

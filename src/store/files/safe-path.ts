@@ -8,6 +8,7 @@
 //   without a race between a check and the open.
 import { lstatSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, parse } from "node:path";
+import { quoteShellWord } from "../../core/shell/quote.ts";
 import { CtxError } from "../../errors.ts";
 
 // Reading only regular files is a rule of its own, below the config layer (config files are read with it too).
@@ -23,7 +24,7 @@ const CTX_FOLDER_NAME = ".ctx";
 
 function linkError(path: string): CtxError {
   return new CtxError("UNSAFE_PATH", `${path} is a symbolic link; ctx never writes through one`, {
-    hint: `ctx keeps private state there: remove the link (\`rm ${path}\`) so ctx makes a real folder, or point CTX_HOME at a real folder`,
+    hint: `ctx keeps private state there: remove the link (\`rm ${quoteShellWord(path)}\`) so ctx makes a real folder, or point CTX_HOME at a real folder`,
   });
 }
 
