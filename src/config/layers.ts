@@ -4,6 +4,7 @@
 import { closeSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { CtxError } from "../errors.ts";
+import { sanitizeLogLine } from "../terminal-text.ts";
 import { CTX_VERSION } from "../version.ts";
 import { defaultConfig } from "./defaults.ts";
 import { type ConfigLayer, configLeaves } from "./merge.ts";
@@ -93,7 +94,7 @@ function warnIgnored(ignored: IgnoredSettings, warn: ((line: string) => void) | 
   const line =
     `ctx: ignored ${ignored.keys.join(", ")} from ${ignored.file} (a project file may not set these until you ` +
     "trust it: review it, then run `ctx config trust`)";
-  (warn ?? ((text: string) => process.stderr.write(`${JSON.stringify(text).slice(1, -1)}\n`)))(line);
+  (warn ?? ((text: string) => process.stderr.write(`${sanitizeLogLine(text)}\n`)))(line);
 }
 
 /** Reads one JSON config file; null when it does not exist. */

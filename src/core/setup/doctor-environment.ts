@@ -115,7 +115,7 @@ export function checkConfig(result: ConfigCheck): Finding {
       "config",
       `${result.ignored.file} sets ${result.ignored.keys.join(", ")}, ignored until you trust the file (a repository's ` +
         "own config may not name programs, URLs, paths outside it or credentials, nor send data anywhere)",
-      `review ${quoteShellArg(result.ignored.file)}, then: ctx config trust`,
+      `review ${quoteShellWord(result.ignored.file)}, then: ctx config trust`,
     );
   }
   return ok("config", `config is valid (${result.sources.join(", ")})`);
