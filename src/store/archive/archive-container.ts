@@ -3,7 +3,7 @@
 // msgpack), so archives written before streaming read the same way. The msgpack is { files: [{ path, data }], meta }
 // here (meta last: its checksums are known once the files are read) and { meta, files } in older archives.
 import { createHash } from "node:crypto";
-import { constants, type FileHandle, open } from "node:fs/promises";
+import type { FileHandle } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { encode as encodeMsgpack } from "@msgpack/msgpack";
@@ -11,6 +11,7 @@ import { CtxError } from "../../errors.ts";
 import { codecToId, ZSTD_LEVEL } from "../files/codecs.ts";
 import { CONTAINER_MAGIC, HEADER_BYTES } from "../files/container.ts";
 import { CURRENT_FORMAT_VERSION } from "../files/migrate.ts";
+import { openRegularFile } from "../files/open-regular.ts";
 
 const MAX_U32 = 0xffff_ffff;
 /** Files are read in pieces of this size, into one reused buffer. */
@@ -21,7 +22,6 @@ export const PIECE_BYTES = 256 * 1024;
  */
 export const ZSTD_CHUNK_BYTES = 16 * 1024;
 /** Regular files only, never through a link, never blocking on a FIFO. */
-const READ_FLAGS = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 export interface FileToArchive {
   /** The name stored in the container (relative to Claude Code's folder, `/`-separated). */
@@ -177,27 +177,12 @@ async function* payload(
   yield encodeMsgpack(finish(streamed), { ignoreUndefined: true });
 }
 
-/** Opens a file to archive: a regular file, not through a link, without blocking (a FIFO is refused). */
+/** Opens a file to archive: a regular file, not through a link, without blocking (a FIFO is refused); a missing
+ *  file is an ENOENT error like `open`'s. */
 export async function openForArchive(path: string): Promise<FileHandle> {
-  const handle = await open(path, READ_FLAGS).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ELOOP") throw notRegular(path);
-    throw error;
-  });
-  const info = await handle.stat().catch(async (error: unknown) => {
-    await handle.close();
-    throw error;
-  });
-  if (!info.isFile()) {
-    await handle.close();
-    throw notRegular(path);
-  }
-  return handle;
-}
-
-function notRegular(path: string): CtxError {
-  return new CtxError("UNSAFE_PATH", `${path} is not a regular file`, {
-    hint: "only regular files are archived; links, FIFOs and devices are passed over",
-  });
+  const handle = await openRegularFile(path, { noFollow: true });
+  if (handle !== null) return handle;
+  throw Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), { code: "ENOENT", path });
 }
 
 async function writeFully(handle: FileHandle, data: Uint8Array, position: number): Promise<void> {

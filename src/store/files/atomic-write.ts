@@ -21,13 +21,17 @@ export async function writeFileAtomic(path: string, data: Uint8Array | string): 
 export async function writeFileAtomicWith(
   path: string,
   fill: (handle: FileHandle, tempPath: string) => Promise<void>,
+  options: { mode?: number } = {},
 ): Promise<void> {
   const folder = dirname(path);
   assertNoLinkInCtxPath(folder);
   const temp = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`); // matches TEMP_NAME
+  const mode = options.mode ?? 0o600;
   let handle: FileHandle | undefined;
   try {
     handle = await open(temp, "wx", 0o600);
+    // A file the person owns keeps its mode (./user-file.ts); chmod because the umask must not narrow it.
+    if (mode !== 0o600 && process.platform !== "win32") await handle.chmod(mode);
     await fill(handle, temp);
     await handle.sync();
     await handle.close();

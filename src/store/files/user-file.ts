@@ -7,12 +7,12 @@
 // or the new one; another user's file (root writing into a shared folder) or a hard-linked one is rewritten in place
 // through a descriptor checked to be that same regular file, so its owner and links stay.
 
-import { randomBytes } from "node:crypto";
 import type { Stats } from "node:fs";
 import { constants } from "node:fs";
-import { type FileHandle, lstat, open, readlink, rename, stat, unlink } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { lstat, open, readlink, stat } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
 import { CtxError } from "../../errors.ts";
+import { writeFileAtomicWith } from "./atomic-write.ts";
 import { checkPathText } from "./safe-path.ts";
 
 export interface UserFileOptions {
@@ -68,26 +68,11 @@ export async function writeUserNamedFile(
   const { existing } = target;
   if (existing !== null && (existing.nlink > 1 || !ownedByMe(existing)))
     await rewriteInPlace(target.path, existing, data);
-  else await replaceAtomically(target.path, data, existing === null ? 0o600 : existing.mode & 0o777);
-  return target.path;
-}
-
-async function replaceAtomically(path: string, data: string | Uint8Array, mode: number): Promise<void> {
-  const temp = join(dirname(path), `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`);
-  let handle: FileHandle | undefined;
-  try {
-    handle = await open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | noFollow(), 0o600);
-    if (mode !== 0o600 && process.platform !== "win32") await handle.chmod(mode); // the umask must not narrow it
-    await handle.writeFile(data);
-    await handle.sync();
-    await handle.close();
-    handle = undefined;
-    await rename(temp, path);
-  } catch (error) {
-    await handle?.close().catch(() => undefined);
-    await unlink(temp).catch(() => undefined);
-    throw error;
+  else {
+    const mode = existing === null ? 0o600 : existing.mode & 0o777;
+    await writeFileAtomicWith(target.path, (handle) => handle.writeFile(data), { mode });
   }
+  return target.path;
 }
 
 /** Truncates and rewrites the file through a descriptor that is checked to be the file looked at (no link followed). */

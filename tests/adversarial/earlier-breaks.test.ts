@@ -1,4 +1,4 @@
-// Whole-process breaks found by the adversarial pass (issue #11), one test per break, named after it.
+// The earlier breaks (issue #11, whole-process), one test per break, named after it: part of the adversarial suite.
 import { execFileSync, spawn } from "node:child_process";
 import {
   chmodSync,
@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { assistantText, assistantToolUse, toolResult, userPrompt } from "../helpers/transcript-lines.ts";
-import { assertBuilt, CTX_BIN, runCtx } from "./ctx-process.ts";
+import { assertBuilt, CTX_BIN, runCtx } from "../e2e/ctx-process.ts";
 
 const base = mkdtempSync(join(tmpdir(), "ctx-hardening-e2e-"));
 const env = { CTX_HOME: join(base, "ctx-home"), HOME: base };
