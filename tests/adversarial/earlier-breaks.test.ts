@@ -14,8 +14,8 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { assistantText, assistantToolUse, toolResult, userPrompt } from "../helpers/transcript-lines.ts";
 import { assertBuilt, CTX_BIN, runCtx } from "../e2e/ctx-process.ts";
+import { assistantText, assistantToolUse, toolResult, userPrompt } from "../helpers/transcript-lines.ts";
 
 const base = mkdtempSync(join(tmpdir(), "ctx-hardening-e2e-"));
 const env = { CTX_HOME: join(base, "ctx-home"), HOME: base };
