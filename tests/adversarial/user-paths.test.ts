@@ -64,10 +64,22 @@ describe.each(RUNNERS)("user-named output paths, as the %s user", (runner) => {
     expect(readFileSync(outs[0] ?? "", "utf8")).toContain("<html");
   });
 
-  it("break 2: report --out /dev/null is refused; /dev/null stays the same character device and /dev keeps its mode", async () => {
+  it("break 2: report --out onto the null device is refused; it stays the same character device and its folder keeps its mode", async () => {
+    // As root the probe makes its own null device (mknod c 1 3) in a 0755 folder of the world, so that a regression
+    // can never replace the machine's /dev/null or chmod /dev (the code before this fix did both); a user who is not
+    // root probes the real /dev/null, which they cannot replace anyway.
+    let devFolder = "/dev";
+    if (process.getuid?.() === 0) {
+      devFolder = join(world.base, "dev");
+      mkdirSync(devFolder);
+      give(devFolder);
+      chmodSync(devFolder, 0o755);
+      execFileSync("mknod", ["-m", "666", join(devFolder, "null"), "c", "1", "3"]);
+    }
+    const nullDevice = join(devFolder, "null");
     const facts = () => {
-      const dev = lstatSync("/dev");
-      const nul = lstatSync("/dev/null");
+      const dev = lstatSync(devFolder);
+      const nul = lstatSync(nullDevice);
       return {
         dev: dev.mode,
         devIno: dev.ino,
@@ -79,9 +91,9 @@ describe.each(RUNNERS)("user-named output paths, as the %s user", (runner) => {
     };
     const before = facts();
     const tree = snapshot();
-    const run = await report("/dev/null");
+    const run = await report(nullDevice);
     expect(run).toMatchObject({ code: 1, signal: null, stdout: "" });
-    expect(run.stderr).toContain("/dev/null is a character device; ctx writes only regular files");
+    expect(run.stderr).toContain(`${nullDevice} is a character device; ctx writes only regular files`);
     expect(facts()).toEqual(before);
     expect(before.char).toBe(true);
     expect(treeChanges(tree, snapshot())).toEqual([]);

@@ -19,6 +19,19 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { requireUserFolder, userFileTarget, writeUserNamedFile } from "./user-file.ts";
 
+/** A null device (c 1 3) of the test's own, in a 0755 folder below `dir` (root only). */
+function nullDeviceIn(dir: string): string {
+  const folder = join(dir, "dev");
+  mkdirSync(folder, { recursive: true, mode: 0o755 });
+  const device = join(folder, "null");
+  try {
+    lstatSync(device);
+  } catch {
+    execFileSync("mknod", ["-m", "666", device, "c", "1", "3"]);
+  }
+  return device;
+}
+
 let dir: string;
 const mode = (path: string) => statSync(path).mode & 0o7777;
 
@@ -110,13 +123,16 @@ describe("writeUserNamedFile", () => {
     }
   });
 
-  it("refuses a character device (/dev/null) before touching it or its folder", async () => {
-    const devMode = mode("/dev");
-    await expect(writeUserNamedFile("/dev/null", "x")).rejects.toMatchObject({
-      message: "/dev/null is a character device; ctx writes only regular files",
+  it("refuses a character device (a null device) before touching it or its folder", async () => {
+    // Root makes its own null device in a temp folder: a regression must never replace the machine's /dev/null.
+    const device = process.getuid?.() === 0 ? nullDeviceIn(dir) : "/dev/null";
+    const folder = join(device, "..");
+    const folderMode = mode(folder);
+    await expect(writeUserNamedFile(device, "x")).rejects.toMatchObject({
+      message: `${device} is a character device; ctx writes only regular files`,
     });
-    expect(lstatSync("/dev/null").isCharacterDevice()).toBe(true);
-    expect(mode("/dev")).toBe(devMode);
+    expect(lstatSync(device).isCharacterDevice()).toBe(true);
+    expect(mode(folder)).toBe(folderMode);
   });
 
   it("refuses a symbolic link without force and writes its target with force, keeping the link", async () => {
@@ -140,7 +156,7 @@ describe("writeUserNamedFile", () => {
     expect(mode(join(dir, "new.html"))).toBe(0o600);
     execFileSync("mkfifo", [join(dir, "pipe")]);
     symlinkSync(join(dir, "pipe"), join(dir, "to-pipe"));
-    symlinkSync("/dev/null", join(dir, "to-null"));
+    symlinkSync(process.getuid?.() === 0 ? nullDeviceIn(dir) : "/dev/null", join(dir, "to-null"));
     for (const name of ["to-pipe", "to-null"])
       await expect(writeUserNamedFile(join(dir, name), "x", { force: true })).rejects.toMatchObject({
         code: "UNSAFE_PATH",
