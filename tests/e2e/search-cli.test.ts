@@ -98,7 +98,8 @@ describe("ctx search (built binary)", () => {
           ["-qec", `'${process.execPath}' '${CTX_BIN}' search credo dialyzer mix_audit igniter --no-pick`, "/dev/null"],
           {
             cwd: root,
-            env: { ...process.env, CTX_LOG_LEVEL: "warn", ...env, ...extra },
+            // A terminal that takes colour, whatever TERM the run inherited (CI's may be unset or "dumb").
+            env: { ...process.env, CTX_LOG_LEVEL: "warn", TERM: "xterm-256color", ...env, ...extra },
             encoding: "utf8",
             timeout: 30_000,
           },
