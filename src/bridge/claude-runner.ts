@@ -2,7 +2,8 @@
 // [--append-system-prompt <summary>] <bridge.claude.args>` in the configured folder, the prompt on stdin. The
 // child leads its own process group: past the time limit the whole group (Claude, its hooks, its MCP servers)
 // gets SIGTERM, then SIGKILL. CTX_HOOKS_DISABLED is deliberately not set: this is a real session, and ctx's own
-// hooks may run in it.
+// hooks may run in it. An error says what failed in words and codes, never the command line or the system prompt
+// (break 5): the detail (Node's message, Claude's stderr) goes to the log through `warn`.
 import { join } from "node:path";
 import * as z from "zod/mini";
 import { contextTokensOf, type ReportedUsage } from "../core/bridge/context.ts";
@@ -42,7 +43,12 @@ export interface ClaudeRunnerOptions {
   env: NodeJS.ProcessEnv;
   /** Claude Code's transcript folder for `cwd` (`~/.claude/projects/<cwd>`), read for the last call's usage. */
   transcriptDir: string | null;
+  /** The log, for the detail of a failure that the error (which reaches the chat) must not quote. */
+  warn?: (line: string) => void;
 }
+
+/** Detail kept for the log: the last lines, short. */
+const LOG_DETAIL_CHARS = 300;
 
 /**
  * The context after a turn. One API call: the result's usage is that call's. Several (tool use): the result sums
@@ -166,12 +172,17 @@ async function runClaudeTurn(
   }
   if (outcome.kind === "spawn-failed") {
     const { error } = outcome;
-    throw error.code === "ENOENT"
-      ? new CtxError("PROVIDER_UNAVAILABLE", `\`${options.command}\` was not found`, {
-          hint: "install Claude Code or set bridge.claude.command to its full path",
-          cause: error,
-        })
-      : new CtxError("PROVIDER_FAILED", `could not run ${options.command}: ${error.message}`, { cause: error });
+    if (error.code === "ENOENT") {
+      throw new CtxError("PROVIDER_UNAVAILABLE", `\`${options.command}\` was not found`, {
+        hint: "install Claude Code or set bridge.claude.command to its full path",
+        cause: error,
+      });
+    }
+    options.warn?.(`bridge: could not start ${options.command}: ${error.message.slice(0, LOG_DETAIL_CHARS)}`);
+    throw new CtxError("PROVIDER_FAILED", `could not start ${options.command} (${error.code ?? "no error code"})`, {
+      hint: "the bridge's log has the detail",
+      cause: error,
+    });
   }
   const { stdout, stderr, code, signal } = outcome;
   try {
@@ -185,11 +196,11 @@ async function runClaudeTurn(
     };
   } catch (error) {
     if (code === 0 && signal === null) throw error;
-    const detail = stderr.trim().split("\n").slice(-3).join(" ").slice(0, 300);
-    throw new CtxError(
-      "PROVIDER_FAILED",
-      `Claude exited with ${signal ?? `code ${code}`}${detail === "" ? "" : `: ${detail}`}`,
-      { hint: "run `claude -p hello` as the bridge's user to see whether Claude Code works (login, network)" },
-    );
+    const how = signal ?? `code ${code}`;
+    const detail = stderr.trim().split("\n").slice(-3).join(" ").slice(0, LOG_DETAIL_CHARS);
+    if (detail !== "") options.warn?.(`bridge: Claude exited with ${how}: ${detail}`);
+    throw new CtxError("PROVIDER_FAILED", `Claude exited with ${how}`, {
+      hint: "run `claude -p hello` as the bridge's user to see whether Claude Code works (login, network)",
+    });
   }
 }

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { JournalMessage } from "../core/bridge/journal.ts";
+import { CtxError } from "../errors.ts";
 import { readBridgeSession } from "../store/bridge/session-store.ts";
 import type { ClaudeTurnRequest } from "./claude-runner.ts";
 import { answerMessage, type ConversationDeps } from "./conversation.ts";
@@ -68,7 +69,7 @@ async function script(answer: (request: ClaudeTurnRequest, call: number) => { te
 describe("answerMessage", () => {
   it("posts the partial answer and the error when a later part fails", async () => {
     const { deps, calls } = await script((_request, call) =>
-      call === 2 ? new Error("Claude exited with code 1") : { text: `ok ${call}`, tokens: 1_000 },
+      call === 2 ? new CtxError("PROVIDER_FAILED", "Claude exited with code 1") : { text: `ok ${call}`, tokens: 1_000 },
     );
     const answer = await answerMessage(message("p".repeat(40_000)), deps);
     expect(calls).toHaveLength(2);

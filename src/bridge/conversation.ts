@@ -2,7 +2,8 @@
 // a chat command its answer; a prompt runs through Claude Code, in parts of one session when long, after a
 // rollover to a new session seeded with the rolling summary when the real context is past the soft limit (never
 // starting a turn past the hard limit). The session file is written once the turn is done; the caller journals
-// and posts the reply.
+// and posts the reply. A failure is told in words (ctx's own error messages), never by quoting what went to the
+// command line (break 5); after a failed turn, `/new` starts without the summary.
 import { addUsage, type ContextLimits, decideTurn } from "../core/bridge/context.ts";
 import type { JournalMessage } from "../core/bridge/journal.ts";
 import {
@@ -23,7 +24,8 @@ import {
 } from "../core/bridge/session.ts";
 import { chatStatusText } from "../core/bridge/status.ts";
 import { chatCommandOf } from "../core/bridge/webhook.ts";
-import { describeError } from "../errors.ts";
+import { cleanCommandText } from "../core/text/command-text.ts";
+import { describeError, isCtxError } from "../errors.ts";
 import { deleteBridgeSession, readBridgeSession, updateBridgeSession } from "../store/bridge/session-store.ts";
 import type { ClaudeRunner } from "./claude-runner.ts";
 import type { RollingSummary } from "./summarize.ts";
@@ -98,6 +100,20 @@ export async function answerMessage(message: JournalMessage, deps: ConversationD
   if (command === "new") {
     const current = await readBridgeSession(deps.sessionsDir, message.key);
     if (current === null) return plain("Started fresh: your next message begins a new Claude session.");
+    if (current.lastTurnFailed === true) {
+      // The summary may be what made the turn fail: a clean start carries none of it.
+      const fresh = {
+        ...resetClaudeSession(current),
+        summary: "",
+        summarizedAt: null,
+        history: [],
+        lastTurnFailed: false,
+      };
+      await updateBridgeSession(deps.sessionsDir, message.key, () => fresh);
+      return plain(
+        "Started a fresh Claude session without the earlier summary, since Claude could not answer the last message.",
+      );
+    }
     const next = await rollOver(current, "new", deps);
     await updateBridgeSession(deps.sessionsDir, message.key, () => next.session);
     return plain(
@@ -163,7 +179,7 @@ async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promi
       answers.push(answer.text);
     } catch (error) {
       if (deps.halted?.() === true) throw new BridgeHalted("stopped mid-turn");
-      failure = deps.redact(describeError(error));
+      failure = deps.redact(failureText(error, deps));
       break;
     }
   }
@@ -176,7 +192,13 @@ async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promi
   }
   const finished = deps.now();
   session = appendHistory(
-    { ...session, messages: session.messages + 1, lastActiveAt: finished.toISOString(), lastMessageId: message.id },
+    {
+      ...session,
+      messages: session.messages + 1,
+      lastActiveAt: finished.toISOString(),
+      lastMessageId: message.id,
+      lastTurnFailed: failure !== null,
+    },
     [historyEntry("user", deps.redact(message.text), now), historyEntry("assistant", deps.redact(text), finished)],
   );
   const stored = session;
@@ -204,7 +226,7 @@ async function rollOver(
   try {
     const made = await deps.summarize(session);
     for (const warning of made.warnings) deps.warn(`bridge: summary: ${deps.redact(warning)}`);
-    summary = made.summary;
+    summary = cleanCommandText(made.summary);
   } catch (error) {
     deps.warn(
       `bridge: summarising ${session.key} (${reason}) failed, folding its history instead: ${deps.redact(describeError(error))}`,
@@ -220,4 +242,15 @@ async function rollOver(
       history: [],
     },
   };
+}
+
+/**
+ * What the person is told about a failed turn: ctx's own error messages are written for people; anything else
+ * (a Node error, whose message may quote an argument) is named by its code, its detail logged.
+ */
+function failureText(error: unknown, deps: ConversationDeps): string {
+  if (isCtxError(error)) return describeError(error);
+  deps.warn(`bridge: a turn failed: ${deps.redact(describeError(error)).slice(0, 300)}`);
+  const code = (error as NodeJS.ErrnoException | null)?.code;
+  return `an internal error (${typeof code === "string" ? code : error instanceof Error ? error.name : "unknown"})`;
 }

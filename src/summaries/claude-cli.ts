@@ -75,7 +75,8 @@ async function runClaude(prompt: string, options: ClaudeCliOptions): Promise<Llm
           hint: "install Claude Code (npm i -g @anthropic-ai/claude-code) or use --provider extractive",
           cause: error,
         })
-      : new CtxError("PROVIDER_FAILED", `could not run ${command}: ${error.message}`, { cause: error });
+      : // The code, not the message: Node's message quotes the refused argument.
+        new CtxError("PROVIDER_FAILED", `could not run ${command} (${error.code ?? "error"})`, { cause: error });
   }
   const { stdout, stderr, code } = outcome;
   try {

@@ -2,8 +2,10 @@
 // chat bridge's turns): the prompt on stdin, the child leading its own process group, stdout capped, the start of
 // stderr kept, and past the time limit the whole group ended (Claude, its hooks, its MCP servers): SIGTERM, then
 // SIGKILL after `killGraceMs` (at once when it is 0), so nothing it started outlives it (lessons-from-peers.md
-// #8). The callers turn the outcome into their own errors and hints.
-import { spawn } from "node:child_process";
+// #8). Every argument is cleaned for the command line (cleanCommandText), and a spawn that throws (an argument
+// Node refuses) is an outcome like any other. The callers turn the outcome into their own errors and hints.
+import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
+import { cleanCommandText } from "../core/text/command-text.ts";
 
 export type ClaudeProcessOutcome =
   | { kind: "exited"; stdout: string; stderr: string; code: number | null; signal: NodeJS.Signals | null }
@@ -32,12 +34,20 @@ const MAX_STDERR_CHARS = 4_000;
 
 export function runClaudeProcess(options: ClaudeProcessOptions): Promise<ClaudeProcessOutcome> {
   return new Promise((resolve) => {
-    const child = spawn(options.command, [...options.args], {
-      cwd: options.cwd,
-      env: options.env,
-      stdio: ["pipe", "pipe", "pipe"],
-      detached: true,
-    });
+    let child: ChildProcessWithoutNullStreams;
+    try {
+      child = spawn(options.command, options.args.map(cleanCommandText), {
+        cwd: options.cwd,
+        env: options.env,
+        stdio: ["pipe", "pipe", "pipe"],
+        detached: true,
+      });
+    } catch (error) {
+      // Node checks the arguments before it starts anything; its message quotes the argument, so callers must
+      // report the code, never the message, to a person.
+      resolve({ kind: "spawn-failed", error: error as NodeJS.ErrnoException });
+      return;
+    }
     const pid = child.pid;
     if (pid !== undefined) options.onStart?.(pid);
     const stdout: Buffer[] = [];

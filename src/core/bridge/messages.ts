@@ -2,6 +2,7 @@
 // the product document's part headers), the parts' answers aggregated into one reply, the seed of a new Claude
 // session, and the person-facing notices. Pure.
 import { chunkInput } from "../chunking/input.ts";
+import { cleanCommandText } from "../text/command-text.ts";
 
 export interface PromptPart {
   index: number;
@@ -12,8 +13,12 @@ export interface PromptPart {
   chars: number;
 }
 
-/** One prompt for a short message; for one over `maxChars`, N parts that say how they belong together. */
-export function planPromptParts(text: string, maxChars: number): PromptPart[] {
+/**
+ * One prompt for a short message; for one over `maxChars`, N parts that say how they belong together. The text is
+ * cleaned for the command line first (cleanCommandText): a control character has no place in a prompt.
+ */
+export function planPromptParts(message: string, maxChars: number): PromptPart[] {
+  const text = cleanCommandText(message);
   if (text.length <= maxChars) return [{ index: 0, total: 1, prompt: text, chars: text.length }];
   const chunks = chunkInput(text, { max: maxChars });
   const total = chunks.length;
@@ -35,12 +40,12 @@ export function aggregateAnswers(answers: readonly string[]): string {
   return kept.join("\n\n");
 }
 
-/** What a seeded Claude session gets as its appended system prompt. */
+/** What a seeded Claude session gets as its appended system prompt, cleaned: it becomes a process argument. */
 export function seedSystemPrompt(summary: string): string {
-  return (
+  return cleanCommandText(
     "You are answering a person through a Synology Chat bridge. This conversation continues an earlier one; " +
-    "its summary follows. Treat what it says the person asked for or prefers as still true.\n\n" +
-    `<conversation-summary>\n${summary}\n</conversation-summary>`
+      "its summary follows. Treat what it says the person asked for or prefers as still true.\n\n" +
+      `<conversation-summary>\n${summary}\n</conversation-summary>`,
   );
 }
 

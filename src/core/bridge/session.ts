@@ -5,6 +5,7 @@
 // however long the conversation runs.
 import * as z from "zod/mini";
 import { foldSummaries } from "../summaries/fold.ts";
+import { cleanCommandText } from "../text/command-text.ts";
 import { truncateText } from "../transcript/text.ts";
 
 export const BRIDGE_SESSION_VERSION = 1;
@@ -52,6 +53,8 @@ export const BridgeSessionSchema = z.object({
   seed: z.nullable(z.string()),
   /** The journal id of the last message answered, so a replay after a crash can tell it ran. */
   lastMessageId: z.nullable(z.string()),
+  /** True when Claude could not answer the last message: `/new` then starts without the summary. */
+  lastTurnFailed: z.optional(z.boolean()),
   messages: z.int(),
   turns: z.int(),
   /** The real context size of the last turn: input + cache creation + cache read of its usage. */
@@ -95,8 +98,14 @@ export function newBridgeSession(identity: SessionIdentity, now: Date): BridgeSe
   };
 }
 
+/** A history entry, cleaned (cleanCommandText): the history becomes the summary, and the summary an argument. */
 export function historyEntry(role: HistoryEntry["role"], text: string, now: Date): HistoryEntry {
-  return { role, text: truncateText(text, HISTORY_MAX_CHARS), at: now.toISOString(), chars: text.length };
+  return {
+    role,
+    text: truncateText(cleanCommandText(text), HISTORY_MAX_CHARS),
+    at: now.toISOString(),
+    chars: text.length,
+  };
 }
 
 /**
@@ -130,6 +139,19 @@ export function capSummary(summary: string, max = SUMMARY_MAX_CHARS): string {
   const tail = summary.slice(summary.length - max + 2);
   const lineStart = tail.indexOf("\n");
   return `…\n${lineStart >= 0 && lineStart < 400 ? tail.slice(lineStart + 1) : tail}`;
+}
+
+/**
+ * The session with its summary, seed and history cleaned for the command line (break 5): a file written before
+ * the cleaning existed may hold a NUL that would make every later turn's spawn fail.
+ */
+export function cleanBridgeSession(session: BridgeSession): BridgeSession {
+  return {
+    ...session,
+    summary: cleanCommandText(session.summary),
+    seed: session.seed === null ? null : cleanCommandText(session.seed),
+    history: session.history.map((entry) => ({ ...entry, text: cleanCommandText(entry.text) })),
+  };
 }
 
 /** Starts a fresh Claude session for the conversation (idle, /new, after a summary), keeping the summary. */

@@ -5,7 +5,7 @@ import { createHash } from "node:crypto";
 import { lstat, readdir, unlink } from "node:fs/promises";
 import { join } from "node:path";
 import { ctxHome } from "../../config/paths.ts";
-import { type BridgeSession, BridgeSessionSchema } from "../../core/bridge/session.ts";
+import { type BridgeSession, BridgeSessionSchema, cleanBridgeSession } from "../../core/bridge/session.ts";
 import { CtxError, isCtxError } from "../../errors.ts";
 import { readStateFile, updateStateFile } from "../files/state-file.ts";
 
@@ -21,21 +21,30 @@ export function sessionPath(dir: string, key: string): string {
   return join(dir, `${createHash("sha256").update(key).digest("hex").slice(0, 32)}.ctx`);
 }
 
-/** The conversation's session, or null when it has none (or its file is not a regular file). */
+/**
+ * The conversation's session, or null when it has none (or its file is not a regular file). Sessions are cleaned
+ * as they are read (cleanBridgeSession), so text stored before the cleaning never reaches a command line.
+ */
 export async function readBridgeSession(dir: string, key: string): Promise<BridgeSession | null> {
   const path = sessionPath(dir, key);
   if (!(await isRegularFile(path))) return null;
-  return readStateFile(path, BridgeSessionSchema);
+  const session = await readStateFile(path, BridgeSessionSchema);
+  return session === null ? null : cleanBridgeSession(session);
 }
 
-/** Read-modify-write under the file's lock. */
+/** Read-modify-write under the file's lock; `update` sees the session cleaned, as readBridgeSession returns it. */
 export async function updateBridgeSession(
   dir: string,
   key: string,
   update: (current: BridgeSession | null) => BridgeSession,
 ): Promise<BridgeSession> {
   await refuseNonRegular(sessionPath(dir, key));
-  return updateStateFile(sessionPath(dir, key), BridgeSessionSchema, update, { codec: "lz4" });
+  return updateStateFile(
+    sessionPath(dir, key),
+    BridgeSessionSchema,
+    (current) => update(current === null ? null : cleanBridgeSession(current)),
+    { codec: "lz4" },
+  );
 }
 
 export async function deleteBridgeSession(dir: string, key: string): Promise<boolean> {
@@ -69,7 +78,7 @@ export async function listBridgeSessions(dir: string): Promise<ListedSessions> {
     if (info === null || !info.isFile()) continue;
     try {
       const session = await readStateFile(path, BridgeSessionSchema);
-      if (session !== null) listed.sessions.push({ session, bytes: info.size });
+      if (session !== null) listed.sessions.push({ session: cleanBridgeSession(session), bytes: info.size });
     } catch (error) {
       if (!isCtxError(error)) throw error;
       listed.unreadable.push(path);
