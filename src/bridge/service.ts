@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { claudeConfigDir, claudeProjectDirName } from "../config/claude-paths.ts";
 import type { Config } from "../config/schema.ts";
+import { bridgeChildEnv } from "../core/bridge/child-env.ts";
 import type { JournalMessage, OpenWork } from "../core/bridge/journal.ts";
 import { replyMessages } from "../core/bridge/payload.ts";
 import { redactText } from "../core/redact/redact.ts";
@@ -100,6 +101,12 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
   const { journal, open, skipped } = await openJournal(settings.dir);
   if (skipped > 0) log(`bridge: skipped ${skipped} damaged journal line(s) (a crash's last write)`);
   const sessions = sessionsDir(options.env);
+  // Every child the bridge starts (turns, the rolling summary) gets the operator's environment without the
+  // bridge's own settings and secrets: Claude's tools, hooks and MCP servers inherit it.
+  const childEnv = bridgeChildEnv(options.env, {
+    token: settings.synology.token,
+    incomingUrl: settings.synology.incomingUrl,
+  });
   const claude: ClaudeProcesses =
     options.claude ??
     createClaudeRunner({
@@ -107,8 +114,9 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
       args: settings.claude.args,
       cwd: settings.workdir,
       timeoutMs: settings.claude.timeoutMs,
-      env: options.env,
+      env: childEnv,
       transcriptDir: join(claudeConfigDir(options.env), "projects", claudeProjectDirName(settings.workdir)),
+      warn: (line) => log(redact(line)),
     });
   const poster = createPoster({
     incomingUrl: settings.synology.incomingUrl,
@@ -136,7 +144,7 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     summarize: (session: Parameters<typeof makeRollingSummary>[0]) =>
       makeRollingSummary(session, {
         config: options.config,
-        env: options.env,
+        env: childEnv,
         now,
         ...(options.summaryClient === undefined ? {} : { client: options.summaryClient }),
       }),
