@@ -146,26 +146,35 @@ describe("the bridge journal", () => {
 
   it("break 1: when the torn bytes cannot be cut off, the next record starts a fresh line and both whole ones survive", async () => {
     const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
-    let fail = false;
+    // "stuck": the write fails after 20 bytes and so does cutting them off; "cuttable": only the write fails.
+    let failure: "none" | "stuck" | "cuttable" = "none";
     const write: JournalWrite = async (handle, data) => {
-      if (!fail) return (await handle.write(data, 0, data.length)).bytesWritten;
+      if (failure === "none") return (await handle.write(data, 0, data.length)).bytesWritten;
       await handle.write(data, 0, 20);
-      // The disk is gone for the truncate too.
-      handle.truncate = async () => {
-        throw Object.assign(new Error("EIO: i/o error"), { code: "EIO" });
-      };
+      if (failure === "stuck") {
+        const truncate = handle.truncate;
+        handle.truncate = async () => {
+          handle.truncate = truncate;
+          throw Object.assign(new Error("EIO: i/o error"), { code: "EIO" });
+        };
+      }
       throw Object.assign(new Error("EIO: i/o error, write"), { code: "EIO" });
     };
     const opened = await openJournal(dir, { write });
     await opened.journal.append({ t: "accept", message: message("a") });
-    fail = true;
+    failure = "stuck";
     await expect(opened.journal.append({ t: "accept", message: message("torn") })).rejects.toThrow(/EIO/);
-    fail = false;
+    failure = "none";
     await opened.journal.append({ t: "accept", message: message("b") });
+    // A later failure cuts off only its own bytes, never into "b" (written after the first torn bytes).
+    failure = "cuttable";
+    await expect(opened.journal.append({ t: "accept", message: message("cut") })).rejects.toThrow(/EIO/);
+    failure = "none";
+    await opened.journal.append({ t: "accept", message: message("c") });
     await opened.journal.close();
     const read = await readJournal(journalPath(dir));
     expect(read.skipped).toBe(1);
-    expect(read.records.map((record) => (record.t === "accept" ? record.message.id : ""))).toEqual(["a", "b"]);
+    expect(read.records.map((record) => (record.t === "accept" ? record.message.id : ""))).toEqual(["a", "b", "c"]);
   });
 
   it("break 6: a FIFO at the journal path is refused at once, named in the error", async () => {

@@ -163,6 +163,8 @@ export async function openJournal(
     path,
     append: (record) =>
       serial(async () => {
+        // Torn bytes left by the last failure: the file ends past `size`; this record starts after them.
+        if (!endsClean) size = (await handle.stat()).size;
         const line = Buffer.from(endsClean ? encodeJournalLine(record) : `\n${encodeJournalLine(record)}`, "utf8");
         try {
           await writeAll(line);
