@@ -98,7 +98,12 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     throw error;
   }
 
-  const { journal, open, skipped } = await openJournal(settings.dir);
+  // A journal that cannot be opened (a pipe, folder or link at its path) stops the start with the lock let go.
+  const { journal, open, skipped } = await openJournal(settings.dir).catch(async (error: unknown) => {
+    release();
+    await held.catch(() => undefined);
+    throw error;
+  });
   if (skipped > 0) log(`bridge: skipped ${skipped} damaged journal line(s) (a crash's last write)`);
   const sessions = sessionsDir(options.env);
   // Every child the bridge starts (turns, the rolling summary) gets the operator's environment without the

@@ -2,7 +2,8 @@
 // webhook's refusals (wrong token, non-form bodies, missing fields, 1 MiB + 1 byte, invalid UTF-8) and a Claude
 // that fails, prints non-JSON or hangs: each gets a clear reply or HTTP answer and a log line, and the bridge
 // keeps serving the next message.
-import { existsSync, readFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -74,6 +75,24 @@ describe("ctx bridge synology: configuration", () => {
     expect(noToken.stderr).toContain("CTX_BRIDGE__SYNOLOGY__TOKEN");
     const noUrl = await runCtx(sandbox, ["bridge", "synology"], { env: { CTX_BRIDGE__SYNOLOGY__TOKEN: "t" } });
     expect(noUrl.stderr).toContain("ctx: bridge.synology.incomingUrl is not set");
+  });
+});
+
+describe("ctx bridge synology: the journal's path", () => {
+  it("break 6: a FIFO at journal.log is refused at start within a bounded time, named in the error", async () => {
+    const sandbox = await createSandbox({ git: false });
+    cleanups.push(() => sandbox.cleanup());
+    const bridgeDir = join(String(sandbox.env.CTX_HOME), "bridge");
+    mkdirSync(bridgeDir, { recursive: true, mode: 0o700 });
+    const journal = join(bridgeDir, "journal.log");
+    execFileSync("mkfifo", [journal]);
+    const result = await runCtx(sandbox, ["bridge", "synology", "--port", "0"], {
+      env: { CTX_BRIDGE__SYNOLOGY__TOKEN: TOKEN, CTX_BRIDGE__SYNOLOGY__INCOMING_URL: "http://127.0.0.1:9/x" },
+      timeoutMs: 20_000,
+    });
+    expect(result.timedOut).toBe(false);
+    expect(result.exitCode).toBe(1);
+    expect(result.stderr).toContain(`ctx: the bridge journal ${journal} is not a regular file`);
   });
 });
 

@@ -1,9 +1,17 @@
-import { appendFile, mkdtemp, readFile, stat, symlink, writeFile } from "node:fs/promises";
+import { execFileSync } from "node:child_process";
+import { appendFile, mkdir, mkdtemp, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { JournalMessage } from "../../core/bridge/journal.ts";
-import { decodeJournal, encodeJournalLine, journalPath, openJournal, readJournal } from "./journal-store.ts";
+import {
+  decodeJournal,
+  encodeJournalLine,
+  type JournalWrite,
+  journalPath,
+  openJournal,
+  readJournal,
+} from "./journal-store.ts";
 
 const message = (id: string): JournalMessage => ({
   id,
@@ -92,5 +100,94 @@ describe("the bridge journal", () => {
     await writeFile(elsewhere, "");
     await symlink(elsewhere, journalPath(dir));
     await expect(readJournal(journalPath(dir))).rejects.toThrow(/is not a regular file/);
+  });
+
+  it("break 1: recovers every whole record after a torn one, on its own line or run onto the torn bytes", () => {
+    const good = (id: string) => encodeJournalLine({ t: "accept", message: message(id) });
+    const torn = good("torn").slice(0, 40);
+    // Torn bytes, then a newline (this bridge), and torn bytes with the next record run onto them (an older one).
+    const text = `${good("a")}${torn}\n${good("b")}${torn}${good("c")}${good("d")}`;
+    const read = decodeJournal(text);
+    expect(read.records.map((record) => (record.t === "accept" ? record.message.id : ""))).toEqual([
+      "a",
+      "b",
+      "c",
+      "d",
+    ]);
+    expect(read.skipped).toBe(2);
+  });
+
+  it("break 1: a short write is completed, and a failed one (ENOSPC) rejects, leaves no torn bytes, and the next record lands on its own line", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
+    // "short": every write takes at most 7 bytes; "full": one short write, then ENOSPC (a disk filling up).
+    let mode: "short" | "full" | "ok" = "short";
+    let shortOnce = false;
+    const write: JournalWrite = async (handle, data) => {
+      if (mode === "ok") return (await handle.write(data, 0, data.length)).bytesWritten;
+      if (mode === "full" && shortOnce)
+        throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+      shortOnce = true;
+      return (await handle.write(data, 0, Math.min(7, data.length))).bytesWritten;
+    };
+    const { journal } = await openJournal(dir, { write });
+    await journal.append({ t: "accept", message: message("a") }); // written 7 bytes at a time, all of it
+    mode = "full";
+    shortOnce = false;
+    await expect(journal.append({ t: "accept", message: message("lost") })).rejects.toThrow(/ENOSPC/);
+    mode = "ok";
+    await journal.append({ t: "accept", message: message("b") });
+    await journal.close();
+    const text = await readFile(journalPath(dir), "utf8");
+    expect(text).not.toContain("lost");
+    const read = await readJournal(journalPath(dir));
+    expect(read.skipped).toBe(0);
+    expect(read.records.map((record) => (record.t === "accept" ? record.message.id : ""))).toEqual(["a", "b"]);
+  });
+
+  it("break 1: when the torn bytes cannot be cut off, the next record starts a fresh line and both whole ones survive", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
+    // "stuck": the write fails after 20 bytes and so does cutting them off; "cuttable": only the write fails.
+    let failure: "none" | "stuck" | "cuttable" = "none";
+    const write: JournalWrite = async (handle, data) => {
+      if (failure === "none") return (await handle.write(data, 0, data.length)).bytesWritten;
+      await handle.write(data, 0, 20);
+      if (failure === "stuck") {
+        const truncate = handle.truncate;
+        handle.truncate = async () => {
+          handle.truncate = truncate;
+          throw Object.assign(new Error("EIO: i/o error"), { code: "EIO" });
+        };
+      }
+      throw Object.assign(new Error("EIO: i/o error, write"), { code: "EIO" });
+    };
+    const opened = await openJournal(dir, { write });
+    await opened.journal.append({ t: "accept", message: message("a") });
+    failure = "stuck";
+    await expect(opened.journal.append({ t: "accept", message: message("torn") })).rejects.toThrow(/EIO/);
+    failure = "none";
+    await opened.journal.append({ t: "accept", message: message("b") });
+    // A later failure cuts off only its own bytes, never into "b" (written after the first torn bytes).
+    failure = "cuttable";
+    await expect(opened.journal.append({ t: "accept", message: message("cut") })).rejects.toThrow(/EIO/);
+    failure = "none";
+    await opened.journal.append({ t: "accept", message: message("c") });
+    await opened.journal.close();
+    const read = await readJournal(journalPath(dir));
+    expect(read.skipped).toBe(1);
+    expect(read.records.map((record) => (record.t === "accept" ? record.message.id : ""))).toEqual(["a", "b", "c"]);
+  });
+
+  it("break 6: a FIFO at the journal path is refused at once, named in the error", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
+    execFileSync("mkfifo", [journalPath(dir)]);
+    const started = performance.now();
+    await expect(openJournal(dir)).rejects.toThrow(new RegExp(`${journalPath(dir)} is not a regular file`));
+    expect(performance.now() - started).toBeLessThan(5_000);
+  });
+
+  it("break 6: a folder at the journal path is refused, named in the error", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
+    await mkdir(journalPath(dir));
+    await expect(openJournal(dir)).rejects.toThrow(/journal\.log is not a regular file/);
   });
 });
