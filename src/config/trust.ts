@@ -2,6 +2,7 @@
 // .ctx/config.json may not set, and the project layer with them taken out unless the user trusted that exact file
 // (`ctx config trust` records its path and SHA-256 in the user's own config, like direnv's `allow`). The marks live
 // in ./schema.ts beside each key; a test keeps SENSITIVE_SETTINGS equal to them.
+import { isPlainObject } from "./merge.ts";
 
 /** `safe` tunes what ctx computes for this project; `sensitive` and `secret` come only from the user. */
 export type KeyTrust = "safe" | "sensitive" | "secret";
@@ -47,10 +48,6 @@ export interface IgnoredSettings {
 /** Whether a dotted key holds a credential (`ctx config` hides its value). */
 export function isSecretSetting(key: string): boolean {
   return SENSITIVE_SETTINGS[key] === "secret";
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 /** The sensitive keys a layer's value sets (a section set to something other than an object counts as its keys). */

@@ -1,12 +1,12 @@
 // The adversarial suite's tools (issue #21): a world of folders like a user's (home, CTX_HOME, Claude Code's folder,
 // a cloned repository), the built ctx run as the current user or as a throwaway unprivileged one, and a listing of a
 // tree with every entry's type and mode, so a probe can assert that nothing outside ctx's folders changed.
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { chownSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { assertBuilt, CTX_BIN, type ProcessResult } from "../e2e/ctx-process.ts";
+import { assertBuilt, CTX_BIN, type ProcessResult, runProcess } from "../e2e/ctx-process.ts";
 
 /** The uid and gid of the throwaway user (nobody's on Debian); only root can become it. */
 export const UNPRIVILEGED_ID = 65_534;
@@ -129,29 +129,11 @@ export function runCtxIn(
   options: { cwd?: string; env?: NodeJS.ProcessEnv; stdin?: string | Buffer; timeoutMs?: number } = {},
 ): Promise<ProcessResult> {
   const { command, args: argv } = ctxCommand(world, args);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, argv, {
-      cwd: options.cwd ?? world.repo,
-      env: worldEnv(world, options.env),
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    child.stdout.on("data", (d: Buffer) => out.push(d));
-    child.stderr.on("data", (d: Buffer) => err.push(d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), options.timeoutMs ?? 20_000);
-    child.on("error", reject);
-    child.stdin.on("error", () => {});
-    child.on("close", (code, signal) => {
-      clearTimeout(timer);
-      resolve({
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
-        code,
-        signal,
-      });
-    });
-    child.stdin.end(options.stdin ?? "");
+  return runProcess(command, argv, {
+    cwd: options.cwd ?? world.repo,
+    env: worldEnv(world, options.env),
+    ...(options.stdin !== undefined ? { stdin: options.stdin } : {}),
+    ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
 }
 

@@ -23,12 +23,21 @@ export function runCtx(
   },
 ): Promise<ProcessResult> {
   assertBuilt();
+  return runProcess(process.execPath, [CTX_BIN, ...args], {
+    ...options,
+    env: { ...process.env, CTX_LOG_LEVEL: "warn", ...options.env },
+  });
+}
+
+/** Runs `command` to its end with the whole environment given, its stdout and stderr collected, killed after the
+ *  time limit (SIGKILL, seen as `signal`). */
+export function runProcess(
+  command: string,
+  args: readonly string[],
+  options: { cwd: string; env: NodeJS.ProcessEnv; stdin?: string | Buffer; timeoutMs?: number },
+): Promise<ProcessResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CTX_BIN, ...args], {
-      cwd: options.cwd,
-      env: { ...process.env, CTX_LOG_LEVEL: "warn", ...options.env },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ["pipe", "pipe", "pipe"] });
     const out: Buffer[] = [];
     const err: Buffer[] = [];
     child.stdout.on("data", (d: Buffer) => out.push(d));
