@@ -223,10 +223,9 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     await journal
       .append({ t: "done", id })
       .catch((error: unknown) => log(`bridge: message ${id}: done not journaled (${describeError(error)})`));
-    const parts = work.parts ?? [];
     const given = work.gaveUp === null ? "" : ` GAVE-UP=${work.gaveUp.parts}`;
     log(
-      `bridge: ${shortKey(work.key)} ${work.message.username} ${work.summary} posted=${work.posted - (work.gaveUp?.parts ?? 0)}/${parts.length}` +
+      `bridge: ${shortKey(work.key)} ${work.message.username} ${work.summary} posted=${work.posted - (work.gaveUp?.parts ?? 0)}` +
         `${given} time=${Math.round(performance.now() - work.receivedAt)}ms`,
     );
     await journal.compact(() => [...owed.values()], 1_000);

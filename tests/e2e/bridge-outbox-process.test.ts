@@ -60,7 +60,7 @@ describe("ctx bridge synology: replies wait for the chat across a stop", () => {
       second.child.kill("SIGKILL");
       await second.exited;
     });
-    await second.waitForLog(/bridge: s-[0-9a-f]{8} eve resumed: posting parts 1-1 posted=1\/1 /);
+    await second.waitForLog(/bridge: s-[0-9a-f]{8} eve resumed: posting parts 1-1 posted=1 /);
     expect(chat.posts.map((post) => post.text)).toEqual(["echo 1: hello outbox"]);
     expect(readFileSync(counter, "utf8").trim().split("\n")).toHaveLength(1);
   }, 60_000);
