@@ -25,6 +25,7 @@ import { createPoster } from "./poster.ts";
 import { createWorkQueue } from "./queue.ts";
 import { resolveBridgeSettings } from "./settings.ts";
 import { makeRollingSummary, type RollingSummaryDeps } from "./summarize.ts";
+import { startWorkingNotice, wantsWorkingNotice } from "./working-notice.ts";
 
 export interface BridgeServiceOptions {
   config: Config;
@@ -123,7 +124,7 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
       transcriptDir: join(claudeConfigDir(options.env), "projects", claudeProjectDirName(settings.workdir)),
       warn: (line) => log(redact(line)),
     });
-  const poster = createPoster({
+  const posterOptions = {
     incomingUrl: settings.synology.incomingUrl,
     mode: settings.synology.mode,
     paceMs: settings.paceMs,
@@ -132,7 +133,10 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     timeoutMs: settings.postTimeoutMs,
     warn: log,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-  });
+  };
+  const poster = createPoster(posterOptions);
+  // One try for the "working on it" notice: a reply must never wait behind a courtesy message's retries.
+  const noticePoster = createPoster({ ...posterOptions, retries: 0 });
   const owed = new Map<string, Work>();
 
   const conversationDeps = {
@@ -172,8 +176,13 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     let parts: string[];
     if (work.parts === null) {
       let answer: Awaited<ReturnType<typeof answerMessage>>;
+      const stopNotice = startWorkingNotice({
+        afterSeconds: wantsWorkingNotice(work.live) ? settings.workingNoticeSeconds : 0,
+        post: (text) => noticePoster.postReply(work.message.userId, [text], 0, async () => {}),
+        warn: log,
+      });
       try {
-        answer = await answerMessage(work.live, conversationDeps);
+        answer = await answerMessage(work.live, conversationDeps).finally(stopNotice);
       } catch (error) {
         if (error instanceof BridgeHalted) return; // stopping: the journal still owes it
         // The session store failed (damaged file, disk full): the person hears about it, the bridge goes on.

@@ -43,6 +43,21 @@ describe("ctx bridge status", () => {
     expect(report.pendingMessages).toBe(1);
   });
 
+  it("names a channel conversation by its channel id when Synology sent no channel name", async () => {
+    const channel = { key: "7:42", userId: "42", username: "ann", channelId: "7", channelName: null };
+    const direct = { key: "dm:43", userId: "43", username: "bob", channelId: null, channelName: null };
+    for (const identity of [channel, direct]) {
+      await updateBridgeSession(sessionsDir(env), identity.key, () =>
+        newBridgeSession(identity, new Date("2026-01-02T03:04:05Z")),
+      );
+    }
+    const text = await run(["bridge", "status"]);
+    expect(text.stdout).toContain("ann (channel 7):");
+    expect(text.stdout).toContain("bob (direct):");
+    const report = BridgeStatusReportSchema.parse(JSON.parse((await run(["bridge", "status", "--json"])).stdout));
+    expect(report.sessions.find((row) => row.key === "7:42")).toMatchObject({ channelId: "7", channelName: null });
+  });
+
   it("prints an empty listing before the bridge ever ran", async () => {
     const report = BridgeStatusReportSchema.parse(JSON.parse((await run(["bridge", "status", "--json"])).stdout));
     expect(report).toMatchObject({ sessions: [], pendingMessages: 0, unreadable: [] });

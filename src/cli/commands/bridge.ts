@@ -3,7 +3,7 @@
 // is loaded only by `ctx bridge synology`, so no other command pays for Hono.
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
-import { type BridgeStatusReport, BridgeStatusReportSchema } from "../../core/bridge/status.ts";
+import { type BridgeStatusReport, BridgeStatusReportSchema, conversationPlace } from "../../core/bridge/status.ts";
 import { CtxError } from "../../errors.ts";
 import { collectBridgeStatus } from "../../store/bridge/status.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
@@ -74,9 +74,8 @@ function parsePort(raw: string): number {
 function formatBridgeStatus(report: BridgeStatusReport): string {
   const lines = [`Bridge sessions in ${report.sessionsDir}: ${report.sessions.length}`];
   for (const row of report.sessions) {
-    const where = row.channelName === null ? "direct" : `#${row.channelName}`;
     lines.push(
-      `  ${row.username} (${where}): ${row.messages} messages, ${row.contextTokens.toLocaleString("en-US")} tokens, ` +
+      `  ${row.username} (${conversationPlace(row)}): ${row.messages} messages, ${row.contextTokens.toLocaleString("en-US")} tokens, ` +
         `last ${row.lastActiveAt.replace("T", " ").slice(0, 16)} UTC, summarised ${row.summarizedAt === null ? "never" : row.summarizedAt.replace("T", " ").slice(0, 16)}, ` +
         `${row.fileBytes.toLocaleString("en-US")} bytes`,
     );
