@@ -146,7 +146,13 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
 
   async function answerWebhook(c: Context): Promise<Response> {
     const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-    const read = await readBodyCapped(c.req.raw.body, maxBody, (token) => !tokenMatches(token, expected));
+    const declared = Number(c.req.header("content-length") ?? Number.NaN);
+    const read = await readBodyCapped(
+      c.req.raw.body,
+      maxBody,
+      Number.isSafeInteger(declared) && declared >= 0 ? declared : null,
+      (token) => !tokenMatches(token, expected),
+    );
     if (read.kind === "wrong-token") {
       deps.warn("bridge: refused a webhook with a wrong token (its first field; the rest was not read)");
       c.header("connection", "close");
