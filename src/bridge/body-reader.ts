@@ -34,7 +34,9 @@ export async function readBodyCapped(
       if (done) return { kind: "whole", body: buffer.subarray(0, size) };
       const taken = value.length > cap - size ? value.subarray(0, cap - size) : value;
       if (size + taken.length > buffer.length) {
-        const grown = Buffer.allocUnsafe(Math.min(cap, Math.max(buffer.length * 2, size + taken.length)));
+        const grown = Buffer.allocUnsafe(
+          Math.min(cap, Math.max(buffer.length * 2, size + taken.length, FIRST_BUFFER_BYTES)),
+        );
         buffer.copy(grown, 0, 0, size);
         buffer = grown;
       }
