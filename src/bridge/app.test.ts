@@ -227,6 +227,7 @@ describe("the webhook app: bodies over the cap and floods (issue #22, breaks 4 a
       body: form({ user_id: "8", text: "hi" }),
     });
     expect(after.status).toBe(200);
+    expect(warnings.join("\n")).toContain("no longer busy; 1 request(s) were answered 503 unread");
     expect(accepted.map((message) => message.live.text)).toEqual(["hello", "hello", "hi"]);
   });
 });

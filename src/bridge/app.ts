@@ -121,15 +121,14 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
   const maxBody = deps.maxInputBytes * 3 + 64 * 1024;
   const maxReading = deps.maxBodiesInFlight ?? MAX_BODIES_IN_FLIGHT;
   let reading = 0;
-  let busy = false;
+  let turnedAway = 0;
 
   app.post("/webhook", async (c) => {
     if (reading >= maxReading) {
-      // Logged once per busy spell: a flood must not flood the log too.
-      if (!busy) {
-        busy = true;
-        deps.warn(`bridge: ${maxReading} webhook bodies in flight; answering 503 (Retry-After) until one is done`);
-      }
+      // Logged once per busy spell (and counted when it ends): a flood must not flood the log too.
+      if (turnedAway === 0)
+        deps.warn(`bridge: ${maxReading} webhook bodies in flight; answering 503 (Retry-After) until they are done`);
+      turnedAway += 1;
       return c.json({ error: "busy; try again" }, 503, {
         "retry-after": String(RETRY_AFTER_SECONDS),
         connection: "close",
@@ -140,7 +139,10 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
       return await answerWebhook(c);
     } finally {
       reading -= 1;
-      busy = false;
+      if (reading === 0 && turnedAway > 0) {
+        deps.warn(`bridge: no longer busy; ${turnedAway} request(s) were answered 503 unread`);
+        turnedAway = 0;
+      }
     }
   });
 
@@ -154,7 +156,7 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
       (token) => !tokenMatches(token, expected),
     );
     if (read.kind === "wrong-token") {
-      deps.warn("bridge: refused a webhook with a wrong token (its first field; the rest was not read)");
+      deps.warn("bridge: refused a webhook with a wrong token (the rest of its body was not read)");
       c.header("connection", "close");
       return c.json({ error: "invalid token" }, 401);
     }
