@@ -67,6 +67,9 @@ export interface Answer {
 const REFUSALS = {
   "invalid-utf8": "Your message could not be read: it is not valid UTF-8 text, so it was not sent to Claude.",
   empty: "Your message was empty, so there was nothing to send to Claude.",
+  "wrong-content-type":
+    "Your message did not arrive as the form Synology Chat sends (application/x-www-form-urlencoded), so it was " +
+    "not sent to Claude. Check the webhook's settings or the proxy in front of the bridge.",
 } as const;
 
 /** An answer that ran no Claude turn: a refusal, a command's reply. */

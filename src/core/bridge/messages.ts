@@ -49,9 +49,11 @@ export function seedSystemPrompt(summary: string): string {
   );
 }
 
+/** `bytes` is the message's size when it was read; a body over the HTTP cap is not read, and only the limit shows. */
 export function tooLargeNotice(bytes: number, limit: number): string {
+  const size = bytes > limit ? `Your message is ${formatBytes(bytes)}, over` : "Your message is over";
   return (
-    `Your message is ${formatBytes(bytes)}, over this bridge's limit of ${formatBytes(limit)} ` +
+    `${size} this bridge's limit of ${formatBytes(limit)} ` +
     "(bridge.maxInputBytes), so it was not sent to Claude. Send it in smaller pieces or attach it as a file on the NAS."
   );
 }
