@@ -58,6 +58,26 @@ describe("ctx bridge status", () => {
     expect(report.sessions.find((row) => row.key === "7:42")).toMatchObject({ channelId: "7", channelName: null });
   });
 
+  it("keeps a chat's user name and channel name on their line (no forged line, no escape)", async () => {
+    const identity = {
+      key: "9:44",
+      userId: "44",
+      username: "eve\nBridge sessions in /forged: 0\u001b]52;c;cHduZWQ=\u0007",
+      channelId: "9",
+      channelName: "ops\r\nMessages accepted and not yet answered: 0",
+    };
+    await updateBridgeSession(sessionsDir(env), identity.key, () =>
+      newBridgeSession(identity, new Date("2026-01-02T03:04:05Z")),
+    );
+    const text = await run(["bridge", "status"]);
+    expect(text.stdout).not.toContain("\u001b");
+    expect(text.stdout).not.toContain("\u0007");
+    const lines = text.stdout.split("\n");
+    expect(lines.filter((line) => line.startsWith("Bridge sessions in"))).toHaveLength(1);
+    expect(lines.filter((line) => line.startsWith("Messages accepted"))).toHaveLength(1);
+    expect(lines.find((line) => line.includes("eve"))).toContain("0 messages");
+  });
+
   it("prints an empty listing before the bridge ever ran", async () => {
     const report = BridgeStatusReportSchema.parse(JSON.parse((await run(["bridge", "status", "--json"])).stdout));
     expect(report).toMatchObject({ sessions: [], pendingMessages: 0, unreadable: [] });

@@ -74,8 +74,9 @@ function parsePort(raw: string): number {
 function formatBridgeStatus(report: BridgeStatusReport): string {
   const lines = [`Bridge sessions in ${report.sessionsDir}: ${report.sessions.length}`];
   for (const row of report.sessions) {
+    // The name and the channel come from the chat: one line each, whatever a person put in them.
     lines.push(
-      `  ${row.username} (${conversationPlace(row)}): ${row.messages} messages, ${row.contextTokens.toLocaleString("en-US")} tokens, ` +
+      `  ${sanitizeLogLine(row.username)} (${sanitizeLogLine(conversationPlace(row))}): ${row.messages} messages, ${row.contextTokens.toLocaleString("en-US")} tokens, ` +
         `last ${row.lastActiveAt.replace("T", " ").slice(0, 16)} UTC, summarised ${row.summarizedAt === null ? "never" : row.summarizedAt.replace("T", " ").slice(0, 16)}, ` +
         `${row.fileBytes.toLocaleString("en-US")} bytes`,
     );
