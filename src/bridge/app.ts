@@ -1,14 +1,22 @@
 // The bridge's HTTP face (Hono): `POST /webhook` takes Synology Chat's form post, checks its token in constant
 // time, journals the message (fsynced) and answers 200 at once, before Claude runs; when the journal cannot keep
 // it (a full disk) the answer is 503, so Synology sends it again later. `GET /healthz` reports.
-// A wrong token gets 401 and nothing else happens. A message that cannot run (too large, not UTF-8, empty) is
-// still journaled in its place, so the person gets a reply saying why, in order with the rest.
+// Bodies are read with a running cap (body-reader.ts), at most 16 at once (more get 503 + Retry-After), and a
+// wrong token in the first field stops the reading: a flood costs bounded memory. A wrong token gets 401 and
+// nothing else happens. A message that cannot run (over the cap, too large, not UTF-8, empty, not a form) is
+// still journaled in its place when its token and user id show, so the person hears why, in order with the rest.
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { type Context, Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import type { JournalMessage } from "../core/bridge/journal.ts";
-import { chatMessageOf, parseFormBody, sessionKeyOf, WebhookFieldsSchema } from "../core/bridge/webhook.ts";
+import {
+  chatMessageOf,
+  parseFormBody,
+  readableFieldsOf,
+  sessionKeyOf,
+  WebhookFieldsSchema,
+} from "../core/bridge/webhook.ts";
 import { describeError } from "../errors.ts";
+import { readBodyCapped } from "./body-reader.ts";
 
 export interface AcceptedMessage {
   /** What the journal keeps (text redacted). */
@@ -27,10 +35,15 @@ export interface WebhookAppDeps {
   now: () => Date;
   health: () => Promise<Record<string, unknown>>;
   warn: (line: string) => void;
+  /** Bodies read at once (default 16); a request past them gets 503 with Retry-After, its body unread. */
+  maxBodiesInFlight?: number;
 }
 
 /** Post ids seen lately: Synology re-sends a webhook it thinks failed; the second one is not a new message. */
 const SEEN_POST_IDS = 2_000;
+/** Bodies read at once: with each at most the HTTP cap (~3 MiB), a flood holds at most ~50 MB. */
+const MAX_BODIES_IN_FLIGHT = 16;
+const RETRY_AFTER_SECONDS = 5;
 
 export function createWebhookApp(deps: WebhookAppDeps): Hono {
   const app = new Hono();
@@ -55,89 +68,160 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
     }
   };
   const unavailable = (c: Context) => c.json({ error: "the bridge could not store the message; try again" }, 503);
+  /** One message through the post-id check and the journal; the answer for it once kept, 503 when not. */
+  const acceptOnce = async (c: Context, accepted: AcceptedMessage, answer: () => Response): Promise<Response> => {
+    const { key, postId } = accepted.journaled;
+    const postKey = postId === null ? null : `${key}#${postId}`;
+    if (postKey !== null) {
+      for (let running = accepting.get(postKey); running !== undefined; running = accepting.get(postKey)) await running;
+      if (seen.has(postKey)) {
+        deps.warn(`bridge: post ${postId} arrived again; already accepted, not run twice`);
+        return answer();
+      }
+    }
+    // Seen once on disk (and only then), before any copy waiting on it looks.
+    const durable = acceptDurably(accepted).then((kept) => {
+      if (postKey === null) return kept;
+      accepting.delete(postKey);
+      if (kept) remember(postKey);
+      return kept;
+    });
+    if (postKey !== null) accepting.set(postKey, durable);
+    return (await durable) ? answer() : unavailable(c);
+  };
+  /** A message that cannot run, from what its fields show: journaled in its conversation's place, so the person
+   *  hears why in order with their other messages. Null when no user id shows (there is nobody to tell). */
+  const refuse = (
+    c: Context,
+    fields: ReadonlyMap<string, string>,
+    refused: NonNullable<JournalMessage["refused"]>,
+    bytes: number,
+    answer: () => Response,
+  ): Promise<Response> | null => {
+    const userId = fields.get("user_id") ?? "";
+    if (userId === "") return null;
+    const postId = fields.get("post_id") || null;
+    const channelId = fields.get("channel_id") || null;
+    const message: JournalMessage = {
+      id: randomUUID(),
+      at: deps.now().toISOString(),
+      key: sessionKeyOf(userId, channelId),
+      userId,
+      username: fields.get("username") ?? userId,
+      channelId,
+      channelName: fields.get("channel_name") || null,
+      postId,
+      text: "",
+      bytes,
+      refused,
+    };
+    return acceptOnce(c, { journaled: message, live: message }, answer);
+  };
   // Percent-encoding triples a byte at worst; past that the body cannot be a message within the limit.
   const maxBody = deps.maxInputBytes * 3 + 64 * 1024;
+  const maxReading = deps.maxBodiesInFlight ?? MAX_BODIES_IN_FLIGHT;
+  let reading = 0;
+  let turnedAway = 0;
 
-  app.post(
-    "/webhook",
-    bodyLimit({
-      maxSize: maxBody,
-      onError: (c) => {
-        deps.warn(`bridge: refused a webhook body over ${maxBody} bytes`);
-        return c.json({ error: `body over ${maxBody} bytes` }, 413);
-      },
-    }),
-    async (c) => {
-      const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
-      if (type !== "application/x-www-form-urlencoded") {
-        deps.warn(`bridge: refused a webhook with content type "${type || "(none)"}" (Synology sends a form)`);
-        return c.json({ error: "expected application/x-www-form-urlencoded" }, 415);
+  app.post("/webhook", async (c) => {
+    if (reading >= maxReading) {
+      // Logged once per busy spell (and counted when it ends): a flood must not flood the log too.
+      if (turnedAway === 0)
+        deps.warn(`bridge: ${maxReading} webhook bodies in flight; answering 503 (Retry-After) until they are done`);
+      turnedAway += 1;
+      return c.json({ error: "busy; try again" }, 503, {
+        "retry-after": String(RETRY_AFTER_SECONDS),
+        connection: "close",
+      });
+    }
+    reading += 1;
+    try {
+      return await answerWebhook(c);
+    } finally {
+      reading -= 1;
+      if (reading === 0 && turnedAway > 0) {
+        deps.warn(`bridge: no longer busy; ${turnedAway} request(s) were answered 503 unread`);
+        turnedAway = 0;
       }
-      const body = new Uint8Array(await c.req.arrayBuffer());
-      const parsed = parseFormBody(body);
-      // A body that is not UTF-8 still shows its token and user id (ASCII) to a lenient parse.
-      const lenient = parsed.ok ? parsed.fields : new Map(new URLSearchParams(Buffer.from(body).toString("latin1")));
-      if (!tokenMatches(lenient.get("token"), expected)) {
-        deps.warn("bridge: refused a webhook with a wrong or missing token");
+    }
+  });
+
+  async function answerWebhook(c: Context): Promise<Response> {
+    const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+    const declared = Number(c.req.header("content-length") ?? Number.NaN);
+    const read = await readBodyCapped(
+      c.req.raw.body,
+      maxBody,
+      Number.isSafeInteger(declared) && declared >= 0 ? declared : null,
+      (token) => !tokenMatches(token, expected),
+    );
+    if (read.kind === "wrong-token") {
+      deps.warn("bridge: refused a webhook with a wrong token (the rest of its body was not read)");
+      c.header("connection", "close");
+      return c.json({ error: "invalid token" }, 401);
+    }
+    const over = read.kind === "over-cap";
+    // The rest of the body stays unread: the connection closes after the answer instead of draining it.
+    if (over) c.header("connection", "close");
+    const body = over ? read.prefix : read.body;
+    if (type !== "application/x-www-form-urlencoded") {
+      deps.warn(`bridge: refused a webhook with content type "${type || "(none)"}" (Synology sends a form)`);
+      const answer = () => c.json({ error: "expected application/x-www-form-urlencoded" }, 415);
+      const fields = foreignFieldsOf(body, type, over);
+      if (!tokenMatches(fields.get("token"), expected)) return answer();
+      return (await refuse(c, fields, "wrong-content-type", 0, answer)) ?? answer();
+    }
+    if (over) {
+      const fields = readableFieldsOf(body, true);
+      if (!tokenMatches(fields.get("token"), expected)) {
+        deps.warn(`bridge: refused a webhook body over ${maxBody} bytes with a wrong or missing token`);
         return c.json({ error: "invalid token" }, 401);
       }
-      const at = deps.now().toISOString();
-      const base = {
-        id: randomUUID(),
-        at,
-        userId: lenient.get("user_id") ?? "",
-        username: lenient.get("username") ?? lenient.get("user_id") ?? "",
-        channelId: null,
-        channelName: null,
-        postId: null,
-        text: "",
-        bytes: 0,
-      };
-      if (!parsed.ok || !WebhookFieldsSchema.safeParse(Object.fromEntries(parsed.fields)).success) {
-        const problem = parsed.ok ? "missing user_id or text" : parsed.problem;
-        deps.warn(`bridge: webhook from user ${base.userId || "(none)"}: ${problem}`);
-        if (base.userId === "") return c.json({ error: problem }, 400);
-        const refused = parsed.ok ? ("empty" as const) : ("invalid-utf8" as const);
-        // In its conversation's place, so the notice arrives in order with the person's other messages.
-        const key = sessionKeyOf(base.userId, lenient.get("channel_id") || null);
-        const message = { ...base, key, refused };
-        if (!(await acceptDurably({ journaled: message, live: message }))) return unavailable(c);
-        return c.json({}, 200);
-      }
-      const fields = WebhookFieldsSchema.parse(Object.fromEntries(parsed.fields));
-      const chat = chatMessageOf(fields);
-      const postKey = chat.postId === null ? null : `${chat.key}#${chat.postId}`;
-      if (postKey !== null) {
-        for (let running = accepting.get(postKey); running !== undefined; running = accepting.get(postKey))
-          await running;
-        if (seen.has(postKey)) {
-          deps.warn(`bridge: post ${chat.postId} arrived again; already accepted, not run twice`);
-          return c.json({}, 200);
-        }
-      }
-      const bytes = Buffer.byteLength(chat.text, "utf8");
-      const live: JournalMessage = { ...base, ...chat, username: chat.username, text: chat.text, bytes };
-      const tooLarge = { ...live, text: "", refused: "too-large" as const };
-      const accepted =
-        bytes > deps.maxInputBytes
-          ? { journaled: tooLarge, live: tooLarge }
-          : { journaled: { ...live, text: deps.redact(chat.text) }, live };
-      // Seen once on disk (and only then), before any copy waiting on it looks.
-      const durable = acceptDurably(accepted).then((kept) => {
-        if (postKey === null) return kept;
-        accepting.delete(postKey);
-        if (kept) remember(postKey);
-        return kept;
-      });
-      if (postKey !== null) accepting.set(postKey, durable);
-      const kept = await durable;
-      return kept ? c.json({}, 200) : unavailable(c);
-    },
-  );
+      deps.warn(`bridge: refused a webhook body over ${maxBody} bytes from user ${fields.get("user_id") || "(none)"}`);
+      const answer = () => c.json({ error: `body over ${maxBody} bytes` }, 413);
+      return (await refuse(c, fields, "too-large", 0, answer)) ?? answer();
+    }
+    const parsed = parseFormBody(body);
+    // A body that is not UTF-8 still shows its token and user id (ASCII) to a lenient parse.
+    const lenient = parsed.ok ? parsed.fields : readableFieldsOf(body);
+    if (!tokenMatches(lenient.get("token"), expected)) {
+      deps.warn("bridge: refused a webhook with a wrong or missing token");
+      return c.json({ error: "invalid token" }, 401);
+    }
+    const ok = () => c.json({}, 200);
+    if (!parsed.ok || !WebhookFieldsSchema.safeParse(Object.fromEntries(parsed.fields)).success) {
+      const problem = parsed.ok ? "missing user_id or text" : parsed.problem;
+      deps.warn(`bridge: webhook from user ${lenient.get("user_id") || "(none)"}: ${problem}`);
+      const refused = parsed.ok ? ("empty" as const) : ("invalid-utf8" as const);
+      return (await refuse(c, lenient, refused, 0, ok)) ?? c.json({ error: problem }, 400);
+    }
+    const fields = WebhookFieldsSchema.parse(Object.fromEntries(parsed.fields));
+    const chat = chatMessageOf(fields);
+    const bytes = Buffer.byteLength(chat.text, "utf8");
+    const live: JournalMessage = { id: randomUUID(), at: deps.now().toISOString(), ...chat, bytes };
+    const tooLarge = { ...live, text: "", refused: "too-large" as const };
+    const accepted =
+      bytes > deps.maxInputBytes
+        ? { journaled: tooLarge, live: tooLarge }
+        : { journaled: { ...live, text: deps.redact(chat.text) }, live };
+    return acceptOnce(c, accepted, ok);
+  }
 
   app.get("/healthz", async (c) => c.json({ ok: true, version: deps.version, ...(await deps.health()) }));
   app.notFound((c) => c.json({ error: "not found: POST /webhook, GET /healthz" }, 404));
   return app;
+}
+
+/** The fields of a body sent as something other than a form: a JSON object's strings, or a form's pairs. */
+function foreignFieldsOf(body: Uint8Array, type: string, cut: boolean): Map<string, string> {
+  if (type !== "application/json" || cut) return readableFieldsOf(body, cut);
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(body).toString("utf8"));
+    if (typeof parsed !== "object" || parsed === null) return new Map();
+    return new Map(Object.entries(parsed).filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  } catch {
+    return new Map();
+  }
 }
 
 function digest(text: string): Buffer {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { JournalMessage } from "../core/bridge/journal.ts";
+import { planPromptParts } from "../core/bridge/messages.ts";
 import { CtxError } from "../errors.ts";
 import { readBridgeSession } from "../store/bridge/session-store.ts";
 import type { ClaudeTurnRequest } from "./claude-runner.ts";
@@ -129,5 +130,94 @@ describe("answerMessage", () => {
     expect(tooLarge.text).toContain("1.91 MiB (2,000,000 bytes), over this bridge's limit of 1.00 MiB");
     expect((await answerMessage(message("/status"), deps)).text).toContain("No conversation yet");
     expect(calls).toHaveLength(0);
+  });
+});
+
+/**
+ * Issue #22 break 2: a session at 99,755 tokens, a 40,010-character paste in 3 parts. The fake Claude keeps what each
+ * of its sessions was given (seed and prompts) and answers the last part with the whole answer only when that
+ * session holds every part and the "answer after part 3" instruction.
+ */
+describe("answerMessage: the parts of a long message stay together", () => {
+  const paste = "0123456789".repeat(4_001);
+  const parts = planPromptParts(paste, 15_000);
+  const heard = new Map<string, string[]>();
+  const sessionOf = (request: ClaudeTurnRequest, call: number) => request.resume ?? `session-${call}`;
+  const reply = (request: ClaudeTurnRequest, call: number, tokens: (call: number) => number) => {
+    const id = sessionOf(request, call);
+    const seen = [...(heard.get(id) ?? [request.appendSystemPrompt ?? ""]), request.prompt];
+    heard.set(id, seen);
+    if (!request.prompt.includes("(part 3 of 3)")) return { text: `ack ${call} in ${id}`, tokens: tokens(call) };
+    const held = seen.join("\n");
+    const whole =
+      parts.every((part) => held.includes(part.prompt)) && held.includes("answer the whole message after part 3 of 3");
+    return { text: whole ? "THE WHOLE ANSWER" : "an answer without part 1", tokens: tokens(call) };
+  };
+
+  it("plans 40,010 characters as 3 parts", () => {
+    expect(parts.map((part) => part.chars)).toEqual([15_000, 15_000, 10_010]);
+  });
+
+  it("rolls over before part 1 when the real usage plus all parts and their replies will not fit", async () => {
+    heard.clear();
+    // soft = hard = 110,000: 99,755 + the parts' 10,066 estimated tokens fit; with the two replies between them not.
+    const { deps, calls } = await script((request, call) => reply(request, call, (n) => (n === 1 ? 99_755 : 5_000)));
+    deps.limits = { softLimitTokens: 110_000, hardLimitTokens: 110_000, idleMinutes: 30 };
+    await answerMessage(message("first"), deps);
+    const answer = await answerMessage(message(paste, "long"), deps);
+    expect(answer.rolledOver).toBe("hard-limit");
+    expect(calls[1]?.resume).toBeNull();
+    expect(calls[1]?.prompt).toBe(parts[0]?.prompt);
+    expect(calls.slice(2).map((call) => call.resume)).toEqual(["session-2", "session-2"]);
+    expect(answer.text).toContain("THE WHOLE ANSWER");
+  });
+
+  it("sends the message again from part 1 in the new session when part 1 took the context past the hard limit", async () => {
+    heard.clear();
+    const usage = new Map([
+      [1, 99_755],
+      [2, 179_298],
+    ]);
+    const { deps, calls, warnings } = await script((request, call) =>
+      reply(request, call, (n) => usage.get(n) ?? 20_000 + n),
+    );
+    await answerMessage(message("first"), deps);
+    const answer = await answerMessage(message(paste, "long"), deps);
+    // Part 1 went to the old session (99,755 + 10,066 + 2,000 fit under the soft limit); 179,298 + parts 2-3 do not.
+    expect(calls[1]?.resume).toBe("session-1");
+    expect(answer.rolledOver).toBe("hard-limit");
+    const fresh = calls.slice(2);
+    expect(fresh.map((call) => call.resume)).toEqual([null, "session-3", "session-3"]);
+    expect(fresh.map((call) => call.prompt)).toEqual(parts.map((part) => part.prompt));
+    expect(fresh[0]?.prompt).toContain("answer the whole message after part 3 of 3");
+    for (const call of fresh) expect(call.appendSystemPrompt).toContain("summary of 2 messages: first");
+    expect(answer.text).toContain("THE WHOLE ANSWER");
+    expect(answer.text).not.toContain("without part 1");
+    // The old session's acknowledgement of part 1 is not part of the reply: part 1 is acknowledged once.
+    expect(answer.text).not.toContain("in session-1");
+    expect(answer.failed).toBe(false);
+    expect(warnings.join("\n")).toContain("sending the message again from part 1");
+    const stored = await readBridgeSession(deps.sessionsDir, "3:42");
+    expect(stored?.claudeSessionId).toBe("session-3");
+    expect(stored?.history.map((entry) => entry.role)).toEqual(["user", "assistant"]);
+    expect(stored?.history[0]?.chars).toBe(40_010);
+  });
+
+  it("stops with a notice, and sends no part past the hard limit, when the message overflows a session it began", async () => {
+    heard.clear();
+    const { deps, calls } = await script((request, call) => reply(request, call, () => 179_298));
+    const answer = await answerMessage(message(paste, "long"), deps);
+    expect(calls).toHaveLength(1);
+    expect(answer.failed).toBe(true);
+    expect(answer.text).toContain("did not fit in one Claude session");
+    expect(answer.text).toContain("parts 1-1 of 3");
+  });
+
+  it("refuses a message that no session could hold, without running Claude", async () => {
+    const { deps, calls } = await script(() => ({ text: "never", tokens: 1 }));
+    const answer = await answerMessage(message("w".repeat(800_000), "huge"), deps);
+    expect(calls).toHaveLength(0);
+    expect(answer.text).toContain("more than one Claude session can hold");
+    expect(answer.text).toContain("bridge.hardLimitTokens");
   });
 });

@@ -1,18 +1,22 @@
 // Answers one accepted chat message (the product document's ContextManager): a refused message gets its notice,
 // a chat command its answer; a prompt runs through Claude Code, in parts of one session when long, after a
 // rollover to a new session seeded with the rolling summary when the real context is past the soft limit (never
-// starting a turn past the hard limit). The session file is written once the turn is done; the caller journals
+// starting a turn past the hard limit; a long message is judged whole before part 1, and never continues in a
+// session that lacks its earlier parts). The session file is written once the turn is done; the caller journals
 // and posts the reply. A failure is told in words (ctx's own error messages), never by quoting what went to the
 // command line (break 5); after a failed turn, `/new` starts without the summary.
-import { addUsage, type ContextLimits, decideTurn } from "../core/bridge/context.ts";
+import { addUsage, type ContextLimits, decideTurn, pendingTokens } from "../core/bridge/context.ts";
 import type { JournalMessage } from "../core/bridge/journal.ts";
 import {
   aggregateAnswers,
   failureNotice,
+  overflowNotice,
+  type PromptPart,
   partialFailureNotice,
   planPromptParts,
   seedSystemPrompt,
   tooLargeNotice,
+  tooLongForSessionNotice,
 } from "../core/bridge/messages.ts";
 import {
   appendHistory,
@@ -63,17 +67,17 @@ export interface Answer {
 const REFUSALS = {
   "invalid-utf8": "Your message could not be read: it is not valid UTF-8 text, so it was not sent to Claude.",
   empty: "Your message was empty, so there was nothing to send to Claude.",
+  "wrong-content-type":
+    "Your message did not arrive as the form Synology Chat sends (application/x-www-form-urlencoded), so it was " +
+    "not sent to Claude. Check the webhook's settings or the proxy in front of the bridge.",
 } as const;
 
+/** An answer that ran no Claude turn: a refusal, a command's reply. */
+function plain(text: string): Answer {
+  return { text, parts: 0, contextTokens: null, claudeMs: 0, rolledOver: null, failed: false };
+}
+
 export async function answerMessage(message: JournalMessage, deps: ConversationDeps): Promise<Answer> {
-  const plain = (text: string): Answer => ({
-    text,
-    parts: 0,
-    contextTokens: null,
-    claudeMs: 0,
-    rolledOver: null,
-    failed: false,
-  });
   if (message.refused === "too-large") return plain(tooLargeNotice(message.bytes, deps.maxInputBytes));
   if (message.refused !== undefined) return plain(REFUSALS[message.refused]);
   if (message.text.trim() === "") return plain(REFUSALS.empty);
@@ -125,6 +129,12 @@ export async function answerMessage(message: JournalMessage, deps: ConversationD
 }
 
 async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promise<Answer> {
+  const parts = planPromptParts(message.text, deps.inputChunkChars);
+  const prompts = parts.map((part) => part.prompt);
+  const hardLimit = deps.limits.hardLimitTokens;
+  const messageTokens = pendingTokens(prompts);
+  // Even a fresh session could not take it all: it would be cut short or lose its first parts, so it is not sent.
+  if (messageTokens > hardLimit) return plain(tooLongForSessionNotice(message.text.length, messageTokens, hardLimit));
   const now = deps.now();
   let session =
     (await readBridgeSession(deps.sessionsDir, message.key)) ??
@@ -141,22 +151,52 @@ async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promi
   if (session.lastMessageId === message.id) {
     deps.warn(`bridge: message ${message.id} ran before a stop cut it short of its reply; running it again`);
   }
-  const parts = planPromptParts(message.text, deps.inputChunkChars);
   const answers: string[] = [];
   let rolledOver: string | null = null;
   let claudeMs = 0;
   let failure: string | null = null;
-  for (const part of parts) {
-    const pending = parts
-      .slice(part.index)
-      .map((p) => p.prompt)
-      .join("");
-    const decision = decideTurn(session, pending, deps.limits, deps.now(), part.index > 0);
+  let overflow: string | null = null;
+  // True when part 1 went to a session with nothing older in it: past the hard limit there, the message itself
+  // does not fit one session, and sending it again would end the same way.
+  let beganHere = false;
+  let index = 0;
+  while (index < parts.length) {
+    const part = parts[index] as PromptPart;
+    // Before part 1 every part counts (and the replies between them); before a later part, the ones still to come.
+    const decision = decideTurn(session, prompts.slice(index), deps.limits, deps.now(), index > 0);
+    if (decision.action === "summarize" && index > 0) {
+      const reached = session.contextTokens;
+      if (beganHere) {
+        overflow = overflowNotice(index, parts.length, reached, hardLimit);
+        deps.warn(
+          `bridge: message ${message.id} did not fit in one Claude session (${reached} tokens after part ${index} ` +
+            `of ${parts.length}); parts ${index + 1}-${parts.length} were not sent`,
+        );
+        break;
+      }
+      // The real usage after a part went far past the estimate (tool calls, say). The message starts again from
+      // part 1 in the new session rather than going on there: parts sent again as turns are where Claude expects
+      // them, in order, part 1 carrying the "answer after part N" instruction, whatever their size; a seed holding
+      // the parts already sent would be a system prompt of up to a whole window, sent as one command-line
+      // argument (Linux caps one at 128 KiB) on every turn. The summary made here loses nothing of this message:
+      // the history it folds ends before it, and the message goes whole to the new session and into the history
+      // once answered. The old session's acknowledgements are dropped, so the reply has each part's once.
+      deps.warn(
+        `bridge: message ${message.id} took its Claude session to ${reached} tokens after part ${index} of ` +
+          `${parts.length}, too many for the rest under the hard limit; sending the message again from part 1 ` +
+          "in a new session",
+      );
+      session = (await rollOver(session, decision.reason, deps)).session;
+      rolledOver = decision.reason;
+      answers.length = 0;
+      index = 0;
+      continue;
+    }
     if (decision.action === "summarize") {
-      const next = await rollOver(session, decision.reason, deps);
-      session = next.session;
+      session = (await rollOver(session, decision.reason, deps)).session;
       rolledOver = decision.reason;
     }
+    if (index === 0) beganHere = session.claudeSessionId === null;
     if (session.claudeSessionId === null) {
       session = { ...session, seed: session.summary === "" ? null : seedSystemPrompt(session.summary) };
     }
@@ -182,6 +222,7 @@ async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promi
       failure = deps.redact(failureText(error, deps));
       break;
     }
+    index += 1;
   }
   let text = aggregateAnswers(answers);
   if (failure !== null) {
@@ -190,6 +231,7 @@ async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promi
         ? failureNotice(failure)
         : `${text}\n\n${partialFailureNotice(answers.length, parts.length, failure)}`;
   }
+  if (overflow !== null) text = text === "" ? overflow : `${text}\n\n${overflow}`;
   const finished = deps.now();
   session = appendHistory(
     {
@@ -209,7 +251,7 @@ async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promi
     contextTokens: answers.length > 0 ? session.contextTokens : null,
     claudeMs,
     rolledOver,
-    failed: failure !== null,
+    failed: failure !== null || overflow !== null,
   };
 }
 

@@ -28,6 +28,7 @@ import { createPoster } from "./poster.ts";
 import { createWorkQueue, type RetryLater } from "./queue.ts";
 import { resolveBridgeSettings } from "./settings.ts";
 import { makeRollingSummary, type RollingSummaryDeps } from "./summarize.ts";
+import { startWorkingNotice, wantsWorkingNotice } from "./working-notice.ts";
 
 export interface BridgeServiceOptions {
   config: Config;
@@ -128,14 +129,16 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
       transcriptDir: join(claudeConfigDir(options.env), "projects", claudeProjectDirName(settings.workdir)),
       warn: (line) => log(redact(line)),
     });
-  const poster = createPoster({
+  const posterOptions = {
     incomingUrl: settings.synology.incomingUrl,
     mode: settings.synology.mode,
     paceMs: settings.paceMs,
     timeoutMs: settings.postTimeoutMs,
     warn: log,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
-  });
+  };
+  // One try per post (the "working on it" notice included): the outbox retries replies, never a courtesy message.
+  const poster = createPoster(posterOptions);
   const owed = new Map<string, Work>();
   const outboxDeps = {
     journal,
@@ -187,8 +190,13 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     const id = work.message.id;
     if (work.parts === null) {
       let answer: Awaited<ReturnType<typeof answerMessage>>;
+      const stopNotice = startWorkingNotice({
+        afterSeconds: wantsWorkingNotice(work.live) ? settings.workingNoticeSeconds : 0,
+        post: (text) => poster.postText(work.message.userId, text, "working notice"),
+        warn: log,
+      });
       try {
-        answer = await answerMessage(work.live, conversationDeps);
+        answer = await answerMessage(work.live, conversationDeps).finally(stopNotice);
       } catch (error) {
         if (error instanceof BridgeHalted) return; // stopping: the journal still owes it
         // The session store failed (damaged file, disk full): the person hears about it, the bridge goes on.

@@ -95,6 +95,7 @@ const DEFAULT_CONFIG: Config = {
     deliveryHours: 24,
     postTimeoutMs: 15_000,
     stopGraceMs: 10_000,
+    workingNoticeSeconds: 20,
     claude: { command: "claude", args: [], workdir: "", timeoutMs: 600_000 },
   },
   trust: { projectConfigs: {} },

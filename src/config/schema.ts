@@ -266,6 +266,8 @@ function buildConfigSchema() {
     postTimeoutMs: safe(z._default(positiveInt(), 15_000)),
     /** On SIGINT/SIGTERM, running Claude turns get this long to finish; then they are ended (and rerun on start). */
     stopGraceMs: safe(z._default(nonNegativeInt(), 10_000)),
+    /** A turn running longer than this (seconds) gets one short "working on it" notice in the chat; 0 = never. */
+    workingNoticeSeconds: safe(z._default(nonNegativeInt(), 20)),
     claude: section(
       settings({
         command: sensitive(z._default(z.string().check(z.minLength(1)), "claude")),

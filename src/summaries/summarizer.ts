@@ -6,7 +6,12 @@ import type { Config } from "../config/schema.ts";
 import { redactText } from "../core/redact/redact.ts";
 import { EXTRACTIVE_ALGORITHM, type SummaryRequest, summarizeExtractive } from "../core/summaries/extractive.ts";
 import { ledgerDay } from "../core/summaries/ledger.ts";
-import { buildPromptBatches, LLM_ALGORITHM, parseSummariesReply } from "../core/summaries/llm-prompt.ts";
+import {
+  buildPromptBatches,
+  LLM_ALGORITHM,
+  type LlmAnswer,
+  parseSummariesReply,
+} from "../core/summaries/llm-prompt.ts";
 import type { SummaryProviderName } from "../core/summaries/sidecar.ts";
 import { describeError } from "../errors.ts";
 import { addToLedger, ledgerPath, reserveTokens } from "../store/summaries/ledger-store.ts";
@@ -41,6 +46,8 @@ export interface SummarizerDeps {
   /** Tests and embedders: a ready client instead of the configured one. */
   client?: LlmClient;
   fetch?: typeof fetch;
+  /** The `claude-cli` provider's executable (the bridge passes `bridge.claude.command`); `claude` on PATH otherwise. */
+  claudeCommand?: string;
 }
 
 export function extractiveSummary(request: SummaryRequest): MadeSummary {
@@ -49,7 +56,12 @@ export function extractiveSummary(request: SummaryRequest): MadeSummary {
 
 export function createLlmClient(provider: "claude-cli" | "anthropic", deps: SummarizerDeps): LlmClient {
   const common = { model: deps.config.model, timeoutMs: deps.config.timeoutMs, env: deps.env };
-  if (provider === "claude-cli") return createClaudeCliClient(common);
+  if (provider === "claude-cli") {
+    return createClaudeCliClient({
+      ...common,
+      ...(deps.claudeCommand === undefined ? {} : { command: deps.claudeCommand }),
+    });
+  }
   return createAnthropicClient({ ...common, ...(deps.fetch === undefined ? {} : { fetch: deps.fetch }) });
 }
 
@@ -63,7 +75,6 @@ export async function summarizeRequests(
   }
   // A provider that cannot run at all (no API key) is the person's configuration problem: thrown, not hidden.
   const client = deps.client ?? createLlmClient(provider, deps);
-  const path = ledgerPath(deps.env);
   const outcome: SummarizeOutcome = { summaries: [], warnings: [], llmRequests: 0, fallbacks: 0 };
   let capReached = false;
   for (const batch of buildPromptBatches(requests)) {
@@ -76,49 +87,18 @@ export async function summarizeRequests(
       fallback("");
       continue;
     }
-    const now = deps.now();
-    const booking = {
-      day: ledgerDay(now),
-      provider: client.provider,
-      model: client.model,
-      inputTokens: batch.estimatedTokens - batch.maxOutputTokens,
-      outputTokens: batch.maxOutputTokens,
-    };
-    const check = await reserveTokens(path, { ...booking, cap: deps.config.dailyTokenCap }, now);
-    if (!check.allowed) {
+    const completion = await completeUnderCap(client, batch.prompt, batch.estimatedTokens, batch.maxOutputTokens, deps);
+    if (completion.kind === "cap-reached") {
       capReached = true;
-      fallback(
-        `daily token cap reached for LLM summaries (${check.used} of ${check.cap} tokens used today, this request needs ` +
-          `about ${check.wanted}): the remaining messages were summarised with the extractive provider`,
-      );
+      fallback(`${completion.detail}: the remaining messages were summarised with the extractive provider`);
       continue;
     }
     outcome.llmRequests += 1;
-    let answer: Awaited<ReturnType<LlmClient["complete"]>>;
-    try {
-      // Session text arrives redacted already; the prompt is redacted again so no caller can send a secret.
-      answer = await client.complete(
-        redactText(batch.prompt, { allowlist: deps.allowlist }).text,
-        batch.maxOutputTokens,
-      );
-    } catch (error) {
-      // The booked estimate stays in the ledger: a failed run may still have used tokens.
-      fallback(
-        `${client.provider} failed (${describeError(error)}): ${batch.requests.length} messages summarised extractively`,
-      );
+    if (completion.kind === "failed") {
+      fallback(`${completion.detail}: ${batch.requests.length} messages summarised extractively`);
       continue;
     }
-    await addToLedger(
-      path,
-      {
-        day: booking.day,
-        provider: client.provider,
-        model: client.model,
-        inputTokens: answer.usage.inputTokens - booking.inputTokens,
-        outputTokens: answer.usage.outputTokens - booking.outputTokens,
-      },
-      now,
-    );
+    const answer = completion.answer;
     let found: Map<string, string>;
     try {
       found = parseSummariesReply(answer.text, batch.ids, client.provider);
@@ -146,4 +126,61 @@ export async function summarizeRequests(
     }
   }
   return outcome;
+}
+
+export type CappedCompletion =
+  | { kind: "answered"; answer: LlmAnswer }
+  /** `detail` says why, for a warning. */
+  | { kind: "cap-reached"; detail: string }
+  | { kind: "failed"; detail: string };
+
+/**
+ * One LLM request under the daily token cap: the estimate is booked in the ledger before it is sent, then settled
+ * with the real usage. The prompt is redacted again on the way out (session text arrives redacted already), so no
+ * caller can send a secret.
+ */
+export async function completeUnderCap(
+  client: LlmClient,
+  prompt: string,
+  estimatedTokens: number,
+  maxOutputTokens: number,
+  deps: Pick<SummarizerDeps, "config" | "env" | "now" | "allowlist">,
+): Promise<CappedCompletion> {
+  const path = ledgerPath(deps.env);
+  const now = deps.now();
+  const booking = {
+    day: ledgerDay(now),
+    provider: client.provider,
+    model: client.model,
+    inputTokens: estimatedTokens - maxOutputTokens,
+    outputTokens: maxOutputTokens,
+  };
+  const check = await reserveTokens(path, { ...booking, cap: deps.config.dailyTokenCap }, now);
+  if (!check.allowed) {
+    return {
+      kind: "cap-reached",
+      detail:
+        `daily token cap reached for LLM summaries (${check.used} of ${check.cap} tokens used today, this request needs ` +
+        `about ${check.wanted})`,
+    };
+  }
+  let answer: LlmAnswer;
+  try {
+    answer = await client.complete(redactText(prompt, { allowlist: deps.allowlist }).text, maxOutputTokens);
+  } catch (error) {
+    // The booked estimate stays in the ledger: a failed run may still have used tokens.
+    return { kind: "failed", detail: `${client.provider} failed (${describeError(error)})` };
+  }
+  await addToLedger(
+    path,
+    {
+      day: booking.day,
+      provider: client.provider,
+      model: client.model,
+      inputTokens: answer.usage.inputTokens - booking.inputTokens,
+      outputTokens: answer.usage.outputTokens - booking.outputTokens,
+    },
+    now,
+  );
+  return { kind: "answered", answer };
 }

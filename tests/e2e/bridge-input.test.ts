@@ -1,7 +1,7 @@
 // `ctx bridge synology` as a process, with a stub Claude and a mock Synology Chat: configuration errors, the
-// webhook's refusals (wrong token, non-form bodies, missing fields, 1 MiB + 1 byte, invalid UTF-8) and a Claude
-// that fails, prints non-JSON or hangs: each gets a clear reply or HTTP answer and a log line, and the bridge
-// keeps serving the next message.
+// webhook's refusals (wrong token, non-form bodies, missing fields, 1 MiB + 1 byte, a body over the HTTP cap,
+// invalid UTF-8), a user name made to forge log lines, and a Claude that fails, prints non-JSON or hangs: each gets
+// a clear reply or HTTP answer and a log line, and the bridge keeps serving the next message.
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -119,8 +119,9 @@ describe("ctx bridge synology: bad input", () => {
     const tooBig = "a".repeat(1_048_577);
     expect((await bridge.post(message(tooBig))).status).toBe(200);
     expect((await bridge.post(message("still there?"))).status).toBe(200);
-    const posts = await chat.waitForPosts(4);
+    const posts = await chat.waitForPosts(5);
     expect(posts.map((post) => post.text)).toEqual([
+      expect.stringContaining("did not arrive as the form Synology Chat sends (application/x-www-form-urlencoded)"),
       "Your message was empty, so there was nothing to send to Claude.",
       "Your message could not be read: it is not valid UTF-8 text, so it was not sent to Claude.",
       expect.stringContaining("Your message is 1.00 MiB (1,048,577 bytes), over this bridge's limit of 1.00 MiB"),
@@ -129,6 +130,38 @@ describe("ctx bridge synology: bad input", () => {
     expect(readFileSync(counter, "utf8").trim().split("\n")).toEqual(["still there?"]);
     expect(bridge.stderr()).toContain('refused a webhook with content type "application/json"');
     expect(bridge.stderr()).toContain("missing user_id or text");
+  });
+
+  it("break 4: a body over the HTTP cap gets 413 and a reply naming the limit, in order, and Claude never sees it", async () => {
+    const { chat, bridge, counter } = await setup();
+    expect((await bridge.post(message("first"))).status).toBe(200);
+    // 1 MiB * 3 + 64 KiB is the cap; this body passes it by ~90 KB (the rest is never read).
+    const overCap = `token=${TOKEN}&user_id=7&username=user7&post_id=501&text=${"a".repeat(3_300_000)}`;
+    expect((await bridge.postRaw(overCap)).status).toBe(413);
+    expect((await bridge.post(message("second"))).status).toBe(200);
+    const posts = await chat.waitForPosts(3);
+    expect(posts.map((post) => post.text)).toEqual([
+      "echo 1: first",
+      expect.stringMatching(/^Your message is over this bridge's limit of 1\.00 MiB \(1,048,576 bytes\)/),
+      "echo 2: second",
+    ]);
+    expect(readFileSync(counter, "utf8").trim().split("\n")).toEqual(["first", "second"]);
+    expect(bridge.stderr()).toContain("refused a webhook body over 3211264 bytes from user 7");
+  });
+
+  it("a user name with a newline or ESC cannot forge a log line or reach the terminal raw", async () => {
+    const { chat, bridge } = await setup();
+    const forged = { token: TOKEN, user_id: "7", username: "x\nbridge: forged line", text: "hi" };
+    const escaped = { token: TOKEN, user_id: "8", username: "y\u001b]0;owned\u0007\u001b[2J", text: "hi" };
+    expect((await bridge.post(forged)).status).toBe(200);
+    expect((await bridge.post(escaped)).status).toBe(200);
+    await chat.waitForPosts(2);
+    // Two conversations run in parallel: their lines may come in either order.
+    await bridge.waitForLog(/x\\nbridge: forged line/);
+    const log = await bridge.waitForLog(/y\\u001b\]0;owned/);
+    expect(log.split("\n").filter((line) => line.startsWith("bridge: forged"))).toEqual([]);
+    expect(log).not.toContain("\u001b");
+    expect(log).not.toContain("\u0007");
   });
 
   for (const [mode, expected] of [

@@ -43,6 +43,41 @@ describe("ctx bridge status", () => {
     expect(report.pendingMessages).toBe(1);
   });
 
+  it("names a channel conversation by its channel id when Synology sent no channel name", async () => {
+    const channel = { key: "7:42", userId: "42", username: "ann", channelId: "7", channelName: null };
+    const direct = { key: "dm:43", userId: "43", username: "bob", channelId: null, channelName: null };
+    for (const identity of [channel, direct]) {
+      await updateBridgeSession(sessionsDir(env), identity.key, () =>
+        newBridgeSession(identity, new Date("2026-01-02T03:04:05Z")),
+      );
+    }
+    const text = await run(["bridge", "status"]);
+    expect(text.stdout).toContain("ann (channel 7):");
+    expect(text.stdout).toContain("bob (direct):");
+    const report = BridgeStatusReportSchema.parse(JSON.parse((await run(["bridge", "status", "--json"])).stdout));
+    expect(report.sessions.find((row) => row.key === "7:42")).toMatchObject({ channelId: "7", channelName: null });
+  });
+
+  it("keeps a chat's user name and channel name on their line (no forged line, no escape)", async () => {
+    const identity = {
+      key: "9:44",
+      userId: "44",
+      username: "eve\nBridge sessions in /forged: 0\u001b]52;c;cHduZWQ=\u0007",
+      channelId: "9",
+      channelName: "ops\r\nMessages accepted and not yet answered: 0",
+    };
+    await updateBridgeSession(sessionsDir(env), identity.key, () =>
+      newBridgeSession(identity, new Date("2026-01-02T03:04:05Z")),
+    );
+    const text = await run(["bridge", "status"]);
+    expect(text.stdout).not.toContain("\u001b");
+    expect(text.stdout).not.toContain("\u0007");
+    const lines = text.stdout.split("\n");
+    expect(lines.filter((line) => line.startsWith("Bridge sessions in"))).toHaveLength(1);
+    expect(lines.filter((line) => line.startsWith("Messages accepted"))).toHaveLength(1);
+    expect(lines.find((line) => line.includes("eve"))).toContain("0 messages");
+  });
+
   it("prints an empty listing before the bridge ever ran", async () => {
     const report = BridgeStatusReportSchema.parse(JSON.parse((await run(["bridge", "status", "--json"])).stdout));
     expect(report).toMatchObject({ sessions: [], pendingMessages: 0, unreadable: [] });

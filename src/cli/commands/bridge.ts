@@ -4,7 +4,7 @@
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
 import { formatAge } from "../../core/bridge/outbox.ts";
-import { type BridgeStatusReport, BridgeStatusReportSchema } from "../../core/bridge/status.ts";
+import { type BridgeStatusReport, BridgeStatusReportSchema, conversationPlace } from "../../core/bridge/status.ts";
 import { CtxError } from "../../errors.ts";
 import { collectBridgeStatus } from "../../store/bridge/status.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
@@ -75,9 +75,9 @@ function parsePort(raw: string): number {
 function formatBridgeStatus(report: BridgeStatusReport): string {
   const lines = [`Bridge sessions in ${report.sessionsDir}: ${report.sessions.length}`];
   for (const row of report.sessions) {
-    const where = row.channelName === null ? "direct" : `#${row.channelName}`;
+    // The name and the channel come from the chat: one line each, whatever a person put in them.
     lines.push(
-      `  ${row.username} (${where}): ${row.messages} messages, ${row.contextTokens.toLocaleString("en-US")} tokens, ` +
+      `  ${sanitizeLogLine(row.username)} (${sanitizeLogLine(conversationPlace(row))}): ${row.messages} messages, ${row.contextTokens.toLocaleString("en-US")} tokens, ` +
         `last ${row.lastActiveAt.replace("T", " ").slice(0, 16)} UTC, summarised ${row.summarizedAt === null ? "never" : row.summarizedAt.replace("T", " ").slice(0, 16)}, ` +
         `${row.fileBytes.toLocaleString("en-US")} bytes`,
     );

@@ -16,10 +16,10 @@ export const JournalMessageSchema = z.object({
   postId: z.nullable(z.string()),
   /** Redacted before it is written, like everything the bridge stores. */
   text: z.string(),
-  /** The UTF-8 size of what the person sent. */
+  /** The UTF-8 size of what the person sent; 0 when it was not read (a body over the HTTP cap). */
   bytes: z.int(),
   /** Set when the message cannot run: it gets a reply saying why, in its place in the conversation. */
-  refused: z.optional(z.enum(["too-large", "invalid-utf8", "empty"])),
+  refused: z.optional(z.enum(["too-large", "invalid-utf8", "empty", "wrong-content-type"])),
 });
 export type JournalMessage = z.infer<typeof JournalMessageSchema>;
 

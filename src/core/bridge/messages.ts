@@ -49,10 +49,31 @@ export function seedSystemPrompt(summary: string): string {
   );
 }
 
+/** `bytes` is the message's size when it was read; a body over the HTTP cap is not read, and only the limit shows. */
 export function tooLargeNotice(bytes: number, limit: number): string {
+  const size = bytes > limit ? `Your message is ${formatBytes(bytes)}, over` : "Your message is over";
   return (
-    `Your message is ${formatBytes(bytes)}, over this bridge's limit of ${formatBytes(limit)} ` +
+    `${size} this bridge's limit of ${formatBytes(limit)} ` +
     "(bridge.maxInputBytes), so it was not sent to Claude. Send it in smaller pieces or attach it as a file on the NAS."
+  );
+}
+
+export function tooLongForSessionNotice(chars: number, estimatedTokens: number, hardLimitTokens: number): string {
+  return (
+    `Your message is ${chars.toLocaleString("en-US")} characters, about ${estimatedTokens.toLocaleString("en-US")} ` +
+    `tokens with its parts, more than one Claude session can hold (bridge.hardLimitTokens, ` +
+    `${hardLimitTokens.toLocaleString("en-US")}), so it was not sent to Claude. Send it in smaller pieces or attach ` +
+    "it as a file on the NAS."
+  );
+}
+
+/** A long message that took a session it began past the hard limit: the parts not sent are named, not dropped. */
+export function overflowNotice(done: number, total: number, contextTokens: number, hardLimitTokens: number): string {
+  return (
+    `⚠️ Your message did not fit in one Claude session: after part ${done} of ${total} the context was ` +
+    `${contextTokens.toLocaleString("en-US")} tokens, and the rest would take it past bridge.hardLimitTokens ` +
+    `(${hardLimitTokens.toLocaleString("en-US")}), so parts ${done + 1}-${total} were not sent; the text above ` +
+    `covers parts 1-${done} of ${total} only. Send the rest as a new message, or the whole as a file on the NAS.`
   );
 }
 

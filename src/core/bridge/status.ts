@@ -7,6 +7,8 @@ import type { BridgeSession } from "./session.ts";
 export const BridgeSessionRowSchema = z.object({
   key: z.string(),
   username: z.string(),
+  /** Null in a direct chat (a bot); a channel conversation always has it, its name only when Synology sent one. */
+  channelId: z.nullable(z.string()),
   channelName: z.nullable(z.string()),
   claudeSessionId: z.nullable(z.string()),
   messages: z.int(),
@@ -38,6 +40,7 @@ export function sessionRowOf(session: BridgeSession, fileBytes: number): BridgeS
   return {
     key: session.key,
     username: session.username,
+    channelId: session.channelId,
     channelName: session.channelName,
     claudeSessionId: session.claudeSessionId,
     messages: session.messages,
@@ -48,6 +51,12 @@ export function sessionRowOf(session: BridgeSession, fileBytes: number): BridgeS
     summaryChars: session.summary.length,
     fileBytes,
   };
+}
+
+/** Where a conversation takes place, for people: `#name`, `channel <id>` when Synology sent no name, or `direct`. */
+export function conversationPlace(row: Pick<BridgeSessionRow, "channelId" | "channelName">): string {
+  if (row.channelName !== null && row.channelName !== "") return `#${row.channelName}`;
+  return row.channelId === null ? "direct" : `channel ${row.channelId}`;
 }
 
 /** The bridge's queue and outbox, as `/status` shows them. */

@@ -29,6 +29,63 @@ export function parseFormBody(body: Uint8Array): FormParse {
   return { ok: true, fields };
 }
 
+/**
+ * The fields a body shows even when it cannot be read strictly: the whole pairs of a body cut at the size cap
+ * (the cut pair dropped), and a body that is not UTF-8 read as Latin-1 (its token and user id are ASCII). First
+ * occurrence wins, as in parseFormBody.
+ */
+export function readableFieldsOf(body: Uint8Array, cut = false): Map<string, string> {
+  const whole = cut ? body.subarray(0, body.lastIndexOf(AMPERSAND) + 1) : body;
+  const parsed = parseFormBody(whole);
+  if (parsed.ok) return parsed.fields;
+  const fields = new Map<string, string>();
+  for (const [name, value] of new URLSearchParams(Buffer.from(whole).toString("latin1")))
+    if (!fields.has(name)) fields.set(name, value);
+  return fields;
+}
+
+const AMPERSAND = 0x26;
+/** Past this a token is left to the whole body's reading (a configured token is far shorter). */
+const MAX_TOKEN_PAIR_BYTES = 4096;
+
+/**
+ * Finds the `token` field of a urlencoded body while its bytes arrive, so a wrong token is refused before the
+ * rest is read (Synology sends `token` first). `push` returns the token's value once its pair is whole (followed
+ * by `&`), `undefined` while it is not known or cannot be known early (a token pair over 4 KiB). Only the pair
+ * being read is kept, at most 4 KiB of it.
+ */
+export function createTokenScanner(): { push: (chunk: Uint8Array) => string | undefined } {
+  let pieces: Uint8Array[] = [];
+  let kept = 0;
+  let token: string | undefined;
+  let settled = false;
+  return {
+    push(chunk) {
+      for (let start = 0; !settled; ) {
+        const end = chunk.indexOf(AMPERSAND, start);
+        const piece = chunk.subarray(start, end < 0 ? chunk.length : end);
+        const room = MAX_TOKEN_PAIR_BYTES + 1 - kept;
+        if (room > 0) pieces.push(piece.subarray(0, room).slice());
+        kept += piece.length;
+        if (end < 0 && kept <= MAX_TOKEN_PAIR_BYTES) break;
+        const fields = readableFieldsOf(Buffer.concat(pieces));
+        if (kept > MAX_TOKEN_PAIR_BYTES) {
+          // The first `token` (first wins) is too long to judge early: the whole body decides.
+          settled = fields.has("token");
+          if (end < 0) break;
+        } else {
+          token = fields.get("token");
+          settled = token !== undefined;
+        }
+        pieces = [];
+        kept = 0;
+        start = end + 1;
+      }
+      return token;
+    },
+  };
+}
+
 function decodeComponent(text: string): string | null {
   const plus = text.replaceAll("+", " ");
   if (!plus.includes("%")) return plus;
