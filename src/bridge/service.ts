@@ -15,7 +15,7 @@ import { pendingDelivery } from "../core/bridge/outbox.ts";
 import { replyMessages } from "../core/bridge/payload.ts";
 import { redactText } from "../core/redact/redact.ts";
 import { CtxError, describeError, isCtxError } from "../errors.ts";
-import { openJournal } from "../store/bridge/journal-store.ts";
+import { type JournalWrite, openJournal } from "../store/bridge/journal-store.ts";
 import { sessionsDir } from "../store/bridge/session-store.ts";
 import { ensurePrivateDir } from "../store/files/atomic-write.ts";
 import { withLock } from "../store/files/lock.ts";
@@ -44,6 +44,8 @@ export interface BridgeServiceOptions {
   summaryClient?: RollingSummaryDeps["client"];
   /** Benchmarks: Claude Code replaced (default: `bridge.claude.command` as a child process). */
   claude?: ClaudeProcesses;
+  /** Tests: the journal's write(2) replaced (a disk that fills up). */
+  journalWrite?: JournalWrite;
 }
 
 export interface RunningBridge {
@@ -105,7 +107,10 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
   }
 
   // A journal that cannot be opened (a pipe, folder or link at its path) stops the start with the lock let go.
-  const { journal, open, skipped } = await openJournal(settings.dir).catch(async (error: unknown) => {
+  const { journal, open, skipped } = await openJournal(
+    settings.dir,
+    options.journalWrite === undefined ? {} : { write: options.journalWrite },
+  ).catch(async (error: unknown) => {
     release();
     await held.catch(() => undefined);
     throw error;

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import type { ClaudeProcesses } from "../../src/bridge/claude-runner.ts";
 import { type RunningBridge, startBridge } from "../../src/bridge/service.ts";
 import { defaultConfig } from "../../src/config/defaults.ts";
+import type { JournalWrite } from "../../src/store/bridge/journal-store.ts";
 import { collectBridgeStatus } from "../../src/store/bridge/status.ts";
 
 const TOKEN = "outbox-token";
@@ -101,7 +102,11 @@ function makeWorld(): World {
   };
 }
 
-async function start(world: World, bridge: Record<string, unknown> = {}): Promise<RunningBridge> {
+async function start(
+  world: World,
+  bridge: Record<string, unknown> = {},
+  journalWrite?: JournalWrite,
+): Promise<RunningBridge> {
   const config = defaultConfig();
   config.bridge.synology = { token: TOKEN, incomingUrl: INCOMING, mode: "chatbot" };
   // Short waits between tries, so an outage of many tries passes in milliseconds of the test.
@@ -115,6 +120,7 @@ async function start(world: World, bridge: Record<string, unknown> = {}): Promis
     now: () => new Date(world.clock.now),
     fetch: world.chat.fetch,
     claude: echoClaude(world.claudeCalls),
+    ...(journalWrite === undefined ? {} : { journalWrite }),
   });
   cleanups.push(() => running.stop());
   return running;
@@ -243,5 +249,34 @@ describe("ctx bridge synology: the reply outbox", () => {
     world.chat.refuse.clear();
     await until(() => textsTo(world, 2).length === 1, "delivered after the fix", world.log);
     expect(textsTo(world, 2)).toEqual(["echo: while every post is refused"]);
+  });
+
+  it("a journal that cannot record a posted part (a full disk) holds the rest back; nothing is posted twice or lost", async () => {
+    const world = makeWorld();
+    const disk = { full: false, refused: 0 };
+    // The disk fills up just as 'posted' records are due: every write of one fails (ENOSPC) while it is full.
+    const journalWrite: JournalWrite = async (handle, data) => {
+      if (disk.full && Buffer.from(data).toString("utf8").includes('"t":"posted"')) {
+        disk.refused += 1;
+        throw Object.assign(new Error("ENOSPC: no space left on device, write"), { code: "ENOSPC" });
+      }
+      return (await handle.write(data, 0, data.length)).bytesWritten;
+    };
+    const first = await start(world, { outputChunkChars: 200 }, journalWrite);
+    disk.full = true;
+    await send(first, 1, `${"a".repeat(150)} ${"b".repeat(150)} ${"c".repeat(150)}`);
+    await until(() => disk.refused >= 5, "posted records refused", world.log);
+    // The first part went out; the others wait until the journal knows it did.
+    expect(world.chat.delivered).toHaveLength(1);
+    expect(world.log.join("\n")).toContain("could not record a posted part");
+    disk.full = false;
+    await until(() => world.log.some((line) => / posted=3 /.test(line)), "the reply settled", world.log);
+    await first.stop();
+    const second = await start(world, { outputChunkChars: 200 });
+    await second.stop();
+    const texts = textsTo(world, 1);
+    expect(texts).toHaveLength(3);
+    expect(texts.map((text) => text.slice(0, 6))).toEqual(["[1/3] ", "[2/3] ", "[3/3] "]);
+    expect(world.claudeCalls).toHaveLength(1);
   });
 });
