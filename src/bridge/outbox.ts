@@ -65,7 +65,7 @@ export async function deliverRound(work: Delivery, deps: OutboxDeps): Promise<Re
   } catch (error) {
     return retry(
       null,
-      `the journal could not record its reply (${describeError(error)}); nothing is posted until it can`,
+      `the journal could not be written (${describeError(error)}); nothing more is posted until it can`,
     );
   }
 

@@ -22,7 +22,9 @@ export function gaveUpNoticeText(parts: number, deliveryHours: number, messageAt
 
 /** Posted in a refused part's place: if the chat takes this, the refusal was about the part, which is skipped. */
 export function refusedPartText(part: number, parts: number, detail: string): string {
-  return `⚠️ The chat refused part ${part + 1}/${parts} of this reply (${detail}); it was skipped.`;
+  // The detail is the chat's own answer: kept short, it is posted back to the chat.
+  const short = detail.length > 200 ? `${detail.slice(0, 200)}…` : detail;
+  return `⚠️ The chat refused part ${part + 1}/${parts} of this reply (${short}); it was skipped.`;
 }
 
 export interface PendingDelivery {
