@@ -79,7 +79,7 @@ async function world(command: string) {
       return new Date(clock);
     },
     warn: (line) => logged.push(line),
-    queueInfo: () => ({ queuedHere: 0, queuedTotal: 0, running: 1 }),
+    queueInfo: () => ({ queuedHere: 0, queuedTotal: 0, running: 1, pendingParts: 0, oldestPendingMs: null }),
   };
   // The state a rollover left before the fix: a summary holding NUL, a new Claude session still to start.
   const planted = {

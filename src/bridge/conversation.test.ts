@@ -62,7 +62,7 @@ async function script(answer: (request: ClaudeTurnRequest, call: number) => { te
       return new Date(clock);
     },
     warn: (line) => warnings.push(line),
-    queueInfo: () => ({ queuedHere: 0, queuedTotal: 0, running: 1 }),
+    queueInfo: () => ({ queuedHere: 0, queuedTotal: 0, running: 1, pendingParts: 0, oldestPendingMs: null }),
   };
   return { calls, warnings, deps } satisfies Script;
 }

@@ -26,7 +26,7 @@ import {
   newBridgeSession,
   resetClaudeSession,
 } from "../core/bridge/session.ts";
-import { chatStatusText } from "../core/bridge/status.ts";
+import { chatStatusText, type QueueInfo } from "../core/bridge/status.ts";
 import { chatCommandOf } from "../core/bridge/webhook.ts";
 import { cleanCommandText } from "../core/text/command-text.ts";
 import { describeError, isCtxError } from "../errors.ts";
@@ -45,7 +45,7 @@ export interface ConversationDeps {
   redact: (text: string) => string;
   now: () => Date;
   warn: (line: string) => void;
-  queueInfo: (key: string) => { queuedHere: number; queuedTotal: number; running: number };
+  queueInfo: (key: string) => QueueInfo;
   /** True once the bridge is stopping and has ended the running Claude turns. */
   halted?: () => boolean;
 }

@@ -18,8 +18,6 @@ function poster(answers: Parameters<typeof fakeFetch>[0], calls: Call[], sleeps:
     incomingUrl: "https://nas.example:5001/webapi/entry.cgi?api=SYNO.Chat.External&token=%22secret%22",
     mode: "webhook",
     paceMs: 500,
-    retries: 3,
-    retryBaseMs: 100,
     timeoutMs: 1_000,
     fetch: fakeFetch(answers, calls),
     sleep: async (ms) => void sleeps.push(ms),
@@ -38,59 +36,92 @@ describe("createPoster", () => {
     const report = await poster([], calls, sleeps, []).postReply("1", ["a", "b", "c"], 0, async (part) => {
       posted.push(part);
     });
-    expect(report).toEqual({ posted: 3, lost: 0 });
+    expect(report).toEqual({ posted: 3, failed: null });
     expect(calls.map(textOf)).toEqual(["a", "b", "c"]);
     expect(posted).toEqual([0, 1, 2]);
     expect(sleeps).toHaveLength(2);
     for (const ms of sleeps) expect(ms).toBeGreaterThan(400);
   });
 
-  it("backs off on Synology's rate limit and HTTP 429 (Retry-After honoured), then delivers", async () => {
-    const calls: Call[] = [];
-    const sleeps: number[] = [];
-    const warnings: string[] = [];
-    const report = await poster(
-      [
-        { status: 200, body: '{"success":false,"error":{"code":411,"errors":"create post too frequently"}}' },
-        { status: 429, body: "", headers: { "retry-after": "3" } },
-      ],
-      calls,
-      sleeps,
-      warnings,
-    ).postReply("1", ["only"], 0, async () => {});
-    expect(report).toEqual({ posted: 1, lost: 0 });
-    expect(calls).toHaveLength(3);
-    expect(sleeps).toEqual([100, 3_000]);
-    expect(warnings[0]).toContain("Synology error 411");
-    // The token in the URL never reaches a log line.
-    expect(warnings.join("\n")).not.toContain("secret");
-    expect(warnings[0]).toContain("https://nas.example:5001/webapi/entry.cgi");
-  });
-
-  it("gives up on a part after the retries, logs the loss and goes on with the next", async () => {
+  it("stops at the first part the chat does not take, says whether it can get better, and posts nothing after it", async () => {
     const calls: Call[] = [];
     const warnings: string[] = [];
     const posted: number[] = [];
-    const failures = Array.from({ length: 4 }, () => ({ status: 500, body: "" }));
-    const report = await poster(failures, calls, [], warnings).postReply("1", ["lost", "kept"], 0, async (part) => {
-      posted.push(part);
+    const report = await poster(
+      [
+        { status: 200, body: "" },
+        { status: 502, body: "" },
+      ],
+      calls,
+      [],
+      warnings,
+    ).postReply("1", ["a", "b", "c"], 0, async (part) => void posted.push(part));
+    expect(report).toEqual({
+      posted: 1,
+      failed: { part: 1, failure: { refused: false, retryAfterMs: null, detail: "HTTP 502" } },
     });
-    expect(report).toEqual({ posted: 1, lost: 1 });
-    expect(calls.map(textOf)).toEqual(["lost", "lost", "lost", "lost", "kept"]);
-    expect(posted).toEqual([0, 1]);
-    expect(warnings.at(-1)).toContain("part 1/2 to https://nas.example:5001/webapi/entry.cgi lost after 4 tries");
+    expect(calls.map(textOf)).toEqual(["a", "b"]);
+    expect(posted).toEqual([0]);
+    // The token in the URL never reaches a log line.
+    expect(warnings).toEqual(["bridge: part 2/3 to https://nas.example:5001/webapi/entry.cgi failed (HTTP 502)"]);
   });
 
-  it("does not retry an answer that cannot get better, and resumes from a given part", async () => {
+  it("reads Synology's rate limit and HTTP 429 as 'wait' (Retry-After kept), a 403 and a Synology error as refused", async () => {
+    const outcomes = async (answer: Parameters<typeof fakeFetch>[0][number]) =>
+      (await poster([answer], [], [], []).postReply("1", ["x"], 0, async () => {})).failed?.failure;
+    expect(
+      await outcomes({
+        status: 200,
+        body: '{"success":false,"error":{"code":411,"errors":"create post too frequently"}}',
+      }),
+    ).toEqual({ refused: false, retryAfterMs: null, detail: "Synology error 411: create post too frequently" });
+    expect(await outcomes({ status: 429, body: "", headers: { "retry-after": "3" } })).toEqual({
+      refused: false,
+      retryAfterMs: 3_000,
+      detail: "HTTP 429",
+    });
+    expect(await outcomes({ status: 403, body: "" })).toEqual({
+      refused: true,
+      retryAfterMs: null,
+      detail: "HTTP 403",
+    });
+    expect(
+      await outcomes({ status: 200, body: '{"success":false,"error":{"code":120,"errors":"bad"}}' }),
+    ).toMatchObject({
+      refused: true,
+    });
+  });
+
+  it("resumes from a given part; a failing journal record stops the posting", async () => {
     const calls: Call[] = [];
-    const report = await poster([{ status: 403, body: "" }], calls, [], []).postReply(
-      "1",
-      ["a", "b", "c"],
-      1,
-      async () => {},
-    );
-    expect(report).toEqual({ posted: 1, lost: 1 });
+    const report = await poster([], calls, [], []).postReply("1", ["a", "b", "c"], 1, async () => {});
+    expect(report).toEqual({ posted: 2, failed: null });
     expect(calls.map(textOf)).toEqual(["b", "c"]);
+    const more: Call[] = [];
+    await expect(
+      poster([], more, [], []).postReply("1", ["a", "b"], 0, async () => {
+        throw new Error("ENOSPC");
+      }),
+    ).rejects.toThrow("ENOSPC");
+    expect(more.map(textOf)).toEqual(["a"]);
+  });
+
+  it("a network error is a failure that can get better", async () => {
+    const failing = createPoster({
+      incomingUrl: "https://nas.example/x",
+      mode: "chatbot",
+      paceMs: 0,
+      timeoutMs: 1_000,
+      fetch: (async () => {
+        throw new TypeError("fetch failed");
+      }) as typeof fetch,
+      warn: () => {},
+    });
+    expect(await failing.postText("5", "hello", "notice")).toEqual({
+      refused: false,
+      retryAfterMs: null,
+      detail: "fetch failed",
+    });
   });
 
   it("names only the host and path of the incoming URL", () => {

@@ -54,7 +54,7 @@ describe("createWorkQueue", () => {
     let release: () => void = () => {};
     const queue = createWorkQueue<Item>({
       concurrency: 1,
-      run: () => new Promise<void>((resolve) => (release = resolve)),
+      run: () => new Promise<undefined>((resolve) => (release = () => resolve(undefined))),
       onError: () => {},
     });
     queue.push({ key: "a", n: 0 });
@@ -64,5 +64,52 @@ describe("createWorkQueue", () => {
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(queue.running()).toBe(0);
     expect(queue.waiting()).toBe(1);
+  });
+});
+
+describe("createWorkQueue: retry later", () => {
+  it("puts an item that asks to wait back at its conversation's head, without its slot; other conversations run", async () => {
+    const done: string[] = [];
+    let tries = 0;
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const queue = createWorkQueue<Item>({
+      concurrency: 1,
+      run: async (item) => {
+        if (item.key === "a" && item.n === 0) {
+          tries += 1;
+          // Waits until b has run: had a kept the only slot, b could never have.
+          if (tries < 3 || !done.includes("b0")) return { retryInMs: 5 };
+          release();
+        }
+        done.push(`${item.key}${item.n}`);
+        return undefined;
+      },
+      onError: () => {},
+    });
+    queue.push({ key: "a", n: 0 });
+    queue.push({ key: "a", n: 1 });
+    queue.push({ key: "b", n: 0 });
+    await released;
+    await queue.idle();
+    expect(done).toEqual(["b0", "a0", "a1"]);
+    expect(tries).toBeGreaterThanOrEqual(3);
+  });
+
+  it("stops at once with items waiting to be retried (they are not running)", async () => {
+    let runs = 0;
+    const queue = createWorkQueue<Item>({
+      concurrency: 1,
+      run: async () => {
+        runs += 1;
+        return { retryInMs: 60_000 };
+      },
+      onError: () => {},
+    });
+    queue.push({ key: "a", n: 0 });
+    while (queue.running() > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(queue.waiting()).toBe(1);
+    expect(await queue.stop(60_000)).toBe(0);
+    expect(runs).toBe(1);
   });
 });

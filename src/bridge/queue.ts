@@ -1,28 +1,37 @@
 // The bridge's work queue: one FIFO per conversation (its messages run one at a time, in order) and up to
-// `concurrency` conversations at once, the one whose next message has waited longest first. In memory: the
-// journal is what survives a restart.
+// `concurrency` conversations at once, the one whose next message has waited longest first. An item whose run
+// answers `{ retryInMs }` (a reply the chat would not take yet) goes back to the head of its conversation and gives
+// up its slot: that conversation waits that long, the others go on. In memory: the journal survives a restart.
 
 export interface QueueItem {
   key: string;
 }
 
+/** A run's answer for an item that is not finished: run it again after `retryInMs`, first in its conversation. */
+export interface RetryLater {
+  retryInMs: number;
+}
+
 export interface WorkQueue<T extends QueueItem> {
   push(item: T): void;
-  /** Items waiting (not running), in all conversations and in one. */
+  /** Items waiting (not running; those waiting to be retried included), in all conversations and in one. */
   waiting(key?: string): number;
   running(): number;
   /** Resolves when nothing waits or runs. */
   idle(): Promise<void>;
-  /** Stops starting work; resolves when running work has finished or after `graceMs`, with what still runs. */
+  /** Stops starting work (items waiting to be retried stay where they are); resolves when running work has
+   *  finished or after `graceMs`, with what still runs. */
   stop(graceMs: number): Promise<number>;
 }
 
 export function createWorkQueue<T extends QueueItem>(options: {
   concurrency: number;
-  run: (item: T) => Promise<void>;
+  run: (item: T) => Promise<RetryLater | undefined>;
   onError: (item: T, error: unknown) => void;
 }): WorkQueue<T> {
-  const queues = new Map<string, { items: T[]; seq: number[] }>();
+  // `readyAt`: a conversation whose head waits to be retried is skipped until then (epoch ms).
+  const queues = new Map<string, { items: T[]; seq: number[]; readyAt: number }>();
+  const timers = new Set<NodeJS.Timeout>();
   const active = new Set<string>();
   let sequence = 0;
   let waitingCount = 0;
@@ -40,8 +49,9 @@ export function createWorkQueue<T extends QueueItem>(options: {
     while (!stopping && active.size < options.concurrency) {
       let bestKey: string | null = null;
       let bestSeq = Number.POSITIVE_INFINITY;
+      const now = Date.now();
       for (const [key, queue] of queues) {
-        if (active.has(key)) continue;
+        if (active.has(key) || queue.readyAt > now) continue;
         const head = queue.seq[0];
         if (head !== undefined && head < bestSeq) {
           bestSeq = head;
@@ -49,16 +59,21 @@ export function createWorkQueue<T extends QueueItem>(options: {
         }
       }
       if (bestKey === null) return;
-      const queue = queues.get(bestKey) as { items: T[]; seq: number[] };
+      const queue = queues.get(bestKey) as { items: T[]; seq: number[]; readyAt: number };
       const item = queue.items.shift() as T;
-      queue.seq.shift();
+      const seq = queue.seq.shift() as number;
       if (queue.items.length === 0) queues.delete(bestKey);
       waitingCount -= 1;
       active.add(bestKey);
       const key = bestKey;
       void options
         .run(item)
-        .catch((error: unknown) => options.onError(item, error))
+        .then(
+          (answer) => {
+            if (answer !== undefined) retryLater(item, seq, answer.retryInMs);
+          },
+          (error: unknown) => options.onError(item, error),
+        )
         .finally(() => {
           active.delete(key);
           pump();
@@ -67,9 +82,32 @@ export function createWorkQueue<T extends QueueItem>(options: {
     }
   };
 
+  /** Back to the head of its conversation, which waits `ms` (a timer wakes the pump; it keeps no process alive). */
+  const retryLater = (item: T, seq: number, ms: number) => {
+    const queue = queues.get(item.key) ?? { items: [], seq: [], readyAt: 0 };
+    queue.items.unshift(item);
+    queue.seq.unshift(seq);
+    const readyAt = Date.now() + Math.max(0, ms);
+    queue.readyAt = readyAt;
+    queues.set(item.key, queue);
+    waitingCount += 1;
+    const timer = setTimeout(
+      () => {
+        timers.delete(timer);
+        // Ready now, whatever the clock says (a timer may fire a millisecond before Date.now() reaches readyAt).
+        const waiting = queues.get(item.key);
+        if (waiting !== undefined && waiting.readyAt === readyAt) waiting.readyAt = 0;
+        pump();
+      },
+      Math.max(0, ms),
+    );
+    timer.unref();
+    timers.add(timer);
+  };
+
   return {
     push(item) {
-      const queue = queues.get(item.key) ?? { items: [], seq: [] };
+      const queue = queues.get(item.key) ?? { items: [], seq: [], readyAt: 0 };
       queue.items.push(item);
       queue.seq.push(sequence++);
       queues.set(item.key, queue);
@@ -82,6 +120,8 @@ export function createWorkQueue<T extends QueueItem>(options: {
       waitingCount === 0 && active.size === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve)),
     async stop(graceMs) {
       stopping = true;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
       if (active.size === 0) return 0;
       const drained = new Promise<void>((resolve) => {
         const check = setInterval(() => {

@@ -1,7 +1,8 @@
 // `ctx bridge synology` as a service: one bridge per CTX_HOME (it holds the bridge folder's lock while it runs),
 // the journal replayed on start (messages accepted before a crash run, half-posted replies finish), the HTTP
-// server, the queue, and a clean stop: no new work, running turns get a grace period, then their process groups
-// are killed and the journal keeps them for the next start.
+// server, the queue, the reply outbox (./outbox.ts: a reply the chat does not take waits, its conversation behind
+// it), and a clean stop: no new work, running turns get a grace period, then their process groups are killed and
+// the journal keeps them, and every reply still waiting for the chat, for the next start.
 import { readdir, realpath } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -9,11 +10,12 @@ import { serve } from "@hono/node-server";
 import { claudeConfigDir, claudeProjectDirName } from "../config/claude-paths.ts";
 import type { Config } from "../config/schema.ts";
 import { bridgeChildEnv } from "../core/bridge/child-env.ts";
-import type { JournalMessage, OpenWork } from "../core/bridge/journal.ts";
+import type { JournalMessage } from "../core/bridge/journal.ts";
+import { pendingDelivery } from "../core/bridge/outbox.ts";
 import { replyMessages } from "../core/bridge/payload.ts";
 import { redactText } from "../core/redact/redact.ts";
 import { CtxError, describeError, isCtxError } from "../errors.ts";
-import { openJournal } from "../store/bridge/journal-store.ts";
+import { type JournalWrite, openJournal } from "../store/bridge/journal-store.ts";
 import { sessionsDir } from "../store/bridge/session-store.ts";
 import { ensurePrivateDir } from "../store/files/atomic-write.ts";
 import { withLock } from "../store/files/lock.ts";
@@ -21,8 +23,9 @@ import { requireUserFolder } from "../store/files/user-file.ts";
 import { createWebhookApp } from "./app.ts";
 import { type ClaudeProcesses, createClaudeRunner } from "./claude-runner.ts";
 import { answerMessage, BridgeHalted } from "./conversation.ts";
+import { type Delivery, deliverRound, journaledState } from "./outbox.ts";
 import { createPoster } from "./poster.ts";
-import { createWorkQueue } from "./queue.ts";
+import { createWorkQueue, type RetryLater } from "./queue.ts";
 import { resolveBridgeSettings } from "./settings.ts";
 import { makeRollingSummary, type RollingSummaryDeps } from "./summarize.ts";
 import { startWorkingNotice, wantsWorkingNotice } from "./working-notice.ts";
@@ -41,6 +44,8 @@ export interface BridgeServiceOptions {
   summaryClient?: RollingSummaryDeps["client"];
   /** Benchmarks: Claude Code replaced (default: `bridge.claude.command` as a child process). */
   claude?: ClaudeProcesses;
+  /** Tests: the journal's write(2) replaced (a disk that fills up). */
+  journalWrite?: JournalWrite;
 }
 
 export interface RunningBridge {
@@ -51,11 +56,13 @@ export interface RunningBridge {
   stop(): Promise<void>;
 }
 
-interface Work extends OpenWork {
+interface Work extends Delivery {
   key: string;
   /** The text as sent, for a message accepted by this process; the journal's redacted text after a restart. */
   live: JournalMessage;
   receivedAt: number;
+  /** The log line's middle, once the reply is ready. */
+  summary: string;
 }
 
 export async function startBridge(options: BridgeServiceOptions): Promise<RunningBridge> {
@@ -100,7 +107,10 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
   }
 
   // A journal that cannot be opened (a pipe, folder or link at its path) stops the start with the lock let go.
-  const { journal, open, skipped } = await openJournal(settings.dir).catch(async (error: unknown) => {
+  const { journal, open, skipped } = await openJournal(
+    settings.dir,
+    options.journalWrite === undefined ? {} : { write: options.journalWrite },
+  ).catch(async (error: unknown) => {
     release();
     await held.catch(() => undefined);
     throw error;
@@ -128,16 +138,22 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     incomingUrl: settings.synology.incomingUrl,
     mode: settings.synology.mode,
     paceMs: settings.paceMs,
-    retries: settings.postRetries,
-    retryBaseMs: settings.retryBaseMs,
     timeoutMs: settings.postTimeoutMs,
     warn: log,
     ...(options.fetch === undefined ? {} : { fetch: options.fetch }),
   };
+  // One try per post (the "working on it" notice included): the outbox retries replies, never a courtesy message.
   const poster = createPoster(posterOptions);
-  // One try for the "working on it" notice: a reply must never wait behind a courtesy message's retries.
-  const noticePoster = createPoster({ ...posterOptions, retries: 0 });
   const owed = new Map<string, Work>();
+  const outboxDeps = {
+    journal,
+    poster,
+    now,
+    deliveryHours: settings.deliveryHours,
+    retryBaseMs: settings.retryBaseMs,
+    retryMaxMs: settings.retryMaxMs,
+    log,
+  };
 
   const conversationDeps = {
     sessionsDir: sessions,
@@ -161,24 +177,27 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     now,
     warn: log,
     halted: () => halted,
-    queueInfo: (key: string) => ({
-      queuedHere: queue.waiting(key),
-      queuedTotal: queue.waiting(),
-      running: queue.running(),
-    }),
+    queueInfo: (key: string) => {
+      const pending = pendingDelivery(owed.values());
+      return {
+        queuedHere: queue.waiting(key),
+        queuedTotal: queue.waiting(),
+        running: queue.running(),
+        pendingParts: pending.parts,
+        oldestPendingMs: pending.oldestDueAt === null ? null : now().getTime() - Date.parse(pending.oldestDueAt),
+      };
+    },
   };
 
   let halted = false;
 
-  async function runWork(work: Work): Promise<void> {
+  async function runWork(work: Work): Promise<RetryLater | undefined> {
     const id = work.message.id;
-    let line = "";
-    let parts: string[];
     if (work.parts === null) {
       let answer: Awaited<ReturnType<typeof answerMessage>>;
       const stopNotice = startWorkingNotice({
         afterSeconds: wantsWorkingNotice(work.live) ? settings.workingNoticeSeconds : 0,
-        post: (text) => noticePoster.postReply(work.message.userId, [text], 0, async () => {}),
+        post: (text) => poster.postText(work.message.userId, text, "working notice"),
         warn: log,
       });
       try {
@@ -197,31 +216,33 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
           failed: true,
         };
       }
-      parts = replyMessages(answer.text, settings.outputChunkChars);
-      // Recorded before it is journaled, so a compaction running meanwhile keeps it (see Journal.compact).
+      const parts = replyMessages(answer.text, settings.outputChunkChars);
+      work.sending = parts;
+      // Due from now: the delivery deadline counts from here. Recorded before the outbox journals it, so a
+      // compaction running meanwhile keeps it (see Journal.compact).
+      work.dueAt = now().toISOString();
       work.parts = parts.map(redact);
-      await journal.append({ t: "reply", id, parts: work.parts });
-      line =
+      work.summary =
         `in=${work.message.bytes}B parts=${answer.parts} out=${answer.text.length}c/${parts.length}msg ` +
         `tokens=${answer.contextTokens ?? "-"} claude=${Math.round(answer.claudeMs)}ms` +
         (answer.rolledOver === null ? "" : ` summarised(${answer.rolledOver})`) +
         (answer.failed ? " FAILED" : "");
-    } else {
-      // Resumed after a restart: the journal's (redacted) parts.
-      parts = work.parts;
-      line = `resumed: posting parts ${work.posted + 1}-${parts.length}`;
     }
-    const report = await poster.postReply(work.message.userId, parts, work.posted, async (part) => {
-      work.posted = part + 1;
-      await journal.append({ t: "posted", id, part });
-    });
+    // Posts what is left; a part the chat does not take sends the conversation back to the queue to wait.
+    const waiting = await deliverRound(work, outboxDeps);
+    if (waiting !== null) return waiting;
     owed.delete(id);
-    await journal.append({ t: "done", id });
+    // Every part is settled in the journal already: a lost `done` only makes the next start find nothing to post.
+    await journal
+      .append({ t: "done", id })
+      .catch((error: unknown) => log(`bridge: message ${id}: done not journaled (${describeError(error)})`));
+    const given = work.gaveUp === null ? "" : ` GAVE-UP=${work.gaveUp.parts}`;
     log(
-      `bridge: ${shortKey(work.key)} ${work.message.username} ${line} posted=${report.posted}` +
-        `${report.lost > 0 ? ` LOST=${report.lost}` : ""} time=${Math.round(performance.now() - work.receivedAt)}ms`,
+      `bridge: ${shortKey(work.key)} ${work.message.username} ${work.summary} posted=${work.posted - (work.gaveUp?.parts ?? 0)}` +
+        `${given} time=${Math.round(performance.now() - work.receivedAt)}ms`,
     );
     await journal.compact(() => [...owed.values()], 1_000);
+    return undefined;
   }
 
   const queue = createWorkQueue<Work>({
@@ -231,7 +252,17 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
   });
   if (open.length > 0) log(`bridge: resuming ${open.length} message(s) accepted before the last stop`);
   for (const work of open) {
-    const resumed: Work = { ...work, key: work.message.key, live: work.message, receivedAt: performance.now() };
+    const resumed: Work = {
+      ...work,
+      key: work.message.key,
+      live: work.message,
+      receivedAt: performance.now(),
+      sending: null,
+      journaled: journaledState(work),
+      failures: 0,
+      lastFailure: null,
+      summary: work.parts === null ? "" : `resumed: posting parts ${work.posted + 1}-${work.parts.length}`,
+    };
     owed.set(work.message.id, resumed);
     queue.push(resumed);
   }
@@ -250,7 +281,14 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
         key: journaled.key,
         parts: null,
         posted: 0,
+        dueAt: null,
+        gaveUp: null,
+        sending: null,
+        journaled: { reply: false, posted: 0, gaveUp: false },
+        failures: 0,
+        lastFailure: null,
         receivedAt: performance.now(),
+        summary: "",
       };
       // Owed before its accept record is written, so a compaction running meanwhile keeps it.
       owed.set(journaled.id, work);
@@ -312,6 +350,8 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
         log(`bridge: stopping with ${left} conversation(s) mid-turn; the journal runs them again on the next start`);
         claude.killAll();
       }
+      const pending = pendingDelivery(owed.values());
+      if (pending.parts > 0) log(`bridge: ${pending.parts} reply part(s) wait for the chat; the next start posts them`);
       await journal.close();
       release();
       await held.catch(() => undefined);

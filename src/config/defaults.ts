@@ -91,6 +91,8 @@ const DEFAULT_CONFIG: Config = {
     paceMs: 500,
     postRetries: 4,
     retryBaseMs: 1_000,
+    retryMaxMs: 300_000,
+    deliveryHours: 24,
     postTimeoutMs: 15_000,
     stopGraceMs: 10_000,
     workingNoticeSeconds: 20,

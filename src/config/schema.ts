@@ -254,9 +254,14 @@ function buildConfigSchema() {
     windowTokens: safe(z._default(positiveInt(), 200_000)),
     /** Pause between the messages of one reply. */
     paceMs: safe(z._default(nonNegativeInt(), 500)),
-    /** A failed post is tried again this many times, waiting retryBaseMs, then twice as long each time. */
+    /** No longer used: a part the chat does not take waits in the outbox (deliveryHours). Kept so files load. */
     postRetries: safe(z._default(nonNegativeInt(), 4)),
+    /** A reply part the chat did not take is tried again after retryBaseMs, then twice as long each time… */
     retryBaseMs: safe(z._default(positiveInt(), 1_000)),
+    /** …waiting at most this long between tries… */
+    retryMaxMs: safe(z._default(positiveInt(), 300_000)),
+    /** …for this many hours after the reply was first due (across restarts); then it is given up and the person told. */
+    deliveryHours: safe(z._default(z.number().check(z.positive()), 24)),
     /** One post to Synology may take this long. */
     postTimeoutMs: safe(z._default(positiveInt(), 15_000)),
     /** On SIGINT/SIGTERM, running Claude turns get this long to finish; then they are ended (and rerun on start). */

@@ -82,6 +82,30 @@ describe("ctx bridge status", () => {
     const report = BridgeStatusReportSchema.parse(JSON.parse((await run(["bridge", "status", "--json"])).stdout));
     expect(report).toMatchObject({ sessions: [], pendingMessages: 0, unreadable: [] });
   });
+
+  it("shows the reply parts waiting for the chat and how long the oldest has waited", async () => {
+    const { journal } = await openJournal(bridgeDir(env));
+    const message = { key: "42", userId: "42", username: "ann", channelId: null, channelName: null, postId: null };
+    await journal.append({
+      t: "accept",
+      message: { ...message, id: "m1", at: "2026-01-02T03:04:05Z", text: "hi", bytes: 2 },
+    });
+    await journal.append({
+      t: "reply",
+      id: "m1",
+      parts: ["[1/3] a", "[2/3] b", "[3/3] c"],
+      at: "2026-01-02T03:04:06.000Z",
+    });
+    await journal.append({ t: "posted", id: "m1", part: 0 });
+    await journal.close();
+    const text = await run(["bridge", "status"]);
+    expect(text.stdout).toMatch(
+      /Reply parts waiting for the chat: 2, the oldest for \d+ h \d+ min \(since 2026-01-02 03:04 UTC\)/,
+    );
+    const report = BridgeStatusReportSchema.parse(JSON.parse((await run(["bridge", "status", "--json"])).stdout));
+    expect(report).toMatchObject({ pendingMessages: 1, pendingParts: 2, oldestPendingAt: "2026-01-02T03:04:06.000Z" });
+    expect(report.oldestPendingSeconds).toBeGreaterThan(0);
+  });
 });
 
 describe("ctx bridge synology", () => {

@@ -3,6 +3,7 @@
 // is loaded only by `ctx bridge synology`, so no other command pays for Hono.
 import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
+import { formatAge } from "../../core/bridge/outbox.ts";
 import { type BridgeStatusReport, BridgeStatusReportSchema, conversationPlace } from "../../core/bridge/status.ts";
 import { CtxError } from "../../errors.ts";
 import { collectBridgeStatus } from "../../store/bridge/status.ts";
@@ -82,6 +83,11 @@ function formatBridgeStatus(report: BridgeStatusReport): string {
     );
   }
   lines.push(`Messages accepted and not yet answered: ${report.pendingMessages}`);
+  lines.push(
+    report.pendingParts === 0
+      ? "Reply parts waiting for the chat: 0"
+      : `Reply parts waiting for the chat: ${report.pendingParts}, the oldest for ${formatAge((report.oldestPendingSeconds ?? 0) * 1000)} (since ${(report.oldestPendingAt ?? "").replace("T", " ").slice(0, 16)} UTC)`,
+  );
   for (const path of report.unreadable) lines.push(`  unreadable: ${path} (damaged; move it aside or delete it)`);
   return `${lines.join("\n")}\n`;
 }

@@ -46,4 +46,28 @@ describe("replayJournal", () => {
     ]);
     expect(open).toEqual([]);
   });
+
+  it("keeps when a reply was first due and what was given up at its deadline, through a rewrite", () => {
+    const open = replayJournal(
+      [
+        { t: "accept", message: message("old") },
+        { t: "reply", id: "old", parts: ["p"] },
+        { t: "accept", message: message("a") },
+        { t: "reply", id: "a", parts: ["1", "2"], at: "2026-01-01T00:01:00.000Z" },
+        { t: "posted", id: "a", part: 0 },
+        { t: "accept", message: message("b") },
+        { t: "reply", id: "b", parts: ["1", "2", "3"], at: "2026-01-01T00:02:00.000Z" },
+        { t: "posted", id: "b", part: 0 },
+        { t: "gave-up", id: "b", from: 1, parts: 2, at: "2026-01-02T00:02:00.000Z" },
+      ],
+      "2026-05-05T00:00:00.000Z",
+    );
+    expect(open.map((work) => [work.message.id, work.posted, work.dueAt, work.gaveUp])).toEqual([
+      // A reply journaled before the outbox existed is due from the replay.
+      ["old", 0, "2026-05-05T00:00:00.000Z", null],
+      ["a", 1, "2026-01-01T00:01:00.000Z", null],
+      ["b", 3, "2026-01-01T00:02:00.000Z", { from: 1, parts: 2, at: "2026-01-02T00:02:00.000Z" }],
+    ]);
+    expect(replayJournal(recordsOf(open), "2030-01-01T00:00:00.000Z")).toEqual(open);
+  });
 });

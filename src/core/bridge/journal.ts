@@ -1,6 +1,8 @@
 // The bridge's journal of accepted work, pure: the records (a message accepted, its reply ready, one part of
-// the reply posted, the message done) and the replay that finds what a restarted bridge still owes: messages
-// to run, and replies whose remaining parts are to be posted. Order of acceptance is the order of replay.
+// the reply settled, the reply's rest given up at its delivery deadline, the message done) and the replay that
+// finds what a restarted bridge still owes: messages to run, replies whose remaining parts are to be posted (with
+// the time they were first due, so a deadline survives a restart), and notices of given-up parts still to post.
+// Order of acceptance is the order of replay.
 import * as z from "zod/mini";
 
 export const JournalMessageSchema = z.object({
@@ -23,9 +25,13 @@ export type JournalMessage = z.infer<typeof JournalMessageSchema>;
 
 export const JournalRecordSchema = z.discriminatedUnion("t", [
   z.object({ t: z.literal("accept"), message: JournalMessageSchema }),
-  /** The reply's chat messages, ready to post (the turn is in the session file already). */
-  z.object({ t: z.literal("reply"), id: z.string(), parts: z.array(z.string()) }),
+  /** The reply's chat messages, ready to post (the turn is in the session file already); `at`: when it was first
+   *  due, the start of its delivery deadline (absent in journals written before the outbox: due at replay). */
+  z.object({ t: z.literal("reply"), id: z.string(), parts: z.array(z.string()), at: z.optional(z.string()) }),
+  /** Part `part` is settled: delivered, or skipped after the chat refused it and took the notice saying so. */
   z.object({ t: z.literal("posted"), id: z.string(), part: z.int() }),
+  /** The reply's parts from `from` on were not delivered by the deadline: given up at `at`; a notice is owed. */
+  z.object({ t: z.literal("gave-up"), id: z.string(), from: z.int(), parts: z.int(), at: z.string() }),
   z.object({ t: z.literal("done"), id: z.string() }),
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
@@ -34,22 +40,38 @@ export interface OpenWork {
   message: JournalMessage;
   /** Null until the reply was journaled: the message still has to run. */
   parts: string[] | null;
-  /** Parts already posted (a reply resumes after the last of them). */
+  /** Parts already settled (a reply resumes after the last of them). */
   posted: number;
+  /** When the reply was first due (ISO): its delivery deadline counts from here. Null until it was journaled. */
+  dueAt: string | null;
+  /** Parts given up at the deadline, whose notice is still to be posted; null when none is owed. */
+  gaveUp: { from: number; parts: number; at: string } | null;
 }
 
-/** What is still owed after these records, in order of acceptance. */
-export function replayJournal(records: readonly JournalRecord[]): OpenWork[] {
+/** What is still owed after these records, in order of acceptance. `replayedAt` dates a reply journaled without
+ *  its `at` (an older journal). */
+export function replayJournal(records: readonly JournalRecord[], replayedAt = new Date().toISOString()): OpenWork[] {
   const open = new Map<string, OpenWork>();
   for (const record of records) {
     switch (record.t) {
       case "accept":
         if (!open.has(record.message.id))
-          open.set(record.message.id, { message: record.message, parts: null, posted: 0 });
+          open.set(record.message.id, { message: record.message, parts: null, posted: 0, dueAt: null, gaveUp: null });
         break;
       case "reply": {
         const work = open.get(record.id);
-        if (work !== undefined) work.parts = record.parts;
+        if (work !== undefined) {
+          work.parts = record.parts;
+          work.dueAt = record.at ?? work.dueAt ?? replayedAt;
+        }
+        break;
+      }
+      case "gave-up": {
+        const work = open.get(record.id);
+        if (work !== undefined) {
+          work.gaveUp = { from: record.from, parts: record.parts, at: record.at };
+          work.posted = Math.max(work.posted, record.from + record.parts);
+        }
         break;
       }
       case "posted": {
@@ -70,8 +92,11 @@ export function recordsOf(open: readonly OpenWork[]): JournalRecord[] {
   const records: JournalRecord[] = [];
   for (const work of open) {
     records.push({ t: "accept", message: work.message });
-    if (work.parts !== null) records.push({ t: "reply", id: work.message.id, parts: work.parts });
-    if (work.posted > 0) records.push({ t: "posted", id: work.message.id, part: work.posted - 1 });
+    const id = work.message.id;
+    if (work.parts !== null)
+      records.push({ t: "reply", id, parts: work.parts, ...(work.dueAt === null ? {} : { at: work.dueAt }) });
+    if (work.gaveUp !== null) records.push({ t: "gave-up", id, ...work.gaveUp });
+    else if (work.posted > 0) records.push({ t: "posted", id, part: work.posted - 1 });
   }
   return records;
 }

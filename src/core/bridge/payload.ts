@@ -59,8 +59,9 @@ function parseRetryAfter(value: string | null): number | null {
   return Number.isFinite(seconds) && seconds >= 0 ? Math.min(seconds * 1000, 60_000) : null;
 }
 
-/** The wait before retry `attempt` (1-based): exponential from `baseMs`, or what the server asked for. */
-export function retryDelayMs(attempt: number, baseMs: number, asked: number | null): number {
-  const backoff = baseMs * 2 ** (attempt - 1);
-  return asked === null ? backoff : Math.max(asked, backoff);
+/** The wait before retry `attempt` (1-based): exponential from `baseMs`, or what the server asked for if longer;
+ *  never more than `maxMs`. */
+export function retryDelayMs(attempt: number, baseMs: number, asked: number | null, maxMs = Infinity): number {
+  const backoff = baseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 40);
+  return Math.min(asked === null ? backoff : Math.max(asked, backoff), maxMs);
 }

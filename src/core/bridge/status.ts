@@ -1,6 +1,7 @@
 // What `/status` answers in the chat and what `ctx bridge status` prints: one schema for the listing (--json),
 // texts for people. Pure.
 import * as z from "zod/mini";
+import { formatAge } from "./outbox.ts";
 import type { BridgeSession } from "./session.ts";
 
 export const BridgeSessionRowSchema = z.object({
@@ -25,6 +26,11 @@ export const BridgeStatusReportSchema = z.object({
   sessions: z.array(BridgeSessionRowSchema),
   /** Accepted messages not answered yet (the journal), e.g. while the bridge is stopped. */
   pendingMessages: z.int(),
+  /** Reply parts journaled and not delivered yet (the chat did not take them): they wait in the outbox. */
+  pendingParts: z.int(),
+  /** When the oldest of those was first due (ISO), and its age in seconds at the time of the report. */
+  oldestPendingAt: z.nullable(z.string()),
+  oldestPendingSeconds: z.nullable(z.int()),
   /** Session files that could not be read (damaged); named so a person can look. */
   unreadable: z.array(z.string()),
 });
@@ -53,21 +59,32 @@ export function conversationPlace(row: Pick<BridgeSessionRow, "channelId" | "cha
   return row.channelId === null ? "direct" : `channel ${row.channelId}`;
 }
 
-export interface ChatStatusInput {
-  session: BridgeSession | null;
-  windowTokens: number;
-  softLimitTokens: number;
+/** The bridge's queue and outbox, as `/status` shows them. */
+export interface QueueInfo {
   /** Messages of this conversation waiting behind the /status itself, and in the whole bridge. */
   queuedHere: number;
   queuedTotal: number;
   running: number;
+  /** Reply parts waiting for the chat to take them, in the whole bridge, and the oldest one's age. */
+  pendingParts: number;
+  oldestPendingMs: number | null;
+}
+
+export interface ChatStatusInput extends QueueInfo {
+  session: BridgeSession | null;
+  windowTokens: number;
+  softLimitTokens: number;
 }
 
 const n = (value: number): string => value.toLocaleString("en-US");
 
 export function chatStatusText(input: ChatStatusInput): string {
   const { session } = input;
-  const queue = `Queue: ${input.queuedHere} waiting here, ${input.queuedTotal} in the bridge, ${input.running} running.`;
+  const queue =
+    `Queue: ${input.queuedHere} waiting here, ${input.queuedTotal} in the bridge, ${input.running} running.` +
+    (input.pendingParts === 0
+      ? ""
+      : ` Outbox: ${input.pendingParts} reply part(s) waiting for the chat, the oldest for ${formatAge(input.oldestPendingMs ?? 0)}.`);
   if (session === null) return `No conversation yet: your next message starts one.\n${queue}`;
   const percent = Math.round((session.contextTokens / input.windowTokens) * 100);
   return [

@@ -75,7 +75,13 @@ describe("the bridge journal", () => {
   it("with a backlog of open work, does not rewrite it again until the file has doubled", async () => {
     const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
     const { journal } = await openJournal(dir);
-    const backlog = Array.from({ length: 8 }, (_, i) => ({ message: message(`open${i}`), parts: null, posted: 0 }));
+    const backlog = Array.from({ length: 8 }, (_, i) => ({
+      message: message(`open${i}`),
+      parts: null,
+      posted: 0,
+      dueAt: null,
+      gaveUp: null,
+    }));
     for (const work of backlog) await journal.append({ t: "accept", message: work.message });
     let rewrites = 0;
     const open = () => {
