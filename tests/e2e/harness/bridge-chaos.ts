@@ -18,6 +18,7 @@ import {
   everyReplyComplete,
   type MessageTiming,
   planChaosMessages,
+  plannedReplyParts,
   round,
   tallyChaos,
 } from "./chaos-traffic.ts";
@@ -345,7 +346,12 @@ export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally 
   const orphans = existsSync(env.STUB_CLAUDE_ORPHANS) ? readFileSync(env.STUB_CLAUDE_ORPHANS, "utf8") : "";
   if (refused === null) unmountSmallTmpfs(home);
   await sandbox.cleanup();
-  const tally = tallyChaos(messages, timing, chat.posts);
+  const chunkSetting = (name: string, fallback: number) => Number(options.bridgeEnv[`CTX_BRIDGE__${name}`] ?? fallback);
+  const inputChunkChars = chunkSetting("INPUT_CHUNK_CHARS", 15_000);
+  const outputChunkChars = chunkSetting("OUTPUT_CHUNK_CHARS", 3_500);
+  const tally = tallyChaos(messages, timing, chat.posts, (message) =>
+    plannedReplyParts(message, inputChunkChars, outputChunkChars),
+  );
   return {
     sent: messages.length,
     ...tally,

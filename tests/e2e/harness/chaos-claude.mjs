@@ -48,6 +48,11 @@ function answerLines(id, length) {
   return lines.join("\n");
 }
 
+/** The stub's answer to part `index` of `total` of message `id` (1-based); the same in every session. */
+export function chaosReplyText(id, index, total) {
+  return index < total ? `${id} got part ${index} of ${total}.` : answerLines(id, 200 + (hashOf(`${id}!`) % 2_600));
+}
+
 export function chaosAnswer({ prompt, sessionId, seed, env }) {
   const id = /MSG-[0-9a-z-]+/.exec(prompt)?.[0] ?? "MSG-none";
   // planPromptParts' headers: "…\n\nPart 1 of N:\n\n" opens a long message, "(part i of N):" continues it.
@@ -64,8 +69,7 @@ export function chaosAnswer({ prompt, sessionId, seed, env }) {
     appendFileSync(env.STUB_CLAUDE_ORPHANS, `${id} part ${index} of ${total}\n`);
   }
   state.lastPart[id] = index;
-  const text =
-    index < total ? `${id} got part ${index} of ${total}.` : answerLines(id, 200 + (hashOf(`${id}!`) % 2_600));
+  const text = chaosReplyText(id, index, total);
   const promptTokens = Math.ceil(prompt.length / 3.2) * (total > 1 ? 3 : 1);
   const usage = {
     input_tokens: 50,

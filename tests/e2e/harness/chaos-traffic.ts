@@ -2,6 +2,9 @@
 // message's id, a share of them longer than one Claude turn takes) and the tally of what reached the chat, matched
 // back to the messages by that id (the stub Claude echoes it on every line of its answer, so every `[i/N]` chat
 // message of a reply carries it): answered exactly once, twice, or lost, and how late.
+import { aggregateAnswers, planPromptParts } from "../../../src/core/bridge/messages.ts";
+import { replyMessages } from "../../../src/core/bridge/payload.ts";
+import { chaosReplyText } from "./chaos-claude.mjs";
 import type { RecordedPost } from "./mock-synology.ts";
 
 export interface ChaosMessage {
@@ -62,6 +65,16 @@ export function planChaosMessages(count: number, users: number, longShare: numbe
   });
 }
 
+/**
+ * How many chat messages the reply to `message` takes when every turn succeeds: the stub's answers to its parts,
+ * aggregated and cut as the bridge does. Lets a reply that never arrived at all count its every part as missing.
+ */
+export function plannedReplyParts(message: ChaosMessage, inputChunkChars: number, outputChunkChars: number): number {
+  const parts = planPromptParts(message.text, inputChunkChars);
+  const answers = parts.map((part) => chaosReplyText(message.id, part.index + 1, part.total));
+  return replyMessages(aggregateAnswers(answers), outputChunkChars).length;
+}
+
 export interface MessageTiming {
   /** performance.now() when the webhook first got 200 (null: never accepted). */
   acceptedAt: number | null;
@@ -77,8 +90,12 @@ export interface ChaosTally {
   lostIds: string[];
   partsDelivered: number;
   partsDuplicated: number;
-  /** Parts known to exist (from an `[i/N]` seen) that never arrived, plus one per reply with no part at all. */
+  /** Parts of the accepted messages' replies: the N of their `[i/N]` when seen, else as planned (plannedReplyParts). */
+  partsExpected: number;
+  /** Of those, never delivered. */
   partsMissing: number;
+  /** Replies whose N differs from the plan (a failed turn's notice, say): a check on the plan itself. */
+  partsUnplanned: number;
   /** Posts carrying no message id (error notices, …), with the first few for the report. */
   unmatchedPosts: number;
   unmatchedSamples: string[];
@@ -137,6 +154,7 @@ export function tallyChaos(
   messages: readonly ChaosMessage[],
   timing: ReadonlyMap<string, MessageTiming>,
   posts: readonly RecordedPost[],
+  planned: (message: ChaosMessage) => number,
 ): ChaosTally {
   const { seen, unmatched } = repliesByMessage(posts);
   const tally: ChaosTally = {
@@ -148,7 +166,9 @@ export function tallyChaos(
     lostIds: [],
     partsDelivered: 0,
     partsDuplicated: 0,
+    partsExpected: 0,
     partsMissing: 0,
+    partsUnplanned: 0,
     unmatchedPosts: unmatched.length,
     unmatchedSamples: unmatched.slice(0, 5),
     outOfOrder: 0,
@@ -163,14 +183,18 @@ export function tallyChaos(
     if (acceptedAt !== null) tally.accepted += 1;
     if (reply === undefined) {
       if (acceptedAt !== null) {
+        const parts = planned(message);
         tally.lost += 1;
         tally.lostEntirely += 1;
-        tally.partsMissing += 1;
+        tally.partsExpected += parts;
+        tally.partsMissing += parts;
         tally.lostIds.push(message.id);
       }
       continue;
     }
     const counts = [...reply.counts.values()];
+    tally.partsExpected += reply.total;
+    if (reply.total !== planned(message)) tally.partsUnplanned += 1;
     tally.partsDelivered += reply.counts.size;
     tally.partsDuplicated += counts.reduce((sum, n) => sum + Math.max(0, n - 1), 0);
     const complete = reply.counts.size === reply.total;
