@@ -211,7 +211,10 @@ export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally 
     incarnation.rssEndMB = rssMB(running.child.pid);
     if (incarnation.rssEndMB !== null) incarnation.rssMaxMB = Math.max(incarnation.rssMaxMB ?? 0, incarnation.rssEndMB);
     running.child.kill(signal);
+    // A bridge that does not stop on SIGTERM (well past its grace period) is killed; its "ended" says so.
+    const stuck = setTimeout(() => running.child.kill("SIGKILL"), 15_000);
     const exit = await running.exited;
+    clearTimeout(stuck);
     incarnation.ended = exit.signal ?? `exit ${exit.code}`;
     logs.push(running.stderr());
     bridge = null;
@@ -290,62 +293,71 @@ export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally 
     await Promise.all([outageDone, diskDone]);
   };
 
-  event(`bridge started (pid ${await start()}) on port ${port}`);
-  const byUser = Array.from({ length: options.users }, (_, user) => messages.filter((m) => m.user === user));
-  let chaosOver = false;
-  let lastPosts = -1;
-  let quietSince = performance.now();
-  const chaosDone = chaos().then(() => {
-    chaosOver = true;
-    // The quiet that ends the wait is counted from the end of the chaos, not from before it.
-    quietSince = performance.now();
-  });
-  const sendingDone = Promise.all(byUser.map(sendAs)).then(() => event(`all ${acceptedCount} messages accepted`));
+  /** The run itself; whatever happens in it, the bridge, the chat, the mount and the sandbox go afterwards. */
+  const drive = async (): Promise<{ owed: number | null; orphans: string }> => {
+    event(`bridge started (pid ${await start()}) on port ${port}`);
+    const byUser = Array.from({ length: options.users }, (_, user) => messages.filter((m) => m.user === user));
+    let chaosOver = false;
+    let lastPosts = -1;
+    let quietSince = performance.now();
+    const chaosDone = chaos().then(() => {
+      chaosOver = true;
+      // The quiet that ends the wait is counted from the end of the chaos, not from before it.
+      quietSince = performance.now();
+    });
+    const sendingDone = Promise.all(byUser.map(sendAs)).then(() => event(`all ${acceptedCount} messages accepted`));
 
-  // Wait, once the chaos is over and every message accepted: until every reply is complete; or, after 3 s without a
-  // post, until `ctx bridge status` says the bridge owes nothing more (what it gave up on it no longer owes); or
-  // until nothing has moved for settleSeconds while it still owes something; or the deadline.
-  let allSent = false;
-  void sendingDone.then(() => (allSent = true));
-  let settled = "every reply complete";
-  let owed: number | null = null;
-  let askedAt = 0;
-  for (;;) {
-    await sleep(250);
-    const now = performance.now();
-    if (chat.posts.length !== lastPosts) {
-      lastPosts = chat.posts.length;
-      quietSince = now;
-    }
-    if (now > deadline) {
-      settled = `deadline of ${options.deadlineSeconds} s`;
-      break;
-    }
-    if (!chaosOver || !allSent) continue;
-    if (everyReplyComplete(messages, timing, chat.posts)) break;
-    if (now - quietSince > 3_000 && now - askedAt > 3_000) {
-      owed = await owedByBridge(sandbox, home);
-      askedAt = performance.now();
-      if (owed === 0) {
-        settled = "ctx bridge status: nothing owed";
+    // Wait, once the chaos is over and every message accepted: until every reply is complete; or, after 3 s without a
+    // post, until `ctx bridge status` says the bridge owes nothing more (what it gave up on it no longer owes); or
+    // until nothing has moved for settleSeconds while it still owes something; or the deadline.
+    let allSent = false;
+    void sendingDone.then(() => (allSent = true));
+    let settled = "every reply complete";
+    let owed: number | null = null;
+    let askedAt = 0;
+    for (;;) {
+      await sleep(250);
+      const now = performance.now();
+      if (chat.posts.length !== lastPosts) {
+        lastPosts = chat.posts.length;
+        quietSince = now;
+      }
+      if (now > deadline) {
+        settled = `deadline of ${options.deadlineSeconds} s`;
+        break;
+      }
+      if (!chaosOver || !allSent) continue;
+      if (everyReplyComplete(messages, timing, chat.posts)) break;
+      if (now - quietSince > 3_000 && now - askedAt > 3_000) {
+        owed = await owedByBridge(sandbox, home);
+        askedAt = performance.now();
+        if (owed === 0) {
+          settled = "ctx bridge status: nothing owed";
+          break;
+        }
+      }
+      if (now - quietSince > options.settleSeconds * 1000) {
+        settled = `nothing new for ${options.settleSeconds} s (bridge status: ${owed ?? "?"} owed)`;
         break;
       }
     }
-    if (now - quietSince > options.settleSeconds * 1000) {
-      settled = `nothing new for ${options.settleSeconds} s (bridge status: ${owed ?? "?"} owed)`;
-      break;
-    }
+    await Promise.all([sendingDone, chaosDone]);
+    event(`stopped waiting: ${settled}`);
+    await stop("SIGTERM");
+    return { owed, orphans: existsSync(env.STUB_CLAUDE_ORPHANS) ? readFileSync(env.STUB_CLAUDE_ORPHANS, "utf8") : "" };
+  };
+  let outcomeOfRun: { owed: number | null; orphans: string };
+  try {
+    outcomeOfRun = await drive();
+  } finally {
+    clearInterval(sampler);
+    await stop("SIGKILL");
+    await chat.close();
+    if (refused === null) unmountSmallTmpfs(home);
+    await sandbox.cleanup();
   }
-  await Promise.all([sendingDone, chaosDone]);
-  clearInterval(sampler);
-  await stop("SIGTERM");
-  await chat.close();
-  event(`stopped waiting: ${settled}`);
-
+  const { owed, orphans } = outcomeOfRun;
   const log = logs.join("");
-  const orphans = existsSync(env.STUB_CLAUDE_ORPHANS) ? readFileSync(env.STUB_CLAUDE_ORPHANS, "utf8") : "";
-  if (refused === null) unmountSmallTmpfs(home);
-  await sandbox.cleanup();
   const chunkSetting = (name: string, fallback: number) => Number(options.bridgeEnv[`CTX_BRIDGE__${name}`] ?? fallback);
   const inputChunkChars = chunkSetting("INPUT_CHUNK_CHARS", 15_000);
   const outputChunkChars = chunkSetting("OUTPUT_CHUNK_CHARS", 3_500);
