@@ -6,9 +6,14 @@ import { fileURLToPath } from "node:url";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const only = process.argv.slice(2);
-const files = readdirSync(here)
-  .filter((f) => f.endsWith(".bench.ts"))
-  .filter((f) => only.length === 0 || only.some((name) => f.startsWith(name)))
+const all = readdirSync(here).filter((f) => f.endsWith(".bench.ts"));
+// A name that is a whole section runs that section only (`bridge` is not also `bridge-chaos`); else a prefix.
+const sections = new Set(all.map((f) => f.replace(/\.bench\.ts$/, "")));
+const files = all
+  .filter((f) => {
+    const section = f.replace(/\.bench\.ts$/, "");
+    return only.length === 0 || only.some((name) => section === name || (!sections.has(name) && f.startsWith(name)));
+  })
   .sort();
 
 const results: Record<string, unknown> = {

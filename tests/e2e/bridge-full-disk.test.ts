@@ -2,14 +2,14 @@
 // cannot keep gets 503 (so Synology sends it again), never a 200 over a torn line; after a restart with room again,
 // every message that got 200 is answered exactly once, and the 503 ones are answered once re-sent. Needs root to
 // mount the tmpfs (CI runs as root); elsewhere the test is skipped with the reason printed.
-import { execFileSync } from "node:child_process";
-import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { type BridgeProcess, startBridgeProcess } from "./harness/bridge-process.ts";
 import { startMockSynology } from "./harness/mock-synology.ts";
 import { createSandbox } from "./harness/sandbox.ts";
+import { fillDisk, mountSmallTmpfs, unmountSmallTmpfs } from "./harness/small-disk.ts";
 
 const STUB = fileURLToPath(new URL("./harness/stub-claude.mjs", import.meta.url));
 const TOKEN = "full-disk-token";
@@ -18,31 +18,6 @@ const cleanups: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
   for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
 });
-
-/** Mounts a 2 MB tmpfs at `dir`; the reason it could not, or null. */
-function mountSmallTmpfs(dir: string): string | null {
-  if (process.platform !== "linux") return `tmpfs mounts need Linux (this is ${process.platform})`;
-  if (process.getuid?.() !== 0) return "mounting a tmpfs needs root (CI runs as root)";
-  try {
-    execFileSync("mount", ["-t", "tmpfs", "-o", "size=2m,mode=0700", "tmpfs", dir], { stdio: "pipe" });
-    return null;
-  } catch (error) {
-    return `mount -t tmpfs was refused here: ${(error as Error).message.split("\n")[0]}`;
-  }
-}
-
-/** Takes every free page of the file system holding `path` (tmpfs hands out whole pages). */
-function fillDisk(path: string): void {
-  const fd = openSync(path, "w");
-  const page = Buffer.alloc(4096, 120);
-  try {
-    for (;;) writeSync(fd, page);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOSPC") throw error;
-  } finally {
-    closeSync(fd);
-  }
-}
 
 const send = (bridge: BridgeProcess, user: number, text: string) =>
   bridge.post({ token: TOKEN, user_id: String(user), username: `u${user}`, post_id: `p${user}`, text });
@@ -59,14 +34,7 @@ describe("ctx bridge synology on a full disk", () => {
       test.skip(refused);
       return;
     }
-    // Never left mounted: a lazy unmount when something still holds it.
-    cleanups.push(async () => {
-      try {
-        execFileSync("umount", [home], { stdio: "pipe" });
-      } catch {
-        execFileSync("umount", ["-l", home], { stdio: "pipe" });
-      }
-    });
+    cleanups.push(async () => unmountSmallTmpfs(home));
     const chat = await startMockSynology();
     cleanups.push(() => chat.close());
     const env = {

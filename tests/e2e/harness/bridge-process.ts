@@ -15,8 +15,13 @@ export interface BridgeProcess {
   postRaw(body: Uint8Array | string, contentType?: string): Promise<{ status: number; body: string }>;
 }
 
-export async function startBridgeProcess(sandbox: Sandbox, env: Record<string, string>): Promise<BridgeProcess> {
-  const child = spawn(process.execPath, [CTX_BIN, "bridge", "synology", "--port", "0"], {
+/** `port` 0 (the default) lets the bridge pick a free one; a fixed port keeps the address across restarts. */
+export async function startBridgeProcess(
+  sandbox: Sandbox,
+  env: Record<string, string>,
+  port = 0,
+): Promise<BridgeProcess> {
+  const child = spawn(process.execPath, [CTX_BIN, "bridge", "synology", "--port", String(port)], {
     cwd: sandbox.project,
     env: { ...sandbox.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],

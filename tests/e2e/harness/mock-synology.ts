@@ -1,6 +1,8 @@
 // A stand-in for Synology Chat's incoming webhook on 127.0.0.1: records every post (its `payload` JSON and the
 // time it arrived) and answers like DSM does (`{"success":true}`), or with a scripted failure first
-// (Synology's 411 "create post too frequently", HTTP 429/500) to exercise the bridge's retries.
+// (Synology's 411 "create post too frequently", HTTP 429/500) to exercise the bridge's retries. `outcome` decides
+// each post's fate for chaos runs: delivered, refused with HTTP 500, or its connection reset; a refused or reset post
+// is not recorded (Synology did not show it in the chat).
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
@@ -25,8 +27,16 @@ export interface MockSynology {
   close(): Promise<void>;
 }
 
-/** `keepText: false` (benchmarks) keeps only each post's first 64 characters, so the record does not grow the heap. */
-export async function startMockSynology(options: { keepText?: boolean } = {}): Promise<MockSynology> {
+export type PostFate = "deliver" | "fail" | "reset";
+
+export interface MockSynologyOptions {
+  /** false (benchmarks) keeps only each post's first 64 characters, so the record does not grow the heap. */
+  keepText?: boolean;
+  /** Asked once per post not answered by a scripted failure (default: deliver). */
+  outcome?: () => PostFate;
+}
+
+export async function startMockSynology(options: MockSynologyOptions = {}): Promise<MockSynology> {
   const keep = options.keepText ?? true;
   const posts: RecordedPost[] = [];
   const scripted: ScriptedAnswer[] = [];
@@ -40,6 +50,16 @@ export async function startMockSynology(options: { keepText?: boolean } = {}): P
       if (next !== undefined) {
         response.writeHead(next.status, { "content-type": "application/json", ...next.headers });
         response.end(next.body);
+        return;
+      }
+      const fate = options.outcome?.() ?? "deliver";
+      if (fate === "reset") {
+        request.socket.resetAndDestroy();
+        return;
+      }
+      if (fate === "fail") {
+        response.writeHead(500, { "content-type": "text/plain" });
+        response.end("chaos: internal server error");
         return;
       }
       const payload = JSON.parse(new URLSearchParams(raw).get("payload") ?? "{}") as {

@@ -4,9 +4,11 @@ import { spawn } from "node:child_process";
 // reads the prompt on stdin, answers `echo <n>: <first line>` as Claude Code's JSON result, keeps the session id
 // across --resume. STUB_CLAUDE_DELAY_MS delays the answer; STUB_CLAUDE_COUNTER (a file) counts calls, and
 // STUB_CLAUDE_KILL_PARENT_AT=<n> makes call n SIGKILL the bridge (its parent) while it waits for the answer.
-// STUB_CLAUDE_MODE: "fail" exits 3, "garbage" prints non-JSON, "hang" never answers (and starts a child).
+// STUB_CLAUDE_MODE: "fail" exits 3, "garbage" prints non-JSON, "hang" never answers (and starts a child),
+// "chaos" answers as chaos-claude.mjs describes (message ids echoed on every line, growing usage).
 import { randomUUID } from "node:crypto";
 import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
+import { chaosAnswer } from "./chaos-claude.mjs";
 
 const args = process.argv.slice(2);
 const resumeAt = args.indexOf("--resume");
@@ -36,6 +38,15 @@ if (delay > 0) await new Promise((resolve) => setTimeout(resolve, delay));
 if (mode === "fail") {
   process.stderr.write("stub claude: failing on purpose\n");
   process.exit(3);
+}
+if (mode === "chaos") {
+  const seedAt = args.indexOf("--append-system-prompt");
+  const seed = seedAt >= 0 ? (args[seedAt + 1] ?? "") : "";
+  const { text, usage } = chaosAnswer({ prompt, sessionId, seed, env: process.env });
+  process.stdout.write(
+    `${JSON.stringify({ type: "result", subtype: "success", is_error: false, result: text, session_id: sessionId, num_turns: 1, usage })}\n`,
+  );
+  process.exit(0);
 }
 if (mode === "garbage") {
   process.stdout.write("this is not JSON\n");
