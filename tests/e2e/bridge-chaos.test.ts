@@ -21,7 +21,8 @@ describe("ctx bridge synology under chaos", () => {
       settleSeconds: 40,
       deadlineSeconds: 150,
       seed: 2_022,
-      bridgeEnv: { ...CHAOS_BRIDGE_SETTINGS, CTX_BRIDGE__CONCURRENCY: "10" },
+      // Retries capped at 5 s (default 5 min) so the test waits seconds, not minutes, after the outage.
+      bridgeEnv: { ...CHAOS_BRIDGE_SETTINGS, CTX_BRIDGE__CONCURRENCY: "10", CTX_BRIDGE__RETRY_MAX_MS: "5000" },
     });
     process.stderr.write(`bridge chaos (short form): ${JSON.stringify(report)}\n`);
     expect({
