@@ -1,0 +1,245 @@
+// startBridge's steps, each on its own (issue #22, item 8): the store (folders, workdir, the one-bridge lock), the
+// journal's recovery, the runner and poster, the work's acceptance, HTTP, and the stop's order.
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Hono } from "hono";
+import { afterEach, describe, expect, it } from "vitest";
+import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
+import { defaultConfig } from "../config/defaults.ts";
+import { journalPath, openJournal } from "../store/bridge/journal-store.ts";
+import { openBridgeStore, recoverJournal } from "./bridge-store.ts";
+import { createBridgeWork } from "./bridge-work.ts";
+import { listenHttp } from "./http-server.ts";
+import { buildRunnerAndPoster, stopBridge } from "./service.ts";
+import { resolveBridgeSettings } from "./settings.ts";
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), "ctx-bridge-steps-"));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+const mode = (path: string) => statSync(path).mode & 0o777;
+
+describe("step 1: the store", () => {
+  it("makes ctx's folders 0700 and keeps a configured workdir's mode", async () => {
+    const root = tempDir();
+    const own = await openBridgeStore({
+      dir: join(root, "bridge"),
+      workdir: join(root, "bridge", "wd"),
+      ownWorkdir: true,
+    });
+    expect(mode(join(root, "bridge"))).toBe(0o700);
+    expect(mode(own.workdir)).toBe(0o700);
+    await own.release();
+    const shared = join(root, "share");
+    mkdirSync(shared, { mode: 0o775 });
+    execFileSync("chmod", ["0775", shared]);
+    const theirs = await openBridgeStore({ dir: join(root, "bridge"), workdir: shared, ownWorkdir: false });
+    expect(mode(shared)).toBe(0o775);
+    await theirs.release();
+  });
+
+  it("refuses a configured workdir that does not exist, and makes none", async () => {
+    const root = tempDir();
+    const missing = join(root, "nowhere");
+    await expect(openBridgeStore({ dir: join(root, "bridge"), workdir: missing, ownWorkdir: false })).rejects.toThrow(
+      missing,
+    );
+    expect(() => statSync(missing)).toThrow();
+  });
+
+  it("is the one bridge of its folder until it lets go", async () => {
+    const root = tempDir();
+    const options = { dir: join(root, "bridge"), workdir: join(root, "bridge", "wd"), ownWorkdir: true };
+    const first = await openBridgeStore(options);
+    const second = await rejectedCtxError(openBridgeStore({ ...options, lockTimeoutMs: 200 }));
+    expect(second.message).toBe(`another ctx bridge is running with ${options.dir}`);
+    await first.release();
+    const third = await openBridgeStore({ ...options, lockTimeoutMs: 200 });
+    await third.release();
+  });
+});
+
+describe("step 2: the journal's recovery", () => {
+  it("hands back what was owed, in order, and says so", async () => {
+    const root = tempDir();
+    const dir = join(root, "bridge");
+    const { journal } = await openJournal(dir);
+    for (const id of ["m1", "m2"]) {
+      await journal.append({
+        t: "accept",
+        message: {
+          id,
+          at: "2026-01-02T03:04:05Z",
+          key: "dm:1",
+          userId: "1",
+          username: "ann",
+          channelId: null,
+          channelName: null,
+          postId: null,
+          text: id,
+          bytes: 2,
+        },
+      });
+    }
+    await journal.append({ t: "done", id: "m1" });
+    await journal.close();
+    const store = await openBridgeStore({ dir, workdir: join(dir, "wd"), ownWorkdir: true });
+    const lines: string[] = [];
+    const recovered = await recoverJournal(store, { log: (line) => lines.push(line) });
+    expect(recovered.open.map((work) => work.message.id)).toEqual(["m2"]);
+    expect(lines).toEqual(["bridge: resuming 1 message(s) accepted before the last stop"]);
+    await recovered.journal.close();
+    await store.release();
+  });
+
+  it("refuses a FIFO at the journal's path and lets the lock go", async () => {
+    const root = tempDir();
+    const dir = join(root, "bridge");
+    const options = { dir, workdir: join(dir, "wd"), ownWorkdir: true };
+    const store = await openBridgeStore(options);
+    execFileSync("mkfifo", [journalPath(dir)]);
+    await expect(recoverJournal(store, { log: () => {} })).rejects.toThrow(journalPath(dir));
+    const again = await openBridgeStore({ ...options, lockTimeoutMs: 200 });
+    await again.release();
+  });
+});
+
+describe("step 3: the runner and the poster", () => {
+  it("gives Claude's children no bridge setting or secret, and posts to the incoming URL", async () => {
+    const config = defaultConfig();
+    const incomingUrl = "https://nas.example/webapi/entry.cgi?api=SYNO.Chat.External&token=%22in-secret%22";
+    config.bridge.synology = { token: "out-secret", incomingUrl, mode: "chatbot" };
+    config.bridge.paceMs = 0;
+    const env = { HOME: tempDir(), PATH: "/usr/bin", CTX_BRIDGE__PORT: "1", COPY: "out-secret" };
+    const settings = resolveBridgeSettings(config, env);
+    const posted: string[] = [];
+    const fetch = (async (url: string, init: RequestInit) => {
+      posted.push(`${url} ${String(init.body)}`);
+      return new Response('{"success":true}', { status: 200 });
+    }) as unknown as typeof globalThis.fetch;
+    const { childEnv, poster } = buildRunnerAndPoster(settings, { env, fetch, log: () => {} }, (text) => text);
+    expect(childEnv).toEqual({ HOME: env.HOME, PATH: "/usr/bin" });
+    expect(await poster.postText("7", "hello", "test")).toBeNull();
+    expect(posted).toHaveLength(1);
+    expect(posted[0]?.startsWith(`${incomingUrl} `)).toBe(true);
+  });
+});
+
+describe("step 4: the work", () => {
+  it("queues nothing and owes nothing when the journal cannot keep a message", async () => {
+    const failing = {
+      path: "/none",
+      append: async () => {
+        throw Object.assign(new Error("no space left on device"), { code: "ENOSPC" });
+      },
+      compact: async () => {},
+      close: async () => {},
+    };
+    const neverPosts = {
+      postReply: async () => {
+        throw new Error("not reached");
+      },
+      postText: async () => {
+        throw new Error("not reached");
+      },
+    };
+    const work = createBridgeWork({
+      journal: failing,
+      outbox: {
+        poster: neverPosts,
+        now: () => new Date(),
+        deliveryHours: 24,
+        retryBaseMs: 1,
+        retryMaxMs: 1,
+        log: () => {},
+      },
+      conversation: {
+        sessionsDir: tempDir(),
+        limits: { softLimitTokens: 1, hardLimitTokens: 2, idleMinutes: 1 },
+        inputChunkChars: 10,
+        windowTokens: 10,
+        maxInputBytes: 10,
+        runClaude: async () => {
+          throw new Error("not reached");
+        },
+        summarize: async () => ({ summary: "", provider: "none", warnings: [] }),
+        redact: (text) => text,
+        now: () => new Date(),
+        warn: () => {},
+      },
+      concurrency: 1,
+      outputChunkChars: 100,
+      workingNoticeSeconds: 0,
+      redact: (text) => text,
+      now: () => new Date(),
+      log: () => {},
+    });
+    const message = {
+      id: "m1",
+      at: "2026-01-02T03:04:05Z",
+      key: "dm:1",
+      userId: "1",
+      username: "ann",
+      channelId: null,
+      channelName: null,
+      postId: null,
+      text: "hi",
+      bytes: 2,
+    };
+    await expect(work.accept({ journaled: message, live: message })).rejects.toThrow("no space left");
+    expect(work.queue.waiting()).toBe(0);
+    expect(work.queue.running()).toBe(0);
+    expect(work.pending()).toEqual({ parts: 0, oldestDueAt: null });
+  });
+});
+
+describe("step 5: HTTP", () => {
+  it("names a port that is taken and says what to do", async () => {
+    const blocker = createServer();
+    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
+    cleanups.push(() => new Promise<void>((resolve) => blocker.close(() => resolve())));
+    const port = (blocker.address() as { port: number }).port;
+    const error = await rejectedCtxError(listenHttp(new Hono(), "127.0.0.1", port));
+    expect(error.message).toBe(`cannot listen on 127.0.0.1:${port} (EADDRINUSE)`);
+    expect(error.hint).toContain("--port");
+  });
+
+  it("listens on the port asked for (0 picks one) and closes", async () => {
+    const app = new Hono().get("/", (c) => c.text("up"));
+    const http = await listenHttp(app, "127.0.0.1", 0);
+    expect(await (await fetch(`http://127.0.0.1:${http.port}/`)).text()).toBe("up");
+    await http.close();
+    await expect(fetch(`http://127.0.0.1:${http.port}/`)).rejects.toThrow();
+  });
+});
+
+describe("step 6: stop", () => {
+  it("stops taking messages first and lets the lock go last", async () => {
+    const order: string[] = [];
+    await stopBridge({
+      http: { close: async () => void order.push("http") },
+      work: {
+        stop: async (graceMs, killAll) => {
+          order.push(`work ${graceMs}`);
+          killAll();
+          return { cutShort: 1 };
+        },
+      },
+      journal: { close: async () => void order.push("journal") },
+      store: { release: async () => void order.push("lock") },
+      claude: { killAll: () => order.push("kill") },
+      graceMs: 500,
+    });
+    expect(order).toEqual(["http", "work 500", "kill", "journal", "lock"]);
+  });
+});
