@@ -7,7 +7,7 @@
 // still journaled in its place when its token and user id show, so the person hears why, in order with the rest.
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { type Context, Hono } from "hono";
-import type { JournalMessage } from "../core/bridge/journal.ts";
+import { type JournalMessage, postKeyOf, SEEN_POST_KEYS } from "../core/bridge/journal.ts";
 import {
   chatMessageOf,
   parseFormBody,
@@ -37,10 +37,10 @@ export interface WebhookAppDeps {
   warn: (line: string) => void;
   /** Bodies read at once (default 16); a request past them gets 503 with Retry-After, its body unread. */
   maxBodiesInFlight?: number;
+  /** Post keys accepted before this start (the journal keeps them): a webhook re-sent across a restart is known. */
+  seenPostKeys?: readonly string[];
 }
 
-/** Post ids seen lately: Synology re-sends a webhook it thinks failed; the second one is not a new message. */
-const SEEN_POST_IDS = 2_000;
 /** Bodies read at once: with each at most the HTTP cap (~3 MiB), a flood holds at most ~50 MB. */
 const MAX_BODIES_IN_FLIGHT = 16;
 const RETRY_AFTER_SECONDS = 5;
@@ -49,11 +49,12 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
   const app = new Hono();
   const expected = digest(deps.token);
   // A post id counts as seen only once its message is on disk; while its accept runs, a second copy waits for it.
-  const seen = new Set<string>();
+  // Synology re-sends a webhook it thinks failed; the second one is not a new message.
+  const seen = new Set<string>(deps.seenPostKeys ?? []);
   const accepting = new Map<string, Promise<boolean>>();
   const remember = (id: string) => {
     seen.add(id);
-    if (seen.size > SEEN_POST_IDS) seen.delete(seen.values().next().value as string);
+    if (seen.size > SEEN_POST_KEYS) seen.delete(seen.values().next().value as string);
   };
   /** Journals the message; false (logged) when the journal could not keep it, and the caller answers 503. */
   const acceptDurably = async (message: AcceptedMessage): Promise<boolean> => {
@@ -70,8 +71,8 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
   const unavailable = (c: Context) => c.json({ error: "the bridge could not store the message; try again" }, 503);
   /** One message through the post-id check and the journal; the answer for it once kept, 503 when not. */
   const acceptOnce = async (c: Context, accepted: AcceptedMessage, answer: () => Response): Promise<Response> => {
-    const { key, postId } = accepted.journaled;
-    const postKey = postId === null ? null : `${key}#${postId}`;
+    const { postId } = accepted.journaled;
+    const postKey = postKeyOf(accepted.journaled);
     if (postKey !== null) {
       for (let running = accepting.get(postKey); running !== undefined; running = accepting.get(postKey)) await running;
       if (seen.has(postKey)) {

@@ -73,6 +73,8 @@ export interface RecoveredJournal {
   journal: Journal;
   /** What is still owed, in order of acceptance. */
   open: OpenWork[];
+  /** Post keys accepted lately (answered or not), for the webhook's check of a message sent again. */
+  seen: string[];
 }
 
 /**
@@ -93,5 +95,5 @@ export async function recoverJournal(
     options.log(`bridge: skipped ${opened.skipped} damaged journal line(s) (a crash's last write)`);
   if (opened.open.length > 0)
     options.log(`bridge: resuming ${opened.open.length} message(s) accepted before the last stop`);
-  return { journal: opened.journal, open: opened.open };
+  return { journal: opened.journal, open: opened.open, seen: opened.seen };
 }

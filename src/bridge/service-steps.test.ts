@@ -7,13 +7,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
+import { startMockSynology } from "../../tests/e2e/harness/mock-synology.ts";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import { journalPath, openJournal } from "../store/bridge/journal-store.ts";
 import { openBridgeStore, recoverJournal } from "./bridge-store.ts";
 import { createBridgeWork } from "./bridge-work.ts";
+import type { ClaudeProcesses } from "./claude-runner.ts";
 import { listenHttp } from "./http-server.ts";
-import { buildRunnerAndPoster, stopBridge } from "./service.ts";
+import { buildRunnerAndPoster, startBridge, stopBridge } from "./service.ts";
 import { resolveBridgeSettings } from "./settings.ts";
 
 const cleanups: (() => unknown)[] = [];
@@ -111,6 +113,57 @@ describe("step 2: the journal's recovery", () => {
     await expect(recoverJournal(store, { log: () => {} })).rejects.toThrow(journalPath(dir));
     const again = await openBridgeStore({ ...options, lockTimeoutMs: 200 });
     await again.release();
+  });
+});
+
+describe("steps 2 and 5 together: a webhook sent again across a restart", () => {
+  it("is known by its post id after the bridge restarted, though its message was answered meanwhile", async () => {
+    const home = tempDir();
+    const chat = await startMockSynology();
+    cleanups.push(() => chat.close());
+    const config = defaultConfig();
+    config.bridge.synology = { token: "t0ken", incomingUrl: chat.url, mode: "chatbot" };
+    config.bridge.paceMs = 0;
+    const lines: string[] = [];
+    const claude: ClaudeProcesses = {
+      run: async (request) => ({
+        text: `answer: ${request.prompt}`,
+        sessionId: request.resume ?? "fake-1",
+        usage: { input_tokens: 10, output_tokens: 2 },
+        contextTokens: 100,
+        durationMs: 0,
+      }),
+      killAll: () => {},
+    };
+    const start = () =>
+      startBridge({
+        config,
+        env: { HOME: home, CTX_HOME: join(home, ".ctx") },
+        version: "test",
+        port: 0,
+        log: (line) => lines.push(line),
+        claude,
+      });
+    const send = async (url: string) => {
+      const body = new URLSearchParams({ token: "t0ken", user_id: "7", username: "ann", post_id: "1234", text: "hi" });
+      const response = await fetch(`${url}/webhook`, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: body.toString(),
+      });
+      expect(response.status).toBe(200);
+    };
+    const first = await start();
+    await send(first.url);
+    await chat.waitForPosts(1, 20_000);
+    await first.stop();
+    // As if the first 200 never reached Synology (the bridge killed between fsync and answer): it sends again.
+    const second = await start();
+    cleanups.push(() => second.stop());
+    await send(second.url);
+    await second.stop();
+    expect(chat.posts.map((post) => post.text)).toEqual(["answer: hi"]);
+    expect(lines).toContain("bridge: post 1234 arrived again; already accepted, not run twice");
   });
 });
 

@@ -70,7 +70,7 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     ownWorkdir: options.config.bridge.claude.workdir.trim() === "",
   });
   settings.workdir = store.workdir;
-  const { journal, open } = await recoverJournal(store, {
+  const { journal, open, seen } = await recoverJournal(store, {
     log,
     ...(options.journalWrite === undefined ? {} : { write: options.journalWrite }),
   });
@@ -86,6 +86,7 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
     now,
     warn: log,
     accept: work.accept,
+    seenPostKeys: seen,
     health: async () => ({
       queued: work.queue.waiting(),
       running: work.queue.running(),

@@ -33,6 +33,9 @@ export const JournalRecordSchema = z.discriminatedUnion("t", [
   /** The reply's parts from `from` on were not delivered by the deadline: given up at `at`; a notice is owed. */
   z.object({ t: z.literal("gave-up"), id: z.string(), from: z.int(), parts: z.int(), at: z.string() }),
   z.object({ t: z.literal("done"), id: z.string() }),
+  /** Post ids accepted lately (`<conversation key>#<post_id>`), carried over each rewrite of the journal, so a
+   *  webhook the chat sends again after a restart is known even when its message was answered and dropped. */
+  z.object({ t: z.literal("seen"), keys: z.array(z.string()) }),
 ]);
 export type JournalRecord = z.infer<typeof JournalRecordSchema>;
 
@@ -82,9 +85,37 @@ export function replayJournal(records: readonly JournalRecord[], replayedAt = ne
       case "done":
         open.delete(record.id);
         break;
+      case "seen":
+        break;
     }
   }
   return [...open.values()];
+}
+
+/** How many post ids the bridge remembers: Synology re-sends a webhook it thinks failed within minutes. */
+export const SEEN_POST_KEYS = 2_000;
+
+/** A message's post key (its conversation and Synology's post id), or null when the chat sent no post id. */
+export function postKeyOf(message: Pick<JournalMessage, "key" | "postId">): string | null {
+  return message.postId === null ? null : `${message.key}#${message.postId}`;
+}
+
+/** The post keys these records name (accepted messages and earlier `seen` records), oldest first, the newest
+ *  SEEN_POST_KEYS of them. */
+export function seenPostKeys(records: readonly JournalRecord[], max = SEEN_POST_KEYS): string[] {
+  const keys = new Set<string>();
+  const add = (key: string) => {
+    keys.delete(key);
+    keys.add(key);
+  };
+  for (const record of records) {
+    if (record.t === "seen") for (const key of record.keys) add(key);
+    else if (record.t === "accept") {
+      const key = postKeyOf(record.message);
+      if (key !== null) add(key);
+    }
+  }
+  return [...keys].slice(-max);
 }
 
 /** The records that carry `open` forward on their own (the journal rewritten without finished work). */

@@ -27,6 +27,29 @@ const message = (id: string): JournalMessage => ({
 });
 
 describe("the bridge journal", () => {
+  it("remembers the post ids it accepted across reopens and compactions, answered or not (a re-sent webhook)", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
+    const first = await openJournal(dir);
+    expect(first.seen).toEqual([]);
+    await first.journal.append({ t: "accept", message: { ...message("a"), postId: "p1" } });
+    await first.journal.append({ t: "accept", message: message("b") });
+    await first.journal.append({ t: "done", id: "a" });
+    await first.journal.append({ t: "done", id: "b" });
+    await first.journal.close();
+    const second = await openJournal(dir);
+    expect(second.open).toEqual([]);
+    expect(second.seen).toEqual(["dm:1#p1"]);
+    await second.journal.append({ t: "accept", message: { ...message("c"), postId: "p2" } });
+    await second.journal.append({ t: "done", id: "c" });
+    await second.journal.compact(() => [], 1);
+    await second.journal.close();
+    const third = await openJournal(dir);
+    expect(third.seen).toEqual(["dm:1#p1", "dm:1#p2"]);
+    await third.journal.close();
+    // Nothing but the seen record is left of the answered messages.
+    expect((await readJournal(journalPath(dir))).records).toEqual([{ t: "seen", keys: ["dm:1#p1", "dm:1#p2"] }]);
+  });
+
   it("survives a reopen with only the open work, 0600, skipping a torn last line", async () => {
     const dir = await mkdtemp(join(tmpdir(), "ctx-journal-"));
     const first = await openJournal(dir);

@@ -10,8 +10,11 @@ import {
   type JournalRecord,
   JournalRecordSchema,
   type OpenWork,
+  postKeyOf,
   recordsOf,
   replayJournal,
+  SEEN_POST_KEYS,
+  seenPostKeys,
 } from "../../core/bridge/journal.ts";
 import { CtxError, describeError, explainSystemError, isCtxError } from "../../errors.ts";
 import { ensurePrivateDir, writeFileAtomic } from "../files/atomic-write.ts";
@@ -132,19 +135,26 @@ export interface JournalOptions {
 export async function openJournal(
   bridgeDir: string,
   options: JournalOptions = {},
-): Promise<{ journal: Journal; open: OpenWork[]; skipped: number }> {
+): Promise<{ journal: Journal; open: OpenWork[]; skipped: number; seen: string[] }> {
   const write = options.write ?? writeOnce;
   await ensurePrivateDir(bridgeDir);
   const path = journalPath(bridgeDir);
   const read = await readJournal(path);
   const owed = replayJournal(read.records);
-  await writeFileAtomic(path, recordsOf(owed).map(encodeJournalLine).join(""));
+  // The post ids accepted lately outlive the rewrite (a `seen` record first), and every accept appended after it.
+  const seen = seenPostKeys(read.records);
+  const rewrite = (open: readonly OpenWork[]): JournalRecord[] => {
+    const keys = seen.slice(-SEEN_POST_KEYS);
+    return [...(keys.length === 0 ? [] : [{ t: "seen" as const, keys }]), ...recordsOf(open)];
+  };
+  const kept = rewrite(owed);
+  await writeFileAtomic(path, kept.map(encodeJournalLine).join(""));
   let handle = await openForAppend(path);
   // The file's size as far as whole records go, and whether it ends with a newline (false after a failed append
   // whose torn bytes could not be cut off: the next record then starts a fresh line).
   let size = (await handle.stat()).size;
   let endsClean = true;
-  let lines = recordsOf(owed).length;
+  let lines = kept.length;
   let keptLines = lines;
   let tail: Promise<unknown> = Promise.resolve();
   const serial = <T>(work: () => Promise<T>): Promise<T> => {
@@ -184,6 +194,11 @@ export async function openJournal(
         size += line.length;
         endsClean = true;
         lines += 1;
+        const key = record.t === "accept" ? postKeyOf(record.message) : null;
+        if (key !== null) {
+          seen.push(key);
+          if (seen.length > 2 * SEEN_POST_KEYS) seen.splice(0, seen.length - SEEN_POST_KEYS);
+        }
       }),
     // Past `minLines`, and past twice what the last rewrite kept: with a backlog of open work (messages
     // accepted faster than Claude answers them) a rewrite keeps many lines, and rewriting them again on the very
@@ -191,7 +206,7 @@ export async function openJournal(
     compact: (open, minLines = 1_000) =>
       serial(async () => {
         if (lines < Math.max(minLines, 2 * keptLines)) return;
-        const records = recordsOf(open());
+        const records = rewrite(open());
         await writeFileAtomic(path, records.map(encodeJournalLine).join(""));
         await handle.close();
         handle = await openForAppend(path);
@@ -202,7 +217,7 @@ export async function openJournal(
       }),
     close: () => serial(() => handle.close()),
   };
-  return { journal, open: owed, skipped: read.skipped };
+  return { journal, open: owed, skipped: read.skipped, seen: seen.slice(-SEEN_POST_KEYS) };
 }
 
 /** Non-blocking, like every open of ctx's files, and checked to be a regular file (the read above refused
