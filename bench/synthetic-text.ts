@@ -2,16 +2,11 @@
 // pseudo-words and code identifiers, so the index sees a realistic term distribution (few very common terms,
 // a long tail of rare ones) and the search benchmark can pick queries of known rarity.
 
-/** mulberry32: a small, fast, seeded PRNG (deterministic corpus for a given seed). */
+import { seededRandom } from "../tests/helpers/seeded-random.ts";
+
+/** A seeded PRNG with helpers (deterministic corpus for a given seed). */
 export function createRng(seed: number) {
-  let state = seed >>> 0;
-  const next = () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const next = seededRandom(seed);
   const int = (min: number, max: number) => min + Math.floor(next() * (max - min + 1));
   const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)] as T;
   const chance = (p: number) => next() < p;

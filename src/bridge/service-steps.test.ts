@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { startMockSynology } from "../../tests/e2e/harness/mock-synology.ts";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { defaultConfig } from "../config/defaults.ts";
+import type { JournalMessage } from "../core/bridge/journal.ts";
 import { journalPath, openJournal } from "../store/bridge/journal-store.ts";
 import { openBridgeStore, recoverJournal } from "./bridge-store.ts";
 import { createBridgeWork } from "./bridge-work.ts";
@@ -30,6 +31,19 @@ function tempDir(): string {
 }
 
 const mode = (path: string) => statSync(path).mode & 0o777;
+
+const messageOf = (id: string): JournalMessage => ({
+  id,
+  at: "2026-01-02T03:04:05Z",
+  key: "dm:1",
+  userId: "1",
+  username: "ann",
+  channelId: null,
+  channelName: null,
+  postId: null,
+  text: id,
+  bytes: 2,
+});
 
 describe("step 1: the store", () => {
   it("makes ctx's folders 0700 and keeps a configured workdir's mode", async () => {
@@ -79,18 +93,7 @@ describe("step 2: the journal's recovery", () => {
     for (const id of ["m1", "m2"]) {
       await journal.append({
         t: "accept",
-        message: {
-          id,
-          at: "2026-01-02T03:04:05Z",
-          key: "dm:1",
-          userId: "1",
-          username: "ann",
-          channelId: null,
-          channelName: null,
-          postId: null,
-          text: id,
-          bytes: 2,
-        },
+        message: messageOf(id),
       });
     }
     await journal.append({ t: "done", id: "m1" });
@@ -237,18 +240,7 @@ describe("step 4: the work", () => {
       now: () => new Date(),
       log: () => {},
     });
-    const message = {
-      id: "m1",
-      at: "2026-01-02T03:04:05Z",
-      key: "dm:1",
-      userId: "1",
-      username: "ann",
-      channelId: null,
-      channelName: null,
-      postId: null,
-      text: "hi",
-      bytes: 2,
-    };
+    const message = messageOf("m1");
     await expect(work.accept({ journaled: message, live: message })).rejects.toThrow("no space left");
     expect(work.queue.waiting()).toBe(0);
     expect(work.queue.running()).toBe(0);

@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { onnx } from "onnx-proto";
+import { seededRandom } from "./seeded-random.ts";
 
 const SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
 const WORDS = ["search", "query", "document", "sqlite", "index", "fork", "session", "bug", "fix", "the"];
@@ -20,18 +21,6 @@ export interface TinyModel {
   embeddings: Float32Array;
   /** The token-type matrix T, [2, dimensions]. */
   tokenTypes: Float32Array;
-}
-
-/** mulberry32: a tiny seeded PRNG, so every generated model is the same. */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function buildVocab(): Map<string, number> {

@@ -10,11 +10,11 @@ import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { seededRandom } from "../../helpers/seeded-random.ts";
 import { type BridgeProcess, startBridgeProcess } from "./bridge-process.ts";
 import {
   type ChaosMessage,
   type ChaosTally,
-  createRandom,
   everyReplyComplete,
   type MessageTiming,
   planChaosMessages,
@@ -142,7 +142,7 @@ export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally 
   const deadline = wallStart + options.deadlineSeconds * 1000;
   const seconds = () => round((performance.now() - wallStart) / 1000);
   const say = options.progress ?? (() => {});
-  const random = createRandom(options.seed);
+  const random = seededRandom(options.seed);
   const messages = planChaosMessages(options.messages, options.users, options.longShare, options.seed);
   const timing = new Map<string, MessageTiming>(messages.map((m) => [m.id, { acceptedAt: null }]));
   const events: { at: number; what: string }[] = [];

@@ -4,6 +4,7 @@
 // message of a reply carries it): answered exactly once, twice, or lost, and how late.
 import { aggregateAnswers, planPromptParts } from "../../../src/core/bridge/messages.ts";
 import { replyMessages } from "../../../src/core/bridge/payload.ts";
+import { seededRandom } from "../../helpers/seeded-random.ts";
 import { chaosReplyText } from "./chaos-claude.mjs";
 import type { RecordedPost } from "./mock-synology.ts";
 
@@ -14,18 +15,6 @@ export interface ChaosMessage {
   seq: number;
   postId: string;
   text: string;
-}
-
-/** Deterministic randomness (mulberry32): a seed gives the same run plan every time. */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
 }
 
 const WORDS = "please check why the nightly backup of the photo share failed again after the update on tuesday".split(
@@ -51,7 +40,7 @@ function messageText(id: string, chars: number, random: () => number): string {
  * `longShare` of them (spread evenly) are 15,001-40,000 characters, the rest 60-1,600.
  */
 export function planChaosMessages(count: number, users: number, longShare: number, seed: number): ChaosMessage[] {
-  const random = createRandom(seed);
+  const random = seededRandom(seed);
   const longEvery = longShare > 0 ? Math.max(1, Math.round(1 / longShare)) : Number.POSITIVE_INFINITY;
   const perUser = new Map<number, number>();
   return Array.from({ length: count }, (_, index) => {
