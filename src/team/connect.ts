@@ -3,6 +3,8 @@
 // password and quotes the driver with every known password taken out. The password comes from the URL, else
 // PGPASSWORD, else ~/.pgpass (node-postgres reads both, as libpq does); TLS from `sslmode` in the URL.
 import pg from "pg";
+import { parseIntoClientConfig } from "pg-connection-string";
+import pgPass from "pgpass";
 import { describeTeamUrl, hideSecrets, parseTeamUrl, passwordsInUrl } from "../core/team/server-url.ts";
 import { CtxError, describeError } from "../errors.ts";
 
@@ -43,12 +45,41 @@ const CONNECT_HINTS: Record<string, string> = {
   ENOTFOUND: "the host name does not resolve: check the URL",
 };
 
+/**
+ * The password, in libpq's order: the URL's, else PGPASSWORD, else the matching line of ~/.pgpass (PGPASSFILE).
+ * Given to node-postgres as a function because its own ~/.pgpass reading is deprecated (and warns on stderr).
+ */
+export function resolvePassword(
+  url: string,
+  env: NodeJS.ProcessEnv,
+): (params: pg.ClientConfig) => Promise<string | undefined> {
+  return (params) => {
+    const parsed = new URL(url.trim());
+    const inUrl = parsed.password !== "" ? decodeURIComponent(parsed.password) : parsed.searchParams.get("password");
+    if (inUrl) return Promise.resolve(inUrl);
+    if (env.PGPASSWORD) return Promise.resolve(env.PGPASSWORD);
+    const connection = {
+      ...(params.host === undefined ? {} : { host: params.host }),
+      ...(params.port === undefined ? {} : { port: params.port }),
+      ...(params.database === undefined ? {} : { database: params.database }),
+      ...(params.user === undefined ? {} : { user: params.user }),
+    };
+    return new Promise((resolve) => pgPass(connection, resolve));
+  };
+}
+
 /** Connects, or throws TEAM_UNREACHABLE naming the server (without its password) and what went wrong. */
 export async function connectTeam(url: string, options: TeamConnectOptions): Promise<TeamClient> {
   parseTeamUrl(url);
   const env = options.env ?? process.env;
+  // The URL parsed here rather than given as connectionString: node-postgres would let the URL's (empty) password
+  // override the password function.
+  const { password: _fromUrl, ...fromUrl } = parseIntoClientConfig(url.trim());
   const client = new pg.Client({
-    connectionString: url,
+    ...fromUrl,
+    // node-postgres calls it with its connection parameters (lib/client.js `_getPassword`); its types omit them,
+    // and undefined means "no password" there.
+    password: resolvePassword(url, env) as unknown as () => Promise<string>,
     connectionTimeoutMillis: options.connectTimeoutMs,
     application_name: "ctx",
   });

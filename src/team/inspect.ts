@@ -46,13 +46,18 @@ export async function checkMembership(client: TeamClient, team: string): Promise
             (SELECT rolsuper OR rolbypassrls FROM pg_catalog.pg_roles WHERE rolname = current_user) AS bypass`,
   );
   const role = who.rows[0]?.role ?? "";
-  const schemaVersion = requireCurrentSchema(await readSchemaVersion(client));
-  const member = await findMembership(client, team);
-  if (member === null) {
-    throw new CtxError("TEAM_REFUSED", `role ${JSON.stringify(role)} is not a member of team ${JSON.stringify(team)}`, {
+  const notMember = (why: string) =>
+    new CtxError("TEAM_REFUSED", `role ${JSON.stringify(role)} is not a member of team ${JSON.stringify(team)}${why}`, {
       hint: `the administrator adds it with \`ctx team add-member ${role} --team ${team}\``,
     });
-  }
+  // A role no administrator added has no rights on ctx's schema at all: that is the same answer, said plainly.
+  const version = await readSchemaVersion(client).catch((error: unknown) => {
+    if (error instanceof CtxError && error.code === "TEAM_REFUSED") throw notMember(" (it may not read ctx's schema)");
+    throw error;
+  });
+  const schemaVersion = requireCurrentSchema(version);
+  const member = await findMembership(client, team);
+  if (member === null) throw notMember("");
   const rights = await readRights(client);
   const missing = [
     ...MEMBER_READABLE_TABLES.filter((t) => !rights.read.includes(t)).map((t) => `read ${t}`),
