@@ -31,7 +31,8 @@ export const TeamMembershipSchema = z.object({
 });
 export type TeamMembership = z.infer<typeof TeamMembershipSchema>;
 
-interface TeamRow {
+/** The caller's membership of a team: the team's id (bigint, as text) and the caller's handle in it. */
+export interface TeamRow {
   id: string;
   handle: string;
 }
@@ -79,7 +80,8 @@ export async function checkMembership(client: TeamClient, team: string): Promise
   };
 }
 
-async function findMembership(client: TeamClient, team: string): Promise<TeamRow | null> {
+/** The caller's membership of `team` by name, or null (not a member, or no such team: the same to a member). */
+export async function findMembership(client: TeamClient, team: string): Promise<TeamRow | null> {
   const { rows } = await client.query<TeamRow>(
     `SELECT t.id, m.handle FROM ctx_team.members m JOIN ctx_team.teams t ON t.id = m.team_id
      WHERE m.role_name = current_user AND t.name = $1`,
