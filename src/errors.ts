@@ -21,6 +21,10 @@ export type CtxErrorCode =
   | "UNSAFE_PATH"
   /** A file ctx would write is there with other content, or changed under it (e.g. `ctx archive restore`). */
   | "CONFLICT"
+  /** The team server (PostgreSQL) could not be reached or refused the login (src/team/). */
+  | "TEAM_UNREACHABLE"
+  /** The team server answered, but its schema, the team or the member's rights are not what ctx needs. */
+  | "TEAM_REFUSED"
   | "INTERNAL";
 
 export class CtxError extends Error {

@@ -12,6 +12,7 @@ export const HELP_GROUPS = [
   "Context window",
   "Text",
   "Chat bridge",
+  "Team",
   "Internal",
 ] as const;
 export type HelpGroup = (typeof HELP_GROUPS)[number];
@@ -44,6 +45,7 @@ export const COMMAND_GROUPS: Readonly<Record<string, HelpGroup>> = {
   summaries: "Text",
   chunk: "Text",
   bridge: "Chat bridge",
+  team: "Team",
   serve: "Internal",
   hook: "Internal",
 };
@@ -117,6 +119,12 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "ctx bridge synology --port 9000",
   ],
   "bridge status": ["ctx bridge status", "ctx bridge status --json | jq .sessions"],
+  team: ["ctx team join postgresql://alice@db.example.com/ctx?sslmode=verify-full --team web", "ctx team status"],
+  "team init": ["ctx team init postgresql://admin@db.example.com/ctx?sslmode=verify-full"],
+  "team migrate": ["ctx team migrate", "ctx team migrate postgresql://admin@db.example.com/ctx --json"],
+  "team add-member": ["ctx team add-member alice --team web --url postgresql://admin@db.example.com/ctx"],
+  "team join": ["ctx team join postgresql://alice@db.example.com/ctx?sslmode=verify-full --team web"],
+  "team status": ["ctx team status", "ctx team status --json | jq .counts"],
   hook: ['echo \'{"session_id":"s","hook_event_name":"SessionStart","source":"startup"}\' | ctx hook session-start'],
 };
 

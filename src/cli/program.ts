@@ -32,6 +32,7 @@ import { registerStatusCommand } from "./commands/status.ts";
 import { registerStatusLineCommand } from "./commands/statusline.ts";
 import { registerSummariesCommand } from "./commands/summaries.ts";
 import { registerSummarizeCommand } from "./commands/summarize.ts";
+import { registerTeamCommand } from "./commands/team.ts";
 import { applyHelpLayout } from "./help.ts";
 import { writerOf } from "./output.ts";
 
@@ -78,6 +79,7 @@ export function createProgram(io: CliContext): Command {
   registerSummarizeCommand(program, ctx);
   registerSummariesCommand(program, ctx);
   registerContextStatsCommand(program, ctx);
+  registerTeamCommand(program, ctx);
   registerStatusLineCommand(program, ctx);
   registerReportCommand(program, ctx);
   registerCompletionCommand(program, ctx);

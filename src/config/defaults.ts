@@ -98,6 +98,7 @@ const DEFAULT_CONFIG: Config = {
     workingNoticeSeconds: 20,
     claude: { command: "claude", args: [], workdir: "", timeoutMs: 600_000 },
   },
+  team: { url: "", name: "", connectTimeoutMs: 2_000, maxTranscriptMegabytes: 20 },
   trust: { projectConfigs: {} },
 };
 

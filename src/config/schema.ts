@@ -281,6 +281,20 @@ function buildConfigSchema() {
     ),
   });
 
+  const TeamConfigSchema = settings({
+    /**
+     * The team server: postgresql://<role>@<host>:<port>/<database>?sslmode=verify-full (docs/team.md). Written by
+     * `ctx team join` into the user's own file; a repository's file can never point a member's sessions elsewhere.
+     */
+    url: secret(z._default(z.string(), "")),
+    /** The team this member pushes to and searches (`ctx team join --team`). */
+    name: sensitive(z._default(z.string(), "")),
+    /** How long a connection to the team server may take before ctx goes on without it. */
+    connectTimeoutMs: safe(z._default(positiveInt(), 2_000)),
+    /** A redacted transcript larger than this is not uploaded (its chunks are; the session is marked not forkable). */
+    maxTranscriptMegabytes: safe(z._default(positiveInt(), 20)),
+  });
+
   const TrustConfigSchema = settings({
     /**
      * Project config files the user trusts with sensitive settings (`ctx config trust`): the file's absolute path
@@ -305,6 +319,7 @@ function buildConfigSchema() {
     breadcrumb: section(BreadcrumbConfigSchema),
     archive: section(ArchiveConfigSchema),
     bridge: section(BridgeConfigSchema),
+    team: section(TeamConfigSchema),
     trust: section(TrustConfigSchema),
   });
   return ConfigSchema;

@@ -1,0 +1,234 @@
+// The team library's schema in PostgreSQL, as numbered migrations of plain SQL (src/team/migrate.ts applies them in
+// one transaction under an advisory lock). Everything lives in the `ctx_team` schema. Access is decided in the
+// database itself: row-level security (FORCE'd, so the tables' owner is held to it too) lets a member's role read
+// the rows of the teams it belongs to and write only its own. A migration is never edited once released: a change
+// is a new entry at the end (the server records each version it applied in ctx_team.schema_version).
+
+export const TEAM_SCHEMA = "ctx_team";
+
+/** Key of the transaction-level advisory lock two concurrent `ctx team migrate` runs queue on. */
+export const MIGRATION_LOCK_KEY = 7_341_902_113;
+
+export interface TeamMigration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+/** Created before any migration, so the version can be read and recorded. */
+export const SCHEMA_VERSION_TABLE_SQL = `
+CREATE SCHEMA IF NOT EXISTS ctx_team;
+REVOKE ALL ON SCHEMA ctx_team FROM PUBLIC;
+CREATE TABLE IF NOT EXISTS ctx_team.schema_version (
+  version integer PRIMARY KEY,
+  name text NOT NULL,
+  applied_at timestamptz NOT NULL DEFAULT now(),
+  applied_by name NOT NULL DEFAULT current_user
+);`;
+
+// Row-level security, the same shape on every table:
+// - read: the row's team is one of the caller's teams (ctx_team.member_teams(current_user));
+// - write: the caller's own rows (sessions.author, projects.added_by; chunks and transcripts through their session);
+// - the role that ran the migration (the administrator) may do anything: `TO CURRENT_USER` names it at creation.
+// member_teams is SECURITY DEFINER (members would otherwise need to read ctx_team.members under its own policy,
+// a recursion) with a fixed search_path, and answers only for a role the session is, so it tells nobody else's teams.
+const INITIAL_SCHEMA = `
+CREATE TABLE ctx_team.teams (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  name text NOT NULL UNIQUE CHECK (length(name) BETWEEN 1 AND 100),
+  created_at timestamptz NOT NULL DEFAULT now()
+);
+
+CREATE TABLE ctx_team.members (
+  team_id bigint NOT NULL REFERENCES ctx_team.teams(id) ON DELETE CASCADE,
+  role_name name NOT NULL,
+  handle text NOT NULL CHECK (length(handle) BETWEEN 1 AND 100),
+  added_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (team_id, role_name),
+  UNIQUE (team_id, handle)
+);
+CREATE INDEX members_role ON ctx_team.members (role_name);
+
+CREATE FUNCTION ctx_team.member_teams(who name) RETURNS SETOF bigint
+  LANGUAGE sql STABLE SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+  AS $$
+    SELECT m.team_id FROM ctx_team.members m
+    WHERE m.role_name = who AND (who = session_user OR pg_catalog.pg_has_role(session_user, who, 'MEMBER'))
+  $$;
+REVOKE ALL ON FUNCTION ctx_team.member_teams(name) FROM PUBLIC;
+
+-- A project's identity across machines: its normalised git remote URL and the path inside the repository.
+CREATE TABLE ctx_team.projects (
+  id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+  team_id bigint NOT NULL REFERENCES ctx_team.teams(id) ON DELETE CASCADE,
+  remote_url text NOT NULL CHECK (length(remote_url) BETWEEN 1 AND 2000),
+  repo_path text NOT NULL DEFAULT '',
+  added_by name NOT NULL DEFAULT current_user,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (team_id, remote_url, repo_path),
+  UNIQUE (team_id, id)
+);
+
+CREATE TABLE ctx_team.sessions (
+  team_id bigint NOT NULL REFERENCES ctx_team.teams(id) ON DELETE CASCADE,
+  id text NOT NULL,
+  project_id bigint NOT NULL,
+  author name NOT NULL DEFAULT current_user,
+  title text NOT NULL DEFAULT '',
+  branch text,
+  started_at timestamptz,
+  ended_at timestamptz,
+  message_count integer NOT NULL DEFAULT 0 CHECK (message_count >= 0),
+  lineage jsonb NOT NULL DEFAULT '{}'::jsonb,
+  memory_markers text[] NOT NULL DEFAULT '{}',
+  forkable boolean NOT NULL DEFAULT false,
+  pushed_at timestamptz NOT NULL DEFAULT now(),
+  PRIMARY KEY (team_id, id),
+  -- Same team as the project: the foreign key check itself runs past row-level security.
+  FOREIGN KEY (team_id, project_id) REFERENCES ctx_team.projects (team_id, id)
+);
+CREATE INDEX sessions_project ON ctx_team.sessions (project_id);
+CREATE INDEX sessions_author ON ctx_team.sessions (author);
+
+-- One searchable chunk, as in the local session index (src/search/session-index): keyed by the session, the
+-- transcript it came from (source: '' for the main transcript, else the subagent transcript's file name) and its
+-- index there; start_offset is the byte offset ingestion started that chunk from. Text arrives redacted.
+CREATE TABLE ctx_team.chunks (
+  team_id bigint NOT NULL,
+  session_id text NOT NULL,
+  source text NOT NULL DEFAULT '',
+  chunk_index integer NOT NULL CHECK (chunk_index >= 0),
+  start_offset bigint NOT NULL CHECK (start_offset >= 0),
+  first_message integer NOT NULL,
+  last_message integer NOT NULL,
+  text text NOT NULL,
+  token_count integer NOT NULL DEFAULT 0,
+  has_code boolean NOT NULL DEFAULT false,
+  languages text[] NOT NULL DEFAULT '{}',
+  memory_type text CHECK (memory_type IN ('PATTERN', 'WORKING_SOLUTION', 'WAITING')),
+  starts_exchange boolean NOT NULL DEFAULT true,
+  last_uuid text,
+  search tsvector GENERATED ALWAYS AS (to_tsvector('english'::regconfig, text)) STORED,
+  PRIMARY KEY (team_id, session_id, source, chunk_index),
+  FOREIGN KEY (team_id, session_id) REFERENCES ctx_team.sessions (team_id, id) ON DELETE CASCADE
+);
+CREATE INDEX chunks_search ON ctx_team.chunks USING gin (search);
+
+-- The redacted transcript, compressed by the client, for forking.
+CREATE TABLE ctx_team.transcripts (
+  team_id bigint NOT NULL,
+  session_id text NOT NULL,
+  codec text NOT NULL CHECK (codec IN ('gzip', 'zstd')),
+  raw_bytes bigint NOT NULL CHECK (raw_bytes >= 0),
+  sha256 text NOT NULL,
+  data bytea NOT NULL,
+  PRIMARY KEY (team_id, session_id),
+  FOREIGN KEY (team_id, session_id) REFERENCES ctx_team.sessions (team_id, id) ON DELETE CASCADE
+);
+-- Already compressed: no second compression attempt by TOAST.
+ALTER TABLE ctx_team.transcripts ALTER COLUMN data SET STORAGE EXTERNAL;
+
+ALTER TABLE ctx_team.teams ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.teams FORCE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.members ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.members FORCE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.projects ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.projects FORCE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.sessions ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.sessions FORCE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.chunks ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.chunks FORCE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.transcripts ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.transcripts FORCE ROW LEVEL SECURITY;
+
+CREATE POLICY administrator ON ctx_team.teams TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY administrator ON ctx_team.members TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY administrator ON ctx_team.projects TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY administrator ON ctx_team.sessions TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY administrator ON ctx_team.chunks TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY administrator ON ctx_team.transcripts TO CURRENT_USER USING (true) WITH CHECK (true);
+
+CREATE POLICY team_reads ON ctx_team.teams FOR SELECT
+  USING (id IN (SELECT ctx_team.member_teams(current_user)));
+CREATE POLICY team_reads ON ctx_team.members FOR SELECT
+  USING (team_id IN (SELECT ctx_team.member_teams(current_user)));
+
+CREATE POLICY team_reads ON ctx_team.projects FOR SELECT
+  USING (team_id IN (SELECT ctx_team.member_teams(current_user)));
+CREATE POLICY own_inserts ON ctx_team.projects FOR INSERT
+  WITH CHECK (added_by = current_user AND team_id IN (SELECT ctx_team.member_teams(current_user)));
+CREATE POLICY own_updates ON ctx_team.projects FOR UPDATE
+  USING (added_by = current_user AND team_id IN (SELECT ctx_team.member_teams(current_user)))
+  WITH CHECK (added_by = current_user AND team_id IN (SELECT ctx_team.member_teams(current_user)));
+CREATE POLICY own_deletes ON ctx_team.projects FOR DELETE USING (added_by = current_user);
+
+CREATE POLICY team_reads ON ctx_team.sessions FOR SELECT
+  USING (team_id IN (SELECT ctx_team.member_teams(current_user)));
+CREATE POLICY own_inserts ON ctx_team.sessions FOR INSERT
+  WITH CHECK (author = current_user AND team_id IN (SELECT ctx_team.member_teams(current_user)));
+CREATE POLICY own_updates ON ctx_team.sessions FOR UPDATE
+  USING (author = current_user AND team_id IN (SELECT ctx_team.member_teams(current_user)))
+  WITH CHECK (author = current_user AND team_id IN (SELECT ctx_team.member_teams(current_user)));
+CREATE POLICY own_deletes ON ctx_team.sessions FOR DELETE USING (author = current_user);
+
+CREATE POLICY team_reads ON ctx_team.chunks FOR SELECT
+  USING (team_id IN (SELECT ctx_team.member_teams(current_user)));
+CREATE POLICY own_inserts ON ctx_team.chunks FOR INSERT WITH CHECK (EXISTS (
+  SELECT 1 FROM ctx_team.sessions s WHERE s.team_id = chunks.team_id AND s.id = chunks.session_id AND s.author = current_user));
+CREATE POLICY own_updates ON ctx_team.chunks FOR UPDATE USING (EXISTS (
+  SELECT 1 FROM ctx_team.sessions s WHERE s.team_id = chunks.team_id AND s.id = chunks.session_id AND s.author = current_user))
+  WITH CHECK (EXISTS (
+  SELECT 1 FROM ctx_team.sessions s WHERE s.team_id = chunks.team_id AND s.id = chunks.session_id AND s.author = current_user));
+CREATE POLICY own_deletes ON ctx_team.chunks FOR DELETE USING (EXISTS (
+  SELECT 1 FROM ctx_team.sessions s WHERE s.team_id = chunks.team_id AND s.id = chunks.session_id AND s.author = current_user));
+
+CREATE POLICY team_reads ON ctx_team.transcripts FOR SELECT
+  USING (team_id IN (SELECT ctx_team.member_teams(current_user)));
+CREATE POLICY own_inserts ON ctx_team.transcripts FOR INSERT WITH CHECK (EXISTS (
+  SELECT 1 FROM ctx_team.sessions s
+  WHERE s.team_id = transcripts.team_id AND s.id = transcripts.session_id AND s.author = current_user));
+CREATE POLICY own_updates ON ctx_team.transcripts FOR UPDATE USING (EXISTS (
+  SELECT 1 FROM ctx_team.sessions s
+  WHERE s.team_id = transcripts.team_id AND s.id = transcripts.session_id AND s.author = current_user))
+  WITH CHECK (EXISTS (
+  SELECT 1 FROM ctx_team.sessions s
+  WHERE s.team_id = transcripts.team_id AND s.id = transcripts.session_id AND s.author = current_user));
+CREATE POLICY own_deletes ON ctx_team.transcripts FOR DELETE USING (EXISTS (
+  SELECT 1 FROM ctx_team.sessions s
+  WHERE s.team_id = transcripts.team_id AND s.id = transcripts.session_id AND s.author = current_user));
+`;
+
+export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
+  {
+    version: 1,
+    name: "teams, members, projects, sessions, chunks, transcripts; row-level security",
+    sql: INITIAL_SCHEMA,
+  },
+];
+
+/** The schema version this ctx writes and expects. */
+export const TEAM_SCHEMA_VERSION = TEAM_MIGRATIONS.length;
+
+/** The migrations still to apply on a server at `current`. */
+export function pendingMigrations(current: number, migrations: readonly TeamMigration[] = TEAM_MIGRATIONS) {
+  return migrations.filter((m) => m.version > current);
+}
+
+/** The tables a member reads and writes (their rights are granted per table by `ctx team add-member`). */
+export const MEMBER_WRITABLE_TABLES = ["projects", "sessions", "chunks", "transcripts"] as const;
+export const MEMBER_READABLE_TABLES = ["schema_version", "teams", "members"] as const;
+
+/**
+ * The GRANTs that let a role work as a member (row-level security then decides which rows). `role` must already
+ * be a quoted identifier. Re-run after every migration, so a table added later reaches existing members.
+ */
+export function memberGrantStatements(role: string): string[] {
+  const writable = MEMBER_WRITABLE_TABLES.map((t) => `${TEAM_SCHEMA}.${t}`).join(", ");
+  const readable = MEMBER_READABLE_TABLES.map((t) => `${TEAM_SCHEMA}.${t}`).join(", ");
+  return [
+    `GRANT USAGE ON SCHEMA ${TEAM_SCHEMA} TO ${role}`,
+    `GRANT SELECT ON ${readable} TO ${role}`,
+    `GRANT SELECT, INSERT, UPDATE, DELETE ON ${writable} TO ${role}`,
+    `GRANT EXECUTE ON FUNCTION ${TEAM_SCHEMA}.member_teams(name) TO ${role}`,
+  ];
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { normaliseGitRemote, projectIdentity } from "./project-identity.ts";
+
+describe("a project's identity across machines", () => {
+  it("is the same for one repository cloned over ssh, scp-style ssh and https with credentials", () => {
+    const forms = [
+      "git@github.com:acme/app.git",
+      "ssh://git@GitHub.com:22/acme/app.git",
+      "https://user:ghp_token@github.com/acme/app",
+      "https://github.com/acme/app.git/",
+      "git://github.com/acme/app",
+    ];
+    expect(new Set(forms.map(normaliseGitRemote))).toEqual(new Set(["github.com/acme/app"]));
+  });
+
+  it("keeps nested groups and refuses what is not a remote", () => {
+    expect(normaliseGitRemote("git@gitlab.example.com:group/sub/app.git")).toBe("gitlab.example.com/group/sub/app");
+    expect(normaliseGitRemote("")).toBeNull();
+    expect(normaliseGitRemote("/home/me/app")).toBeNull();
+    expect(normaliseGitRemote("file:///home/me/app")).toBeNull();
+  });
+
+  it("adds the path inside the repository for a monorepo, '' at its root", () => {
+    expect(projectIdentity("git@github.com:acme/mono.git", "services\\api/")).toEqual({
+      remoteUrl: "github.com/acme/mono",
+      repoPath: "services/api",
+    });
+    expect(projectIdentity("git@github.com:acme/mono.git", ".")).toEqual({
+      remoteUrl: "github.com/acme/mono",
+      repoPath: "",
+    });
+    expect(projectIdentity("git@github.com:acme/mono.git", "../elsewhere")).toBeNull();
+  });
+});

@@ -1,0 +1,53 @@
+// A project's identity across machines: its git remote URL normalised (no scheme, no credentials, no port, no
+// `.git`, host in lower case) plus the path inside the repository, so the same repository cloned to different
+// folders, or over ssh by one member and https by another, is one project on the team server.
+
+export interface ProjectIdentity {
+  /** `host/owner/repo`, e.g. `github.com/acme/app`. */
+  remoteUrl: string;
+  /** The project's folder inside the repository, `/`-separated, '' for the repository's root. */
+  repoPath: string;
+}
+
+/** `git@github.com:acme/app.git`, `https://user:token@github.com/acme/app`, `ssh://git@host:22/acme/app.git`
+ *  all become `github.com/acme/app` (host lower-cased; the path's case kept). Null for what is not a remote. */
+export function normaliseGitRemote(remote: string): string | null {
+  const text = remote.trim();
+  if (text === "") return null;
+  let host: string;
+  let path: string;
+  const scp = /^(?:[^@/\s]+@)?([^:/\s]+):(?!\/)(.+)$/.exec(text);
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(text)) {
+    let url: URL;
+    try {
+      url = new URL(text);
+    } catch {
+      return null;
+    }
+    if (url.protocol === "file:") return null;
+    host = url.hostname;
+    path = decodeURIComponent(url.pathname);
+  } else if (scp) {
+    host = scp[1] as string;
+    path = scp[2] as string;
+  } else {
+    return null;
+  }
+  host = host.toLowerCase();
+  const cleanPath = path
+    .split("/")
+    .filter((part) => part !== "" && part !== ".")
+    .join("/")
+    .replace(/\.git$/, "");
+  if (host === "" || cleanPath === "") return null;
+  return `${host}/${cleanPath}`;
+}
+
+/** The identity of the project at `pathInRepo` (relative to the repository's root, any separator). */
+export function projectIdentity(remote: string, pathInRepo: string): ProjectIdentity | null {
+  const remoteUrl = normaliseGitRemote(remote);
+  if (remoteUrl === null) return null;
+  const parts = pathInRepo.split(/[\\/]+/).filter((part) => part !== "" && part !== ".");
+  if (parts.includes("..")) return null;
+  return { remoteUrl, repoPath: parts.join("/") };
+}
