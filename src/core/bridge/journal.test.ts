@@ -36,6 +36,22 @@ describe("replayJournal", () => {
     expect(replayJournal(recordsOf(open))).toEqual(open);
   });
 
+  it("counts a reply whose every part is settled as done, though its done record is missing (a full disk)", () => {
+    const open = replayJournal([
+      { t: "accept", message: message("a") },
+      { t: "reply", id: "a", parts: ["1", "2"], at: "2026-01-01T00:00:00.000Z" },
+      { t: "posted", id: "a", part: 0 },
+      { t: "posted", id: "a", part: 1 },
+      { t: "accept", message: message("b") },
+      { t: "reply", id: "b", parts: ["1"], at: "2026-01-01T00:00:00.000Z" },
+      { t: "gave-up", id: "b", from: 0, parts: 1, at: "2026-01-02T00:00:00.000Z" },
+      { t: "accept", message: message("c") },
+      { t: "reply", id: "c", parts: [], at: "2026-01-01T00:00:00.000Z" },
+    ]);
+    // b still owes the person its give-up notice; a and the empty reply c have nothing left to post.
+    expect(open.map((work) => work.message.id)).toEqual(["b"]);
+  });
+
   it("ignores records of unknown or finished messages and a second accept", () => {
     const open = replayJournal([
       { t: "posted", id: "zz", part: 3 },

@@ -51,7 +51,7 @@ export interface OpenWork {
   gaveUp: { from: number; parts: number; at: string } | null;
 }
 
-/** What is still owed after these records, in order of acceptance. `replayedAt` dates a reply journaled without
+/** What is still owed after these records, in order of acceptance (a reply fully posted counts as done). `replayedAt` dates a reply journaled without
  *  its `at` (an older journal). */
 export function replayJournal(records: readonly JournalRecord[], replayedAt = new Date().toISOString()): OpenWork[] {
   const open = new Map<string, OpenWork>();
@@ -89,7 +89,11 @@ export function replayJournal(records: readonly JournalRecord[], replayedAt = ne
         break;
     }
   }
-  return [...open.values()];
+  // A reply whose every part is settled and that owes no notice is finished, though its `done` was not written
+  // (a full disk): nothing is left to post, so it is not owed (status does not count it, a restart skips it).
+  return [...open.values()].filter(
+    (work) => work.parts === null || work.posted < work.parts.length || work.gaveUp !== null,
+  );
 }
 
 /** How many post ids the bridge remembers: Synology re-sends a webhook it thinks failed within minutes. */
