@@ -16,6 +16,7 @@ import { registerContextStatsCommand } from "./commands/context-stats.ts";
 import { registerDiffCommand } from "./commands/diff.ts";
 import { registerDoctorCommand } from "./commands/doctor.ts";
 import { registerEmbedCommand } from "./commands/embed.ts";
+import { registerForkCommand } from "./commands/fork.ts";
 import { registerHookCommand } from "./commands/hook.ts";
 import { registerIndexCommand } from "./commands/index-command.ts";
 import { registerInitCommand } from "./commands/init.ts";
@@ -70,6 +71,7 @@ export function createProgram(io: CliContext): Command {
   registerStatsCommand(program, ctx);
   registerReindexCommand(program, ctx);
   registerSearchCommand(program, ctx);
+  registerForkCommand(program, ctx);
   registerRulesCommand(program, ctx);
   registerAuditCommand(program, ctx);
   registerArchiveCommand(program, ctx);

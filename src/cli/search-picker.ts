@@ -11,6 +11,8 @@ import { isCancel, select } from "@clack/prompts";
 import { type ForkCandidate, forkArgv } from "../core/search/fork-candidates.ts";
 import { CtxError } from "../errors.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
+import { colorsFor } from "./color.ts";
+import type { CliContext } from "./command-io.ts";
 
 export type PickAction = "print" | "copy" | "run";
 
@@ -44,20 +46,26 @@ export async function pickForkCandidate(
     maxItems: 8,
   });
   if (isCancel(picked)) return null;
-  const where = sanitizeLogLine(picked.cwd ?? picked.project);
+  const action = await pickForkAction(picked.forkCommand, picked.cwd ?? picked.project, deps);
+  return action === null ? null : { candidate: picked, action };
+}
+
+/** Asks what to do with a fork command: print it, copy it (when a clipboard tool is there) or run it in `where`;
+ *  null when the person cancels. */
+export async function pickForkAction(forkCommand: string, where: string, deps: PickerDeps): Promise<PickAction | null> {
   const action = await select<PickAction>({
-    ...io,
-    message: sanitizeLogLine(picked.forkCommand),
+    input: deps.input,
+    output: deps.output,
+    message: sanitizeLogLine(forkCommand),
     options: [
       { value: "print", label: "print the fork command" },
       ...(deps.clipboard === null
         ? []
         : [{ value: "copy" as const, label: "copy it to the clipboard", hint: deps.clipboard.command }]),
-      { value: "run", label: "run it now", hint: `claude in ${where}` },
+      { value: "run", label: "run it now", hint: `claude in ${sanitizeLogLine(where)}` },
     ],
   });
-  if (isCancel(action)) return null;
-  return { candidate: picked, action };
+  return isCancel(action) ? null : action;
 }
 
 /** A session as the picker lists it: its rank and topic, and as a hint its score, age and folder; all sanitized. */
@@ -126,23 +134,52 @@ export function copyToClipboard(tool: ClipboardTool, text: string, env: NodeJS.P
   });
 }
 
+/** What a fork runs: the session, the folder it runs in, and the command as printed. */
+export interface ForkTarget {
+  sessionId: string;
+  cwd: string | null;
+  forkCommand: string;
+  /** `--resume-session-at`: the message the fork ends at. */
+  atUuid?: string | null;
+}
+
 /** Runs `claude --resume <id> --fork-session` in the session's folder with this terminal; resolves its exit code. */
-export function runForkCommand(candidate: ForkCandidate, env: NodeJS.ProcessEnv): Promise<number> {
-  const cwd = candidate.cwd ?? undefined;
+export function runForkCommand(fork: ForkTarget, env: NodeJS.ProcessEnv): Promise<number> {
+  const cwd = fork.cwd ?? undefined;
   if (cwd !== undefined && !statSync(cwd, { throwIfNoEntry: false })?.isDirectory()) {
     throw new CtxError("NOT_FOUND", `the session's folder ${cwd} does not exist on this machine`, {
-      hint: `run it where the project is: ${candidate.forkCommand}`,
+      hint: `run it where the project is: ${fork.forkCommand}`,
     });
   }
   return new Promise((resolve, reject) => {
-    const child = spawn("claude", forkArgv(candidate.sessionId), { cwd, env, stdio: "inherit" });
+    const child = spawn("claude", forkArgv(fork.sessionId, fork.atUuid ?? null), { cwd, env, stdio: "inherit" });
     child.on("error", (error) =>
       reject(
         new CtxError("NOT_FOUND", `cannot start claude: ${error.message}`, {
-          hint: `is Claude Code installed and on PATH? The command: ${candidate.forkCommand}`,
+          hint: `is Claude Code installed and on PATH? The command: ${fork.forkCommand}`,
         }),
       ),
     );
     child.on("close", (code) => resolve(code ?? 1));
   });
+}
+
+/** Does what the person picked with a fork command: print it, copy it, or run it (the exit code becomes ctx's). */
+export async function actOnFork(
+  ctx: CliContext,
+  action: PickAction,
+  fork: ForkTarget,
+  clipboard: ClipboardTool | null,
+): Promise<void> {
+  if (action === "print") ctx.out(`${fork.forkCommand}\n`);
+  else if (action === "copy" && clipboard !== null) {
+    const colors = colorsFor(ctx);
+    await copyToClipboard(clipboard, fork.forkCommand, ctx.env);
+    ctx.out(`copied: ${fork.forkCommand}\n`, (safe) =>
+      safe.replace(/^(copied: )(.*)\n$/s, (_, label: string, command: string) => `${label}${colors.green(command)}\n`),
+    );
+  } else if (action === "run") {
+    ctx.err(`ctx: ${fork.forkCommand}\n`);
+    ctx.setExitCode(await runForkCommand(fork, ctx.env));
+  }
 }

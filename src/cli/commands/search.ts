@@ -90,7 +90,7 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
 }
 
 async function pickAndAct(ctx: CliContext, query: string, candidates: readonly ForkCandidate[]): Promise<void> {
-  const { copyToClipboard, findClipboardTool, pickForkCandidate, runForkCommand } = await import("../search-picker.ts");
+  const { actOnFork, findClipboardTool, pickForkCandidate } = await import("../search-picker.ts");
   const terminal = ctx.terminal as NonNullable<CliContext["terminal"]>;
   const clipboard = findClipboardTool(ctx.env, process.platform);
   const pick = await pickForkCandidate(query, candidates, {
@@ -103,17 +103,7 @@ async function pickAndAct(ctx: CliContext, query: string, candidates: readonly F
     ctx.setExitCode(130);
     return;
   }
-  const colors = colorsFor(ctx);
-  if (pick.action === "print") ctx.out(`${pick.candidate.forkCommand}\n`);
-  else if (pick.action === "copy" && clipboard !== null) {
-    await copyToClipboard(clipboard, pick.candidate.forkCommand, ctx.env);
-    ctx.out(`copied: ${pick.candidate.forkCommand}\n`, (safe) =>
-      safe.replace(/^(copied: )(.*)\n$/s, (_, label: string, command: string) => `${label}${colors.green(command)}\n`),
-    );
-  } else if (pick.action === "run") {
-    ctx.err(`ctx: ${pick.candidate.forkCommand}\n`);
-    ctx.setExitCode(await runForkCommand(pick.candidate, ctx.env));
-  }
+  await actOnFork(ctx, pick.action, pick.candidate, clipboard);
 }
 
 /** Every text field of the result on one line (a newline in a folder's name or a title is shown as `\n`), so a

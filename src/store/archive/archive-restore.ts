@@ -1,16 +1,15 @@
 // `ctx archive restore`: puts an archived session's files back where Claude Code looks for them, byte for byte.
 // The container is read twice as a stream (checked whole first, then decoded into temp files that are checked
 // again before they are renamed into place), so memory does not grow with the transcript's size.
-import { constants, type FileHandle, lstat, mkdir, open, rename, unlink, utimes } from "node:fs/promises";
+import { type FileHandle, lstat, mkdir, open, rename, unlink, utimes } from "node:fs/promises";
 import { dirname } from "node:path";
 import { claudeConfigDir } from "../../config/claude-paths.ts";
 import type { ArchiveMeta } from "../../core/archive/plan.ts";
 import { CtxError } from "../../errors.ts";
+import { CLAUDE_WRITE_FLAGS, claudeTargetState, claudeTempPath } from "../files/claude-file.ts";
 import type { FileSink } from "./archive-container.ts";
 import { archiveContainerPath, isArchivableId } from "./archive-store.ts";
-import { readVerified, sha256OfFile, targetOf } from "./archive-verify.ts";
-
-const WRITE_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
+import { readVerified, targetOf } from "./archive-verify.ts";
 
 export interface RestoreOutcome {
   meta: ArchiveMeta;
@@ -47,17 +46,9 @@ export async function restoreArchived(
   const todo = new Map<string, string>();
   for (const file of meta.files) {
     const target = targetOf(claudeDir, file.path);
-    const existing = await lstat(target).catch(() => null);
-    if (existing === null) {
-      todo.set(file.path, target);
-      continue;
-    }
-    if (!existing.isFile()) {
-      throw new CtxError("CONFLICT", `${target} exists and is not a regular file`, {
-        hint: "move it away and restore again; nothing was restored",
-      });
-    }
-    if ((await sha256OfFile(target)) === file.sha256) unchanged.push(target);
+    const state = await claudeTargetState(target, file.sha256, "nothing was restored");
+    if (state === "absent") todo.set(file.path, target);
+    else if (state === "identical") unchanged.push(target);
     else if (options.force === true) todo.set(file.path, target);
     else {
       throw new CtxError("CONFLICT", `${target} exists with different content`, {
@@ -89,11 +80,11 @@ async function extractInto(
     open: async (name) => {
       const target = todo.get(name);
       if (target === undefined) return;
-      const temp = `${target}.ctx-restore-${process.pid}.tmp`;
+      const temp = claudeTempPath(target, "restore");
       temps.set(target, temp);
       await mkdir(dirname(target), { recursive: true, mode: 0o700 });
       // Never through a link left at the temp name.
-      handle = await open(temp, WRITE_FLAGS, 0o600);
+      handle = await open(temp, CLAUDE_WRITE_FLAGS, 0o600);
     },
     write: async (chunk) => {
       if (handle === null) return;

@@ -90,7 +90,7 @@ export async function archiveSession(
   const dir = archiveDir(env);
   await ensurePrivateDir(dir);
   const files = await sessionFiles(claudeDir, transcript);
-  const cwd = await cwdOf(transcript.path);
+  const cwd = await transcriptCwd(transcript.path);
   const target = containerPath(dir, transcript.sessionId);
   let meta: ArchiveMeta | undefined;
   await writeFileAtomicWith(target, async (handle, temp) => {
@@ -131,7 +131,7 @@ const toArchivedFile = (file: StreamedFile): ArchivedFile => ({
 });
 
 /** The first `cwd` the transcript records (its envelope carries one on most lines), from its first 256 KiB. */
-async function cwdOf(path: string): Promise<string | null> {
+export async function transcriptCwd(path: string): Promise<string | null> {
   const handle = await openForArchive(path);
   let head: Buffer;
   try {

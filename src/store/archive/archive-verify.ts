@@ -1,12 +1,11 @@
 // Checking an archived session: its container read as a stream (archive-container.ts) and held to its meta, file
 // by file, and every archived path kept inside Claude Code's projects folder. Used when a session is archived
 // (the copy is read back before it counts) and twice by restore (before anything is written, and while writing).
-import { createHash } from "node:crypto";
 import { isAbsolute, join, normalize, sep } from "node:path";
 import * as z from "zod/mini";
 import { type ArchiveMeta, ArchiveMetaSchema } from "../../core/archive/plan.ts";
 import { CtxError, explainSystemError } from "../../errors.ts";
-import { type FileSink, openForArchive, type StreamedFile } from "./archive-container.ts";
+import type { FileSink, StreamedFile } from "./archive-container.ts";
 import { readArchiveContainer } from "./archive-container-read.ts";
 
 /**
@@ -55,18 +54,4 @@ export function targetOf(claudeDir: string, path: string): string {
     });
   }
   return join(claudeDir, clean);
-}
-
-/** A regular file's SHA-256, read in pieces. */
-export async function sha256OfFile(path: string): Promise<string> {
-  const handle = await openForArchive(path);
-  try {
-    const hash = createHash("sha256");
-    for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 1 << 20 })) {
-      hash.update(chunk as Buffer);
-    }
-    return hash.digest("hex");
-  } finally {
-    await handle.close();
-  }
 }

@@ -1,0 +1,40 @@
+import { describe, expect, it } from "vitest";
+import { authorCheckoutRoot, firstTranscriptCwd, rewriteTranscriptCwd } from "./fork-transcript.ts";
+
+describe("a teammate's transcript moved to this checkout", () => {
+  it("finds the author's checkout root from the first cwd and the path inside the repository", () => {
+    expect(authorCheckoutRoot("/home/al/app/packages/web", "packages/web")).toEqual({
+      root: "/home/al/app",
+      inside: "",
+    });
+    expect(authorCheckoutRoot("/home/al/app/", "")).toEqual({ root: "/home/al/app", inside: "" });
+    // A session started elsewhere in the repository: its folder stands for the project's.
+    expect(authorCheckoutRoot("/home/al/app/tools", "packages/web")).toEqual({
+      root: "/home/al/app/tools",
+      inside: "packages/web",
+    });
+  });
+
+  it("moves every cwd at or under the root, at any depth, keeps other lines' bytes and a bad line", () => {
+    const text = [
+      '{"cwd":"/home/al/app","a":1}',
+      '{"type":"x",  "spaced": true}',
+      '{"cwd":"/home/al/application"}',
+      '{"cwd":"/home/al/app/sub","nested":[{"cwd":"/home/al/app/deep"}]}',
+      '{"cwd": broken',
+      "",
+    ].join("\n");
+    const out = rewriteTranscriptCwd(text, { from: "/home/al/app", to: "/srv/bob/clone/" });
+    expect(out.rewritten).toBe(3);
+    expect(out.firstCwd).toBe("/srv/bob/clone");
+    expect(out.text.split("\n")).toEqual([
+      '{"cwd":"/srv/bob/clone","a":1}',
+      '{"type":"x",  "spaced": true}',
+      '{"cwd":"/home/al/application"}',
+      '{"cwd":"/srv/bob/clone/sub","nested":[{"cwd":"/srv/bob/clone/deep"}]}',
+      '{"cwd": broken',
+      "",
+    ]);
+    expect(firstTranscriptCwd('{"cwd": broken\n{"type":"x"}\n{"cwd":"/a"}\n')).toBe("/a");
+  });
+});

@@ -1,0 +1,93 @@
+// A teammate's transcript made this machine's: every `cwd` field that lies in the author's checkout of the project
+// is moved to this machine's checkout, keeping the part inside the repository (a monorepo's package folder, or a
+// folder the session `cd`'d into). Lines without such a field keep their bytes; a line that does not parse is kept
+// as it is (Claude Code skips it the same way on both machines).
+
+export interface CwdRewrite {
+  /** The author's checkout root, as the transcript records it. */
+  from: string;
+  /** This machine's checkout root. */
+  to: string;
+}
+
+export interface RewrittenTranscript {
+  text: string;
+  /** How many `cwd` fields were moved. */
+  rewritten: number;
+  /** The first `cwd`, rewritten: the folder Claude Code resumes the session in (its project folder). */
+  firstCwd: string | null;
+}
+
+/** The first `cwd` a transcript records (its envelope carries one on most lines), or null. */
+export function firstTranscriptCwd(text: string): string | null {
+  for (const line of text.split("\n")) {
+    if (!line.includes('"cwd"')) continue;
+    const cwd = cwdOfLine(line);
+    if (cwd !== null) return cwd;
+  }
+  return null;
+}
+
+function cwdOfLine(line: string): string | null {
+  try {
+    const cwd = (JSON.parse(line) as { cwd?: unknown }).cwd;
+    return typeof cwd === "string" && cwd !== "" ? cwd : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The author's checkout root, from the session's first `cwd` and the project's folder inside the repository
+ * (`repoPath`, '' at its root): `/home/al/app/packages/web` with `packages/web` is `/home/al/app`. A cwd that does
+ * not end with `repoPath` is taken as the project folder itself.
+ */
+export function authorCheckoutRoot(firstCwd: string, repoPath: string): { root: string; inside: string } {
+  const cwd = trimSlashes(firstCwd);
+  if (repoPath === "") return { root: cwd, inside: "" };
+  const suffix = `/${repoPath}`;
+  if (cwd.endsWith(suffix) && cwd.length > suffix.length) return { root: cwd.slice(0, -suffix.length), inside: "" };
+  return { root: cwd, inside: repoPath };
+}
+
+/** Every `cwd` string at or under `rewrite.from`, on any line and at any depth, moved under `rewrite.to`. */
+export function rewriteTranscriptCwd(text: string, rewrite: CwdRewrite): RewrittenTranscript {
+  const from = trimSlashes(rewrite.from);
+  const to = trimSlashes(rewrite.to);
+  let rewritten = 0;
+  const move = (cwd: string): string | null => {
+    if (cwd === from) return to;
+    if (cwd.startsWith(`${from}/`)) return `${to}${cwd.slice(from.length)}`;
+    return null;
+  };
+  const visit = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(visit);
+    if (value === null || typeof value !== "object") return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, field] of Object.entries(value)) {
+      const moved = key === "cwd" && typeof field === "string" ? move(field) : null;
+      if (moved !== null) rewritten += 1;
+      out[key] = moved ?? visit(field);
+    }
+    return out;
+  };
+  let firstCwd: string | null = null;
+  const lines = text.split("\n").map((line) => {
+    if (!line.includes('"cwd"')) return line;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(line);
+    } catch {
+      return line;
+    }
+    const before = rewritten;
+    const after = visit(parsed);
+    if (firstCwd === null) firstCwd = cwdOfLine(JSON.stringify(after));
+    return rewritten === before ? line : JSON.stringify(after);
+  });
+  return { text: lines.join("\n"), rewritten, firstCwd };
+}
+
+function trimSlashes(path: string): string {
+  return path.length > 1 ? path.replace(/\/+$/, "") : path;
+}

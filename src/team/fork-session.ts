@@ -1,0 +1,186 @@
+// A teammate's session fetched from the team server for `ctx fork`: its row, its project's identity and its
+// redacted transcript (compressed by the pusher: gzip or zstd), checked against its length and SHA-256 before
+// anything is written; then made this machine's (cwd fields moved to this checkout) and written into Claude Code's
+// project folder for that checkout, beside the user's own sessions (store/files/claude-file.ts: an identical file is
+// left alone, a different one is never replaced).
+import { createHash } from "node:crypto";
+import { realpath } from "node:fs/promises";
+import { join } from "node:path";
+import { claudeConfigDir, claudeProjectDirName } from "../config/claude-paths.ts";
+import { authorCheckoutRoot, firstTranscriptCwd, rewriteTranscriptCwd } from "../core/team/fork-transcript.ts";
+import { CtxError } from "../errors.ts";
+import { claudeTargetState, writeNewClaudeFile } from "../store/files/claude-file.ts";
+import { decompressPayload } from "../store/files/codecs.ts";
+import type { TeamClient } from "./connect.ts";
+
+export interface TeamTranscript {
+  codec: string;
+  rawBytes: number;
+  sha256: string;
+  data: Uint8Array;
+}
+
+export interface TeamSession {
+  id: string;
+  title: string;
+  /** The author's handle in the team (their role when no handle is found). */
+  author: string;
+  forkable: boolean;
+  remoteUrl: string;
+  repoPath: string;
+  /** Null when the session was pushed without one (too large to upload). */
+  transcript: TeamTranscript | null;
+}
+
+const MIB = 1024 * 1024;
+
+/** The session `sessionId` of team `teamId` as this member may read it (row-level security), or null. */
+export async function fetchTeamSession(
+  client: TeamClient,
+  teamId: string,
+  sessionId: string,
+): Promise<TeamSession | null> {
+  const { rows } = await client.query<{
+    id: string;
+    title: string;
+    author: string;
+    forkable: boolean;
+    remote_url: string;
+    repo_path: string;
+    codec: string | null;
+    raw_bytes: string | null;
+    sha256: string | null;
+    data: Buffer | null;
+  }>(
+    `SELECT s.id, s.title, coalesce(m.handle, s.author::text) AS author, s.forkable, p.remote_url, p.repo_path,
+            t.codec, t.raw_bytes, t.sha256, t.data
+     FROM ctx_team.sessions s
+     JOIN ctx_team.projects p ON p.team_id = s.team_id AND p.id = s.project_id
+     LEFT JOIN ctx_team.members m ON m.team_id = s.team_id AND m.role_name = s.author
+     LEFT JOIN ctx_team.transcripts t ON t.team_id = s.team_id AND t.session_id = s.id
+     WHERE s.team_id = $1 AND s.id = $2`,
+    [teamId, sessionId],
+  );
+  const row = rows[0];
+  if (row === undefined) return null;
+  return {
+    id: row.id,
+    title: row.title,
+    author: row.author,
+    forkable: row.forkable,
+    remoteUrl: row.remote_url,
+    repoPath: row.repo_path,
+    transcript:
+      row.codec === null || row.data === null
+        ? null
+        : { codec: row.codec, rawBytes: Number(row.raw_bytes), sha256: row.sha256 ?? "", data: row.data },
+  };
+}
+
+/**
+ * The session's transcript, decompressed and checked: its length is the pushed `raw_bytes` and its SHA-256 the
+ * pushed one. A session pushed without a transcript (over the pusher's team.maxTranscriptMegabytes), or one larger
+ * than this machine's limit, is refused; so is damage. Nothing is written before this returns.
+ */
+export function decodeTeamTranscript(session: TeamSession, maxMegabytes: number): Buffer {
+  const transcript = session.transcript;
+  if (!session.forkable || transcript === null) {
+    throw new CtxError("NOT_FOUND", `session ${session.id} by ${session.author} cannot be forked`, {
+      hint: "its redacted transcript was too large to upload when it was pushed (team.maxTranscriptMegabytes), so only its searchable chunks are on the server; ask its author to share it another way",
+    });
+  }
+  if (transcript.rawBytes > maxMegabytes * MIB) {
+    throw new CtxError(
+      "STORAGE_LIMIT",
+      `session ${session.id}'s transcript is ${Math.ceil(transcript.rawBytes / MIB)} MiB`,
+      {
+        hint: `this machine takes at most team.maxTranscriptMegabytes (${maxMegabytes}) MiB; raise it to fork this session; nothing was written`,
+      },
+    );
+  }
+  const damaged = (what: string) =>
+    new CtxError("STATE_CORRUPT", `the transcript of session ${session.id} on the team server is damaged: ${what}`, {
+      hint: `nothing was written; its author can push it again (\`ctx team push\`)`,
+    });
+  let text: Buffer;
+  try {
+    text = decompress(transcript);
+  } catch (error) {
+    if (error instanceof CtxError) throw error;
+    throw damaged(`it does not decompress as ${transcript.codec} (${error instanceof Error ? error.message : error})`);
+  }
+  if (text.length !== transcript.rawBytes)
+    throw damaged(`${text.length} bytes where ${transcript.rawBytes} were pushed`);
+  if (createHash("sha256").update(text).digest("hex") !== transcript.sha256.toLowerCase()) {
+    throw damaged("its SHA-256 does not match");
+  }
+  return text;
+}
+
+function decompress(transcript: TeamTranscript): Buffer {
+  const limit = Math.max(1, transcript.rawBytes);
+  if (transcript.codec === "gzip") {
+    return process.getBuiltinModule("node:zlib").gunzipSync(transcript.data, { maxOutputLength: limit });
+  }
+  if (transcript.codec === "zstd") return Buffer.from(decompressPayload("zstd", transcript.data, limit));
+  throw new CtxError(
+    "STATE_CORRUPT",
+    `the transcript's codec ${JSON.stringify(transcript.codec)} is not one ctx knows`,
+    {
+      hint: "nothing was written; a newer ctx may have pushed it: update ctx",
+    },
+  );
+}
+
+export interface PlacedTranscript {
+  /** The transcript file in Claude Code's project folder. */
+  path: string;
+  /** False when an identical file was already there. */
+  written: boolean;
+  /** The folder the fork runs in: the session's first cwd, moved to this checkout. */
+  cwd: string;
+  /** The author's checkout root as the transcript recorded it, and this machine's. */
+  from: string | null;
+  to: string;
+  rewrittenFields: number;
+}
+
+/**
+ * Writes the checked transcript into Claude Code's project folder for this machine's checkout (`checkoutRoot`,
+ * links resolved as Claude Code resolves its cwd), every cwd in the author's checkout moved into it.
+ */
+export async function placeTeamTranscript(
+  session: TeamSession,
+  text: Buffer,
+  checkoutRoot: string,
+  env: NodeJS.ProcessEnv,
+  now: Date,
+): Promise<PlacedTranscript> {
+  const to = await realpath(checkoutRoot);
+  const original = text.toString("utf8");
+  const first = firstTranscriptCwd(original);
+  const author = first === null ? null : authorCheckoutRoot(first, session.repoPath);
+  const rewritten =
+    author === null
+      ? { text: original, rewritten: 0, firstCwd: null }
+      : rewriteTranscriptCwd(original, { from: author.root, to: author.inside === "" ? to : join(to, author.inside) });
+  const cwd = rewritten.firstCwd ?? join(to, session.repoPath);
+  const bytes = Buffer.from(rewritten.text, "utf8");
+  const path = join(claudeConfigDir(env), "projects", claudeProjectDirName(cwd), `${session.id}.jsonl`);
+  const sha256 = createHash("sha256").update(bytes).digest("hex");
+  const state = await claudeTargetState(path, sha256, "nothing was written");
+  if (state === "different") {
+    throw new CtxError("CONFLICT", `a different transcript of session ${session.id} is already at ${path}`, {
+      hint: "ctx never replaces a transcript: move it away to fetch the team's copy again; nothing was written",
+    });
+  }
+  if (state === "absent") await writeNewClaudeFile(path, bytes, now);
+  return {
+    path,
+    written: state === "absent",
+    cwd,
+    from: author?.root ?? null,
+    to,
+    rewrittenFields: rewritten.rewritten,
+  };
+}
