@@ -35,6 +35,8 @@ describe("ctx bridge synology under chaos", () => {
       // Break 2: a later part of a long message reaching a new session that holds neither the earlier parts nor
       // this message in its seed (the stub Claude counts them).
       orphanedParts: report.orphanedParts,
+      // After a clean stop, the journal owes nothing.
+      owedAtEnd: report.owedAtEnd,
     }).toEqual({
       accepted: 100,
       lost: 0,
@@ -43,6 +45,7 @@ describe("ctx bridge synology under chaos", () => {
       partsDuplicated: 0,
       unmatchedPosts: 0,
       orphanedParts: 0,
+      owedAtEnd: 0,
     });
     expect(report.answeredExactlyOnce).toBe(100);
   }, 180_000);

@@ -344,6 +344,8 @@ export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally 
     await Promise.all([sendingDone, chaosDone]);
     event(`stopped waiting: ${settled}`);
     await stop("SIGTERM");
+    // What the journal still owes once the bridge has stopped cleanly (the figure read while waiting may be stale).
+    owed = await owedByBridge(sandbox, home);
     return { owed, orphans: existsSync(env.STUB_CLAUDE_ORPHANS) ? readFileSync(env.STUB_CLAUDE_ORPHANS, "utf8") : "" };
   };
   let outcomeOfRun: { owed: number | null; orphans: string };
