@@ -108,6 +108,14 @@ interface SessionWork {
   lastIndex: Map<string, number>;
 }
 
+interface Prepared {
+  work: SessionWork[];
+  taken: OutboxItem[];
+  dropped: string[];
+  /** Sessions queued when the batch was read. */
+  pending: number;
+}
+
 interface ChunkRow {
   source: string;
   chunkIndex: number;
@@ -157,18 +165,32 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
           });
         }
         const projectIds = new Map<string, string>();
-        for (;;) {
-          if (options.signal?.aborted === true) break;
-          const items = readOutbox(index.db, options.batchSessions ?? DEFAULT_BATCH_SESSIONS);
-          if (items.length === 0) break;
+        // The next batch is read (chunks unpacked, the transcript redacted and compressed) while the server writes
+        // this one: the two are the push's two costs, on two processes.
+        const prepare = async (inFlight: ReadonlySet<string>): Promise<Prepared | null> => {
+          if (options.signal?.aborted === true) return null;
+          const limit = options.batchSessions ?? DEFAULT_BATCH_SESSIONS;
+          const items = readOutbox(index.db, limit + inFlight.size).filter((i) => !inFlight.has(i.sessionId));
+          if (items.length === 0) return null;
           const pending = outboxDepth(index.db).sessions;
-          const { work, taken, dropped } = await readWork(index.db, items, options);
-          if (dropped.length > 0) {
-            dropOutboxSessions(index.db, dropped);
-            summary.dropped += dropped.length;
+          const read = await readWork(index.db, items, options);
+          if (read.dropped.length > 0) {
+            dropOutboxSessions(index.db, read.dropped);
+            summary.dropped += read.dropped.length;
           }
+          return { ...read, pending };
+        };
+        let next: Promise<Prepared | null> = prepare(new Set());
+        for (;;) {
+          const current = await next;
+          if (current === null) break;
+          const { work, taken, pending } = current;
+          const writing = work.length > 0 ? writeBatch(client, member.id, work, projectIds) : Promise.resolve();
+          next = prepare(new Set(taken.map((i) => i.sessionId)));
+          // Settled either way below; a failed write ends the push before `next` is looked at.
+          next.catch(() => {});
+          await writing;
           if (work.length > 0) {
-            await writeBatch(client, member.id, work, projectIds);
             summary.batches += 1;
             await options.afterCommit?.(summary.batches);
           }
@@ -329,7 +351,7 @@ async function writeBatch(
        SELECT $1, u.id, u.project_id, u.title, u.branch,
               CASE WHEN u.started IS NULL THEN NULL ELSE to_timestamp(u.started / 1000.0) END,
               CASE WHEN u.ended IS NULL THEN NULL ELSE to_timestamp(u.ended / 1000.0) END,
-              u.messages, u.lineage::jsonb, ARRAY(SELECT jsonb_array_elements_text(u.markers::jsonb)),
+              u.messages, u.lineage::jsonb, string_to_array(u.markers, E'\\x1f'),
               coalesce(u.forkable, false), now()
        FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::integer[],
                    $9::text[], $10::text[], $11::boolean[])
@@ -349,7 +371,7 @@ async function writeBatch(
         work.map((s) => s.endedAt),
         work.map((s) => s.messageCount),
         work.map((s) => JSON.stringify(s.lineage)),
-        work.map((s) => JSON.stringify(s.memoryMarkers)),
+        work.map((s) => joinList(s.memoryMarkers)),
         work.map((s) => s.transcript?.forkable ?? null),
         work.filter((s) => s.transcript !== null).map((s) => s.id),
       ],
@@ -361,7 +383,7 @@ async function writeBatch(
         `INSERT INTO ctx_team.chunks (team_id, session_id, source, chunk_index, start_offset, first_message, last_message,
            text, token_count, has_code, languages, memory_type, starts_exchange, last_uuid)
          SELECT $1, u.session_id, u.source, u.chunk_index, u.start_offset, u.first_message, u.last_message, u.text,
-                u.token_count, u.has_code, ARRAY(SELECT jsonb_array_elements_text(u.languages::jsonb)), u.memory_type,
+                u.token_count, u.has_code, string_to_array(u.languages, E'\\x1f'), u.memory_type,
                 u.starts_exchange, u.last_uuid
          FROM unnest($2::text[], $3::text[], $4::integer[], $5::bigint[], $6::integer[], $7::integer[], $8::text[],
                      $9::integer[], $10::boolean[], $11::text[], $12::text[], $13::boolean[], $14::text[])
@@ -382,7 +404,7 @@ async function writeBatch(
           part.map((c) => c.text),
           part.map((c) => c.tokenCount),
           part.map((c) => c.hasCode),
-          part.map((c) => JSON.stringify(c.languages)),
+          part.map((c) => joinList(c.languages)),
           part.map((c) => c.memoryType),
           part.map((c) => c.startsExchange),
           part.map((c) => c.lastUuid),
@@ -444,6 +466,15 @@ export async function upsertProject(
   return id;
 }
 
+/**
+ * A text[] sent as one text per row, split on the server by string_to_array (a plain function call per row, where
+ * unnest cannot take an array of arrays). The separator cannot occur in a language or marker name.
+ */
+const LIST_SEPARATOR = "\u001f";
+function joinList(values: readonly string[]): string {
+  return values.filter((v) => v !== "" && !v.includes(LIST_SEPARATOR)).join(LIST_SEPARATOR);
+}
+
 function parseJsonArray(value: unknown): string[] {
   if (typeof value !== "string" || value === "") return [];
   try {
@@ -454,10 +485,16 @@ function parseJsonArray(value: unknown): string[] {
   }
 }
 
-/** The outbox's depth for `ctx team status` (no index yet: empty). */
+/** The outbox's depth for `ctx team status` (no index yet, or one `ctx index` must rebuild first: empty). */
 export function readOutboxDepth(dbPath: string): OutboxDepth {
-  if (!existsSync(dbPath)) return { sessions: 0, items: 0, oldestAt: null };
-  const index = openSessionIndex(dbPath, { readonly: true });
+  const empty = { sessions: 0, items: 0, oldestAt: null };
+  if (!existsSync(dbPath)) return empty;
+  let index: ReturnType<typeof openSessionIndex>;
+  try {
+    index = openSessionIndex(dbPath, { readonly: true });
+  } catch {
+    return empty;
+  }
   try {
     return outboxDepth(index.db);
   } finally {
