@@ -18,8 +18,10 @@ import { findPostgresBin, PG_SUPERUSER_PASSWORD, startPgCluster } from "../../te
 import { openSessionIndex } from "../search/session-index/session-index.ts";
 import { enqueueSessionsUnder, outboxDepth } from "../search/session-index/team-outbox.ts";
 import { syncIndex } from "../search/sync/sync-index.ts";
+import { withLock } from "../store/files/lock.ts";
 import { readSharedProjects, sharedRootsForIngest } from "../store/team/team-state.ts";
 import { decompressTranscript, type PushOptions, pushPending } from "./push.ts";
+import { drainOutbox, pusherLockTarget } from "./pusher.ts";
 import { addMember, migrateTeam } from "./service.ts";
 
 const started = await startPgCluster();
@@ -60,6 +62,16 @@ describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${sta
     shared: await readSharedProjects(env),
     maxTranscriptMegabytes: 20,
     ...overrides,
+  });
+  let sharedNow: Awaited<ReturnType<typeof readSharedProjects>> = [];
+  const pushOptionsNow = (): PushOptions => ({
+    url: aliceUrl(),
+    team: "web",
+    connectTimeoutMs: 2_000,
+    env,
+    dbPath,
+    shared: sharedNow,
+    maxTranscriptMegabytes: 20,
   });
   const index = async () => syncIndex({ claudeDir, dbPath, teamShare: { roots: await sharedRootsForIngest(env) } });
   const cli = (argv: string[]) => runCliCaptured(["team", ...argv], { cwd: repo, env });
@@ -150,6 +162,13 @@ describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${sta
     expect(await count("projects")).toBe(0);
   });
 
+  it("share refuses a folder that is not a git checkout with a remote, and records nothing", async () => {
+    const error = await rejectedCtxError(runCliCaptured(["team", "share"], { cwd: other, env }));
+    expect(error.code).toBe("USAGE");
+    expect(error.message).toContain("is not inside a git repository");
+    expect(await readSharedProjects(env)).toEqual([]);
+  });
+
   it("share adds the project (normalised remote) and queues what was indexed; push sends it exactly once", async () => {
     const shared = await cli(["share", "--json"]);
     const result = JSON.parse(shared.stdout);
@@ -165,6 +184,7 @@ describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${sta
     ]);
     // Nothing in the repository records the decision.
     expect(spawnSync("git", ["-C", repo, "status", "--porcelain"], { encoding: "utf8" }).stdout).toBe("");
+    sharedNow = await readSharedProjects(env);
     const pushed = JSON.parse((await cli(["push", "--json"])).stdout);
     expect(pushed).toMatchObject({ outcome: "pushed", summary: { sessions: sharedIds.length, transcripts: 3 } });
     await expectServerHoldsEverythingOnce();
@@ -252,6 +272,16 @@ describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${sta
     expect(await count("sessions")).toBe(3);
     expect(depth().sessions).toBe(1);
     await pushPending(await pushOptions());
+    expect(depth().items).toBe(0);
+    await expectServerHoldsEverythingOnce();
+  });
+
+  it("one pusher at a time: a second one leaves at once while the first holds the lock", async () => {
+    requeueAll();
+    const result = await withLock(pusherLockTarget(env), () => drainOutbox(pushOptionsNow(), { waitMs: 0 }));
+    expect(result).toEqual({ outcome: "busy" });
+    expect(depth().sessions).toBe(sharedIds.length);
+    expect(await drainOutbox(pushOptionsNow(), { waitMs: 0 })).toMatchObject({ outcome: "pushed" });
     expect(depth().items).toBe(0);
     await expectServerHoldsEverythingOnce();
   });
