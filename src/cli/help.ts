@@ -132,6 +132,13 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "team add-member": ["ctx team add-member alice --team web --url postgresql://admin@db.example.com/ctx"],
   "team join": ["ctx team join postgresql://alice@db.example.com/ctx?sslmode=verify-full --team web"],
   "team status": ["ctx team status", "ctx team status --json | jq .counts"],
+  "team share": ["cd ~/src/app && ctx team share"],
+  "team unshare": ["cd ~/src/app && ctx team unshare"],
+  "team push": ["ctx team push", "ctx team push --json | jq .summary"],
+  "team forget": [
+    "ctx team forget 1af7fc5e-8455-4414-9ccd-011d40f70b2a",
+    "cd ~/src/app && ctx team forget --mine --project",
+  ],
   hook: ['echo \'{"session_id":"s","hook_event_name":"SessionStart","source":"startup"}\' | ctx hook session-start'],
 };
 

@@ -5,6 +5,7 @@ import { describeError } from "../errors.ts";
 import { resolveClaudeDir, resolveIndexPath } from "../search/paths.ts";
 import { SCHEMA_VERSION } from "../search/session-index/schema.ts";
 import { type SyncSummary, syncIndex } from "../search/sync/sync-index.ts";
+import { sharedRootsForIngest } from "../store/team/team-state.ts";
 import type { CliContext } from "./command-io.ts";
 import { createIndexProgress } from "./index-progress.ts";
 import { formatJson } from "./output.ts";
@@ -29,6 +30,9 @@ export async function runIndexSync(ctx: CliContext, options: IndexRunOptions): P
   const progress = createIndexProgress(ctx, { quiet: quiet || options.json === true });
   const release = ctx.onInterrupt?.(() => controller.abort()) ?? (() => {});
   let summary: SyncSummary;
+  // Shared projects' sessions are queued in the team outbox as they are ingested, then pushed by a background pusher.
+  const teamRoots = await sharedRootsForIngest(ctx.env);
+  let teamQueued = 0;
   try {
     summary = await syncIndex({
       claudeDir,
@@ -41,11 +45,18 @@ export async function runIndexSync(ctx: CliContext, options: IndexRunOptions): P
         if (!quiet) ctx.err(`ctx: ${rebuildNotice(from)}\n`);
       },
       onFileError: (path, error) => ctx.logger.warn(`could not index ${path}: ${describeError(error)}`),
+      teamShare: {
+        roots: teamRoots,
+        onQueued: () => {
+          teamQueued += 1;
+        },
+      },
     });
   } finally {
     progress.stop();
     release();
   }
+  if (teamQueued > 0 && ctx.cliPath) await startTeamPusher(ctx, ctx.cliPath);
   if (options.json === true) ctx.out(formatJson(summary));
   else if (!quiet) {
     if (summary.filesScanned === 0) ctx.err(`No transcripts found under ${claudeDir}/projects.\n`);
@@ -81,4 +92,15 @@ export function formatSyncSummary(summary: SyncSummary): string {
     `${number(summary.sessionsTotal)} session(s) indexed: ${files}; ${number(summary.messages)} new message(s), ` +
     `${number(summary.chunks)} new chunk(s)${skipped}${memory} in ${seconds} s\n`
   );
+}
+
+/** Never fails the index: the outbox keeps the work for the next pusher or `ctx team push`. */
+async function startTeamPusher(ctx: CliContext, cliPath: string): Promise<void> {
+  try {
+    const { startBackgroundPusher } = await import("../team/pusher.ts");
+    const pid = startBackgroundPusher({ env: ctx.env, cliPath });
+    ctx.logger.debug(`team pusher started${pid === undefined ? "" : ` (pid ${pid})`}`);
+  } catch (error) {
+    ctx.logger.debug(`could not start the team pusher: ${describeError(error)}`);
+  }
 }

@@ -19,6 +19,7 @@ import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
 import type { SearchFilters } from "../core/search/model.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
+import { sharedRootsForIngest } from "../store/team/team-state.ts";
 import { vectorSearchFor } from "./embedders/vector-search.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
@@ -117,7 +118,9 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   });
   const dbPath = resolveIndexPath(options.env);
   const budgetMs = options.refreshBudgetMs ?? DEFAULT_REFRESH_BUDGET_MS;
-  const refresh = syncedWithin(dbPath, now, FRESH_ENOUGH_MS) ? null : await refreshIndex(claudeDir, dbPath, budgetMs);
+  const refresh = syncedWithin(dbPath, now, FRESH_ENOUGH_MS)
+    ? null
+    : await refreshIndex(claudeDir, dbPath, budgetMs, await sharedRootsForIngest(options.env));
   const threshold = options.config.search.minSimilarity;
   if (!existsSync(dbPath)) {
     // Nothing indexed and nothing to index (no projects folder): an empty answer, not an error.
@@ -205,9 +208,15 @@ function syncedWithin(dbPath: string, now: number, withinMs: number): boolean {
   }
 }
 
-async function refreshIndex(claudeDir: string, dbPath: string, budgetMs: number): Promise<SyncSummary | null> {
+async function refreshIndex(
+  claudeDir: string,
+  dbPath: string,
+  budgetMs: number,
+  sharedRoots: readonly string[],
+): Promise<SyncSummary | null> {
   if (budgetMs <= 0 || !existsSync(join(claudeDir, "projects"))) return null;
-  return syncIndex({ claudeDir, dbPath, signal: AbortSignal.timeout(budgetMs) });
+  // Shared projects' sessions are queued for the team (the next `ctx index` or `ctx team push` sends them).
+  return syncIndex({ claudeDir, dbPath, signal: AbortSignal.timeout(budgetMs), teamShare: { roots: sharedRoots } });
 }
 
 function buildFilters(request: ForkDetectRequest, projectRoot: string, now: number, known: string[]): SearchFilters {

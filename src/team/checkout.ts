@@ -1,12 +1,15 @@
-// This machine's checkout of a team project (docs/team.md, Fork): a git working tree whose remote, normalised
-// (core/team/project-identity.ts), is the project's, holding the project's folder inside the repository. Looked for
-// in the current folder's repository, then in the folders Claude Code has run in (each project folder's newest
-// transcript records its `cwd`). Git's files are read as text, never by running git: a folder named by a transcript
-// may hold a repository whose config would run commands (core.fsmonitor and the like).
+// Git checkouts and team projects: a folder's identity on the team server (its repository's remote, `origin` first,
+// normalised by core/team/project-identity.ts, and the folder's path inside the repository: what `ctx team share`
+// records), and this machine's checkout of a team project (docs/team.md, Fork): a git working tree whose remote is
+// the project's, holding the project's folder. Looked for in the current folder's repository, then in the folders
+// Claude Code has run in (each project folder's newest transcript records its `cwd`). Git's files are read as text,
+// never by running git: a folder named by a transcript may hold a repository whose config would run commands
+// (core.fsmonitor and the like).
 import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import { normaliseGitRemote } from "../core/team/project-identity.ts";
+import { readdir, realpath, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, relative, resolve } from "node:path";
+import { identityOf, normaliseGitRemote, type ProjectIdentity } from "../core/team/project-identity.ts";
+import { CtxError } from "../errors.ts";
 import { transcriptCwd } from "../store/archive/archive-store.ts";
 import { openRegularFile } from "../store/files/open-regular.ts";
 
@@ -18,6 +21,25 @@ export interface GitCheckout {
 }
 
 const MAX_GIT_FILE = 256 * 1024;
+
+/** The team identity of `folder`: its repository's first remote (`origin` first) and its path inside it. */
+export async function checkoutIdentity(folder: string): Promise<ProjectIdentity> {
+  const checkout = await readGitCheckout(folder);
+  if (checkout === null) {
+    throw new CtxError("USAGE", `${folder} is not inside a git repository`, {
+      hint: "a shared project is known to the team by its git remote: run this in a clone of the repository",
+    });
+  }
+  const remote = checkout.remotes[0];
+  if (remote === undefined) {
+    throw new CtxError("USAGE", `the repository at ${checkout.root} has no network remote`, {
+      hint: "add the remote your team clones from (`git remote add origin <url>`, https://… or git@host:owner/repo): it is the project's identity",
+    });
+  }
+  const identity = identityOf(remote, relative(await realpath(checkout.root), await realpath(folder)));
+  if (identity === null) throw new CtxError("USAGE", `${folder} is not inside the repository at ${checkout.root}`);
+  return identity;
+}
 
 /** The git working tree holding `dir`, with its remotes; null outside git or when its files cannot be read. */
 export async function readGitCheckout(dir: string): Promise<GitCheckout | null> {

@@ -31,6 +31,10 @@ export interface PgCluster {
   /** Creates a database owned by the superuser. */
   createDatabase(name: string): Promise<void>;
   stop(): Promise<void>;
+  /** Stops the server (fast shutdown: connections are cut) and keeps its data, for `startServer`. */
+  stopServer(): Promise<void>;
+  /** Starts the server stopped by `stopServer` again, on the same port. */
+  startServer(): Promise<void>;
 }
 
 export type PgClusterResult = { cluster: PgCluster } | { skipReason: string };
@@ -136,27 +140,39 @@ export async function startPgCluster(): Promise<PgClusterResult> {
       "-c max_connections=60",
       "-c shared_buffers=32MB",
     ].join(" ");
-    const start = await run(join(bin, "pg_ctl"), [
-      "start",
-      "-D",
-      join(dir, "data"),
-      "-o",
-      options,
-      "-l",
-      join(dir, "server.log"),
-      "-w",
-      "-t",
-      "60",
-    ]);
-    if (start.code !== 0) throw new Error(`pg_ctl start failed: ${start.output}`);
-    return { cluster: makeCluster(dir, port, stopAndRemove) };
+    const startServer = async () => {
+      const start = await run(join(bin, "pg_ctl"), [
+        "start",
+        "-D",
+        join(dir, "data"),
+        "-o",
+        options,
+        "-l",
+        join(dir, "server.log"),
+        "-w",
+        "-t",
+        "60",
+      ]);
+      if (start.code !== 0) throw new Error(`pg_ctl start failed: ${start.output}`);
+    };
+    const stopServer = async () => {
+      const stop = await run(join(bin, "pg_ctl"), ["stop", "-D", join(dir, "data"), "-m", "fast", "-w"], 30_000);
+      if (stop.code !== 0) throw new Error(`pg_ctl stop failed: ${stop.output}`);
+    };
+    await startServer();
+    return { cluster: makeCluster(dir, port, stopAndRemove, { startServer, stopServer }) };
   } catch (error) {
     await stopAndRemove();
     throw error;
   }
 }
 
-function makeCluster(dir: string, port: number, stopAndRemove: () => Promise<void>): PgCluster {
+function makeCluster(
+  dir: string,
+  port: number,
+  stopAndRemove: () => Promise<void>,
+  server: { startServer: () => Promise<void>; stopServer: () => Promise<void> },
+): PgCluster {
   const host = "127.0.0.1";
   const url = (user: string, password: string | null, database = "postgres") =>
     `postgresql://${encodeURIComponent(user)}${password === null ? "" : `:${encodeURIComponent(password)}`}@${host}:${port}/${database}`;
@@ -192,6 +208,8 @@ function makeCluster(dir: string, port: number, stopAndRemove: () => Promise<voi
     async createDatabase(name) {
       await sql(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
     },
+    stopServer: server.stopServer,
+    startServer: server.startServer,
     async stop() {
       if (stopped) return;
       stopped = true;

@@ -118,6 +118,9 @@ describe.skipIf(cluster === null)(`ctx team${"skipReason" in started ? ` (${star
         "sessions     0 (0 yours)",
         "chunks       0",
         "transcripts  0",
+        "shared       nothing (`ctx team share` in a project)",
+        "outbox       empty",
+        "last push    never",
         "",
       ].join("\n"),
     );

@@ -9,6 +9,7 @@ import { findProjectRoot } from "../../config/paths.ts";
 import { TEAM_SCHEMA_VERSION } from "../../core/team/migrations.ts";
 import { describeTeamUrl, parseTeamUrl, passwordsInUrl } from "../../core/team/server-url.ts";
 import { CtxError, describeError } from "../../errors.ts";
+import { resolveIndexPath } from "../../search/paths.ts";
 import { setConfigValue } from "../../store/config/config-file.ts";
 import type { TeamMembership } from "../../team/inspect.ts";
 import type { TeamMemberResult } from "../../team/members.ts";
@@ -38,8 +39,16 @@ export const TeamStatusSchema = z.object({
       mySessions: z.number(),
     }),
   ),
+  /** What this machine shares and has queued (read locally: known whether or not the server answers). */
+  sharing: z.object({
+    projects: z.array(z.object({ remoteUrl: z.string(), repoPath: z.string(), roots: z.array(z.string()) })),
+    outbox: z.object({ sessions: z.number(), items: z.number(), oldestAt: z.nullable(z.number()) }),
+    lastPushAt: z.nullable(z.number()),
+    lastError: z.nullable(z.string()),
+  }),
 });
 export type TeamStatus = z.infer<typeof TeamStatusSchema>;
+type TeamSharing = TeamStatus["sharing"];
 
 interface JsonFlag {
   json?: boolean;
@@ -62,7 +71,9 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
 
   const team = program
     .command("team")
-    .description("share sessions with a team through a PostgreSQL server: init, migrate, add-member, join, status");
+    .description(
+      "share sessions with a team through a PostgreSQL server: init, migrate, add-member, join, status, share, push, forget",
+    );
 
   team
     .command("init")
@@ -126,21 +137,178 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
     .option("--json", "print JSON for scripts")
     .action(async (flags: JsonFlag) => {
       const settings = config().team;
+      const sharing = await readSharing();
       let status: TeamStatus;
       if (settings.url === "" || settings.name === "") {
-        status = emptyStatus(settings.url === "" ? null : describeTeamUrl(settings.url), settings.name || null);
+        status = emptyStatus(
+          settings.url === "" ? null : describeTeamUrl(settings.url),
+          settings.name || null,
+          sharing,
+        );
       } else {
         const { teamStatus } = await service();
-        status = await teamStatus(settings.url, connectOptions(), settings.name).catch((error: unknown) => ({
-          ...emptyStatus(describeTeamUrl(settings.url), settings.name),
-          joined: true,
-          reachable: false,
-          error: describeError(error),
-        }));
+        status = await teamStatus(settings.url, connectOptions(), settings.name).then(
+          (found) => ({ ...found, sharing }),
+          (error: unknown) => ({
+            ...emptyStatus(describeTeamUrl(settings.url), settings.name, sharing),
+            joined: true,
+            reachable: false,
+            error: describeError(error),
+          }),
+        );
       }
       if (status.joined && status.reachable !== true) ctx.setExitCode(1);
       if (flags.json) return ctx.out(formatJson(TeamStatusSchema.parse(status)));
       ctx.out(formatStatus(status));
+    });
+
+  const readSharing = async (): Promise<TeamSharing> => {
+    const { readSharedProjects, readPushState } = await import("../../store/team/team-state.ts");
+    const { readOutboxDepth } = await import("../../team/push.ts");
+    const [projects, state] = await Promise.all([readSharedProjects(ctx.env), readPushState(ctx.env)]);
+    return {
+      projects: projects.map((p) => ({ remoteUrl: p.remoteUrl, repoPath: p.repoPath, roots: p.roots })),
+      outbox: readOutboxDepth(resolveIndexPath(ctx.env)),
+      lastPushAt: state?.lastPushAt ?? null,
+      lastError: state?.lastError ?? null,
+    };
+  };
+  const joinedServer = () => {
+    const settings = config().team;
+    if (settings.url === "" || settings.name === "") {
+      throw new CtxError("USAGE", "not in a team", { hint: "join one first: `ctx team join <url> --team <name>`" });
+    }
+    return { url: settings.url, team: settings.name, options: connectOptions() };
+  };
+  const projectFolder = () => findProjectRoot(ctx.cwd, ctx.env);
+
+  team
+    .command("share")
+    .description("share this project's sessions (redacted) with the team: your decision, kept in ctx's own state")
+    .option("--json", "print JSON for scripts")
+    .action(async (flags: JsonFlag) => {
+      const server = joinedServer();
+      const { shareProject } = await import("../../team/share.ts");
+      const result = await shareProject({
+        env: ctx.env,
+        folder: projectFolder(),
+        dbPath: resolveIndexPath(ctx.env),
+        server,
+      });
+      if (result.queued > 0 && ctx.cliPath) {
+        const { startBackgroundPusher } = await import("../../team/pusher.ts");
+        startBackgroundPusher({ env: ctx.env, cliPath: ctx.cliPath });
+      }
+      if (flags.json) return ctx.out(formatJson(result));
+      const name = projectName(result.project);
+      const lines = [
+        `${result.added ? "sharing" : "already sharing"} ${name} with team ${server.team} (from ${result.root})`,
+        `${result.queued} indexed session${result.queued === 1 ? "" : "s"} queued; new ones are queued as they are indexed and pushed in the background`,
+      ];
+      if (result.serverError !== null) {
+        lines.push(
+          `note: the server could not be reached (${result.serverError}); the project is added at the first push`,
+        );
+      }
+      lines.push("stop with `ctx team unshare`; remove what was pushed with `ctx team forget --mine --project`");
+      ctx.out(`${lines.join("\n")}\n`);
+    });
+
+  team
+    .command("unshare")
+    .description("stop sharing this project: nothing more is queued or pushed (what the server has stays until forget)")
+    .option("--json", "print JSON for scripts")
+    .action(async (flags: JsonFlag) => {
+      const { unshareProject } = await import("../../team/share.ts");
+      const result = await unshareProject({ env: ctx.env, folder: projectFolder(), dbPath: resolveIndexPath(ctx.env) });
+      if (flags.json) return ctx.out(formatJson(result));
+      if (result.project === null) return ctx.out(`${result.root} was not shared\n`);
+      ctx.out(
+        `stopped sharing ${projectName(result.project)} (from ${result.root}); ${result.dropped} queued session${result.dropped === 1 ? "" : "s"} dropped\n` +
+          "what the server has stays: `ctx team forget --mine --project` removes it\n",
+      );
+    });
+
+  team
+    .command("push")
+    .description("send what is queued for the team now (it is also sent in the background after each index)")
+    .option("--json", "print JSON for scripts")
+    .option("--background", "run as the background pusher: leave at once if another is running, print nothing")
+    .action(async (flags: JsonFlag & { background?: boolean }) => {
+      const server = joinedServer();
+      const { drainOutbox } = await import("../../team/pusher.ts");
+      const { readSharedProjects } = await import("../../store/team/team-state.ts");
+      const settings = config();
+      const quiet = flags.background === true || flags.json === true;
+      const result = await drainOutbox(
+        {
+          url: server.url,
+          team: server.team,
+          connectTimeoutMs: server.options.connectTimeoutMs,
+          env: ctx.env,
+          dbPath: resolveIndexPath(ctx.env),
+          shared: await readSharedProjects(ctx.env),
+          maxTranscriptMegabytes: settings.team.maxTranscriptMegabytes,
+          allowlist: settings.redaction.allowlist,
+          onProgress: (p) => {
+            if (!quiet && p.pendingSessions > p.sessions) {
+              ctx.err(`pushing: ${p.sessions} sessions, ${p.chunks} chunks sent; ${p.pendingSessions} were queued\n`);
+            }
+          },
+        },
+        // A manual push waits for a running pusher (it ends when the outbox is empty) rather than doing nothing.
+        { waitMs: flags.background === true ? 0 : 120_000 },
+      );
+      if (flags.background === true) return;
+      if (result.outcome === "failed") ctx.setExitCode(1);
+      if (flags.json) return ctx.out(formatJson(result));
+      if (result.outcome === "failed")
+        return ctx.err(`push failed: ${result.error}\nthe outbox keeps everything for the next push\n`);
+      if (result.outcome === "busy") return ctx.out("another pusher is running\n");
+      const s = result.summary;
+      ctx.out(
+        s.sessions === 0 && s.dropped === 0
+          ? "nothing to push\n"
+          : `pushed ${s.sessions} session${s.sessions === 1 ? "" : "s"} (${s.chunks} chunks, ${s.messages} messages, ${s.transcripts} transcripts${s.notForkable > 0 ? `, ${s.notForkable} over team.maxTranscriptMegabytes: not forkable` : ""}) in ${s.durationMs} ms\n`,
+      );
+    });
+
+  team
+    .command("forget")
+    .description("delete your own sessions from the team server: one by id, or --mine [--project]")
+    .argument("[session-id]", "the session to delete")
+    .option("--mine", "all of your sessions")
+    .option("--project", "with --mine: only this project's")
+    .option("--json", "print JSON for scripts")
+    .action(async (id: string | undefined, flags: JsonFlag & { mine?: boolean; project?: boolean }) => {
+      if ((id === undefined) === (flags.mine !== true) || (flags.project === true && flags.mine !== true)) {
+        throw new CtxError("USAGE", "give one session id, or --mine (optionally with --project)", {
+          hint: "ctx team forget <session-id> | ctx team forget --mine [--project]",
+        });
+      }
+      const server = joinedServer();
+      const { forgetSessions } = await import("../../team/share.ts");
+      const { checkoutIdentity } = await import("../../team/checkout.ts");
+      const project = flags.project === true ? await checkoutIdentity(projectFolder()) : undefined;
+      const result = await forgetSessions({
+        server,
+        dbPath: resolveIndexPath(ctx.env),
+        ...(id === undefined ? {} : { ids: [id] }),
+        ...(project === undefined ? {} : { project }),
+      });
+      if (id !== undefined && result.deleted.length === 0) {
+        throw new CtxError(
+          "NOT_FOUND",
+          `the server has no session ${JSON.stringify(id)} of yours in team ${server.team}`,
+          {
+            hint: "`ctx team forget` deletes only your own sessions",
+          },
+        );
+      }
+      if (flags.json) return ctx.out(formatJson(result));
+      ctx.out(
+        `deleted ${result.deleted.length} session${result.deleted.length === 1 ? "" : "s"} from team ${server.team} (with their chunks and transcripts)\n`,
+      );
     });
 
   const printMigration = (result: TeamMigrateResult, flags: JsonFlag) => {
@@ -153,8 +321,13 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
   };
 }
 
-function emptyStatus(server: string | null, team: string | null): TeamStatus {
+function projectName(project: { remoteUrl: string; repoPath: string }): string {
+  return project.repoPath === "" ? project.remoteUrl : `${project.remoteUrl} (${project.repoPath})`;
+}
+
+function emptyStatus(server: string | null, team: string | null, sharing: TeamSharing): TeamStatus {
   return {
+    sharing,
     joined: false,
     server,
     team,
@@ -205,6 +378,26 @@ function formatJoin(membership: TeamMembership, configFile: string, passwordInUr
   return `joined team ${membership.team}\n${formatRows(rows)}${notes.map((n) => `${n}\n`).join("")}`;
 }
 
+function sharingRows(sharing: TeamSharing): [string, string][] {
+  const rows: [string, string][] = [];
+  rows.push([
+    "shared",
+    sharing.projects.length === 0
+      ? "nothing (`ctx team share` in a project)"
+      : sharing.projects.map(projectName).join(", "),
+  ]);
+  const o = sharing.outbox;
+  rows.push([
+    "outbox",
+    o.items === 0
+      ? "empty"
+      : `${o.sessions} session${o.sessions === 1 ? "" : "s"} queued since ${new Date(o.oldestAt ?? 0).toISOString()}`,
+  ]);
+  rows.push(["last push", sharing.lastPushAt === null ? "never" : new Date(sharing.lastPushAt).toISOString()]);
+  if (sharing.lastError !== null) rows.push(["last error", sharing.lastError]);
+  return rows;
+}
+
 function formatStatus(status: TeamStatus): string {
   if (!status.joined) return "not in a team: `ctx team join <url> --team <name>` (docs/team.md)\n";
   const rows: [string, string][] = [
@@ -213,6 +406,7 @@ function formatStatus(status: TeamStatus): string {
   ];
   if (status.reachable !== true) {
     rows.push(["reachable", `no: ${status.error ?? "unknown"}`]);
+    rows.push(...sharingRows(status.sharing));
     return formatRows(rows);
   }
   rows.push(["member", `${status.role ?? ""} (handle ${status.handle ?? "-"})`]);
@@ -225,5 +419,6 @@ function formatStatus(status: TeamStatus): string {
     rows.push(["chunks", String(c.chunks)]);
     rows.push(["transcripts", String(c.transcripts)]);
   }
+  rows.push(...sharingRows(status.sharing));
   return formatRows(rows);
 }

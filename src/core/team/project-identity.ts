@@ -46,7 +46,11 @@ export function normaliseGitRemote(remote: string): string | null {
 /** The identity of the project at `pathInRepo` (relative to the repository's root, any separator). */
 export function projectIdentity(remote: string, pathInRepo: string): ProjectIdentity | null {
   const remoteUrl = normaliseGitRemote(remote);
-  if (remoteUrl === null) return null;
+  return remoteUrl === null ? null : identityOf(remoteUrl, pathInRepo);
+}
+
+/** The identity for a remote already normalised (normaliseGitRemote's `host/owner/repo`). */
+export function identityOf(remoteUrl: string, pathInRepo: string): ProjectIdentity | null {
   const parts = pathInRepo.split(/[\\/]+/).filter((part) => part !== "" && part !== ".");
   if (parts.includes("..")) return null;
   return { remoteUrl, repoPath: parts.join("/") };

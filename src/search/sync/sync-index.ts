@@ -5,8 +5,10 @@
 // Then the auto-memory topic files, the same way (src/search/sync/sync-memory.ts).
 
 import { resolve } from "node:path";
+import type { DatabaseSync } from "node:sqlite";
 import { CtxError } from "../../errors.ts";
 import { openSessionIndex } from "../session-index/session-index.ts";
+import { createOutboxWriter, isInsideRoot, type OutboxWriter } from "../session-index/team-outbox.ts";
 import { createIndexWriter } from "../session-index/writer.ts";
 import { type ContentReader, createContentReader } from "./content-reader.ts";
 import type { DiscoveredFile } from "./discover.ts";
@@ -67,6 +69,11 @@ export interface SyncOptions {
   thread?: boolean;
   /** Called before any file is read when the index was made by another version of ctx and is being rebuilt. */
   onRebuild?: (fromFormat: number) => void;
+  /**
+   * The shared projects' checkout folders (`ctx team share`): what is ingested for a session whose cwd is inside
+   * one is queued in the team outbox in the same transaction (src/search/session-index/team-outbox.ts).
+   */
+  teamShare?: { roots: readonly string[]; onQueued?: (sessionId: string) => void };
 }
 
 /**
@@ -113,6 +120,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   let reader: ContentReader | null = null;
   try {
     const writer = createIndexWriter(index.db);
+    const queueForTeam = teamQueue(index.db, options.teamShare);
     const work = orderWork(files.filter((file) => full || !isUnchanged(file, writer.getFile(file.path))));
     const totalBytes = work.reduce((sum, file) => sum + file.size, 0);
     const threaded = useThread(options.thread, work.length, totalBytes);
@@ -133,7 +141,10 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
       try {
         for (const prepared of batch) {
           const result = applyPreparedFile(writer, prepared);
-          if (!result.raced) summary.filesIngested += 1;
+          if (!result.raced) {
+            summary.filesIngested += 1;
+            queueForTeam?.(prepared);
+          }
           summary.messages += result.messages;
           summary.chunks += result.chunks;
           summary.skippedLines += result.skippedLines;
@@ -217,6 +228,21 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   }
   summary.durationMs = now() - started;
   return summary;
+}
+
+/** Queues a written file in the team outbox when its session belongs to a shared checkout (null: none shared). */
+function teamQueue(db: DatabaseSync, share: SyncOptions["teamShare"]): ((prepared: PreparedFile) => void) | null {
+  if (share === undefined || share.roots.length === 0) return null;
+  const cwdOf = db.prepare("SELECT cwd FROM sessions WHERE id = ?");
+  let write: OutboxWriter | null = null;
+  return (prepared) => {
+    const sessionId = prepared.file.sessionId;
+    const cwd = (cwdOf.get(sessionId) as { cwd: string | null } | undefined)?.cwd ?? null;
+    if (cwd === null || !share.roots.some((root) => isInsideRoot(cwd, root))) return;
+    write ??= createOutboxWriter(db);
+    write(sessionId, prepared.file.path, prepared.replaced ? 0 : prepared.job.firstChunkIndex);
+    share.onQueued?.(sessionId);
+  };
 }
 
 function onlyTranscript(files: DiscoveredFile[], path: string | undefined): DiscoveredFile[] {

@@ -1,0 +1,144 @@
+// The team outbox: what the session index ingested for a SHARED project (docs/team.md "Push") and the team server
+// has not acknowledged yet. It is a table of the index file itself, written in the SAME transaction as the ingest
+// that produced the work, so a crash loses both or neither, and SQLite's write lock orders concurrent writers (a
+// SessionEnd's `ctx index --file`, `ctx serve`'s watcher, a manual `ctx index`, the pusher's acknowledgements).
+// One row per transcript file (`source`, the local chunks.source) of a session: the first chunk index not yet pushed.
+// Enqueueing again keeps the smaller index and bumps `seq`; the pusher deletes a row only when its `seq` is still the
+// one it pushed, so work queued while a push is in flight is never acknowledged by it.
+// Not in the index's TABLES list: a rebuild of the index keeps the queue (the rebuild re-ingests, and queues, anyway).
+import type { DatabaseSync } from "node:sqlite";
+
+export const TEAM_OUTBOX_SQL = `CREATE TABLE IF NOT EXISTS team_outbox(
+  session_id TEXT NOT NULL, source TEXT NOT NULL, from_chunk INTEGER NOT NULL, seq INTEGER NOT NULL,
+  enqueued_at INTEGER NOT NULL, PRIMARY KEY(session_id, source)) WITHOUT ROWID`;
+
+export interface OutboxItem {
+  sessionId: string;
+  /** The transcript file the chunks came from (the local chunks.source). */
+  source: string;
+  /** Chunks from this index on are pushed (and those past the file's last are deleted on the server). */
+  fromChunk: number;
+  seq: number;
+  enqueuedAt: number;
+}
+
+export function ensureTeamOutbox(db: DatabaseSync): void {
+  db.exec(TEAM_OUTBOX_SQL);
+}
+
+function hasOutbox(db: DatabaseSync): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'team_outbox'").get() !== undefined;
+}
+
+export type OutboxWriter = (sessionId: string, source: string, fromChunk: number) => void;
+
+/** Queues (session, source) from `fromChunk`; call inside the ingest's transaction. */
+export function createOutboxWriter(db: DatabaseSync, now: () => number = Date.now): OutboxWriter {
+  ensureTeamOutbox(db);
+  const insert = db.prepare(
+    `INSERT INTO team_outbox(session_id, source, from_chunk, seq, enqueued_at)
+     VALUES (?, ?, ?, (SELECT coalesce(max(seq), 0) + 1 FROM team_outbox), ?)
+     ON CONFLICT(session_id, source) DO UPDATE SET from_chunk = min(from_chunk, excluded.from_chunk), seq = excluded.seq`,
+  );
+  return (sessionId, source, fromChunk) => {
+    insert.run(sessionId, source, Math.max(0, Math.trunc(fromChunk)), now());
+  };
+}
+
+/** The oldest `limit` items (whole sessions: every source of a session read is included). */
+export function readOutbox(db: DatabaseSync, limit: number): OutboxItem[] {
+  if (!hasOutbox(db)) return [];
+  const rows = db
+    .prepare(
+      `SELECT o.* FROM team_outbox o JOIN (
+         SELECT session_id, min(enqueued_at) AS first FROM team_outbox GROUP BY session_id ORDER BY first, session_id LIMIT ?
+       ) s ON s.session_id = o.session_id ORDER BY s.first, o.session_id, o.source`,
+    )
+    .all(limit) as Array<Record<string, unknown>>;
+  return rows.map((row) => ({
+    sessionId: String(row.session_id),
+    source: String(row.source),
+    fromChunk: Number(row.from_chunk),
+    seq: Number(row.seq),
+    enqueuedAt: Number(row.enqueued_at),
+  }));
+}
+
+/** Deletes the items that were not queued again since they were read; returns how many went. */
+export function acknowledgeOutbox(db: DatabaseSync, items: readonly OutboxItem[]): number {
+  if (items.length === 0) return 0;
+  const remove = db.prepare("DELETE FROM team_outbox WHERE session_id = ? AND source = ? AND seq = ?");
+  let removed = 0;
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    for (const item of items) removed += Number(remove.run(item.sessionId, item.source, item.seq).changes);
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+  return removed;
+}
+
+export interface OutboxDepth {
+  /** Sessions with something to push. */
+  sessions: number;
+  items: number;
+  /** When the oldest item was queued (ms), or null when empty. */
+  oldestAt: number | null;
+}
+
+export function outboxDepth(db: DatabaseSync): OutboxDepth {
+  if (!hasOutbox(db)) return { sessions: 0, items: 0, oldestAt: null };
+  const row = db
+    .prepare(
+      "SELECT count(DISTINCT session_id) AS sessions, count(*) AS items, min(enqueued_at) AS oldest FROM team_outbox",
+    )
+    .get() as { sessions: number; items: number; oldest: number | null };
+  return {
+    sessions: Number(row.sessions),
+    items: Number(row.items),
+    oldestAt: row.oldest === null ? null : Number(row.oldest),
+  };
+}
+
+/** Drops every item of these sessions (their project is no longer shared). */
+export function dropOutboxSessions(db: DatabaseSync, sessionIds: readonly string[]): void {
+  if (sessionIds.length === 0 || !hasOutbox(db)) return;
+  const remove = db.prepare("DELETE FROM team_outbox WHERE session_id = ?");
+  for (const id of sessionIds) remove.run(id);
+}
+
+/** True when `cwd` is `root` or inside it (both absolute, `/`-separated). */
+export function isInsideRoot(cwd: string, root: string): boolean {
+  const base = root.endsWith("/") ? root.slice(0, -1) : root;
+  return cwd === base || cwd.startsWith(`${base}/`);
+}
+
+/**
+ * Queues every indexed file of the sessions whose cwd is inside one of `roots`, from its first chunk: what
+ * `ctx team share` does for the sessions indexed before the project was shared. Returns the sessions queued.
+ */
+export function enqueueSessionsUnder(db: DatabaseSync, roots: readonly string[], now: () => number = Date.now): number {
+  if (roots.length === 0) return 0;
+  const sessions = (
+    db.prepare("SELECT id, cwd FROM sessions WHERE cwd IS NOT NULL").all() as Array<{
+      id: string;
+      cwd: string;
+    }>
+  ).filter((s) => roots.some((root) => isInsideRoot(s.cwd, root)));
+  if (sessions.length === 0) return 0;
+  const files = db.prepare("SELECT path FROM files WHERE session_id = ?");
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    const write = createOutboxWriter(db, now);
+    for (const session of sessions) {
+      for (const { path } of files.all(session.id) as Array<{ path: string }>) write(session.id, path, 0);
+    }
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+  return sessions.length;
+}

@@ -1,0 +1,110 @@
+// The background pusher: after an ingest queued work for a shared project, ctx starts a detached, low-priority
+// `ctx team push --background` (as SessionEnd starts its background index) and never waits for it. One pusher at a
+// time: it holds `<CTX_HOME>/team/pusher.lock` (store/files/lock.ts: a lock whose process died is taken over at
+// once) and exits when the outbox is empty; another one started meanwhile finds the lock held and exits at once. The
+// holder looks at the outbox again after letting go of the lock, so work queued by a pusher that gave way is never
+// left behind. A server that cannot be reached ends the run (after team.connectTimeoutMs): the outbox keeps the work
+// for the next ingest's pusher or `ctx team push`.
+import { setPriority } from "node:os";
+import { join } from "node:path";
+import { describeError, isCtxError } from "../errors.ts";
+import { openSessionIndex } from "../search/session-index/session-index.ts";
+import { outboxDepth } from "../search/session-index/team-outbox.ts";
+import { withLock } from "../store/files/lock.ts";
+import { recordPush, teamStateDir } from "../store/team/team-state.ts";
+import { type PushOptions, type PushSummary, pushPending } from "./push.ts";
+
+const LOW_PRIORITY = 10;
+
+export function pusherLockTarget(env: NodeJS.ProcessEnv): string {
+  return join(teamStateDir(env), "pusher");
+}
+
+export interface StartPusherOptions {
+  env: NodeJS.ProcessEnv;
+  /** dist/ctx.js */
+  cliPath: string;
+  execPath?: string;
+}
+
+/** Starts a detached `ctx team push --background`; returns its pid (undefined when it could not start). */
+export function startBackgroundPusher(options: StartPusherOptions): number | undefined {
+  if (options.cliPath === "") return undefined;
+  const { spawn } = process.getBuiltinModule("node:child_process");
+  const child = spawn(options.execPath ?? process.execPath, [options.cliPath, "team", "push", "--background"], {
+    detached: true,
+    stdio: "ignore",
+    env: options.env,
+  });
+  child.on("error", () => {});
+  child.unref();
+  if (child.pid !== undefined) {
+    try {
+      setPriority(child.pid, LOW_PRIORITY);
+    } catch {
+      // Not allowed here: it runs at normal priority.
+    }
+  }
+  return child.pid;
+}
+
+export type BackgroundPushResult =
+  | { outcome: "pushed"; summary: PushSummary }
+  | { outcome: "busy" }
+  | { outcome: "failed"; error: string };
+
+/**
+ * The body of `ctx team push --background` (and of `ctx team push`, which waits for a running pusher instead of
+ * leaving): drains the outbox under the pusher lock, records the outcome for `ctx team status`.
+ */
+export async function drainOutbox(
+  options: PushOptions,
+  lock: { waitMs: number } = { waitMs: 0 },
+): Promise<BackgroundPushResult> {
+  const total: PushSummary = {
+    sessions: 0,
+    chunks: 0,
+    messages: 0,
+    transcripts: 0,
+    notForkable: 0,
+    dropped: 0,
+    batches: 0,
+    durationMs: 0,
+  };
+  for (let round = 0; ; round += 1) {
+    let held = false;
+    try {
+      const summary = await withLock(
+        pusherLockTarget(options.env),
+        () => {
+          held = true;
+          return pushPending(options);
+        },
+        { timeoutMs: lock.waitMs },
+      );
+      for (const key of Object.keys(total) as Array<keyof PushSummary>) total[key] += summary[key];
+    } catch (error) {
+      if (isCtxError(error) && error.code === "LOCK_TIMEOUT" && !held) {
+        // Another pusher took over after our round: the work is its now.
+        if (round === 0) return { outcome: "busy" };
+        break;
+      }
+      const text = describeError(error);
+      await recordPush(options.env, { ok: false, error: text }).catch(() => {});
+      return { outcome: "failed", error: text };
+    }
+    // Queued while we held the lock by an ingest whose pusher gave way: ours to push.
+    if (pendingItems(options.dbPath) === 0 || options.signal?.aborted === true) break;
+  }
+  await recordPush(options.env, { ok: true, sessions: total.sessions, chunks: total.chunks }).catch(() => {});
+  return { outcome: "pushed", summary: total };
+}
+
+function pendingItems(dbPath: string): number {
+  const index = openSessionIndex(dbPath);
+  try {
+    return outboxDepth(index.db).items;
+  } finally {
+    index.close();
+  }
+}
