@@ -24,6 +24,8 @@ import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import { type SyncSummary, syncIndex } from "./sync/sync-index.ts";
+import { scoreTeamCandidates } from "./team-hits.ts";
+import { SEARCH_SCOPES, type SearchScope, startTeamFetch } from "./team-scope.ts";
 
 export interface ForkDetectRequest {
   query: string;
@@ -33,6 +35,8 @@ export interface ForkDetectRequest {
   /** ISO date or a relative age such as `7d`, `3w`, `2m`. */
   since?: string;
   until?: string;
+  /** Where to search; absent = `search.scope` (./team-scope.ts). */
+  scope?: SearchScope;
 }
 
 export interface ForkDetectOptions {
@@ -58,6 +62,9 @@ export interface ForkDetectResult {
   indexedSessions: number;
   /** What catching up did; null when it was skipped. */
   refresh: SyncSummary | null;
+  scope: SearchScope;
+  /** One line each on what the search had to leave out (the team server unreachable, …). */
+  notices: string[];
 }
 
 /** The `ctx search --json` output and the ctx_fork_detect result. */
@@ -72,6 +79,10 @@ export const ForkDetectReportSchema = z.object({
   weakMatches: z.int(),
   recent: z.array(RecentSessionSchema),
   indexedSessions: z.int(),
+  /** Where it searched: local, team or all (search.scope). */
+  scope: z.enum(SEARCH_SCOPES),
+  /** What the search had to leave out, one line each (e.g. the team server did not answer); usually empty. */
+  notices: z.array(z.string()),
 });
 export type ForkDetectReport = z.infer<typeof ForkDetectReportSchema>;
 
@@ -86,14 +97,18 @@ export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
     weakMatches: weak,
     recent: result.recent,
     indexedSessions: result.indexedSessions,
+    scope: result.scope,
+    notices: result.notices,
   };
 }
 
 /** The answer as text: the candidates (strong, then weak), or the recent sessions when nothing matched. */
 export function renderForkDetect(result: ForkDetectResult): string {
-  return result.candidates.length > 0
-    ? renderForkCandidates(result.query, result.candidates, result.thresholdPercent)
-    : renderNoMatch(result.query, result.recent);
+  const text =
+    result.candidates.length > 0
+      ? renderForkCandidates(result.query, result.candidates, result.thresholdPercent)
+      : renderNoMatch(result.query, result.recent);
+  return result.notices.length === 0 ? text : `${text}\n\n${result.notices.map((n) => `Note: ${n}`).join("\n")}`;
 }
 
 const DEFAULT_REFRESH_BUDGET_MS = 1_500;
@@ -111,6 +126,12 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     throw new CtxError("USAGE", "the query is empty", { hint: "say what you are about to work on" });
   }
   const now = options.now();
+  const scope = request.scope ?? options.config.search.scope;
+  // The team's candidates are fetched while the local index catches up and is searched.
+  const teamFetch =
+    scope === "local"
+      ? null
+      : startTeamFetch(options.config, options.env, query, teamFilters(request, now), teamProject(request.project));
   const claudeDir = resolveClaudeDir({
     ...(options.claudeDir === undefined ? {} : { claudeDir: options.claudeDir }),
     env: options.env,
@@ -122,6 +143,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   if (!existsSync(dbPath)) {
     // Nothing indexed and nothing to index (no projects folder): an empty answer, not an error.
     const projects = request.project === undefined ? null : [request.project];
+    const notices = teamFetch === null ? [] : [TEAM_NEEDS_INDEX];
     return {
       query,
       candidates: [],
@@ -130,12 +152,20 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       projects,
       indexedSessions: 0,
       refresh,
+      scope,
+      notices,
     };
   }
   const index = openReader(dbPath);
   const filters = buildFilters(request, options.projectRoot, now, index.projects());
   const limit = request.limit ?? 5;
-  const vectorSearch = vectorSearchFor(index, options.config, { env: options.env });
+  const vectorSearch = scope === "team" ? undefined : vectorSearchFor(index, options.config, { env: options.env });
+  const fetched = teamFetch === null ? null : await teamFetch;
+  const notices = fetched?.notice == null ? [] : [fetched.notice];
+  const team =
+    fetched?.candidates == null
+      ? undefined
+      : scoreTeamCandidates(index, query, fetched.candidates, { skipLocal: scope === "all" });
   const ranked = (
     await searchSessions(index, query, {
       filters,
@@ -143,6 +173,8 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       search: options.config.search,
       now,
       ...(vectorSearch === undefined ? {} : { vectorSearch }),
+      ...(team === undefined ? {} : { team }),
+      localResults: scope !== "team",
     })
   )
     .filter((entry) => entry.session.id !== options.currentSessionId)
@@ -176,7 +208,28 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     projects: filters.projects ?? null,
     indexedSessions: index.stats().sessions,
     refresh,
+    scope,
+    notices,
   };
+}
+
+const TEAM_NEEDS_INDEX =
+  "team results left out: they are scored with this machine's index statistics, and there is no index yet (run `ctx index`)";
+
+/** The team side honours the time bounds (a bad one is reported by the local side's own check). */
+function teamFilters(request: ForkDetectRequest, now: number): SearchFilters {
+  const since = request.since === undefined ? null : parseTimeBound(request.since, now);
+  const until = request.until === undefined ? null : parseTimeBound(request.until, now);
+  return { ...(since === null ? {} : { since }), ...(until === null ? {} : { until }) };
+}
+
+/**
+ * `project` for the team side: team sessions carry a project identity (`github.com/acme/app`), not a folder, so
+ * the text is matched against it; "this" and "." name no identity here and leave the team side unfiltered.
+ */
+function teamProject(project: string | undefined): string | undefined {
+  const text = project?.trim() ?? "";
+  return text === "" || text === "this" || text === "." ? undefined : text;
 }
 
 /**
