@@ -58,6 +58,9 @@ export interface TeamSearchRequest {
  */
 const QUERY_SQL = "replace(plainto_tsquery('english', $2)::text, ' & ', ' | ')::tsquery";
 
+/** A filtered search asks for this many times the candidates: the filters apply after the function's limit. */
+const FILTERED_FACTOR = 4;
+
 export async function fetchTeamCandidates(
   client: TeamClient,
   team: string,
@@ -71,6 +74,7 @@ export async function fetchTeamCandidates(
   }
   const since = request.filters?.since;
   const until = request.filters?.until;
+  const filtered = since !== undefined || until !== undefined || request.projectContains !== undefined;
   const { rows } = await client.query<{
     session_id: string;
     source: string;
@@ -79,20 +83,21 @@ export async function fetchTeamCandidates(
     memory_type: TeamChunkRow["memoryType"];
     last_uuid: string | null;
   }>(
-    `WITH q AS (SELECT ${QUERY_SQL} AS query)
-     SELECT c.session_id, c.source, c.chunk_index, c.text, c.memory_type, c.last_uuid
-       FROM q, ctx_team.chunks c JOIN ctx_team.sessions s ON s.team_id = c.team_id AND s.id = c.session_id
-                                 JOIN ctx_team.projects p ON p.team_id = s.team_id AND p.id = s.project_id
-      WHERE c.team_id = $1 AND c.search @@ q.query
-        AND ($4::timestamptz IS NULL OR coalesce(s.ended_at, s.started_at, s.pushed_at) >= $4)
+    // Candidates through ctx_team.search_chunks (migration 3: the GIN index, which row-level security would bar a
+    // member's own query from), best ts_rank first; then the session filters, read under the members' policies. A
+    // filter drops candidates after the limit, so a filtered search asks for more.
+    `SELECT c.session_id, c.source, c.chunk_index, c.text, c.memory_type, c.last_uuid
+       FROM ctx_team.search_chunks($1, ${QUERY_SQL}, $3) c
+       JOIN ctx_team.sessions s ON s.team_id = $1 AND s.id = c.session_id
+       JOIN ctx_team.projects p ON p.team_id = s.team_id AND p.id = s.project_id
+      WHERE ($4::timestamptz IS NULL OR coalesce(s.ended_at, s.started_at, s.pushed_at) >= $4)
         AND ($5::timestamptz IS NULL OR coalesce(s.started_at, s.ended_at, s.pushed_at) <= $5)
         AND ($6::text IS NULL OR strpos(lower(p.remote_url || '/' || p.repo_path), lower($6)) > 0)
-      ORDER BY ts_rank(c.search, q.query) DESC
-      LIMIT $3`,
+      ORDER BY c.rank DESC`,
     [
       member.id,
       request.query,
-      request.limit,
+      filtered ? request.limit * FILTERED_FACTOR : request.limit,
       since === undefined ? null : new Date(since).toISOString(),
       until === undefined ? null : new Date(until).toISOString(),
       request.projectContains ?? null,
