@@ -24,7 +24,7 @@ import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import { type SyncSummary, syncIndex } from "./sync/sync-index.ts";
-import { scoreTeamCandidates } from "./team-hits.ts";
+import { scoreTeamCandidates, teamQueryText } from "./team-hits.ts";
 import { SEARCH_SCOPES, type SearchScope, startTeamFetch } from "./team-scope.ts";
 
 export interface ForkDetectRequest {
@@ -127,16 +127,22 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   }
   const now = options.now();
   const scope = request.scope ?? options.config.search.scope;
-  // The team's candidates are fetched while the local index catches up and is searched.
-  const teamFetch =
-    scope === "local"
-      ? null
-      : startTeamFetch(options.config, options.env, query, teamFilters(request, now), teamProject(request.project));
   const claudeDir = resolveClaudeDir({
     ...(options.claudeDir === undefined ? {} : { claudeDir: options.claudeDir }),
     env: options.env,
   });
   const dbPath = resolveIndexPath(options.env);
+  // The team's candidates are fetched while the local index catches up and is searched.
+  const teamFetch =
+    scope === "local"
+      ? null
+      : startTeamFetch(
+          options.config,
+          options.env,
+          teamQueryFor(dbPath, query),
+          teamFilters(request, now),
+          teamProject(request.project),
+        );
   const budgetMs = options.refreshBudgetMs ?? DEFAULT_REFRESH_BUDGET_MS;
   const refresh = syncedWithin(dbPath, now, FRESH_ENOUGH_MS) ? null : await refreshIndex(claudeDir, dbPath, budgetMs);
   const threshold = options.config.search.minSimilarity;
@@ -211,6 +217,17 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     scope,
     notices,
   };
+}
+
+/** The query's words the local index would match on (./team-hits.ts teamQueryText); the whole query without one. */
+function teamQueryFor(dbPath: string, query: string): string {
+  if (!existsSync(dbPath)) return query;
+  try {
+    return teamQueryText(query, openReader(dbPath).bm25Model(query));
+  } catch {
+    // A damaged index is reported by the search itself, with its hint.
+    return query;
+  }
 }
 
 const TEAM_NEEDS_INDEX =

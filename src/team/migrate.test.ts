@@ -90,7 +90,7 @@ describe.skipIf(cluster === null)(
       expect(result).toMatchObject({ from: 1, to: TEAM_SCHEMA_VERSION });
       expect(result.applied.map((m) => m.version)).toEqual(TEAM_MIGRATIONS.slice(1).map((m) => m.version));
       const search = await pg.sql(
-        "SELECT to_regprocedure('ctx_team.search_chunks(bigint,tsquery,integer)') AS f",
+        "SELECT to_regprocedure('ctx_team.search_chunks(bigint,tsquery,tsquery,integer)') AS f",
         "previous",
       );
       expect(search.rows[0]?.f).not.toBeNull();

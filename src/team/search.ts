@@ -53,10 +53,12 @@ export interface TeamSearchRequest {
 }
 
 /**
- * The query as an OR of its 'english' lexemes: plainto_tsquery normalises the words (and can carry no tsquery
- * syntax); its ANDs become ORs so a chunk holding some of the words is a candidate, as in the local index.
+ * The query's 'english' lexemes, all of them (ALL_SQL) and any of them (ANY_SQL): plainto_tsquery normalises the
+ * words (and can carry no tsquery syntax); its ANDs become ORs so a chunk holding some of the words is a candidate,
+ * as in the local index.
  */
-const QUERY_SQL = "replace(plainto_tsquery('english', $2)::text, ' & ', ' | ')::tsquery";
+const ALL_SQL = "plainto_tsquery('english', $2)";
+const ANY_SQL = "replace(plainto_tsquery('english', $2)::text, ' & ', ' | ')::tsquery";
 
 /** A filtered search asks for this many times the candidates: the filters apply after the function's limit. */
 const FILTERED_FACTOR = 4;
@@ -87,7 +89,7 @@ export async function fetchTeamCandidates(
     // member's own query from), best ts_rank first; then the session filters, read under the members' policies. A
     // filter drops candidates after the limit, so a filtered search asks for more.
     `SELECT c.session_id, c.source, c.chunk_index, c.text, c.memory_type, c.last_uuid
-       FROM ctx_team.search_chunks($1, ${QUERY_SQL}, $3) c
+       FROM ctx_team.search_chunks($1, ${ALL_SQL}, ${ANY_SQL}, $3) c
        JOIN ctx_team.sessions s ON s.team_id = $1 AND s.id = c.session_id
        JOIN ctx_team.projects p ON p.team_id = s.team_id AND p.id = s.project_id
       WHERE ($4::timestamptz IS NULL OR coalesce(s.ended_at, s.started_at, s.pushed_at) >= $4)
