@@ -91,6 +91,8 @@ export async function run(): Promise<Record<string, unknown>> {
     const measure = async (scope: "local" | "team") => {
       const outcomes: QueryOutcome[] = [];
       const notices = new Set<string>();
+      let fromTeam = 0;
+      let shown = 0;
       const t = performance.now();
       for (const q of data.queries) {
         const result = await runForkDetect(
@@ -98,6 +100,8 @@ export async function run(): Promise<Record<string, unknown>> {
           { config, env, projectRoot: home, now: () => now, claudeDir: data.claudeDir, refreshBudgetMs: 0 },
         );
         for (const notice of result.notices) notices.add(notice);
+        shown += result.candidates.length;
+        fromTeam += result.candidates.filter((c) => c.team !== undefined).length;
         outcomes.push({
           category: q.category_name,
           ranked: result.candidates.map((c) => c.sessionId),
@@ -106,7 +110,8 @@ export async function run(): Promise<Record<string, unknown>> {
         });
       }
       const msPerQuery = Math.round(((performance.now() - t) / data.queries.length) * 100) / 100;
-      return { ...summarizeByCategory(outcomes, HEADLINE_EXCLUDES), msPerQuery, notices: [...notices] };
+      const origin = { shown, fromTeam };
+      return { ...summarizeByCategory(outcomes, HEADLINE_EXCLUDES), msPerQuery, notices: [...notices], origin };
     };
     const local = await measure("local");
     const team = await measure("team");
@@ -121,6 +126,8 @@ export async function run(): Promise<Record<string, unknown>> {
         hitAt5: round(team.overall.hitAt5 - local.overall.hitAt5),
       },
       msPerQuery: { local: local.msPerQuery, team: team.msPerQuery },
+      /** Results shown, and how many came from the team server (scope team: all of them). */
+      origin: { local: local.origin, team: team.origin },
       notices: team.notices,
     };
   } finally {

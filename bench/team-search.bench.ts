@@ -15,6 +15,7 @@ import { ForkDetectReportSchema, runForkDetect } from "../src/search/fork-detect
 import { resolveIndexPath } from "../src/search/paths.ts";
 import { syncIndex } from "../src/search/sync/sync-index.ts";
 import { connectTeam, type TeamClient } from "../src/team/connect.ts";
+import { KeptTeamConnection } from "../src/team/kept-connection.ts";
 import { addTeamMember } from "../src/team/members.ts";
 import { migrateTeamSchema } from "../src/team/migrate.ts";
 import { closeClients, connectClient, testDeps } from "../tests/helpers/mcp-project.ts";
@@ -113,10 +114,19 @@ export async function run(): Promise<Record<string, unknown>> {
     const url = pg.url("member0", "member0-pw", "library");
     const base = defaultConfig();
     const config = { ...base, team: { ...base.team, url, name: "web" } };
+    // As `ctx serve` runs it (src/mcp/stdio.ts): one team connection kept between searches.
+    const teamConnection = new KeptTeamConnection();
     const client = await connectClient(
       testDeps(home, {
         forkDetect: (request) =>
-          runForkDetect(request, { config, env, projectRoot: home, now: () => Date.now(), refreshBudgetMs: 0 }),
+          runForkDetect(request, {
+            config,
+            env,
+            projectRoot: home,
+            now: () => Date.now(),
+            refreshBudgetMs: 0,
+            teamConnection,
+          }),
       }),
     );
     const list = queries();
@@ -138,6 +148,7 @@ export async function run(): Promise<Record<string, unknown>> {
       }
     }
     await closeClients();
+    await teamConnection.close();
 
     const cold: number[] = [];
     const childEnv = { ...env, CTX_TEAM__URL: url, CTX_TEAM__NAME: "web" };

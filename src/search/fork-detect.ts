@@ -19,13 +19,15 @@ import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
 import type { SearchFilters } from "../core/search/model.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
+import type { KeptTeamConnection } from "../team/kept-connection.ts";
 import { vectorSearchFor } from "./embedders/vector-search.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
+import { requireJoinedTeam, SEARCH_SCOPES, type SearchScope } from "./search-scope.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import { type SyncSummary, syncIndex } from "./sync/sync-index.ts";
 import { scoreTeamCandidates, teamQueryText } from "./team-hits.ts";
-import { SEARCH_SCOPES, type SearchScope, startTeamFetch } from "./team-scope.ts";
+import type { TeamFetch } from "./team-scope.ts";
 
 export interface ForkDetectRequest {
   query: string;
@@ -49,6 +51,8 @@ export interface ForkDetectOptions {
   currentSessionId?: string;
   /** How long to spend catching the index up before searching (0 = search what is there). */
   refreshBudgetMs?: number;
+  /** A long-lived process (ctx serve) keeps its team-server connection between searches. */
+  teamConnection?: KeptTeamConnection;
 }
 
 export interface ForkDetectResult {
@@ -132,17 +136,23 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     env: options.env,
   });
   const dbPath = resolveIndexPath(options.env);
-  // The team's candidates are fetched while the local index catches up and is searched.
-  const teamFetch =
-    scope === "local"
-      ? null
-      : startTeamFetch(
-          options.config,
-          options.env,
-          teamQueryFor(dbPath, query),
-          teamFilters(request, now),
-          teamProject(request.project),
-        );
+  // The team's candidates are fetched while the local index catches up and is searched. The module is loaded only
+  // for a team search: it brings in the PostgreSQL client, which a local search never loads.
+  let teamFetch: Promise<TeamFetch> | null = null;
+  if (scope !== "local") {
+    requireJoinedTeam(options.config, scope);
+    const teamQuery = teamQueryFor(dbPath, query);
+    teamFetch = import("./team-scope.ts").then(({ startTeamFetch }) =>
+      startTeamFetch(
+        options.config,
+        options.env,
+        teamQuery,
+        teamFilters(request, now),
+        teamProject(request.project),
+        options.teamConnection,
+      ),
+    );
+  }
   const budgetMs = options.refreshBudgetMs ?? DEFAULT_REFRESH_BUDGET_MS;
   const refresh = syncedWithin(dbPath, now, FRESH_ENOUGH_MS) ? null : await refreshIndex(claudeDir, dbPath, budgetMs);
   const threshold = options.config.search.minSimilarity;

@@ -1,39 +1,15 @@
-// Where a fork-detect search looks (`search.scope`, `ctx search --team`, ctx_fork_detect's `scope`) and the team
-// side of it: the server's candidates fetched while the local index is searched, bounded by team.connectTimeoutMs
-// as a whole, and any failure turned into one notice (the local results still come back). A search that asks for
-// the team without one joined is an error with the way to join.
+// The team side of a fork-detect search: the server's candidates fetched while the local index is searched,
+// bounded by team.connectTimeoutMs as a whole, and any failure turned into one notice (the local results still come
+// back). Loaded only for a search that asks for the team (it brings in the PostgreSQL client).
 import type { Config } from "../config/schema.ts";
 import type { SearchFilters } from "../core/search/model.ts";
 import { hideSecrets } from "../core/team/server-url.ts";
-import { CtxError, describeError } from "../errors.ts";
+import { describeError } from "../errors.ts";
 import { knownPasswords } from "../team/connect.ts";
+import type { KeptTeamConnection } from "../team/kept-connection.ts";
 import { searchTeam, type TeamCandidates } from "../team/search.ts";
+import { requireJoinedTeam } from "./search-scope.ts";
 import { CHUNK_CANDIDATES } from "./search-sessions.ts";
-
-export const SEARCH_SCOPES = ["local", "team", "all"] as const;
-export type SearchScope = (typeof SEARCH_SCOPES)[number];
-
-/** A scope named by a person or a model: one of SEARCH_SCOPES, else a USAGE error that lists them. */
-export function parseSearchScope(value: string): SearchScope {
-  const scope = SEARCH_SCOPES.find((known) => known === value.trim().toLowerCase());
-  if (scope === undefined) {
-    throw new CtxError("USAGE", `scope must be local, team or all, not ${JSON.stringify(value)}`, {
-      hint: "local: this machine's index; team: the team server; all: both, ranked together",
-    });
-  }
-  return scope;
-}
-
-/** The joined team's URL and name, or TEAM_REFUSED saying how to join. */
-export function requireJoinedTeam(config: Config, scope: SearchScope): { url: string; name: string } {
-  const { url, name } = config.team;
-  if (url.trim() === "" || name.trim() === "") {
-    throw new CtxError("USAGE", `a ${scope} search needs a team, and this machine has joined none`, {
-      hint: "join one with `ctx team join <postgresql-url> --team <name>` (docs/team.md), or search with scope local",
-    });
-  }
-  return { url, name };
-}
 
 export interface TeamFetch {
   candidates: TeamCandidates | null;
@@ -51,18 +27,25 @@ export function startTeamFetch(
   query: string,
   filters: SearchFilters,
   projectContains: string | undefined,
+  kept?: KeptTeamConnection,
 ): Promise<TeamFetch> {
   const { url, name } = requireJoinedTeam(config, "team");
   const limitMs = config.team.connectTimeoutMs;
-  const work = searchTeam(url, { connectTimeoutMs: limitMs, env }, name, {
-    query,
-    limit: CHUNK_CANDIDATES,
-    filters: {
-      ...(filters.since === undefined ? {} : { since: filters.since }),
-      ...(filters.until === undefined ? {} : { until: filters.until }),
+  const work = searchTeam(
+    url,
+    { connectTimeoutMs: limitMs, env },
+    name,
+    {
+      query,
+      limit: CHUNK_CANDIDATES,
+      filters: {
+        ...(filters.since === undefined ? {} : { since: filters.since }),
+        ...(filters.until === undefined ? {} : { until: filters.until }),
+      },
+      ...(projectContains === undefined ? {} : { projectContains }),
     },
-    ...(projectContains === undefined ? {} : { projectContains }),
-  }).then(
+    kept,
+  ).then(
     (candidates): TeamFetch => ({ candidates, notice: null }),
     (error: unknown): TeamFetch => ({
       candidates: null,

@@ -7,6 +7,7 @@ import type { SearchFilters } from "../core/search/model.ts";
 import { CtxError } from "../errors.ts";
 import { type TeamClient, type TeamConnectOptions, withTeamClient } from "./connect.ts";
 import { findMembership } from "./inspect.ts";
+import type { KeptTeamConnection } from "./kept-connection.ts";
 
 /** A team chunk the server's full-text search proposed (text as pushed: redacted). */
 export interface TeamChunkRow {
@@ -178,8 +179,9 @@ export function searchTeam(
   options: TeamConnectOptions,
   team: string,
   request: TeamSearchRequest,
+  kept?: KeptTeamConnection,
 ): Promise<TeamCandidates> {
-  return withTeamClient(url, { ...options, queryTimeoutMs: options.connectTimeoutMs }, (client) =>
-    fetchTeamCandidates(client, team, request),
-  );
+  const bounded = { ...options, queryTimeoutMs: options.connectTimeoutMs };
+  const work = (client: TeamClient) => fetchTeamCandidates(client, team, request);
+  return kept === undefined ? withTeamClient(url, bounded, work) : kept.run(url, bounded, work);
 }

@@ -12,10 +12,11 @@ import { defaultConfig } from "../../src/config/defaults.ts";
 import type { Config } from "../../src/config/schema.ts";
 import { ForkDetectReportSchema, forkDetectReportOf, runForkDetect } from "../../src/search/fork-detect.ts";
 import { resolveIndexPath } from "../../src/search/paths.ts";
+import { parseSearchScope } from "../../src/search/search-scope.ts";
 import { unpackChunkText } from "../../src/search/session-index/chunk-text.ts";
 import { openSessionIndex } from "../../src/search/session-index/session-index.ts";
-import { parseSearchScope } from "../../src/search/team-scope.ts";
 import { connectTeam, type TeamClient } from "../../src/team/connect.ts";
+import { KeptTeamConnection } from "../../src/team/kept-connection.ts";
 import { addTeamMember } from "../../src/team/members.ts";
 import { migrateTeamSchema } from "../../src/team/migrate.ts";
 import { startPgCluster } from "../helpers/pg-cluster.ts";
@@ -171,6 +172,28 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
     expect(result.notices).toHaveLength(1);
     expect(result.notices[0]).toMatch(/^team results left out: cannot connect to the team server/);
     expect(result.notices[0]).not.toContain("alice-pw");
+  });
+
+  it("ctx serve's kept connection is reused; one the server dropped costs one notice, then it reconnects", async () => {
+    const kept = new KeptTeamConnection();
+    const options = { config: configFor(aliceUrl()), env, projectRoot: root, now: () => NOW, teamConnection: kept };
+    const backends = async () =>
+      Number((await pg.sql("SELECT count(*) AS n FROM pg_stat_activity WHERE usename = 'alice'")).rows[0]?.n);
+    const before = await backends();
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect((await runForkDetect({ query: QUERY, scope: "team" }, options)).notices).toEqual([]);
+      }
+      expect(await backends()).toBe(before + 1);
+      await pg.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'alice'");
+      const dropped = await runForkDetect({ query: QUERY, scope: "team" }, options);
+      expect(dropped.notices).toHaveLength(1);
+      const again = await runForkDetect({ query: QUERY, scope: "team" }, options);
+      expect(again.notices).toEqual([]);
+      expect(again.candidates.map((c) => c.sessionId)).toContain(BOB_COPY);
+    } finally {
+      await kept.close();
+    }
   });
 
   it("refuses a team search with no team joined, and an unknown scope", async () => {

@@ -14,7 +14,7 @@ import {
   renderForkDetect,
   runForkDetect,
 } from "../../search/fork-detect.ts";
-import { parseSearchScope, type SearchScope } from "../../search/team-scope.ts";
+import { parseSearchScope, type SearchScope } from "../../search/search-scope.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
 import { colorsFor, highlightSearchList } from "../color.ts";
 import type { CliContext } from "../command-io.ts";

@@ -2,7 +2,7 @@
 // (docs/search.md), each with a copy-paste fork command that runs from the session's own folder.
 import * as z from "zod/mini";
 import { ForkDetectReportSchema, forkDetectReportOf } from "../../search/fork-detect.ts";
-import { SEARCH_SCOPES } from "../../search/team-scope.ts";
+import { SEARCH_SCOPES } from "../../search/search-scope.ts";
 import { defineTool } from "../define-tool.ts";
 
 export const forkDetectTool = defineTool({
