@@ -7,7 +7,7 @@
 // (after `pnpm build`).
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defaultConfig } from "../src/config/defaults.ts";
@@ -70,7 +70,8 @@ export async function run(): Promise<Record<string, unknown>> {
   const clients: TeamClient[] = [];
   try {
     const as = async (role: string) => {
-      const client = await connectTeam(pg.url(role, `${role}-pw`, "library"), { connectTimeoutMs: 5_000 });
+      // Setup only (the searches use team.connectTimeoutMs): ten members connect at once on a busy machine.
+      const client = await connectTeam(pg.url(role, `${role}-pw`, "library"), { connectTimeoutMs: 30_000 });
       clients.push(client);
       return client;
     };
@@ -130,6 +131,7 @@ export async function run(): Promise<Record<string, unknown>> {
       }),
     );
     const list = queries();
+    const loadBefore = loadavg()[0] ?? 0;
     let teamResults = 0;
     let localResults = 0;
     const warm: number[] = [];
@@ -174,6 +176,8 @@ export async function run(): Promise<Record<string, unknown>> {
       warmMcp: percentiles(warm),
       coldProcess: percentiles(cold),
       resultsShown: { team: teamResults, local: localResults },
+      /** The machine's 1-minute load average before and after the searches (a shared machine inflates the times). */
+      loadAverage: { before: Math.round(loadBefore * 100) / 100, after: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
     };
   } finally {
     for (const client of clients) await client.end().catch(() => {});
