@@ -50,6 +50,7 @@ const DEFAULT_CONFIG: Config = {
     tieMargin: 0.05,
     boosts: { PATTERN: 1.05, WORKING_SOLUTION: 1.08, WAITING: 1.02 },
     minSimilarity: 0.25,
+    scope: "local",
   },
   embedder: {
     provider: "none",

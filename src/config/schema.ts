@@ -162,6 +162,12 @@ function buildConfigSchema() {
      * the strong ones. Relevance only: an old session that matches well is still a strong match.
      */
     minSimilarity: safe(z._default(weight(), 0.25)),
+    /**
+     * Where fork detection searches: `local` (this machine's index), `team` (the team server only) or `all` (both,
+     * ranked together). Sensitive: `team` and `all` send the query's text to the team server, so a repository's
+     * file must not turn it on (docs/team.md "Search").
+     */
+    scope: sensitive(z._default(z.enum(["local", "team", "all"]), "local")),
   });
 
   const EmbedderConfigSchema = settings({

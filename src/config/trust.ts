@@ -34,6 +34,7 @@ export const SENSITIVE_SETTINGS: Readonly<Record<string, Exclude<KeyTrust, "safe
   "bridge.claude.command": "sensitive",
   "bridge.claude.args": "sensitive",
   "bridge.claude.workdir": "sensitive",
+  "search.scope": "sensitive",
   "team.url": "secret",
   "team.name": "sensitive",
   "trust.projectConfigs": "sensitive",

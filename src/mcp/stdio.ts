@@ -8,6 +8,7 @@ import type { Logger } from "../log.ts";
 import { runForkDetect } from "../search/fork-detect.ts";
 import { memoryDirFor } from "../store/memory/memory-store.ts";
 import { collectProjectStatus } from "../store/status/project-status.ts";
+import { KeptTeamConnection } from "../team/kept-connection.ts";
 import { startBackgroundArchive } from "./background-archive.ts";
 import { startBackgroundIndex } from "./background-index.ts";
 import { createServer } from "./server.ts";
@@ -27,6 +28,7 @@ export async function serveStdio(options: {
   const env = options.env ?? process.env;
   const sessionId = env.CLAUDE_CODE_SESSION_ID;
   const config = loadServerConfig(options.projectRoot, env, options.logger);
+  const teamConnection = new KeptTeamConnection();
   const server = createServer({
     version: options.version,
     projectRoot: options.projectRoot,
@@ -43,6 +45,7 @@ export async function serveStdio(options: {
         env,
         projectRoot: options.projectRoot,
         now: () => Date.now(),
+        teamConnection,
         ...(sessionId === undefined || sessionId === "" ? {} : { currentSessionId: sessionId }),
       }),
   });
@@ -62,6 +65,7 @@ export async function serveStdio(options: {
   archive?.stop();
   await background?.close();
   await server.close().catch(() => {});
+  await teamConnection.close();
 }
 
 /** An invalid config must not keep the server from starting: Claude Code would only show "failed". */

@@ -20,11 +20,15 @@ import type { SearchFilters } from "../core/search/model.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
 import { sharedRootsForIngest } from "../store/team/team-state.ts";
+import type { KeptTeamConnection } from "../team/kept-connection.ts";
 import { vectorSearchFor } from "./embedders/vector-search.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
+import { requireJoinedTeam, SEARCH_SCOPES, type SearchScope } from "./search-scope.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import { type SyncSummary, syncIndex } from "./sync/sync-index.ts";
+import { scoreTeamCandidates, teamQueryText } from "./team-hits.ts";
+import type { TeamFetch } from "./team-scope.ts";
 
 export interface ForkDetectRequest {
   query: string;
@@ -34,6 +38,8 @@ export interface ForkDetectRequest {
   /** ISO date or a relative age such as `7d`, `3w`, `2m`. */
   since?: string;
   until?: string;
+  /** Where to search; absent = `search.scope` (./team-scope.ts). */
+  scope?: SearchScope;
 }
 
 export interface ForkDetectOptions {
@@ -46,6 +52,8 @@ export interface ForkDetectOptions {
   currentSessionId?: string;
   /** How long to spend catching the index up before searching (0 = search what is there). */
   refreshBudgetMs?: number;
+  /** A long-lived process (ctx serve) keeps its team-server connection between searches. */
+  teamConnection?: KeptTeamConnection;
 }
 
 export interface ForkDetectResult {
@@ -59,6 +67,9 @@ export interface ForkDetectResult {
   indexedSessions: number;
   /** What catching up did; null when it was skipped. */
   refresh: SyncSummary | null;
+  scope: SearchScope;
+  /** One line each on what the search had to leave out (the team server unreachable, …). */
+  notices: string[];
 }
 
 /** The `ctx search --json` output and the ctx_fork_detect result. */
@@ -73,6 +84,10 @@ export const ForkDetectReportSchema = z.object({
   weakMatches: z.int(),
   recent: z.array(RecentSessionSchema),
   indexedSessions: z.int(),
+  /** Where it searched: local, team or all (search.scope). */
+  scope: z.enum(SEARCH_SCOPES),
+  /** What the search had to leave out, one line each (e.g. the team server did not answer); usually empty. */
+  notices: z.array(z.string()),
 });
 export type ForkDetectReport = z.infer<typeof ForkDetectReportSchema>;
 
@@ -87,14 +102,18 @@ export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
     weakMatches: weak,
     recent: result.recent,
     indexedSessions: result.indexedSessions,
+    scope: result.scope,
+    notices: result.notices,
   };
 }
 
 /** The answer as text: the candidates (strong, then weak), or the recent sessions when nothing matched. */
 export function renderForkDetect(result: ForkDetectResult): string {
-  return result.candidates.length > 0
-    ? renderForkCandidates(result.query, result.candidates, result.thresholdPercent)
-    : renderNoMatch(result.query, result.recent);
+  const text =
+    result.candidates.length > 0
+      ? renderForkCandidates(result.query, result.candidates, result.thresholdPercent)
+      : renderNoMatch(result.query, result.recent);
+  return result.notices.length === 0 ? text : `${text}\n\n${result.notices.map((n) => `Note: ${n}`).join("\n")}`;
 }
 
 const DEFAULT_REFRESH_BUDGET_MS = 1_500;
@@ -112,11 +131,29 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     throw new CtxError("USAGE", "the query is empty", { hint: "say what you are about to work on" });
   }
   const now = options.now();
+  const scope = request.scope ?? options.config.search.scope;
   const claudeDir = resolveClaudeDir({
     ...(options.claudeDir === undefined ? {} : { claudeDir: options.claudeDir }),
     env: options.env,
   });
   const dbPath = resolveIndexPath(options.env);
+  // The team's candidates are fetched while the local index catches up and is searched. The module is loaded only
+  // for a team search: it brings in the PostgreSQL client, which a local search never loads.
+  let teamFetch: Promise<TeamFetch> | null = null;
+  if (scope !== "local") {
+    requireJoinedTeam(options.config, scope);
+    const teamQuery = teamQueryFor(dbPath, query);
+    teamFetch = import("./team-scope.ts").then(({ startTeamFetch }) =>
+      startTeamFetch(
+        options.config,
+        options.env,
+        teamQuery,
+        teamFilters(request, now),
+        teamProject(request.project),
+        options.teamConnection,
+      ),
+    );
+  }
   const budgetMs = options.refreshBudgetMs ?? DEFAULT_REFRESH_BUDGET_MS;
   const refresh = syncedWithin(dbPath, now, FRESH_ENOUGH_MS)
     ? null
@@ -125,6 +162,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   if (!existsSync(dbPath)) {
     // Nothing indexed and nothing to index (no projects folder): an empty answer, not an error.
     const projects = request.project === undefined ? null : [request.project];
+    const notices = teamFetch === null ? [] : [TEAM_NEEDS_INDEX];
     return {
       query,
       candidates: [],
@@ -133,12 +171,20 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       projects,
       indexedSessions: 0,
       refresh,
+      scope,
+      notices,
     };
   }
   const index = openReader(dbPath);
   const filters = buildFilters(request, options.projectRoot, now, index.projects());
   const limit = request.limit ?? 5;
-  const vectorSearch = vectorSearchFor(index, options.config, { env: options.env });
+  const vectorSearch = scope === "team" ? undefined : vectorSearchFor(index, options.config, { env: options.env });
+  const fetched = teamFetch === null ? null : await teamFetch;
+  const notices = fetched?.notice == null ? [] : [fetched.notice];
+  const team =
+    fetched?.candidates == null
+      ? undefined
+      : scoreTeamCandidates(index, query, fetched.candidates, { skipLocal: scope === "all" });
   const ranked = (
     await searchSessions(index, query, {
       filters,
@@ -146,6 +192,8 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       search: options.config.search,
       now,
       ...(vectorSearch === undefined ? {} : { vectorSearch }),
+      ...(team === undefined ? {} : { team }),
+      localResults: scope !== "team",
     })
   )
     .filter((entry) => entry.session.id !== options.currentSessionId)
@@ -179,7 +227,39 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     projects: filters.projects ?? null,
     indexedSessions: index.stats().sessions,
     refresh,
+    scope,
+    notices,
   };
+}
+
+/** The query's words the local index would match on (./team-hits.ts teamQueryText); the whole query without one. */
+function teamQueryFor(dbPath: string, query: string): string {
+  if (!existsSync(dbPath)) return query;
+  try {
+    return teamQueryText(query, openReader(dbPath).bm25Model(query));
+  } catch {
+    // A damaged index is reported by the search itself, with its hint.
+    return query;
+  }
+}
+
+const TEAM_NEEDS_INDEX =
+  "team results left out: they are scored with this machine's index statistics, and there is no index yet (run `ctx index`)";
+
+/** The team side honours the time bounds (a bad one is reported by the local side's own check). */
+function teamFilters(request: ForkDetectRequest, now: number): SearchFilters {
+  const since = request.since === undefined ? null : parseTimeBound(request.since, now);
+  const until = request.until === undefined ? null : parseTimeBound(request.until, now);
+  return { ...(since === null ? {} : { since }), ...(until === null ? {} : { until }) };
+}
+
+/**
+ * `project` for the team side: team sessions carry a project identity (`github.com/acme/app`), not a folder, so
+ * the text is matched against it; "this" and "." name no identity here and leave the team side unfiltered.
+ */
+function teamProject(project: string | undefined): string | undefined {
+  const text = project?.trim() ?? "";
+  return text === "" || text === "this" || text === "." ? undefined : text;
 }
 
 /**

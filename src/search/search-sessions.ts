@@ -2,7 +2,8 @@
 // fused by reciprocal rank), grouped by session; the leading sessions get their best passage scored
 // (src/core/search/passage.ts), their best chunks scored on the words the query's best chunks share
 // (pseudo-relevance feedback, src/core/search/feedback.ts) and matched against the dates the query names
-// (src/core/search/query-dates.ts), then all are ranked (src/core/search/ranking.ts, docs/search.md).
+// (src/core/search/query-dates.ts), then all are ranked (src/core/search/ranking.ts, docs/search.md). A team
+// search adds the team server's chunks, scored as the local index scores (./team-hits.ts), to the same pool.
 import type { Config } from "../config/schema.ts";
 import {
   FEEDBACK_CANDIDATES,
@@ -24,6 +25,7 @@ import { tokenizeForSearch } from "../core/search/tokens.ts";
 import { CtxError } from "../errors.ts";
 import { readLineage } from "./session-index/lineage.ts";
 import type { SessionIndex } from "./session-index/session-index.ts";
+import type { TeamHits } from "./team-hits.ts";
 
 export type VectorSearch = (query: string, limit: number, filters: SearchFilters) => Promise<ChunkHit[]>;
 
@@ -43,6 +45,10 @@ export interface SearchSessionsOptions {
   search: Config["search"];
   now?: number;
   vectorSearch?: VectorSearch;
+  /** The team server's candidates, already scored as the local index would score them (./team-hits.ts). */
+  team?: TeamHits;
+  /** false: rank the team's sessions only (search.scope `team`); the local index still weighs the query. */
+  localResults?: boolean;
 }
 
 export async function searchSessions(
@@ -55,11 +61,14 @@ export async function searchSessions(
     throw new CtxError("CONFIG_INVALID", problem, { hint: "fix the search section of your ctx config (ctx config)" });
   }
   const filters = options.filters ?? {};
-  const lexical = index.searchChunks(query, filters, CHUNK_CANDIDATES);
-  const hits =
-    options.vectorSearch === undefined
+  const localResults = options.localResults ?? true;
+  const lexical = localResults ? index.searchChunks(query, filters, CHUNK_CANDIDATES) : [];
+  const local =
+    options.vectorSearch === undefined || !localResults
       ? lexical
       : fuseByReciprocalRank([lexical, await options.vectorSearch(query, CHUNK_CANDIDATES, filters)]);
+  const team = options.team;
+  const hits = team === undefined ? local : [...local, ...team.hits];
   const bySession = new Map<string, ChunkHit[]>();
   for (const hit of hits) {
     const list = bySession.get(hit.sessionId);
@@ -73,6 +82,7 @@ export async function searchSessions(
     .sort((a, b) => (b.hits[0]?.similarity ?? 0) - (a.hits[0]?.similarity ?? 0))
     .slice(0, Math.max(PASSAGE_POOL, 2 * limit));
   const sessions = index.getSessions(pool.map((entry) => entry.sessionId));
+  for (const [id, found] of team?.sessions ?? []) if (!sessions.has(id)) sessions.set(id, found.session);
   const weights = options.search.weights;
   const weighted = weights.passageSimilarity > 0 ? index.weighQuery(query) : null;
   const tokens = chunkTokens();
@@ -89,12 +99,19 @@ export async function searchSessions(
   for (const { sessionId, hits: sessionHits } of pool) {
     const session = sessions.get(sessionId);
     if (session === undefined) continue;
-    const match: SessionMatches = { session, hits: sessionHits, totalChunks: index.chunkCount(sessionId) };
-    const chain = lineage.get(sessionId);
+    const fromTeam = team?.sessions.get(sessionId);
+    const match: SessionMatches = {
+      session,
+      hits: sessionHits,
+      totalChunks: fromTeam?.totalChunks ?? index.chunkCount(sessionId),
+    };
+    const origin = team?.origins.get(sessionId);
+    if (origin !== undefined) match.team = origin;
+    const chain = fromTeam === undefined ? lineage.get(sessionId) : undefined;
     if (chain !== undefined) {
       match.lineage = chain;
       match.chainQuality = chain.chainQuality;
-    }
+    } else if (fromTeam?.chainQuality != null) match.chainQuality = fromTeam.chainQuality;
     const best = sessionHits.slice(0, PASSAGE_CHUNKS);
     if (weighted !== null) {
       match.passageSimilarity = Math.max(0, ...best.map((hit) => bestPassageSimilarity(tokens(hit), weighted)));

@@ -10,6 +10,8 @@ import { CtxError, describeError } from "../errors.ts";
 
 export interface TeamConnectOptions {
   connectTimeoutMs: number;
+  /** A time limit on each query (node-postgres's query_timeout); none when absent. */
+  queryTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -81,6 +83,7 @@ export async function connectTeam(url: string, options: TeamConnectOptions): Pro
     // and undefined means "no password" there.
     password: resolvePassword(url, env) as unknown as () => Promise<string>,
     connectionTimeoutMillis: options.connectTimeoutMs,
+    ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs }),
     application_name: "ctx",
   });
   // A connection dropped while idle must not crash the process; the next query fails and says so.

@@ -44,7 +44,7 @@ describe.skipIf(cluster === null)(
         { relname: "transcripts", relrowsecurity: true, relforcerowsecurity: true },
       ]);
       const versions = await pg.sql("SELECT version FROM ctx_team.schema_version", "fresh");
-      expect(versions.rows).toEqual([{ version: 1 }]);
+      expect(versions.rows).toEqual(TEAM_MIGRATIONS.map(({ version }) => ({ version })));
       const gin = await pg.sql("SELECT indexdef FROM pg_indexes WHERE indexname = 'chunks_search'", "fresh");
       expect(gin.rows[0]?.indexdef).toContain("USING gin (search)");
     });
@@ -65,17 +65,35 @@ describe.skipIf(cluster === null)(
       await withTeamClient(url, options, (c) => migrateTeamSchema(c));
       const broken = [
         ...TEAM_MIGRATIONS,
-        { version: 2, name: "half", sql: "CREATE TABLE ctx_team.half (id int); SELECT no_such_function();" },
+        {
+          version: TEAM_SCHEMA_VERSION + 1,
+          name: "half",
+          sql: "CREATE TABLE ctx_team.half (id int); SELECT no_such_function();",
+        },
       ];
       const client = await connectTeam(url, options);
       try {
         await expect(migrateTeamSchema(client, broken)).rejects.toThrow(/no_such_function/);
-        expect(await readSchemaVersion(client)).toBe(1);
+        expect(await readSchemaVersion(client)).toBe(TEAM_SCHEMA_VERSION);
         const half = await client.query("SELECT to_regclass('ctx_team.half') AS t");
         expect(half.rows[0]?.t).toBeNull();
       } finally {
         await client.end();
       }
+    });
+
+    it("upgrades a server at version 1 with what came after it", async () => {
+      await pg.createDatabase("previous");
+      const url = pg.adminUrl("previous");
+      await withTeamClient(url, options, (c) => migrateTeamSchema(c, TEAM_MIGRATIONS.slice(0, 1)));
+      const result = await withTeamClient(url, options, (c) => migrateTeamSchema(c));
+      expect(result).toMatchObject({ from: 1, to: TEAM_SCHEMA_VERSION });
+      expect(result.applied.map((m) => m.version)).toEqual(TEAM_MIGRATIONS.slice(1).map((m) => m.version));
+      const search = await pg.sql(
+        "SELECT to_regprocedure('ctx_team.search_chunks(bigint,tsquery,tsquery,integer)') AS f",
+        "previous",
+      );
+      expect(search.rows[0]?.f).not.toBeNull();
     });
 
     it("refuses to touch a schema newer than this ctx", async () => {

@@ -1,4 +1,4 @@
-// `ctx search "<query>" [--project P] [--limit N] [--since D] [--until D] [--json]`: fork detection from the
+// `ctx search "<query>" [--project P] [--limit N] [--since D] [--until D] [--team | --scope S] [--json]`: fork detection from the
 // shell. People get a ranked list with fork commands; scripts get the ctx_fork_detect tool's result
 // (`{"query", "message", "results":[…], …}`, ForkDetectReportSchema).
 
@@ -14,6 +14,7 @@ import {
   renderForkDetect,
   runForkDetect,
 } from "../../search/fork-detect.ts";
+import { parseSearchScope, type SearchScope } from "../../search/search-scope.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
 import { colorsFor, highlightSearchList } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
@@ -28,6 +29,8 @@ interface SearchOptions {
   refresh: boolean;
   pick: boolean;
   json?: boolean;
+  team?: boolean;
+  scope?: string;
 }
 
 export function registerSearchCommand(program: Command, ctx: CliContext): void {
@@ -42,10 +45,13 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
     .option("--claude-dir <dir>", "Claude Code's folder (default: $CLAUDE_CONFIG_DIR or ~/.claude)")
     .option("--no-refresh", "search the index as it is, without catching up on new transcripts first")
     .option("--no-pick", "on a terminal, print the list instead of offering the picker")
+    .option("--team", "also search the team's sessions, ranked with yours (the same as --scope all)")
+    .option("--scope <scope>", "local, team or all (default: the search.scope setting, local)")
     .option("--json", "print JSON for scripts")
     .action(async (words: string[], options: SearchOptions) => {
       const query = words.join(" ");
       const limit = parseLimit(options.limit ?? "5");
+      const scope = scopeOf(options);
       const projectRoot = findProjectRoot(ctx.cwd, ctx.env);
       const result = await runForkDetect(
         {
@@ -54,6 +60,7 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
           ...(options.project === undefined ? {} : { project: options.project }),
           ...(options.since === undefined ? {} : { since: options.since }),
           ...(options.until === undefined ? {} : { until: options.until }),
+          ...(scope === undefined ? {} : { scope }),
         },
         {
           config: loadConfig({ projectRoot, env: ctx.env }),
@@ -66,6 +73,8 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
           ...(ctx.env.CLAUDE_CODE_SESSION_ID ? { currentSessionId: ctx.env.CLAUDE_CODE_SESSION_ID } : {}),
         },
       );
+      // One line each, on stderr: the results on stdout stay what they are (the --json form also lists them).
+      for (const notice of result.notices) ctx.err(`ctx: ${sanitizeLogLine(notice)}\n`);
       if (result.refresh?.interrupted === true) {
         ctx.err("ctx: the index is still catching up; results may miss recent sessions (run `ctx index`)\n");
       }
@@ -85,7 +94,9 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
       // On a terminal titles are bold, weak matches faint and fork commands green (unless NO_COLOR), painted on
       // the sanitized text; piped output stays plain text.
       const colors = colorsFor(ctx);
-      ctx.out(`${renderForkDetect(fieldsOnOneLine(result))}\n`, (safe) => highlightSearchList(safe, colors));
+      ctx.out(`${renderForkDetect(fieldsOnOneLine({ ...result, notices: [] }))}\n`, (safe) =>
+        highlightSearchList(safe, colors),
+      );
     });
 }
 
@@ -124,6 +135,18 @@ function onOneLine<T>(value: T): T {
     return Object.fromEntries(Object.entries(value).map(([key, field]) => [key, onOneLine(field)])) as T;
   }
   return value;
+}
+
+/** `--team` is `--scope all`; both at once must agree. Absent: the search.scope setting decides. */
+function scopeOf(options: SearchOptions): SearchScope | undefined {
+  const named = options.scope === undefined ? undefined : parseSearchScope(options.scope);
+  if (options.team === true) {
+    if (named !== undefined && named !== "all") {
+      throw new CtxError("USAGE", `--team means --scope all, not --scope ${named}`, { hint: "give one of them" });
+    }
+    return "all";
+  }
+  return named;
 }
 
 function parseLimit(text: string): number {

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { startPgCluster } from "../../../tests/helpers/pg-cluster.ts";
+import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from "../../core/team/migrations.ts";
 import { TeamStatusSchema } from "./team.ts";
 
 const started = await startPgCluster();
@@ -41,13 +42,13 @@ describe.skipIf(cluster === null)(`ctx team${"skipReason" in started ? ` (${star
   it("init creates ctx's schema and says so; a second run finds it up to date", async () => {
     const first = await run(["init", adminUrl()]);
     expect(first.stdout).toBe(
-      `postgresql://ctx_admin:***@127.0.0.1:${pg.port}/library: applied 1 (teams, members, projects, sessions, chunks, transcripts; row-level security): schema version 0 -> 1\n`,
+      `postgresql://ctx_admin:***@127.0.0.1:${pg.port}/library: applied ${TEAM_MIGRATIONS.map((m) => `${m.version} (${m.name})`).join(", ")}: schema version 0 -> ${TEAM_SCHEMA_VERSION}\n`,
     );
     const again = await run(["migrate", adminUrl(), "--json"]);
     expect(JSON.parse(again.stdout)).toEqual({
       server: `postgresql://ctx_admin:***@127.0.0.1:${pg.port}/library`,
-      from: 1,
-      to: 1,
+      from: TEAM_SCHEMA_VERSION,
+      to: TEAM_SCHEMA_VERSION,
       applied: [],
     });
   });
@@ -97,7 +98,7 @@ describe.skipIf(cluster === null)(`ctx team${"skipReason" in started ? ` (${star
     expect(joined.stdout).toContain("joined team web\n");
     expect(joined.stdout).toContain(`server    postgresql://alice:***@127.0.0.1:${pg.port}/library\n`);
     expect(joined.stdout).toContain("member    alice (handle ally)\n");
-    expect(joined.stdout).toContain("schema    version 1 (this ctx: 1)\n");
+    expect(joined.stdout).toContain(`schema    version ${TEAM_SCHEMA_VERSION} (this ctx: ${TEAM_SCHEMA_VERSION})\n`);
     expect(joined.stdout).toContain("writes    projects, sessions, chunks, transcripts (its own rows only)\n");
     expect(joined.stdout).toContain("note: the URL's password is kept in");
     expect(joined.stdout).not.toContain(ALICE_PASSWORD);
@@ -112,7 +113,7 @@ describe.skipIf(cluster === null)(`ctx team${"skipReason" in started ? ` (${star
         `server       postgresql://alice:***@127.0.0.1:${pg.port}/library`,
         "team         web",
         "member       alice (handle ally)",
-        "schema       version 1 (this ctx: 1)",
+        `schema       version ${TEAM_SCHEMA_VERSION} (this ctx: ${TEAM_SCHEMA_VERSION})`,
         "members      1",
         "projects     0",
         "sessions     0 (0 yours)",
@@ -125,7 +126,13 @@ describe.skipIf(cluster === null)(`ctx team${"skipReason" in started ? ` (${star
       ].join("\n"),
     );
     const json = TeamStatusSchema.parse(JSON.parse((await run(["status", "--json"])).stdout));
-    expect(json).toMatchObject({ joined: true, reachable: true, role: "alice", handle: "ally", schemaVersion: 1 });
+    expect(json).toMatchObject({
+      joined: true,
+      reachable: true,
+      role: "alice",
+      handle: "ally",
+      schemaVersion: TEAM_SCHEMA_VERSION,
+    });
     expect(JSON.stringify(json)).not.toContain(ALICE_PASSWORD);
   });
 

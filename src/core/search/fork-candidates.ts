@@ -11,6 +11,19 @@ const DAY_MS = 86_400_000;
 const EXPIRY_WARNING_DAYS = 7;
 const PREVIEW_CHARS = 280;
 
+/** A team result's origin (docs/team.md "Search"); absent on a session found only in the local index. */
+export const TeamOriginSchema = z.object({
+  /** The author's handle in the team. */
+  author: z.string(),
+  /** The project's identity on the team server (`github.com/acme/app[/<path>]`). */
+  project: z.string(),
+  branch: z.nullable(z.string()),
+  /** Its redacted transcript is on the server: `ctx fork` can fetch it. */
+  forkable: z.boolean(),
+  /** The same session is in this machine's index: it forks as a local session. */
+  local: z.boolean(),
+});
+
 export const ForkCandidateSchema = z.object({
   rank: z.int(),
   sessionId: z.string(),
@@ -43,6 +56,8 @@ export const ForkCandidateSchema = z.object({
   parents: z.array(z.string()),
   forks: z.array(z.string()),
   chainQuality: z.number(),
+  /** Set on a session from the team server. */
+  team: z.optional(TeamOriginSchema),
 });
 export type ForkCandidate = z.infer<typeof ForkCandidateSchema>;
 
@@ -127,6 +142,7 @@ export function toForkCandidate(
   weak = false,
 ): ForkCandidate {
   const { session } = ranked;
+  if (ranked.team !== undefined && !ranked.team.local) return toTeamCandidate(ranked, rank, context.now, weak);
   const modifiedAt = context.transcriptModifiedAt(session.path);
   const exists = modifiedAt !== null;
   const expiresInDays =
@@ -157,7 +173,62 @@ export function toForkCandidate(
     parents: ranked.lineage?.parents ?? [],
     forks: ranked.lineage?.forks ?? [],
     chainQuality: ranked.components.chainQuality,
+    ...(ranked.team === undefined ? {} : { team: ranked.team }),
   };
+}
+
+/**
+ * A teammate's session this machine does not have: `ctx fork <id>` fetches its redacted transcript into this
+ * machine's checkout of its project, then forks it (docs/team.md "Fork").
+ */
+function toTeamCandidate(ranked: RankedSession, rank: number, now: number, weak: boolean): ForkCandidate {
+  const { session } = ranked;
+  const team = ranked.team as NonNullable<RankedSession["team"]>;
+  const fork = shellCommand(["ctx", "fork", ...(isSessionId(session.id) ? [] : ["--"]), session.id]);
+  const atUuid = ranked.bestChunk.lastUuid ?? null;
+  return {
+    rank,
+    sessionId: session.id,
+    score: ranked.components.relevance,
+    scorePercent: Math.round(ranked.components.relevance * 100),
+    weak,
+    rankScore: ranked.score,
+    components: ranked.components,
+    project: session.project,
+    cwd: null,
+    updatedAt: new Date(session.updatedAt).toISOString(),
+    relativeDate: describeAge(session.updatedAt, now),
+    topic: session.title === "" ? "(untitled session)" : trimPreview(session.title, 120),
+    preview: trimPreview(ranked.bestChunk.text),
+    messageCount: session.messageCount,
+    matchedChunks: ranked.matchedChunks,
+    transcriptPath: "",
+    transcriptExists: false,
+    expiresInDays: null,
+    warning: team.forkable
+      ? null
+      : "its transcript was too large to share (team.maxTranscriptMegabytes): it can be read here but not forked",
+    forkCommand: team.forkable ? fork : "",
+    forkAtCommand:
+      team.forkable && atUuid !== null && isSessionId(session.id)
+        ? shellCommand(["ctx", "fork", session.id, "--at", atUuid])
+        : null,
+    inSessionCommand: team.forkable ? `${fork}, then resume the fork` : "",
+    parents: [],
+    forks: [],
+    chainQuality: ranked.components.chainQuality,
+    team,
+  };
+}
+
+/** "team: by alice · github.com/acme/app · branch main · on this machine". */
+function teamLine(candidate: ForkCandidate): string | null {
+  const team = candidate.team;
+  if (team === undefined) return null;
+  const parts = [`by ${team.author}`, team.project];
+  if (team.branch !== null && team.branch !== "") parts.push(`branch ${team.branch}`);
+  parts.push(team.local ? "on this machine" : "on the team server");
+  return `   team: ${parts.join(" · ")}`;
 }
 
 /** A deleted transcript that ctx archived forks after `ctx archive restore` puts it back. */
@@ -231,12 +302,14 @@ export function renderForkCandidates(query: string, candidates: readonly ForkCan
       `   session ${candidate.sessionId}`,
       `   preview: ${candidate.preview}`,
     ];
+    const team = teamLine(candidate);
+    if (team !== null) block.push(team);
     const chain = chainLine(candidate);
     if (chain !== null) block.push(chain);
     if (candidate.warning !== null) block.push(`   warning: ${candidate.warning}`);
-    block.push(`   fork: ${candidate.forkCommand}`);
+    if (candidate.forkCommand !== "") block.push(`   fork: ${candidate.forkCommand}`);
     if (candidate.forkAtCommand !== null) block.push(`   fork at the match: ${candidate.forkAtCommand}`);
-    block.push(`   in Claude Code: ${candidate.inSessionCommand}`);
+    if (candidate.inSessionCommand !== "") block.push(`   in Claude Code: ${candidate.inSessionCommand}`);
     lines.push("", `${candidate.rank}. ${candidate.topic}`, ...block);
   }
   if (strong.length === 0) {

@@ -24,9 +24,11 @@ export function isStopword(token: string): boolean {
 /**
  * What the index's FTS5 tokenizer (unicode61, every printable ASCII character a token character) treats
  * as a separator: splitting query terms the same way makes each term exactly one FTS5 token, so its
- * document frequency can be looked up for the similarity calibration.
+ * document frequency can be looked up for the similarity calibration. unicode61's token characters are its
+ * default categories (L*, N*, Co) plus the tokenchars: a mark (M*, such as the emoji variation selector U+FE0F)
+ * separates, as FTS5 itself showed (core/search/bm25-score.test.ts counts every chunk's tokens both ways).
  */
-const FTS_SEPARATORS = /[^\p{L}\p{N}\p{M}\p{Co}\x21-\x7e]+/u;
+export const FTS_SEPARATORS = /[^\p{L}\p{N}\p{Co}\x21-\x7e]+/u;
 
 /** More terms than this add nothing to a BM25 ranking but cost time on every matching chunk. */
 export const MAX_QUERY_TERMS = 48;

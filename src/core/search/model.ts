@@ -82,6 +82,19 @@ export const ScoreComponentsSchema = z.object({
 });
 export type ScoreComponents = z.infer<typeof ScoreComponentsSchema>;
 
+/** Where a team session comes from (docs/team.md "Search"): absent on a session found only in the local index. */
+export interface TeamOrigin {
+  /** The author's handle in the team. */
+  author: string;
+  /** The project's identity on the team server (`github.com/acme/app[/<path>]`). */
+  project: string;
+  branch: string | null;
+  /** Whether its redacted transcript is on the server, so `ctx fork` can fetch it. */
+  forkable: boolean;
+  /** Whether the same session id is in the local index (this machine has it). */
+  local: boolean;
+}
+
 /** A session ranked for a query. */
 export interface RankedSession {
   session: IndexedSession;
@@ -93,4 +106,6 @@ export interface RankedSession {
   totalChunks: number;
   /** Lineage (src/core/search/lineage.ts), when the caller read it. */
   lineage?: { parents: string[]; forks: string[]; chainQuality: number };
+  /** Set when the session came from the team server. */
+  team?: TeamOrigin;
 }

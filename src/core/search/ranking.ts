@@ -47,6 +47,7 @@ export interface SessionMatches {
   /** From the session's lineage (0..1); absent = DEFAULT_CHAIN_QUALITY. */
   chainQuality?: number;
   lineage?: RankedSession["lineage"];
+  team?: RankedSession["team"];
 }
 
 /** The relevance weights must not all be 0, and no weight may be negative: a clear message otherwise. */
@@ -144,6 +145,7 @@ export function rankSessions(
       matchedChunks: match.hits.length,
       totalChunks: match.totalChunks,
       ...(match.lineage === undefined ? {} : { lineage: match.lineage }),
+      ...(match.team === undefined ? {} : { team: match.team }),
     });
   }
   ranked.sort(compareRanked);

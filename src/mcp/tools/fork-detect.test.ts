@@ -111,5 +111,17 @@ describe("ctx_fork_detect", () => {
     const client = await connect();
     await expectSchemaRejection(client, "ctx_fork_detect", { query: "x", limit: 0 }, "limit");
     await expectSchemaRejection(client, "ctx_fork_detect", {}, "query");
+    await expectSchemaRejection(client, "ctx_fork_detect", { query: "x", scope: "everywhere" }, "scope");
+  });
+
+  it("says how to join a team when asked for team results without one", async () => {
+    const client = await connect();
+    for (const scope of ["team", "all"]) {
+      const result = await client.callTool({ name: "ctx_fork_detect", arguments: { query: "phoenix server", scope } });
+      expect(result.isError).toBe(true);
+      expect(textOf(result)).toContain("ctx team join");
+    }
+    const local = await client.callTool({ name: "ctx_fork_detect", arguments: { query: "phoenix", scope: "local" } });
+    expect(ForkDetectReportSchema.parse(local.structuredContent)).toMatchObject({ scope: "local", notices: [] });
   });
 });

@@ -2,6 +2,7 @@
 // (docs/search.md), each with a copy-paste fork command that runs from the session's own folder.
 import * as z from "zod/mini";
 import { ForkDetectReportSchema, forkDetectReportOf } from "../../search/fork-detect.ts";
+import { SEARCH_SCOPES } from "../../search/search-scope.ts";
 import { defineTool } from "../define-tool.ts";
 
 export const forkDetectTool = defineTool({
@@ -11,7 +12,8 @@ export const forkDetectTool = defineTool({
     "Find the past Claude Code sessions closest to what the user is about to work on, across every project " +
     "(or one). Returns the top sessions with a score (percentage and its parts), when each was last active, its " +
     "topic, a preview of what matched, and a fork command to paste into a terminal " +
-    "(`cd <cwd> && claude --resume <id> --fork-session`, each word shell-quoted) plus the in-session alternative. Present the top 3 " +
+    "(`cd <cwd> && claude --resume <id> --fork-session`, each word shell-quoted) plus the in-session alternative. With a " +
+    "team joined, `scope` adds teammates' sessions (each with its author; `ctx fork <id>` fetches one). Present the top 3 " +
     "and 'None - start fresh' as choices; never run the commands yourself.",
   input: {
     query: z
@@ -23,6 +25,14 @@ export const forkDetectTool = defineTool({
     limit: z.optional(z.int().check(z.minimum(1), z.maximum(20))).check(z.describe("How many sessions (default 5).")),
     since: z.optional(z.string()).check(z.describe("Only sessions active since: ISO date or age like 7d, 3w, 2m.")),
     until: z.optional(z.string()).check(z.describe("Only sessions active until: ISO date or age like 7d, 3w, 2m.")),
+    scope: z
+      .optional(z.enum(SEARCH_SCOPES))
+      .check(
+        z.describe(
+          'Where to search: "local" (this machine), "team" (the team server: teammates\' sessions) or "all" (both, ' +
+            "ranked together). Default: the user's search.scope setting.",
+        ),
+      ),
   },
   output: ForkDetectReportSchema,
   annotations: { readOnlyHint: true, idempotentHint: true, openWorldHint: false },
@@ -33,6 +43,7 @@ export const forkDetectTool = defineTool({
       ...(input.limit === undefined ? {} : { limit: input.limit }),
       ...(input.since === undefined ? {} : { since: input.since }),
       ...(input.until === undefined ? {} : { until: input.until }),
+      ...(input.scope === undefined ? {} : { scope: input.scope }),
     });
     const report = forkDetectReportOf(result);
     return { text: report.message, structured: report };

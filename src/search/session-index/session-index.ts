@@ -10,6 +10,7 @@ import {
   referenceScore,
   selectDiscriminatingTerms,
 } from "../../core/search/bm25-calibration.ts";
+import type { Bm25Model } from "../../core/search/bm25-score.ts";
 import { buildFtsMatch, selectQueryTerms } from "../../core/search/fts-query.ts";
 import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../../core/search/model.ts";
 import type { WeightedQuery } from "../../core/search/passage.ts";
@@ -46,6 +47,11 @@ export interface SessionIndex {
   searchChunks(query: string, filters: SearchFilters, limit: number): ChunkHit[];
   /** The query's discriminating terms with their idf and the similarity reference, as searchChunks weighs them. */
   weighQuery(query: string): WeightedQuery;
+  /**
+   * What searchChunks scores a chunk with (its MATCH terms, their idf, the mean tokens per chunk, the reference),
+   * so a chunk from elsewhere (the team server) scores what it would score here (core/search/bm25-score.ts).
+   */
+  bm25Model(query: string): Bm25Model;
   getSession(id: string): IndexedSession | null;
   getSessions(ids: readonly string[]): Map<string, IndexedSession>;
   chunkCount(sessionId: string): number;
@@ -176,6 +182,20 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
     return { total: cache.total, frequencies };
   };
 
+  /** The query's terms, their statistics and the terms searchChunks MATCHes (planPostings); null: nothing to match. */
+  const planQuery = (query: string) => {
+    const terms = selectQueryTerms(tokenizeForSearch(query));
+    if (terms.length === 0) return null;
+    const { total, frequencies } = corpusStatistics(terms);
+    const kept = selectDiscriminatingTerms(terms, frequencies, total);
+    const plan = planPostings(
+      kept,
+      kept.map((term) => frequencies[terms.indexOf(term)] ?? 0),
+      total,
+    );
+    return { terms, frequencies, total, plan, reference: referenceScore(frequencies, total) };
+  };
+
   const index: SessionIndex = {
     db,
     path,
@@ -215,17 +235,21 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
       const idf = kept.map((term) => inverseDocumentFrequency(frequencies[terms.indexOf(term)] ?? 0, total));
       return { terms: kept, idf, reference: referenceScore(frequencies, total) };
     },
+    bm25Model(query) {
+      const planned = planQuery(query);
+      if (planned === null) return { terms: [], idf: [], averageTokens: 0, reference: 0 };
+      const { plan, terms, frequencies, total, reference } = planned;
+      return {
+        terms: plan.terms,
+        idf: plan.terms.map((term) => inverseDocumentFrequency(frequencies[terms.indexOf(term)] ?? 0, total)),
+        averageTokens: readAverageTokens(db),
+        reference,
+      };
+    },
     searchChunks(query, filters, limit) {
-      const terms = selectQueryTerms(tokenizeForSearch(query));
-      if (terms.length === 0 || limit <= 0) return [];
-      const { total, frequencies } = corpusStatistics(terms);
-      const reference = referenceScore(frequencies, total);
-      const kept = selectDiscriminatingTerms(terms, frequencies, total);
-      const plan = planPostings(
-        kept,
-        kept.map((term) => frequencies[terms.indexOf(term)] ?? 0),
-        total,
-      );
+      const planned = limit <= 0 ? null : planQuery(query);
+      if (planned === null) return [];
+      const { plan, reference } = planned;
       const match = buildFtsMatch(plan.terms);
       if (match === null) return [];
       const where = filterClause(filters);
@@ -353,6 +377,31 @@ interface HitRow {
   text: string | Uint8Array | null;
   last_uuid: string | null;
   score: number;
+}
+
+/**
+ * FTS5's mean tokens per row, as its bm25() reads it: the averages record (chunks_fts_data row 1) holds the row
+ * count and each column's token total as SQLite varints. 0 when the table is empty.
+ */
+export function readAverageTokens(db: DatabaseSync): number {
+  const row = db.prepare("SELECT block FROM chunks_fts_data WHERE id = 1").get() as { block?: Uint8Array } | undefined;
+  const block = row?.block;
+  if (!(block instanceof Uint8Array)) return 0;
+  const [rows, at] = readVarint(block, 0);
+  const [tokens] = readVarint(block, at);
+  return rows > 0 ? tokens / rows : 0;
+}
+
+/** SQLite's varint: big-endian 7-bit groups, the high bit set on all but the last; a 9th byte gives all 8 bits. */
+function readVarint(bytes: Uint8Array, start: number): [number, number] {
+  let value = 0;
+  for (let i = 0; i < 9; i++) {
+    const byte = bytes[start + i] ?? 0;
+    if (i === 8) return [value * 256 + byte, start + 9];
+    value = value * 128 + (byte & 0x7f);
+    if ((byte & 0x80) === 0) return [value, start + i + 1];
+  }
+  return [value, start + 9];
 }
 
 function readLastSyncAt(db: DatabaseSync): number | null {

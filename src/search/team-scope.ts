@@ -1,0 +1,68 @@
+// The team side of a fork-detect search: the server's candidates fetched while the local index is searched,
+// bounded by team.connectTimeoutMs as a whole, and any failure turned into one notice (the local results still come
+// back). Loaded only for a search that asks for the team (it brings in the PostgreSQL client).
+import type { Config } from "../config/schema.ts";
+import type { SearchFilters } from "../core/search/model.ts";
+import { hideSecrets } from "../core/team/server-url.ts";
+import { describeError } from "../errors.ts";
+import { knownPasswords } from "../team/connect.ts";
+import type { KeptTeamConnection } from "../team/kept-connection.ts";
+import { searchTeam, type TeamCandidates } from "../team/search.ts";
+import { requireJoinedTeam } from "./search-scope.ts";
+import { CHUNK_CANDIDATES } from "./search-sessions.ts";
+
+export interface TeamFetch {
+  candidates: TeamCandidates | null;
+  /** One line on why the team's results are missing; null when they came. */
+  notice: string | null;
+}
+
+/**
+ * Starts fetching the team's candidates; never rejects. Whatever goes wrong (unreachable, refused, slower than
+ * team.connectTimeoutMs in all) resolves to no candidates and one notice whose text carries no password.
+ */
+export function startTeamFetch(
+  config: Config,
+  env: NodeJS.ProcessEnv,
+  query: string,
+  filters: SearchFilters,
+  projectContains: string | undefined,
+  kept?: KeptTeamConnection,
+): Promise<TeamFetch> {
+  const { url, name } = requireJoinedTeam(config, "team");
+  const limitMs = config.team.connectTimeoutMs;
+  const work = searchTeam(
+    url,
+    { connectTimeoutMs: limitMs, env },
+    name,
+    {
+      query,
+      limit: CHUNK_CANDIDATES,
+      filters: {
+        ...(filters.since === undefined ? {} : { since: filters.since }),
+        ...(filters.until === undefined ? {} : { until: filters.until }),
+      },
+      ...(projectContains === undefined ? {} : { projectContains }),
+    },
+    kept,
+  ).then(
+    (candidates): TeamFetch => ({ candidates, notice: null }),
+    (error: unknown): TeamFetch => ({
+      candidates: null,
+      notice: `team results left out: ${hideSecrets(describeError(error), knownPasswords(url, env))}`,
+    }),
+  );
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<TeamFetch>((resolve) => {
+    timer = setTimeout(
+      () =>
+        resolve({
+          candidates: null,
+          notice: `team results left out: the team server did not answer within ${limitMs} ms (team.connectTimeoutMs)`,
+        }),
+      limitMs,
+    );
+    timer.unref();
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}

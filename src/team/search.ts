@@ -1,0 +1,187 @@
+// Team search's server side: the candidate chunks of the member's team for a query, from PostgreSQL full-text search
+// (ctx_team.chunks.search, a tsvector of the 'english' configuration with a GIN index), and their sessions with the
+// author's handle and the project's identity. Row-level security scopes every row to the member's teams; the team id
+// narrows to the one joined. Scoring is not done here: the candidates' texts are scored on this machine with the
+// local index's own BM25 (src/search/search-sessions.ts, docs/team.md "Search"), so team and local scores compare.
+import type { SearchFilters } from "../core/search/model.ts";
+import { CtxError } from "../errors.ts";
+import { type TeamClient, type TeamConnectOptions, withTeamClient } from "./connect.ts";
+import { findMembership } from "./inspect.ts";
+import type { KeptTeamConnection } from "./kept-connection.ts";
+
+/** A team chunk the server's full-text search proposed (text as pushed: redacted). */
+export interface TeamChunkRow {
+  sessionId: string;
+  source: string;
+  chunkIndex: number;
+  text: string;
+  memoryType: "PATTERN" | "WORKING_SOLUTION" | "WAITING" | null;
+  lastUuid: string | null;
+}
+
+/** A team session with what the results show about it. */
+export interface TeamSessionRow {
+  id: string;
+  /** The author's handle in the team. */
+  author: string;
+  /** The project's identity: `github.com/acme/app`, plus `/<path>` for a folder inside the repository. */
+  project: string;
+  title: string;
+  branch: string | null;
+  startedAt: number | null;
+  endedAt: number | null;
+  messageCount: number;
+  memoryMarkers: string[];
+  forkable: boolean;
+  /** How many chunks the session has on the server (for the chunk ratio). */
+  totalChunks: number;
+  /** From the pushed lineage, when it says. */
+  chainQuality: number | null;
+}
+
+export interface TeamCandidates {
+  chunks: TeamChunkRow[];
+  sessions: Map<string, TeamSessionRow>;
+}
+
+export interface TeamSearchRequest {
+  query: string;
+  /** How many chunks the server proposes, best by ts_rank first. */
+  limit: number;
+  filters?: Pick<SearchFilters, "since" | "until">;
+  /** Keep only projects whose identity contains this text (case-insensitive). */
+  projectContains?: string;
+}
+
+/**
+ * The query's 'english' lexemes, all of them (ALL_SQL) and any of them (ANY_SQL): plainto_tsquery normalises the
+ * words (and can carry no tsquery syntax); its ANDs become ORs so a chunk holding some of the words is a candidate,
+ * as in the local index.
+ */
+const ALL_SQL = "plainto_tsquery('english', $2)";
+const ANY_SQL = "replace(plainto_tsquery('english', $2)::text, ' & ', ' | ')::tsquery";
+
+/** A filtered search asks for this many times the candidates: the filters apply after the function's limit. */
+const FILTERED_FACTOR = 4;
+
+export async function fetchTeamCandidates(
+  client: TeamClient,
+  team: string,
+  request: TeamSearchRequest,
+): Promise<TeamCandidates> {
+  const member = await findMembership(client, team);
+  if (member === null) {
+    throw new CtxError("TEAM_REFUSED", `this role is not a member of team ${JSON.stringify(team)}`, {
+      hint: "check `ctx team status`; the administrator adds members with `ctx team add-member`",
+    });
+  }
+  const since = request.filters?.since;
+  const until = request.filters?.until;
+  const filtered = since !== undefined || until !== undefined || request.projectContains !== undefined;
+  const { rows } = await client.query<{
+    session_id: string;
+    source: string;
+    chunk_index: number;
+    text: string;
+    memory_type: TeamChunkRow["memoryType"];
+    last_uuid: string | null;
+  }>(
+    // Candidates through ctx_team.search_chunks (migration 3: the GIN index, which row-level security would bar a
+    // member's own query from), best ts_rank first; then the session filters, read under the members' policies. A
+    // filter drops candidates after the limit, so a filtered search asks for more.
+    `SELECT c.session_id, c.source, c.chunk_index, c.text, c.memory_type, c.last_uuid
+       FROM ctx_team.search_chunks($1, ${ALL_SQL}, ${ANY_SQL}, $3) c
+       JOIN ctx_team.sessions s ON s.team_id = $1 AND s.id = c.session_id
+       JOIN ctx_team.projects p ON p.team_id = s.team_id AND p.id = s.project_id
+      WHERE ($4::timestamptz IS NULL OR coalesce(s.ended_at, s.started_at, s.pushed_at) >= $4)
+        AND ($5::timestamptz IS NULL OR coalesce(s.started_at, s.ended_at, s.pushed_at) <= $5)
+        AND ($6::text IS NULL OR strpos(lower(p.remote_url || '/' || p.repo_path), lower($6)) > 0)
+      ORDER BY c.rank DESC`,
+    [
+      member.id,
+      request.query,
+      filtered ? request.limit * FILTERED_FACTOR : request.limit,
+      since === undefined ? null : new Date(since).toISOString(),
+      until === undefined ? null : new Date(until).toISOString(),
+      request.projectContains ?? null,
+    ],
+  );
+  const chunks = rows.map((row) => ({
+    sessionId: row.session_id,
+    source: row.source,
+    chunkIndex: Number(row.chunk_index),
+    text: row.text,
+    memoryType: row.memory_type,
+    lastUuid: row.last_uuid,
+  }));
+  const ids = [...new Set(chunks.map((chunk) => chunk.sessionId))];
+  return { chunks, sessions: ids.length === 0 ? new Map() : await readTeamSessions(client, member.id, ids) };
+}
+
+async function readTeamSessions(
+  client: TeamClient,
+  teamId: string,
+  ids: readonly string[],
+): Promise<Map<string, TeamSessionRow>> {
+  const { rows } = await client.query<{
+    id: string;
+    handle: string | null;
+    author: string;
+    remote_url: string;
+    repo_path: string;
+    title: string;
+    branch: string | null;
+    started_at: Date | null;
+    ended_at: Date | null;
+    message_count: number;
+    memory_markers: string[];
+    forkable: boolean;
+    total_chunks: string;
+    chain_quality: unknown;
+  }>(
+    `SELECT s.id, m.handle, s.author, p.remote_url, p.repo_path, s.title, s.branch, s.started_at, s.ended_at,
+            s.message_count, s.memory_markers, s.forkable, s.lineage -> 'chainQuality' AS chain_quality,
+            (SELECT count(*) FROM ctx_team.chunks c WHERE c.team_id = s.team_id AND c.session_id = s.id) AS total_chunks
+       FROM ctx_team.sessions s
+       JOIN ctx_team.projects p ON p.team_id = s.team_id AND p.id = s.project_id
+       LEFT JOIN ctx_team.members m ON m.team_id = s.team_id AND m.role_name = s.author
+      WHERE s.team_id = $1 AND s.id = ANY($2::text[])`,
+    [teamId, ids],
+  );
+  const sessions = new Map<string, TeamSessionRow>();
+  for (const row of rows) {
+    const chain = typeof row.chain_quality === "number" ? row.chain_quality : null;
+    sessions.set(row.id, {
+      id: row.id,
+      // A member removed from the team keeps its rows until deleted: shown by its role.
+      author: row.handle ?? row.author,
+      project: row.repo_path === "" ? row.remote_url : `${row.remote_url}/${row.repo_path}`,
+      title: row.title,
+      branch: row.branch,
+      startedAt: row.started_at?.getTime() ?? null,
+      endedAt: row.ended_at?.getTime() ?? null,
+      messageCount: Number(row.message_count),
+      memoryMarkers: row.memory_markers,
+      forkable: row.forkable,
+      totalChunks: Number(row.total_chunks),
+      chainQuality: chain,
+    });
+  }
+  return sessions;
+}
+
+/**
+ * The candidates on one connection. `connectTimeoutMs` bounds connecting and each query alike (the caller also
+ * bounds the whole, src/search/team-scope.ts), so a stalled server never holds a search.
+ */
+export function searchTeam(
+  url: string,
+  options: TeamConnectOptions,
+  team: string,
+  request: TeamSearchRequest,
+  kept?: KeptTeamConnection,
+): Promise<TeamCandidates> {
+  const bounded = { ...options, queryTimeoutMs: options.connectTimeoutMs };
+  const work = (client: TeamClient) => fetchTeamCandidates(client, team, request);
+  return kept === undefined ? withTeamClient(url, bounded, work) : kept.run(url, bounded, work);
+}

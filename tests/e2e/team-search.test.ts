@@ -1,0 +1,274 @@
+// Team search on a real PostgreSQL with real member roles: alice (team "web") searches her local index and the
+// team's sessions together; bob (handle "bobby", same team) pushed a copy of one of her sessions, so the same text
+// on both sides must score the same; carol (team "data") pushed the same words, which alice must never see. Then
+// the CLI as scripts and people use it: --json, an unreachable server (a closed port), no team joined.
+
+import { mkdtempSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { defaultConfig } from "../../src/config/defaults.ts";
+import type { Config } from "../../src/config/schema.ts";
+import { ForkDetectReportSchema, forkDetectReportOf, runForkDetect } from "../../src/search/fork-detect.ts";
+import { resolveIndexPath } from "../../src/search/paths.ts";
+import { parseSearchScope } from "../../src/search/search-scope.ts";
+import { unpackChunkText } from "../../src/search/session-index/chunk-text.ts";
+import { openSessionIndex } from "../../src/search/session-index/session-index.ts";
+import { connectTeam, type TeamClient } from "../../src/team/connect.ts";
+import { KeptTeamConnection } from "../../src/team/kept-connection.ts";
+import { addTeamMember } from "../../src/team/members.ts";
+import { migrateTeamSchema } from "../../src/team/migrate.ts";
+import { startPgCluster } from "../helpers/pg-cluster.ts";
+import { writeSampleClaudeDir } from "../helpers/sample-claude-dir.ts";
+import { insertTeamSessions } from "../helpers/team-fixture.ts";
+import { runCtx } from "./ctx-process.ts";
+
+const started = await startPgCluster();
+const cluster = "cluster" in started ? started.cluster : null;
+const clients: TeamClient[] = [];
+afterAll(async () => {
+  for (const client of clients) await client.end().catch(() => {});
+  await cluster?.stop();
+});
+
+const NOW = Date.parse("2026-11-22T12:00:00Z");
+const PHOENIX = "d6e0bada-1959-4eec-a9d2-0bfade768d8f";
+const BOB_COPY = "0b0b0b0b-1111-4222-8333-444455556666";
+const CAROL_COPY = "ca401ca4-1111-4222-8333-444455556666";
+const QUERY = "start the phoenix server in the background";
+
+const root = mkdtempSync(join(tmpdir(), "ctx-team-search-"));
+const claudeDir = join(root, "claude");
+writeSampleClaudeDir(claudeDir);
+const env: NodeJS.ProcessEnv = {
+  HOME: join(root, "home"),
+  CTX_HOME: join(root, "ctx-home"),
+  CLAUDE_CONFIG_DIR: claudeDir,
+};
+
+function configFor(url: string, team = "web"): Config {
+  const config = defaultConfig();
+  return { ...config, team: { ...config.team, url, name: team } };
+}
+
+/** A port nothing listens on: bound, then closed. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address !== null ? address.port : 1));
+    });
+  });
+}
+
+describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${started.skipReason})` : ""}`, () => {
+  const pg = cluster as NonNullable<typeof cluster>;
+  const as = async (role: string) => {
+    const client = await connectTeam(pg.url(role, `${role}-pw`, "library"), { connectTimeoutMs: 5_000 });
+    clients.push(client);
+    return client;
+  };
+  const aliceUrl = () => pg.url("alice", "alice-pw", "library");
+  const search = (scope: "local" | "team" | "all", query = QUERY, limit = 10, url = aliceUrl()) =>
+    runForkDetect({ query, scope, limit }, { config: configFor(url), env, projectRoot: root, now: () => NOW });
+
+  beforeAll(async () => {
+    for (const role of ["owner", "alice", "bob", "carol"]) await pg.createRole(role, `${role}-pw`);
+    await pg.sql('CREATE DATABASE library OWNER "owner"');
+    const admin = await as("owner");
+    await migrateTeamSchema(admin);
+    await addTeamMember(admin, { role: "alice", team: "web" });
+    await addTeamMember(admin, { role: "bob", team: "web", handle: "bobby" });
+    await addTeamMember(admin, { role: "carol", team: "data" });
+
+    // Alice's local index (the sample sessions), then the phoenix session's chunks as her index holds them.
+    await search("local");
+    const index = openSessionIndex(resolveIndexPath(env), { readonly: true });
+    const session = index.getSession(PHOENIX);
+    const rows = index.db
+      .prepare("SELECT text, last_uuid FROM chunks WHERE session_id = ? ORDER BY source, chunk_index")
+      .all(PHOENIX) as { text: string | Uint8Array; last_uuid: string | null }[];
+    index.close();
+    const chunks = rows.map((row) => ({
+      text: unpackChunkText(row.text),
+      ...(row.last_uuid === null ? {} : { lastUuid: row.last_uuid }),
+    }));
+    const copy = {
+      remote: "github.com/acme/spotter",
+      title: "start phoenix in background (bob's)",
+      branch: "main",
+      startedAt: new Date(session?.createdAt ?? 0),
+      endedAt: new Date(session?.updatedAt ?? 0),
+      chunks,
+    };
+    await insertTeamSessions(await as("bob"), "web", [{ id: BOB_COPY, ...copy }]);
+    await insertTeamSessions(await as("carol"), "data", [{ id: CAROL_COPY, ...copy, remote: "github.com/acme/data" }]);
+    // Alice pushed her own phoenix session too: it is local and on the team.
+    await insertTeamSessions(await as("alice"), "web", [
+      { id: PHOENIX, ...copy, title: "start phoenix in background" },
+    ]);
+  });
+
+  it("ranks a teammate's session with the local ones, scoring the same text the same", async () => {
+    const result = await search("all");
+    expect(result.notices).toEqual([]);
+    const local = result.candidates.find((c) => c.sessionId === PHOENIX);
+    const bob = result.candidates.find((c) => c.sessionId === BOB_COPY);
+    expect(local?.team).toBeUndefined();
+    expect(bob?.team).toEqual({
+      author: "bobby",
+      project: "github.com/acme/spotter",
+      branch: "main",
+      forkable: true,
+      local: false,
+    });
+    // Same chunks, same dates, no lineage: every part of the score is equal, so the two sit side by side.
+    expect(bob?.components.bestSimilarity).toBeCloseTo(local?.components.bestSimilarity ?? -1, 12);
+    expect(bob?.components.passageSimilarity).toBeCloseTo(local?.components.passageSimilarity ?? -1, 12);
+    expect(bob?.score).toBeCloseTo(local?.score ?? -1, 12);
+    expect(bob?.rankScore).toBeCloseTo(local?.rankScore ?? -1, 12);
+    expect(Math.abs((bob?.rank ?? 0) - (local?.rank ?? 0))).toBe(1);
+    expect(bob?.forkCommand).toBe(`ctx fork ${BOB_COPY}`);
+    expect(bob?.transcriptExists).toBe(false);
+    // Alice's own pushed session is listed once, as the local session it is.
+    expect(result.candidates.filter((c) => c.sessionId === PHOENIX)).toHaveLength(1);
+    expect(forkDetectReportOf(result).message).toContain("team: by bobby · github.com/acme/spotter · branch main");
+  });
+
+  it("with scope team, lists only the team's sessions and says which this machine has", async () => {
+    const result = await search("team");
+    expect(result.scope).toBe("team");
+    const ids = result.candidates.map((c) => c.sessionId);
+    expect(ids.sort()).toEqual([BOB_COPY, PHOENIX].sort());
+    const mine = result.candidates.find((c) => c.sessionId === PHOENIX);
+    expect(mine?.team).toMatchObject({ author: "alice", local: true });
+    // On this machine: it forks as a local session, from its own folder.
+    expect(mine?.forkCommand).toBe(`cd /home/marco/projects/spotter && claude --resume ${PHOENIX} --fork-session`);
+  });
+
+  it("never shows another team's sessions (row-level security)", async () => {
+    for (const scope of ["team", "all"] as const) {
+      const result = await search(scope, "phoenix server background", 20);
+      expect(result.candidates.map((c) => c.sessionId)).not.toContain(CAROL_COPY);
+    }
+    // The search function answers only for the caller's own teams, whatever team id it is given.
+    const alice = await as("alice");
+    const teamIds = await pg.sql("SELECT id FROM ctx_team.teams", "library");
+    expect(teamIds.rows.length).toBe(2);
+    for (const { id } of teamIds.rows as { id: string }[]) {
+      const { rows } = await alice.query<{ session_id: string }>(
+        "SELECT session_id FROM ctx_team.search_chunks($1, to_tsquery('english', 'phoenix'), to_tsquery('english', 'phoenix'), 100)",
+        [id],
+      );
+      expect(rows.map((row) => row.session_id)).not.toContain(CAROL_COPY);
+    }
+    // Asking as a team alice is not in gives a notice, never carol's rows.
+    const other = await runForkDetect(
+      { query: QUERY, scope: "team" },
+      { config: configFor(aliceUrl(), "data"), env, projectRoot: root, now: () => NOW },
+    );
+    expect(other.candidates).toEqual([]);
+    expect(other.notices).toHaveLength(1);
+    expect(other.notices[0]).toContain('not a member of team "data"');
+  });
+
+  it("goes on with local results and one notice when the server does not answer", async () => {
+    const port = await closedPort();
+    const result = await search("all", QUERY, 5, `postgresql://alice:alice-pw@127.0.0.1:${port}/library`);
+    expect(result.candidates[0]?.sessionId).toBe(PHOENIX);
+    expect(result.candidates.every((c) => c.team === undefined)).toBe(true);
+    expect(result.notices).toHaveLength(1);
+    expect(result.notices[0]).toMatch(/^team results left out: cannot connect to the team server/);
+    expect(result.notices[0]).not.toContain("alice-pw");
+  });
+
+  it("ctx serve's kept connection is reused; one the server dropped costs one notice, then it reconnects", async () => {
+    const kept = new KeptTeamConnection();
+    const options = { config: configFor(aliceUrl()), env, projectRoot: root, now: () => NOW, teamConnection: kept };
+    const backends = async () =>
+      Number((await pg.sql("SELECT count(*) AS n FROM pg_stat_activity WHERE usename = 'alice'")).rows[0]?.n);
+    const before = await backends();
+    try {
+      for (let i = 0; i < 3; i++) {
+        expect((await runForkDetect({ query: QUERY, scope: "team" }, options)).notices).toEqual([]);
+      }
+      expect(await backends()).toBe(before + 1);
+      await pg.sql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'alice'");
+      const dropped = await runForkDetect({ query: QUERY, scope: "team" }, options);
+      expect(dropped.notices).toHaveLength(1);
+      const again = await runForkDetect({ query: QUERY, scope: "team" }, options);
+      expect(again.notices).toEqual([]);
+      expect(again.candidates.map((c) => c.sessionId)).toContain(BOB_COPY);
+    } finally {
+      await kept.close();
+    }
+  });
+
+  it("refuses a team search with no team joined, and an unknown scope", async () => {
+    await expect(
+      runForkDetect(
+        { query: QUERY, scope: "all" },
+        { config: defaultConfig(), env, projectRoot: root, now: () => NOW },
+      ),
+    ).rejects.toMatchObject({ code: "USAGE", hint: expect.stringContaining("ctx team join") });
+    expect(() => parseSearchScope("everywhere")).toThrow(/scope must be local, team or all/);
+    expect(parseSearchScope(" ALL ")).toBe("all");
+  });
+
+  describe("ctx search (built binary)", () => {
+    const cliEnv = () => ({ ...env, CTX_TEAM__URL: aliceUrl(), CTX_TEAM__NAME: "web" });
+
+    it("--team --json: the report's shape, with each team result's origin", async () => {
+      const run = await runCtx(["search", ...QUERY.split(" "), "--team", "--json", "--no-refresh"], {
+        cwd: root,
+        env: cliEnv(),
+      });
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stderr).toBe("");
+      const report = ForkDetectReportSchema.parse(JSON.parse(run.stdout));
+      expect(report).toMatchObject({ scope: "all", notices: [] });
+      const bob = report.results.find((r) => r.sessionId === BOB_COPY);
+      expect(Object.keys(bob?.team ?? {}).sort()).toEqual(["author", "branch", "forkable", "local", "project"]);
+      expect(bob?.team?.author).toBe("bobby");
+    });
+
+    it("an unreachable server: local results on stdout, one notice line on stderr", async () => {
+      const port = await closedPort();
+      const run = await runCtx(["search", "phoenix", "server", "--team", "--json", "--no-refresh"], {
+        cwd: root,
+        env: { ...cliEnv(), CTX_TEAM__URL: `postgresql://alice:alice-pw@127.0.0.1:${port}/library` },
+      });
+      expect(run.code, run.stderr).toBe(0);
+      const lines = run.stderr.split("\n").filter((line) => line !== "");
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^ctx: team results left out: cannot connect/);
+      expect(run.stderr).not.toContain("alice-pw");
+      const report = ForkDetectReportSchema.parse(JSON.parse(run.stdout));
+      expect(report.results[0]?.sessionId).toBe(PHOENIX);
+    });
+
+    it("--team with no team joined says how to join; a bad --scope says what is allowed", async () => {
+      const noTeam = await runCtx(["search", "phoenix", "--team"], { cwd: root, env });
+      expect(noTeam.code).not.toBe(0);
+      expect(noTeam.stderr).toContain("ctx team join");
+      const bad = await runCtx(["search", "phoenix", "--scope", "everywhere"], { cwd: root, env });
+      expect(bad.code).not.toBe(0);
+      expect(bad.stderr).toContain("scope must be local, team or all");
+    });
+
+    it("a repository's .ctx/config.json cannot turn team search on", async () => {
+      const { mkdirSync, writeFileSync } = await import("node:fs");
+      const repo = join(root, "repo");
+      mkdirSync(join(repo, ".ctx"), { recursive: true });
+      writeFileSync(join(repo, ".ctx", "config.json"), JSON.stringify({ search: { scope: "all" } }));
+      const run = await runCtx(["search", "phoenix", "server", "--json", "--no-refresh"], { cwd: repo, env: cliEnv() });
+      expect(run.code, run.stderr).toBe(0);
+      const report = ForkDetectReportSchema.parse(JSON.parse(run.stdout));
+      expect(report.scope).toBe("local");
+      expect(report.results.every((r) => r.team === undefined)).toBe(true);
+    });
+  });
+});

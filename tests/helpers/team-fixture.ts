@@ -1,0 +1,94 @@
+// Team sessions put on the server directly with SQL, as the member who authored them (row-level security holds
+// them to their own rows), for the search tests and benchmark. The one place fixtures are inserted: when
+// `ctx team push` lands, this can become a real push without touching the tests.
+import type { TeamClient } from "../../src/team/connect.ts";
+
+export interface TeamFixtureChunk {
+  text: string;
+  memoryType?: "PATTERN" | "WORKING_SOLUTION" | "WAITING";
+  lastUuid?: string;
+}
+
+export interface TeamFixtureSession {
+  id: string;
+  /** The project's normalised remote (`github.com/acme/web`). */
+  remote: string;
+  repoPath?: string;
+  title: string;
+  branch?: string;
+  startedAt?: Date;
+  endedAt?: Date;
+  forkable?: boolean;
+  chunks: TeamFixtureChunk[];
+}
+
+/** The team's id by name, read as the member (null when it is not one of the member's teams). */
+export async function teamIdOf(client: TeamClient, team: string): Promise<string | null> {
+  const { rows } = await client.query<{ id: string }>("SELECT id FROM ctx_team.teams WHERE name = $1", [team]);
+  return rows[0]?.id ?? null;
+}
+
+/** Inserts sessions (their project first, if new) and their chunks as the connected member, in one transaction. */
+export async function insertTeamSessions(
+  client: TeamClient,
+  team: string,
+  sessions: readonly TeamFixtureSession[],
+): Promise<void> {
+  const teamId = await teamIdOf(client, team);
+  if (teamId === null) throw new Error(`not a member of team ${team}`);
+  await client.query("BEGIN");
+  try {
+    const projects = new Map<string, string>();
+    for (const session of sessions) {
+      const key = `${session.remote}\n${session.repoPath ?? ""}`;
+      let projectId = projects.get(key);
+      if (projectId === undefined) {
+        await client.query(
+          "INSERT INTO ctx_team.projects (team_id, remote_url, repo_path) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING",
+          [teamId, session.remote, session.repoPath ?? ""],
+        );
+        const found = await client.query<{ id: string }>(
+          "SELECT id FROM ctx_team.projects WHERE team_id = $1 AND remote_url = $2 AND repo_path = $3",
+          [teamId, session.remote, session.repoPath ?? ""],
+        );
+        projectId = found.rows[0]?.id as string;
+        projects.set(key, projectId);
+      }
+      await client.query(
+        `INSERT INTO ctx_team.sessions (team_id, id, project_id, title, branch, started_at, ended_at, message_count, forkable)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [
+          teamId,
+          session.id,
+          projectId,
+          session.title,
+          session.branch ?? null,
+          session.startedAt ?? null,
+          session.endedAt ?? null,
+          session.chunks.length * 2,
+          session.forkable ?? true,
+        ],
+      );
+    }
+    // One statement for every chunk (COPY FROM is refused under row-level security).
+    const chunks = sessions.flatMap((session) => session.chunks.map((chunk, i) => ({ session, chunk, i })));
+    await client.query(
+      `INSERT INTO ctx_team.chunks (team_id, session_id, chunk_index, start_offset, first_message, last_message, text,
+                                    memory_type, last_uuid)
+       SELECT $1, s, i, i * 1000, i * 2, i * 2 + 1, t, m, u
+         FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS x(s, i, t, m, u)`,
+      [
+        teamId,
+        chunks.map((c) => c.session.id),
+        chunks.map((c) => c.i),
+        chunks.map((c) => c.chunk.text),
+        chunks.map((c) => c.chunk.memoryType ?? null),
+        chunks.map((c) => c.chunk.lastUuid ?? null),
+      ],
+    );
+    await client.query("COMMIT");
+  } catch (error) {
+    await client.query("ROLLBACK");
+    throw error;
+  }
+}
