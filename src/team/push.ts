@@ -396,14 +396,16 @@ async function writeBatch(
          SELECT u.team_id, u.session_id, u.source, u.chunk_index, u.start_offset, u.first_message, u.last_message,
                 u.text, u.token_count, u.has_code, u.languages, u.memory_type, u.starts_exchange, u.last_uuid
          FROM u
-         WHERE NOT EXISTS (
-           SELECT 1 FROM ctx_team.chunks o
+         -- A scalar subquery, not NOT EXISTS: it stays one primary-key probe per row, where an anti-join could be
+         -- planned as a scan of the whole table.
+         WHERE NOT coalesce((
+           SELECT (o.start_offset, o.first_message, o.last_message, o.text, o.token_count, o.has_code, o.languages,
+                   o.memory_type, o.starts_exchange, o.last_uuid)
+                  IS NOT DISTINCT FROM (u.start_offset, u.first_message, u.last_message, u.text, u.token_count,
+                   u.has_code, u.languages, u.memory_type, u.starts_exchange, u.last_uuid)
+           FROM ctx_team.chunks o
            WHERE o.team_id = u.team_id AND o.session_id = u.session_id AND o.source = u.source
-             AND o.chunk_index = u.chunk_index
-             AND (o.start_offset, o.first_message, o.last_message, o.text, o.token_count, o.has_code, o.languages,
-                  o.memory_type, o.starts_exchange, o.last_uuid)
-               IS NOT DISTINCT FROM (u.start_offset, u.first_message, u.last_message, u.text, u.token_count,
-                  u.has_code, u.languages, u.memory_type, u.starts_exchange, u.last_uuid))
+             AND o.chunk_index = u.chunk_index), false)
          ON CONFLICT (team_id, session_id, source, chunk_index) DO UPDATE SET start_offset = excluded.start_offset,
            first_message = excluded.first_message, last_message = excluded.last_message, text = excluded.text,
            token_count = excluded.token_count, has_code = excluded.has_code, languages = excluded.languages,
