@@ -234,17 +234,25 @@ describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${sta
     for (const secret of secrets) expect(dump.stdout.includes(secret)).toBe(false);
   });
 
-  it("a re-push changes nothing: no duplicate, no loss", async () => {
-    const before = await sql(
-      "SELECT session_id, source, chunk_index, md5(text) AS h FROM ctx_team.chunks ORDER BY 1, 2, 3",
+  it("a re-push changes nothing: no duplicate, no loss, and unchanged chunks are not rewritten", async () => {
+    const rows = "SELECT session_id, source, chunk_index, md5(text) AS h FROM ctx_team.chunks ORDER BY 1, 2, 3";
+    // xmin: the transaction that last wrote the row (an UPDATE, even to the same values, writes a new version).
+    const versions = "SELECT session_id, source, chunk_index, xmin::text AS x FROM ctx_team.chunks ORDER BY 1, 2, 3";
+    const before = await sql(rows);
+    // One chunk the server holds differs from the local one: the re-push must put the local text back.
+    await sql(
+      "UPDATE ctx_team.chunks SET text = 'stale' WHERE (session_id, source, chunk_index) = " +
+        "(SELECT session_id, source, chunk_index FROM ctx_team.chunks ORDER BY 1, 2, 3 LIMIT 1)",
     );
+    const written = await sql(versions);
     requeueAll();
     const summary = await pushPending(await pushOptions());
     expect(summary.sessions).toBe(sharedIds.length);
     await expectServerHoldsEverythingOnce();
-    expect(
-      await sql("SELECT session_id, source, chunk_index, md5(text) AS h FROM ctx_team.chunks ORDER BY 1, 2, 3"),
-    ).toEqual(before);
+    expect(await sql(rows)).toEqual(before);
+    const after = await sql(versions);
+    expect(after.slice(1)).toEqual(written.slice(1));
+    expect(after[0]?.x).not.toBe(written[0]?.x);
   });
 
   it("a connection cut between batches, and a pusher dying after a COMMIT, lose and duplicate nothing", async () => {

@@ -379,20 +379,42 @@ async function writeBatch(
     const chunks = work.flatMap((s) => s.chunks.map((c) => ({ session: s.id, ...c })));
     for (let at = 0; at < chunks.length; at += BATCH_CHUNKS) {
       const part = chunks.slice(at, at + BATCH_CHUNKS);
+      // A chunk the server already holds unchanged (a re-push: `ctx index --full`, a batch committed but not yet
+      // acknowledged) is left alone: it is filtered out before the INSERT, whose generated `english` tsvector and
+      // GIN entries are the server's main cost per row, and the upsert's WHERE skips one that raced in meanwhile.
       await client.query(
-        `INSERT INTO ctx_team.chunks (team_id, session_id, source, chunk_index, start_offset, first_message, last_message,
-           text, token_count, has_code, languages, memory_type, starts_exchange, last_uuid)
-         SELECT $1, u.session_id, u.source, u.chunk_index, u.start_offset, u.first_message, u.last_message, u.text,
-                u.token_count, u.has_code, string_to_array(u.languages, E'\\x1f'), u.memory_type,
-                u.starts_exchange, u.last_uuid
-         FROM unnest($2::text[], $3::text[], $4::integer[], $5::bigint[], $6::integer[], $7::integer[], $8::text[],
-                     $9::integer[], $10::boolean[], $11::text[], $12::text[], $13::boolean[], $14::text[])
-              AS u(session_id, source, chunk_index, start_offset, first_message, last_message, text, token_count,
-                   has_code, languages, memory_type, starts_exchange, last_uuid)
+        `WITH u AS (
+           SELECT $1::bigint AS team_id, u.session_id, u.source, u.chunk_index, u.start_offset, u.first_message,
+                  u.last_message, u.text, u.token_count, u.has_code,
+                  string_to_array(u.languages, E'\\x1f') AS languages, u.memory_type, u.starts_exchange, u.last_uuid
+           FROM unnest($2::text[], $3::text[], $4::integer[], $5::bigint[], $6::integer[], $7::integer[], $8::text[],
+                       $9::integer[], $10::boolean[], $11::text[], $12::text[], $13::boolean[], $14::text[])
+                AS u(session_id, source, chunk_index, start_offset, first_message, last_message, text, token_count,
+                     has_code, languages, memory_type, starts_exchange, last_uuid))
+         INSERT INTO ctx_team.chunks AS c (team_id, session_id, source, chunk_index, start_offset, first_message,
+           last_message, text, token_count, has_code, languages, memory_type, starts_exchange, last_uuid)
+         SELECT u.team_id, u.session_id, u.source, u.chunk_index, u.start_offset, u.first_message, u.last_message,
+                u.text, u.token_count, u.has_code, u.languages, u.memory_type, u.starts_exchange, u.last_uuid
+         FROM u
+         -- A scalar subquery, not NOT EXISTS: it stays one primary-key probe per row, where an anti-join could be
+         -- planned as a scan of the whole table.
+         WHERE NOT coalesce((
+           SELECT (o.start_offset, o.first_message, o.last_message, o.text, o.token_count, o.has_code, o.languages,
+                   o.memory_type, o.starts_exchange, o.last_uuid)
+                  IS NOT DISTINCT FROM (u.start_offset, u.first_message, u.last_message, u.text, u.token_count,
+                   u.has_code, u.languages, u.memory_type, u.starts_exchange, u.last_uuid)
+           FROM ctx_team.chunks o
+           WHERE o.team_id = u.team_id AND o.session_id = u.session_id AND o.source = u.source
+             AND o.chunk_index = u.chunk_index), false)
          ON CONFLICT (team_id, session_id, source, chunk_index) DO UPDATE SET start_offset = excluded.start_offset,
            first_message = excluded.first_message, last_message = excluded.last_message, text = excluded.text,
            token_count = excluded.token_count, has_code = excluded.has_code, languages = excluded.languages,
-           memory_type = excluded.memory_type, starts_exchange = excluded.starts_exchange, last_uuid = excluded.last_uuid`,
+           memory_type = excluded.memory_type, starts_exchange = excluded.starts_exchange, last_uuid = excluded.last_uuid
+         WHERE (c.start_offset, c.first_message, c.last_message, c.text, c.token_count, c.has_code, c.languages,
+                c.memory_type, c.starts_exchange, c.last_uuid)
+           IS DISTINCT FROM (excluded.start_offset, excluded.first_message, excluded.last_message, excluded.text,
+                excluded.token_count, excluded.has_code, excluded.languages, excluded.memory_type,
+                excluded.starts_exchange, excluded.last_uuid)`,
         [
           teamId,
           part.map((c) => c.session),
