@@ -255,6 +255,19 @@ describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${sta
     expect(after[0]?.x).not.toBe(written[0]?.x);
   });
 
+  it("a teammate's session in this index (a fork fetched it) is left to its author, and the rest still goes up", async () => {
+    // Bob's machine holds alice's sessions (as `ctx fork` writes them into his Claude folder) in a project he
+    // shares: row-level security refuses his upsert of her rows, which must not stop his push for ever.
+    const rows = "SELECT id, author, pushed_at::text AS at FROM ctx_team.sessions ORDER BY id";
+    const before = await sql(rows);
+    requeueAll();
+    const summary = await pushPending(await pushOptions({ url: pg.url("bob", "bob-pw", "library") }));
+    expect(summary).toMatchObject({ sessions: 0, othersSessions: sharedIds.length });
+    expect(depth().items).toBe(0);
+    expect(await sql(rows)).toEqual(before);
+    await expectServerHoldsEverythingOnce();
+  });
+
   it("a connection cut between batches, and a pusher dying after a COMMIT, lose and duplicate nothing", async () => {
     await sql("DELETE FROM ctx_team.sessions");
     requeueAll();

@@ -69,6 +69,8 @@ export interface PushSummary {
   notForkable: number;
   /** Items dropped because their project is no longer shared (or their session left the index). */
   dropped: number;
+  /** Sessions left out because the server holds them under another member's name (a fork fetched them here). */
+  othersSessions: number;
   batches: number;
   durationMs: number;
 }
@@ -139,18 +141,24 @@ interface TranscriptRow {
 }
 
 /** Sends everything queued now; returns what was pushed. Throws (password-free) when the server cannot be used. */
-export async function pushPending(options: PushOptions): Promise<PushSummary> {
-  const started = Date.now();
-  const summary: PushSummary = {
+/** A summary with nothing pushed yet (what pushes add to). */
+export function emptyPushSummary(): PushSummary {
+  return {
     sessions: 0,
     chunks: 0,
     messages: 0,
     transcripts: 0,
     notForkable: 0,
     dropped: 0,
+    othersSessions: 0,
     batches: 0,
     durationMs: 0,
   };
+}
+
+export async function pushPending(options: PushOptions): Promise<PushSummary> {
+  const started = Date.now();
+  const summary = emptyPushSummary();
   const index = openSessionIndex(options.dbPath);
   try {
     if (outboxDepth(index.db).items === 0) return summary;
@@ -185,17 +193,19 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
           const current = await next;
           if (current === null) break;
           const { work, taken, pending } = current;
-          const writing = work.length > 0 ? writeBatch(client, member.id, work, projectIds) : Promise.resolve();
+          const writing = work.length > 0 ? writeBatch(client, member.id, work, projectIds) : Promise.resolve([]);
           next = prepare(new Set(taken.map((i) => i.sessionId)));
           // Settled either way below; a failed write ends the push before `next` is looked at.
           next.catch(() => {});
-          await writing;
+          const others = new Set(await writing);
           if (work.length > 0) {
             summary.batches += 1;
             await options.afterCommit?.(summary.batches);
           }
           acknowledgeOutbox(index.db, taken);
+          summary.othersSessions += others.size;
           for (const session of work) {
+            if (others.has(session.id)) continue;
             summary.sessions += 1;
             summary.chunks += session.chunks.length;
             summary.messages += session.messageCount;
@@ -332,14 +342,25 @@ async function readTranscript(
   };
 }
 
+/**
+ * Writes one batch in one transaction. A session the server holds under another member's name (this machine has
+ * it because `ctx fork` fetched it) is theirs: row-level security would refuse the whole batch for it, so it is
+ * left out and its ids returned (the caller drops them from the outbox).
+ */
 async function writeBatch(
   client: TeamClient,
   teamId: string,
-  work: readonly SessionWork[],
+  batch: readonly SessionWork[],
   projectIds: Map<string, string>,
-): Promise<void> {
+): Promise<string[]> {
   await client.query("BEGIN");
   try {
+    const { rows: theirs } = await client.query<{ id: string }>(
+      "SELECT id FROM ctx_team.sessions WHERE team_id = $1 AND id = ANY($2::text[]) AND author <> current_user",
+      [teamId, batch.map((s) => s.id)],
+    );
+    const others = new Set(theirs.map((row) => row.id));
+    const work = batch.filter((s) => !others.has(s.id));
     for (const session of work) {
       const key = `${session.project.remoteUrl}\n${session.project.repoPath}`;
       if (!projectIds.has(key)) projectIds.set(key, await upsertProject(client, teamId, session.project));
@@ -462,6 +483,7 @@ async function writeBatch(
       );
     }
     await client.query("COMMIT");
+    return [...others];
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});
     throw error;

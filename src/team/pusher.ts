@@ -12,7 +12,7 @@ import { openSessionIndex } from "../search/session-index/session-index.ts";
 import { outboxDepth } from "../search/session-index/team-outbox.ts";
 import { withLock } from "../store/files/lock.ts";
 import { recordPush, teamStateDir } from "../store/team/team-state.ts";
-import { type PushOptions, type PushSummary, pushPending } from "./push.ts";
+import { emptyPushSummary, type PushOptions, type PushSummary, pushPending } from "./push.ts";
 
 const LOW_PRIORITY = 10;
 
@@ -61,16 +61,7 @@ export async function drainOutbox(
   options: PushOptions,
   lock: { waitMs: number } = { waitMs: 0 },
 ): Promise<BackgroundPushResult> {
-  const total: PushSummary = {
-    sessions: 0,
-    chunks: 0,
-    messages: 0,
-    transcripts: 0,
-    notForkable: 0,
-    dropped: 0,
-    batches: 0,
-    durationMs: 0,
-  };
+  const total: PushSummary = emptyPushSummary();
   for (let round = 0; ; round += 1) {
     let held = false;
     try {

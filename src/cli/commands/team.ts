@@ -269,7 +269,8 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
       ctx.out(
         s.sessions === 0 && s.dropped === 0
           ? "nothing to push\n"
-          : `pushed ${s.sessions} session${s.sessions === 1 ? "" : "s"} (${s.chunks} chunks, ${s.messages} messages, ${s.transcripts} transcripts${s.notForkable > 0 ? `, ${s.notForkable} over team.maxTranscriptMegabytes: not forkable` : ""}) in ${s.durationMs} ms\n`,
+          : `pushed ${s.sessions} session${s.sessions === 1 ? "" : "s"} (${s.chunks} chunks, ${s.messages} messages, ${s.transcripts} transcripts${s.notForkable > 0 ? `, ${s.notForkable} over team.maxTranscriptMegabytes: not forkable` : ""}) in ${s.durationMs} ms` +
+              `${s.othersSessions > 0 ? `; ${s.othersSessions} teammate session${s.othersSessions === 1 ? "" : "s"} fetched by ctx fork left to their author` : ""}\n`,
       );
     });
 
