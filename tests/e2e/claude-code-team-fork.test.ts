@@ -11,7 +11,7 @@ import { connectTeam } from "../../src/team/connect.ts";
 import { addTeamMember } from "../../src/team/members.ts";
 import { migrateTeamSchema } from "../../src/team/migrate.ts";
 import { startPgCluster } from "../helpers/pg-cluster.ts";
-import { insertTeamSession } from "../helpers/team-session-fixture.ts";
+import { insertTeamSessions } from "../helpers/team-fixture.ts";
 import { CLAUDE_CODE_VERSION, ensureClaudeCli } from "./harness/claude-cli.ts";
 import { runClaudeTurn } from "./harness/claude-turn.ts";
 import { startMockAnthropic } from "./harness/mock-anthropic.ts";
@@ -69,15 +69,9 @@ describe.skipIf(skip !== null)(`a teammate's session forked in Claude Code ${CLA
           await migrateTeamSchema(owner);
           await addTeamMember(owner, { role: "alice", team: "web" });
           await addTeamMember(owner, { role: "bob", team: "web" });
-          const teamId = (await owner.query<{ id: string }>("SELECT id FROM ctx_team.teams")).rows[0]?.id as string;
-          await insertTeamSession(aliceClient, {
-            teamId,
-            id: sessionId,
-            remoteUrl: "github.com/acme/app",
-            title: "zorblax cache",
-            transcript,
-            codec: "zstd",
-          });
+          await insertTeamSessions(aliceClient, "web", [
+            { id: sessionId, remote: "github.com/acme/app", title: "zorblax cache", transcript, codec: "zstd" },
+          ]);
         } finally {
           await owner.end();
           await aliceClient.end();

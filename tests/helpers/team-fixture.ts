@@ -1,6 +1,8 @@
 // Team sessions put on the server directly with SQL, as the member who authored them (row-level security holds
-// them to their own rows), for the search tests and benchmark. The one place fixtures are inserted: when
-// `ctx team push` lands, this can become a real push without touching the tests.
+// them to their own rows): the one place tests and benchmarks insert team rows by hand (search: the chunks; fork:
+// the transcript). The real flow, `ctx team push` writing the same rows, is tests/e2e/team-flow.test.ts.
+import { createHash } from "node:crypto";
+import { gzipSync, zstdCompressSync } from "node:zlib";
 import type { TeamClient } from "../../src/team/connect.ts";
 
 export interface TeamFixtureChunk {
@@ -18,8 +20,14 @@ export interface TeamFixtureSession {
   branch?: string;
   startedAt?: Date;
   endedAt?: Date;
+  /** Default: true. */
   forkable?: boolean;
-  chunks: TeamFixtureChunk[];
+  chunks?: TeamFixtureChunk[];
+  /** The redacted transcript as pushed (uncompressed), stored for `ctx fork`; omitted: no transcript row. */
+  transcript?: string;
+  codec?: "gzip" | "zstd";
+  /** Stored instead of the transcript's own SHA-256 (a damaged row). */
+  sha256?: string;
 }
 
 /** The team's id by name, read as the member (null when it is not one of the member's teams). */
@@ -28,7 +36,8 @@ export async function teamIdOf(client: TeamClient, team: string): Promise<string
   return rows[0]?.id ?? null;
 }
 
-/** Inserts sessions (their project first, if new) and their chunks as the connected member, in one transaction. */
+/** Inserts sessions (their project first, if new), their chunks and transcripts as the connected member, in one
+ *  transaction. */
 export async function insertTeamSessions(
   client: TeamClient,
   team: string,
@@ -65,13 +74,13 @@ export async function insertTeamSessions(
           session.branch ?? null,
           session.startedAt ?? null,
           session.endedAt ?? null,
-          session.chunks.length * 2,
+          Math.max(2, (session.chunks ?? []).length * 2),
           session.forkable ?? true,
         ],
       );
     }
     // One statement for every chunk (COPY FROM is refused under row-level security).
-    const chunks = sessions.flatMap((session) => session.chunks.map((chunk, i) => ({ session, chunk, i })));
+    const chunks = sessions.flatMap((session) => (session.chunks ?? []).map((chunk, i) => ({ session, chunk, i })));
     await client.query(
       `INSERT INTO ctx_team.chunks (team_id, session_id, chunk_index, start_offset, first_message, last_message, text,
                                     memory_type, last_uuid)
@@ -86,6 +95,23 @@ export async function insertTeamSessions(
         chunks.map((c) => c.chunk.lastUuid ?? null),
       ],
     );
+    for (const session of sessions) {
+      if (session.transcript === undefined) continue;
+      const raw = Buffer.from(session.transcript, "utf8");
+      const codec = session.codec ?? "gzip";
+      await client.query(
+        `INSERT INTO ctx_team.transcripts (team_id, session_id, codec, raw_bytes, sha256, data)
+         VALUES ($1, $2, $3, $4, $5, $6)`,
+        [
+          teamId,
+          session.id,
+          codec,
+          raw.length,
+          session.sha256 ?? createHash("sha256").update(raw).digest("hex"),
+          codec === "gzip" ? gzipSync(raw) : zstdCompressSync(raw),
+        ],
+      );
+    }
     await client.query("COMMIT");
   } catch (error) {
     await client.query("ROLLBACK");

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { startPgCluster } from "../../../tests/helpers/pg-cluster.ts";
-import { insertTeamSession } from "../../../tests/helpers/team-session-fixture.ts";
+import { insertTeamSessions } from "../../../tests/helpers/team-fixture.ts";
 import { claudeProjectDirName } from "../../config/claude-paths.ts";
 import { connectTeam, type TeamClient } from "../../team/connect.ts";
 import { addTeamMember } from "../../team/members.ts";
@@ -81,31 +81,17 @@ describe.skipIf(cluster === null)(`ctx fork${"skipReason" in started ? ` (${star
     await migrateTeamSchema(owner);
     await addTeamMember(owner, { role: "alice", team: "web", handle: "ali\u001b[31mce" });
     await addTeamMember(owner, { role: "bob", team: "web" });
-    const teamId = (await owner.query<{ id: string }>("SELECT id FROM ctx_team.teams")).rows[0]?.id as string;
     const alice = await connect("alice");
-    const web = { teamId, remoteUrl: "github.com/acme/app", repoPath: "packages/web" };
-    await insertTeamSession(alice, {
-      ...web,
-      id: GZIP_ID,
-      title: "fix the cache\nfork: rm -rf /",
-      transcript: aliceTranscript(GZIP_ID),
-    });
-    await insertTeamSession(alice, { ...web, id: ZSTD_ID, codec: "zstd", transcript: aliceTranscript(ZSTD_ID) });
-    await insertTeamSession(alice, {
-      ...web,
-      id: DAMAGED_ID,
-      transcript: aliceTranscript(DAMAGED_ID),
-      sha256: "0".repeat(64),
-    });
-    await insertTeamSession(alice, { ...web, id: TOO_LARGE_ID });
-    await insertTeamSession(alice, { ...web, id: CONFLICT_ID, transcript: aliceTranscript(CONFLICT_ID) });
+    const web = { remote: "github.com/acme/app", repoPath: "packages/web" };
     const rootLine = JSON.stringify({ sessionId: ROOT_ID, type: "user", uuid: "r1", cwd: ALICE_REPO });
-    await insertTeamSession(alice, {
-      teamId,
-      remoteUrl: "github.com/acme/app",
-      id: ROOT_ID,
-      transcript: `${rootLine}\n`,
-    });
+    await insertTeamSessions(alice, "web", [
+      { ...web, id: GZIP_ID, title: "fix the cache\nfork: rm -rf /", transcript: aliceTranscript(GZIP_ID) },
+      { ...web, id: ZSTD_ID, title: "", codec: "zstd", transcript: aliceTranscript(ZSTD_ID) },
+      { ...web, id: DAMAGED_ID, title: "", transcript: aliceTranscript(DAMAGED_ID), sha256: "0".repeat(64) },
+      { ...web, id: TOO_LARGE_ID, title: "", forkable: false },
+      { ...web, id: CONFLICT_ID, title: "", transcript: aliceTranscript(CONFLICT_ID) },
+      { remote: "github.com/acme/app", id: ROOT_ID, title: "", transcript: `${rootLine}\n` },
+    ]);
 
     base = realpathSync(mkdtempSync(join(tmpdir(), "ctx-fork-")));
     claudeDir = join(base, "bob-claude");
