@@ -181,15 +181,10 @@ describe.skipIf(cluster === null)(`the team flow${"skipReason" in started ? ` ($
     }
   });
 
-  // KNOWN BREAK (reported; src/team/push.ts is not this test's to change): after the fork, alice's session id sits
-  // in bob's Claude folder under his shared clone, so bob's `ctx index` queues it and his push upserts a session
-  // row authored by alice; row-level security refuses that, the batch rolls back and the outbox keeps the item, so
-  // bob's own sessions never arrive and every later push fails the same way. Observed: `ctx team push --json` exits
-  // 1 with {"outcome":"failed","error":"the team server refused (…): new row violates row-level security policy
-  // (USING expression) for table \"sessions\""}; the outbox keeps 2 sessions (alice's and bob's own), and the
-  // server holds only alice's two. `it.fails` until push skips (and
-  // drops from the outbox) a session another member authored; then turn it into `it`.
-  it.fails("bob's index and push after the fork are not stuck on alice's session id", async () => {
+  // After the fork, alice's session id sits in bob's Claude folder under his shared clone, so bob's `ctx index` queues
+  // it; his push must leave it to her (row-level security refuses his upsert of her row) and still send his own.
+  // Before the fix the batch rolled back on it and every later push failed the same way.
+  it("bob's index and push after the fork are not stuck on alice's session id", async () => {
     const index = await ctx(bob, ["index", "--quiet"]);
     expect(index.code, index.stderr).toBe(0);
     await pusherDone(bob);
