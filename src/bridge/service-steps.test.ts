@@ -2,7 +2,7 @@
 // journal's recovery, the runner and poster, the work's acceptance, HTTP, and the stop's order.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Hono } from "hono";
@@ -12,6 +12,7 @@ import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import type { JournalMessage } from "../core/bridge/journal.ts";
 import { journalPath, openJournal } from "../store/bridge/journal-store.ts";
+import { createWebhookApp } from "./app.ts";
 import { openBridgeStore, recoverJournal } from "./bridge-store.ts";
 import { createBridgeWork } from "./bridge-work.ts";
 import type { ClaudeProcesses } from "./claude-runner.ts";
@@ -265,6 +266,45 @@ describe("step 5: HTTP", () => {
     expect(await (await fetch(`http://127.0.0.1:${http.port}/`)).text()).toBe("up");
     await http.close();
     await expect(fetch(`http://127.0.0.1:${http.port}/`)).rejects.toThrow();
+  });
+});
+
+describe("step 5: HTTP, a trickling sender", () => {
+  it("is cut off once its request outlasts the time limit, so it cannot hold a body slot", async () => {
+    const lines: string[] = [];
+    const app = createWebhookApp({
+      token: "abc",
+      maxInputBytes: 1_048_576,
+      version: "test",
+      accept: async () => {
+        throw new Error("not reached");
+      },
+      redact: (text) => text,
+      now: () => new Date(),
+      health: async () => ({}),
+      warn: (line) => lines.push(line),
+      maxBodiesInFlight: 1,
+    });
+    const http = await listenHttp(app, "127.0.0.1", 0, { requestTimeoutMs: 1_000 });
+    cleanups.push(() => http.close());
+    const socket = connect(http.port, "127.0.0.1");
+    let answer = "";
+    socket.on("data", (chunk) => (answer += chunk.toString("latin1")));
+    socket.write(
+      "POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n" +
+        "Content-Length: 100000\r\n\r\ntoken=abc",
+    );
+    // Never sends the rest: the server ends the request (408) and the connection.
+    await new Promise<void>((resolve) => socket.on("close", () => resolve()));
+    expect(answer).toMatch(/^HTTP\/1\.1 408 /);
+    // Its one slot is free again: the next request is read, not turned away as busy.
+    const next = await fetch(`http://127.0.0.1:${http.port}/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: "token=wrong&user_id=1&text=hi",
+    });
+    expect(next.status).toBe(401);
+    expect(lines.filter((line) => line.includes("failed before it was accepted"))).toHaveLength(1);
   });
 });
 
