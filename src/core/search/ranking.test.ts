@@ -264,8 +264,46 @@ describe("ranking properties", () => {
       fc.property(settingsArb, sessionArb, (s, a) => {
         const { feedbackSimilarity: _, ...unmeasured } = matchesOf("a", a);
         const without = scoreComponents(unmeasured, s, NOW).relevance;
-        expect(scoreComponents(matchesOf("a", a), s, NOW).relevance).toBeLessThanOrEqual(without + 1e-12);
+        // A date the query names and the session misses (0) dilutes relevance below its words' own; feedback (at
+        // most the words' score) may win some of that back, never more.
+        const { namedDate: __, ...words } = unmeasured;
+        const earned = scoreComponents(words, s, NOW).relevance;
+        expect(scoreComponents(matchesOf("a", a), s, NOW).relevance).toBeLessThanOrEqual(
+          Math.max(without, earned) + 1e-12,
+        );
       }),
+    );
+  });
+
+  it("feedback never lifts relevance past its words' own: the counterexample fast-check found", () => {
+    const s = {
+      weights: {
+        bestSimilarity: 0.010000000000000002,
+        passageSimilarity: 0,
+        averageSimilarity: 0,
+        chunkRatio: 0,
+        feedbackSimilarity: 4.933987246547041e-14,
+        namedDate: 0.003936288758235032,
+        recency: 0,
+        chainQuality: 0,
+      },
+      tieMargin: 0,
+      recencyDecayDays: 0.5,
+      boosts: { PATTERN: 1.05, WORKING_SOLUTION: 1.08, WAITING: 1.02 },
+    };
+    const a = {
+      best: 0.9999999999999989,
+      passage: 0,
+      feedback: 0.9999999999999996,
+      named: false,
+      ageDays: 0,
+      chain: 0,
+      matched: 1,
+      total: 5,
+    };
+    const { feedbackSimilarity: _, namedDate: __, ...words } = matchesOf("a", a);
+    expect(scoreComponents(matchesOf("a", a), s, NOW).relevance).toBeLessThanOrEqual(
+      scoreComponents(words, s, NOW).relevance + 1e-12,
     );
   });
 
