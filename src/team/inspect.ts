@@ -2,21 +2,11 @@
 // our handle in it, our table rights (`ctx team join` checks them all), and the rows we can see (`ctx team status`).
 // Everything is read through the member's own role, so row-level security shapes the counts as it shapes search.
 import * as z from "zod/mini";
+import type { TeamCounts } from "../core/team/counts.ts";
 import { MEMBER_READABLE_TABLES, MEMBER_WRITABLE_TABLES, TEAM_SCHEMA_VERSION } from "../core/team/migrations.ts";
 import { CtxError } from "../errors.ts";
 import type { TeamClient } from "./connect.ts";
 import { readSchemaVersion, requireCurrentSchema } from "./migrate.ts";
-
-export const TeamCountsSchema = z.object({
-  members: z.number(),
-  projects: z.number(),
-  sessions: z.number(),
-  chunks: z.number(),
-  transcripts: z.number(),
-  /** The sessions this member pushed. */
-  mySessions: z.number(),
-});
-export type TeamCounts = z.infer<typeof TeamCountsSchema>;
 
 export const TeamMembershipSchema = z.object({
   server: z.string(),

@@ -6,6 +6,7 @@ import type { Command } from "commander";
 import * as z from "zod/mini";
 import { globalConfigPath, loadConfig } from "../../config/load.ts";
 import { findProjectRoot } from "../../config/paths.ts";
+import { TeamCountsSchema } from "../../core/team/counts.ts";
 import { TEAM_SCHEMA_VERSION } from "../../core/team/migrations.ts";
 import { describeTeamUrl, parseTeamUrl, passwordsInUrl } from "../../core/team/server-url.ts";
 import { CtxError, describeError } from "../../errors.ts";
@@ -29,16 +30,7 @@ export const TeamStatusSchema = z.object({
   handle: z.nullable(z.string()),
   schemaVersion: z.nullable(z.number()),
   expectedSchemaVersion: z.number(),
-  counts: z.nullable(
-    z.object({
-      members: z.number(),
-      projects: z.number(),
-      sessions: z.number(),
-      chunks: z.number(),
-      transcripts: z.number(),
-      mySessions: z.number(),
-    }),
-  ),
+  counts: z.nullable(TeamCountsSchema),
   /** What this machine shares and has queued (read locally: known whether or not the server answers). */
   sharing: z.object({
     projects: z.array(z.object({ remoteUrl: z.string(), repoPath: z.string(), roots: z.array(z.string()) })),
