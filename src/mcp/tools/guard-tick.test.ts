@@ -290,6 +290,25 @@ describe("ctx_guard_tick", () => {
     );
   }, 60_000);
 
+  it("the first tool call's tick waits for Claude Code to create the transcript, then measures its reply", async () => {
+    const root = project("repo");
+    const transcript = join(claudeProjects, `${SESSION}.jsonl`);
+    const client = await connectClient(testDeps(root, { env }));
+    // Seen in a loaded CI run with 2.1.330: the first tick ran before the file existed and failed NOT_FOUND.
+    setTimeout(() => transcriptAt(transcript, root)(100_000), 60);
+    const first = await tick(client, { session_id: SESSION, transcript_path: transcript, tool_use_id: "toolu_1" });
+    expect(first.isError, JSON.stringify(first.content)).toBeFalsy();
+    expect(readGuardState(root, SESSION)?.measurements.map((m) => m.usedTokens)).toEqual([100_000]);
+    // A transcript that never appears is still an error, after the bounded wait.
+    const none = await tick(client, {
+      session_id: "00000000-0000-4000-8000-000000000000",
+      transcript_path: join(claudeProjects, "00000000-0000-4000-8000-000000000000.jsonl"),
+      tool_use_id: "toolu_1",
+    });
+    expect(none.isError).toBe(true);
+    expect(JSON.stringify(none.content)).toContain("00000000-0000-4000-8000-000000000000.jsonl");
+  });
+
   it("with tool_use_id, waits for the reply that made the call to land, so the guard measures that reply", async () => {
     const root = project("repo");
     const transcript = join(claudeProjects, `${SESSION}.jsonl`);

@@ -13,7 +13,7 @@ import { afterToolCall, postToolUseHookOutput } from "../../store/guard/after-to
 import type { GuardDeps } from "../../store/guard/types.ts";
 import { readSessionsSeen } from "../../store/sessions/seen.ts";
 import { checkpointTick } from "../../store/snapshots/checkpoint-tick.ts";
-import { awaitToolUseLine } from "../../store/transcript/await-tool-use.ts";
+import { awaitPathExists, awaitToolUseLine } from "../../store/transcript/await-tool-use.ts";
 import { defineTool } from "../define-tool.ts";
 import type { ServerDeps } from "../deps.ts";
 
@@ -91,6 +91,9 @@ export async function checkTickTranscript(deps: ServerDeps, sessionId: string, p
       hint: `pass Claude Code's own path: "transcript_path": ${fromHook("transcript_path")} in the hook's input`,
     });
   }
+  // The first tool call's tick can run before Claude Code has created the file (the checks below resolve it):
+  // wait for it, bounded.
+  const exists = await awaitPathExists(path);
   const env = deps.env ?? process.env;
   if (!insideClaudeProjects(env, path)) {
     const seen = await readSessionsSeen(deps.projectRoot).catch(() => null);
@@ -105,7 +108,7 @@ export async function checkTickTranscript(deps: ServerDeps, sessionId: string, p
       );
     }
   }
-  const info = statSync(path, { throwIfNoEntry: false });
+  const info = exists ? statSync(path, { throwIfNoEntry: false }) : undefined;
   if (info === undefined) {
     throw new CtxError("NOT_FOUND", `no transcript at ${path}`, {
       hint: "Claude Code writes it with the session's first message; the next tick will find it",

@@ -5,7 +5,7 @@
 // covers the gap; an `mcp_tool` hook answered by a warm server does not (measured with 2.1.330 at load 14: in
 // 2 of 8 calls the line was missing when the hook ran and landed 70-94 ms later, while the hook waited). Reads
 // a bounded window at the end, then only the bytes added; never blocks on a pipe (regular files only).
-import { closeSync, fstatSync, readSync } from "node:fs";
+import { closeSync, fstatSync, readSync, statSync } from "node:fs";
 import { openRegularFileSync } from "../files/safe-path.ts";
 
 /** Where the first look searches: the end of the file (a tool input larger than this is found only as it lands). */
@@ -59,6 +59,21 @@ export function lastReplyMarker(lastAssistantMessage: string | null | undefined)
   // Never half a surrogate pair: JSON would escape it, while the transcript holds the whole character.
   if (/[\uD800-\uDBFF]$/.test(head)) head = head.slice(0, -1);
   return head === "" ? null : JSON.stringify(head).slice(1, -1);
+}
+
+/**
+ * Waits, bounded, until something exists at `path`; true when it does. Claude Code creates a session's transcript
+ * asynchronously too: the first tool call's PostToolUse hook can run before the file is there (seen with 2.1.330
+ * under a loaded CI run: the first tick found no file, the second, 40 ms later, did).
+ */
+export async function awaitPathExists(path: string, options: AwaitOptions = {}): Promise<boolean> {
+  const now = options.now ?? (() => performance.now());
+  const deadline = now() + (options.timeoutMs ?? 500);
+  for (;;) {
+    if (statSync(path, { throwIfNoEntry: false }) !== undefined) return true;
+    if (now() >= deadline) return false;
+    await sleep(options.pollMs ?? 5);
+  }
 }
 
 /** Waits until the transcript's bytes hold `marker` (the same outcomes as awaitToolUseLine). */
