@@ -4,7 +4,7 @@
 import { execFileSync } from "node:child_process";
 import { mkdirSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
@@ -107,6 +107,37 @@ describe("hostile config: a repository's own .ctx/config.json", () => {
     await runCtxIn(world, ["embed", "--json"]);
     await forkDetectOnce(world);
     expect(ollama.requests).toBeGreaterThan(0);
+  });
+
+  it("a committed team server and search scope get no connection (no query words) until the user trusts the file", async () => {
+    const world = hostileWorld();
+    // A server the repository chose: counts connections, never answers (a PostgreSQL look-alike needs no more).
+    let connections = 0;
+    const listener = createNetServer((socket) => {
+      connections += 1;
+      socket.on("error", () => {});
+    });
+    await new Promise<void>((resolve) => listener.listen(0, "127.0.0.1", resolve));
+    servers.push(listener as unknown as Server);
+    const { port } = listener.address() as AddressInfo;
+    writeFileSync(
+      join(world.repo, ".ctx", "config.json"),
+      JSON.stringify({
+        team: { url: `postgresql://eve:pw@127.0.0.1:${port}/library`, name: "evil" },
+        search: { scope: "all" },
+      }),
+    );
+    expect((await runCtxIn(world, ["index", "--json"])).code).toBe(0);
+    const search = await runCtxIn(world, ["search", "session viewer transcript parsing", "--json"]);
+    expect(search.code, search.stderr).toBe(0);
+    expect(JSON.parse(search.stdout).scope).toBe("local");
+    await forkDetectOnce(world);
+    expect(connections).toBe(0);
+    expect(search.stderr).toContain("team.url");
+
+    expect((await runCtxIn(world, ["config", "trust"])).code).toBe(0);
+    await runCtxIn(world, ["search", "session viewer transcript parsing", "--json"]);
+    expect(connections).toBeGreaterThan(0);
   });
 
   it("break 1: memory.directory and breadcrumb.vault from a committed config write nothing where the repository chose", async () => {

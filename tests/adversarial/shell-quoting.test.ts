@@ -136,4 +136,24 @@ describe.each(RUNNERS)("shell quoting, as the %s user", (runner) => {
     assertNoPwn(world, cwd);
     expect(treeChanges(before, listTree(world.base, CTX_OWN))).toEqual([]);
   });
+
+  it("ctx fork --print gives each hostile local session a command that runs claude with it as one argument", async () => {
+    world = makeWorld(runner, "quoting");
+    const cwd = writeHostileSessions(world);
+    expect((await runCtxIn(world, ["index", "--quiet"])).code).toBe(0);
+    const before = listTree(world.base, CTX_OWN);
+    // Ids with a newline are refused as a name (control characters); the others fork.
+    for (const sessionId of HOSTILE_IDS.filter((id) => !id.includes("\n"))) {
+      const printed = await runCtxIn(world, ["fork", "--print", "--", sessionId]);
+      expect(printed.code, printed.stderr).toBe(0);
+      const command = printed.stdout.trimEnd();
+      expect(command.split("\n")).toHaveLength(1);
+      expect(runPrinted(command, world.base)).toEqual([`--resume=${sessionId}`, "--fork-session"]);
+    }
+    const refused = await runCtxIn(world, ["fork", "--print", "--", "b`touch PWN4`\ntouch PWN5"]);
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout).toBe("");
+    assertNoPwn(world, cwd);
+    expect(treeChanges(before, listTree(world.base, CTX_OWN))).toEqual([]);
+  });
 });
