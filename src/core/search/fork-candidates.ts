@@ -150,21 +150,7 @@ export function toForkCandidate(
       ? null
       : Math.max(0, Math.floor(context.cleanupPeriodDays - (context.now - modifiedAt) / DAY_MS));
   return {
-    rank,
-    sessionId: session.id,
-    score: ranked.components.relevance,
-    scorePercent: Math.round(ranked.components.relevance * 100),
-    weak,
-    rankScore: ranked.score,
-    components: ranked.components,
-    project: session.project,
-    cwd: session.cwd,
-    updatedAt: new Date(session.updatedAt).toISOString(),
-    relativeDate: describeAge(session.updatedAt, context.now),
-    topic: session.title === "" ? "(untitled session)" : trimPreview(session.title, 120),
-    preview: trimPreview(ranked.bestChunk.text),
-    messageCount: session.messageCount,
-    matchedChunks: ranked.matchedChunks,
+    ...sharedFields(ranked, rank, context.now, weak, session.cwd),
     transcriptPath: session.path,
     transcriptExists: exists,
     expiresInDays,
@@ -174,6 +160,28 @@ export function toForkCandidate(
     forks: ranked.lineage?.forks ?? [],
     chainQuality: ranked.components.chainQuality,
     ...(ranked.team === undefined ? {} : { team: ranked.team }),
+  };
+}
+
+/** What a candidate says of its session and its match, local or on the team server alike. */
+function sharedFields(ranked: RankedSession, rank: number, now: number, weak: boolean, cwd: string | null) {
+  const { session } = ranked;
+  return {
+    rank,
+    sessionId: session.id,
+    score: ranked.components.relevance,
+    scorePercent: Math.round(ranked.components.relevance * 100),
+    weak,
+    rankScore: ranked.score,
+    components: ranked.components,
+    project: session.project,
+    cwd,
+    updatedAt: new Date(session.updatedAt).toISOString(),
+    relativeDate: describeAge(session.updatedAt, now),
+    topic: session.title === "" ? "(untitled session)" : trimPreview(session.title, 120),
+    preview: trimPreview(ranked.bestChunk.text),
+    messageCount: session.messageCount,
+    matchedChunks: ranked.matchedChunks,
   };
 }
 
@@ -187,21 +195,7 @@ function toTeamCandidate(ranked: RankedSession, rank: number, now: number, weak:
   const fork = shellCommand(["ctx", "fork", ...(isSessionId(session.id) ? [] : ["--"]), session.id]);
   const atUuid = ranked.bestChunk.lastUuid ?? null;
   return {
-    rank,
-    sessionId: session.id,
-    score: ranked.components.relevance,
-    scorePercent: Math.round(ranked.components.relevance * 100),
-    weak,
-    rankScore: ranked.score,
-    components: ranked.components,
-    project: session.project,
-    cwd: null,
-    updatedAt: new Date(session.updatedAt).toISOString(),
-    relativeDate: describeAge(session.updatedAt, now),
-    topic: session.title === "" ? "(untitled session)" : trimPreview(session.title, 120),
-    preview: trimPreview(ranked.bestChunk.text),
-    messageCount: session.messageCount,
-    matchedChunks: ranked.matchedChunks,
+    ...sharedFields(ranked, rank, now, weak, null),
     transcriptPath: "",
     transcriptExists: false,
     expiresInDays: null,
