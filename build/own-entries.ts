@@ -23,9 +23,9 @@ export const OWN_ENTRIES = {
     source: "src/bin/session-start.ts",
     borrowed: [
       "src/store/context/project-state.ts",
-      "src/hooks/context-injection.ts",
-      "src/hooks/injection-extras.ts",
-      "src/hooks/compaction-audit.ts",
+      "src/hooks/injection/context-injection.ts",
+      "src/hooks/injection/injection-extras.ts",
+      "src/hooks/injection/compaction-audit.ts",
       "src/config/load.ts",
     ],
   },

@@ -5,7 +5,7 @@
 // modules (build/builtin-imports.ts).
 const MIN_NODE = "22.3";
 // The hook events with an entry of their own (build/own-entries.ts), by the names Claude Code's settings use for
-// them (src/hooks/schemas.ts has every alias; the others go through main).
+// them (src/hooks/runtime/schemas.ts has every alias; the others go through main).
 const OWN_ENTRY = {
   "post-tool-use": "every-call",
   PostToolUse: "every-call",

@@ -4,8 +4,8 @@
 // Code's pipes) cost a hook process milliseconds (bench/hooks.bench.ts). The writes are synchronous: the reply has
 // reached the pipe when the process exits. A reader that went away (EPIPE) is not the hook's problem.
 import { writeSync } from "node:fs";
-import { runHookProcess } from "../hooks/process.ts";
-import type { HookTable } from "../hooks/types.ts";
+import { runHookProcess } from "../hooks/runtime/process.ts";
+import type { HookTable } from "../hooks/runtime/types.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
 
 export async function runHookFastPath(event: string | undefined, table: HookTable): Promise<never> {

@@ -84,7 +84,7 @@ const argv = process.argv.slice(2);
 if (argv[0] === "hook" && !argv.some((arg) => arg === "--help" || arg === "-h")) {
   const [{ runHookFastPath }, { HOOK_TABLE }] = await Promise.all([
     import("./hook-fast-path.ts"),
-    import("../hooks/table.ts"),
+    import("../hooks/runtime/table.ts"),
   ]);
   await runHookFastPath(argv[1], HOOK_TABLE);
 }

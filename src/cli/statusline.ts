@@ -108,7 +108,7 @@ export async function runStatusLine(
 ): Promise<void> {
   let line = MINIMAL_STATUS_LINE;
   try {
-    const { readAllStdin } = await import("../hooks/process.ts");
+    const { readAllStdin } = await import("../hooks/runtime/process.ts");
     line = renderStatusLine(await readAllStdin(stdin as NodeJS.ReadStream), deps);
   } catch {
     // the minimal line

@@ -7,7 +7,7 @@ import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { installFakeClaude } from "../../tests/helpers/fake-claude.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import type { SummaryRequest } from "../core/summaries/extractive.ts";
-import { HOOKS_DISABLED_ENV as HOOKS_MARKER } from "../hooks/process.ts";
+import { HOOKS_DISABLED_ENV as HOOKS_MARKER } from "../hooks/runtime/process.ts";
 import { ledgerPath, readLedger } from "../store/summaries/ledger-store.ts";
 import { claudeCliArgs, createClaudeCliClient, HOOKS_DISABLED_ENV } from "./claude-cli.ts";
 import { summarizeRequests } from "./summarizer.ts";

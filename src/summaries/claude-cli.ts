@@ -23,7 +23,7 @@ export interface ClaudeCliOptions {
   cwd?: string;
 }
 
-/** The hooks' own marker (src/hooks/process.ts HOOKS_DISABLED_ENV; a test checks they agree). */
+/** The hooks' own marker (src/hooks/runtime/process.ts HOOKS_DISABLED_ENV; a test checks they agree). */
 export const HOOKS_DISABLED_ENV = "CTX_HOOKS_DISABLED";
 const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
 

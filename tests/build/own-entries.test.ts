@@ -43,17 +43,17 @@ describe("hook entries built on their own", () => {
   });
 
   it.each([
-    ["every-call", "src/hooks/every-call.ts", 4],
-    ["session-start", "src/hooks/session-start.ts", 8],
-    ["pre-compact", "src/hooks/pre-compact.ts", 12],
-    ["session-end", "src/hooks/session-end.ts", 12],
+    ["every-call", "src/hooks/handlers/every-call.ts", 4],
+    ["session-start", "src/hooks/handlers/session-start.ts", 8],
+    ["pre-compact", "src/hooks/handlers/pre-compact.ts", 12],
+    ["session-end", "src/hooks/handlers/session-end.ts", 12],
   ] as const)("%s loads a handful of files with only its own events' code", (name, handler, most) => {
     const loaded = loadedBy(name);
     expect(loaded.size).toBeLessThanOrEqual(most);
     const sources = sourcesOf(loaded);
     expect(sources).toContain(handler);
     const others = HANDLERS.map((event) => `src/hooks/${event}.ts`).filter((source) => source !== handler);
-    expect(sources.filter((source) => others.includes(source) || source === "src/hooks/table.ts")).toEqual([]);
+    expect(sources.filter((source) => others.includes(source) || source === "src/hooks/runtime/table.ts")).toEqual([]);
     // SessionEnd queues the session's indexing (a detached child; the queue itself loads no SQLite: hook-lean.test.ts).
     const shells = sources.filter((source) => /^src\/(cli|mcp|search|summaries|bridge)\//.test(source));
     expect(shells.filter((source) => source !== "src/search/sync/queue-index.ts")).toEqual([]);
@@ -66,7 +66,7 @@ describe("hook entries built on their own", () => {
       .map((file) => readFileSync(join(folder, file), "utf8"))
       .join("\n");
     expect(text).not.toMatch(/@modelcontextprotocol|from ["']commander["']/);
-    expect(text).not.toContain("// src/hooks/table.ts");
+    expect(text).not.toContain("// src/hooks/runtime/table.ts");
   });
 
   it("each borrowed module is a program entry its borrower's import() reaches, and nothing else is borrowed", () => {

@@ -53,7 +53,7 @@ describe("hook path stays lean", () => {
       const modules = await modulesLoadedBy(["hook", event], input);
       const chunks = ownChunks(modules);
       // The recorder works: the dispatcher's code is among what was loaded (its chunk's name varies by build).
-      expect(chunks.some((file) => readFileSync(file, "utf8").includes("// src/hooks/dispatch.ts"))).toBe(true);
+      expect(chunks.some((file) => readFileSync(file, "utf8").includes("// src/hooks/runtime/dispatch.ts"))).toBe(true);
       const withFullZod = chunks.filter((file) => readFileSync(file, "utf8").includes(FULL_ZOD_MARKER));
       expect(withFullZod).toEqual([]);
       for (const pattern of FORBIDDEN)
@@ -75,7 +75,7 @@ describe("hook path stays lean", () => {
     const first = ownChunks(await modulesLoadedBy(["hook", event], input, options));
     expect(first.filter((file) => readFileSync(file, "utf8").includes(ZOD_MINI_MARKER))).not.toEqual([]);
     const chunks = ownChunks(await modulesLoadedBy(["hook", event], input, options));
-    expect(chunks.some((file) => readFileSync(file, "utf8").includes("// src/hooks/dispatch.ts"))).toBe(true);
+    expect(chunks.some((file) => readFileSync(file, "utf8").includes("// src/hooks/runtime/dispatch.ts"))).toBe(true);
     expect(chunks.filter((file) => readFileSync(file, "utf8").includes(ZOD_MINI_MARKER))).toEqual([]);
   });
 

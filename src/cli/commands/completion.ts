@@ -3,7 +3,7 @@
 import type { Command } from "commander";
 import { settingKeys } from "../../config/settings.ts";
 import { CtxError } from "../../errors.ts";
-import { HOOK_EVENT_ALIASES } from "../../hooks/events.ts";
+import { HOOK_EVENT_ALIASES } from "../../hooks/runtime/events.ts";
 import type { CliContext } from "../command-io.ts";
 import { completionNodes, completionScript, SHELLS, type Shell } from "../completion.ts";
 

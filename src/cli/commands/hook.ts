@@ -1,7 +1,7 @@
 // `ctx hook <event>`: normally taken by the fast path in src/bin (no commander); registered here so that
 // `ctx --help` lists it and `ctx hook --help` explains it. It runs the same dispatcher.
 import type { Command } from "commander";
-import { HOOK_EVENT_ALIASES } from "../../hooks/events.ts";
+import { HOOK_EVENT_ALIASES } from "../../hooks/runtime/events.ts";
 import type { CliContext } from "../command-io.ts";
 
 export function registerHookCommand(program: Command, ctx: CliContext): void {
@@ -13,8 +13,8 @@ export function registerHookCommand(program: Command, ctx: CliContext): void {
     .addHelpText("after", "\nAlways exits 0 unless blocking is the feature; problems are one line on stderr.")
     .action(async (event: string) => {
       const [{ runHookProcess }, { HOOK_TABLE }] = await Promise.all([
-        import("../../hooks/process.ts"),
-        import("../../hooks/table.ts"),
+        import("../../hooks/runtime/process.ts"),
+        import("../../hooks/runtime/table.ts"),
       ]);
       const result = await runHookProcess(
         event,

@@ -1,7 +1,7 @@
 // What ctx wires into Claude Code: the hook events with their matchers and timeouts, the MCP server entry,
 // and the shape of a handler. One source of truth for `ctx init`, the plugin files and `ctx doctor`.
 
-/** Claude Code event name -> the `ctx hook <arg>` that handles it (see src/hooks/schemas.ts). */
+/** Claude Code event name -> the `ctx hook <arg>` that handles it (see src/hooks/runtime/schemas.ts). */
 export interface CtxHookSpec {
   event: "SessionStart" | "PreCompact" | "PostCompact" | "PostToolUse" | "UserPromptSubmit" | "Stop" | "SessionEnd";
   arg: string;

@@ -19,8 +19,8 @@ import {
 import { assistantToolUse, type LineContext, toolResult, userPrompt } from "../../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../../config/defaults.ts";
 import { recordSessionStart } from "../../core/sessions/seen.ts";
-import { HOOK_TABLE } from "../../hooks/table.ts";
-import type { HookDeps } from "../../hooks/types.ts";
+import { HOOK_TABLE } from "../../hooks/runtime/table.ts";
+import type { HookDeps } from "../../hooks/runtime/types.ts";
 import { silentLogger } from "../../log.ts";
 import { readGuardState } from "../../store/guard/guard-store.ts";
 import { updateSessionsSeen } from "../../store/sessions/seen.ts";

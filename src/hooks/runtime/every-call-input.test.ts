@@ -3,7 +3,7 @@
 // keep the same fields, and name the same first problem.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { mostlyField } from "../../tests/helpers/json-arbitraries.ts";
+import { mostlyField } from "../../../tests/helpers/json-arbitraries.ts";
 import { checkWithSchema } from "./define-hook.ts";
 import { checkPostToolUseInput, checkStopInput } from "./every-call-input.ts";
 import { PostToolUseInputSchema, StopInputSchema } from "./schemas.ts";

@@ -2,10 +2,10 @@
 // or a byte search of the transcript's tail) before SessionStart or UserPromptSubmit loads the audit and
 // rendering code: with Claude Code 2.1.330 SessionStart `compact` runs before the summary exists, and then
 // this is all it costs.
-import type { CompactionAudit } from "../core/audit/compaction-audit.ts";
-import type { Injection } from "../core/context/injection.ts";
-import { readAudit } from "../store/audit/audit-store.ts";
-import { readFreshCompactSummary } from "../store/transcript/compact-summary.ts";
+import type { CompactionAudit } from "../../core/audit/compaction-audit.ts";
+import type { Injection } from "../../core/context/injection.ts";
+import { readAudit } from "../../store/audit/audit-store.ts";
+import { readFreshCompactSummary } from "../../store/transcript/compact-summary.ts";
 
 export interface SummaryText {
   text: string;

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { emptyContextState } from "../../tests/helpers/context-state.ts";
-import { addBudgetItem, EMPTY_BUDGET } from "../core/budget/compartments.ts";
-import { newInjection } from "../core/context/injection.ts";
+import { emptyContextState } from "../../../tests/helpers/context-state.ts";
+import { addBudgetItem, EMPTY_BUDGET } from "../../core/budget/compartments.ts";
+import { newInjection } from "../../core/context/injection.ts";
 import { compactInjectionText } from "./context-injection.ts";
 
 const state = {

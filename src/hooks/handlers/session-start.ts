@@ -6,21 +6,21 @@
 //   `hooks.autoRestore` is on;
 // - `resume`, `fork`, `clear`: nothing (the transcript already holds the conversation).
 
-import { projectPaths } from "../config/paths.ts";
-import { recordSessionStart } from "../core/sessions/seen.ts";
-import { describeError } from "../errors.ts";
-import { HOOK_ARCHIVE_INTERVAL_MS, startArchivePassIfDue } from "../store/archive/archive-schedule.ts";
-import { readInjection, writeInjection } from "../store/context/injection.ts";
-import { removeOrphanedTempFiles } from "../store/files/atomic-write.ts";
-import { updateSessionsSeen } from "../store/sessions/seen.ts";
-import { claudeCodePid } from "./claude-pid.ts";
-import { defineHook } from "./define-hook.ts";
-import { type SessionStartInput, SessionStartInputSchema } from "./schemas.ts";
-import type { HookDeps, HookOutcome, HookTable } from "./types.ts";
+import { projectPaths } from "../../config/paths.ts";
+import { recordSessionStart } from "../../core/sessions/seen.ts";
+import { describeError } from "../../errors.ts";
+import { HOOK_ARCHIVE_INTERVAL_MS, startArchivePassIfDue } from "../../store/archive/archive-schedule.ts";
+import { readInjection, writeInjection } from "../../store/context/injection.ts";
+import { removeOrphanedTempFiles } from "../../store/files/atomic-write.ts";
+import { updateSessionsSeen } from "../../store/sessions/seen.ts";
+import { claudeCodePid } from "../runtime/claude-pid.ts";
+import { defineHook } from "../runtime/define-hook.ts";
+import { type SessionStartInput, SessionStartInputSchema } from "../runtime/schemas.ts";
+import type { HookDeps, HookOutcome, HookTable } from "../runtime/types.ts";
 
 const STARTUP_MAX_CHARS = 2_500;
 
-/** The table of SessionStart's own entry (src/bin/session-start.ts); ./table.ts loads this file lazily. */
+/** The table of SessionStart's own entry (src/bin/session-start.ts); ../runtime/table.ts loads this file lazily. */
 export const SESSION_START_HOOKS: HookTable = {
   "session-start": defineHook(SessionStartInputSchema, (input, deps) => handleSessionStart(input, deps)),
 };
@@ -84,8 +84,8 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
   if (input.source === "startup") {
     if (!deps.config.hooks.autoRestore) return null;
     const [{ readNewestGoodState }, { startupInjectionText }] = await Promise.all([
-      import("../store/context/project-state.ts"),
-      import("./context-injection.ts"),
+      import("../../store/context/project-state.ts"),
+      import("../injection/context-injection.ts"),
     ]);
     // A damaged state.ctx falls back to the newest session state or checkpoint that verifies, and says so.
     const recovered = await readNewestGoodState(deps.projectRoot, input.session_id).catch(() => null);
@@ -102,10 +102,12 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
     injection !== null && injection.sessionId === input.session_id && !injection.settled ? injection : null;
   if (pending !== null) {
     // The summary exists now: audit what it lost and lead with that (the audit never runs in PreCompact).
-    const audited = await import("./compaction-audit-source.ts")
+    const audited = await import("../injection/compaction-audit-source.ts")
       .then(({ findAuditSource }) => findAuditSource(pending, input.transcript_path, deps.projectRoot))
       .then(async (source) =>
-        source === null ? null : (await import("./compaction-audit.ts")).auditedInjectionText(pending, source, deps),
+        source === null
+          ? null
+          : (await import("../injection/compaction-audit.ts")).auditedInjectionText(pending, source, deps),
       )
       .catch((error: unknown) => {
         deps.logger.warn(`compaction audit skipped: ${describeError(error)}`);
@@ -129,9 +131,9 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
   }
   // This session's own state: another session may have saved the project's newest state meanwhile.
   const [{ readSessionState }, { compactInjectionText }, { gatherInjectionExtras }] = await Promise.all([
-    import("../store/context/project-state.ts"),
-    import("./context-injection.ts"),
-    import("./injection-extras.ts"),
+    import("../../store/context/project-state.ts"),
+    import("../injection/context-injection.ts"),
+    import("../injection/injection-extras.ts"),
   ]);
   const state = await readSessionState(deps.projectRoot, input.session_id);
   return state === null ? null : compactInjectionText(state, pending, maxChars, await gatherInjectionExtras(deps));

@@ -3,16 +3,16 @@
 // fallback (the audit PostCompact stored, else the summary entry of the transcript; found by
 // compaction-audit-source.ts before this module is loaded). The re-injection then leads with what the
 // summary lost and drops the decisions, preferences and failures it already carries. Never PreCompact.
-import { type CompactionAudit, clip } from "../core/audit/compaction-audit.ts";
-import { renderLostBlock } from "../core/audit/report.ts";
-import type { ContextState } from "../core/context/extract.ts";
-import type { Injection } from "../core/context/injection.ts";
-import { runCompactionAudit, savedState } from "../store/audit/run-audit.ts";
-import { assemblyPolicyOf, storedSummaries } from "../store/context/restore.ts";
+import { type CompactionAudit, clip } from "../../core/audit/compaction-audit.ts";
+import { renderLostBlock } from "../../core/audit/report.ts";
+import type { ContextState } from "../../core/context/extract.ts";
+import type { Injection } from "../../core/context/injection.ts";
+import { runCompactionAudit, savedState } from "../../store/audit/run-audit.ts";
+import { assemblyPolicyOf, storedSummaries } from "../../store/context/restore.ts";
+import type { HookDeps } from "../runtime/types.ts";
 import type { AuditSource, SummaryText } from "./compaction-audit-source.ts";
 import { compactInjectionText } from "./context-injection.ts";
 import { gatherInjectionExtras } from "./injection-extras.ts";
-import type { HookDeps } from "./types.ts";
 
 /** The share of the re-injection the lost items may take; the rules and the state share the rest. */
 const LOST_SHARE = 0.5;

@@ -1,6 +1,6 @@
 // PreCompact's time limit and what running out of it answers: in the table (./table.ts) and in PreCompact's own
-// entry (./pre-compact.ts), and loaded by both before the handler's code.
-import type { Config } from "../config/schema.ts";
+// entry (../handlers/pre-compact.ts), and loaded by both before the handler's code.
+import type { Config } from "../../config/schema.ts";
 import type { HookDefinition, HookOutcome } from "./types.ts";
 
 function preCompactTimeoutOutcome(config: Config, limitMs: number): HookOutcome | null {

@@ -3,21 +3,21 @@
 // back verified, and leave the re-injection pending for SessionStart `compact`. PreCompact cannot inject
 // anything itself. If the state cannot be saved and verified, the compaction is blocked (exit 2) when
 // `hooks.blockCompactionOnSaveFailure` is on, so nothing is lost.
-import { newInjection } from "../core/context/injection.ts";
-import { describeError, isCtxError } from "../errors.ts";
-import { captureContextState } from "../store/context/capture.ts";
-import { writeInjection } from "../store/context/injection.ts";
-import { snapshotContext, startSnapshotTranscript } from "../store/context/operations.ts";
-import { readSessionState, writeProjectState } from "../store/context/project-state.ts";
-import { spawnDetachedRecompress } from "../store/snapshots/archive-worker.ts";
-import { compactInjectionText } from "./context-injection.ts";
-import { defineHook } from "./define-hook.ts";
-import { gatherInjectionExtras } from "./injection-extras.ts";
-import { PRE_COMPACT_LIMITS } from "./pre-compact-limits.ts";
-import { type PreCompactInput, PreCompactInputSchema } from "./schemas.ts";
-import type { HookDeps, HookOutcome, HookTable } from "./types.ts";
+import { newInjection } from "../../core/context/injection.ts";
+import { describeError, isCtxError } from "../../errors.ts";
+import { captureContextState } from "../../store/context/capture.ts";
+import { writeInjection } from "../../store/context/injection.ts";
+import { snapshotContext, startSnapshotTranscript } from "../../store/context/operations.ts";
+import { readSessionState, writeProjectState } from "../../store/context/project-state.ts";
+import { spawnDetachedRecompress } from "../../store/snapshots/archive-worker.ts";
+import { compactInjectionText } from "../injection/context-injection.ts";
+import { gatherInjectionExtras } from "../injection/injection-extras.ts";
+import { defineHook } from "../runtime/define-hook.ts";
+import { PRE_COMPACT_LIMITS } from "../runtime/pre-compact-limits.ts";
+import { type PreCompactInput, PreCompactInputSchema } from "../runtime/schemas.ts";
+import type { HookDeps, HookOutcome, HookTable } from "../runtime/types.ts";
 
-/** The table of PreCompact's own entry (src/bin/pre-compact.ts); ./table.ts loads this file lazily. */
+/** The table of PreCompact's own entry (src/bin/pre-compact.ts); ../runtime/table.ts loads this file lazily. */
 export const PRE_COMPACT_HOOKS: HookTable = {
   "pre-compact": defineHook(PreCompactInputSchema, (input, deps) => handlePreCompact(input, deps), PRE_COMPACT_LIMITS),
 };

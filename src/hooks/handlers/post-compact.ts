@@ -2,10 +2,10 @@
 // is made from it here and stored beside the snapshot; SessionStart `compact` then leads the re-injection
 // with what it lost. PostCompact's output is discarded: it only writes. Whichever of the two runs first
 // audits; this one, holding the summary Claude Code sent, overwrites a transcript-based record.
-import { readInjection } from "../store/context/injection.ts";
-import { auditPendingCompaction } from "./compaction-audit.ts";
-import type { PostCompactInput } from "./schemas.ts";
-import type { HookDeps, HookOutcome } from "./types.ts";
+import { readInjection } from "../../store/context/injection.ts";
+import { auditPendingCompaction } from "../injection/compaction-audit.ts";
+import type { PostCompactInput } from "../runtime/schemas.ts";
+import type { HookDeps, HookOutcome } from "../runtime/types.ts";
 
 export async function handlePostCompact(input: PostCompactInput, deps: HookDeps): Promise<HookOutcome | null> {
   const summary = input.compact_summary ?? "";

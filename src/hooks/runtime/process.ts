@@ -1,11 +1,11 @@
 // The I/O shell of `ctx hook <event>`: reads all of stdin, runs the dispatcher with production deps,
 // writes the reply. Loaded straight from src/bin without commander or the MCP SDK (hook start-up budget).
 import { fstatSync, read } from "node:fs";
-import { knownConfig, readConfigLayers } from "../config/layers.ts";
-import { findProjectRoot } from "../config/paths.ts";
-import type { Config } from "../config/schema.ts";
-import { createLogger, parseLogLevel } from "../log.ts";
-import { fileConfigCache } from "../store/config/config-cache.ts";
+import { knownConfig, readConfigLayers } from "../../config/layers.ts";
+import { findProjectRoot } from "../../config/paths.ts";
+import type { Config } from "../../config/schema.ts";
+import { createLogger, parseLogLevel } from "../../log.ts";
+import { fileConfigCache } from "../../store/config/config-cache.ts";
 import { type HookRunResult, runHook, stderrLine } from "./dispatch.ts";
 import type { HookTable } from "./types.ts";
 
@@ -169,5 +169,5 @@ export async function runHookProcess(
 async function loadHookConfig(projectRoot: string, env: NodeJS.ProcessEnv): Promise<Config> {
   const cache = fileConfigCache(env);
   const layers = readConfigLayers({ projectRoot, env });
-  return knownConfig(layers, cache) ?? (await import("../config/load.ts")).validateLayers(layers, cache);
+  return knownConfig(layers, cache) ?? (await import("../../config/load.ts")).validateLayers(layers, cache);
 }

@@ -1,13 +1,13 @@
 // What the compact re-injection carries besides the saved state: the CLAUDE.md rules marked (ENFORCED) or
 // (CRITICAL) (redacted like everything ctx injects) and the context budget. Neither may stop the
 // re-injection: a damaged budget file or an unreadable CLAUDE.md is logged and left out.
-import { redactText } from "../core/redact/redact.ts";
-import { renderRulesBlock } from "../core/rules/check.ts";
-import { describeError } from "../errors.ts";
-import { readBudget } from "../store/budget/budget-store.ts";
-import { discoverClaudeMdRules } from "../store/rules/claude-md.ts";
+import { redactText } from "../../core/redact/redact.ts";
+import { renderRulesBlock } from "../../core/rules/check.ts";
+import { describeError } from "../../errors.ts";
+import { readBudget } from "../../store/budget/budget-store.ts";
+import { discoverClaudeMdRules } from "../../store/rules/claude-md.ts";
+import type { HookDeps } from "../runtime/types.ts";
 import type { InjectionExtras } from "./context-injection.ts";
-import type { HookDeps } from "./types.ts";
 
 export async function gatherInjectionExtras(deps: HookDeps): Promise<InjectionExtras> {
   const { config } = deps;

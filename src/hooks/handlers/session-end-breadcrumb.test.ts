@@ -3,12 +3,12 @@ import { lstatSync, mkdirSync, mkdtempSync, readFileSync, statSync, symlinkSync,
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
-import { assistantText, type LineContext, userPrompt } from "../../tests/helpers/transcript-lines.ts";
-import { defaultConfig } from "../config/defaults.ts";
-import type { Config } from "../config/schema.ts";
-import { silentLogger } from "../log.ts";
-import { runHook } from "./dispatch.ts";
-import { HOOK_TABLE } from "./table.ts";
+import { assistantText, type LineContext, userPrompt } from "../../../tests/helpers/transcript-lines.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import type { Config } from "../../config/schema.ts";
+import { silentLogger } from "../../log.ts";
+import { runHook } from "../runtime/dispatch.ts";
+import { HOOK_TABLE } from "../runtime/table.ts";
 
 let base: string;
 let project: string;

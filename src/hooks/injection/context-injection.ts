@@ -5,14 +5,14 @@
 // then the saved state in the room left (with its conversation assembled from summaries where the caller
 // loaded them), all within Claude Code's
 // additionalContext limit, carrying the injection's token so its arrival can be checked in the transcript.
-import { assembleBudget, type BudgetFile } from "../core/budget/compartments.ts";
-import type { ContextState } from "../core/context/extract.ts";
-import type { Injection } from "../core/context/injection.ts";
-import { renderRestoreText } from "../core/context/restore-text.ts";
-import { CHARS_PER_TOKEN } from "../core/estimate.ts";
-import type { AssemblyPolicy } from "../core/summaries/assemble.ts";
-import { renderRestoreWithConversation } from "../core/summaries/conversation-part.ts";
-import type { SummaryRecord } from "../core/summaries/sidecar.ts";
+import { assembleBudget, type BudgetFile } from "../../core/budget/compartments.ts";
+import type { ContextState } from "../../core/context/extract.ts";
+import type { Injection } from "../../core/context/injection.ts";
+import { renderRestoreText } from "../../core/context/restore-text.ts";
+import { CHARS_PER_TOKEN } from "../../core/estimate.ts";
+import type { AssemblyPolicy } from "../../core/summaries/assemble.ts";
+import { renderRestoreWithConversation } from "../../core/summaries/conversation-part.ts";
+import type { SummaryRecord } from "../../core/summaries/sidecar.ts";
 
 export interface InjectionExtras {
   /** The rules block (already redacted), or "" when there are none or re-injection is off. */

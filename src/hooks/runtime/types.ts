@@ -1,8 +1,8 @@
 // What every hook handler receives and answers, and the shape of a table entry: imported by the tables, the
 // dispatcher and each handler, so that the handlers (loaded lazily by the table) never import the table itself.
 // No zod here: the every-call hooks load none (./every-call-input.ts).
-import type { Config } from "../config/schema.ts";
-import type { Logger } from "../log.ts";
+import type { Config } from "../../config/schema.ts";
+import type { Logger } from "../../log.ts";
 import type { HookEvent } from "./events.ts";
 
 export interface HookDeps {
@@ -39,7 +39,7 @@ export interface HookDefinition<T = unknown> {
   onTimeout?: (config: Config, limitMs: number) => HookOutcome | null;
 }
 
-/** Event -> definition. The whole table (./table.ts), or the part an entry of its own runs (./every-call.ts, …). */
+/** Event -> definition. The whole table (./table.ts), or the part an entry of its own runs (../handlers/every-call.ts, …). */
 export type HookTable = Partial<Record<HookEvent, HookDefinition>>;
 
 /** A table entry from an input check and the handler that takes what it checked. */

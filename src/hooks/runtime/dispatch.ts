@@ -1,9 +1,9 @@
 // Runs one hook: event name -> parse and validate stdin -> handler under a time limit -> the reply.
 // It never throws and never breaks the user's session: every failure is exit 0, one stderr line, no stdout.
 // Every stderr line goes through sanitizeLogLine (Claude Code shows it): no ESC from a transcript or a path.
-import { defaultConfig } from "../config/defaults.ts";
-import { describeError } from "../errors.ts";
-import { sanitizeLogLine } from "../terminal-text.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { describeError } from "../../errors.ts";
+import { sanitizeLogLine } from "../../terminal-text.ts";
 import { HOOK_EVENT_ALIASES, resolveHookEvent } from "./events.ts";
 import type { HookDeps, HookTable } from "./types.ts";
 
@@ -11,7 +11,7 @@ export interface HookRunResult {
   stdout: string;
   stderr: string;
   exitCode: number;
-  /** stdin never ended within its time limit and a read of it is still blocked (src/hooks/process.ts). */
+  /** stdin never ended within its time limit and a read of it is still blocked (src/hooks/runtime/process.ts). */
   abandonedStdinRead?: boolean;
 }
 
@@ -20,7 +20,7 @@ export interface HookRunDeps extends Omit<HookDeps, "projectRoot" | "config" | "
   findProjectRoot: (cwd: string) => string;
   /** Loads the config for a project; may throw CONFIG_INVALID (the hook then runs on defaults). */
   loadConfig: (projectRoot: string) => HookDeps["config"] | Promise<HookDeps["config"]>;
-  /** The events this process can run: ./table.ts (all of them) or ./every-call.ts (the every-call entry's). */
+  /** The events this process can run: ./table.ts (all of them) or ../handlers/every-call.ts (the every-call entry's). */
   table: HookTable;
 }
 

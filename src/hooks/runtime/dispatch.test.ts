@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { defaultConfig } from "../config/defaults.ts";
-import { CtxError } from "../errors.ts";
-import { silentLogger } from "../log.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { CtxError } from "../../errors.ts";
+import { silentLogger } from "../../log.ts";
 import { defineHook } from "./define-hook.ts";
 import { type HookRunDeps, runHook } from "./dispatch.ts";
 import { SessionStartInputSchema } from "./schemas.ts";

@@ -3,13 +3,13 @@
 // the saved state is injected here, once. When it is, and the compaction audit (made by PostCompact, after
 // SessionStart in Claude Code 2.1.330) found items the summary lost that SessionStart could not lead with,
 // they come with this prompt. Cheap when nothing is pending: one small file read.
-import { decideFallback, type Injection } from "../core/context/injection.ts";
-import { readInjection, transcriptContains, writeInjection } from "../store/context/injection.ts";
-import { readSessionState } from "../store/context/project-state.ts";
-import { compactInjectionText } from "./context-injection.ts";
-import { gatherInjectionExtras } from "./injection-extras.ts";
-import type { UserPromptSubmitInput } from "./schemas.ts";
-import type { HookDeps, HookOutcome } from "./types.ts";
+import { decideFallback, type Injection } from "../../core/context/injection.ts";
+import { readInjection, transcriptContains, writeInjection } from "../../store/context/injection.ts";
+import { readSessionState } from "../../store/context/project-state.ts";
+import { compactInjectionText } from "../injection/context-injection.ts";
+import { gatherInjectionExtras } from "../injection/injection-extras.ts";
+import type { UserPromptSubmitInput } from "../runtime/schemas.ts";
+import type { HookDeps, HookOutcome } from "../runtime/types.ts";
 
 export async function handleUserPromptSubmit(
   input: UserPromptSubmitInput,
@@ -49,8 +49,8 @@ export async function handleUserPromptSubmit(
 async function lostItemsText(injection: Injection, deps: HookDeps): Promise<string> {
   if (injection.snapshotId === null) return "";
   const [{ readAudit }, { renderLostBlock }] = await Promise.all([
-    import("../store/audit/audit-store.ts"),
-    import("../core/audit/report.ts"),
+    import("../../store/audit/audit-store.ts"),
+    import("../../core/audit/report.ts"),
   ]);
   const audit = await readAudit(deps.projectRoot, injection.snapshotId);
   if (audit === null || audit.sessionId !== injection.sessionId) return "";
@@ -70,10 +70,12 @@ async function injectionText(
   transcriptPath: string,
   deps: HookDeps,
 ): Promise<string | null> {
-  const audited = await import("./compaction-audit-source.ts")
+  const audited = await import("../injection/compaction-audit-source.ts")
     .then(({ findAuditSource }) => findAuditSource(injection, transcriptPath, deps.projectRoot))
     .then(async (source) =>
-      source === null ? null : (await import("./compaction-audit.ts")).auditedInjectionText(injection, source, deps),
+      source === null
+        ? null
+        : (await import("../injection/compaction-audit.ts")).auditedInjectionText(injection, source, deps),
     )
     .catch(() => null);
   if (audited !== null) return audited.text;

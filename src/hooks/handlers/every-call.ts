@@ -1,14 +1,14 @@
 // The hooks Claude Code runs after every tool call (PostToolUse) and at the end of every turn (Stop), and their
 // table. The every-call entry (src/bin/every-call.ts, built on its own into dist/every-call/) loads this and nothing
 // of the other events, so these processes load a handful of files instead of the whole hook graph (DESIGN.md's
-// post-tool-use budget); ./table.ts loads it lazily for the other ways in (`ctx hook` through commander, tests).
-import { afterToolCall, postToolUseHookOutput } from "../store/guard/after-tool-call.ts";
-import { runContextGuard } from "../store/guard/context-guard.ts";
-import { checkpointTick } from "../store/snapshots/checkpoint-tick.ts";
-import { awaitTranscriptText, lastReplyMarker } from "../store/transcript/await-tool-use.ts";
-import { checkPostToolUseInput, checkStopInput } from "./every-call-input.ts";
-import type { PostToolUseInput, StopInput } from "./schemas.ts";
-import { type HookDeps, type HookOutcome, type HookTable, hookOf } from "./types.ts";
+// post-tool-use budget); ../runtime/table.ts loads it lazily for the other ways in (`ctx hook` through commander, tests).
+import { afterToolCall, postToolUseHookOutput } from "../../store/guard/after-tool-call.ts";
+import { runContextGuard } from "../../store/guard/context-guard.ts";
+import { checkpointTick } from "../../store/snapshots/checkpoint-tick.ts";
+import { awaitTranscriptText, lastReplyMarker } from "../../store/transcript/await-tool-use.ts";
+import { checkPostToolUseInput, checkStopInput } from "../runtime/every-call-input.ts";
+import type { PostToolUseInput, StopInput } from "../runtime/schemas.ts";
+import { type HookDeps, type HookOutcome, type HookTable, hookOf } from "../runtime/types.ts";
 
 /** After every tool call: the rolling checkpoint, then the context guard (whose reply, when it speaks, is the
  *  hook's reply); store/guard/after-tool-call.ts, shared with the ctx_guard_tick MCP tool. */

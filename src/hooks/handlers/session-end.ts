@@ -3,18 +3,18 @@
 // declared (ctx init declares one); this stays well under that (see bench/hooks.bench.ts). With
 // `breadcrumb.enabled`, one line about the session is also appended to an Obsidian daily note.
 import { basename } from "node:path";
-import { homeOf } from "../config/claude-paths.ts";
-import type { ContextState } from "../core/context/extract.ts";
-import { recordSessionEnd } from "../core/sessions/seen.ts";
-import { describeError } from "../errors.ts";
-import { queueSessionIndexing } from "../search/sync/queue-index.ts";
-import { saveContext } from "../store/context/operations.ts";
-import { updateSessionsSeen } from "../store/sessions/seen.ts";
-import { defineHook } from "./define-hook.ts";
-import { type SessionEndInput, SessionEndInputSchema } from "./schemas.ts";
-import type { HookDeps, HookOutcome, HookTable } from "./types.ts";
+import { homeOf } from "../../config/claude-paths.ts";
+import type { ContextState } from "../../core/context/extract.ts";
+import { recordSessionEnd } from "../../core/sessions/seen.ts";
+import { describeError } from "../../errors.ts";
+import { queueSessionIndexing } from "../../search/sync/queue-index.ts";
+import { saveContext } from "../../store/context/operations.ts";
+import { updateSessionsSeen } from "../../store/sessions/seen.ts";
+import { defineHook } from "../runtime/define-hook.ts";
+import { type SessionEndInput, SessionEndInputSchema } from "../runtime/schemas.ts";
+import type { HookDeps, HookOutcome, HookTable } from "../runtime/types.ts";
 
-/** The table of SessionEnd's own entry (src/bin/session-end.ts); ./table.ts loads this file lazily. */
+/** The table of SessionEnd's own entry (src/bin/session-end.ts); ../runtime/table.ts loads this file lazily. */
 export const SESSION_END_HOOKS: HookTable = {
   "session-end": defineHook(SessionEndInputSchema, (input, deps) => handleSessionEnd(input, deps)),
 };
@@ -61,7 +61,7 @@ export async function handleSessionEnd(input: SessionEndInput, deps: HookDeps): 
   }
   if (deps.config.breadcrumb.enabled) {
     try {
-      const { appendBreadcrumb } = await import("../store/sessions/breadcrumb-note.ts");
+      const { appendBreadcrumb } = await import("../../store/sessions/breadcrumb-note.ts");
       const note = await appendBreadcrumb(
         {
           vault: deps.config.breadcrumb.vault,
