@@ -4,8 +4,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readPluginMeta } from "../../setup/plugin-files-write.ts";
-import { renderForkDetectCommand } from "./init-fork-detect.ts";
-import { CTX_HOOK_SPECS } from "./init-hooks-spec.ts";
+import { renderForkDetectCommand } from "./init/fork-detect.ts";
+import { CTX_HOOK_SPECS } from "./init/hooks-spec.ts";
 import { PLUGIN_ENTRY, renderPluginFiles } from "./plugin-files.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");

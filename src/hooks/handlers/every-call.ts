@@ -3,8 +3,8 @@
 // of the other events, so these processes load a handful of files instead of the whole hook graph (DESIGN.md's
 // post-tool-use budget); ../runtime/table.ts loads it lazily for the other ways in (`ctx hook` through commander, tests).
 import { afterToolCall, postToolUseHookOutput } from "../../store/guard/after-tool-call.ts";
+import { checkpointTick } from "../../store/guard/checkpoint-tick.ts";
 import { runContextGuard } from "../../store/guard/context-guard.ts";
-import { checkpointTick } from "../../store/snapshots/checkpoint-tick.ts";
 import { awaitTranscriptText, lastReplyMarker } from "../../store/transcript/await-tool-use.ts";
 import { checkPostToolUseInput, checkStopInput } from "../runtime/every-call-input.ts";
 import type { PostToolUseInput, StopInput } from "../runtime/schemas.ts";

@@ -1,7 +1,7 @@
 // Which command ctx writes into Claude Code's settings, and how to recognise a command ctx wrote earlier
 // (so a re-run updates in place and `--remove` takes out exactly ctx's entries).
 import { join } from "node:path";
-import type { CtxCommand } from "./init-hooks-spec.ts";
+import type { CtxCommand } from "./hooks-spec.ts";
 
 /** A name found on PATH: where, and the real files it runs (its realpath, or the script a shim starts). */
 export interface PathLookup {

@@ -17,7 +17,7 @@ import {
   holdsToolCall,
   parseCheckpointMark,
   planTick,
-} from "../../core/snapshots/checkpoint-tick.ts";
+} from "../../core/guard/checkpoint-tick.ts";
 import type { Logger } from "../../log.ts";
 import { isCtxPathSafe, openRegularFileSync, replaceFileSync } from "../files/safe-path.ts";
 

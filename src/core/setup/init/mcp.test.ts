@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { mergeEnabledServer, mergeMcpServer, removeEnabledServer, removeMcpServer } from "./init-mcp.ts";
+import { mergeEnabledServer, mergeMcpServer, removeEnabledServer, removeMcpServer } from "./mcp.ts";
 
 const cmd = { command: "ctx", prefixArgs: [] };
 const other = { type: "http", url: "https://example.invalid/mcp" };

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { INIT_FILES, type InitFileKey, type ProjectSnapshot, planInit } from "./init-plan.ts";
-import { mergeStatusLine, removeStatusLine, statusLineCommand } from "./init-statusline.ts";
+import { INIT_FILES, type InitFileKey, type ProjectSnapshot, planInit } from "./plan.ts";
+import { mergeStatusLine, removeStatusLine, statusLineCommand } from "./statusline.ts";
 
 const cmd = { command: "node", prefixArgs: ["/opt/my tools/ctx/dist/ctx.js"] };
 const NO_FILES: Record<InitFileKey, string | null> = {

@@ -1,10 +1,10 @@
 // The project MCP server entry (`.mcp.json` mcpServers.ctx) and its approval
 // (`.claude/settings.local.json` enabledMcpjsonServers). Every other server and field stays untouched.
-import { CtxError } from "../../errors.ts";
-import { isCtxInvocation } from "./init-command-choice.ts";
-import { buildMcpServerEntry, CTX_MCP_SERVER_NAME, type CtxCommand, describeCommand } from "./init-hooks-spec.ts";
-import { isJsonObject, type JsonObject, jsonEqual } from "./init-json-text.ts";
-import type { EditResult } from "./init-settings-hooks.ts";
+import { CtxError } from "../../../errors.ts";
+import { isCtxInvocation } from "./command-choice.ts";
+import { buildMcpServerEntry, CTX_MCP_SERVER_NAME, type CtxCommand, describeCommand } from "./hooks-spec.ts";
+import { isJsonObject, type JsonObject, jsonEqual } from "./json-text.ts";
+import type { EditResult } from "./settings-hooks.ts";
 
 const NAME = CTX_MCP_SERVER_NAME;
 

@@ -5,7 +5,7 @@ import {
   gitignoreIgnoresCtx,
   gitignoreIgnoresLocalSettings,
   removeCtxFromGitignore,
-} from "./init-gitignore.ts";
+} from "./gitignore.ts";
 
 const LOCAL = ".claude/settings.local.json";
 

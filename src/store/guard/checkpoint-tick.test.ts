@@ -8,8 +8,8 @@ import { assistantText, assistantToolUse, userPrompt } from "../../../tests/help
 import { defaultConfig } from "../../config/defaults.ts";
 import { ContextStateSchema } from "../../core/context/extract.ts";
 import { silentLogger } from "../../log.ts";
+import { listCheckpoints, readCheckpoint } from "../snapshots/checkpoints.ts";
 import { checkpointTick, type TickDeps } from "./checkpoint-tick.ts";
-import { listCheckpoints, readCheckpoint } from "./checkpoints.ts";
 
 let base: string;
 let root: string;

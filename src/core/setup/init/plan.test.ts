@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { renderForkDetectCommand } from "./init-fork-detect.ts";
+import { renderForkDetectCommand } from "./fork-detect.ts";
 import {
   INIT_FILES,
   type InitFileKey,
@@ -8,7 +8,7 @@ import {
   type PlannedChange,
   type ProjectSnapshot,
   planInit,
-} from "./init-plan.ts";
+} from "./plan.ts";
 
 const cmd = { command: "ctx", prefixArgs: [] };
 const NO_FILES: Record<InitFileKey, string | null> = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { locateJsonError } from "./init-json-position.ts";
+import { locateJsonError } from "./json-position.ts";
 
 describe("locateJsonError", () => {
   it.each([

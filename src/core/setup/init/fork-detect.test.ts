@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { isUnmodifiedCtxFile, renderForkDetectCommand } from "./init-fork-detect.ts";
+import { isUnmodifiedCtxFile, renderForkDetectCommand } from "./fork-detect.ts";
 
 describe("/fork-detect command", () => {
   const content = renderForkDetectCommand();

@@ -1,8 +1,8 @@
 // Reading and writing the JSON files ctx merges into (.mcp.json, .claude/settings*.json): a parse error that
 // names the file and the position, and output that keeps the file's own indent and line endings
 // (2 spaces + trailing newline for new files), so a merge produces a small diff.
-import { CtxError } from "../../errors.ts";
-import { locateJsonError } from "./init-json-position.ts";
+import { CtxError } from "../../../errors.ts";
+import { locateJsonError } from "./json-position.ts";
 
 export interface JsonStyle {
   indent: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { chooseCtxCommand, isCtxInvocation, parseShimTargets, splitCommandLine } from "./init-command-choice.ts";
-import { PLUGIN_ENTRY } from "./plugin-files.ts";
+import { PLUGIN_ENTRY } from "../plugin-files.ts";
+import { chooseCtxCommand, isCtxInvocation, parseShimTargets, splitCommandLine } from "./command-choice.ts";
 
 const self = "/opt/lib/node_modules/claude-ctx/dist/ctx.js";
 const base = { self, distEntry: self, execPath: "/usr/bin/node", ctxOnPath: null, claudeCtxOnPath: null };

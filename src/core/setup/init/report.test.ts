@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { planInit } from "./init-plan.ts";
-import { buildInitReport, formatInitReport, type InitOutcome } from "./init-report.ts";
+import { planInit } from "./plan.ts";
+import { buildInitReport, formatInitReport, type InitOutcome } from "./report.ts";
 
 const command = { command: "ctx", prefixArgs: [], reason: "`ctx` on PATH is this program" };
 const empty = {

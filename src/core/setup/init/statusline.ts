@@ -1,11 +1,11 @@
 // `ctx init --statusline`: Claude Code's `statusLine` setting pointed at `ctx statusline` (a shell command
 // string, unlike hooks' exec form). A status line that is not ctx's is the person's: kept unless --force.
 // `--remove` takes out ctx's status line only.
-import { quoteShellWord } from "../shell/quote.ts";
-import { isCtxInvocation } from "./init-command-choice.ts";
-import type { CtxCommand } from "./init-hooks-spec.ts";
-import { isJsonObject, type JsonObject, jsonEqual } from "./init-json-text.ts";
-import type { EditResult } from "./init-settings-hooks.ts";
+import { quoteShellWord } from "../../shell/quote.ts";
+import { isCtxInvocation } from "./command-choice.ts";
+import type { CtxCommand } from "./hooks-spec.ts";
+import { isJsonObject, type JsonObject, jsonEqual } from "./json-text.ts";
+import type { EditResult } from "./settings-hooks.ts";
 
 export function statusLineCommand(cmd: CtxCommand): string {
   return [cmd.command, ...cmd.prefixArgs, "statusline"].map(quoteShellWord).join(" ");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { CtxError } from "../../errors.ts";
-import { detectJsonStyle, jsonEqual, parseJsonObjectFile, serializeJson } from "./init-json-text.ts";
+import { CtxError } from "../../../errors.ts";
+import { detectJsonStyle, jsonEqual, parseJsonObjectFile, serializeJson } from "./json-text.ts";
 
 describe("parseJsonObjectFile", () => {
   it("names the file, line and column of a syntax error", () => {

@@ -1,9 +1,9 @@
 // What `ctx init` tells the person: the `--json` report (schema below) and the human lines, one per file,
 // followed by the next steps.
 import * as z from "zod/mini";
-import type { CommandChoice } from "./init-command-choice.ts";
-import { describeCommand } from "./init-hooks-spec.ts";
-import { type InitMode, isAlreadySetUp, type PlannedChange } from "./init-plan.ts";
+import type { CommandChoice } from "./command-choice.ts";
+import { describeCommand } from "./hooks-spec.ts";
+import { type InitMode, isAlreadySetUp, type PlannedChange } from "./plan.ts";
 
 export const InitReportSchema = z.object({
   project: z.string(),

@@ -2,22 +2,16 @@
 // All of it is computed (and every JSON file parsed) before anything is written, so a bad file stops the
 // whole run with nothing half-done.
 
-import { CtxError } from "../../errors.ts";
-import { quoteShellWord } from "../shell/quote.ts";
-import { isUnmodifiedCtxFile, renderForkDetectCommand } from "./init-fork-detect.ts";
-import { addCtxToGitignore, removeCtxFromGitignore } from "./init-gitignore.ts";
-import type { CtxCommand, HookWiring } from "./init-hooks-spec.ts";
-import {
-  DEFAULT_JSON_STYLE,
-  type JsonObject,
-  jsonEqual,
-  parseJsonObjectFile,
-  serializeJson,
-} from "./init-json-text.ts";
-import { mergeEnabledServer, mergeMcpServer, removeEnabledServer, removeMcpServer } from "./init-mcp.ts";
-import { type EditResult, mergeCtxHooks, removeCtxHooks } from "./init-settings-hooks.ts";
-import { mergeStatusLine, removeStatusLine } from "./init-statusline.ts";
-import { renderSummariesCommand, type SummariesCommandName } from "./init-summaries-commands.ts";
+import { CtxError } from "../../../errors.ts";
+import { quoteShellWord } from "../../shell/quote.ts";
+import { isUnmodifiedCtxFile, renderForkDetectCommand } from "./fork-detect.ts";
+import { addCtxToGitignore, removeCtxFromGitignore } from "./gitignore.ts";
+import type { CtxCommand, HookWiring } from "./hooks-spec.ts";
+import { DEFAULT_JSON_STYLE, type JsonObject, jsonEqual, parseJsonObjectFile, serializeJson } from "./json-text.ts";
+import { mergeEnabledServer, mergeMcpServer, removeEnabledServer, removeMcpServer } from "./mcp.ts";
+import { type EditResult, mergeCtxHooks, removeCtxHooks } from "./settings-hooks.ts";
+import { mergeStatusLine, removeStatusLine } from "./statusline.ts";
+import { renderSummariesCommand, type SummariesCommandName } from "./summaries-commands.ts";
 
 export const INIT_FILES = {
   mcpJson: ".mcp.json",

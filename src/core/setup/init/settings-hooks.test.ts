@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { CTX_HOOK_SPECS } from "./init-hooks-spec.ts";
-import type { JsonObject } from "./init-json-text.ts";
-import { isCtxHookHandler, mergeCtxHooks, removeCtxHooks, sameMatcher } from "./init-settings-hooks.ts";
+import { CTX_HOOK_SPECS } from "./hooks-spec.ts";
+import type { JsonObject } from "./json-text.ts";
+import { isCtxHookHandler, mergeCtxHooks, removeCtxHooks, sameMatcher } from "./settings-hooks.ts";
 
 const cmd = { command: "ctx", prefixArgs: [] };
 const FILE = ".claude/settings.json";

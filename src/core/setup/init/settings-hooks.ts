@@ -1,8 +1,8 @@
 // Merging ctx's hooks into a Claude Code settings object and taking them out again. The user's own hooks,
 // matcher groups and other settings stay as they are; ctx's handlers are recognised by their command
 // (isCtxInvocation), so a re-run updates them in place and `--remove` removes exactly them.
-import { CtxError } from "../../errors.ts";
-import { isCtxInvocation } from "./init-command-choice.ts";
+import { CtxError } from "../../../errors.ts";
+import { isCtxInvocation } from "./command-choice.ts";
 import {
   buildHookHandler,
   buildMatcherGroup,
@@ -11,8 +11,8 @@ import {
   type CtxCommand,
   type CtxHookSpec,
   type HookWiring,
-} from "./init-hooks-spec.ts";
-import { isJsonObject, type JsonObject, jsonEqual } from "./init-json-text.ts";
+} from "./hooks-spec.ts";
+import { isJsonObject, type JsonObject, jsonEqual } from "./json-text.ts";
 
 export interface EditResult {
   value: JsonObject;
