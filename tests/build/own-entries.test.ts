@@ -43,10 +43,10 @@ describe("hook entries built on their own", () => {
   });
 
   it.each([
-    ["every-call", "src/hooks/handlers/every-call.ts", 4],
-    ["session-start", "src/hooks/handlers/session-start.ts", 8],
-    ["pre-compact", "src/hooks/handlers/pre-compact.ts", 12],
-    ["session-end", "src/hooks/handlers/session-end.ts", 12],
+    ["every-call", "src/hooks/handlers/post-tool-use.hook.ts", 4],
+    ["session-start", "src/hooks/handlers/session-start.hook.ts", 8],
+    ["pre-compact", "src/hooks/handlers/pre-compact.hook.ts", 12],
+    ["session-end", "src/hooks/handlers/session-end.hook.ts", 12],
   ] as const)("%s loads a handful of files with only its own events' code", (name, handler, most) => {
     const loaded = loadedBy(name);
     expect(loaded.size).toBeLessThanOrEqual(most);

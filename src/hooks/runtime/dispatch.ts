@@ -20,7 +20,7 @@ export interface HookRunDeps extends Omit<HookDeps, "projectRoot" | "config" | "
   findProjectRoot: (cwd: string) => string;
   /** Loads the config for a project; may throw CONFIG_INVALID (the hook then runs on defaults). */
   loadConfig: (projectRoot: string) => HookDeps["config"] | Promise<HookDeps["config"]>;
-  /** The events this process can run: ./table.ts (all of them) or ../handlers/every-call.ts (the every-call entry's). */
+  /** The events this process can run: ./table.ts (all of them) or ../handlers/post-tool-use.hook.ts (the every-call entry's). */
   table: HookTable;
 }
 

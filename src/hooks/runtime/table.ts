@@ -23,20 +23,20 @@ import type { HookDefinition, HookDeps } from "./types.ts";
 
 // Handlers load on demand, so each hook process pays only for its own event's code (hook start-up budget).
 const handleSessionStart = async (input: SessionStartInput, deps: HookDeps) =>
-  (await import("../handlers/session-start.ts")).handleSessionStart(input, deps);
+  (await import("../handlers/session-start.hook.ts")).handleSessionStart(input, deps);
 const handlePreCompact = async (input: PreCompactInput, deps: HookDeps) =>
-  (await import("../handlers/pre-compact.ts")).handlePreCompact(input, deps);
+  (await import("../handlers/pre-compact.hook.ts")).handlePreCompact(input, deps);
 const handlePostCompact = async (input: PostCompactInput, deps: HookDeps) =>
-  (await import("../handlers/post-compact.ts")).handlePostCompact(input, deps);
+  (await import("../handlers/post-compact.hook.ts")).handlePostCompact(input, deps);
 const handleUserPromptSubmit = async (input: UserPromptSubmitInput, deps: HookDeps) =>
-  (await import("../handlers/user-prompt-submit.ts")).handleUserPromptSubmit(input, deps);
-// After every tool call and every turn: ../handlers/every-call.ts (which src/bin/every-call.ts loads on its own).
+  (await import("../handlers/user-prompt-submit.hook.ts")).handleUserPromptSubmit(input, deps);
+// After every tool call and every turn: ../handlers/post-tool-use.hook.ts (which src/bin/every-call.ts loads on its own).
 const handlePostToolUse = async (input: PostToolUseInput, deps: HookDeps) =>
-  (await import("../handlers/every-call.ts")).handlePostToolUse(input, deps);
+  (await import("../handlers/post-tool-use.hook.ts")).handlePostToolUse(input, deps);
 const handleStop = async (input: StopInput, deps: HookDeps) =>
-  (await import("../handlers/every-call.ts")).handleStop(input, deps);
+  (await import("../handlers/post-tool-use.hook.ts")).handleStop(input, deps);
 const handleSessionEnd = async (input: SessionEndInput, deps: HookDeps) =>
-  (await import("../handlers/session-end.ts")).handleSessionEnd(input, deps);
+  (await import("../handlers/session-end.hook.ts")).handleSessionEnd(input, deps);
 
 export const HOOK_TABLE: Record<HookEvent, HookDefinition> = {
   "session-start": defineHook(SessionStartInputSchema, handleSessionStart),

@@ -39,7 +39,7 @@ export interface HookDefinition<T = unknown> {
   onTimeout?: (config: Config, limitMs: number) => HookOutcome | null;
 }
 
-/** Event -> definition. The whole table (./table.ts), or the part an entry of its own runs (../handlers/every-call.ts, …). */
+/** Event -> definition. The whole table (./table.ts), or the part an entry of its own runs (../handlers/post-tool-use.hook.ts, …). */
 export type HookTable = Partial<Record<HookEvent, HookDefinition>>;
 
 /** A table entry from an input check and the handler that takes what it checked. */
