@@ -39,8 +39,13 @@ export class CtxError extends Error {
   }
 }
 
+/** By class or by its fields: the lean hook entry's rare paths throw the program build's copy of the class
+ *  (src/hooks/runtime/rare-paths.ts), which `instanceof` would not recognise. */
 export function isCtxError(error: unknown): error is CtxError {
-  return error instanceof CtxError;
+  return (
+    error instanceof CtxError ||
+    (error instanceof Error && error.name === "CtxError" && typeof (error as { code?: unknown }).code === "string")
+  );
 }
 
 /** A one-line description of any thrown value, for logs and error results. */

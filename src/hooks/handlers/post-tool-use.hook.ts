@@ -1,43 +1,16 @@
-// The hooks Claude Code runs after every tool call (PostToolUse) and at the end of every turn (Stop), and their
-// table. The every-call entry (src/bin/every-call.ts, built on its own into dist/every-call/) loads this and nothing
-// of the other events, so these processes load a handful of files instead of the whole hook graph (DESIGN.md's
-// post-tool-use budget); ../runtime/table.ts loads it lazily for the other ways in (`ctx hook` through commander, tests).
+// PostToolUse, after every tool call: the rolling checkpoint, then the context guard (whose reply, when it speaks,
+// is the hook's reply); store/guard/after-tool-call.ts, shared with the ctx_guard_tick MCP tool. A lean event
+// (core/hooks/events.ts): it runs in the lean entry, src/bin/lean.ts, so its input is checked without zod.
 import { afterToolCall, postToolUseHookOutput } from "../../store/guard/after-tool-call.ts";
-import { checkpointTick } from "../../store/guard/checkpoint-tick.ts";
-import { runContextGuard } from "../../store/guard/context-guard.ts";
-import { awaitTranscriptText, lastReplyMarker } from "../../store/transcript/await-tool-use.ts";
-import { checkPostToolUseInput, checkStopInput } from "../runtime/every-call-input.ts";
-import type { PostToolUseInput, StopInput } from "../runtime/schemas.ts";
-import { type HookDeps, type HookOutcome, type HookTable, hookOf } from "../runtime/types.ts";
+import { checkPostToolUseInput } from "../runtime/every-call-input.ts";
+import type { PostToolUseInput } from "../runtime/schemas.ts";
+import { type HookDeps, type HookOutcome, hookOf } from "../runtime/types.ts";
 
-/** After every tool call: the rolling checkpoint, then the context guard (whose reply, when it speaks, is the
- *  hook's reply); store/guard/after-tool-call.ts, shared with the ctx_guard_tick MCP tool. */
+export const hook = hookOf(checkPostToolUseInput, (input, deps) => handlePostToolUse(input, deps));
+
 export async function handlePostToolUse(input: PostToolUseInput, deps: HookDeps): Promise<HookOutcome | null> {
   const { reply, failures } = await afterToolCall(input, deps);
   const outcome: HookOutcome | null = reply === null ? null : { reply: postToolUseHookOutput(reply) };
   if (failures.length === 0) return outcome;
   return { ...outcome, stderr: `ctx hook: post-tool-use: ${failures.join("; ")}` };
 }
-
-/**
- * At the end of a turn: the rolling checkpoint; and when a tool call of the turn had no tick after it (an
- * `mcp_tool` PostToolUse hook is skipped while ctx's server is not connected), the context guard's step too,
- * so its saves and snapshots still happen once per turn. Stop carries no additionalContext: only the guard's
- * line for the user (systemMessage) is passed on.
- */
-export async function handleStop(input: StopInput, deps: HookDeps): Promise<HookOutcome | null> {
-  const { untickedToolCall } = await checkpointTick(input, deps, { findUntickedToolCall: true });
-  if (!untickedToolCall) return null;
-  // Claude Code runs Stop before the turn's last lines reach the transcript (seen with 2.1.330: the guard read
-  // the turn's first reply): wait, bounded, for the last reply to land before measuring.
-  const marker = lastReplyMarker(input.last_assistant_message);
-  if (marker !== null) await awaitTranscriptText(input.transcript_path, marker, { timeoutMs: 1_000 });
-  const reply = await runContextGuard(input, deps);
-  return reply?.systemMessage == null ? null : { reply: { systemMessage: reply.systemMessage } };
-}
-
-export const EVERY_CALL_HOOKS: HookTable = {
-  // Checked by hand, not by zod (./every-call-input.ts says why).
-  "post-tool-use": hookOf(checkPostToolUseInput, handlePostToolUse),
-  stop: hookOf(checkStopInput, handleStop),
-};

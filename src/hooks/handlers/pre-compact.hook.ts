@@ -3,6 +3,8 @@
 // back verified, and leave the re-injection pending for SessionStart `compact`. PreCompact cannot inject
 // anything itself. If the state cannot be saved and verified, the compaction is blocked (exit 2) when
 // `hooks.blockCompactionOnSaveFailure` is on, so nothing is lost.
+
+import type { Config } from "../../config/schema.ts";
 import { newInjection } from "../../core/context/injection.ts";
 import { describeError, isCtxError } from "../../errors.ts";
 import { captureContextState } from "../../store/context/capture.ts";
@@ -13,14 +15,8 @@ import { spawnDetachedRecompress } from "../../store/snapshots/archive-worker.ts
 import { compactInjectionText } from "../injection/context-injection.ts";
 import { gatherInjectionExtras } from "../injection/injection-extras.ts";
 import { defineHook } from "../runtime/define-hook.ts";
-import { PRE_COMPACT_LIMITS } from "../runtime/pre-compact-limits.ts";
 import { type PreCompactInput, PreCompactInputSchema } from "../runtime/schemas.ts";
-import type { HookDeps, HookOutcome, HookTable } from "../runtime/types.ts";
-
-/** The table of PreCompact's own entry (src/bin/pre-compact.ts); ../runtime/table.ts loads this file lazily. */
-export const PRE_COMPACT_HOOKS: HookTable = {
-  "pre-compact": defineHook(PreCompactInputSchema, (input, deps) => handlePreCompact(input, deps), PRE_COMPACT_LIMITS),
-};
+import type { HookDefinition, HookDeps, HookOutcome } from "../runtime/types.ts";
 
 export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): Promise<HookOutcome | null> {
   const allowlist = deps.config.redaction.allowlist;
@@ -87,3 +83,27 @@ export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): 
     transcript.cancel();
   }
 }
+
+function preCompactTimeoutOutcome(config: Config, limitMs: number): HookOutcome | null {
+  const reason = `ctx could not save the context within ${limitMs} ms before compaction`;
+  return config.hooks.blockCompactionOnSaveFailure
+    ? {
+        exitCode: 2,
+        stderr: `${reason}; compaction blocked so nothing is lost (set hooks.blockCompactionOnSaveFailure to false to allow it)`,
+      }
+    : { stderr: reason };
+}
+
+/** Saving before a compaction may take longer on a huge transcript; running out of time is a failure to save, which
+ *  blocks the compaction when the config says so (the user loses nothing either way). */
+const PRE_COMPACT_LIMITS: Pick<HookDefinition, "timeoutMs" | "onTimeout"> = {
+  timeoutMs: (config) => Math.max(config.hooks.handlerTimeoutMs, 30_000),
+  onTimeout: (config, limitMs) => preCompactTimeoutOutcome(config, limitMs),
+};
+
+/** Its time limit is the larger of 30 s and `hooks.handlerTimeoutMs`. */
+export const hook = defineHook(
+  PreCompactInputSchema,
+  (input, deps) => handlePreCompact(input, deps),
+  PRE_COMPACT_LIMITS,
+);

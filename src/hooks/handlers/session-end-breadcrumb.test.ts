@@ -8,7 +8,7 @@ import { defaultConfig } from "../../config/defaults.ts";
 import type { Config } from "../../config/schema.ts";
 import { silentLogger } from "../../log.ts";
 import { runHook } from "../runtime/dispatch.ts";
-import { HOOK_TABLE } from "../runtime/table.ts";
+import { loadHook } from "../runtime/table.ts";
 
 let base: string;
 let project: string;
@@ -45,7 +45,7 @@ const end = (config: Config, now = END) =>
       now: () => now,
       logger: silentLogger,
       findProjectRoot: () => project,
-      table: HOOK_TABLE,
+      loadHook,
       loadConfig: () => config,
     },
   );

@@ -12,12 +12,9 @@ import { saveContext } from "../../store/context/operations.ts";
 import { updateSessionsSeen } from "../../store/sessions/seen.ts";
 import { defineHook } from "../runtime/define-hook.ts";
 import { type SessionEndInput, SessionEndInputSchema } from "../runtime/schemas.ts";
-import type { HookDeps, HookOutcome, HookTable } from "../runtime/types.ts";
+import type { HookDeps, HookOutcome } from "../runtime/types.ts";
 
-/** The table of SessionEnd's own entry (src/bin/session-end.ts); ../runtime/table.ts loads this file lazily. */
-export const SESSION_END_HOOKS: HookTable = {
-  "session-end": defineHook(SessionEndInputSchema, (input, deps) => handleSessionEnd(input, deps)),
-};
+export const hook = defineHook(SessionEndInputSchema, (input, deps) => handleSessionEnd(input, deps));
 
 export async function handleSessionEnd(input: SessionEndInput, deps: HookDeps): Promise<HookOutcome | null> {
   // Two separate files at once: the sessions file's write (and fsync) overlaps the capture, the bulk of the work.

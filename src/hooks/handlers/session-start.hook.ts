@@ -16,14 +16,11 @@ import { updateSessionsSeen } from "../../store/sessions/seen.ts";
 import { claudeCodePid } from "../runtime/claude-pid.ts";
 import { defineHook } from "../runtime/define-hook.ts";
 import { type SessionStartInput, SessionStartInputSchema } from "../runtime/schemas.ts";
-import type { HookDeps, HookOutcome, HookTable } from "../runtime/types.ts";
+import type { HookDeps, HookOutcome } from "../runtime/types.ts";
 
 const STARTUP_MAX_CHARS = 2_500;
 
-/** The table of SessionStart's own entry (src/bin/session-start.ts); ../runtime/table.ts loads this file lazily. */
-export const SESSION_START_HOOKS: HookTable = {
-  "session-start": defineHook(SessionStartInputSchema, (input, deps) => handleSessionStart(input, deps)),
-};
+export const hook = defineHook(SessionStartInputSchema, (input, deps) => handleSessionStart(input, deps));
 
 export async function handleSessionStart(input: SessionStartInput, deps: HookDeps): Promise<HookOutcome | null> {
   // The sessions file and the injection are separate files: both are written (and fsynced) at once. A failure to

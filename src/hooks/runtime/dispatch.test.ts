@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { defaultConfig } from "../../config/defaults.ts";
+import type { HookEvent } from "../../core/hooks/events.ts";
 import { CtxError } from "../../errors.ts";
 import { silentLogger } from "../../log.ts";
 import { defineHook } from "./define-hook.ts";
 import { type HookRunDeps, runHook } from "./dispatch.ts";
 import { SessionStartInputSchema } from "./schemas.ts";
-import { HOOK_TABLE } from "./table.ts";
+import { hooksOf, loadHook } from "./table.ts";
 import type { HookDefinition, HookOutcome } from "./types.ts";
 
 const startInput = {
@@ -25,7 +26,7 @@ function depsWith(handle: HookDefinition["handle"], overrides: Partial<HookRunDe
     logger: silentLogger,
     findProjectRoot: (cwd) => cwd,
     loadConfig: () => defaultConfig(),
-    table: { ...HOOK_TABLE, "session-start": defineHook(SessionStartInputSchema, handle) },
+    loadHook: hooksOf({ "session-start": defineHook(SessionStartInputSchema, handle) }, loadHook),
     ...overrides,
   };
 }
@@ -103,7 +104,8 @@ describe("runHook", () => {
   });
 
   it("pre-compact blocks the compaction when its save runs out of time (and the config says block)", async () => {
-    const hang = { ...HOOK_TABLE["pre-compact"], handle: () => new Promise<null>(() => {}), timeoutMs: () => 30 };
+    const preCompact = (await loadHook("pre-compact")) as HookDefinition;
+    const hang = { ...preCompact, handle: () => new Promise<null>(() => {}), timeoutMs: () => 30 };
     const input = {
       session_id: "s",
       transcript_path: "/t.jsonl",
@@ -114,7 +116,7 @@ describe("runHook", () => {
     const blocked = await runHook(
       "pre-compact",
       JSON.stringify(input),
-      depsWith(reply(null), { table: { ...HOOK_TABLE, "pre-compact": hang } }),
+      depsWith(reply(null), { loadHook: hooksOf({ "pre-compact": hang }, loadHook) }),
     );
     expect(blocked.exitCode).toBe(2);
     expect(blocked.stderr).toMatch(/compaction blocked so nothing is lost/);
@@ -123,7 +125,7 @@ describe("runHook", () => {
     const allowed = await runHook(
       "pre-compact",
       JSON.stringify(input),
-      depsWith(reply(null), { table: { ...HOOK_TABLE, "pre-compact": hang }, loadConfig: () => config }),
+      depsWith(reply(null), { loadHook: hooksOf({ "pre-compact": hang }, loadHook), loadConfig: () => config }),
     );
     expect(allowed.exitCode).toBe(0);
     expect(allowed.stdout).toBe("");
@@ -188,28 +190,28 @@ describe("runHook", () => {
     } as const;
     // Every handler replaced by one that records its input: only the schemas are under test here.
     const seen: string[] = [];
-    const table = Object.fromEntries(
-      Object.entries(HOOK_TABLE).map(([event, definition]) => [
-        event,
-        {
+    const recording = async (event: HookEvent): Promise<HookDefinition | undefined> => {
+      const definition = await loadHook(event);
+      return (
+        definition && {
           ...definition,
           handle: async () => {
             seen.push(event);
             return null;
           },
-        },
-      ]),
-    ) as unknown as typeof HOOK_TABLE;
+        }
+      );
+    };
     for (const [event, input] of Object.entries(examples)) {
-      const result = await runHook(event, JSON.stringify(input), depsWith(reply(null), { table }));
+      const result = await runHook(event, JSON.stringify(input), depsWith(reply(null), { loadHook: recording }));
       expect(result, event).toEqual({ stdout: "", stderr: "", exitCode: 0 });
     }
     expect(seen).toEqual(Object.keys(examples));
   });
 
   it("answers an event its table does not hold (an entry given another entry's event) with one line, nothing done", async () => {
-    const table = { "post-tool-use": HOOK_TABLE["post-tool-use"] };
-    const result = await runHook("SessionStart", JSON.stringify(startInput), depsWith(reply(null), { table }));
+    const only = hooksOf({ "post-tool-use": (await loadHook("post-tool-use")) as HookDefinition });
+    const result = await runHook("SessionStart", JSON.stringify(startInput), depsWith(reply(null), { loadHook: only }));
     expect(result).toEqual({
       stdout: "",
       stderr: "ctx hook: session-start: not handled by this entry of ctx; nothing done\n",

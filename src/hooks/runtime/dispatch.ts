@@ -2,10 +2,10 @@
 // It never throws and never breaks the user's session: every failure is exit 0, one stderr line, no stdout.
 // Every stderr line goes through sanitizeLogLine (Claude Code shows it): no ESC from a transcript or a path.
 import { defaultConfig } from "../../config/defaults.ts";
+import { HOOK_EVENT_NAMES, resolveHookEvent } from "../../core/hooks/events.ts";
 import { describeError } from "../../errors.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
-import { HOOK_EVENT_ALIASES, resolveHookEvent } from "./events.ts";
-import type { HookDeps, HookTable } from "./types.ts";
+import type { HookDefinition, HookDeps, HookLoader } from "./types.ts";
 
 export interface HookRunResult {
   stdout: string;
@@ -20,8 +20,8 @@ export interface HookRunDeps extends Omit<HookDeps, "projectRoot" | "config" | "
   findProjectRoot: (cwd: string) => string;
   /** Loads the config for a project; may throw CONFIG_INVALID (the hook then runs on defaults). */
   loadConfig: (projectRoot: string) => HookDeps["config"] | Promise<HookDeps["config"]>;
-  /** The events this process can run: ./table.ts (all of them) or ../handlers/post-tool-use.hook.ts (the every-call entry's). */
-  table: HookTable;
+  /** The event's definition: ./table.ts loadHook (every event), or the lean entry's (its own events). */
+  loadHook: HookLoader;
 }
 
 const quiet = (message: string): HookRunResult => ({
@@ -43,7 +43,7 @@ function handlerStderr(text: string | undefined): string {
 export async function runHook(eventName: string, stdinText: string, deps: HookRunDeps): Promise<HookRunResult> {
   const event = resolveHookEvent(eventName);
   if (event === null) {
-    const known = [...new Set(Object.values(HOOK_EVENT_ALIASES))].join(", ");
+    const known = HOOK_EVENT_NAMES.join(", ");
     return quiet(`unknown event "${eventName}" (known: ${known}); nothing done`);
   }
   if (stdinText.trim() === "") return quiet(`${event}: empty stdin, expected the hook's JSON input; nothing done`);
@@ -54,7 +54,12 @@ export async function runHook(eventName: string, stdinText: string, deps: HookRu
   } catch (error) {
     return quiet(`${event}: stdin is not valid JSON (${describeError(error)}); nothing done`);
   }
-  const definition = deps.table[event];
+  let definition: HookDefinition | undefined;
+  try {
+    definition = await deps.loadHook(event);
+  } catch (error) {
+    return quiet(`${event}: cannot load its handler (${describeError(error)}); nothing done`);
+  }
   if (definition === undefined) return quiet(`${event}: not handled by this entry of ctx; nothing done`);
   const checked = definition.check(raw);
   if (!checked.ok) return quiet(`${event}: invalid hook input: ${checked.problem}; nothing done`);

@@ -7,7 +7,7 @@ import type { Config } from "../../config/schema.ts";
 import { createLogger, parseLogLevel } from "../../log.ts";
 import { fileConfigCache } from "../../store/config/config-cache.ts";
 import { type HookRunResult, runHook, stderrLine } from "./dispatch.ts";
-import type { HookTable } from "./types.ts";
+import type { HookLoader } from "./types.ts";
 
 /** Set in the environment of child processes ctx itself starts (e.g. `claude -p`), so hooks never recurse. */
 export const HOOKS_DISABLED_ENV = "CTX_HOOKS_DISABLED";
@@ -126,8 +126,8 @@ export async function runHookProcess(
     env: NodeJS.ProcessEnv;
     cliPath: string;
   },
-  /** ./table.ts's HOOK_TABLE, or the every-call entry's part of it. */
-  table: HookTable,
+  /** ./table.ts loadHook, or the lean entry's. */
+  loadHook: HookLoader,
 ): Promise<HookRunResult> {
   if (io.env[HOOKS_DISABLED_ENV] === "1") return { stdout: "", stderr: "", exitCode: 0 };
   if (eventName === undefined) {
@@ -159,7 +159,7 @@ export async function runHookProcess(
     findProjectRoot: (cwd) => findProjectRoot(cwd, io.env),
     cliPath: io.cliPath,
     loadConfig: (projectRoot) => loadHookConfig(projectRoot, io.env),
-    table,
+    loadHook,
   });
   return abandonedStdinRead ? { ...result, abandonedStdinRead } : result;
 }

@@ -1,9 +1,9 @@
-// What every hook handler receives and answers, and the shape of a table entry: imported by the tables, the
-// dispatcher and each handler, so that the handlers (loaded lazily by the table) never import the table itself.
-// No zod here: the every-call hooks load none (./every-call-input.ts).
+// What every hook handler receives and answers, and the shape of a definition: imported by the loader, the
+// dispatcher and each handler, so that the handlers (loaded lazily by ./table.ts) never import the loader itself.
+// No zod here: the lean events load none (./every-call-input.ts).
 import type { Config } from "../../config/schema.ts";
+import type { HookEvent } from "../../core/hooks/events.ts";
 import type { Logger } from "../../log.ts";
-import type { HookEvent } from "./events.ts";
 
 export interface HookDeps {
   env: NodeJS.ProcessEnv;
@@ -39,8 +39,9 @@ export interface HookDefinition<T = unknown> {
   onTimeout?: (config: Config, limitMs: number) => HookOutcome | null;
 }
 
-/** Event -> definition. The whole table (./table.ts), or the part an entry of its own runs (../handlers/post-tool-use.hook.ts, …). */
-export type HookTable = Partial<Record<HookEvent, HookDefinition>>;
+/** An event's definition, loaded when it runs (./table.ts loadHook; an entry or a test may answer some itself); undefined:
+ *  this entry does not run that event. */
+export type HookLoader = (event: HookEvent) => Promise<HookDefinition | undefined>;
 
 /** A table entry from an input check and the handler that takes what it checked. */
 export function hookOf<T>(
