@@ -122,7 +122,7 @@ const DEFAULT_REFRESH_BUDGET_MS = 1_500;
  * means a stat of every transcript (about 0.7 s for 12,000 files), most of a cold search's cost.
  */
 const FRESH_ENOUGH_MS = 60_000;
-/** Claude Code's default `cleanupPeriodDays` (reference/claude-code.md §2.1). */
+/** Claude Code's default `cleanupPeriodDays` (docs/claude-code-facts.md "Transcripts"). */
 const DEFAULT_CLEANUP_DAYS = 30;
 
 export async function runForkDetect(request: ForkDetectRequest, options: ForkDetectOptions): Promise<ForkDetectResult> {
