@@ -1,5 +1,5 @@
 // The one error type ctx throws on purpose: a stable string code, a message, and a hint for the person.
-// Each edge (CLI, MCP, hooks) translates it once; see STYLE.md "Errors".
+// Each edge (CLI, MCP, hooks) translates it once; see ARCHITECTURE.md "Conventions".
 
 export type CtxErrorCode =
   | "CONFIG_INVALID"

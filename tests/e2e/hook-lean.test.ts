@@ -1,4 +1,4 @@
-// The hook path must stay lean (DESIGN.md budgets): `ctx hook …` may not load the MCP SDK, SQLite,
+// The hook path must stay lean (docs/performance.md): `ctx hook …` may not load the MCP SDK, SQLite,
 // full zod or commander. Checked on the built bundle by recording every module the process resolves;
 // zod/mini is bundled into ctx's own chunks, so full zod would show as its classic classes in them.
 import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";

@@ -12,7 +12,7 @@ const ROOT = join(import.meta.dirname, "..", "..", "..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 const readJson = (path: string) => JSON.parse(read(path)) as Record<string, unknown>;
 
-// Claude Code v2.1.240 hook events (shared/reference/claude-code.md §1.1).
+// Claude Code v2.1.240 hook events (docs/claude-code-facts.md "Hook events").
 const CLAUDE_CODE_EVENTS = new Set(
   "SessionStart Setup SessionEnd UserPromptSubmit UserPromptExpansion Stop StopFailure PreToolUse PermissionRequest PermissionDenied PostToolUse PostToolUseFailure PostToolBatch SubagentStart SubagentStop TaskCreated TaskCompleted TeammateIdle PreCompact PostCompact Notification MessageDisplay InstructionsLoaded ConfigChange CwdChanged DirectoryAdded FileChanged WorktreeCreate WorktreeRemove Elicitation ElicitationResult".split(
     " ",
