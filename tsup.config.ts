@@ -14,8 +14,8 @@ const common: Options = {
   splitting: true,
   sourcemap: true,
   treeshake: true,
-  // Bundled (tree-shaken) rather than loaded from node_modules: importing the zod/mini package whole costs
-  // ~45 ms per hook process, its tree-shaken part a fraction of that. The MCP SDK and commander stay
+  // Bundled (tree-shaken) rather than loaded from node_modules: importing the zod/mini package whole costs a hook
+  // process many times its tree-shaken part (bench/run.ts hooks, importCostMs["zod/mini"]). The MCP SDK and commander stay
   // external: the hook path never loads them.
   noExternal: [/^zod\/mini$/, "@msgpack/msgpack", "lz4js", "fzstd"],
   // Keep `node:` on builtins: esbuild does not know `node:sqlite` and would emit a bare `sqlite` import.

@@ -1,6 +1,6 @@
 // SessionEnd: records the end of the session and saves its context (capture from the last compaction
 // boundary + one LZ4 write). Claude Code gives all SessionEnd hooks a shared 1.5 s unless a timeout is
-// declared (ctx init declares one); this stays well under that (see bench/hooks.bench.ts). With
+// declared (ctx init declares one); this stays well under that (docs/claude-code-facts.md "Hook output and time limits"; bench/run.ts hooks, sessionEnd). With
 // `breadcrumb.enabled`, one line about the session is also appended to an Obsidian daily note.
 import { basename } from "node:path";
 import { homeOf } from "../../config/claude-paths.ts";

@@ -1,5 +1,5 @@
 // The input checks of the every-call hooks (PostToolUse, Stop), written out by hand: zod costs a process that runs
-// after every tool call several milliseconds to load and build (bench/hooks.bench.ts), more than the whole rest of
+// after every tool call several milliseconds to load and build (bench/run.ts hooks), more than the whole rest of
 // its work. They accept, keep and refuse exactly what ./schemas.ts's zod schemas do, with the same first problem
 // (./every-call-input.test.ts compares them on generated inputs).
 import type { PostToolUseInput, StopInput } from "./schemas.ts";

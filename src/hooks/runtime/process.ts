@@ -71,8 +71,8 @@ export interface StdinRead {
 
 /**
  * stdin read from its file descriptor with `fs.read`, bounded like {@link readAllStdin}: what a hook process uses.
- * `process.stdin` builds a stream (for Claude Code's socket, a net.Socket) whose modules cost a hook process ~4 ms
- * (bench/hooks.bench.ts); a read on libuv's thread pool costs next to nothing and still leaves the timer free to
+ * `process.stdin` builds a stream (for Claude Code's socket, a net.Socket) whose modules have a cost
+ * (bench/run.ts hooks, builtinCostMs["node:net"]); a read on libuv's thread pool costs next to nothing and still leaves the timer free to
  * end a read that never ends. A terminal gives "" (nobody is typing a hook's JSON).
  */
 export function readStdinFd(

@@ -1,4 +1,4 @@
-// The stdin JSON of each Claude Code hook event (reference/claude-code.md §1.3-1.4). Loose objects:
+// The stdin JSON of each Claude Code hook event (docs/claude-code-facts.md "Hook input"). Loose objects:
 // Claude Code adds fields between versions, and unknown ones must pass. zod/mini keeps hook start-up lean,
 // and each schema is built on first use: a hook process builds only its own event's.
 import * as z from "zod/mini";
