@@ -4,11 +4,17 @@
 // nor the MCP SDK (hook start-up budget).
 import { explainSystemError, isCtxError } from "../errors.ts";
 import { sanitizeTerminalText } from "../terminal-text.ts";
+import { CTX_VERSION } from "../version.ts";
 import { enableCtxCompileCache } from "./compile-cache.ts";
 
 enableCtxCompileCache(process.env);
 
 async function main(argv: string[]): Promise<number> {
+  // What commander would print for `ctx --version`, without loading it: scripts and prompts ask for it.
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    process.stdout.write(`${CTX_VERSION}\n`);
+    return 0;
+  }
   // The status line runs after every assistant message: the same commander-free path as hooks.
   if (argv.length === 1 && argv[0] === "statusline") {
     const [{ runStatusLine }, { loadConfig }, { findProjectRoot }, { fileConfigCache }] = await Promise.all([

@@ -6,11 +6,12 @@ import { CtxError } from "../../errors.ts";
 import { HOOK_EVENT_ALIASES } from "../../hooks/events.ts";
 import type { CliContext } from "../command-io.ts";
 import { completionNodes, completionScript, SHELLS, type Shell } from "../completion.ts";
+import { COMMANDS } from "../help.ts";
 
 export function registerCompletionCommand(program: Command, ctx: CliContext): void {
   program
     .command("completion")
-    .description("print the shell completion script for bash, zsh or fish")
+    .description(COMMANDS.completion.description)
     .argument("<shell>", SHELLS.join(" | "))
     .action((shell: string) => {
       if (!(SHELLS as readonly string[]).includes(shell)) {
