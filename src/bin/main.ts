@@ -32,8 +32,10 @@ async function main(argv: string[]): Promise<number> {
     });
     return 0;
   }
-  const { runCli } = await import("../cli/program.ts");
-  const { createLogger, parseLogLevel } = await import("../log.ts");
+  const [{ runCli }, { createLogger, parseLogLevel }] = await Promise.all([
+    import("../cli/program.ts"),
+    import("../log.ts"),
+  ]);
   return runCli(argv, {
     cwd: process.cwd(),
     env: process.env,
