@@ -20,7 +20,7 @@ const SESSIONS = Number(process.env.CTX_BENCH_CLI_SESSIONS ?? 10_000);
 // About the text per message of real transcripts (the synthetic corpus carries ~10x at size factor 1).
 const SIZE_FACTOR = Number(process.env.CTX_BENCH_CLI_SIZE ?? 0.1);
 
-/** Ratios to `node -e 0` (docs/performance.md states the CLI budgets this way). */
+/** The budgets, as ratios to `node -e 0`: a fixed number of milliseconds would hold on one machine only. */
 const BUDGETS = { version: 1.5, status: 2.5, search: 4 };
 
 interface Step {

@@ -1,6 +1,6 @@
-// The person's commands load only what they run (docs/performance.md): `ctx --version` no commander, `ctx --help`
-// no command's module, `ctx status` its own alone, and `ctx search` of the index as it is no MCP SDK, no bridge, no
-// index sync and no embedder. Checked on the built bundle by recording every module the process resolves, then
+// The person's commands load only what they run (their start-up is `node bench/run.ts cli`): `ctx --version` no
+// commander, `ctx --help` no command's module, `ctx status` its own alone, and `ctx search` of the index as it is no
+// MCP SDK, no bridge, no index sync and no embedder. Checked on the built bundle by recording every module the process resolves, then
 // reading ctx's own chunks among them (their names are hashed): the functions they define, and the source files
 // they name (`// src/…` comments; a chunk of one file may lack its own).
 import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
