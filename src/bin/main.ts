@@ -4,7 +4,6 @@
 // nor the MCP SDK (hook start-up budget).
 import { explainSystemError, isCtxError } from "../errors.ts";
 import { sanitizeTerminalText } from "../terminal-text.ts";
-import { CTX_VERSION } from "../version.ts";
 import { enableCtxCompileCache } from "./compile-cache.ts";
 
 enableCtxCompileCache(process.env);
@@ -12,6 +11,7 @@ enableCtxCompileCache(process.env);
 async function main(argv: string[]): Promise<number> {
   // What commander would print for `ctx --version`, without loading it: scripts and prompts ask for it.
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    const { CTX_VERSION } = await import("../version.ts");
     process.stdout.write(`${CTX_VERSION}\n`);
     return 0;
   }
