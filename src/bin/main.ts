@@ -9,6 +9,12 @@ import { enableCtxCompileCache } from "./hook-fast-path.ts";
 enableCtxCompileCache(process.env);
 
 async function main(argv: string[]): Promise<number> {
+  // What commander would print for `ctx --version`, without loading it: scripts and prompts ask for it.
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+    const { CTX_VERSION } = await import("../version.ts");
+    process.stdout.write(`${CTX_VERSION}\n`);
+    return 0;
+  }
   // The status line runs after every assistant message: the same commander-free path as hooks.
   if (argv.length === 1 && argv[0] === "statusline") {
     const [{ runStatusLine }, { loadConfig }, { findProjectRoot }, { fileConfigCache }] = await Promise.all([
@@ -26,8 +32,10 @@ async function main(argv: string[]): Promise<number> {
     });
     return 0;
   }
-  const { runCli } = await import("../cli/program.ts");
-  const { createLogger, parseLogLevel } = await import("../log.ts");
+  const [{ runCli }, { createLogger, parseLogLevel }] = await Promise.all([
+    import("../cli/program.ts"),
+    import("../log.ts"),
+  ]);
   return runCli(argv, {
     cwd: process.cwd(),
     env: process.env,

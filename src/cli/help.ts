@@ -1,6 +1,6 @@
 // How `ctx --help` reads: the commands in groups (in the order people meet them), 1-3 examples under each
-// command's own `--help`, and colour on the headings when the output is a terminal. Commands registered by
-// program.ts but not listed here land in "Other" so a new command is never hidden; a test keeps the table whole.
+// command's own `--help`, and colour on the headings when the output is a terminal. The list comes from the
+// descriptors below, not from the commands' modules, so `ctx --help` loads none of them.
 import type { Command } from "commander";
 import { colorsFor, highlightHelp } from "./color.ts";
 import type { CliContext } from "./command-io.ts";
@@ -17,39 +17,178 @@ export const HELP_GROUPS = [
 ] as const;
 export type HelpGroup = (typeof HELP_GROUPS)[number];
 
-export const COMMAND_GROUPS: Readonly<Record<string, HelpGroup>> = {
-  init: "Set up",
-  doctor: "Set up",
-  config: "Set up",
-  completion: "Set up",
-  status: "Working context",
-  save: "Working context",
-  restore: "Working context",
-  diff: "Working context",
-  clear: "Working context",
-  checkpoint: "Working context",
-  snapshot: "Working context",
-  budget: "Working context",
-  rules: "Working context",
-  audit: "Working context",
-  search: "Find a session",
-  fork: "Find a session",
-  index: "Find a session",
-  stats: "Find a session",
-  reindex: "Find a session",
-  embed: "Find a session",
-  archive: "Working context",
-  statusline: "Context window",
-  "context-stats": "Context window",
-  report: "Context window",
-  summarize: "Text",
-  summaries: "Text",
-  chunk: "Text",
-  bridge: "Chat bridge",
-  team: "Team",
-  serve: "Internal",
-  hook: "Internal",
-};
+interface CommandDescriptor {
+  group: HelpGroup;
+  /** The command as the list names it: its name, "[options]" when it has any, its arguments. */
+  term: string;
+  description: string;
+}
+
+/** Every top-level command, in the order `ctx --help` lists them: what the list shows of each, so the list (and the
+ *  program, ./program.ts) can name every command while loading only the one that runs. Each command's module takes
+ *  its description from here; a test checks each term against the command it names. */
+export const COMMANDS = {
+  init: {
+    group: "Set up",
+    term: "init [options]",
+    description: "wire ctx into this project's Claude Code settings (hooks, MCP server, /fork-detect)",
+  },
+  doctor: {
+    group: "Set up",
+    term: "doctor [options]",
+    description: "check Node, PATH, the project's Claude Code wiring, .ctx/ and the config",
+  },
+  config: {
+    group: "Set up",
+    term: "config",
+    description: "see and change settings: list, get, set, unset, path (defaults < global < project < CTX_* env)",
+  },
+  completion: {
+    group: "Set up",
+    term: "completion <shell>",
+    description: "print the shell completion script for bash, zsh or fish",
+  },
+  status: {
+    group: "Working context",
+    term: "status [options]",
+    description: "show what ctx holds for this project: sessions seen, state health",
+  },
+  save: {
+    group: "Working context",
+    term: "save [options]",
+    description: "capture the current session's working context and save it now",
+  },
+  restore: {
+    group: "Working context",
+    term: "restore [options]",
+    description: "print the saved context (default: the current state, summary mode)",
+  },
+  diff: {
+    group: "Working context",
+    term: "diff [options]",
+    description: "what changed on disk since the save: modified, deleted and added files",
+  },
+  clear: {
+    group: "Working context",
+    term: "clear [options]",
+    description: "delete the current saved context (snapshots, checkpoints and named saves are kept)",
+  },
+  checkpoint: {
+    group: "Working context",
+    term: "checkpoint [options]",
+    description: "write a checkpoint of the current session's context now",
+  },
+  snapshot: {
+    group: "Working context",
+    term: "snapshot",
+    description: "the snapshots taken before compactions: list, show, restore, pin, unpin, prune, recompress",
+  },
+  rules: {
+    group: "Working context",
+    term: "rules",
+    description: "CLAUDE.md rules marked (ENFORCED) or (CRITICAL): list them, check a compaction kept them",
+  },
+  audit: {
+    group: "Working context",
+    term: "audit [options]",
+    description: "what each compaction's summary lost of the context ctx saved before it, newest first",
+  },
+  archive: {
+    group: "Working context",
+    term: "archive",
+    description:
+      "unredacted copies of transcripts Claude Code's cleanup is about to delete: status, run, list, restore, prune",
+  },
+  budget: {
+    group: "Working context",
+    term: "budget",
+    description: "the context budget re-injected after compactions: list, add, pin, unpin, evict, estimate, assemble",
+  },
+  index: {
+    group: "Find a session",
+    term: "index [options]",
+    description: "index Claude Code's transcripts for fork-detect search (only what changed since the last run)",
+  },
+  stats: {
+    group: "Find a session",
+    term: "stats [options]",
+    description: "show what the session index holds: sessions, chunks, projects, size, last sync",
+  },
+  reindex: {
+    group: "Find a session",
+    term: "reindex [options]",
+    description: "delete the session index and build it again (fixes a damaged index)",
+  },
+  search: {
+    group: "Find a session",
+    term: "search [options] <query...>",
+    description: "find the past sessions closest to a task, with the command that forks each",
+  },
+  fork: {
+    group: "Find a session",
+    term: "fork [options] <session-id>",
+    description: "fork a session, yours or a teammate's: print or run `claude --resume <id> --fork-session`",
+  },
+  embed: {
+    group: "Find a session",
+    term: "embed [options]",
+    description: "compute vectors for indexed chunks that have none (needs embedder.provider nomic or ollama)",
+  },
+  "context-stats": {
+    group: "Context window",
+    term: "context-stats [options]",
+    description: "tokens per summary layer and the compression ratio of a session's assembled context",
+  },
+  statusline: {
+    group: "Context window",
+    term: "statusline",
+    description: "Claude Code status line: reads its JSON on stdin, prints context used, tier, velocity, forecast",
+  },
+  report: {
+    group: "Context window",
+    term: "report [options]",
+    description: "write an HTML page of the context window (compactions, guard tiers, snapshots) and recent sessions",
+  },
+  chunk: {
+    group: "Text",
+    term: "chunk [options]",
+    description: "split text on stdin into chunks; prints them as a JSON array of strings",
+  },
+  summarize: {
+    group: "Text",
+    term: "summarize [options] [session]",
+    description: "make a session's per-message summaries now (kept in .ctx/summaries/)",
+  },
+  summaries: {
+    group: "Text",
+    term: "summaries",
+    description: "stored summaries and the LLM token ledger: ledger, clear",
+  },
+  bridge: {
+    group: "Chat bridge",
+    term: "bridge",
+    description: "chat front ends for Claude Code (Synology Chat); see docs/bridge.md",
+  },
+  team: {
+    group: "Team",
+    term: "team",
+    description:
+      "share sessions with a team through a PostgreSQL server: init, migrate, add-member, join, status, share, push, forget",
+  },
+  serve: {
+    group: "Internal",
+    term: "serve [options]",
+    description: "run the MCP server on stdin/stdout (Claude Code starts this)",
+  },
+  hook: {
+    group: "Internal",
+    term: "hook <event>",
+    description: "handle a Claude Code hook event: reads the hook JSON on stdin, prints only the hook reply",
+  },
+} as const satisfies Record<string, CommandDescriptor>;
+export type CommandName = keyof typeof COMMANDS;
+
+export const isCommandName = (name: string): name is CommandName => Object.hasOwn(COMMANDS, name);
 
 /** Examples shown under `ctx <command> --help`, keyed by the command's path. */
 export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
@@ -145,17 +284,11 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
 /** Groups the top-level commands, puts the groups in order, and adds examples and colour to every help page. */
 export function applyHelpLayout(program: Command, ctx: CliContext): void {
   const colors = colorsFor(ctx);
-  const rank = (command: Command) => {
-    const group = COMMAND_GROUPS[command.name()];
-    return group === undefined ? HELP_GROUPS.length : HELP_GROUPS.indexOf(group);
-  };
+  // Commander lists groups in the order their first command appears; COMMANDS is in that order.
   for (const command of program.commands) {
-    const group = COMMAND_GROUPS[command.name()];
-    command.helpGroup(`${group ?? "Other"}:`);
+    const name = command.name();
+    if (isCommandName(name)) command.helpGroup(`${COMMANDS[name].group}:`);
   }
-  // Commander lists groups in the order their first command appears: sort the commands by group, stably.
-  const ordered = [...program.commands].sort((a, b) => rank(a) - rank(b));
-  (program.commands as Command[]).splice(0, program.commands.length, ...ordered);
   program.addHelpCommand(false);
 
   const visit = (command: Command, path: string[]) => {

@@ -19,14 +19,12 @@ import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
 import type { SearchFilters } from "../core/search/model.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
-import { sharedRootsForIngest } from "../store/team/team-state.ts";
 import type { KeptTeamConnection } from "../team/kept-connection.ts";
-import { vectorSearchFor } from "./embedders/vector-search.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
 import { requireJoinedTeam, SEARCH_SCOPES, type SearchScope } from "./search-scope.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
-import { type SyncSummary, syncIndex } from "./sync/sync-index.ts";
+import type { SyncSummary } from "./sync/sync-index.ts";
 import { scoreTeamCandidates, teamQueryText } from "./team-hits.ts";
 import type { TeamFetch } from "./team-scope.ts";
 
@@ -157,7 +155,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   const budgetMs = options.refreshBudgetMs ?? DEFAULT_REFRESH_BUDGET_MS;
   const refresh = syncedWithin(dbPath, now, FRESH_ENOUGH_MS)
     ? null
-    : await refreshIndex(claudeDir, dbPath, budgetMs, await sharedRootsForIngest(options.env));
+    : await refreshIndex(claudeDir, dbPath, budgetMs, options.env);
   const threshold = options.config.search.minSimilarity;
   if (!existsSync(dbPath)) {
     // Nothing indexed and nothing to index (no projects folder): an empty answer, not an error.
@@ -178,7 +176,11 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   const index = openReader(dbPath);
   const filters = buildFilters(request, options.projectRoot, now, index.projects());
   const limit = request.limit ?? 5;
-  const vectorSearch = scope === "team" ? undefined : vectorSearchFor(index, options.config, { env: options.env });
+  // The embedders are loaded only when one is configured: a BM25 search never needs them.
+  const vectorSearch =
+    scope === "team" || options.config.embedder.provider === "none"
+      ? undefined
+      : (await import("./embedders/vector-search.ts")).vectorSearchFor(index, options.config, { env: options.env });
   const fetched = teamFetch === null ? null : await teamFetch;
   const notices = fetched?.notice == null ? [] : [fetched.notice];
   const team =
@@ -292,11 +294,18 @@ async function refreshIndex(
   claudeDir: string,
   dbPath: string,
   budgetMs: number,
-  sharedRoots: readonly string[],
+  env: NodeJS.ProcessEnv,
 ): Promise<SyncSummary | null> {
   if (budgetMs <= 0 || !existsSync(join(claudeDir, "projects"))) return null;
+  // Loaded only to catch up: the sync brings the transcript reader, the redaction and the chunker, which a search
+  // of the index as it is (`--no-refresh`, or an index synced a moment ago) never runs.
+  const [{ syncIndex }, { sharedRootsForIngest }] = await Promise.all([
+    import("./sync/sync-index.ts"),
+    import("../store/team/team-state.ts"),
+  ]);
   // Shared projects' sessions are queued for the team (the next `ctx index` or `ctx team push` sends them).
-  return syncIndex({ claudeDir, dbPath, signal: AbortSignal.timeout(budgetMs), teamShare: { roots: sharedRoots } });
+  const roots = await sharedRootsForIngest(env);
+  return syncIndex({ claudeDir, dbPath, signal: AbortSignal.timeout(budgetMs), teamShare: { roots } });
 }
 
 function buildFilters(request: ForkDetectRequest, projectRoot: string, now: number, known: string[]): SearchFilters {

@@ -20,6 +20,7 @@ import {
   setArchivePinned,
 } from "../../store/archive/archive-store.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 
 export const ArchiveRestoreReportSchema = z.object({
@@ -54,11 +55,7 @@ interface Flags {
 }
 
 export function registerArchiveCommand(program: Command, ctx: CliContext): void {
-  const archive = program
-    .command("archive")
-    .description(
-      "unredacted copies of transcripts Claude Code's cleanup is about to delete: status, run, list, restore, prune",
-    );
+  const archive = program.command("archive").description(COMMANDS.archive.description);
   const config = () => {
     const projectRoot = findProjectRoot(ctx.cwd, ctx.env);
     return { projectRoot, config: loadConfig({ projectRoot, env: ctx.env }) };

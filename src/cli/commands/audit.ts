@@ -7,6 +7,7 @@ import { formatAuditText } from "../../core/audit/report.ts";
 import { CtxError } from "../../errors.ts";
 import { readAuditReport } from "../../store/audit/audit-store.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-flags.ts";
 
@@ -16,7 +17,7 @@ export function registerAuditCommand(program: Command, ctx: CliContext): void {
   addProjectFlags(
     program
       .command("audit")
-      .description("what each compaction's summary lost of the context ctx saved before it, newest first")
+      .description(COMMANDS.audit.description)
       .option("--session <id>", "only this session's compactions"),
   ).action(async (flags: ProjectFlags & { session?: string }) => {
     if (flags.session !== undefined && !SESSION_ID.test(flags.session)) {

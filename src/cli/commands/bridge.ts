@@ -10,6 +10,7 @@ import { collectBridgeStatus } from "../../store/bridge/status.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
 import { CTX_VERSION } from "../../version.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 
 interface SynologyFlags {
@@ -18,9 +19,7 @@ interface SynologyFlags {
 }
 
 export function registerBridgeCommand(program: Command, ctx: CliContext): void {
-  const bridge = program
-    .command("bridge")
-    .description("chat front ends for Claude Code (Synology Chat); see docs/bridge.md");
+  const bridge = program.command("bridge").description(COMMANDS.bridge.description);
 
   bridge
     .command("synology")

@@ -14,6 +14,7 @@ import {
   pinBudgetItem,
 } from "../../store/budget/operations.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-flags.ts";
 
@@ -33,9 +34,7 @@ function positiveInt(value: string, what: string): number {
 const usageLine = (usage: CompartmentUsage[]) => usage.map((c) => `${c.compartment} ${c.tokens}/${c.cap}`).join(", ");
 
 export function registerBudgetCommand(program: Command, ctx: CliContext): void {
-  const budget = program
-    .command("budget")
-    .description("the context budget re-injected after compactions: list, add, pin, unpin, evict, estimate, assemble");
+  const budget = program.command("budget").description(COMMANDS.budget.description);
   const depsFor = (flags: ProjectFlags): BudgetOpsDeps => {
     const projectRoot = projectRootFor(ctx, flags);
     const config = loadConfig({ projectRoot, env: ctx.env });

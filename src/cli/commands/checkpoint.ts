@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import { checkpointContext, checkpointReportOf } from "../../store/context/operations.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 
@@ -10,7 +11,7 @@ export function registerCheckpointCommand(program: Command, ctx: CliContext): vo
   addProjectFlags(
     program
       .command("checkpoint")
-      .description("write a checkpoint of the current session's context now")
+      .description(COMMANDS.checkpoint.description)
       .option("--session <id>", "the Claude Code session to capture (default: the newest one seen here)"),
   ).action(async (flags: ProjectFlags & { session?: string }) => {
     const deps = contextOpsDepsFor(ctx, flags);

@@ -6,6 +6,7 @@ import { chunkInput, INPUT_CHUNK_MAX, INPUT_CHUNK_MIN } from "../../core/chunkin
 import { chunkOutput, OUTPUT_CHUNK_MAX, OUTPUT_CHUNK_MIN } from "../../core/chunking/output.ts";
 import { CtxError } from "../../errors.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 
 interface ChunkFlags {
@@ -16,7 +17,7 @@ interface ChunkFlags {
 export function registerChunkCommand(program: Command, ctx: CliContext): void {
   program
     .command("chunk")
-    .description("split text on stdin into chunks; prints them as a JSON array of strings")
+    .description(COMMANDS.chunk.description)
     .option("--max <n>", `characters per chunk (default ${INPUT_CHUNK_MAX}; with --output ${OUTPUT_CHUNK_MAX})`)
     .option("--output", "chat messages: `[i/N] ` prefix included in --max, code fences closed and reopened")
     .addHelpText("after", "\nExample: ctx chunk --output < reply.md | jq -r '.[]'")

@@ -3,15 +3,13 @@
 import type { Command } from "commander";
 import { clearContext } from "../../store/context/operations.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 
 export function registerClearCommand(program: Command, ctx: CliContext): void {
   addProjectFlags(
-    program
-      .command("clear")
-      .description("delete the current saved context (snapshots, checkpoints and named saves are kept)")
-      .option("--force", "really delete it"),
+    program.command("clear").description(COMMANDS.clear.description).option("--force", "really delete it"),
   ).action(async (flags: ProjectFlags & { force?: boolean }) => {
     const deps = contextOpsDepsFor(ctx, flags);
     const report = await clearContext(deps, { force: flags.force === true });

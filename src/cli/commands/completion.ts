@@ -6,11 +6,12 @@ import { HOOK_EVENT_NAMES } from "../../core/hooks/events.ts";
 import { CtxError } from "../../errors.ts";
 import type { CliContext } from "../command-io.ts";
 import { completionNodes, completionScript, SHELLS, type Shell } from "../completion.ts";
+import { COMMANDS } from "../help.ts";
 
 export function registerCompletionCommand(program: Command, ctx: CliContext): void {
   program
     .command("completion")
-    .description("print the shell completion script for bash, zsh or fish")
+    .description(COMMANDS.completion.description)
     .argument("<shell>", SHELLS.join(" | "))
     .action((shell: string) => {
       if (!(SHELLS as readonly string[]).includes(shell)) {

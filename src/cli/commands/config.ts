@@ -24,6 +24,7 @@ import {
   unsetConfigValue,
 } from "../../store/config/config-file.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
 
 interface ScopeFlags {
@@ -85,9 +86,7 @@ export function registerConfigCommand(program: Command, ctx: CliContext): void {
     }
   };
 
-  const config = program
-    .command("config")
-    .description("see and change settings: list, get, set, unset, path (defaults < global < project < CTX_* env)");
+  const config = program.command("config").description(COMMANDS.config.description);
 
   withSecrets(
     withScope(config.command("list").description("every setting, its value and the layer it comes from"), "only"),

@@ -5,6 +5,7 @@ import { formatContextStats } from "../../core/summaries/stats.ts";
 import { type AssemblyPresetChoice, contextStats } from "../../summaries/operations.ts";
 import { resolveSummarySession } from "../../summaries/session-source.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import { presetOption } from "./summarize.ts";
@@ -18,7 +19,7 @@ export function registerContextStatsCommand(program: Command, ctx: CliContext): 
   addProjectFlags(
     program
       .command("context-stats")
-      .description("tokens per summary layer and the compression ratio of a session's assembled context")
+      .description(COMMANDS["context-stats"].description)
       .option("--session <session>", "session id or transcript path (default: the newest session seen here)")
       .addOption(presetOption()),
   ).action(async (flags: ContextStatsFlags) => {

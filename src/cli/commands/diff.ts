@@ -6,6 +6,7 @@ import { shellCommand } from "../../core/shell/quote.ts";
 import { CtxError } from "../../errors.ts";
 import { type DiffReport, diffContext, diffReportOf } from "../../store/context/diff.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 
@@ -13,7 +14,7 @@ export function registerDiffCommand(program: Command, ctx: CliContext): void {
   addProjectFlags(
     program
       .command("diff")
-      .description("what changed on disk since the save: modified, deleted and added files")
+      .description(COMMANDS.diff.description)
       .option("--name <name>", "compare a named save (default: the current state)"),
   ).action(async (flags: ProjectFlags & { name?: string }) => {
     const deps = contextOpsDepsFor(ctx, flags);

@@ -7,6 +7,7 @@ import { runDoctorChecks } from "../../setup/doctor-checks.ts";
 import { describeSelf, type SelfInfo } from "../../setup/self.ts";
 import { colorsFor, highlightDoctorMarks } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 
 interface DoctorCommandOptions {
@@ -21,7 +22,7 @@ export interface DoctorCommandDeps {
 export function registerDoctorCommand(program: Command, ctx: CliContext, deps: DoctorCommandDeps = {}): void {
   program
     .command("doctor")
-    .description("check Node, PATH, the project's Claude Code wiring, .ctx/ and the config")
+    .description(COMMANDS.doctor.description)
     .option("--json", "print { ok, findings } as JSON")
     .option("--project <dir>", "the project folder (default: the repository around the current folder)")
     .action(async (options: DoctorCommandOptions) => {

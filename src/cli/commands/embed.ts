@@ -6,6 +6,7 @@ import { findProjectRoot } from "../../config/paths.ts";
 import { CtxError } from "../../errors.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
 
 const PROGRESS_EVERY_MS = 2_000;
@@ -13,7 +14,7 @@ const PROGRESS_EVERY_MS = 2_000;
 export function registerEmbedCommand(program: Command, ctx: CliContext): void {
   program
     .command("embed")
-    .description("compute vectors for indexed chunks that have none (needs embedder.provider nomic or ollama)")
+    .description(COMMANDS.embed.description)
     .option("--setup", "install the local (nomic) embedder's packages, ~470 MB, into <CTX_HOME>/embedder with npm")
     .option("--json", "print the summary as JSON")
     .option("--quiet", "no progress and no summary")

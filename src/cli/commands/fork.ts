@@ -16,6 +16,7 @@ import { CtxError } from "../../errors.ts";
 import { findLocalSession } from "../../search/local-session.ts";
 import type { CliContext } from "../command-io.ts";
 import type { ForkReport } from "../fork-report.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 import type { ForkTarget } from "../search-picker.ts";
 
@@ -29,7 +30,7 @@ interface ForkFlags {
 export function registerForkCommand(program: Command, ctx: CliContext): void {
   program
     .command("fork")
-    .description("fork a session, yours or a teammate's: print or run `claude --resume <id> --fork-session`")
+    .description(COMMANDS.fork.description)
     .argument("<session-id>", "the session (as `ctx search` and /fork-detect show it)")
     .option("--at <uuid>", "end the fork at this message (`--resume-session-at`)")
     .option("--checkout <dir>", "this machine's checkout of a teammate's project (default: found by its git remote)")

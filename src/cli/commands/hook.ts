@@ -3,12 +3,13 @@
 import type { Command } from "commander";
 import { HOOK_EVENT_NAMES } from "../../core/hooks/events.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 
 export function registerHookCommand(program: Command, ctx: CliContext): void {
   const events = HOOK_EVENT_NAMES.join(", ");
   program
     .command("hook")
-    .description("handle a Claude Code hook event: reads the hook JSON on stdin, prints only the hook reply")
+    .description(COMMANDS.hook.description)
     .argument("<event>", `one of: ${events} (Claude Code's names such as SessionStart work too)`)
     .addHelpText("after", "\nAlways exits 0 unless blocking is the feature; problems are one line on stderr.")
     .action(async (event: string) => {

@@ -2,12 +2,13 @@
 // transcripts under ~/.claude/projects (incremental; Ctrl-C stops after the current file, the next run resumes).
 import type { Command } from "commander";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { type IndexRunOptions, runIndexSync } from "../index-run.ts";
 
 export function registerIndexCommand(program: Command, ctx: CliContext): void {
   program
     .command("index")
-    .description("index Claude Code's transcripts for fork-detect search (only what changed since the last run)")
+    .description(COMMANDS.index.description)
     .option("--claude-dir <dir>", "Claude Code's folder (default: CLAUDE_CONFIG_DIR, else ~/.claude)")
     .option("--full", "re-read every transcript from the start")
     .option("--json", "print the sync summary as JSON")

@@ -9,6 +9,7 @@ import { CtxError } from "../../errors.ts";
 import { applyInitPlan, planProjectInit } from "../../setup/init-project.ts";
 import type { SelfInfo } from "../../setup/self.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 
 interface InitCommandOptions {
@@ -29,7 +30,7 @@ export interface InitCommandDeps {
 export function registerInitCommand(program: Command, ctx: CliContext, deps: InitCommandDeps = {}): void {
   program
     .command("init")
-    .description("wire ctx into this project's Claude Code settings (hooks, MCP server, /fork-detect)")
+    .description(COMMANDS.init.description)
     .option("--dry-run", "show what would change, write nothing")
     .option("--remove", "take ctx's wiring out again (keeps .ctx/ data)")
     .option("--json", "print the plan/result as JSON")

@@ -7,12 +7,13 @@ import { resolveIndexPath } from "../../search/paths.ts";
 import { resetSchema } from "../../search/session-index/schema.ts";
 import { integrityProblems, isCorruptionError, openSessionIndex } from "../../search/session-index/session-index.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { type IndexRunOptions, runIndexSync } from "../index-run.ts";
 
 export function registerReindexCommand(program: Command, ctx: CliContext): void {
   program
     .command("reindex")
-    .description("delete the session index and build it again (fixes a damaged index)")
+    .description(COMMANDS.reindex.description)
     .option("--claude-dir <dir>", "Claude Code's folder (default: CLAUDE_CONFIG_DIR, else ~/.claude)")
     .option("--json", "print the sync summary as JSON")
     .option("--quiet", "no progress and no summary")

@@ -16,6 +16,7 @@ import { userFileTarget, writeUserNamedFile } from "../../store/files/user-file.
 import { collectReportData } from "../../store/report/report-data.ts";
 import { CTX_VERSION } from "../../version.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-flags.ts";
 
@@ -31,7 +32,7 @@ export function registerReportCommand(program: Command, ctx: CliContext): void {
   addProjectFlags(
     program
       .command("report")
-      .description("write an HTML page of the context window (compactions, guard tiers, snapshots) and recent sessions")
+      .description(COMMANDS.report.description)
       .option("--session <id>", "the session to draw (default: the most recent one with a transcript)")
       .option("--out <file>", "where to write the page (default: .ctx/report.html); its folder must exist")
       .option("--force", "with --out: write through a symbolic link to the file it points to")

@@ -3,6 +3,7 @@
 import { type Command, Option } from "commander";
 import type { RestoreSource } from "../../store/context/restore.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 import { addRenderFlags, type RenderFlags, renderOptionsFrom } from "../render-flags.ts";
@@ -17,7 +18,7 @@ interface RestoreFlags extends ProjectFlags, RenderFlags {
 export function registerRestoreCommand(program: Command, ctx: CliContext): void {
   const command = program
     .command("restore")
-    .description("print the saved context (default: the current state, summary mode)")
+    .description(COMMANDS.restore.description)
     .addOption(new Option("--name <name>", "a named save (`ctx save --name`)").conflicts(["snapshot", "checkpoint"]))
     .addOption(new Option("--snapshot <id>", "a compaction snapshot (`ctx snapshot list`)").conflicts("checkpoint"))
     .addOption(new Option("--checkpoint [id]", "a checkpoint; without an id, the newest one that verifies"));

@@ -11,6 +11,7 @@ import { discoverClaudeMdRules } from "../../store/rules/claude-md.ts";
 import { readSessionsSeen } from "../../store/sessions/seen.ts";
 import { readLatestCompactSummary } from "../../store/transcript/compact-summary.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-flags.ts";
 
@@ -43,9 +44,7 @@ interface CheckFlags extends ProjectFlags {
 }
 
 export function registerRulesCommand(program: Command, ctx: CliContext): void {
-  const rules = program
-    .command("rules")
-    .description("CLAUDE.md rules marked (ENFORCED) or (CRITICAL): list them, check a compaction kept them");
+  const rules = program.command("rules").description(COMMANDS.rules.description);
   addProjectFlags(
     rules.command("list").description("the marked rules of the CLAUDE.md cascade and its imports"),
   ).action((flags: ProjectFlags) => {

@@ -3,6 +3,7 @@
 import type { Command } from "commander";
 import { type SaveReport, saveContext, saveReportOf } from "../../store/context/operations.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 
@@ -15,7 +16,7 @@ export function registerSaveCommand(program: Command, ctx: CliContext): void {
   addProjectFlags(
     program
       .command("save")
-      .description("capture the current session's working context and save it now")
+      .description(COMMANDS.save.description)
       .option("--name <name>", "also keep it as a named save (restore it with `ctx restore --name`)")
       .option("--session <id>", "the Claude Code session to capture (default: the newest one seen here)"),
   ).action(async (flags: SaveFlags) => {

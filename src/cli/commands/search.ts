@@ -18,6 +18,7 @@ import { parseSearchScope, type SearchScope } from "../../search/search-scope.ts
 import { sanitizeLogLine } from "../../terminal-text.ts";
 import { colorsFor, highlightSearchList } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 
 interface SearchOptions {
@@ -36,7 +37,7 @@ interface SearchOptions {
 export function registerSearchCommand(program: Command, ctx: CliContext): void {
   program
     .command("search")
-    .description("find the past sessions closest to a task, with the command that forks each")
+    .description(COMMANDS.search.description)
     .argument("<query...>", "what you are about to work on")
     .option("--project <name>", 'only one project: "this", a path, or part of a project folder name')
     .option("--limit <n>", "how many sessions (1-50)", "5")

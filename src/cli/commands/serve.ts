@@ -3,11 +3,12 @@ import type { Command } from "commander";
 import { findProjectRoot, requireProjectDir } from "../../config/paths.ts";
 import { CTX_VERSION } from "../../version.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 
 export function registerServeCommand(program: Command, ctx: CliContext): void {
   program
     .command("serve")
-    .description("run the MCP server on stdin/stdout (Claude Code starts this)")
+    .description(COMMANDS.serve.description)
     .option("--project <dir>", "project folder (default: $CLAUDE_PROJECT_DIR, else found from the current folder)")
     .action(async (options: { project?: string }) => {
       // Loaded here so that no other command pays for the MCP SDK.

@@ -2,6 +2,7 @@
 // subcommand beside this one.
 import type { Command } from "commander";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { registerSnapshotListCommand } from "./snapshot-list.ts";
 import { registerSnapshotPinCommands } from "./snapshot-pin.ts";
 import { registerSnapshotPruneCommand } from "./snapshot-prune.ts";
@@ -10,9 +11,7 @@ import { registerSnapshotRestoreCommand } from "./snapshot-restore.ts";
 import { registerSnapshotShowCommand } from "./snapshot-show.ts";
 
 export function registerSnapshotCommand(program: Command, ctx: CliContext): void {
-  const snapshot = program
-    .command("snapshot")
-    .description("the snapshots taken before compactions: list, show, restore, pin, unpin, prune, recompress");
+  const snapshot = program.command("snapshot").description(COMMANDS.snapshot.description);
   registerSnapshotListCommand(snapshot, ctx);
   registerSnapshotShowCommand(snapshot, ctx);
   registerSnapshotRestoreCommand(snapshot, ctx);

@@ -5,6 +5,7 @@ import { CtxError } from "../../errors.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
 import { type IndexStats, integrityProblems, openSessionIndex } from "../../search/session-index/session-index.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
 
 export type IndexStatsReport = { path: string; exists: boolean } & IndexStats & {
@@ -15,7 +16,7 @@ export type IndexStatsReport = { path: string; exists: boolean } & IndexStats & 
 export function registerStatsCommand(program: Command, ctx: CliContext): void {
   program
     .command("stats")
-    .description("show what the session index holds: sessions, chunks, projects, size, last sync")
+    .description(COMMANDS.stats.description)
     .option("--json", "print JSON for scripts")
     .action((options: { json?: boolean }) => {
       const report = readIndexStats(resolveIndexPath(ctx.env));

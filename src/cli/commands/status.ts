@@ -5,12 +5,13 @@ import { formatStatusText } from "../../core/status/report.ts";
 import { collectProjectStatus } from "../../store/status/project-status.ts";
 import { CTX_VERSION } from "../../version.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 
 export function registerStatusCommand(program: Command, ctx: CliContext): void {
   program
     .command("status")
-    .description("show what ctx holds for this project: sessions seen, state health")
+    .description(COMMANDS.status.description)
     .option("--json", "print JSON for scripts")
     .option("--project <dir>", "project folder (default: found from the current folder)")
     .action(async (options: { json?: boolean; project?: string }) => {

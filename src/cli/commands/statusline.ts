@@ -4,12 +4,13 @@ import type { Command } from "commander";
 import { loadConfig } from "../../config/load.ts";
 import { findProjectRoot } from "../../config/paths.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { runStatusLine } from "../statusline.ts";
 
 export function registerStatusLineCommand(program: Command, ctx: CliContext): void {
   program
     .command("statusline")
-    .description("Claude Code status line: reads its JSON on stdin, prints context used, tier, velocity, forecast")
+    .description(COMMANDS.statusline.description)
     .action(async () => {
       await runStatusLine(ctx.stdin, ctx.out, {
         env: ctx.env,

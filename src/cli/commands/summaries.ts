@@ -7,14 +7,13 @@ import { ledgerDay, ledgerRows, tokensUsedOn } from "../../core/summaries/ledger
 import { ledgerPath, loadLedger } from "../../store/summaries/ledger-store.ts";
 import { clearSidecars } from "../../store/summaries/sidecar-store.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
 import { addProjectFlags, type ProjectFlags, projectRootFor } from "../project-flags.ts";
 import type { LedgerReport, SummariesClearReport } from "../summaries-reports.ts";
 
 export function registerSummariesCommand(program: Command, ctx: CliContext): void {
-  const summaries = program
-    .command("summaries")
-    .description("stored summaries and the LLM token ledger: ledger, clear");
+  const summaries = program.command("summaries").description(COMMANDS.summaries.description);
 
   addProjectFlags(
     summaries.command("ledger").description("LLM summary tokens used per day, provider and model"),

@@ -6,6 +6,7 @@ import { CtxError } from "../../errors.ts";
 import { type AssemblyPresetChoice, summarizeReportOf, summarizeSession } from "../../summaries/operations.ts";
 import { resolveSummarySession } from "../../summaries/session-source.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
 import { addProjectFlags, contextOpsDepsFor, type ProjectFlags } from "../project-flags.ts";
 
@@ -28,7 +29,7 @@ export function registerSummarizeCommand(program: Command, ctx: CliContext): voi
   addProjectFlags(
     program
       .command("summarize")
-      .description("make a session's per-message summaries now (kept in .ctx/summaries/)")
+      .description(COMMANDS.summarize.description)
       .argument("[session]", "session id or transcript path (default: the newest session seen here)")
       .option("--from <uuid>", "summarise again from this message on")
       .addOption(

@@ -16,6 +16,7 @@ import type { TeamMembership } from "../../team/inspect.ts";
 import type { TeamMemberResult } from "../../team/members.ts";
 import type { TeamMigrateResult } from "../../team/migrate.ts";
 import type { CliContext } from "../command-io.ts";
+import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
 
 export const TeamStatusSchema = z.object({
@@ -61,11 +62,7 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
   };
   const service = () => import("../../team/service.ts");
 
-  const team = program
-    .command("team")
-    .description(
-      "share sessions with a team through a PostgreSQL server: init, migrate, add-member, join, status, share, push, forget",
-    );
+  const team = program.command("team").description(COMMANDS.team.description);
 
   team
     .command("init")

@@ -1,0 +1,101 @@
+// The person's commands load only what they run (their start-up is `node bench/run.ts cli`): `ctx --version` no
+// commander, `ctx --help` no command's module, `ctx status` its own alone, and `ctx search` of the index as it is no
+// MCP SDK, no bridge, no index sync and no embedder. Checked on the built bundle by recording every module the process resolves, then
+// reading ctx's own chunks among them (their names are hashed): the functions they define, and the source files
+// they name (`// src/…` comments; a chunk of one file may lack its own).
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { writeSampleClaudeDir } from "../helpers/sample-claude-dir.ts";
+import { runCtx } from "./ctx-process.ts";
+
+const recorder = fileURLToPath(new URL("./record-imports.mjs", import.meta.url));
+const root = mkdtempSync(join(tmpdir(), "ctx-cli-lean-"));
+const project = join(root, "repo");
+mkdirSync(join(project, ".git"), { recursive: true });
+const claudeDir = join(root, "claude");
+writeSampleClaudeDir(claudeDir);
+const env = { HOME: join(root, "home"), CTX_HOME: join(root, "ctx-home"), CLAUDE_CONFIG_DIR: claudeDir };
+
+interface Loaded {
+  stdout: string;
+  /** Every module URL the process resolved. */
+  modules: string[];
+  /** The source files ctx's own chunks it loaded name (`src/search/sync/sync-index.ts`, …). */
+  sources: string[];
+  /** The functions they define (`createProgram`, `registerStatusCommand`, …). */
+  functions: string[];
+}
+
+async function loadedBy(args: string[], okCodes: number[] = [0]): Promise<Loaded> {
+  const list = join(mkdtempSync(join(root, "imports-")), "imports.txt");
+  const run = await runCtx(args, {
+    cwd: project,
+    env: { ...env, CTX_RECORD_IMPORTS: list, NODE_OPTIONS: `--import=${recorder}` },
+  });
+  expect(okCodes, run.stderr).toContain(run.code);
+  const modules = readFileSync(list, "utf8").split("\n");
+  const chunks = modules
+    .filter((url) => url.startsWith("file:") && url.includes("/dist/"))
+    .map((url) => fileURLToPath(url));
+  const texts = chunks.map((file) => readFileSync(file, "utf8"));
+  const all = (pattern: RegExp) => [
+    ...new Set(texts.flatMap((text) => [...text.matchAll(pattern)].map((m) => m[1] as string))),
+  ];
+  return {
+    stdout: run.stdout,
+    modules,
+    sources: all(/^\/\/ (src\/\S+\.ts)$/gm),
+    functions: all(/^(?:async )?function (\w+)\(/gm),
+  };
+}
+
+/** The commands whose module was loaded, by their register functions (./src/cli/program.ts). */
+const commandModules = (loaded: Loaded) => loaded.functions.filter((name) => /^register\w+Commands?$/.test(name));
+const matching = (loaded: Loaded, pattern: RegExp) => loaded.modules.filter((url) => pattern.test(url));
+
+describe("the CLI loads only what it runs", () => {
+  it("`ctx --version` loads no commander and nothing of the CLI", async () => {
+    const loaded = await loadedBy(["--version"]);
+    expect(loaded.stdout).toMatch(/^\d+\.\d+\.\d+\S*\n$/);
+    expect(matching(loaded, /\/commander\//)).toEqual([]);
+    expect(loaded.functions).not.toContain("createProgram");
+    expect(commandModules(loaded)).toEqual([]);
+  });
+
+  it("`ctx --help` lists every command and loads none of their modules", async () => {
+    const loaded = await loadedBy(["--help"]);
+    expect(loaded.stdout).toContain("search [options] <query...>");
+    // The recorder works: the program itself was loaded.
+    expect(loaded.functions).toContain("createProgram");
+    expect(commandModules(loaded)).toEqual([]);
+  });
+
+  it("`ctx status` loads its own command's module alone, and no MCP SDK", async () => {
+    const loaded = await loadedBy(["status"]);
+    expect(commandModules(loaded)).toEqual(["registerStatusCommand"]);
+    expect(matching(loaded, /@modelcontextprotocol/)).toEqual([]);
+  });
+
+  it("`ctx search --no-refresh` loads no MCP SDK, bridge, index sync or embedder", async () => {
+    // The checks would catch them: the first search catches the (empty) index up, which loads the sync.
+    const first = await loadedBy(["search", "phoenix server", "--json"], [0, 1]);
+    expect(first.functions).toContain("syncIndex");
+    const loaded = await loadedBy(["search", "phoenix server", "--json", "--no-refresh"], [0, 1]);
+    expect(JSON.parse(loaded.stdout)).toMatchObject({ indexedSessions: 7 });
+    expect(commandModules(loaded)).toEqual(["registerSearchCommand"]);
+    expect(matching(loaded, /@modelcontextprotocol|\/yaml\//)).toEqual([]);
+    const unused = /^src\/(mcp|bridge|core\/bridge|search\/sync|search\/embedders)\//;
+    expect(loaded.sources.filter((source) => unused.test(source))).toEqual([]);
+    for (const name of ["syncIndex", "createEmbedder", "vectorSearchFor", "createServer"])
+      expect(loaded.functions).not.toContain(name);
+  });
+
+  it("`ctx completion` loads every command: its script lists each one's options", async () => {
+    const loaded = await loadedBy(["completion", "bash"]);
+    expect(commandModules(loaded)).toContain("registerTeamCommand");
+    expect(loaded.stdout).toContain("--no-refresh");
+  });
+});
