@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkProjectWiring } from "./doctor-project.ts";
+import { CTX_HOOK_SPECS } from "./init/hooks-spec.ts";
 import { INIT_FILES, type InitFileKey, type PlannedChange, planInit } from "./init/plan.ts";
 
 const cmd = { command: "ctx", prefixArgs: [] };
@@ -36,7 +37,7 @@ describe("checkProjectWiring", () => {
   it("is all ok right after ctx init", () => {
     const findings = byId(initialisedFiles());
     expect(Object.values(findings).map((finding) => finding.status)).toEqual(["ok", "ok", "ok", "ok", "ok"]);
-    expect(findings["project-hooks"]?.message).toContain("all 7 wired");
+    expect(findings["project-hooks"]?.message).toContain(`all ${CTX_HOOK_SPECS.length} wired`);
   });
 
   it("fails a project where ctx init never ran, each with `ctx init` as the fix", () => {
