@@ -2,6 +2,7 @@
 // comes from (default, global file, project file, environment), what values it allows (read from the schema
 // itself, so the message can never drift from the check), and a typed value parsed from the command line.
 import * as z from "zod/mini";
+import { isRecord } from "../core/json/record.ts";
 import { CtxError } from "../errors.ts";
 import { defaultConfig } from "./defaults.ts";
 import { type ConfigLayer, type ConfigLeaf, configLeaves, formatConfigIssue } from "./merge.ts";
@@ -179,7 +180,7 @@ function parseList(raw: string): string[] {
 export function valueAt(value: Record<string, unknown>, path: readonly string[]): unknown {
   let cursor: unknown = value;
   for (const key of path) {
-    if (typeof cursor !== "object" || cursor === null || Array.isArray(cursor)) return undefined;
+    if (!isRecord(cursor)) return undefined;
     cursor = (cursor as Record<string, unknown>)[key];
   }
   return cursor;
@@ -215,7 +216,7 @@ export function withSetting(file: Record<string, unknown>, path: readonly string
   let cursor = copy;
   for (const key of path.slice(0, -1)) {
     const next = cursor[key];
-    if (typeof next !== "object" || next === null || Array.isArray(next)) cursor[key] = {};
+    if (!isRecord(next)) cursor[key] = {};
     cursor = cursor[key] as Record<string, unknown>;
   }
   cursor[path[path.length - 1] as string] = value;
@@ -233,7 +234,7 @@ export function withoutSetting(file: Record<string, unknown>, path: readonly str
       return;
     }
     const child = node[key];
-    if (typeof child !== "object" || child === null || Array.isArray(child)) return;
+    if (!isRecord(child)) return;
     prune(child as Record<string, unknown>, tail);
     if (Object.keys(child).length === 0) delete node[key];
   };
