@@ -1,6 +1,7 @@
 // The I/O shell of `ctx hook <event>`: reads all of stdin, runs the dispatcher with production deps,
 // writes the reply. Loaded straight from src/bin without commander or the MCP SDK (hook start-up budget).
 import { fstatSync, read } from "node:fs";
+import { HOOKS_DISABLED_ENV } from "../config/hooks-disabled.ts";
 import { knownConfig, readConfigLayers } from "../config/layers.ts";
 import { findProjectRoot } from "../config/paths.ts";
 import type { Config } from "../config/schema.ts";
@@ -8,9 +9,6 @@ import { createLogger, parseLogLevel } from "../log.ts";
 import { fileConfigCache } from "../store/config/config-cache.ts";
 import { type HookRunResult, runHook, stderrLine } from "./dispatch.ts";
 import type { HookTable } from "./types.ts";
-
-/** Set in the environment of child processes ctx itself starts (e.g. `claude -p`), so hooks never recurse. */
-export const HOOKS_DISABLED_ENV = "CTX_HOOKS_DISABLED";
 
 // Claude Code writes the whole input at once and closes stdin; a stdin left open must not stall the session.
 const STDIN_LIMIT_MS = 5_000;
