@@ -108,8 +108,8 @@ export async function runStatusLine(
 ): Promise<void> {
   let line = MINIMAL_STATUS_LINE;
   try {
-    const { readAllStdin } = await import("../hooks/process.ts");
-    line = renderStatusLine(await readAllStdin(stdin as NodeJS.ReadStream), deps);
+    const { readStdin } = await import("../hooks/stdin.ts");
+    line = renderStatusLine((await readStdin(stdin as NodeJS.ReadStream)).text, deps);
   } catch {
     // the minimal line
   }
