@@ -1,11 +1,9 @@
 // The I/O shell of `ctx hook <event>`: reads all of stdin, runs the dispatcher with production deps,
 // writes the reply. Loaded straight from src/bin without commander or the MCP SDK (hook start-up budget).
 import { HOOKS_DISABLED_ENV } from "../config/hooks-disabled.ts";
-import { knownConfig, readConfigLayers } from "../config/layers.ts";
 import { findProjectRoot } from "../config/paths.ts";
-import type { Config } from "../config/schema.ts";
 import { createLogger, parseLogLevel } from "../log.ts";
-import { fileConfigCache } from "../store/config/config-cache.ts";
+import { loadCachedConfig } from "../store/config/config-cache.ts";
 import { type HookRunResult, runHook, stderrLine } from "./dispatch.ts";
 import { readStdin, StdinTooLargeError } from "./stdin.ts";
 import type { HookTable } from "./types.ts";
@@ -44,16 +42,8 @@ export async function runHookProcess(
     logger,
     findProjectRoot: (cwd) => findProjectRoot(cwd, io.env),
     cliPath: io.cliPath,
-    loadConfig: (projectRoot) => loadHookConfig(projectRoot, io.env),
+    loadConfig: (projectRoot) => loadCachedConfig({ projectRoot, env: io.env }),
     table,
   });
   return abandonedStdinRead ? { ...result, abandonedStdinRead } : result;
-}
-
-/** The project's config; the schema (zod, several milliseconds to load and build) only when the layers were never
- *  validated before: no config at all, or the same layers as last time, need none (config/layers.ts). */
-async function loadHookConfig(projectRoot: string, env: NodeJS.ProcessEnv): Promise<Config> {
-  const cache = fileConfigCache(env);
-  const layers = readConfigLayers({ projectRoot, env });
-  return knownConfig(layers, cache) ?? (await import("../config/load.ts")).validateLayers(layers, cache);
 }
