@@ -2,7 +2,7 @@
 // environment variables (read in ./layers.ts). An invalid file or variable is a CONFIG_INVALID error naming where
 // it came from.
 import { CtxError } from "../errors.ts";
-import { defaultConfig } from "./defaults.ts";
+import { defaultConfig, withDefaults } from "./defaults.ts";
 import { type ConfigCache, configCacheKey, type LoadConfigOptions, readConfigLayers } from "./layers.ts";
 import { type ConfigLayer, configLeaves, formatConfigIssue, mergeLayers, sourceOfPath } from "./merge.ts";
 import { type Config, configSchema } from "./schema.ts";
@@ -32,7 +32,7 @@ export function validateLayers(layers: readonly ConfigLayer[], cache?: ConfigCac
 export function loadConfigFromLayers(layers: readonly ConfigLayer[]): Config {
   if (layers.length === 0) return defaultConfig();
 
-  const result = configSchema().safeParse(mergeLayers(layers));
+  const result = configSchema().safeParse(withDefaults(mergeLayers(layers)));
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (!issue) throw new CtxError("CONFIG_INVALID", "invalid configuration");

@@ -4,7 +4,7 @@
 import * as z from "zod/mini";
 import { isRecord } from "../core/json/record.ts";
 import { CtxError } from "../errors.ts";
-import { defaultConfig } from "./defaults.ts";
+import { defaultConfig, withDefaults } from "./defaults.ts";
 import { type ConfigLayer, type ConfigLeaf, configLeaves, formatConfigIssue } from "./merge.ts";
 import { configSchema } from "./schema.ts";
 import type { IgnoredSettings } from "./trust.ts";
@@ -65,26 +65,16 @@ export function requireSettingLeaf(key: string): ConfigLeaf {
   });
 }
 
-/** The schema of one leaf, with its `default`/`prefault` wrappers taken off. */
+/** The schema of one leaf. */
 function leafSchema(path: readonly string[]): z.core.$ZodType {
   let node = configSchema() as unknown as z.core.$ZodType;
   for (const key of path) {
-    node = unwrap(node);
     const shape = (node._zod.def as unknown as { shape?: Record<string, z.core.$ZodType> }).shape;
     const next = shape?.[key];
     if (!next) throw new CtxError("USAGE", `unknown setting "${path.join(".")}"`);
     node = next;
   }
-  return unwrap(node);
-}
-
-function unwrap(node: z.core.$ZodType): z.core.$ZodType {
-  let current = node;
-  for (;;) {
-    const def = current._zod.def as unknown as { type: string; innerType?: z.core.$ZodType };
-    if ((def.type === "default" || def.type === "prefault") && def.innerType) current = def.innerType;
-    else return current;
-  }
+  return node;
 }
 
 interface CheckDef {
@@ -244,7 +234,7 @@ export function withoutSetting(file: Record<string, unknown>, path: readonly str
 
 /** Checks a whole config file's content against the schema; a CONFIG_INVALID error names the field. */
 export function checkConfigFile(file: Record<string, unknown>, where: string): void {
-  const result = configSchema().safeParse(file);
+  const result = configSchema().safeParse(withDefaults(file));
   if (result.success) return;
   const issue = result.error.issues[0];
   throw new CtxError("CONFIG_INVALID", `${where}: ${issue ? formatConfigIssue(issue) : "invalid"}`, {
