@@ -1,11 +1,12 @@
-// Every setting the product documents name, with its type, its checks and its trust: `safe` (tunes what ctx computes for
-// this project; a repository's .ctx/config.json may set it) or `sensitive`/`secret` (names a program, URL, host,
-// port or path, holds a credential, or sends data or acts beyond this project: only the user's own file, CTX_*
-// variables, or a project file the user trusted by its hash may set it; SECURITY.md). `settings()` takes only
-// classified keys, so a new key cannot be added without deciding. zod/mini, built on first use: hook processes
-// load this module, and building ~150 zod objects costs milliseconds of a hook (./defaults.ts holds the defaults,
-// the one place they are written, merged under every layer before this checks the whole; ./trust.ts the plain list
-// of sensitive keys a hook filters with).
+// Every setting the product documents name, with its type, its checks and its trust: `safe` (tunes what ctx
+// computes for this project; a repository's .ctx/config.json may set it) or `sensitive`/`secret` (names a program,
+// URL, host, port or path, holds a credential, or sends data or acts beyond this project: only the user's own file,
+// CTX_* variables, or a project file the user trusted by its hash may set it; SECURITY.md). `settings()` takes only
+// classified keys, so a new key cannot be added without deciding. One function per section, composed by
+// buildConfigSchema (over 300 lines: one line or two per setting). zod/mini, built on first use: hook processes load
+// this module, and building the zod objects costs milliseconds of a hook (./defaults.ts holds the defaults, the one
+// place they are written, merged under every layer before this checks the whole; ./trust.ts the plain list of
+// sensitive keys a hook filters with).
 import * as z from "zod/mini";
 import type { KeyTrust } from "./trust.ts";
 
@@ -35,15 +36,17 @@ const settings = <S extends Record<string, Classified>>(shape: S) => z.strictObj
 /** A nested section of settings. */
 const section = classify("section");
 
-function buildConfigSchema() {
-  const CheckpointConfigSchema = settings({
+function checkpointSettings() {
+  return settings({
     /** Take a rolling checkpoint every N transcript messages (PostToolUse / Stop). */
     intervalMessages: safe(positiveInt()),
     /** How many rolling checkpoints to keep. */
     keep: safe(positiveInt()),
   });
+}
 
-  const RetentionConfigSchema = settings({
+function retentionSettings() {
+  return settings({
     maxSnapshots: safe(positiveInt()),
     maxAgeDays: safe(positiveInt()),
     /** All snapshots of one project together; pinned snapshots are never pruned. */
@@ -53,8 +56,10 @@ function buildConfigSchema() {
     /** A transcript larger than this is not copied into a snapshot (the state alone is kept, and said so). */
     maxTranscriptMegabytes: safe(positiveInt()),
   });
+}
 
-  const HooksConfigSchema = settings({
+function hooksSettings() {
+  return settings({
     /** Block a compaction (PreCompact exit 2) when the state could not be saved and verified. */
     blockCompactionOnSaveFailure: safe(z.boolean()),
     /** On `startup`, inject a short "where you left off" from the last saved state. */
@@ -64,8 +69,10 @@ function buildConfigSchema() {
     /** Cap on re-injected context; Claude Code spills additionalContext over 10,000 characters to a file. */
     maxInjectChars: safe(positiveInt().check(z.lte(10_000))),
   });
+}
 
-  const GuardConfigSchema = settings({
+function guardSettings() {
+  return settings({
     /** Run the context guard after every tool call (PostToolUse). */
     enabled: safe(z.boolean()),
     /** Context window in tokens; 0 = infer from the model (1,000,000 for [1m] models, else 200,000). */
@@ -89,8 +96,10 @@ function buildConfigSchema() {
     /** Dynamic thresholds never go below this percent remaining. */
     floorPercent: safe(percent()),
   });
+}
 
-  const BudgetConfigSchema = settings({
+function budgetSettings() {
+  return settings({
     /** Token caps of the five compartments. */
     caps: section(
       settings({
@@ -104,31 +113,39 @@ function buildConfigSchema() {
     /** Tokens of the assembled budget in the compact re-injection (0 = leave it out). */
     injectMaxTokens: safe(nonNegativeInt()),
   });
+}
 
-  const RulesConfigSchema = settings({
+function rulesSettings() {
+  return settings({
     /** Re-inject the CLAUDE.md rules marked (ENFORCED) or (CRITICAL) after each compaction. */
     reinject: safe(z.boolean()),
     /** `ctx rules check`: share of a rule's content words the summary must hold to count as paraphrased. */
     overlapThreshold: safe(weight()),
   });
+}
 
-  const MemoryConfigSchema = settings({
+function memorySettings() {
+  return settings({
     /** Auto-memory folder; empty = Claude Code's own (`<claude config>/projects/<repo>/memory`). */
     directory: sensitive(z.string()),
     /** Claude Code loads no more of MEMORY.md than this many lines and bytes. */
     maxIndexLines: safe(positiveInt()),
     maxIndexBytes: safe(positiveInt()),
   });
+}
 
-  const BreadcrumbConfigSchema = settings({
+function breadcrumbSettings() {
+  return settings({
     /** At SessionEnd, append a line about the session to an Obsidian daily note. */
     enabled: sensitive(z.boolean()),
     /** The vault folder (or a subfolder of it) holding the daily notes `<YYYY-MM-DD>.md`. */
     vault: sensitive(z.string()),
     heading: safe(z.string()),
   });
+}
 
-  const SearchConfigSchema = settings({
+function searchSettings() {
+  return settings({
     weights: section(
       settings({
         bestSimilarity: safe(weight()),
@@ -170,8 +187,10 @@ function buildConfigSchema() {
      */
     scope: sensitive(z.enum(["local", "team", "all"])),
   });
+}
 
-  const EmbedderConfigSchema = settings({
+function embedderSettings() {
+  return settings({
     /** `none` = BM25 alone: offline, no download (the default). */
     provider: sensitive(z.enum(["none", "nomic", "ollama"])),
     /** Empty = the provider's default: `nomic-ai/nomic-embed-text-v1.5` (nomic), `nomic-embed-text` (ollama). */
@@ -186,8 +205,10 @@ function buildConfigSchema() {
     /** ollama: give up on one request after this long. */
     timeoutMs: safe(positiveInt()),
   });
+}
 
-  const IndexConfigSchema = settings({
+function indexSettings() {
+  return settings({
     /** `ctx serve` watches <claudeDir>/projects and re-indexes in the background. */
     watch: safe(z.boolean()),
     /** Quiet period after the last transcript write before a background sync starts. */
@@ -195,8 +216,10 @@ function buildConfigSchema() {
     /** Also sync once when the server starts (catches up with sessions written while it was not running). */
     syncOnStart: safe(z.boolean()),
   });
+}
 
-  const SummariesConfigSchema = settings({
+function summariesSettings() {
+  return settings({
     provider: sensitive(z.enum(["extractive", "claude-cli", "anthropic"])),
     model: sensitive(z.string()),
     dailyTokenCap: sensitive(nonNegativeInt()),
@@ -209,9 +232,11 @@ function buildConfigSchema() {
     budgetTokens: safe(positiveInt()),
     aggregateTokens: safe(nonNegativeInt()),
   });
+}
 
-  // The archive is the user's, across every project (unredacted copies, pruned by these): sensitive as a whole.
-  const ArchiveConfigSchema = settings({
+// The archive is the user's, across every project (unredacted copies, pruned by these): sensitive as a whole.
+function archiveSettings() {
+  return settings({
     /** Copy transcripts Claude Code's cleanup is about to delete into ~/.ctx/archive/ (ctx serve, SessionStart). */
     enabled: sensitive(z.boolean()),
     /** Archive a transcript this many days before Claude Code's cleanupPeriodDays would delete it. */
@@ -223,13 +248,17 @@ function buildConfigSchema() {
     /** A transcript larger than this (MiB) is not archived; the pass logs it and counts it as skipped. 0 = no limit. */
     maxTranscriptMegabytes: sensitive(nonNegativeInt()),
   });
+}
 
-  const RedactionConfigSchema = settings({
+function redactionSettings() {
+  return settings({
     /** Exact strings that look like secrets but are not (e.g. a public test key); they pass through. */
     allowlist: sensitive(z.array(z.string())),
   });
+}
 
-  const BridgeConfigSchema = settings({
+function bridgeSettings() {
+  return settings({
     /** `ctx bridge synology` listens here; loopback unless you put it behind a proxy or open it on purpose. */
     host: sensitive(z.string()),
     port: sensitive(z.int().check(z.gte(1), z.lte(65_535))),
@@ -287,8 +316,10 @@ function buildConfigSchema() {
       }),
     ),
   });
+}
 
-  const TeamConfigSchema = settings({
+function teamSettings() {
+  return settings({
     /**
      * The team server: postgresql://<role>@<host>:<port>/<database>?sslmode=verify-full (docs/team.md). Written by
      * `ctx team join` into the user's own file; a repository's file can never point a member's sessions elsewhere.
@@ -301,35 +332,39 @@ function buildConfigSchema() {
     /** A redacted transcript larger than this is not uploaded (its chunks are; the session is marked not forkable). */
     maxTranscriptMegabytes: safe(positiveInt()),
   });
+}
 
-  const TrustConfigSchema = settings({
+function trustSettings() {
+  return settings({
     /**
      * Project config files the user trusts with sensitive settings (`ctx config trust`): the file's absolute path
      * and the SHA-256 of the exact bytes trusted. Any change to the file needs trusting again.
      */
     projectConfigs: sensitive(z.record(z.string(), z.string())),
   });
+}
 
-  const ConfigSchema = settings({
-    checkpoints: section(CheckpointConfigSchema),
-    retention: section(RetentionConfigSchema),
-    hooks: section(HooksConfigSchema),
-    guard: section(GuardConfigSchema),
-    budget: section(BudgetConfigSchema),
-    search: section(SearchConfigSchema),
-    embedder: section(EmbedderConfigSchema),
-    index: section(IndexConfigSchema),
-    summaries: section(SummariesConfigSchema),
-    redaction: section(RedactionConfigSchema),
-    rules: section(RulesConfigSchema),
-    memory: section(MemoryConfigSchema),
-    breadcrumb: section(BreadcrumbConfigSchema),
-    archive: section(ArchiveConfigSchema),
-    bridge: section(BridgeConfigSchema),
-    team: section(TeamConfigSchema),
-    trust: section(TrustConfigSchema),
+/** The whole schema: one section of settings per capability, each built by its own step above. */
+function buildConfigSchema() {
+  return settings({
+    checkpoints: section(checkpointSettings()),
+    retention: section(retentionSettings()),
+    hooks: section(hooksSettings()),
+    guard: section(guardSettings()),
+    budget: section(budgetSettings()),
+    search: section(searchSettings()),
+    embedder: section(embedderSettings()),
+    index: section(indexSettings()),
+    summaries: section(summariesSettings()),
+    redaction: section(redactionSettings()),
+    rules: section(rulesSettings()),
+    memory: section(memorySettings()),
+    breadcrumb: section(breadcrumbSettings()),
+    archive: section(archiveSettings()),
+    bridge: section(bridgeSettings()),
+    team: section(teamSettings()),
+    trust: section(trustSettings()),
   });
-  return ConfigSchema;
 }
 
 let built: ReturnType<typeof buildConfigSchema> | undefined;
