@@ -24,7 +24,7 @@ module.exports = {
       name: "core-no-io",
       severity: "error",
       comment:
-        "src/core is pure: the file system, processes, network and environment reach it through deps (STYLE.md).",
+        'src/core is pure: the file system, processes, network and environment reach it through deps (ARCHITECTURE.md "Conventions").',
       from: { path: "^src/core/", pathNot: TEST_FILES },
       to: {
         dependencyTypes: ["core"],
@@ -72,7 +72,7 @@ module.exports = {
     {
       name: "hooks-without-mcp-sdk",
       severity: "error",
-      comment: "Hook processes must start fast: the hook path never loads the MCP SDK (DESIGN.md, hook budgets).",
+      comment: "Hook processes must start fast: the hook path never loads the MCP SDK (docs/performance.md).",
       from: { path: "^src/hooks/", pathNot: TEST_FILES },
       to: { path: "@modelcontextprotocol" },
     },

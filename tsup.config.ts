@@ -1,10 +1,10 @@
 import { defineConfig, type Options } from "tsup";
 
 // The program: one ESM entry with code splitting, so `ctx hook …` loads only the hook chunks (no MCP SDK, no
-// commander) and `ctx serve` loads the SDK lazily. Beside it, each hook entry of build/own-entries.ts is built on
-// its own into dist/<name>/, borrowing what it needs on rare paths from the program's (that file says why). The version comes from package.json at build time.
+// commander) and `ctx serve` loads the SDK lazily. Beside it, the lean entry (build/lean-entry.ts says why) is built
+// on its own into dist/lean/. The version comes from package.json at build time.
 import { builtinImportsPlugin } from "./build/builtin-imports.ts";
-import { borrowedEntries, borrowingPlugin, OWN_ENTRIES, type OwnEntry, ownEntriesPlugin } from "./build/own-entries.ts";
+import { DOOR_ENTRY, DOOR_SOURCE, leanBuildPlugin, leanEntryPlugin } from "./build/lean-entry.ts";
 import pkg from "./package.json" with { type: "json" };
 
 const common: Options = {
@@ -14,8 +14,8 @@ const common: Options = {
   splitting: true,
   sourcemap: true,
   treeshake: true,
-  // Bundled (tree-shaken) rather than loaded from node_modules: importing the zod/mini package whole costs
-  // ~45 ms per hook process, its tree-shaken part a fraction of that. The MCP SDK and commander stay
+  // Bundled (tree-shaken) rather than loaded from node_modules: importing the zod/mini package whole costs a hook
+  // process many times its tree-shaken part (bench/run.ts hooks, importCostMs["zod/mini"]). The MCP SDK and commander stay
   // external: the hook path never loads them.
   noExternal: [/^zod\/mini$/, "@msgpack/msgpack", "lz4js", "fzstd"],
   // Keep `node:` on builtins: esbuild does not know `node:sqlite` and would emit a bare `sqlite` import.
@@ -25,24 +25,22 @@ const common: Options = {
   plugins: [builtinImportsPlugin],
 };
 
-const ownNames = Object.keys(OWN_ENTRIES) as OwnEntry[];
-
 export default defineConfig([
   {
     ...common,
     // index-worker: the sync's file reader thread (src/search/sync/content-reader.ts finds it next to the chunks).
-    // borrowed/*: modules the hook entries built on their own load from here, on their rare paths.
-    entry: { ctx: "src/bin/ctx.ts", "index-worker": "src/search/sync/content-worker.ts", ...borrowedEntries() },
+    // rare-paths: the lean build's door into this one (build/lean-entry.ts).
+    entry: { ctx: "src/bin/ctx.ts", "index-worker": "src/search/sync/content-worker.ts", [DOOR_ENTRY]: DOOR_SOURCE },
     banner: { js: "#!/usr/bin/env node" },
-    // Everything but the other builds' folders (the builds run at once).
-    clean: ownNames.map((name) => `!${name}/**`),
-    esbuildPlugins: [ownEntriesPlugin],
+    // Everything but the lean build's folder (the two builds run at once).
+    clean: ["!lean/**"],
+    esbuildPlugins: [leanEntryPlugin],
   },
-  ...ownNames.map((name) => ({
+  {
     ...common,
-    entry: { [name]: OWN_ENTRIES[name].source },
-    outDir: `dist/${name}`,
+    entry: { lean: "src/bin/lean.ts", "lean-run": "src/hooks/runtime/lean.ts" },
+    outDir: "dist/lean",
     clean: true,
-    esbuildPlugins: [borrowingPlugin(name)],
-  })),
+    esbuildPlugins: [leanBuildPlugin],
+  },
 ]);

@@ -1,11 +1,13 @@
 // Hook process cost: `ctx hook …` wall time next to `node -e 0` in the same run (the floor no Node
-// program beats), on a 50 MB transcript, plus what each library would add to a process's start-up.
+// program beats), on a 50 MB transcript, plus what each library or built-in module would add to a process's
+// start-up. The budgets, as ratios to that floor: bench/budgets.ts (docs/performance.md).
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { makeTranscript, summarize, timeProcess } from "./process-timing.ts";
+import { PROCESS_BUDGET_RATIOS, ratioToNode } from "./budgets.ts";
+import { makeTranscript, summarize, type TimingSummary, timeProcess } from "./process-timing.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const ctxBin = join(root, "dist", "ctx.js");
@@ -84,16 +86,23 @@ export async function run(): Promise<Record<string, unknown>> {
     }
     return summarize(samples);
   };
+  const withRatio = (timing: TimingSummary) => ({
+    ...timing,
+    ratioToNode: ratioToNode(timing.medianMs, floor.medianMs),
+  });
   for (const megabytes of [1, 10, 50]) {
     const path = megabytes === 50 ? transcript : makeTranscript(dir, megabytes);
-    preCompact[`${megabytes}MB`] = { ...preCompactRuns(path), budgetMs: megabytes === 10 ? 500 : undefined };
+    preCompact[`${megabytes}MB`] = {
+      ...withRatio(preCompactRuns(path)),
+      budgetRatio: megabytes === 10 ? PROCESS_BUDGET_RATIOS.preCompact10MB : undefined,
+    };
   }
   // The session's transcript at its previous compaction: the 10 MB one's first 9 MiB (whole lines).
   const grown = makeTranscript(dir, 10);
   const whole = readFileSync(grown);
   const earlier = join(dir, "bench-session-10mb-first-9mib.jsonl");
   writeFileSync(earlier, whole.subarray(0, whole.lastIndexOf(10, 9 * 1024 * 1024 - 1) + 1));
-  preCompact["10MB-grown"] = preCompactRuns(grown, { path: earlier });
+  preCompact["10MB-grown"] = withRatio(preCompactRuns(grown, { path: earlier }));
   // The compaction in the session's own project, then the SessionStart `compact` that re-injects what it saved.
   once(
     "pre-compact",
@@ -130,14 +139,20 @@ export async function run(): Promise<Record<string, unknown>> {
   });
   rmSync(watcherPid, { force: true });
 
-  const importCost = (specifier: string) => {
-    const t = timeProcess(node, ["--input-type=module", "-e", `await import(${JSON.stringify(specifier)})`], {
-      runs: 10,
-      env,
-      cwd: root,
-    });
-    return Math.round((t.medianMs - floor.medianMs) * 10) / 10;
-  };
+  // Each against its own empty process, timed here: an empty ES module for the imports, an empty script for the
+  // built-ins (`node -e`), so neither carries the other's loader.
+  const moduleFloor = timeProcess(node, ["--input-type=module", "-e", "0"], { runs: 10, env, cwd: root });
+  const scriptFloor = timeProcess(node, ["-e", "0"], { runs: 10, env });
+  const over = (t: TimingSummary, base: TimingSummary) => Math.round((t.medianMs - base.medianMs) * 10) / 10;
+  const importCost = (specifier: string) =>
+    over(
+      timeProcess(node, ["--input-type=module", "-e", `await import(${JSON.stringify(specifier)})`], {
+        runs: 10,
+        env,
+        cwd: root,
+      }),
+      moduleFloor,
+    );
   const imports: Record<string, number> = {};
   for (const specifier of [
     "commander",
@@ -148,25 +163,33 @@ export async function run(): Promise<Record<string, unknown>> {
     "fzstd",
     "@modelcontextprotocol/sdk/server/mcp.js",
     "node:sqlite",
+    // Built-ins as an ESM import builds their namespace (every export read, lazy getters included): what
+    // build/builtin-imports.ts spares ctx's output.
+    "node:fs",
+    "node:child_process",
+    "node:util",
   ]) {
     imports[specifier] = importCost(specifier);
   }
+  // Built-ins the way ctx's build loads them (process.getBuiltinModule): what a hook pays for the ones it loads
+  // only when needed (child_process to start a child, zlib for a zstd frame, fs/promises, os for a home).
+  const builtins: Record<string, number> = {};
+  for (const name of ["node:child_process", "node:zlib", "node:fs/promises", "node:os", "node:net", "node:crypto"]) {
+    const t = timeProcess(node, ["-e", `process.getBuiltinModule(${JSON.stringify(name)})`], { runs: 10, env });
+    builtins[name] = over(t, scriptFloor);
+  }
 
   rmSync(dir, { recursive: true, force: true });
-  const ratio = (ms: number) => Math.round((ms / floor.medianMs) * 100) / 100;
   return {
     transcriptMegabytes: 50,
     nodeFloor: floor,
-    postToolUse: { ...postToolUse, ratioToNode: ratio(postToolUse.medianMs), budgetRatio: 1.6 },
+    postToolUse: { ...withRatio(postToolUse), budgetRatio: PROCESS_BUDGET_RATIOS.postToolUse },
     preCompact,
-    sessionStartCompact: { ...sessionStart, ratioToNode: ratio(sessionStart.medianMs), budgetRatio: 2.5 },
-    sessionEnd: { ...sessionEnd, ratioToNode: ratio(sessionEnd.medianMs), budgetMs: 200 },
-    sessionEndServeWatching: {
-      ...sessionEndWatched,
-      ratioToNode: ratio(sessionEndWatched.medianMs),
-      budgetMs: 200,
-    },
+    sessionStartCompact: { ...withRatio(sessionStart), budgetRatio: PROCESS_BUDGET_RATIOS.sessionStartCompact },
+    sessionEnd: { ...withRatio(sessionEnd), budgetRatio: PROCESS_BUDGET_RATIOS.sessionEnd },
+    sessionEndServeWatching: { ...withRatio(sessionEndWatched), budgetRatio: PROCESS_BUDGET_RATIOS.sessionEnd },
     importCostMs: imports,
+    builtinCostMs: builtins,
   };
 }
 

@@ -1,4 +1,4 @@
-// Wall time of whole processes, for hook budgets that DESIGN.md states as ratios to `node -e 0`.
+// Wall time of whole processes, for the budgets docs/performance.md states as ratios to `node -e 0`.
 import { spawnSync } from "node:child_process";
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";

@@ -1,4 +1,4 @@
-// A seeded synthetic corpus of Claude Code transcripts in the current format (reference/claude-code.md §2.2):
+// A seeded synthetic corpus of Claude Code transcripts in the current format (docs/claude-code-facts.md "Transcripts"):
 // one line per assistant content block, tool_use / tool_result pairs with structured toolUseResult, progress
 // and file-history-snapshot lines (the bulk of real files), compact boundaries with their summary, subagent
 // transcripts (and the compaction summariser's own, which must never be indexed). Written once per

@@ -1,8 +1,8 @@
 // A tsup plugin: every static import of a Node built-in in the output (`import { readFileSync } from 'node:fs'`)
 // becomes a read of `process.getBuiltinModule` (Node >= 22.3, checked by src/bin/ctx.ts). An ESM import of a
 // built-in builds its module namespace, which reads every export, lazy getters included: `node:fs` then loads
-// fs/promises and the stream classes (~3 ms), `node:child_process` ~11 ms, `node:util` ~25 ms, per process. Hook
-// processes pay that on every tool call (DESIGN.md's hook budgets); getBuiltinModule hands over the module object
+// fs/promises and the stream classes, and more for `node:child_process` and `node:util`, in every process (bench/run.ts
+// hooks: importCostMs against builtinCostMs). Hook processes pay that on every tool call (docs/performance.md); getBuiltinModule hands over the module object
 // with nothing loaded that is not used. One output line stays one line, so the source maps stay true.
 
 // esbuild prints double quotes, rollup (tsup's tree-shaking pass) single ones.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CtxError, explainSystemError } from "./errors.ts";
+import { CtxError, explainSystemError, isCtxError } from "./errors.ts";
 
 const systemError = (code: string, message: string) => Object.assign(new Error(message), { code });
 const sqliteError = (errcode: number, message: string) => Object.assign(new Error(message), { errcode });
@@ -33,5 +33,20 @@ describe("break 14: raw stack traces on a full or read-only disk and a malformed
     expect(explainSystemError(systemError("ENOENT", "no such file"))).toBeNull();
     expect(explainSystemError(new CtxError("USAGE", "bad flag"))).toBeNull();
     expect(explainSystemError("a string")).toBeNull();
+  });
+});
+
+describe("isCtxError across builds", () => {
+  it("knows another build's copy of CtxError by its name and code, and nothing else by them", () => {
+    class OtherCopy extends Error {
+      readonly code = "STATE_CORRUPT";
+      constructor(message: string) {
+        super(message);
+        this.name = "CtxError";
+      }
+    }
+    expect(isCtxError(new OtherCopy("x"))).toBe(true);
+    expect(isCtxError(Object.assign(new Error("x"), { code: "E" }))).toBe(false);
+    expect(isCtxError({ name: "CtxError", code: "E", message: "x" })).toBe(false);
   });
 });

@@ -1,5 +1,5 @@
 // The one error type ctx throws on purpose: a stable string code, a message, and a hint for the person.
-// Each edge (CLI, MCP, hooks) translates it once; see STYLE.md "Errors".
+// Each edge (CLI, MCP, hooks) translates it once; see ARCHITECTURE.md "Conventions".
 
 export type CtxErrorCode =
   | "CONFIG_INVALID"
@@ -39,8 +39,13 @@ export class CtxError extends Error {
   }
 }
 
+/** By class or by its fields: the lean hook entry's rare paths throw the program build's copy of the class
+ *  (src/hooks/runtime/rare-paths.ts), which `instanceof` would not recognise. */
 export function isCtxError(error: unknown): error is CtxError {
-  return error instanceof CtxError;
+  return (
+    error instanceof CtxError ||
+    (error instanceof Error && error.name === "CtxError" && typeof (error as { code?: unknown }).code === "string")
+  );
 }
 
 /** A one-line description of any thrown value, for logs and error results. */

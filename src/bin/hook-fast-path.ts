@@ -1,16 +1,46 @@
-// `ctx hook <event>` without commander or the MCP SDK, for ./main.ts (every event) and the hook entries built on
-// their own (./every-call-run.ts, ./session-start-run.ts, …; build/own-entries.ts): stdin, stdout and stderr are used
-// through their file descriptors, never `process.stdin`/`stdout`/`stderr`, whose streams (a net.Socket for Claude
-// Code's pipes) cost a hook process milliseconds (bench/hooks.bench.ts). The writes are synchronous: the reply has
-// reached the pipe when the process exits. A reader that went away (EPIPE) is not the hook's problem.
-import { writeSync } from "node:fs";
-import { runHookProcess } from "../hooks/process.ts";
-import type { HookTable } from "../hooks/types.ts";
+// The process's own start-up and hook I/O, for ./main.ts (the program) and ./lean.ts (the lean entry):
+// - V8's code cache for ctx's own modules, kept with ctx's other private files: it covers only modules loaded after
+//   it is on, so each entry turns it on before importing its bulk (bench/run.ts hooks measures the gain). Folders
+//   are made 0700 first (Node would make them 0755). Failure is harmless.
+// - `ctx hook <event>` without commander or the MCP SDK: stdin, stdout and stderr are used through their file
+//   descriptors, never `process.stdin`/`stdout`/`stderr`, whose streams (a net.Socket for Claude Code's pipes) cost a
+//   hook process milliseconds (bench/run.ts hooks). The writes are synchronous: the reply has reached the pipe when
+//   the process exits. A reader that went away (EPIPE) is not the hook's problem.
+// Nothing heavy is imported here: the entry loads the hook runtime after the code cache is on and passes it in.
+import { mkdirSync, writeSync } from "node:fs";
+import { enableCompileCache } from "node:module";
+import { join } from "node:path";
+import { ctxHome } from "../config/paths.ts";
+import type { runHookProcess } from "../hooks/runtime/process.ts";
+import type { HookLoader } from "../hooks/runtime/types.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
 
-export async function runHookFastPath(event: string | undefined, table: HookTable): Promise<never> {
+export function enableCtxCompileCache(env: NodeJS.ProcessEnv): void {
   try {
-    const result = await runHookProcess(event, { stdin: 0, env: process.env, cliPath: process.argv[1] ?? "" }, table);
+    const cacheDir = join(ctxHome(env), "cache", "node-compile");
+    mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+    enableCompileCache?.(cacheDir);
+  } catch {
+    // no cache: slower start, same behaviour
+  }
+}
+
+/** The hook runtime, passed in by the entry that loaded it once the code cache was on. */
+export interface HookRuntime {
+  runHookProcess: typeof runHookProcess;
+  loadHook: HookLoader;
+}
+
+export async function runHookFastPath(
+  event: string | undefined,
+  { runHookProcess, loadHook }: HookRuntime,
+): Promise<never> {
+  try {
+    const result = await runHookProcess(
+      event,
+      { stdin: 0, env: process.env, cliPath: process.argv[1] ?? "" },
+      loadHook,
+    );
     writeAllSync(2, result.stderr);
     writeAllSync(1, result.stdout);
     // A stdin its writer never closed: the reply is out, but Node's exit would wait for the blocked read of it.

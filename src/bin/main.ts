@@ -1,10 +1,10 @@
-// The program proper, loaded by ./ctx.ts once the Node version is known to be good. With the every-call entry
-// (./every-call.ts) and the hook fast path they share (./hook-fast-path.ts), the only code that touches
-// process.argv, process.exit and the real stdio. `ctx hook …` takes that fast path, which loads neither commander
-// nor the MCP SDK (hook start-up budget).
+// The program proper, loaded by ./ctx.ts once the Node version is known to be good. With the lean entry (./lean.ts)
+// and the hook fast path they share (./hook-fast-path.ts), the only code that touches process.argv, process.exit and
+// the real stdio. `ctx hook …` takes that fast path, which loads neither commander nor the MCP SDK, and only the
+// event's own handler (hooks/runtime/table.ts).
 import { explainSystemError, isCtxError } from "../errors.ts";
 import { sanitizeTerminalText } from "../terminal-text.ts";
-import { enableCtxCompileCache } from "./compile-cache.ts";
+import { enableCtxCompileCache } from "./hook-fast-path.ts";
 
 enableCtxCompileCache(process.env);
 
@@ -81,11 +81,12 @@ async function exitAfterFlush(code: number): Promise<never> {
 
 const argv = process.argv.slice(2);
 if (argv[0] === "hook" && !argv.some((arg) => arg === "--help" || arg === "-h")) {
-  const [{ runHookFastPath }, { HOOK_TABLE }] = await Promise.all([
+  const [{ runHookFastPath }, { runHookProcess }, { loadHook }] = await Promise.all([
     import("./hook-fast-path.ts"),
-    import("../hooks/table.ts"),
+    import("../hooks/runtime/process.ts"),
+    import("../hooks/runtime/table.ts"),
   ]);
-  await runHookFastPath(argv[1], HOOK_TABLE);
+  await runHookFastPath(argv[1], { runHookProcess, loadHook });
 }
 endQuietlyOnBrokenPipe();
 main(argv).then(

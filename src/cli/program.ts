@@ -1,5 +1,5 @@
 // The commander program: one file per command under ./commands, each exporting register<Name>Command.
-// Errors are translated once, in src/bin/ctx.ts.
+// Errors are translated once, in src/bin/main.ts (the program's entry).
 import { Command, CommanderError } from "commander";
 import { CTX_VERSION } from "../version.ts";
 import type { CliContext } from "./command-io.ts";

@@ -26,7 +26,7 @@ const deps = (root: string, env: NodeJS.ProcessEnv = {}): StatusLineDeps => ({
   loadConfig: () => defaultConfig(),
 });
 
-/** The modern stdin (reference §2.3): current_usage and the window size. */
+/** The modern stdin (docs/claude-code-facts.md "Context-window usage"): current_usage and the window size. */
 const modern = (sessionId: string, current: object | null, size = 200_000) => ({
   session_id: sessionId,
   transcript_path: "/nonexistent.jsonl",

@@ -1,6 +1,6 @@
-// Where Claude Code keeps its own files for a user and a project (reference/claude-code.md §2.1, §5):
-// its config folder (CLAUDE_CONFIG_DIR, else ~/.claude), the project folder name it derives from a path,
-// and the git repository a path belongs to (auto memory is per repository: worktrees share it).
+// Where Claude Code keeps its own files for a user and a project (docs/claude-code-facts.md "Transcripts", "CLAUDE.md
+// and auto memory"): its config folder (CLAUDE_CONFIG_DIR, else ~/.claude), the project folder name it derives from a
+// path, and the git repository a path belongs to (auto memory is per repository: worktrees share it).
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { dirname, isAbsolute, join, relative, resolve, sep } from "node:path";
@@ -81,7 +81,7 @@ export function gitRepositoryRoot(path: string): string {
   }
 }
 
-/** Claude Code's default `cleanupPeriodDays` (reference/claude-code.md §2.1). */
+/** Claude Code's default `cleanupPeriodDays` (docs/claude-code-facts.md "Transcripts"). */
 export const DEFAULT_CLEANUP_PERIOD_DAYS = 30;
 
 export interface CleanupPeriod {

@@ -52,7 +52,8 @@ export function readConfigLayers(options: LoadConfigOptions): NamedLayer[] {
 
 /**
  * Validated configs kept between processes (store/config/config-cache.ts), by the exact layers they came from:
- * building and running the schema costs a hook process ~6 ms whenever any config file or CTX_* variable exists.
+ * building and running the schema would cost every hook process milliseconds whenever any config file or CTX_*
+ * variable exists (zod's start-up: bench/run.ts hooks, importCostMs).
  */
 export interface ConfigCache {
   get(key: string): Config | undefined;

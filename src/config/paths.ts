@@ -56,8 +56,8 @@ export function assertProjectCtxNotLinked(projectRoot: string): string {
 }
 
 /**
- * The user's home: $HOME, else the operating system's answer. `node:os` is loaded only in that case: it costs
- * about 1.5 ms per process, and every hook process resolves a home.
+ * The user's home: $HOME, else the operating system's answer. `node:os` is loaded only in that case: every hook
+ * process resolves a home, and loading it has a cost (bench/run.ts hooks, builtinCostMs).
  */
 export function homeOf(env: NodeJS.ProcessEnv): string {
   if (env.HOME !== undefined && env.HOME !== "") return env.HOME;

@@ -24,7 +24,8 @@ export function checkPathText(path: string): void {
 
 /** A regular file opened for reading (a file descriptor), or null when absent; UNSAFE_PATH for anything else.
  *  With `noFollow`, a symbolic link is refused too (ELOOP becomes UNSAFE_PATH).
- *  The promise-based twin is store/files/open-regular.ts (kept apart: `node:fs/promises` costs hooks ~3 ms). */
+ *  The promise-based twin is store/files/open-regular.ts (kept apart: loading `node:fs/promises` costs a hook
+ *  process; bench/run.ts hooks measures it, builtinCostMs). */
 export function openRegularFileSync(path: string, options: { noFollow?: boolean } = {}): number | null {
   checkPathText(path);
   let fd: number;

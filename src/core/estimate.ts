@@ -1,6 +1,6 @@
-// The one token estimate for text that has not been sent yet (DESIGN.md: real `usage` wins wherever a
-// transcript gives it). 4 characters per token, the product documents' rule; its error against real usage
-// is measured by the benchmarks, not assumed.
+// The one token estimate for text that has not been sent yet (real `usage` wins wherever a transcript gives it:
+// ARCHITECTURE.md "Conventions"). 4 characters per token, the product documents' rule; its error against real usage is
+// measured by the benchmarks, not assumed.
 
 export const CHARS_PER_TOKEN = 4;
 

@@ -1,7 +1,7 @@
 // One way to declare a ctx MCP tool: a tool file is its name, description, schemas, annotations and handler
 // (`defineTool`); `registerTool` does the rest alike for every tool: the title in the annotations, the text
-// beside structuredContent, and a thrown error turned into an `isError` result the model can act on (STYLE.md:
-// tool failures are results, not protocol faults), with the CtxError code and hint.
+// beside structuredContent, and a thrown error turned into an `isError` result the model can act on (ARCHITECTURE.md
+// "Conventions": tool failures are results, not protocol faults), with the CtxError code and hint.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import type * as z from "zod/mini";

@@ -119,10 +119,10 @@ export function renderForkDetect(result: ForkDetectResult): string {
 const DEFAULT_REFRESH_BUDGET_MS = 1_500;
 /**
  * An index synced this recently is searched as it is: `ctx serve`'s watcher keeps it current, and catching up
- * means a stat of every transcript (about 0.7 s for 12,000 files), most of a cold search's cost.
+ * means a stat of every transcript, most of a cold search's cost (docs/fork-detect.md).
  */
 const FRESH_ENOUGH_MS = 60_000;
-/** Claude Code's default `cleanupPeriodDays` (reference/claude-code.md §2.1). */
+/** Claude Code's default `cleanupPeriodDays` (docs/claude-code-facts.md "Transcripts"). */
 const DEFAULT_CLEANUP_DAYS = 30;
 
 export async function runForkDetect(request: ForkDetectRequest, options: ForkDetectOptions): Promise<ForkDetectResult> {

@@ -1,4 +1,4 @@
-// The I/O shell of `ctx init`: read the project's files, plan with src/core/setup/init-plan.ts, then write the
+// The I/O shell of `ctx init`: read the project's files, plan with src/core/setup/init/plan.ts, then write the
 // planned changes atomically. `planProjectInit` is exported for tests that check the result with the
 // real `claude doctor` / `claude mcp list`. A committed link must not turn init against files outside the
 // repository (`.gitignore -> ~/.bashrc`, `.claude -> ~/.claude`): every path init reads or writes is resolved
@@ -6,8 +6,8 @@
 
 import { chmod, lstat, mkdir, readdir, readFile, readlink, rmdir, stat, unlink } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
-import type { CommandChoice } from "../core/setup/init-command-choice.ts";
-import type { HookWiring } from "../core/setup/init-hooks-spec.ts";
+import type { CommandChoice } from "../core/setup/init/command-choice.ts";
+import type { HookWiring } from "../core/setup/init/hooks-spec.ts";
 import {
   CTX_DIR_ENTRY,
   type CtxDirFacts,
@@ -17,7 +17,7 @@ import {
   type PlannedChange,
   type ProjectSnapshot,
   planInit,
-} from "../core/setup/init-plan.ts";
+} from "../core/setup/init/plan.ts";
 import { CtxError } from "../errors.ts";
 import { ensurePrivateDir, writeFileAtomic } from "../store/files/atomic-write.ts";
 import { assertAllInside } from "../store/files/contained-path.ts";

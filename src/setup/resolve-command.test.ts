@@ -2,8 +2,8 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, w
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { CTX_HOOK_SPECS } from "../core/setup/init-hooks-spec.ts";
-import { resolveHookEvent } from "../hooks/events.ts";
+import { resolveHookEvent } from "../core/hooks/events.ts";
+import { CTX_HOOK_SPECS } from "../core/setup/init/hooks-spec.ts";
 import { findOnPath, lookupOnPath, resolveCtxCommand } from "./resolve-command.ts";
 import type { SelfInfo } from "./self.ts";
 

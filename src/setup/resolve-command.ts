@@ -7,7 +7,7 @@ import {
   chooseCtxCommand,
   type PathLookup,
   parseShimTargets,
-} from "../core/setup/init-command-choice.ts";
+} from "../core/setup/init/command-choice.ts";
 import { quoteShellWord } from "../core/shell/quote.ts";
 import { realPathOr, type SelfInfo } from "./self.ts";
 

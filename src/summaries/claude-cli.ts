@@ -1,10 +1,10 @@
 // The `claude-cli` summary provider: one `claude -p` run per batch, prompt on stdin, JSON result on stdout.
 // `--no-session-persistence` keeps the summariser's own runs out of the transcripts ctx indexes, and
 // CTX_HOOKS_DISABLED=1 makes every ctx hook in the child return at once, so summarising cannot recurse
-// (lessons-from-peers.md #7); `--strict-mcp-config` without a config starts none of the user's MCP servers,
-// `--max-turns 1` keeps it to one answer. It runs in a folder of its own under CTX_HOME, so no project's CLAUDE.md,
-// hooks or MCP servers load in it. The child leads its own process group: past the timeout the group is
-// killed, so nothing it started (hooks, MCP servers) outlives it (lessons #8).
+// (docs/claude-code-facts.md "Running Claude Code from ctx"); `--strict-mcp-config` without a config starts none of the
+// user's MCP servers, `--max-turns 1` keeps it to one answer. It runs in a folder of its own under CTX_HOME, so no
+// project's CLAUDE.md, hooks or MCP servers load in it. The child leads its own process group: past the timeout the
+// group is killed, so nothing it started (hooks, MCP servers) outlives it (the same page).
 import { join } from "node:path";
 import { withHooksDisabled } from "../config/hooks-disabled.ts";
 import { ctxHome } from "../config/paths.ts";

@@ -1,9 +1,9 @@
-// One `claude -p` process, for every caller that runs Claude Code headless (the `claude-cli` summary provider, the
-// chat bridge's turns): the prompt on stdin, the child leading its own process group, stdout capped, the start of
-// stderr kept, and past the time limit the whole group ended (Claude, its hooks, its MCP servers): SIGTERM, then
-// SIGKILL after `killGraceMs` (at once when it is 0), so nothing it started outlives it (lessons-from-peers.md
-// #8). Every argument is cleaned for the command line (cleanCommandText), and a spawn that throws (an argument
-// Node refuses) is an outcome like any other. The callers turn the outcome into their own errors and hints.
+// One `claude -p` process, for every caller that runs Claude Code headless (the `claude-cli` summary provider, the chat
+// bridge's turns): the prompt on stdin, the child leading its own process group, stdout capped, the start of stderr
+// kept, and past the time limit the whole group ended (Claude, its hooks, its MCP servers): SIGTERM, then SIGKILL after
+// `killGraceMs` (at once when it is 0), so nothing it started outlives it (docs/claude-code-facts.md "Running Claude
+// Code from ctx"). Every argument is cleaned for the command line (cleanCommandText), and a spawn that throws (an
+// argument Node refuses) is an outcome like any other. The callers turn the outcome into their own errors and hints.
 import { type ChildProcessWithoutNullStreams, spawn } from "node:child_process";
 import { cleanCommandText } from "../core/text/command-text.ts";
 

@@ -191,7 +191,7 @@ describe("the context guard through hook processes", () => {
     expect(readGuardState(project, SESSION)?.measurements.length).toBe(measured);
   });
 
-  it("writes the rolling checkpoint every N messages below every tier (the every-call entry's borrowed path)", async () => {
+  it("writes the rolling checkpoint every N messages below every tier (the lean entry's door into the program: src/hooks/runtime/rare-paths.ts)", async () => {
     env = { ...env, CTX_CHECKPOINTS__INTERVAL_MESSAGES: "4" };
     // A session saved once (the checkpoint copies the session's saved state), then quiet tool calls.
     const start = await runHook("session-start", { hook_event_name: "SessionStart", source: "startup" });

@@ -1,4 +1,4 @@
-// The hook path must stay lean (DESIGN.md budgets): `ctx hook …` may not load the MCP SDK, SQLite,
+// The hook path must stay lean (docs/performance.md): `ctx hook …` may not load the MCP SDK, SQLite,
 // full zod or commander. Checked on the built bundle by recording every module the process resolves;
 // zod/mini is bundled into ctx's own chunks, so full zod would show as its classic classes in them.
 import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
@@ -53,7 +53,7 @@ describe("hook path stays lean", () => {
       const modules = await modulesLoadedBy(["hook", event], input);
       const chunks = ownChunks(modules);
       // The recorder works: the dispatcher's code is among what was loaded (its chunk's name varies by build).
-      expect(chunks.some((file) => readFileSync(file, "utf8").includes("// src/hooks/dispatch.ts"))).toBe(true);
+      expect(chunks.some((file) => readFileSync(file, "utf8").includes("// src/hooks/runtime/dispatch.ts"))).toBe(true);
       const withFullZod = chunks.filter((file) => readFileSync(file, "utf8").includes(FULL_ZOD_MARKER));
       expect(withFullZod).toEqual([]);
       for (const pattern of FORBIDDEN)
@@ -75,7 +75,7 @@ describe("hook path stays lean", () => {
     const first = ownChunks(await modulesLoadedBy(["hook", event], input, options));
     expect(first.filter((file) => readFileSync(file, "utf8").includes(ZOD_MINI_MARKER))).not.toEqual([]);
     const chunks = ownChunks(await modulesLoadedBy(["hook", event], input, options));
-    expect(chunks.some((file) => readFileSync(file, "utf8").includes("// src/hooks/dispatch.ts"))).toBe(true);
+    expect(chunks.some((file) => readFileSync(file, "utf8").includes("// src/hooks/runtime/dispatch.ts"))).toBe(true);
     expect(chunks.filter((file) => readFileSync(file, "utf8").includes(ZOD_MINI_MARKER))).toEqual([]);
   });
 

@@ -9,8 +9,8 @@ import { join, relative, sep } from "node:path";
 import fc from "fast-check";
 import { afterAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.ts";
-import { runHook } from "../../src/hooks/dispatch.ts";
-import { HOOK_TABLE } from "../../src/hooks/table.ts";
+import { runHook } from "../../src/hooks/runtime/dispatch.ts";
+import { loadHook } from "../../src/hooks/runtime/table.ts";
 import { silentLogger } from "../../src/log.ts";
 import { TOOLS } from "../../src/mcp/tools/registry.ts";
 import { closeClients, connectClient, testDeps } from "../helpers/mcp-project.ts";
@@ -148,7 +148,7 @@ describe("fuzz: hooks on random inputs and random transcript bytes", () => {
               retention: { ...defaultConfig().retention, archiveSnapshots: false },
             }),
             cliPath: "",
-            table: HOOK_TABLE,
+            loadHook,
           });
           expect(Date.now() - started).toBeLessThan(event === "pre-compact" ? 30_000 : 6_000);
           expect(event === "pre-compact" ? [0, 2] : [0]).toContain(result.exitCode);

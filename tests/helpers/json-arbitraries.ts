@@ -1,5 +1,5 @@
 // Generated JSON for the property tests that hold a hand-written check to the zod schema it replaced
-// (hooks/every-call-input.ts, core/guard/state.ts, core/snapshots/checkpoint-tick.ts).
+// (hooks/runtime/every-call-input.ts, core/guard/state.ts, core/guard/checkpoint-tick.ts).
 import fc from "fast-check";
 
 /** A value of some JSON kind: what a damaged or foreign file, or a later Claude Code, may hold in a field. */

@@ -1,7 +1,7 @@
 // `ctx audit [--session S] [--json]`: what each compaction's summary lost of what ctx saved before it
 // (open tasks, plan, decisions, preferences, rules, files being edited, failures), newest first. The same
 // schema as the `ctx_audit` tool (core/audit/report.ts); the records are made at SessionStart `compact` and
-// PostCompact (hooks/compaction-audit.ts).
+// PostCompact (hooks/injection/compaction-audit.ts).
 import type { Command } from "commander";
 import { formatAuditText } from "../../core/audit/report.ts";
 import { CtxError } from "../../errors.ts";

@@ -2,8 +2,8 @@
 // at the time it runs (see ../completion.ts), with setting keys, shells and hook events as argument values.
 import type { Command } from "commander";
 import { settingKeys } from "../../config/settings.ts";
+import { HOOK_EVENT_NAMES } from "../../core/hooks/events.ts";
 import { CtxError } from "../../errors.ts";
-import { HOOK_EVENT_ALIASES } from "../../hooks/events.ts";
 import type { CliContext } from "../command-io.ts";
 import { completionNodes, completionScript, SHELLS, type Shell } from "../completion.ts";
 
@@ -22,7 +22,7 @@ export function registerCompletionCommand(program: Command, ctx: CliContext): vo
         "config set": keys,
         "config unset": keys,
         completion: SHELLS,
-        hook: [...new Set(Object.values(HOOK_EVENT_ALIASES))],
+        hook: HOOK_EVENT_NAMES,
       });
       ctx.out(completionScript(shell as Shell, nodes));
     });

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
-import { InitReportSchema } from "../../core/setup/init-report.ts";
+import { InitReportSchema } from "../../core/setup/init/report.ts";
 import { CtxError } from "../../errors.ts";
 
 let repo: string;

@@ -3,8 +3,8 @@
 // src/setup/init-project.ts; this file parses options and prints.
 import type { Command } from "commander";
 import { findProjectRoot } from "../../config/paths.ts";
-import type { HookWiring } from "../../core/setup/init-hooks-spec.ts";
-import { buildInitReport, formatInitReport } from "../../core/setup/init-report.ts";
+import type { HookWiring } from "../../core/setup/init/hooks-spec.ts";
+import { buildInitReport, formatInitReport } from "../../core/setup/init/report.ts";
 import { CtxError } from "../../errors.ts";
 import { applyInitPlan, planProjectInit } from "../../setup/init-project.ts";
 import type { SelfInfo } from "../../setup/self.ts";

@@ -1,8 +1,8 @@
-// The bridge's context manager, pure: the context size from the usage Claude Code reports (input + cache creation
-// + cache read of the last turn, DESIGN.md), the 4-chars-a-token estimate only for text not sent yet, and the
-// decision before each turn: continue the Claude session, or summarise and start a new one (over the soft
-// limit, idle too long, or a turn that would start past the hard limit). A long message is judged whole before
-// its first part: the real usage plus all its parts and the replies between them (issue #22, break 2).
+// The bridge's context manager, pure: the context size from the usage Claude Code reports (input + cache creation +
+// cache read of the last turn: docs/claude-code-facts.md), the 4-chars-a-token estimate only for text not sent yet, and
+// the decision before each turn: continue the Claude session, or summarise and start a new one (over the soft limit,
+// idle too long, or a turn that would start past the hard limit). A long message is judged whole before its first part:
+// the real usage plus all its parts and the replies between them (issue #22, break 2).
 import { estimateTokens } from "../estimate.ts";
 import type { BridgeSession, UsageTotals } from "./session.ts";
 
@@ -24,7 +24,7 @@ const count = (value: number | undefined): number =>
   typeof value === "number" && Number.isFinite(value) && value > 0 ? Math.round(value) : 0;
 
 /**
- * The context of one API call: what the model read (input + cache creation + cache read), DESIGN.md's measure.
+ * The context of one API call: what the model read (input + cache creation + cache read), the guard's measure.
  * `claude -p`'s result sums its calls, so this is exact for it only when the turn made one call (`num_turns` 1).
  */
 export function contextTokensOf(usage: ReportedUsage): number {

@@ -1,11 +1,11 @@
-// What of a transcript entry extraction can use, so that capture redacts only that (DESIGN.md: pre-compact and
-// session-end budgets). Redaction runs before extraction, on whole strings, because extraction trims texts and a
-// secret cut in half by a trim no longer matches its pattern. But extraction reads at most a short prefix of a
-// tool's output, of its structured result and of its input (see the limits below): the rest of a 30 KB file
-// listing was redacted only to be thrown away. So those strings are cut, before redaction, to that prefix plus a
-// margin longer than any secret the redactor knows (a 4096-bit private key in PEM is ~3.2K characters): a secret
-// that starts inside the prefix is still whole when redacted. Prompts, replies and compact summaries are read
-// whole (statements are looked for in all of them) and are never cut.
+// What of a transcript entry extraction can use, so that capture redacts only that (the pre-compact and session-end
+// budgets, docs/performance.md). Redaction runs before extraction, on whole strings, because extraction trims texts and
+// a secret cut in half by a trim no longer matches its pattern. But extraction reads at most a short prefix of a tool's
+// output, of its structured result and of its input (see the limits below): the rest of a 30 KB file listing was
+// redacted only to be thrown away. So those strings are cut, before redaction, to that prefix plus a margin longer than
+// any secret the redactor knows (a 4096-bit private key in PEM is ~3.2K characters): a secret that starts inside the
+// prefix is still whole when redacted. Prompts, replies and compact summaries are read whole (statements are looked for
+// in all of them) and are never cut.
 // What extraction never reads at all is dropped rather than cut: a structured result's fields but for the four read
 // (a Read's file content, an Edit's original file and patch), a tool input's fields but for the ones named below (an
 // Edit's old and new strings, a Write's content), and every field but `type` of a block other than text, tool_use and

@@ -1,5 +1,5 @@
-// Claude Code's status-line stdin (reference/claude-code.md §2.3): a loose schema (fields come and go between
-// versions), the context figures it carries, and what the guard takes from a recorded copy.
+// Claude Code's status-line stdin (docs/claude-code-facts.md "Context-window usage"): a loose schema (fields come and
+// go between versions), the context figures it carries, and what the guard takes from a recorded copy.
 import * as z from "zod/mini";
 
 const count = () => z.optional(z.nullable(z.number()));

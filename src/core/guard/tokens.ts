@@ -1,4 +1,4 @@
-// Token accounting from real usage (reference/claude-code.md §2.3): the context size now is input +
+// Token accounting from real usage (docs/claude-code-facts.md "Context-window usage"): the context size now is input +
 // cache_creation + cache_read of the last main-chain assistant reply; after a compact_boundary, usage from
 // before it no longer counts (the boundary's postTokens stand in until the next reply). Also the window
 // (configured, reported by the status line, else inferred from the model) and where auto-compaction fires.

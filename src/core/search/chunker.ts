@@ -1,8 +1,8 @@
-// Packs a session's index messages into searchable chunks (DESIGN.md "The session index"). Messages are grouped
-// into exchanges (a user prompt with the replies, tool gists and inline subagent messages up to the next prompt);
-// exchanges are packed whole into chunks of about TARGET tokens (at most MAX). An exchange bigger than MAX is split
-// between paragraphs (its prompt kept with the start of its reply), never inside a fenced code block (a code block
-// bigger than MAX stays whole, alone).
+// Packs a session's index messages into searchable chunks (docs/fork-detect.md "What the session index reads").
+// Messages are grouped into exchanges (a user prompt with the replies, tool gists and inline subagent messages up to
+// the next prompt); exchanges are packed whole into chunks of about TARGET tokens (at most MAX). An exchange bigger
+// than MAX is split between paragraphs (its prompt kept with the start of its reply), never inside a fenced code block
+// (a code block bigger than MAX stays whole, alone).
 // Each chunk after the first opens with about OVERLAP tokens carried from the end of the previous chunk.
 //
 // Chunk text, one line per message (a message's own newlines kept):

@@ -53,7 +53,8 @@ export function feedbackTerms(
 export const FEEDBACK_DOCUMENTS = 8;
 /**
  * Candidate terms by RM1 weight whose document frequency is then looked up. A cold lookup reads the term's whole
- * posting list (10 cost a cold search ~16 ms of CPU on 10,000 sessions); 10 rank as well as 40 (docs/search.md).
+ * posting list (their cost on a cold search: docs/search.md "Scale", bench/run.ts index); 10 rank as well as 40
+ * (docs/search.md).
  */
 export const FEEDBACK_CANDIDATES = 10;
 /** The feedback terms kept: RM1 weight times idf (rare words tell more), the heaviest; common ones drop out. */

@@ -22,7 +22,7 @@ export function parseTimeBound(text: string, now: number): number | null {
 
 /**
  * Claude Code's folder name for a working directory: every non-alphanumeric character becomes `-`
- * (reference/claude-code.md §2.1); names over 200 characters are cut and suffixed with a hash we cannot
+ * (docs/claude-code-facts.md "Transcripts"); names over 200 characters are cut and suffixed with a hash we cannot
  * reproduce, so long paths match by prefix.
  */
 export function projectFolderName(cwd: string): string {

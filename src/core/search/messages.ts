@@ -1,7 +1,7 @@
-// Turns parsed transcript entries into the messages the session index stores (DESIGN.md "The session index"):
-// user prompts, assistant text (one message per API reply, even when Claude Code wrote it one content block per
-// line), tool calls as gists, and compaction summaries. Meta entries, progress, tool results (except a failure's
-// gist), slash-command output and interruption notices are dropped. Every text is redacted before it leaves.
+// Turns parsed transcript entries into the messages the session index stores (docs/fork-detect.md "What the session
+// index reads"): user prompts, assistant text (one message per API reply, even when Claude Code wrote it one content
+// block per line), tool calls as gists, and compaction summaries. Meta entries, progress, tool results (except a
+// failure's gist), slash-command output and interruption notices are dropped. Every text is redacted before it leaves.
 // Fed one entry at a time so a reader can stream a transcript of any size through it.
 
 import { type RedactOptions, redactText } from "../redact/redact.ts";

@@ -1,4 +1,4 @@
-// Ranks sessions for a query (docs/search.md, DESIGN.md "Ranking sessions"). Relevance decides; recency and chain
+// Ranks sessions for a query (docs/search.md "Ranking"). Relevance decides; recency and chain
 // quality only break near-ties:
 //   lexical   = (w_best·best + w_passage·passage + w_avg·average + w_ratio·chunk_ratio) / Σ those weights
 //   relevance = min(1, boost · (Σ·lexical + w_feedback·feedback·lexical + w_date·named_date) / (Σ + w_feedback + w_date))

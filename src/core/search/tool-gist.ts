@@ -1,5 +1,5 @@
-// What the session index keeps of a tool call or a failed tool result: one short line (DESIGN.md "The session
-// index": tool calls reduced to their gist). `Edit src/a.ts`, `Bash: pnpm test`, `Grep parseTranscriptLine`.
+// What the session index keeps of a tool call or a failed tool result: one short line (docs/fork-detect.md "What the
+// session index reads": tool calls as a gist). `Edit src/a.ts`, `Bash: pnpm test`, `Grep parseTranscriptLine`.
 // Results are not indexed (they are long and mostly noise); only a failure's first line is, as `Error: …`.
 import { collapseWhitespace, truncateText } from "../transcript/text.ts";
 

@@ -3,8 +3,8 @@
 
 import { quoteShellWord } from "../shell/quote.ts";
 import { type Finding, fail, ok, warn } from "./doctor-report.ts";
-import type { PathLookup } from "./init-command-choice.ts";
-import { type CtxDirFacts, describeCtxPathConflict } from "./init-plan.ts";
+import type { PathLookup } from "./init/command-choice.ts";
+import { type CtxDirFacts, describeCtxPathConflict } from "./init/plan.ts";
 
 export const MIN_NODE_MAJOR = 22;
 /** 22.3: the first Node 22 with process.getBuiltinModule, which the built ctx relies on (src/bin/ctx.ts). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkProjectWiring } from "./doctor-project.ts";
-import { INIT_FILES, type InitFileKey, type PlannedChange, planInit } from "./init-plan.ts";
+import { INIT_FILES, type InitFileKey, type PlannedChange, planInit } from "./init/plan.ts";
 
 const cmd = { command: "ctx", prefixArgs: [] };
 const NONE: Record<InitFileKey, string | null> = {

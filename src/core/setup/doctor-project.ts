@@ -2,12 +2,12 @@
 // .claude/settings.json, /fork-detect and .gitignore. Pure: file texts in, findings out.
 import { describeError } from "../../errors.ts";
 import { type Finding, fail, ok, warn } from "./doctor-report.ts";
-import { gitignoreIgnoresCtx } from "./init-gitignore.ts";
-import { CTX_HOOK_SPECS, CTX_MCP_SERVER_NAME } from "./init-hooks-spec.ts";
-import { isJsonObject, type JsonObject, parseJsonObjectFile } from "./init-json-text.ts";
-import { isCtxMcpServer } from "./init-mcp.ts";
-import { INIT_FILES, type InitFileKey } from "./init-plan.ts";
-import { isCtxHookHandler } from "./init-settings-hooks.ts";
+import { gitignoreIgnoresCtx } from "./init/gitignore.ts";
+import { CTX_HOOK_SPECS, CTX_MCP_SERVER_NAME } from "./init/hooks-spec.ts";
+import { isJsonObject, type JsonObject, parseJsonObjectFile } from "./init/json-text.ts";
+import { isCtxMcpServer } from "./init/mcp.ts";
+import { INIT_FILES, type InitFileKey } from "./init/plan.ts";
+import { isCtxHookHandler } from "./init/settings-hooks.ts";
 
 export interface ProjectFacts {
   files: Record<InitFileKey, string | null>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { checkUserWiring, isCtxPluginEnabled, type UserFacts } from "./doctor-user.ts";
-import { mergeCtxHooks } from "./init-settings-hooks.ts";
+import { mergeCtxHooks } from "./init/settings-hooks.ts";
 
 const settingsWith = (command: string) =>
   JSON.stringify(mergeCtxHooks({}, { command, prefixArgs: [] }, "settings.json").value);

@@ -4,9 +4,9 @@
 
 import { parseForCheck } from "./doctor-project.ts";
 import { type Finding, ok, warn } from "./doctor-report.ts";
-import { CTX_MCP_SERVER_NAME } from "./init-hooks-spec.ts";
-import { isJsonObject, type JsonObject } from "./init-json-text.ts";
-import { isCtxHookHandler } from "./init-settings-hooks.ts";
+import { CTX_MCP_SERVER_NAME } from "./init/hooks-spec.ts";
+import { isJsonObject, type JsonObject } from "./init/json-text.ts";
+import { isCtxHookHandler } from "./init/settings-hooks.ts";
 
 export interface UserFacts {
   project: string;

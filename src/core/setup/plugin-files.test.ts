@@ -4,15 +4,15 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readPluginMeta } from "../../setup/plugin-files-write.ts";
-import { renderForkDetectCommand } from "./init-fork-detect.ts";
-import { CTX_HOOK_SPECS } from "./init-hooks-spec.ts";
+import { renderForkDetectCommand } from "./init/fork-detect.ts";
+import { CTX_HOOK_SPECS } from "./init/hooks-spec.ts";
 import { PLUGIN_ENTRY, renderPluginFiles } from "./plugin-files.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 const readJson = (path: string) => JSON.parse(read(path)) as Record<string, unknown>;
 
-// Claude Code v2.1.240 hook events (shared/reference/claude-code.md §1.1).
+// Claude Code v2.1.240 hook events (docs/claude-code-facts.md "Hook events").
 const CLAUDE_CODE_EVENTS = new Set(
   "SessionStart Setup SessionEnd UserPromptSubmit UserPromptExpansion Stop StopFailure PreToolUse PermissionRequest PermissionDenied PostToolUse PostToolUseFailure PostToolBatch SubagentStart SubagentStop TaskCreated TaskCompleted TeammateIdle PreCompact PostCompact Notification MessageDisplay InstructionsLoaded ConfigChange CwdChanged DirectoryAdded FileChanged WorktreeCreate WorktreeRemove Elicitation ElicitationResult".split(
     " ",

@@ -1,10 +1,10 @@
 // The Claude Code plugin files checked in at the repository root (.claude-plugin/, hooks/, commands/),
 // generated from the same hook table and slash commands as `ctx init` writes; a test keeps the checked-in
 // copies equal to this output.
-import { renderForkDetectCommand } from "./init-fork-detect.ts";
-import { buildHooksObject, type CtxCommand } from "./init-hooks-spec.ts";
-import { serializeJson } from "./init-json-text.ts";
-import { renderSummariesCommand, SUMMARIES_COMMAND_NAMES } from "./init-summaries-commands.ts";
+import { renderForkDetectCommand } from "./init/fork-detect.ts";
+import { buildHooksObject, type CtxCommand } from "./init/hooks-spec.ts";
+import { serializeJson } from "./init/json-text.ts";
+import { renderSummariesCommand, SUMMARIES_COMMAND_NAMES } from "./init/summaries-commands.ts";
 
 export interface PluginMeta {
   name: string;

@@ -8,8 +8,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import { extractRules } from "../rules/claude-md.ts";
-import { gitignoreIgnoresCtx, gitignoreIgnoresLocalSettings } from "./init-gitignore.ts";
-import { CTX_HOOK_SPECS } from "./init-hooks-spec.ts";
+import { gitignoreIgnoresCtx, gitignoreIgnoresLocalSettings } from "./init/gitignore.ts";
+import { CTX_HOOK_SPECS } from "./init/hooks-spec.ts";
 import { renderSelfWiringFiles, SELF_HOOK_ENTRY } from "./self-wiring.ts";
 
 const ROOT = fileURLToPath(new URL("../../..", import.meta.url));

@@ -2,9 +2,9 @@
 // at the top of the checkout): ctx from this checkout's build, so a contributor running Claude Code here uses the
 // ctx they are working on. Generated from the same hook table and slash command as `ctx init`; a test keeps the
 // checked-in files equal to this output (regenerate: src/setup/self-wiring-write.ts).
-import { renderForkDetectCommand } from "./init-fork-detect.ts";
-import { buildHooksObject, buildMcpServerEntry, type CtxCommand } from "./init-hooks-spec.ts";
-import { serializeJson } from "./init-json-text.ts";
+import { renderForkDetectCommand } from "./init/fork-detect.ts";
+import { buildHooksObject, buildMcpServerEntry, type CtxCommand } from "./init/hooks-spec.ts";
+import { serializeJson } from "./init/json-text.ts";
 
 // Claude Code substitutes ${CLAUDE_PROJECT_DIR} in exec-form hook arguments and (with `:-` defaults) in .mcp.json;
 // hooks always have it, `claude mcp list` may not, and then runs from the project folder, where `.` is right.

@@ -121,7 +121,7 @@ const UsageShape = z.looseObject({
   output_tokens: CountSchema,
 });
 
-/** Claude Code's `-p --output-format json` result message (reference/claude-code.md §3). */
+/** Claude Code's `-p --output-format json` result message (docs/claude-code-facts.md "Headless runs"). */
 export const ClaudeCliResultSchema = z.looseObject({
   type: z.literal("result"),
   subtype: z.optional(z.string()),

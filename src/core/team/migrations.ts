@@ -199,15 +199,14 @@ CREATE POLICY own_deletes ON ctx_team.transcripts FOR DELETE USING (EXISTS (
 `;
 
 // Team search's candidates (src/team/search.ts). Under row-level security PostgreSQL may not use an index for an
-// operator that is not leakproof, and full-text match (@@) is not: a member's own query scans every chunk of every
-// team it can see (measured: 45 ms at 16,000 chunks, growing with the table). This function runs as its owner (the
-// administrator, whose policy is `true`, so the GIN index serves it) and does the one check row-level security did:
-// the team must be one of the calling login's teams (member_teams(session_user)); another team's id returns nothing.
-// Ranking every chunk that holds one of the query's words costs time in proportion to them (ts_rank reads each
-// one's tsvector: 230 ms for 15,000 matches of 80,000 chunks), so at most 4,000 chunks holding ALL the words and
-// 4,000 holding ANY are ranked, the best `p_limit` of them returned (a chunk with every word is always a candidate
-// while there are fewer than 4,000 such). Only the search columns come back; sessions, projects and members are
-// still read under the members' policies.
+// operator that is not leakproof, and full-text match (@@) is not: a member's own query scans every chunk of every team
+// it can see, growing with the table (bench/run.ts team-search; docs/team.md). This function runs as its owner (the
+// administrator, whose policy is `true`, so the GIN index serves it) and does the one check row-level security did: the
+// team must be one of the calling login's teams (member_teams(session_user)); another team's id returns nothing.
+// Ranking every chunk that holds one of the query's words costs time in proportion to them (ts_rank reads each one's
+// tsvector; bench/run.ts team-search), so at most 4,000 chunks holding ALL the words and 4,000 holding ANY are ranked,
+// the best `p_limit` of them returned (a chunk with every word is always a candidate while there are fewer than 4,000
+// such). Only the search columns come back; sessions, projects and members are still read under the members' policies.
 const TEAM_SEARCH_FUNCTION = `
 CREATE FUNCTION ctx_team.search_chunks(p_team bigint, p_all tsquery, p_any tsquery, p_limit integer)
   RETURNS TABLE (session_id text, source text, chunk_index integer, text text, memory_type text, last_uuid text,

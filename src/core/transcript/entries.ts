@@ -1,4 +1,4 @@
-// The Claude Code transcript line model (reference/claude-code.md §2.2): the entry types ctx reads, as loose
+// The Claude Code transcript line model (docs/claude-code-facts.md "Transcripts"): the entry types ctx reads, as loose
 // schemas (Claude Code adds fields between versions and unknown ones must pass), and a parser that never
 // throws. Everything else is skipped with a reason, so callers can count what they did not understand.
 import * as z from "zod/mini";

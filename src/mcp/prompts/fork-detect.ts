@@ -2,7 +2,7 @@
 // .claude/commands/fork-detect.md file `ctx init` writes, so both routes behave alike.
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/mini";
-import { forkDetectInstructions } from "../../core/setup/init-fork-detect.ts";
+import { forkDetectInstructions } from "../../core/setup/init/fork-detect.ts";
 
 export const FORK_DETECT_PROMPT_NAME = "fork-detect";
 

@@ -1,12 +1,12 @@
 // The Smart Context prompts: /mcp__ctx__summarize-all, summarize-from, clear-summaries and context-stats,
-// the same text as the .claude/commands/*.md files `ctx init` writes (core/setup/init-summaries-commands.ts).
+// the same text as the .claude/commands/*.md files `ctx init` writes (core/setup/init/summaries-commands.ts).
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import * as z from "zod/mini";
 import {
   SUMMARIES_COMMAND_NAMES,
   summariesCommandDescription,
   summariesCommandInstructions,
-} from "../../core/setup/init-summaries-commands.ts";
+} from "../../core/setup/init/summaries-commands.ts";
 
 // prompts/list takes an argument's description from the schema's `description` property (see fork-detect.ts).
 const ArgsArgument = Object.assign(z.optional(z.string()), {

@@ -15,7 +15,7 @@ import {
   renderSummariesCommand,
   SUMMARIES_COMMAND_NAMES,
   summariesCommandInstructions,
-} from "../../core/setup/init-summaries-commands.ts";
+} from "../../core/setup/init/summaries-commands.ts";
 import { sidecarPath } from "../../store/summaries/sidecar-store.ts";
 import { SummariesClearReportSchema } from "../../summaries/operations.ts";
 

@@ -19,8 +19,8 @@ import {
 import { assistantToolUse, type LineContext, toolResult, userPrompt } from "../../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../../config/defaults.ts";
 import { recordSessionStart } from "../../core/sessions/seen.ts";
-import { HOOK_TABLE } from "../../hooks/table.ts";
-import type { HookDeps } from "../../hooks/types.ts";
+import { loadHook } from "../../hooks/runtime/table.ts";
+import type { HookDefinition, HookDeps } from "../../hooks/runtime/types.ts";
 import { silentLogger } from "../../log.ts";
 import { readGuardState } from "../../store/guard/guard-store.ts";
 import { updateSessionsSeen } from "../../store/sessions/seen.ts";
@@ -95,7 +95,7 @@ describe("ctx_guard_tick", () => {
     for (const used of [100_000, 102_000, 104_000, 106_000, 108_000, 110_000, 122_000, 130_000, 138_000, 140_000]) {
       grow(used);
       const result = await tick(client, { session_id: SESSION, transcript_path: transcript });
-      const hook = await HOOK_TABLE["post-tool-use"].handle(hookInput, hookDeps);
+      const hook = await ((await loadHook("post-tool-use")) as HookDefinition).handle(hookInput, hookDeps);
       expect(result.isError, textOf(result)).toBeFalsy();
       const text = textOf(result);
       if (hook === null) {

@@ -11,9 +11,9 @@ import { CONTROL_CHARACTER_ISSUE, WITHOUT_CONTROL_CHARACTERS } from "../../core/
 import { CtxError } from "../../errors.ts";
 import { notRegular } from "../../store/files/safe-path.ts";
 import { afterToolCall, postToolUseHookOutput } from "../../store/guard/after-tool-call.ts";
+import { checkpointTick } from "../../store/guard/checkpoint-tick.ts";
 import type { GuardDeps } from "../../store/guard/types.ts";
 import { readSessionsSeen } from "../../store/sessions/seen.ts";
-import { checkpointTick } from "../../store/snapshots/checkpoint-tick.ts";
 import { awaitPathExists, awaitToolUseLine } from "../../store/transcript/await-tool-use.ts";
 import { defineTool } from "../define-tool.ts";
 import type { ServerDeps } from "../deps.ts";

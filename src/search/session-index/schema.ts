@@ -1,4 +1,4 @@
-// The session index's tables (DESIGN.md "The session index" lists the columns every backend has).
+// The session index's tables (docs/fork-detect.md "The session index" says what every backend holds).
 // Columns beyond that list: files.messages (ordinals consumed, to continue numbering), sessions.ai_title /
 // first_prompt (where the title came from), chunks.source / start_offset / starts_exchange (which file a chunk
 // came from, the byte offset of its first message's line, and whether that message opens an exchange: a grown

@@ -62,8 +62,8 @@ export function queueSessionIndexing(options: QueueIndexOptions): {
 } {
   if (options.cliPath === "" || options.transcriptPath === "") return { outcome: "skipped" };
   if (isWatching(options.env)) return { outcome: "watched" };
-  // Loaded here, not imported: child_process (and net under it) costs a SessionEnd ~3 ms, and a watched session
-  // starts no child.
+  // Loaded here, not imported: child_process (and net under it) costs every SessionEnd that loads it (bench/run.ts
+  // hooks, builtinCostMs), and a watched session starts no child.
   const { spawn } = process.getBuiltinModule("node:child_process");
   const child = spawn(
     options.execPath ?? process.execPath,

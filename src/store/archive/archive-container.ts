@@ -18,7 +18,7 @@ const MAX_U32 = 0xffff_ffff;
 export const PIECE_BYTES = 256 * 1024;
 /**
  * What zstd hands out at a time. Each is a fresh buffer, garbage once used; small ones keep V8 collecting often
- * (a 2 GB transcript's read-back peaks ~95 MiB at 16 KiB, ~150 MiB at 128 KiB; and ~3x the time).
+ * (a 2 GB transcript's read-back peaks lower at 16 KiB than at 128 KiB: bench/run.ts archive-memory).
  */
 export const ZSTD_CHUNK_BYTES = 16 * 1024;
 /** Regular files only, never through a link, never blocking on a FIFO. */

@@ -43,8 +43,8 @@ export async function startArchivePassIfDue(options: {
 }): Promise<number | null> {
   if (options.cliPath === "" || !(await archivePassDue(options.env, options.now, options.intervalMs))) return null;
   await markArchiveRun(options.env, options.now);
-  // Loaded here, not imported: child_process (and net under it) costs every SessionStart ~3 ms, and a pass is due
-  // at most once an hour.
+  // Loaded here, not imported: child_process (and net under it) would cost every SessionStart (bench/run.ts hooks,
+  // builtinCostMs), and a pass is due at most once an hour.
   const { spawn } = process.getBuiltinModule("node:child_process");
   const child = spawn(options.execPath, [options.cliPath, "archive", "run", "--quiet"], {
     cwd: options.cwd,

@@ -20,7 +20,8 @@ export const FAST_ZSTD_LEVEL = 1;
 export type WriteCodec = Codec | "zstd-fast";
 
 /** node:zlib, loaded when a zstd frame is written or read, not with this module: a hook process that reads and writes
- *  only uncompressed files (SessionStart's sessions file and injection) then never pays its ~2.5 ms. */
+ *  only uncompressed files (SessionStart's sessions file and injection) then never pays for it (bench/run.ts hooks,
+ *  builtinCostMs). */
 const zlib = (): typeof import("node:zlib") => process.getBuiltinModule("node:zlib");
 
 /** Node's native zstd (22.15+): the hot codec's choice, and the faster decoder. Known from the version, so that
@@ -73,7 +74,8 @@ export function decompressPayload(codec: Codec, data: Uint8Array, expectedLength
       checkLz4FrameLayout(data);
       return lz4.decompress(data, expectedLength);
     case "zstd": {
-      // Native where Node has it (2-3x faster than fzstd), bounded by the header's length against bombs.
+      // Native where Node has it (faster than fzstd: bench/run.ts store, zlibZstdMs against fzstdMs), bounded by the
+      // header's length against bombs.
       // A plain Uint8Array view either way: values decoded from it then look the same whichever decoder ran.
       const native = NATIVE_ZSTD ? zlib() : null;
       if (typeof native?.zstdDecompressSync !== "function") return decompressZstdFrame(data);

@@ -3,7 +3,7 @@
 // then the context guard, whose reply (when it speaks) is the answer. A failure of one never costs the other
 // its work; failures are returned as lines, not thrown.
 import { describeError } from "../../errors.ts";
-import { checkpointTick } from "../snapshots/checkpoint-tick.ts";
+import { checkpointTick } from "./checkpoint-tick.ts";
 import { runContextGuard } from "./context-guard.ts";
 import type { GuardDeps, GuardReply } from "./types.ts";
 

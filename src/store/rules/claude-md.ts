@@ -1,7 +1,7 @@
-// Reads the CLAUDE.md cascade Claude Code loads for a project (reference/claude-code.md §5): the user's
-// `<CLAUDE_CONFIG_DIR or ~/.claude>/CLAUDE.md`, the project's `./CLAUDE.md` and `./.claude/CLAUDE.md`, and
-// `./CLAUDE.local.md`, with their `@path` imports; then the rules marked (ENFORCED) or (CRITICAL).
-// Synchronous reads of a few small files: cheap enough for PreCompact and the CLI.
+// Reads the CLAUDE.md cascade Claude Code loads for a project (docs/claude-code-facts.md "CLAUDE.md and auto memory"):
+// the user's `<CLAUDE_CONFIG_DIR or ~/.claude>/CLAUDE.md`, the project's `./CLAUDE.md` and `./.claude/CLAUDE.md`, and
+// `./CLAUDE.local.md`, with their `@path` imports; then the rules marked (ENFORCED) or (CRITICAL). Synchronous reads of
+// a few small files: cheap enough for PreCompact and the CLI.
 import { readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { claudeConfigDir, homeOf } from "../../config/claude-paths.ts";

@@ -1,7 +1,7 @@
 // `.ctx/sessions.ctx`: the sessions seen in a project, written by the SessionStart/SessionEnd hooks
 // and read by `ctx status` and the `ctx_status` tool. Stored uncompressed, like the injection: at most 200
-// records (tens of KB), and a SessionStart that reads and writes no compressed file never loads zlib (~2.5 ms of
-// every such process; bench/hooks.bench.ts). Bookkeeping, so a damaged one is moved aside (kept for inspection)
+// records (tens of KB), and a SessionStart that reads and writes no compressed file never loads zlib (bench/run.ts
+// hooks, builtinCostMs). Bookkeeping, so a damaged one is moved aside (kept for inspection)
 // and started afresh.
 import { projectPaths } from "../../config/paths.ts";
 import { type SessionsFile, SessionsFileSchema } from "../../core/sessions/seen.ts";

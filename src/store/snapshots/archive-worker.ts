@@ -1,4 +1,4 @@
-// Archival of snapshots: rewriting an LZ4 snapshot as zstd level 19 (about 20% smaller, but ~1.7 MiB/s),
+// Archival of snapshots: rewriting an LZ4 snapshot as zstd level 19 (smaller, but slow: bench/run.ts snapshots),
 // and starting that in a detached process so the pre-compact hook returns at once. The slow compression
 // runs without the catalog lock; only the final swap holds it, and only if the file is still the one read.
 import { readFile } from "node:fs/promises";
@@ -117,7 +117,8 @@ export function spawnDetachedRecompress(
   id: string,
   options: SpawnRecompressOptions,
 ): { pid: number | undefined } {
-  // Loaded here, not imported: child_process (and net under it) costs a process ~3 ms, paid only when it starts one.
+  // Loaded here, not imported: child_process (and net under it) has a cost (bench/run.ts hooks, builtinCostMs), paid
+  // only by a process that starts a child.
   const { spawn } = process.getBuiltinModule("node:child_process");
   const child = spawn(options.execPath, [options.cliPath, "snapshot", "recompress", id, "--project", projectRoot], {
     cwd: projectRoot,

@@ -3,7 +3,8 @@
 // both cut the same blocks and produce the same bytes.
 
 /** Transform blocks: whole lines, about this many bytes each (a longer line is one block of its own). Small enough
- *  that PreCompact's two threads share a 10 MB transcript evenly (4 MiB blocks left one idle: 520 vs 478 ms). */
+ *  that PreCompact's two threads share a 10 MB transcript evenly (4 MiB blocks left one idle at the end: compare
+ *  bench/run.ts hooks, preCompact.10MB, at each size). */
 export const TRANSFORM_BLOCK_BYTES = 512 * 1024;
 
 /** Where the blocks of `raw` start and end (end exclusive): whole lines of about TRANSFORM_BLOCK_BYTES each. */

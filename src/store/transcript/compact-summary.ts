@@ -1,5 +1,5 @@
 // The latest compaction summary of a transcript: the `isCompactSummary` user entry Claude Code writes right
-// after the last `compact_boundary` (reference/claude-code.md §2.2). Read from the boundary on, so the cost
+// after the last `compact_boundary` (docs/claude-code-facts.md "Transcripts"). Read from the boundary on, so the cost
 // follows what came after the last compaction, not the file's size.
 import {
   isCompactBoundary,

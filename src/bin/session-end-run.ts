@@ -1,5 +1,0 @@
-// The session-end hook's process (./session-end.ts), loaded once the code cache is on.
-import { SESSION_END_HOOKS } from "../hooks/session-end.ts";
-import { runHookFastPath } from "./hook-fast-path.ts";
-
-await runHookFastPath(process.argv[3], SESSION_END_HOOKS);

@@ -1,0 +1,25 @@
+// PostCompact (Claude Code 2.1.76+): its `compact_summary` is the summary itself, so the compaction audit
+// is made from it here and stored beside the snapshot; SessionStart `compact` then leads the re-injection
+// with what it lost. PostCompact's output is discarded: it only writes. Whichever of the two runs first
+// audits; this one, holding the summary Claude Code sent, overwrites a transcript-based record.
+import { readInjection } from "../../store/context/injection.ts";
+import { auditPendingCompaction } from "../injection/compaction-audit.ts";
+import { defineHook } from "../runtime/define-hook.ts";
+import { type PostCompactInput, PostCompactInputSchema } from "../runtime/schemas.ts";
+import type { HookDeps, HookOutcome } from "../runtime/types.ts";
+
+export const hook = defineHook(PostCompactInputSchema, (input, deps) => handlePostCompact(input, deps));
+
+export async function handlePostCompact(input: PostCompactInput, deps: HookDeps): Promise<HookOutcome | null> {
+  const summary = input.compact_summary ?? "";
+  if (summary.trim() === "") return null;
+  const injection = await readInjection(deps.projectRoot);
+  if (injection === null || injection.sessionId !== input.session_id || injection.snapshotId === null) return null;
+  const audited = await auditPendingCompaction(
+    injection,
+    { text: summary, source: "post-compact", at: deps.now().toISOString() },
+    deps,
+  );
+  if (audited !== null) deps.logger.info(`post-compact: audit of snapshot ${audited.audit.snapshotId} stored`);
+  return null;
+}

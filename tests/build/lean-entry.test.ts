@@ -1,0 +1,81 @@
+// The lean entry built on its own (build/lean-entry.ts, tsup.config.ts): dist/ctx.js hands `ctx hook post-tool-use`
+// and `stop` to dist/lean/lean.js, which loads a handful of files holding only those events' common path: no other
+// event's handler, no CLI, no MCP SDK, none of the rare paths it takes through the door into the program's build
+// (src/hooks/runtime/rare-paths.ts). The hooks themselves run through it in tests/e2e (guard-hook, hardening,
+// hook-lean).
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { DOOR_ENTRY, doorModules, LEAN_OUTPUT } from "../../build/lean-entry.ts";
+import { HOOK_EVENT_NAMES, isLeanEvent } from "../../src/core/hooks/events.ts";
+
+const root = fileURLToPath(new URL("../..", import.meta.url));
+const dist = join(root, "dist");
+const lean = join(dist, "lean");
+const STATIC_IMPORT = /^(?:import|export)\b[^;]*?from\s*["'](\.[^"']+)["'];?$|^import\s*["'](\.[^"']+)["'];?$/gm;
+const DYNAMIC_IMPORT = /import\(["']([^"']+)["']\)/g;
+
+/** The files a module loads before it runs: itself and its static imports, transitively. */
+function staticClosure(file: string, seen = new Set<string>()): Set<string> {
+  if (seen.has(file)) return seen;
+  seen.add(file);
+  for (const match of readFileSync(file, "utf8").matchAll(STATIC_IMPORT)) {
+    staticClosure(join(dirname(file), match[1] ?? match[2] ?? ""), seen);
+  }
+  return seen;
+}
+
+/** The source modules a built file holds (esbuild marks each with a `// src/…` line). */
+const sourcesOf = (files: Iterable<string>): string[] =>
+  [...files].flatMap((file) =>
+    [...readFileSync(file, "utf8").matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((match) => match[1] ?? ""),
+  );
+
+const leanFiles = () =>
+  readdirSync(lean)
+    .filter((file) => file.endsWith(".js"))
+    .map((file) => join(lean, file));
+
+describe("the lean entry", () => {
+  it("dist/ctx.js sends the lean events to dist/lean/", () => {
+    expect(readFileSync(join(dist, "ctx.js"), "utf8")).toContain(`import('${LEAN_OUTPUT}')`);
+    expect(existsSync(join(dist, LEAN_OUTPUT))).toBe(true);
+  });
+
+  it("loads a handful of files: the lean events' handlers and nothing of the other events", () => {
+    const entry = join(dist, LEAN_OUTPUT);
+    const dynamic = [...readFileSync(entry, "utf8").matchAll(DYNAMIC_IMPORT)].map((match) => match[1] ?? "");
+    expect(dynamic).toEqual(["./lean-run.js"]);
+    const loaded = staticClosure(join(lean, "lean-run.js"), staticClosure(entry));
+    expect(loaded.size).toBeLessThanOrEqual(4);
+    const sources = sourcesOf(loaded);
+    for (const event of HOOK_EVENT_NAMES) {
+      const handler = `src/hooks/handlers/${event}.hook.ts`;
+      if (isLeanEvent(event)) expect(sources).toContain(handler);
+      else expect(sources).not.toContain(handler);
+    }
+    expect(sources).not.toContain("src/hooks/runtime/table.ts");
+    expect(sources.filter((source) => /^src\/(cli|mcp|search|summaries|bridge|team)\//.test(source))).toEqual([]);
+  });
+
+  it("holds no CLI, MCP SDK or zod anywhere, and its rare paths only as imports through the door", () => {
+    const files = leanFiles();
+    const text = files.map((file) => readFileSync(file, "utf8")).join("\n");
+    expect(text).not.toMatch(/@modelcontextprotocol|from ["']commander["']|"ZodMiniObject"/);
+    const door = [...doorModules(root)].map((path) => relative(root, path));
+    const sources = sourcesOf(files);
+    for (const source of door) expect(sources).not.toContain(source);
+    const dynamic = new Set([...text.matchAll(DYNAMIC_IMPORT)].map((match) => match[1]));
+    expect(dynamic).toEqual(new Set(["./lean-run.js", `../${DOOR_ENTRY}.js`]));
+  });
+
+  it("the door is a program entry that exports what the lean build asks of it", async () => {
+    const file = join(dist, `${DOOR_ENTRY}.js`);
+    expect(existsSync(file)).toBe(true);
+    const door = await import(file);
+    for (const name of ["validateLayers", "checkpointContext", "actOnNotice"])
+      expect(typeof door[name]).toBe("function");
+    expect(doorModules(root).size).toBe(3);
+  });
+});
