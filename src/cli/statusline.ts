@@ -108,7 +108,7 @@ export async function runStatusLine(
 ): Promise<void> {
   let line = MINIMAL_STATUS_LINE;
   try {
-    const { readStdin } = await import("../hooks/stdin.ts");
+    const { readStdin } = await import("../hooks/runtime/stdin.ts");
     line = await renderStatusLine((await readStdin(stdin as NodeJS.ReadStream)).text, deps);
   } catch {
     // the minimal line

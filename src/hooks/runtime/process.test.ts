@@ -6,7 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { readStdin, StdinTooLargeError } from "../stdin.ts";
+import { readStdin, StdinTooLargeError } from "./stdin.ts";
 
 const open: number[] = [];
 afterEach(() => {

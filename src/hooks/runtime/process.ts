@@ -4,8 +4,8 @@ import { HOOKS_DISABLED_ENV } from "../../config/hooks-disabled.ts";
 import { findProjectRoot } from "../../config/paths.ts";
 import { createLogger, parseLogLevel } from "../../log.ts";
 import { loadCachedConfig } from "../../store/config/config-cache.ts";
-import { readStdin, StdinTooLargeError } from "../stdin.ts";
 import { type HookRunResult, runHook, stderrLine } from "./dispatch.ts";
+import { readStdin, StdinTooLargeError } from "./stdin.ts";
 import type { HookLoader } from "./types.ts";
 
 export async function runHookProcess(
