@@ -17,9 +17,8 @@ async function main(argv: string[]): Promise<number> {
   }
   // The status line runs after every assistant message: the same commander-free path as hooks.
   if (argv.length === 1 && argv[0] === "statusline") {
-    const [{ runStatusLine }, { loadConfig }, { findProjectRoot }, { fileConfigCache }] = await Promise.all([
+    const [{ runStatusLine }, { findProjectRoot }, { loadCachedConfig }] = await Promise.all([
       import("../cli/statusline.ts"),
-      import("../config/load.ts"),
       import("../config/paths.ts"),
       import("../store/config/config-cache.ts"),
     ]);
@@ -28,7 +27,7 @@ async function main(argv: string[]): Promise<number> {
       now: () => new Date(),
       cwd: process.cwd(),
       findProjectRoot: (cwd) => findProjectRoot(cwd, process.env),
-      loadConfig: (projectRoot) => loadConfig({ projectRoot, env: process.env, cache: fileConfigCache(process.env) }),
+      loadConfig: (projectRoot) => loadCachedConfig({ projectRoot, env: process.env }),
     });
     return 0;
   }

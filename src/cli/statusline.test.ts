@@ -44,10 +44,10 @@ const modern = (sessionId: string, current: object | null, size = 200_000) => ({
 });
 
 describe("ctx statusline", () => {
-  it("prints one line from the real status-line samples and records the figures it received (0600)", () => {
+  it("prints one line from the real status-line samples and records the figures it received (0600)", async () => {
     const root = project();
     const input = fixture("statusline-test-opus4.json");
-    expect(renderStatusLine(JSON.stringify(input), deps(root))).toBe("ctx 43% used (85K/200K) · ok");
+    expect(await renderStatusLine(JSON.stringify(input), deps(root))).toBe("ctx 43% used (85K/200K) · ok");
     const recorded = JSON.parse(readFileSync(statusLinePath(root, input.session_id), "utf8"));
     expect(recorded).toMatchObject({
       receivedAt: "2026-11-22T12:00:00.000Z",
@@ -58,7 +58,7 @@ describe("ctx statusline", () => {
     expect(statSync(statusLinePath(root, input.session_id)).mode & 0o777).toBe(0o600);
   });
 
-  it("uses current_usage, the reported window, and the guard's tier, velocity and forecast", () => {
+  it("uses current_usage, the reported window, and the guard's tier, velocity and forecast", async () => {
     const root = project();
     let state: GuardState | null = null;
     for (const [i, used] of [100_000, 102_000, 104_000].entries()) {
@@ -81,32 +81,32 @@ describe("ctx statusline", () => {
       cache_creation_input_tokens: 2_000,
       cache_read_input_tokens: 107_992,
     };
-    expect(renderStatusLine(JSON.stringify(modern("s1", current)), deps(root))).toBe(
+    expect(await renderStatusLine(JSON.stringify(modern("s1", current)), deps(root))).toBe(
       "ctx 55% used (110K/200K) · warning · +1%/op · ~28 ops to compact",
     );
     // A 1M window as the status line reports it: 110K is 11%.
-    expect(renderStatusLine(JSON.stringify(modern("s2", current, 1_000_000)), deps(root))).toBe(
+    expect(await renderStatusLine(JSON.stringify(modern("s2", current, 1_000_000)), deps(root))).toBe(
       "ctx 11% used (110K/1M) · ok",
     );
   });
 
-  it("right after /compact (current_usage null) the size is unknown, not guessed", () => {
+  it("right after /compact (current_usage null) the size is unknown, not guessed", async () => {
     const root = project();
-    expect(renderStatusLine(JSON.stringify(modern("s3", null)), deps(root))).toBe("ctx 200K window · ok");
+    expect(await renderStatusLine(JSON.stringify(modern("s3", null)), deps(root))).toBe("ctx 200K window · ok");
   });
 
   it("never fails: garbage, empty or mistyped stdin gives the minimal line", async () => {
     const root = project();
-    expect(renderStatusLine("not json", deps(root))).toBe(MINIMAL_STATUS_LINE);
-    expect(renderStatusLine("", deps(root))).toBe(MINIMAL_STATUS_LINE);
-    expect(renderStatusLine(JSON.stringify({ session_id: 5 }), deps(root))).toBe(MINIMAL_STATUS_LINE);
+    expect(await renderStatusLine("not json", deps(root))).toBe(MINIMAL_STATUS_LINE);
+    expect(await renderStatusLine("", deps(root))).toBe(MINIMAL_STATUS_LINE);
+    expect(await renderStatusLine(JSON.stringify({ session_id: 5 }), deps(root))).toBe(MINIMAL_STATUS_LINE);
     const broken = {
       ...deps(root),
       loadConfig: () => {
         throw new Error("bad config");
       },
     };
-    expect(renderStatusLine(JSON.stringify(fixture("statusline-test.json")), broken)).toMatch(/^ctx \d+% used/);
+    expect(await renderStatusLine(JSON.stringify(fixture("statusline-test.json")), broken)).toMatch(/^ctx \d+% used/);
     const out: string[] = [];
     await runStatusLine(Readable.from([Buffer.from("{")]), (text) => out.push(text), deps(root));
     expect(out).toEqual(["ctx\n"]);
@@ -114,6 +114,8 @@ describe("ctx statusline", () => {
     mkdirSync(join(root, ".ctx", "guard"), { recursive: true });
     writeFileSync(guardStatePath(root, "s9"), "{");
     const current = { input_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 39_999 };
-    expect(renderStatusLine(JSON.stringify(modern("s9", current)), deps(root))).toBe("ctx 20% used (40K/200K) · ok");
+    expect(await renderStatusLine(JSON.stringify(modern("s9", current)), deps(root))).toBe(
+      "ctx 20% used (40K/200K) · ok",
+    );
   });
 });

@@ -25,10 +25,10 @@ export interface StatusLineDeps {
   now: () => Date;
   cwd: string;
   findProjectRoot: (cwd: string) => string;
-  loadConfig: (projectRoot: string) => Config;
+  loadConfig: (projectRoot: string) => Config | Promise<Config>;
 }
 
-export function renderStatusLine(stdinText: string, deps: StatusLineDeps): string {
+export async function renderStatusLine(stdinText: string, deps: StatusLineDeps): Promise<string> {
   let raw: unknown;
   try {
     raw = JSON.parse(stdinText);
@@ -41,7 +41,7 @@ export function renderStatusLine(stdinText: string, deps: StatusLineDeps): strin
   const projectRoot = deps.findProjectRoot(input.workspace?.project_dir ?? input.cwd ?? deps.cwd);
   let config = defaultConfig();
   try {
-    config = deps.loadConfig(projectRoot);
+    config = await deps.loadConfig(projectRoot);
   } catch {
     // a broken config file must not break the status line: the defaults then
   }
@@ -108,8 +108,8 @@ export async function runStatusLine(
 ): Promise<void> {
   let line = MINIMAL_STATUS_LINE;
   try {
-    const { readAllStdin } = await import("../hooks/runtime/process.ts");
-    line = renderStatusLine(await readAllStdin(stdin as NodeJS.ReadStream), deps);
+    const { readStdin } = await import("../hooks/runtime/stdin.ts");
+    line = await renderStatusLine((await readStdin(stdin as NodeJS.ReadStream)).text, deps);
   } catch {
     // the minimal line
   }

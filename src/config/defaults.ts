@@ -1,5 +1,7 @@
-// The default settings as plain data, so a process with no config file and no CTX_* variable never
-// builds the zod schema. A test checks this equals what the schema itself produces from `{}`.
+// The default of every setting, the one place they are written: plain data, so a process with no config file and
+// no CTX_* variable never builds the zod schema (./schema.ts holds each setting's type, checks and trust). A config
+// is checked whole: its layers merged over these first (./load.ts). A test checks the schema passes them.
+import { mergeLayers } from "./merge.ts";
 import type { Config } from "./schema.ts";
 
 const DEFAULT_CONFIG: Config = {
@@ -106,4 +108,12 @@ const DEFAULT_CONFIG: Config = {
 /** A fresh copy of the defaults (callers may change theirs). */
 export function defaultConfig(): Config {
   return structuredClone(DEFAULT_CONFIG);
+}
+
+/** Settings (a file's, or layers merged) over the defaults: a whole config for the schema to check. */
+export function withDefaults(settings: Record<string, unknown>): Record<string, unknown> {
+  return mergeLayers([
+    { source: "default", value: defaultConfig() },
+    { source: "settings", value: settings },
+  ]);
 }

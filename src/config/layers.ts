@@ -3,6 +3,7 @@
 // here: a hook process whose config needs no validation (no layer, or cached) never loads the schema (./load.ts).
 import { closeSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { isRecord } from "../core/json/record.ts";
 import { CtxError } from "../errors.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
 import { CTX_VERSION } from "../version.ts";
@@ -141,12 +142,12 @@ export function readConfigFileBytes(
       cause: error,
     });
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+  if (!isRecord(value)) {
     throw new CtxError("CONFIG_INVALID", `${path}: must be a JSON object`, {
       hint: 'e.g. {"retention": {"maxSnapshots": 10}}',
     });
   }
-  return { source: path, value: value as Record<string, unknown>, bytes };
+  return { source: path, value, bytes };
 }
 
 /**

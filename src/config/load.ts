@@ -2,8 +2,8 @@
 // environment variables (read in ./layers.ts). An invalid file or variable is a CONFIG_INVALID error naming where
 // it came from.
 import { CtxError } from "../errors.ts";
-import { defaultConfig } from "./defaults.ts";
-import { type ConfigCache, configCacheKey, knownConfig, type LoadConfigOptions, readConfigLayers } from "./layers.ts";
+import { defaultConfig, withDefaults } from "./defaults.ts";
+import { type ConfigCache, configCacheKey, type LoadConfigOptions, readConfigLayers } from "./layers.ts";
 import { type ConfigLayer, configLeaves, formatConfigIssue, mergeLayers, sourceOfPath } from "./merge.ts";
 import { type Config, configSchema } from "./schema.ts";
 
@@ -17,9 +17,9 @@ export {
   readEnvironmentLayer,
 } from "./layers.ts";
 
-export function loadConfig(options: LoadConfigOptions & { cache?: ConfigCache }): Config {
-  const layers = readConfigLayers(options);
-  return knownConfig(layers, options.cache) ?? validateLayers(layers, options.cache);
+/** The config for a command or the server; hooks and the status line use the cache (store/config/config-cache.ts). */
+export function loadConfig(options: LoadConfigOptions): Config {
+  return loadConfigFromLayers(readConfigLayers(options));
 }
 
 /** The layers through the schema; the result is kept in the cache (an invalid config throws and is never kept). */
@@ -32,7 +32,7 @@ export function validateLayers(layers: readonly ConfigLayer[], cache?: ConfigCac
 export function loadConfigFromLayers(layers: readonly ConfigLayer[]): Config {
   if (layers.length === 0) return defaultConfig();
 
-  const result = configSchema().safeParse(mergeLayers(layers));
+  const result = configSchema().safeParse(withDefaults(mergeLayers(layers)));
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   if (!issue) throw new CtxError("CONFIG_INVALID", "invalid configuration");

@@ -1,6 +1,7 @@
 // Pure helpers of config loading: deep merge of layers, which layer set a path, the env-variable name
 // of every leaf setting, and readable zod issues (zod/mini carries no locale messages).
 import type * as z from "zod/mini";
+import { isRecord } from "../core/json/record.ts";
 
 export interface ConfigLayer {
   /** A file path, or "environment". */
@@ -14,16 +15,12 @@ export interface ConfigLeaf {
   defaultValue: unknown;
 }
 
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
 export function mergeLayers(layers: readonly ConfigLayer[]): Record<string, unknown> {
   const merge = (base: Record<string, unknown>, over: Record<string, unknown>): Record<string, unknown> => {
     const out: Record<string, unknown> = { ...base };
     for (const [key, value] of Object.entries(over)) {
       const current = out[key];
-      out[key] = isPlainObject(current) && isPlainObject(value) ? merge(current, value) : value;
+      out[key] = isRecord(current) && isRecord(value) ? merge(current, value) : value;
     }
     return out;
   };
@@ -44,7 +41,7 @@ export function sourceOfPath(layers: readonly ConfigLayer[], path: readonly Prop
 function hasPath(value: unknown, path: readonly PropertyKey[]): boolean {
   let cursor: unknown = value;
   for (const key of path) {
-    if (!isPlainObject(cursor) || !(String(key) in cursor)) return false;
+    if (!isRecord(cursor) || !(String(key) in cursor)) return false;
     cursor = cursor[String(key)];
   }
   return path.length > 0;
@@ -54,7 +51,7 @@ export function configLeaves(config: object, prefix: string[] = []): ConfigLeaf[
   const leaves: ConfigLeaf[] = [];
   for (const [key, value] of Object.entries(config)) {
     const path = [...prefix, key];
-    if (isPlainObject(value)) leaves.push(...configLeaves(value, path));
+    if (isRecord(value)) leaves.push(...configLeaves(value, path));
     else leaves.push({ path, envName: `CTX_${path.map(toScreamingSnake).join("__")}`, defaultValue: value });
   }
   return leaves;

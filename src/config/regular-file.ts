@@ -3,13 +3,8 @@
 // without a race between a check and the open. Here, below the config layer, so config files are read the same way;
 // store/files/safe-path.ts re-exports it for the rest.
 import { closeSync, constants, fstatSync, openSync } from "node:fs";
+import { hasControlCharacter } from "../core/text/control-characters.ts";
 import { CtxError } from "../errors.ts";
-
-/** True when the string holds a control character (NUL included): never a real path or session id. */
-export function hasControlCharacter(text: string): boolean {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-  return /[\u0000-\u001f\u007f]/.test(text);
-}
 
 export const READ_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 

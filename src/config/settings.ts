@@ -2,8 +2,9 @@
 // comes from (default, global file, project file, environment), what values it allows (read from the schema
 // itself, so the message can never drift from the check), and a typed value parsed from the command line.
 import * as z from "zod/mini";
+import { isRecord } from "../core/json/record.ts";
 import { CtxError } from "../errors.ts";
-import { defaultConfig } from "./defaults.ts";
+import { defaultConfig, withDefaults } from "./defaults.ts";
 import { type ConfigLayer, type ConfigLeaf, configLeaves, formatConfigIssue } from "./merge.ts";
 import { configSchema } from "./schema.ts";
 import type { IgnoredSettings } from "./trust.ts";
@@ -64,26 +65,16 @@ export function requireSettingLeaf(key: string): ConfigLeaf {
   });
 }
 
-/** The schema of one leaf, with its `default`/`prefault` wrappers taken off. */
+/** The schema of one leaf. */
 function leafSchema(path: readonly string[]): z.core.$ZodType {
   let node = configSchema() as unknown as z.core.$ZodType;
   for (const key of path) {
-    node = unwrap(node);
     const shape = (node._zod.def as unknown as { shape?: Record<string, z.core.$ZodType> }).shape;
     const next = shape?.[key];
     if (!next) throw new CtxError("USAGE", `unknown setting "${path.join(".")}"`);
     node = next;
   }
-  return unwrap(node);
-}
-
-function unwrap(node: z.core.$ZodType): z.core.$ZodType {
-  let current = node;
-  for (;;) {
-    const def = current._zod.def as unknown as { type: string; innerType?: z.core.$ZodType };
-    if ((def.type === "default" || def.type === "prefault") && def.innerType) current = def.innerType;
-    else return current;
-  }
+  return node;
 }
 
 interface CheckDef {
@@ -179,7 +170,7 @@ function parseList(raw: string): string[] {
 export function valueAt(value: Record<string, unknown>, path: readonly string[]): unknown {
   let cursor: unknown = value;
   for (const key of path) {
-    if (typeof cursor !== "object" || cursor === null || Array.isArray(cursor)) return undefined;
+    if (!isRecord(cursor)) return undefined;
     cursor = (cursor as Record<string, unknown>)[key];
   }
   return cursor;
@@ -215,7 +206,7 @@ export function withSetting(file: Record<string, unknown>, path: readonly string
   let cursor = copy;
   for (const key of path.slice(0, -1)) {
     const next = cursor[key];
-    if (typeof next !== "object" || next === null || Array.isArray(next)) cursor[key] = {};
+    if (!isRecord(next)) cursor[key] = {};
     cursor = cursor[key] as Record<string, unknown>;
   }
   cursor[path[path.length - 1] as string] = value;
@@ -233,7 +224,7 @@ export function withoutSetting(file: Record<string, unknown>, path: readonly str
       return;
     }
     const child = node[key];
-    if (typeof child !== "object" || child === null || Array.isArray(child)) return;
+    if (!isRecord(child)) return;
     prune(child as Record<string, unknown>, tail);
     if (Object.keys(child).length === 0) delete node[key];
   };
@@ -243,7 +234,7 @@ export function withoutSetting(file: Record<string, unknown>, path: readonly str
 
 /** Checks a whole config file's content against the schema; a CONFIG_INVALID error names the field. */
 export function checkConfigFile(file: Record<string, unknown>, where: string): void {
-  const result = configSchema().safeParse(file);
+  const result = configSchema().safeParse(withDefaults(file));
   if (result.success) return;
   const issue = result.error.issues[0];
   throw new CtxError("CONFIG_INVALID", `${where}: ${issue ? formatConfigIssue(issue) : "invalid"}`, {

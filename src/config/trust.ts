@@ -2,7 +2,7 @@
 // .ctx/config.json may not set, and the project layer with them taken out unless the user trusted that exact file
 // (`ctx config trust` records its path and SHA-256 in the user's own config, like direnv's `allow`). The marks live
 // in ./schema.ts beside each key; a test keeps SENSITIVE_SETTINGS equal to them.
-import { isPlainObject } from "./merge.ts";
+import { isRecord } from "../core/json/record.ts";
 
 /** `safe` tunes what ctx computes for this project; `sensitive` and `secret` come only from the user. */
 export type KeyTrust = "safe" | "sensitive" | "secret";
@@ -59,7 +59,7 @@ export function sensitiveKeysIn(value: Record<string, unknown>): string[] {
   for (const key of Object.keys(SENSITIVE_SETTINGS)) {
     let cursor: unknown = value;
     for (const part of key.split(".")) {
-      if (!isPlainObject(cursor) || !Object.hasOwn(cursor, part)) {
+      if (!isRecord(cursor) || !Object.hasOwn(cursor, part)) {
         cursor = undefined;
         break;
       }
@@ -76,8 +76,8 @@ export function withoutKeys(value: Record<string, unknown>, keys: readonly strin
   for (const key of keys) {
     const parts = key.split(".");
     let cursor: unknown = copy;
-    for (const part of parts.slice(0, -1)) cursor = isPlainObject(cursor) ? cursor[part] : undefined;
-    if (isPlainObject(cursor)) delete cursor[parts[parts.length - 1] as string];
+    for (const part of parts.slice(0, -1)) cursor = isRecord(cursor) ? cursor[part] : undefined;
+    if (isRecord(cursor)) delete cursor[parts[parts.length - 1] as string];
   }
   return copy;
 }
@@ -85,6 +85,6 @@ export function withoutKeys(value: Record<string, unknown>, keys: readonly strin
 /** Whether the user's own config trusts the project file at `path` holding exactly the bytes hashed to `sha256`. */
 export function isTrustedProjectConfig(userConfig: Record<string, unknown> | undefined, path: string, sha256: string) {
   const trust = userConfig?.trust;
-  if (!isPlainObject(trust) || !isPlainObject(trust.projectConfigs)) return false;
+  if (!isRecord(trust) || !isRecord(trust.projectConfigs)) return false;
   return trust.projectConfigs[path] === sha256;
 }

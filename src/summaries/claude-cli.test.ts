@@ -7,9 +7,8 @@ import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { installFakeClaude } from "../../tests/helpers/fake-claude.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import type { SummaryRequest } from "../core/summaries/extractive.ts";
-import { HOOKS_DISABLED_ENV as HOOKS_MARKER } from "../hooks/runtime/process.ts";
 import { ledgerPath, readLedger } from "../store/summaries/ledger-store.ts";
-import { claudeCliArgs, createClaudeCliClient, HOOKS_DISABLED_ENV } from "./claude-cli.ts";
+import { claudeCliArgs, createClaudeCliClient } from "./claude-cli.ts";
 import { summarizeRequests } from "./summarizer.ts";
 
 const NOW = new Date("2026-11-22T12:00:00.000Z");
@@ -55,7 +54,6 @@ describe("claude -p as a summary provider", () => {
     // Its own folder: no project's CLAUDE.md, hooks or MCP servers load in the summariser's runs.
     expect(call?.cwd).toBe(join(fake.env.CTX_HOME ?? "", "summarizer"));
     expect(call?.prompt).toContain("hello there");
-    expect(HOOKS_DISABLED_ENV).toBe(HOOKS_MARKER);
   });
 
   it("reports an error result, a crash, a hang and a missing executable as clear errors", async () => {

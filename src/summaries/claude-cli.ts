@@ -6,6 +6,7 @@
 // project's CLAUDE.md, hooks or MCP servers load in it. The child leads its own process group: past the timeout the
 // group is killed, so nothing it started (hooks, MCP servers) outlives it (the same page).
 import { join } from "node:path";
+import { withHooksDisabled } from "../config/hooks-disabled.ts";
 import { ctxHome } from "../config/paths.ts";
 import { type LlmAnswer, parseClaudeCliOutput } from "../core/summaries/llm-prompt.ts";
 import { CtxError } from "../errors.ts";
@@ -23,8 +24,6 @@ export interface ClaudeCliOptions {
   cwd?: string;
 }
 
-/** The hooks' own marker (src/hooks/runtime/process.ts HOOKS_DISABLED_ENV; a test checks they agree). */
-export const HOOKS_DISABLED_ENV = "CTX_HOOKS_DISABLED";
 const MAX_OUTPUT_BYTES = 8 * 1024 * 1024;
 
 export function claudeCliArgs(model: string): string[] {
@@ -57,7 +56,7 @@ async function runClaude(prompt: string, options: ClaudeCliOptions): Promise<Llm
     command,
     args: claudeCliArgs(options.model),
     cwd,
-    env: { ...options.env, [HOOKS_DISABLED_ENV]: "1", CLAUDE_CODE_SKIP_PROMPT_HISTORY: "1" },
+    env: { ...withHooksDisabled(options.env), CLAUDE_CODE_SKIP_PROMPT_HISTORY: "1" },
     input: prompt,
     timeoutMs: options.timeoutMs,
     killGraceMs: 0,

@@ -11,6 +11,7 @@ import { claudeConfigDir } from "../../config/claude-paths.ts";
 import { loadConfig } from "../../config/load.ts";
 import { findProjectRoot } from "../../config/paths.ts";
 import { forkCommandFor } from "../../core/search/fork-candidates.ts";
+import { hasControlCharacter } from "../../core/text/control-characters.ts";
 import { isSessionId } from "../../core/transcript/session-id.ts";
 import { CtxError } from "../../errors.ts";
 import { findLocalSession } from "../../search/local-session.ts";
@@ -73,8 +74,13 @@ export function registerForkCommand(program: Command, ctx: CliContext): void {
 
 /** A session id names a file in Claude Code's folder: no separator, no `.`/`..`, no control character. */
 function checkFileName(sessionId: string): void {
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is refused
-  if (sessionId === "" || sessionId === "." || sessionId === ".." || /[/\\\u0000-\u001f\u007f]/.test(sessionId)) {
+  if (
+    sessionId === "" ||
+    sessionId === "." ||
+    sessionId === ".." ||
+    /[/\\]/.test(sessionId) ||
+    hasControlCharacter(sessionId)
+  ) {
     throw new CtxError("USAGE", `${JSON.stringify(sessionId)} is not a session id`, {
       hint: "`ctx search <words>` shows sessions with their ids",
     });

@@ -11,6 +11,8 @@
 // Edit's old and new strings, a Write's content), and every field but `type` of a block other than text, tool_use and
 // tool_result (thinking and its signature, an image's base64). Dropping a field changes nothing else: each string is
 // redacted on its own, under its own key.
+
+import { isRecord } from "../json/record.ts";
 import type { AssistantEntry, ParsedLine, SystemEntry, UserEntry } from "../transcript/entries.ts";
 import { GIST_FIELDS, TOOL_RESULT_TEXT_CHARS } from "../transcript/text.ts";
 import { CONTEXT_STATE_LIMITS } from "./schema.ts";
@@ -182,10 +184,6 @@ function mapChanged<T>(items: readonly T[], map: (item: T) => T): T[] {
 
 function withField<T extends object>(record: T, key: string, value: unknown): T {
   return (record as Record<string, unknown>)[key] === value ? record : { ...record, [key]: value };
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function cutAfterVisible(text: string, max: number): string {

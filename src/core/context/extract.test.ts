@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { type ParsedLine, parseTranscriptLine } from "../transcript/entries.ts";
 import {
   type ContextState,
+  ContextStateBuilder,
   ContextStateSchema,
-  createContextStateBuilder,
   type ExtractOptions,
   extractContextState,
 } from "./extract.ts";
@@ -283,7 +283,7 @@ describe("synthetic transcripts", () => {
 
 describe("bounds", () => {
   it("keeps a state from a huge session small, newest kept", () => {
-    const builder = createContextStateBuilder(options("/big"));
+    const builder = new ContextStateBuilder(options("/big"));
     const at = (i: number) => new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString();
     for (let i = 0; i < 20_000; i += 1) {
       const timestamp = at(i);
@@ -333,7 +333,7 @@ describe("bounds", () => {
   });
 
   it("keeps the most recently touched files", () => {
-    const builder = createContextStateBuilder(options("/big"));
+    const builder = new ContextStateBuilder(options("/big"));
     for (let i = 0; i < 1_000; i += 1) {
       builder.add(
         parsed({

@@ -3,6 +3,8 @@
 // parses or re-reads the transcript. One count per session, so sessions working in one project at once
 // each reach their interval.
 
+import { isRecord } from "../json/record.ts";
+
 /** Sessions the mark remembers; the least recently ticked beyond this are dropped. */
 export const MAX_MARKED_SESSIONS = 8;
 
@@ -21,9 +23,6 @@ export interface CheckpointMark {
 
 // Checked by hand, not by zod: this runs after every tool call, and zod costs that process more to load and build
 // than the rest of its work (bench/hooks.bench.ts). The tests hold it to the zod schemas it replaced.
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
-
 function sessionCountOf(value: unknown): SessionCount | null {
   if (!isRecord(value)) return null;
   const { offset, messages, updatedAt } = value;

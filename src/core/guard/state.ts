@@ -1,5 +1,7 @@
 // What the context guard keeps per session (`.ctx/guard/<session>.json`): its shape and its check (what it reports
 // is in ./health.ts, kept apart so the per-tool-call hook does not build the report's schema).
+import { isRecord } from "../json/record.ts";
+
 export const GUARD_TIERS = ["ok", "warning", "advisory", "yellow", "critical"] as const;
 export type GuardTier = (typeof GUARD_TIERS)[number];
 
@@ -52,8 +54,6 @@ export interface GuardState {
 const isInt = (value: unknown): value is number => Number.isSafeInteger(value);
 const isNumber = (value: unknown): value is number => typeof value === "number" && Number.isFinite(value);
 const isString = (value: unknown): value is string => typeof value === "string";
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value);
 const orNull =
   <T>(check: (value: unknown) => value is T) =>
   (value: unknown): value is T | null =>

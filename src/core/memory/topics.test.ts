@@ -26,7 +26,18 @@ describe("auto-memory topics", () => {
   it("derives safe file names and refuses names that could leave the folder", () => {
     expect(topicFileName("Retry policy: v2!")).toBe("retry_policy_v2.md");
     expect(topicFileName("  User Role ")).toBe("user_role.md");
-    for (const bad of ["../etc/passwd", "a/b", "a\\b", "..", "", "x".repeat(81), "line\nbreak", "MEMORY", "!!!"]) {
+    for (const bad of [
+      "../etc/passwd",
+      "a/b",
+      "a\\b",
+      "..",
+      "",
+      "x".repeat(81),
+      "line\nbreak",
+      "del\u007fete",
+      "MEMORY",
+      "!!!",
+    ]) {
       expect(thrownCtxError(() => topicFileName(bad)).code).toBe("USAGE");
     }
   });

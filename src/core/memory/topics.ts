@@ -7,6 +7,7 @@
 import { parse, stringify } from "yaml";
 import * as z from "zod/mini";
 import { CtxError } from "../../errors.ts";
+import { hasControlCharacter } from "../text/control-characters.ts";
 
 export const MEMORY_TYPES = ["user", "feedback", "project", "reference"] as const;
 export const MemoryTypeSchema = z.enum(MEMORY_TYPES);
@@ -47,8 +48,7 @@ const MAX_NAME_CHARS = 80;
  */
 export function topicFileName(name: string): string {
   const trimmed = name.trim();
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
-  if (trimmed === "" || trimmed.length > MAX_NAME_CHARS || /[/\\\u0000-\u001f]|\.\./.test(trimmed)) {
+  if (trimmed === "" || trimmed.length > MAX_NAME_CHARS || /[/\\]|\.\./.test(trimmed) || hasControlCharacter(trimmed)) {
     throw new CtxError("USAGE", `"${name}" is not a usable memory name`, {
       hint: `1-${MAX_NAME_CHARS} characters, no slashes, backslashes or "..", e.g. "retry policy"`,
     });

@@ -4,6 +4,7 @@
 // The rules live in patterns.ts (shapes; more in vendor-rules.ts, password-rules.ts), assignments.ts (names and
 // entropy) and encoded.ts (secrets inside base64); this merges them.
 
+import { isPlainObject } from "../json/record.ts";
 import { findNamedSecrets } from "./assignments.ts";
 import { findEncodedSecrets } from "./encoded.ts";
 import { classifySecretName } from "./names.ts";
@@ -145,10 +146,4 @@ function isSecretKey(key: string): boolean {
     secretKeys.set(key, secret);
   }
   return secret;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== "object" || value === null) return false;
-  const prototype = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }

@@ -1,6 +1,8 @@
 // Pure facts about a snapshot for listings and messages: transcript line counts, counts of what an
 // opaque state holds, and sizes as people read them.
 
+import { isPlainObject } from "../json/record.ts";
+
 /** Complete lines, plus a last line still being written (Claude Code appends while hooks run). */
 export function countLines(bytes: Uint8Array): number {
   let lines = 0;
@@ -27,8 +29,4 @@ export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) && !(value instanceof Uint8Array);
 }

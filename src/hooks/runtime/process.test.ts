@@ -1,11 +1,12 @@
-// stdin as a hook process reads it (readStdinFd): from the descriptor, to the end, bounded in bytes and in time,
-// on a FIFO standing in for Claude Code's pipe (blocking and non-blocking descriptors both).
+// stdin as a hook process reads it (./stdin.ts): from the descriptor, to the end, bounded in bytes and in time,
+// on a FIFO standing in for Claude Code's pipe (blocking and non-blocking descriptors both), and from a stream.
 import { execFileSync } from "node:child_process";
 import { closeSync, constants, mkdtempSync, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Readable } from "node:stream";
 import { afterEach, describe, expect, it } from "vitest";
-import { readStdinFd, StdinTooLargeError } from "./process.ts";
+import { readStdin, StdinTooLargeError } from "./stdin.ts";
 
 const open: number[] = [];
 afterEach(() => {
@@ -27,12 +28,12 @@ function pipePair(): { reader: number; writer: number } {
   return { reader, writer };
 }
 
-describe("readStdinFd", () => {
+describe("readStdin", () => {
   it("reads everything the writer sent, up to its end", async () => {
     const { reader, writer } = pipePair();
     // Under the FIFO's 64 KiB: this test writes synchronously on the thread that would drain it.
     const text = `{"session_id":"s","prompt":"${"é".repeat(25_000)}"}`;
-    const reading = readStdinFd(reader);
+    const reading = readStdin(reader);
     writeSync(writer, text);
     closeSync(writer);
     expect(await reading).toEqual({ text, abandoned: false });
@@ -44,7 +45,7 @@ describe("readStdinFd", () => {
     writeSync(writer, '{"partial":');
     const started = Date.now();
     // Non-blocking: reads come back at once (EAGAIN) and are retried until the limit; one may be under way then.
-    expect((await readStdinFd(reader, 1024, 300)).text).toBe('{"partial":');
+    expect((await readStdin(reader, 1024, 300)).text).toBe('{"partial":');
     expect(Date.now() - started).toBeLessThan(2_000);
   });
 
@@ -52,13 +53,13 @@ describe("readStdinFd", () => {
     // Opened for reading and writing: a blocking descriptor whose writer (itself) never closes.
     const fd = openSync(fifo(), constants.O_RDWR);
     open.push(fd);
-    expect(await readStdinFd(fd, 1024, 200)).toEqual({ text: "", abandoned: true });
+    expect(await readStdin(fd, 1024, 200)).toEqual({ text: "", abandoned: true });
     writeSync(fd, "x"); // lets the waiting read on the thread pool finish, so this test process can exit
   });
 
   it("refuses more than the byte limit", async () => {
     const { reader, writer } = pipePair();
-    const reading = readStdinFd(reader, 1000);
+    const reading = readStdin(reader, 1000);
     writeSync(writer, "x".repeat(5000));
     closeSync(writer);
     await expect(reading).rejects.toBeInstanceOf(StdinTooLargeError);
@@ -67,6 +68,19 @@ describe("readStdinFd", () => {
   it("a terminal or /dev/null gives nothing to read, at once", async () => {
     const devNull = openSync("/dev/null", "r");
     open.push(devNull);
-    expect(await readStdinFd(devNull)).toEqual({ text: "", abandoned: false });
+    expect(await readStdin(devNull)).toEqual({ text: "", abandoned: false });
+  });
+});
+
+describe("readStdin from a stream (`ctx hook` and `ctx statusline` through the program)", () => {
+  const stream = (...parts: string[]) =>
+    Readable.from(parts.map((part) => Buffer.from(part))) as unknown as NodeJS.ReadStream;
+
+  it("reads to the end", async () => {
+    expect(await readStdin(stream('{"a":', '"é"}'))).toEqual({ text: '{"a":"é"}', abandoned: false });
+  });
+
+  it("refuses more than the byte limit", async () => {
+    await expect(readStdin(stream("x".repeat(600), "x".repeat(600)), 1000)).rejects.toBeInstanceOf(StdinTooLargeError);
   });
 });

@@ -2,11 +2,11 @@
 // Claude Code adds fields between versions, and unknown ones must pass. zod/mini keeps hook start-up lean,
 // and each schema is built on first use: a hook process builds only its own event's.
 import * as z from "zod/mini";
+import { CONTROL_CHARACTER_ISSUE, WITHOUT_CONTROL_CHARACTERS } from "../../core/text/control-characters.ts";
 
 // Ids and paths with a control character (a NUL above all) name no real file; once recorded they would
 // break every later save, so they are refused at the door.
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-const NO_CONTROL_CHARACTERS = z.regex(/^[^\u0000-\u001f\u007f]*$/, { error: "holds a control character" });
+const NO_CONTROL_CHARACTERS = z.regex(WITHOUT_CONTROL_CHARACTERS, { error: CONTROL_CHARACTER_ISSUE });
 
 /** A schema built on first use (building zod objects at import would cost every hook process all of them). */
 function lazy<T>(build: () => T): () => T {

@@ -7,6 +7,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import * as z from "zod/mini";
 import { insideClaudeProjects } from "../../config/claude-paths.ts";
+import { CONTROL_CHARACTER_ISSUE, WITHOUT_CONTROL_CHARACTERS } from "../../core/text/control-characters.ts";
 import { CtxError } from "../../errors.ts";
 import { notRegular } from "../../store/files/safe-path.ts";
 import { afterToolCall, postToolUseHookOutput } from "../../store/guard/after-tool-call.ts";
@@ -17,8 +18,7 @@ import { awaitPathExists, awaitToolUseLine } from "../../store/transcript/await-
 import { defineTool } from "../define-tool.ts";
 import type { ServerDeps } from "../deps.ts";
 
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-const noControlCharacters = z.regex(/^[^\u0000-\u001f\u007f]*$/, { error: "holds a control character" });
+const noControlCharacters = z.regex(WITHOUT_CONTROL_CHARACTERS, { error: CONTROL_CHARACTER_ISSUE });
 
 /** How a hook passes a field of its input: Claude Code fills `"${field}"` in an mcp_tool hook's input. */
 const fromHook = (field: string) => `"\${${field}}"`;

@@ -13,7 +13,7 @@ import {
   planPostings,
   type SessionIndex,
 } from "./session-index.ts";
-import { createIndexWriter } from "./writer.ts";
+import { IndexWriter } from "./writer.ts";
 
 function expectCtxError(fn: () => unknown, code: string) {
   const error = thrownCtxError(fn);
@@ -50,7 +50,7 @@ function chunk(sessionId: string, chunkIndex: number, text: string, extra: Parti
 }
 
 function addSession(index: SessionIndex, id: string, project: string, updatedAt: number, texts: string[]): void {
-  const writer = createIndexWriter(index.db);
+  const writer = new IndexWriter(index.db);
   writer.ensureSession(id, project, `/t/${id}.jsonl`);
   writer.updateSession({
     id,
@@ -240,7 +240,7 @@ describe("searching chunks", () => {
   it("deleting chunks removes their FTS rows and vectors", () => {
     const { index } = freshIndex();
     addSession(index, "a", "p", 1_000, ["alpha words", "beta words"]);
-    const writer = createIndexWriter(index.db);
+    const writer = new IndexWriter(index.db);
     // The embedder creates its table after this writer was made.
     index.db.exec(
       "CREATE TABLE chunk_vectors(chunk_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vector BLOB NOT NULL)",
@@ -261,10 +261,10 @@ describe("what the index says about itself", () => {
   it("lastSyncAt is null before the first sync and the time the last one recorded after", () => {
     const { index } = freshIndex();
     expect(index.lastSyncAt()).toBeNull();
-    createIndexWriter(index.db).setMeta("last_sync_at", "1764000000000");
+    new IndexWriter(index.db).setMeta("last_sync_at", "1764000000000");
     expect(index.lastSyncAt()).toBe(1_764_000_000_000);
     expect(index.stats().lastSyncAt).toBe(1_764_000_000_000);
-    createIndexWriter(index.db).setMeta("last_sync_at", "not a time");
+    new IndexWriter(index.db).setMeta("last_sync_at", "not a time");
     expect(index.lastSyncAt()).toBeNull();
   });
 

@@ -67,10 +67,9 @@ function chunkPosition(row: Record<string, unknown>): ChunkPosition {
   };
 }
 
-export type IndexWriter = ReturnType<typeof createIndexWriter>;
-
-export function createIndexWriter(db: DatabaseSync) {
-  const statements = {
+/** The statements a sync runs, prepared once per writer. */
+function prepareStatements(db: DatabaseSync) {
+  return {
     getFile: db.prepare("SELECT * FROM files WHERE path = ?"),
     putFile: db.prepare(
       `INSERT INTO files(path, session_id, kind, size, mtime_ms, offset, head, messages) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -87,7 +86,6 @@ export function createIndexWriter(db: DatabaseSync) {
     deleteFts: db.prepare("DELETE FROM chunks_fts WHERE rowid = ?"),
 
     deleteChunks: db.prepare("DELETE FROM chunks WHERE source = ? AND chunk_index >= ?"),
-    deleteVectors: null as StatementSync | null,
     insertChunk: db.prepare(
       `INSERT INTO chunks(session_id, chunk_index, first_message, last_message, text, token_count, has_code, languages,
        memory_type, source, start_offset, starts_exchange, last_uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -126,140 +124,160 @@ export function createIndexWriter(db: DatabaseSync) {
       "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
     ),
   };
+}
 
-  return {
-    getFile(path: string): FileRecord | null {
-      const row = statements.getFile.get(path) as Record<string, unknown> | undefined;
-      if (row === undefined) return null;
-      return {
-        path,
-        sessionId: String(row.session_id),
-        kind: row.kind === "subagent" ? "subagent" : "main",
-        size: Number(row.size ?? 0),
-        mtimeMs: Number(row.mtime_ms ?? 0),
-        offset: Number(row.offset ?? 0),
-        head: String(row.head ?? ""),
-        messages: Number(row.messages ?? 0),
-      };
-    },
-    putFile(file: FileRecord): void {
-      statements.putFile.run(
-        file.path,
-        file.sessionId,
-        file.kind,
-        file.size,
-        file.mtimeMs,
-        file.offset,
-        file.head,
-        file.messages,
-      );
-    },
-    /**
-     * Where to re-read a grown file: its last chunk whose start no later line can change. That chunk opens an
-     * exchange (a user prompt or summary, where the chunker groups from), the chunk before it does not reach
-     * into its first message, and the chunk before it was closed for being full (at least `fullTokens`), not
-     * because the next exchange did not fit (a next exchange that grows can change that). Null: from the start.
-     */
-    restartPoint(source: string, fullTokens: number): RestartPoint | null {
-      let later: ChunkPosition | null = null;
-      for (const row of statements.chunksBackwards.iterate(source) as Iterable<Record<string, unknown>>) {
-        const chunk = chunkPosition(row);
-        if (later?.startsExchange && chunk.lastMessage < later.firstMessage && chunk.tokenCount >= fullTokens) {
-          const text = (statements.chunkText.get(source, chunk.chunkIndex) as { text: unknown } | undefined)?.text;
-          return { ...later, previousText: unpackChunkText(text) };
-        }
-        later = chunk;
+/** The session index's writes for one sync: prepared once, each file's writes in the caller's transaction. */
+export class IndexWriter {
+  private readonly db: DatabaseSync;
+  private readonly statements: ReturnType<typeof prepareStatements>;
+  /** Prepared on the first delete that finds chunk_vectors. */
+  private deleteVectors: StatementSync | null = null;
+
+  constructor(db: DatabaseSync) {
+    this.db = db;
+    this.statements = prepareStatements(db);
+  }
+
+  getFile(path: string): FileRecord | null {
+    const row = this.statements.getFile.get(path) as Record<string, unknown> | undefined;
+    if (row === undefined) return null;
+    return {
+      path,
+      sessionId: String(row.session_id),
+      kind: row.kind === "subagent" ? "subagent" : "main",
+      size: Number(row.size ?? 0),
+      mtimeMs: Number(row.mtime_ms ?? 0),
+      offset: Number(row.offset ?? 0),
+      head: String(row.head ?? ""),
+      messages: Number(row.messages ?? 0),
+    };
+  }
+
+  putFile(file: FileRecord): void {
+    this.statements.putFile.run(
+      file.path,
+      file.sessionId,
+      file.kind,
+      file.size,
+      file.mtimeMs,
+      file.offset,
+      file.head,
+      file.messages,
+    );
+  }
+
+  /**
+   * Where to re-read a grown file: its last chunk whose start no later line can change. That chunk opens an
+   * exchange (a user prompt or summary, where the chunker groups from), the chunk before it does not reach
+   * into its first message, and the chunk before it was closed for being full (at least `fullTokens`), not
+   * because the next exchange did not fit (a next exchange that grows can change that). Null: from the start.
+   */
+  restartPoint(source: string, fullTokens: number): RestartPoint | null {
+    let later: ChunkPosition | null = null;
+    for (const row of this.statements.chunksBackwards.iterate(source) as Iterable<Record<string, unknown>>) {
+      const chunk = chunkPosition(row);
+      if (later?.startsExchange && chunk.lastMessage < later.firstMessage && chunk.tokenCount >= fullTokens) {
+        const text = (this.statements.chunkText.get(source, chunk.chunkIndex) as { text: unknown } | undefined)?.text;
+        return { ...later, previousText: unpackChunkText(text) };
       }
-      return null;
-    },
-    /** Returns how many chunks were deleted. */
-    deleteChunks(source: string, fromChunkIndex = 0): number {
-      const ids = statements.chunkIdsFrom.all(source, fromChunkIndex) as { id: number }[];
-      if (ids.length === 0) return 0;
-      for (const { id } of ids) statements.deleteFts.run(id);
-      // chunk_vectors may appear at any time (the embedder creates it): looked up on every delete.
-      if (hasTable(db, "chunk_vectors")) {
-        statements.deleteVectors ??= db.prepare(
-          "DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?)",
-        );
-        statements.deleteVectors.run(source, fromChunkIndex);
-      }
-      return Number(statements.deleteChunks.run(source, fromChunkIndex).changes);
-    },
-    /** `startsExchange`: the chunk's first message is a user prompt or a summary (not an assistant reply). */
-    /**
-     * `tokens`: tokenizeForSearch(chunk.text), and `packed`: packChunkText(chunk.text), computed by the caller
-     * outside its transaction when it can. Tokens may come as UTF-8 bytes: FTS5 reads a BLOB's bytes as the text.
-     */
-    insertChunk(
-      chunk: Omit<IndexedChunk, "text"> & { text?: string },
-      source: string,
-      startOffset: number,
-      startsExchange: boolean,
-      tokens: string | Uint8Array = tokenizeForSearch(chunk.text ?? ""),
-      lastUuid: string | null = null,
-      packed = packChunkText(chunk.text ?? ""),
-    ): void {
-      const result = statements.insertChunk.run(
-        chunk.sessionId,
-        chunk.chunkIndex,
-        chunk.firstMessage,
-        chunk.lastMessage,
-        packed,
-        chunk.tokenCount,
-        chunk.hasCode ? 1 : 0,
-        JSON.stringify(chunk.languages),
-        chunk.memoryType,
-        source,
-        startOffset,
-        startsExchange ? 1 : 0,
-        lastUuid,
+      later = chunk;
+    }
+    return null;
+  }
+
+  /** Returns how many chunks were deleted. */
+  deleteChunks(source: string, fromChunkIndex = 0): number {
+    const ids = this.statements.chunkIdsFrom.all(source, fromChunkIndex) as { id: number }[];
+    if (ids.length === 0) return 0;
+    for (const { id } of ids) this.statements.deleteFts.run(id);
+    // chunk_vectors may appear at any time (the embedder creates it): looked up on every delete.
+    if (hasTable(this.db, "chunk_vectors")) {
+      this.deleteVectors ??= this.db.prepare(
+        "DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?)",
       );
-      statements.insertFts.run(result.lastInsertRowid, tokens);
-    },
-    ensureSession(id: string, project: string, path: string): void {
-      statements.ensureSession.run(id, project, path);
-    },
-    /** Forgets what a main transcript said about its session (it is being re-read from the start). */
-    resetSession(id: string): void {
-      statements.resetSession.run(id);
-    },
-    updateSession(update: SessionUpdate): void {
-      statements.updateSession.run(
-        update.project,
-        update.path,
-        update.cwd,
-        update.gitBranch,
-        update.aiTitle,
-        update.firstPrompt,
-        update.firstTimestamp,
-        update.firstTimestamp,
-        update.lastTimestamp,
-        update.lastTimestamp,
-        update.rootUuid ?? null,
-        update.originSession ?? null,
-        update.copiedRoot === true ? 1 : 0,
-        update.id,
-      );
-    },
-    /** Recomputes what is derived from all of a session's chunks and files: tags, markers, message count, title. */
-    finishSession(id: string, fallbackTime: number): void {
-      const languages = (statements.sessionLanguages.all(id) as Array<{ v: string }>).map((row) => row.v);
-      const markers = (statements.sessionMarkers.all(id) as Array<{ v: string }>).map((row) => row.v as MemoryType);
-      const count = Number((statements.mainMessages.get(id) as { n: number }).n);
-      statements.finishSession.run(
-        count,
-        JSON.stringify(sessionTags(languages, markers)),
-        JSON.stringify(markers),
-        fallbackTime,
-        fallbackTime,
-        id,
-      );
-    },
-    setMeta(key: string, value: string): void {
-      statements.setMeta.run(key, value);
-    },
-  };
+      this.deleteVectors.run(source, fromChunkIndex);
+    }
+    return Number(this.statements.deleteChunks.run(source, fromChunkIndex).changes);
+  }
+
+  /**
+   * `startsExchange`: the chunk's first message is a user prompt or a summary (not an assistant reply).
+   * `tokens`: tokenizeForSearch(chunk.text), and `packed`: packChunkText(chunk.text), computed by the caller
+   * outside its transaction when it can. Tokens may come as UTF-8 bytes: FTS5 reads a BLOB's bytes as the text.
+   */
+  insertChunk(
+    chunk: Omit<IndexedChunk, "text"> & { text?: string },
+    source: string,
+    startOffset: number,
+    startsExchange: boolean,
+    tokens: string | Uint8Array = tokenizeForSearch(chunk.text ?? ""),
+    lastUuid: string | null = null,
+    packed = packChunkText(chunk.text ?? ""),
+  ): void {
+    const result = this.statements.insertChunk.run(
+      chunk.sessionId,
+      chunk.chunkIndex,
+      chunk.firstMessage,
+      chunk.lastMessage,
+      packed,
+      chunk.tokenCount,
+      chunk.hasCode ? 1 : 0,
+      JSON.stringify(chunk.languages),
+      chunk.memoryType,
+      source,
+      startOffset,
+      startsExchange ? 1 : 0,
+      lastUuid,
+    );
+    this.statements.insertFts.run(result.lastInsertRowid, tokens);
+  }
+
+  ensureSession(id: string, project: string, path: string): void {
+    this.statements.ensureSession.run(id, project, path);
+  }
+
+  /** Forgets what a main transcript said about its session (it is being re-read from the start). */
+  resetSession(id: string): void {
+    this.statements.resetSession.run(id);
+  }
+
+  updateSession(update: SessionUpdate): void {
+    this.statements.updateSession.run(
+      update.project,
+      update.path,
+      update.cwd,
+      update.gitBranch,
+      update.aiTitle,
+      update.firstPrompt,
+      update.firstTimestamp,
+      update.firstTimestamp,
+      update.lastTimestamp,
+      update.lastTimestamp,
+      update.rootUuid ?? null,
+      update.originSession ?? null,
+      update.copiedRoot === true ? 1 : 0,
+      update.id,
+    );
+  }
+
+  /** Recomputes what is derived from all of a session's chunks and files: tags, markers, message count, title. */
+  finishSession(id: string, fallbackTime: number): void {
+    const languages = (this.statements.sessionLanguages.all(id) as Array<{ v: string }>).map((row) => row.v);
+    const markers = (this.statements.sessionMarkers.all(id) as Array<{ v: string }>).map((row) => row.v as MemoryType);
+    const count = Number((this.statements.mainMessages.get(id) as { n: number }).n);
+    this.statements.finishSession.run(
+      count,
+      JSON.stringify(sessionTags(languages, markers)),
+      JSON.stringify(markers),
+      fallbackTime,
+      fallbackTime,
+      id,
+    );
+  }
+
+  setMeta(key: string, value: string): void {
+    this.statements.setMeta.run(key, value);
+  }
 }
 
 /**

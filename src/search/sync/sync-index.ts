@@ -9,7 +9,7 @@ import type { DatabaseSync } from "node:sqlite";
 import { CtxError } from "../../errors.ts";
 import { openSessionIndex } from "../session-index/session-index.ts";
 import { createOutboxWriter, isInsideRoot, type OutboxWriter } from "../session-index/team-outbox.ts";
-import { createIndexWriter } from "../session-index/writer.ts";
+import { IndexWriter } from "../session-index/writer.ts";
 import { type ContentReader, createContentReader } from "./content-reader.ts";
 import type { DiscoveredFile } from "./discover.ts";
 import { discoverTranscripts } from "./discover.ts";
@@ -119,7 +119,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   };
   let reader: ContentReader | null = null;
   try {
-    const writer = createIndexWriter(index.db);
+    const writer = new IndexWriter(index.db);
     const queueForTeam = teamQueue(index.db, options.teamShare);
     const work = orderWork(files.filter((file) => full || !isUnchanged(file, writer.getFile(file.path))));
     const totalBytes = work.reduce((sum, file) => sum + file.size, 0);

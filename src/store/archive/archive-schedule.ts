@@ -5,6 +5,7 @@ import { existsSync } from "node:fs";
 import { mkdir, stat, utimes, writeFile } from "node:fs/promises";
 import { setPriority } from "node:os";
 import { join } from "node:path";
+import { withHooksDisabled } from "../../config/hooks-disabled.ts";
 import { ctxHome } from "../../config/paths.ts";
 
 /** SessionStart checks at most this often. */
@@ -49,7 +50,7 @@ export async function startArchivePassIfDue(options: {
     cwd: options.cwd,
     detached: true,
     stdio: "ignore",
-    env: { ...options.env, CTX_HOOKS_DISABLED: "1" },
+    env: withHooksDisabled(options.env),
   });
   child.on("error", () => undefined);
   if (child.pid !== undefined) {

@@ -4,7 +4,7 @@
 // ignored and the config is validated as usual. Written atomically (0600 in a 0700 folder), never through a link.
 import { closeSync, mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ConfigCache } from "../../config/layers.ts";
+import { type ConfigCache, knownConfig, type LoadConfigOptions, readConfigLayers } from "../../config/layers.ts";
 import { ctxHome } from "../../config/paths.ts";
 import type { Config } from "../../config/schema.ts";
 import { isCtxPathSafe, openRegularFileSync, replaceFileSync } from "../files/safe-path.ts";
@@ -15,6 +15,16 @@ export const CONFIG_CACHE_ENTRIES = 8;
 interface Entry {
   key: string;
   config: Config;
+}
+
+/**
+ * The config of a process Claude Code starts often (a hook, the status line): the defaults, or the config cached for
+ * these exact layers, without the schema; only layers never validated load config/load.ts and zod, and are kept.
+ */
+export async function loadCachedConfig(options: LoadConfigOptions): Promise<Config> {
+  const cache = fileConfigCache(options.env);
+  const layers = readConfigLayers(options);
+  return knownConfig(layers, cache) ?? (await import("../../config/load.ts")).validateLayers(layers, cache);
 }
 
 export function configCachePath(env: NodeJS.ProcessEnv): string {

@@ -5,6 +5,7 @@ import { lstat } from "node:fs/promises";
 import { dirname } from "node:path";
 import { readConfigFile } from "../../config/load.ts";
 import { checkConfigFile, valueAt, withoutSetting, withSetting } from "../../config/settings.ts";
+import { isRecord } from "../../core/json/record.ts";
 import { CtxError } from "../../errors.ts";
 import { ensurePrivateDir, writeFileAtomic } from "../files/atomic-write.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
@@ -79,8 +80,7 @@ export async function setProjectConfigTrust(
 ): Promise<{ path: string; changed: boolean }> {
   const current = await readForEdit(userConfigPath);
   const trusted = valueAt(current, ["trust", "projectConfigs"]);
-  const map: Record<string, unknown> =
-    typeof trusted === "object" && trusted !== null && !Array.isArray(trusted) ? { ...trusted } : {};
+  const map: Record<string, unknown> = isRecord(trusted) ? { ...trusted } : {};
   if ((map[projectConfigPath] ?? null) === sha256) return { path: userConfigPath, changed: false };
   if (sha256 === null) delete map[projectConfigPath];
   else map[projectConfigPath] = sha256;

@@ -3,7 +3,7 @@
 // previously saved state of the same session, hash the project files it touched (for `ctx diff`), and
 // redact secrets. The result is what ctx persists, injects and returns.
 import { createHash } from "node:crypto";
-import { type ContextState, createContextStateBuilder, type FileAccess } from "../../core/context/extract.ts";
+import { type ContextState, ContextStateBuilder, type FileAccess } from "../../core/context/extract.ts";
 import { boundForExtraction } from "../../core/context/extract-bounds.ts";
 import { mergeContextStates } from "../../core/context/merge.ts";
 import { redactValue } from "../../core/redact/redact.ts";
@@ -33,7 +33,7 @@ export interface CaptureResult {
 
 export async function captureContextState(input: CaptureInput): Promise<CaptureResult> {
   const since = await readSinceLastCompaction(input.transcriptPath);
-  const builder = createContextStateBuilder({
+  const builder = new ContextStateBuilder({
     sessionId: input.sessionId,
     projectRoot: input.projectRoot,
     transcriptPath: input.transcriptPath,

@@ -9,10 +9,10 @@ import { type ContextState, ContextStateSchema } from "../../core/context/extrac
 import { countState, StateCountsSchema } from "../../core/context/schema.ts";
 import { redactText } from "../../core/redact/redact.ts";
 import type { SessionRecord } from "../../core/sessions/seen.ts";
+import { hasControlCharacter } from "../../core/text/control-characters.ts";
 import { CtxError } from "../../errors.ts";
 import { CTX_VERSION } from "../../version.ts";
 import { HOT_CODEC } from "../files/codecs.ts";
-import { hasControlCharacter } from "../files/safe-path.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
 import type { RedactionThread } from "../snapshots/redact-thread.ts";
 import type { CreateSnapshotResult, PreparedTranscript, SnapshotTrigger } from "../snapshots/snapshots.ts";

@@ -14,7 +14,6 @@ import { CtxError } from "../../errors.ts";
 // Reading only regular files is a rule of its own, below the config layer (config files are read with it too).
 export {
   checkPathText,
-  hasControlCharacter,
   notRegular,
   openRegularFileSync,
   READ_FLAGS,

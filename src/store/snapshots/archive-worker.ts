@@ -3,6 +3,7 @@
 // runs without the catalog lock; only the final swap holds it, and only if the file is still the one read.
 import { readFile } from "node:fs/promises";
 import { safeParse } from "zod/mini";
+import { withHooksDisabled } from "../../config/hooks-disabled.ts";
 import { projectPaths } from "../../config/paths.ts";
 import { CtxError, describeError } from "../../errors.ts";
 import { writeFileAtomic } from "../files/atomic-write.ts";
@@ -123,7 +124,7 @@ export function spawnDetachedRecompress(
     cwd: projectRoot,
     detached: true,
     stdio: "ignore",
-    env: { ...(options.env ?? process.env), CTX_HOOKS_DISABLED: "1" },
+    env: withHooksDisabled(options.env ?? process.env),
   });
   // A failed start (missing binary) is reported as an event; archiving is optional, so it must not crash the hook.
   child.on("error", () => undefined);

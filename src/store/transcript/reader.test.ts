@@ -2,7 +2,7 @@ import { appendFileSync, closeSync, mkdtempSync, openSync, readFileSync, writeFi
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createContextStateBuilder, extractContextState } from "../../core/context/extract.ts";
+import { ContextStateBuilder, extractContextState } from "../../core/context/extract.ts";
 import { isSkipped, parseTranscriptLine, type TranscriptEntry } from "../../core/transcript/entries.ts";
 import {
   findLastCompactionBoundary,
@@ -195,7 +195,7 @@ describe("findLastCompactionBoundary", () => {
 
     const since = await readSinceLastCompaction(path);
     expect(since.boundaryOffset).toBe(boundaryOffset);
-    const builder = createContextStateBuilder({
+    const builder = new ContextStateBuilder({
       sessionId: "s",
       projectRoot: "/p",
       transcriptPath: path,

@@ -2,6 +2,7 @@
 // names the file and the position, and output that keeps the file's own indent and line endings
 // (2 spaces + trailing newline for new files), so a merge produces a small diff.
 import { CtxError } from "../../../errors.ts";
+import { isRecord } from "../../json/record.ts";
 import { locateJsonError } from "./json-position.ts";
 
 export interface JsonStyle {
@@ -15,9 +16,8 @@ export const DEFAULT_JSON_STYLE: JsonStyle = { indent: "  ", eol: "\n", finalNew
 
 export type JsonObject = Record<string, unknown>;
 
-export function isJsonObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+/** A JSON object (not an array, not null): what every settings file ctx merges into must hold. */
+export const isJsonObject: (value: unknown) => value is JsonObject = isRecord;
 
 /** Parses a file that must hold a JSON object; throws INIT_CONFLICT naming the file, line and column. */
 export function parseJsonObjectFile(file: string, text: string): { value: JsonObject; style: JsonStyle } {
