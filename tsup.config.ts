@@ -15,9 +15,10 @@ const common: Options = {
   sourcemap: true,
   treeshake: true,
   // Bundled (tree-shaken) rather than loaded from node_modules: importing the zod/mini package whole costs a hook
-  // process many times its tree-shaken part (bench/run.ts hooks, importCostMs["zod/mini"]). The MCP SDK and commander stay
-  // external: the hook path never loads them.
-  noExternal: [/^zod\/mini$/, "@msgpack/msgpack", "lz4js", "fzstd"],
+  // process many times its tree-shaken part (bench/run.ts hooks, importCostMs["zod/mini"]). Commander too, so that its
+  // imports of node:util, node:child_process and node:fs become getBuiltinModule reads (every command loads it). The
+  // MCP SDK stays external: only `ctx serve` loads it.
+  noExternal: [/^zod\/mini$/, "@msgpack/msgpack", "lz4js", "fzstd", "commander"],
   // Keep `node:` on builtins: esbuild does not know `node:sqlite` and would emit a bare `sqlite` import.
   removeNodeProtocol: false,
   define: { __CTX_VERSION__: JSON.stringify(pkg.version) },

@@ -11,9 +11,14 @@ const NAMESPACE = /^import \* as ([\w$]+) from ["'](node:[a-z_/]+)["'];$/gm;
 const DEFAULT = /^import ([\w$]+) from ["'](node:[a-z_/]+)["'];$/gm;
 const BARE = /^import ["'](node:[a-z_/]+)["'];$/gm;
 
+const builtin = (name: string) => `process.getBuiltinModule(${JSON.stringify(name)})`;
+
+/** A whole-module import: `process` from node:process is the global itself (a `const process` would shadow it). */
+const whole = (local: string, name: string) =>
+  local === "process" && name === "node:process" ? "" : `const ${local} = ${builtin(name)};`;
+
 /** The chunk's code with its built-in imports rewritten (exported for its test). */
 export function rewriteBuiltinImports(code: string): string {
-  const builtin = (name: string) => `process.getBuiltinModule(${JSON.stringify(name)})`;
   return code
     .replace(NAMED, (_, names: string, name: string) => {
       const fields = names
@@ -23,8 +28,8 @@ export function rewriteBuiltinImports(code: string): string {
         .map((field) => field.replace(/^([\w$]+) as ([\w$]+)$/, "$1: $2"));
       return `const { ${fields.join(", ")} } = ${builtin(name)};`;
     })
-    .replace(NAMESPACE, (_, local: string, name: string) => `const ${local} = ${builtin(name)};`)
-    .replace(DEFAULT, (_, local: string, name: string) => `const ${local} = ${builtin(name)};`)
+    .replace(NAMESPACE, (_, local: string, name: string) => whole(local, name))
+    .replace(DEFAULT, (_, local: string, name: string) => whole(local, name))
     .replace(BARE, "");
 }
 

@@ -7,13 +7,16 @@ import { describe, expect, it } from "vitest";
 import { rewriteBuiltinImports } from "../../build/builtin-imports.ts";
 
 describe("rewriteBuiltinImports", () => {
-  it("rewrites named, renamed, namespace, default and bare imports of node: modules, and nothing else", () => {
+  it("rewrites named, renamed, namespace, default and bare imports of node: modules (node:process whole is the global), and nothing else", () => {
     const code = [
       `import { readFileSync, writeFileSync as write$1 } from 'node:fs';`,
       `import { spawn } from "node:child_process";`,
       `import * as zlib from 'node:zlib';`,
       `import os from 'node:os';`,
       `import 'node:sqlite';`,
+      `import process from 'node:process';`,
+      `import * as process from "node:process";`,
+      `import { env } from 'node:process';`,
       `import { z } from './chunk-ABC.js';`,
       `const text = "import { x } from 'node:fs';";`,
     ].join("\n");
@@ -23,6 +26,9 @@ describe("rewriteBuiltinImports", () => {
       `const zlib = process.getBuiltinModule("node:zlib");`,
       `const os = process.getBuiltinModule("node:os");`,
       "",
+      "",
+      "",
+      `const { env } = process.getBuiltinModule("node:process");`,
       `import { z } from './chunk-ABC.js';`,
       `const text = "import { x } from 'node:fs';";`,
     ]);
