@@ -1,7 +1,7 @@
 // ctx's PostToolUse both ways inside the real Claude Code (the e2e harness: `claude` 2.1.330 against the scripted
 // Messages API mock): the command hook (`ctx hook post-tool-use`, a Node process per tool call) against the
-// `mcp_tool` hook (ctx_guard_tick on the already-running `ctx serve`; with tool_use_id, so it waits for the reply's
-// line, and without), next to no PostToolUse hook at all.
+// `mcp_tool` hook (ctx_guard_tick on the already-running `ctx serve`, which answers at once and measures after;
+// with tool_use_id, so the measurement waits for the reply's line, and without), next to no PostToolUse hook.
 // Each session makes BENCH_TOOL_CALLS tool calls (TaskCreate: no I/O of its own); the rounds interleave the
 // three wirings so a busy machine slows all alike. Two figures per wiring:
 // - the interval between consecutive model requests (one tool call, its hooks and Claude Code's own work),
@@ -24,7 +24,7 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const WIRINGS = ["none", "command", "mcp_tool", "mcp_tool_no_wait"] as const;
 type Wiring = (typeof WIRINGS)[number];
 
-/** The wiring docs/mcp-tool-hooks.md proposes; without tool_use_id the tick does not wait for the reply's line. */
+/** What `ctx init` wires; without tool_use_id the measurement does not wait for the reply's line. */
 const mcpToolHook = (waitForReply: boolean) => ({
   type: "mcp_tool",
   server: "ctx",
@@ -81,7 +81,8 @@ export function hookDurationsFromDebugLog(log: string, wiring: Wiring): number[]
 async function session(claudeBin: string, wiring: Wiring): Promise<SessionFigures> {
   const sandbox = await createSandbox({ claudeBin });
   try {
-    const init = await runCtx(sandbox, ["init"]);
+    // `ctx init` wires the mcp_tool hook; the command wiring is its `--hooks command`.
+    const init = await runCtx(sandbox, wiring === "command" ? ["init", "--hooks", "command"] : ["init"]);
     if (init.exitCode !== 0) throw new Error(`ctx init failed: ${init.stderr}`);
     await approveProjectMcpServers(sandbox);
     const settingsPath = join(sandbox.project, ".claude", "settings.json");

@@ -4,6 +4,7 @@ import type { Config } from "../config/schema.ts";
 import type { Status } from "../core/status/report.ts";
 import type { Logger } from "../log.ts";
 import type { ForkDetectRequest, ForkDetectResult } from "../search/fork-detect.ts";
+import type { BackgroundGuard } from "./background-guard.ts";
 
 export interface ServerDeps {
   version: string;
@@ -21,4 +22,6 @@ export interface ServerDeps {
   collectStatus: (projectRoot: string, recent?: number) => Promise<Status>;
   /** Searches the session index (catching it up first); see src/search/fork-detect.ts. */
   forkDetect: (request: ForkDetectRequest) => Promise<ForkDetectResult>;
+  /** ctx_guard_tick's measurements after its answer (./background-guard.ts): one per server, settled before it exits. */
+  guardTicks: BackgroundGuard;
 }

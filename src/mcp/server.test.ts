@@ -6,6 +6,7 @@ import type { SessionsFile } from "../core/sessions/seen.ts";
 import { buildStatus, type Status, StatusSchema } from "../core/status/report.ts";
 import { CtxError } from "../errors.ts";
 import { silentLogger } from "../log.ts";
+import { BackgroundGuard } from "./background-guard.ts";
 import type { ServerDeps } from "./deps.ts";
 import { createServer, SERVER_INSTRUCTIONS } from "./server.ts";
 
@@ -52,6 +53,7 @@ async function connect(overrides: Partial<ServerDeps> = {}): Promise<Client> {
     forkDetect: async () => {
       throw new Error("not used here");
     },
+    guardTicks: new BackgroundGuard(),
     ...overrides,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();

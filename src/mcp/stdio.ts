@@ -10,6 +10,7 @@ import { memoryDirFor } from "../store/memory/memory-store.ts";
 import { collectProjectStatus } from "../store/status/project-status.ts";
 import { KeptTeamConnection } from "../team/kept-connection.ts";
 import { startBackgroundArchive } from "./background-archive.ts";
+import { BackgroundGuard } from "./background-guard.ts";
 import { startBackgroundIndex } from "./background-index.ts";
 import { createServer } from "./server.ts";
 import { LineTransport } from "./stdio-transport.ts";
@@ -29,6 +30,7 @@ export async function serveStdio(options: {
   const sessionId = env.CLAUDE_CODE_SESSION_ID;
   const config = loadServerConfig(options.projectRoot, env, options.logger);
   const teamConnection = new KeptTeamConnection();
+  const guardTicks = new BackgroundGuard();
   const server = createServer({
     version: options.version,
     projectRoot: options.projectRoot,
@@ -48,6 +50,7 @@ export async function serveStdio(options: {
         teamConnection,
         ...(sessionId === undefined || sessionId === "" ? {} : { currentSessionId: sessionId }),
       }),
+    guardTicks,
   });
   const transport = new LineTransport(options.stdin, options.stdout);
   transport.onerror = (error) => options.logger.warn(`stdio: ${error.message}`);
@@ -62,6 +65,8 @@ export async function serveStdio(options: {
   const background = backgroundDeps === null ? null : startBackgroundIndex(backgroundDeps);
   const archive = backgroundDeps === null ? null : startBackgroundArchive(backgroundDeps);
   await closed;
+  // The guard's measurements still waiting for their reply's line: finished (each is bounded), not dropped.
+  await guardTicks.settle();
   archive?.stop();
   await background?.close();
   await server.close().catch(() => {});

@@ -164,7 +164,6 @@ describe.skipIf(claudeBin === undefined)(`mcp_tool hooks in Claude Code ${CLAUDE
 
   it("ctx init wires PostToolUse to ctx_guard_tick on `ctx serve`: the guard's note reaches the model", {
     timeout: 120_000,
-    retry: 2,
   }, async () => {
     const sandbox = await createSandbox({ claudeBin });
     sandboxes.push(sandbox);
@@ -191,7 +190,8 @@ describe.skipIf(claudeBin === undefined)(`mcp_tool hooks in Claude Code ${CLAUDE
         ],
       },
     ]);
-    const taskTurn = (n: number, context: number) => ({
+    const taskTurn = (n: number, context: number, delayMs?: number) => ({
+      ...(delayMs === undefined ? {} : { delayMs }),
       toolUse: {
         id: `toolu_tick${n}`,
         name: "TaskCreate",
@@ -214,7 +214,9 @@ describe.skipIf(claudeBin === undefined)(`mcp_tool hooks in Claude Code ${CLAUDE
         taskTurn(1, 100_000),
         taskTurn(2, 104_000),
         taskTurn(3, 110_000),
-        taskTurn(4, 112_000),
+        // The model takes a second to make call 4, as a real one does: the measurement of call 3 is done by then
+        // (the mock's other replies come at once, faster than Claude Code writes the transcript).
+        taskTurn(4, 112_000, 1_000),
         { text: "Planned." },
       ],
     });
@@ -223,12 +225,13 @@ describe.skipIf(claudeBin === undefined)(`mcp_tool hooks in Claude Code ${CLAUDE
     expect(turn.result, diagnostics).toMatchObject({ is_error: false, result: "Planned." });
     const texts = turn.requests.map((request) => messagesText(request.body ?? {}));
     expect(texts).toHaveLength(5);
-    // With tool_use_id the tick waits for the reply that made the call, so the guard measures every reply, in
-    // order, and speaks in the request right after the call that crossed the tier (110K). Without it the guard
-    // lagged here (4 calls measured as [100K, 104K, 112K] and [100K, 110K, 110K]; once the note had not reached
-    // the model by the last request).
-    expect(texts.slice(0, 3).some((text) => text.includes("ctx context guard"))).toBe(false);
-    expect(texts[3]).toContain("PostToolUse:TaskCreate hook additional context: ctx context guard (warning)");
+    // The tick answers at once and the server measures each call once its reply (tool_use_id) has landed, so
+    // the guard measures every reply, in order; the note for the call that crossed the tier (110K, the third)
+    // goes out with the next tick: in the request after the fourth call (docs/mcp-tool-hooks.md, one call late).
+    expect(texts.slice(0, 4).some((text) => text.includes("ctx context guard"))).toBe(false);
+    expect(texts[4]).toContain(
+      "PostToolUse:TaskCreate hook additional context: ctx context guard (warning): 55% of the 200K-token window is in use (110K tokens)",
+    );
     const state = readGuardState(sandbox.project, turn.result?.session_id ?? "");
     const debug = await readFile(debugFile, "utf8");
     // On a failure, Claude Code's own account of the hooks: which tick ran when, and how long it took.

@@ -10,6 +10,7 @@ import { defaultConfig } from "../../src/config/defaults.ts";
 import { recordSessionStart } from "../../src/core/sessions/seen.ts";
 import { buildStatus } from "../../src/core/status/report.ts";
 import { silentLogger } from "../../src/log.ts";
+import { BackgroundGuard } from "../../src/mcp/background-guard.ts";
 import type { ServerDeps } from "../../src/mcp/deps.ts";
 import { createServer } from "../../src/mcp/server.ts";
 import { runForkDetect } from "../../src/search/fork-detect.ts";
@@ -91,6 +92,7 @@ export function testDeps(projectRoot: string, overrides: Partial<ServerDeps> = {
         projectRoot,
         now: () => SAVED_AT.getTime(),
       }),
+    guardTicks: new BackgroundGuard(),
     ...overrides,
   };
 }

@@ -78,13 +78,19 @@ export function toolResult(ctx: LineContext, id: string, content: string, isErro
   });
 }
 
-export function assistantText(ctx: LineContext, id: string, text: string): string {
-  return assistantLine(ctx, `t-${counter}`, id, [{ type: "text", text }], "end_turn", {
+/** `usage` overrides the default (11,503 tokens in context). */
+export function assistantText(
+  ctx: LineContext,
+  id: string,
+  text: string,
+  usage: object = {
     input_tokens: 3,
     cache_creation_input_tokens: 1_500,
     cache_read_input_tokens: 10_000,
     output_tokens: 80,
-  });
+  },
+): string {
+  return assistantLine(ctx, `t-${counter}`, id, [{ type: "text", text }], "end_turn", usage);
 }
 
 export function compactBoundary(ctx: LineContext, preTokens: number): string {

@@ -1,8 +1,10 @@
 // ctx_guard_tick: what `ctx hook post-tool-use` does (the rolling checkpoint, then the context guard), done in
 // the already-running `ctx serve` so that a Claude Code `"type": "mcp_tool"` hook costs no process per tool
-// call (docs/mcp-tool-hooks.md). The text is the hook's JSON output when the guard speaks (Claude Code reads
-// a hook tool's text the way it reads a command hook's stdout: only JSON's additionalContext reaches the
-// model), else empty; with hook_event_name "Stop" it is the checkpoint tick alone, as `ctx hook stop`.
+// call (docs/mcp-tool-hooks.md). It answers at once: the call is measured after the answer, once the reply that
+// made it has reached the transcript (../background-guard.ts), and the guard's note goes out with the next tick
+// (one call late). The text is the hook's JSON output when a note is waiting (Claude Code reads a hook tool's
+// text the way it reads a command hook's stdout: only JSON's additionalContext reaches the model), else empty;
+// with hook_event_name "Stop" it is the checkpoint tick, after the session's measurements, and the user's line.
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import * as z from "zod/mini";
@@ -10,11 +12,12 @@ import { insideClaudeProjects } from "../../config/claude-paths.ts";
 import { CONTROL_CHARACTER_ISSUE, WITHOUT_CONTROL_CHARACTERS } from "../../core/text/control-characters.ts";
 import { CtxError } from "../../errors.ts";
 import { notRegular } from "../../store/files/safe-path.ts";
-import { afterToolCall, postToolUseHookOutput } from "../../store/guard/after-tool-call.ts";
+import { postToolUseHookOutput } from "../../store/guard/after-tool-call.ts";
 import { checkpointTick } from "../../store/guard/checkpoint-tick.ts";
+import { takeHandedOn, takeUserLine } from "../../store/guard/tick-handoff.ts";
 import type { GuardDeps } from "../../store/guard/types.ts";
 import { readSessionsSeen } from "../../store/sessions/seen.ts";
-import { awaitPathExists, awaitToolUseLine } from "../../store/transcript/await-tool-use.ts";
+import { awaitPathExists } from "../../store/transcript/await-tool-use.ts";
 import { defineTool } from "../define-tool.ts";
 import type { ServerDeps } from "../deps.ts";
 
@@ -41,32 +44,31 @@ export const GuardTickInputSchema = {
     .optional(z.string().check(z.regex(/^[A-Za-z0-9_-]{0,200}$/, { error: "is not a tool use id" })))
     .check(
       z.describe(
-        `The tool call (in a hook: ${fromHook("tool_use_id")}): the tick first waits (up to 500 ms) until the ` +
-          "transcript holds the reply that made it, so the guard measures that reply, not the one before.",
+        `The tool call (in a hook: ${fromHook("tool_use_id")}): the measurement after the answer waits (bounded) ` +
+          "until the transcript holds the reply that made it, so the guard measures that reply, not the one before.",
       ),
     ),
   hook_event_name: z
     .optional(z.enum(["PostToolUse", "Stop"]))
     .check(
       z.describe(
-        `The hook event (in a hook: ${fromHook("hook_event_name")}): PostToolUse (default) ticks the checkpoint and steps ` +
-          "the guard; Stop ticks the checkpoint only.",
+        `The hook event (in a hook: ${fromHook("hook_event_name")}): PostToolUse (default) measures the call after ` +
+          "answering (checkpoint and guard); Stop ticks the checkpoint only, once the session's measurements are done.",
       ),
     ),
 };
 
 export const GuardTickResultSchema = z.object({
   event: z.enum(["PostToolUse", "Stop"]),
-  /** The guard's note for Claude (the hook's additionalContext), or null when it had nothing to say. */
+  /**
+   * The guard's note for Claude (the hook's additionalContext) from the measurements finished since the last
+   * tick (the calls before this one), or null when it had nothing to say.
+   */
   notice: z.nullable(z.string()),
   /** The line for the user (the top two tiers), or null. */
   systemMessage: z.nullable(z.string()),
-  /** What failed without stopping the rest ("checkpoint tick failed: …"). */
+  /** What failed in those measurements without stopping the rest ("checkpoint tick failed: …"). */
   failures: z.array(z.string()),
-  /** With tool_use_id: whether the reply's line was in the transcript, landed while waiting, or did not. */
-  transcriptWait: z.nullable(
-    z.object({ outcome: z.enum(["present", "arrived", "timeout", "missing"]), waitedMs: z.number() }),
-  ),
 });
 export type GuardTickResult = z.infer<typeof GuardTickResultSchema>;
 
@@ -123,12 +125,12 @@ export const guardTickTool = defineTool({
   title: "ctx guard tick",
   description:
     "For Claude Code hooks, not for the conversation: ctx's work after a tool call, done inside this server so " +
-    'a `"type": "mcp_tool"` PostToolUse hook costs no process. Counts the messages since the last call and ' +
-    "writes a rolling checkpoint every checkpoints.intervalMessages, then steps the context guard (context-window " +
-    "tier, velocity) and, when the tier rises, saves, checkpoints or snapshots as `ctx hook post-tool-use` does. " +
-    "Returns the hook's JSON output (additionalContext: the guard's note) when the guard speaks, else empty text. " +
-    "With tool_use_id it first waits (bounded) for the transcript to hold the reply that made the call. " +
-    "With hook_event_name Stop, only the checkpoint counter.",
+    'a `"type": "mcp_tool"` PostToolUse hook costs no process. Answers at once; after answering, once the ' +
+    "transcript holds the reply that made the call (tool_use_id, bounded wait), counts the messages toward a " +
+    "rolling checkpoint every checkpoints.intervalMessages, steps the context guard (context-window tier, " +
+    "velocity) and, when the tier rises, saves, checkpoints or snapshots as `ctx hook post-tool-use` does. " +
+    "Returns the hook's JSON output (additionalContext: the guard's note) when an earlier call's measurement " +
+    "spoke, else empty text. With hook_event_name Stop, only the checkpoint counter and the user's line.",
   input: GuardTickInputSchema,
   output: GuardTickResultSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
@@ -137,32 +139,35 @@ export const guardTickTool = defineTool({
     const transcriptPath = await checkTickTranscript(deps, session_id, transcript_path);
     const input = { session_id, transcript_path: transcriptPath };
     if (event === "Stop") {
+      // The turn's last calls are measured first, so their checkpoint count and the user's line are in.
+      await deps.guardTicks.settle(session_id);
       await checkpointTick(input, guardDeps(deps));
+      const systemMessage = takeUserLine(deps.projectRoot, session_id);
       return {
-        text: "",
-        structured: { event, notice: null, systemMessage: null, failures: [], transcriptWait: null },
+        text: systemMessage === null ? "" : JSON.stringify({ systemMessage }),
+        structured: { event, notice: null, systemMessage, failures: [] },
       };
     }
-    const transcriptWait =
-      tool_use_id === undefined || tool_use_id === "" ? null : await awaitToolUseLine(transcriptPath, tool_use_id);
-    if (transcriptWait?.outcome === "timeout") {
-      deps.logger.info(`ctx_guard_tick: ${tool_use_id} not in the transcript after ${transcriptWait.waitedMs} ms`);
-    }
-    const { reply, failures } = await afterToolCall(input, guardDeps(deps));
+    // What the calls before this one left (measured after their ticks answered), then this call's measurement,
+    // after the answer.
+    const { note, failures } = takeHandedOn(deps.projectRoot, session_id);
+    deps.guardTicks.accept(
+      input,
+      tool_use_id === undefined || tool_use_id === "" ? null : tool_use_id,
+      guardDeps(deps),
+    );
     // Nothing to say and something failed: an error result, so Claude Code reports the hook's failure.
-    if (reply === null && failures.length > 0)
+    if (note === null && failures.length > 0)
       throw new CtxError("INTERNAL", failures.join("; "), {
         hint: "the same work as `ctx hook post-tool-use`; `ctx doctor` checks the project's .ctx folder",
       });
-    for (const failure of failures) deps.logger.warn(`ctx_guard_tick: ${failure}`);
     return {
-      text: reply === null ? "" : JSON.stringify(postToolUseHookOutput(reply)),
+      text: note === null ? "" : JSON.stringify(postToolUseHookOutput(note)),
       structured: {
         event,
-        notice: reply?.additionalContext ?? null,
-        systemMessage: reply?.systemMessage ?? null,
+        notice: note?.additionalContext ?? null,
+        systemMessage: note?.systemMessage ?? null,
         failures,
-        transcriptWait,
       },
     };
   },

@@ -17,6 +17,7 @@ export interface AfterToolCallResult {
 export async function afterToolCall(
   input: { session_id: string; transcript_path: string },
   deps: GuardDeps,
+  options: { replyEnd?: number } = {},
 ): Promise<AfterToolCallResult> {
   const failures: string[] = [];
   const failed = (what: string) => (error: unknown) => {
@@ -24,7 +25,7 @@ export async function afterToolCall(
     return null;
   };
   await checkpointTick(input, deps).catch(failed("checkpoint tick"));
-  const reply = await runContextGuard(input, deps).catch(failed("context guard"));
+  const reply = await runContextGuard(input, deps, options).catch(failed("context guard"));
   return { reply, failures };
 }
 

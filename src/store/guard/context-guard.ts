@@ -15,14 +15,21 @@ import { readContextTail } from "../transcript/tail.ts";
 import { pruneGuardFiles, readGuardState, readStatusLineFigures, writeGuardState } from "./guard-store.ts";
 import type { GuardDeps, GuardReply } from "./types.ts";
 
-/** Steps the guard for one tool call; the reply when it speaks, else null. */
+/**
+ * Steps the guard for one tool call; the reply when it speaks, else null. `replyEnd`: where the line of the
+ * reply that made the call ends (a measurement finished after later lines landed reads that reply, not theirs).
+ */
 export async function runContextGuard(
   input: { session_id: string; transcript_path: string },
   deps: GuardDeps,
+  options: { replyEnd?: number } = {},
 ): Promise<GuardReply | null> {
   const settings = deps.config.guard;
   if (!settings.enabled) return null;
-  const { reading } = readContextTail(input.transcript_path);
+  const { reading } = readContextTail(
+    input.transcript_path,
+    options.replyEnd === undefined ? {} : { endOffset: options.replyEnd },
+  );
   const previous = readGuardState(deps.projectRoot, input.session_id);
   const reported =
     settings.windowTokens > 0

@@ -41,11 +41,11 @@ describe("guard store", () => {
     expect(readNewestGuardState(root)).toBeNull();
   });
 
-  it("keeps the files of the newest sessions only", () => {
+  it("keeps the files of the newest sessions only (a session's tick handoff with them)", () => {
     const root = project();
     mkdirSync(guardDir(root));
     for (let i = 0; i < 5; i++) {
-      for (const suffix of [".json", ".statusline.json"]) {
+      for (const suffix of i === 4 ? [".json", ".statusline.json", ".tick.json"] : [".json", ".statusline.json"]) {
         const path = join(guardDir(root), `s${i}${suffix}`);
         writeFileSync(path, "{}");
         utimesSync(path, 1_000 + i, 1_000 + i);
@@ -59,6 +59,7 @@ describe("guard store", () => {
       "s3.statusline.json",
       "s4.json",
       "s4.statusline.json",
+      "s4.tick.json",
     ]);
   });
 });

@@ -1,7 +1,7 @@
 // The guard's per-session files under `.ctx/guard/`: `<session>.json` (the measurements and tier, written by
 // the PostToolUse hook) and `<session>.statusline.json` (the exact figures Claude Code's status line last
-// received). Two files so the hook and the status line never overwrite each other's writes. Synchronous
-// and small: the hook runs after every tool call. Written to a temp file and renamed (a reader sees the old
+// received), and `<session>.tick.json` (./tick-handoff.ts): apart, so their writers never overwrite each
+// other. Synchronous and small: the hook runs after every tool call. Written to a temp file and renamed (a reader sees the old
 // or the new file, never half of one), 0600 in a 0700 folder; no fsync: a lost measurement only delays a
 // warning by one tool call, and an fsync per tool call would cost more than the whole guard.
 import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
@@ -74,12 +74,15 @@ export function readNewestGuardState(projectRoot: string): GuardState | null {
   }
   let newest: GuardState | null = null;
   for (const name of names) {
-    if (!name.endsWith(".json") || name.endsWith(".statusline.json")) continue;
+    if (!name.endsWith(".json") || name.endsWith(".statusline.json") || name.endsWith(".tick.json")) continue;
     const state = parseGuardState(readJson(join(guardDir(projectRoot), name)));
     if (state !== null && (newest === null || state.updatedAt > newest.updatedAt)) newest = state;
   }
   return newest;
 }
+
+/** A session's files: the status line's, the tick handoff's (./tick-handoff.ts), the state (longest first). */
+const SESSION_FILE_SUFFIXES = [".statusline.json", ".tick.json", ".json"];
 
 /** Sessions whose guard files are kept; older ones (by modification time) are removed when a new session starts. */
 export const KEPT_GUARD_SESSIONS = 20;
@@ -95,19 +98,16 @@ export function pruneGuardFiles(projectRoot: string, keep = KEPT_GUARD_SESSIONS)
   }
   const sessions = new Map<string, number>();
   for (const name of names) {
-    const stem = name.endsWith(".statusline.json")
-      ? name.slice(0, -16)
-      : name.endsWith(".json")
-        ? name.slice(0, -5)
-        : null;
-    if (stem === null) continue;
+    const suffix = SESSION_FILE_SUFFIXES.find((end) => name.endsWith(end));
+    if (suffix === undefined) continue;
+    const stem = name.slice(0, -suffix.length);
     const mtime = statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0;
     sessions.set(stem, Math.max(sessions.get(stem) ?? 0, mtime));
   }
   const old = [...sessions.entries()].sort((a, b) => b[1] - a[1]).slice(keep);
   const removed: string[] = [];
   for (const [stem] of old) {
-    for (const suffix of [".json", ".statusline.json"]) {
+    for (const suffix of SESSION_FILE_SUFFIXES) {
       try {
         unlinkSync(join(dir, stem + suffix));
         removed.push(stem + suffix);

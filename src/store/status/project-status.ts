@@ -19,6 +19,7 @@ import { buildStatus, type Status } from "../../core/status/report.ts";
 import { describeError, isCtxError } from "../../errors.ts";
 import { readAuditReport } from "../audit/audit-store.ts";
 import { readProjectState } from "../context/project-state.ts";
+import { isProcessAlive } from "../files/process-alive.ts";
 import { readNewestGuardState } from "../guard/guard-store.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
 import { type CheckpointEntry, listCheckpoints, readCheckpoint } from "../snapshots/checkpoints.ts";
@@ -83,16 +84,6 @@ export async function collectProjectStatus(
     warnings,
     ...(recent === undefined ? {} : { recent }),
   });
-}
-
-/** Signal 0 checks for the process without touching it; EPERM means it exists under another user. */
-export function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code !== "ESRCH";
-  }
 }
 
 /** Reads only what the decision needs: no checkpoint is opened unless a session crashed. */

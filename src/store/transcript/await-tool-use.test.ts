@@ -24,9 +24,25 @@ describe("awaitTranscriptText", () => {
     expect((await awaitTranscriptText(path, "never written", { timeoutMs: 60 })).outcome).toBe("timeout");
   });
 
+  it("says where the line holding the text ends, in bytes, also when later lines have landed", async () => {
+    const path = transcript();
+    const first = reply("Überprüft: ✓ 😀"); // multi-byte characters before the line searched
+    const toolUse = `${JSON.stringify({ type: "assistant", message: { content: [{ type: "tool_use", id: "toolu_b" }] } })}\n`;
+    writeFileSync(path, first + toolUse + reply("a later reply"));
+    const end = Buffer.byteLength(first + toolUse);
+    expect(await awaitToolUseLine(path, "toolu_b")).toMatchObject({ outcome: "present", lineEnd: end });
+    writeFileSync(path, first);
+    setTimeout(() => appendFileSync(path, toolUse + reply("a later reply")), 30);
+    expect(await awaitToolUseLine(path, "toolu_b", { timeoutMs: 2_000 })).toMatchObject({
+      outcome: "arrived",
+      lineEnd: end,
+    });
+    expect((await awaitToolUseLine(path, "toolu_none", { timeoutMs: 20 })).lineEnd).toBeNull();
+  });
+
   it("says missing for no file, without waiting", async () => {
     const result = await awaitTranscriptText(join(tmpdir(), "ctx-no-such-transcript.jsonl"), "x", { timeoutMs: 5_000 });
-    expect(result).toEqual({ outcome: "missing", waitedMs: 0 });
+    expect(result).toEqual({ outcome: "missing", waitedMs: 0, lineEnd: null });
   });
 });
 

@@ -4,7 +4,8 @@
 // then reads the previous reply's usage. A command hook's own start-up (a Node process) usually
 // covers the gap; an `mcp_tool` hook answered by a warm server does not (measured with 2.1.330 at load 14: in
 // 2 of 8 calls the line was missing when the hook ran and landed 70-94 ms later, while the hook waited). Reads
-// a bounded window at the end, then only the bytes added; never blocks on a pipe (regular files only).
+// a bounded window at the end, then only the bytes added; never blocks on a pipe (regular files only). It says
+// where the line holding the text ends, so a reading taken later (after more lines landed) can stop there.
 import { closeSync, fstatSync, readSync, statSync } from "node:fs";
 import { openRegularFileSync } from "../files/safe-path.ts";
 
@@ -16,9 +17,11 @@ export type ToolUseWait = "present" | "arrived" | "timeout" | "missing";
 export interface ToolUseWaitResult {
   outcome: ToolUseWait;
   waitedMs: number;
+  /** `present` and `arrived`: the byte offset just past the line holding the text (its newline), else null. */
+  lineEnd: number | null;
 }
 
-function readRange(fd: number, from: number, to: number): string {
+function readRange(fd: number, from: number, to: number): Buffer {
   const buffer = Buffer.allocUnsafe(to - from);
   let filled = 0;
   while (filled < buffer.length) {
@@ -26,7 +29,15 @@ function readRange(fd: number, from: number, to: number): string {
     if (n === 0) break;
     filled += n;
   }
-  return buffer.toString("utf8", 0, filled);
+  return buffer.subarray(0, filled);
+}
+
+/** Where the line holding `marker` ends in the bytes read from `from`, or null when they do not hold it. */
+function lineEndOf(bytes: Buffer, from: number, marker: Buffer): number | null {
+  const at = bytes.indexOf(marker);
+  if (at === -1) return null;
+  const newline = bytes.indexOf(0x0a, at + marker.length);
+  return from + (newline === -1 ? bytes.length : newline + 1);
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -86,24 +97,26 @@ export async function awaitTranscriptText(
   const started = now();
   const waited = () => Math.round((now() - started) * 10) / 10;
   const fd = openRegularFileSync(path);
-  if (fd === null) return { outcome: "missing", waitedMs: 0 };
+  if (fd === null) return { outcome: "missing", waitedMs: 0, lineEnd: null };
+  const needle = Buffer.from(marker, "utf8");
   try {
     let seen = fstatSync(fd).size;
-    if (readRange(fd, Math.max(0, seen - AWAIT_WINDOW_BYTES), seen).includes(marker)) {
-      return { outcome: "present", waitedMs: waited() };
-    }
+    const windowStart = Math.max(0, seen - AWAIT_WINDOW_BYTES);
+    const present = lineEndOf(readRange(fd, windowStart, seen), windowStart, needle);
+    if (present !== null) return { outcome: "present", waitedMs: waited(), lineEnd: present };
     const deadline = started + (options.timeoutMs ?? 500);
     while (now() < deadline) {
       await sleep(options.pollMs ?? 5);
       const size = fstatSync(fd).size;
-      if (size < seen) return { outcome: "missing", waitedMs: waited() };
+      if (size < seen) return { outcome: "missing", waitedMs: waited(), lineEnd: null };
       if (size === seen) continue;
       // The new bytes, and a marker's length before them (a line split across two polls).
-      const from = Math.max(0, seen - marker.length, size - AWAIT_WINDOW_BYTES);
+      const from = Math.max(0, seen - needle.length, size - AWAIT_WINDOW_BYTES);
       seen = size;
-      if (readRange(fd, from, size).includes(marker)) return { outcome: "arrived", waitedMs: waited() };
+      const arrived = lineEndOf(readRange(fd, from, size), from, needle);
+      if (arrived !== null) return { outcome: "arrived", waitedMs: waited(), lineEnd: arrived };
     }
-    return { outcome: "timeout", waitedMs: waited() };
+    return { outcome: "timeout", waitedMs: waited(), lineEnd: null };
   } finally {
     closeSync(fd);
   }

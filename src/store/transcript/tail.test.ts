@@ -35,6 +35,27 @@ describe("readContextTail", () => {
     expect(capped).toMatchObject({ reading: null, scannedBytes: 128 * 1024 });
   });
 
+  it("with endOffset, reads as if the file ended there: the reply before the lines that followed it", () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctx-tail-"));
+    const path = join(dir, "s.jsonl");
+    const later = JSON.stringify({
+      type: "assistant",
+      uuid: "later",
+      message: {
+        role: "assistant",
+        model: "claude-opus-4-6",
+        content: [{ type: "text", text: "later" }],
+        usage: { input_tokens: 3, cache_creation_input_tokens: 0, cache_read_input_tokens: 150_000, output_tokens: 5 },
+      },
+    });
+    writeFileSync(path, Buffer.concat([LONG, Buffer.from(`${later}\n`)]));
+    expect(readContextTail(path).reading?.usedTokens).toBe(150_003);
+    expect(readContextTail(path, { endOffset: LONG.length })).toMatchObject({
+      reading: { usedTokens: 106_060 },
+      fileSize: LONG.length,
+    });
+  });
+
   it("a missing transcript, an empty one", () => {
     const dir = mkdtempSync(join(tmpdir(), "ctx-tail-"));
     expect(readContextTail(join(dir, "none.jsonl"))).toEqual({ reading: null, fileSize: null, scannedBytes: 0 });

@@ -16,7 +16,14 @@ export interface TailReading {
   scannedBytes: number;
 }
 
-export function readContextTail(path: string, options: { initialBytes?: number; maxBytes?: number } = {}): TailReading {
+export interface TailOptions {
+  initialBytes?: number;
+  maxBytes?: number;
+  /** Read as if the file ended here (a byte offset): the reading of a reply that later lines have followed. */
+  endOffset?: number;
+}
+
+export function readContextTail(path: string, options: TailOptions = {}): TailReading {
   let fd: number | null;
   try {
     fd = openRegularFileSync(path);
@@ -29,7 +36,7 @@ export function readContextTail(path: string, options: { initialBytes?: number; 
   }
   if (fd === null) return { reading: null, fileSize: null, scannedBytes: 0 };
   try {
-    const size = fstatSync(fd).size;
+    const size = Math.min(fstatSync(fd).size, options.endOffset ?? Number.POSITIVE_INFINITY);
     const maxBytes = options.maxBytes ?? TAIL_MAX_BYTES;
     let want = Math.min(size, options.initialBytes ?? TAIL_INITIAL_BYTES);
     for (;;) {

@@ -22,6 +22,8 @@ export interface MockTurn {
   toolUse?: MockToolUse | MockToolUse[];
   /** Merged over the defaults (100 input, 10 output, no cache). Later work drives the context guard with it. */
   usage?: Partial<MockUsage>;
+  /** How long the model takes to answer (default: at once; a real one takes a second or more). */
+  delayMs?: number;
 }
 
 export type ContentBlock =

@@ -150,7 +150,9 @@ export async function startMockAnthropic(options: MockAnthropicOptions = {}): Pr
           reply(response, captured, { text: SCRIPT_EXHAUSTED_TEXT });
           return;
         }
-        reply(response, captured, typeof next === "function" ? next(captured) : next);
+        const turn = typeof next === "function" ? next(captured) : next;
+        if (turn.delayMs !== undefined) await new Promise((resolve) => setTimeout(resolve, turn.delayMs));
+        reply(response, captured, turn);
         return;
       }
       default:
