@@ -13,9 +13,16 @@ const BARE = /^import ["'](node:[a-z_/]+)["'];$/gm;
 
 const builtin = (name: string) => `process.getBuiltinModule(${JSON.stringify(name)})`;
 
-/** A whole-module import: `process` from node:process is the global itself (a `const process` would shadow it). */
+/**
+ * A whole-module import (`import childProcess from 'node:child_process'`, bundled commander's) becomes a proxy that
+ * loads the module at its first use: the module object is only ever read for its properties, and loading
+ * node:child_process at start-up loads net, dgram and the stream classes for a spawn that `ctx status` never makes.
+ * `process` from node:process is the global itself (a `const process` would shadow it).
+ */
 const whole = (local: string, name: string) =>
-  local === "process" && name === "node:process" ? "" : `const ${local} = ${builtin(name)};`;
+  local === "process" && name === "node:process"
+    ? ""
+    : `const ${local} = new Proxy({}, { get: (_, key) => ${builtin(name)}[key] });`;
 
 /** The chunk's code with its built-in imports rewritten (exported for its test). */
 export function rewriteBuiltinImports(code: string): string {

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { rewriteBuiltinImports } from "../../build/builtin-imports.ts";
 
 describe("rewriteBuiltinImports", () => {
-  it("rewrites named, renamed, namespace, default and bare imports of node: modules (node:process whole is the global), and nothing else", () => {
+  it("rewrites named, renamed, namespace, default and bare imports of node: modules (a whole module loads at its first use; node:process whole is the global), and nothing else", () => {
     const code = [
       `import { readFileSync, writeFileSync as write$1 } from 'node:fs';`,
       `import { spawn } from "node:child_process";`,
@@ -23,8 +23,8 @@ describe("rewriteBuiltinImports", () => {
     expect(rewriteBuiltinImports(code).split("\n")).toEqual([
       `const { readFileSync, writeFileSync: write$1 } = process.getBuiltinModule("node:fs");`,
       `const { spawn } = process.getBuiltinModule("node:child_process");`,
-      `const zlib = process.getBuiltinModule("node:zlib");`,
-      `const os = process.getBuiltinModule("node:os");`,
+      `const zlib = new Proxy({}, { get: (_, key) => process.getBuiltinModule("node:zlib")[key] });`,
+      `const os = new Proxy({}, { get: (_, key) => process.getBuiltinModule("node:os")[key] });`,
       "",
       "",
       "",
