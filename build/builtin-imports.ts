@@ -24,6 +24,15 @@ const whole = (local: string, name: string) =>
     ? ""
     : `const ${local} = new Proxy({}, { get: (_, key) => ${builtin(name)}[key] });`;
 
+/**
+ * Built-ins whose loading costs a process more than their first use is worth waiting for: node:fs/promises loads
+ * readline and the stream classes, node:crypto every cipher and key module, node:child_process net and dgram
+ * (bench/run.ts hooks: builtinCostMs). A function imported from one becomes a small function that loads the module at
+ * its first call; ctx imports only functions from them (plus fs/promises' `constants`, read at once).
+ */
+const LAZY_MODULES = new Set(["node:fs/promises", "node:crypto", "node:child_process"]);
+const EAGER_VALUES = new Set(["constants"]);
+
 /** The chunk's code with its built-in imports rewritten (exported for its test). */
 export function rewriteBuiltinImports(code: string): string {
   return code
@@ -32,8 +41,23 @@ export function rewriteBuiltinImports(code: string): string {
         .split(",")
         .map((field) => field.trim())
         .filter((field) => field !== "")
-        .map((field) => field.replace(/^([\w$]+) as ([\w$]+)$/, "$1: $2"));
-      return `const { ${fields.join(", ")} } = ${builtin(name)};`;
+        .map((field) => {
+          const [imported, local = imported] = field.split(/\s+as\s+/) as [string, string?];
+          return { imported, local };
+        });
+      const eager = fields.filter(({ imported }) => !LAZY_MODULES.has(name) || EAGER_VALUES.has(imported));
+      const lazy = fields.filter((field) => !eager.includes(field));
+      const parts = lazy.map(
+        ({ imported, local }) =>
+          `const ${local} = function (...args) { return ${builtin(name)}.${imported}.apply(this, args); };`,
+      );
+      if (eager.length > 0) {
+        const destructured = eager.map(({ imported, local }) =>
+          imported === local ? imported : `${imported}: ${local}`,
+        );
+        parts.unshift(`const { ${destructured.join(", ")} } = ${builtin(name)};`);
+      }
+      return parts.join(" ");
     })
     .replace(NAMESPACE, (_, local: string, name: string) => whole(local, name))
     .replace(DEFAULT, (_, local: string, name: string) => whole(local, name))

@@ -2,6 +2,7 @@
 // and the hook fast path they share (./hook-fast-path.ts), the only code that touches process.argv, process.exit and
 // the real stdio. `ctx hook …` takes that fast path, which loads neither commander nor the MCP SDK, and only the
 // event's own handler (hooks/runtime/table.ts).
+import type { CliContext } from "../cli/command-io.ts";
 import { explainSystemError, isCtxError } from "../errors.ts";
 import { sanitizeTerminalText } from "../terminal-text.ts";
 import { enableCtxCompileCache } from "./hook-fast-path.ts";
@@ -35,19 +36,20 @@ async function main(argv: string[]): Promise<number> {
     import("../cli/program.ts"),
     import("../log.ts"),
   ]);
-  return runCli(argv, {
+  const io: CliContext = {
     cwd: process.cwd(),
     env: process.env,
-    stdin: process.stdin,
+    // Node builds the stdin stream on first read, and for a file or /dev/null that loads fs/promises and readline
+    // (bench/run.ts cli): only a command that reads stdin pays for it.
+    get stdin() {
+      return process.stdin;
+    },
     // The sinks: the program sanitizes and paints before it writes here (cli/output.ts writerOf).
     out: (text) => process.stdout.write(text),
     err: (text) => process.stderr.write(text),
     logger: createLogger({ level: parseLogLevel(process.env.CTX_LOG_LEVEL, "warn") }),
     cliPath: process.argv[1] ?? "",
     stdoutIsTTY: process.stdout.isTTY === true,
-    ...(process.stdin.isTTY && process.stdout.isTTY
-      ? { terminal: { input: process.stdin, output: process.stdout } }
-      : {}),
     stderrIsTTY: process.stderr.isTTY === true,
     onInterrupt: (handler) => {
       // The first Ctrl-C asks the command to stop cleanly; a second one ends the process at once.
@@ -61,7 +63,15 @@ async function main(argv: string[]): Promise<number> {
       return () => process.off("SIGINT", listener);
     },
     setExitCode: () => {},
-  });
+  };
+  // stdout first: a script piping ctx never builds the stdin stream for this.
+  if (process.stdout.isTTY && process.stdin.isTTY) {
+    Object.defineProperty(io, "terminal", {
+      get: () => ({ input: process.stdin, output: process.stdout }),
+      enumerable: true,
+    });
+  }
+  return runCli(argv, io);
 }
 
 /** A reader that goes away (`ctx search | head -1`) is not an error of ctx: stop writing, end quietly. */

@@ -62,7 +62,7 @@ export function commandsToLoad(argv: readonly string[]): CommandsToLoad {
  *  descriptors only (enough for the list in `ctx --help` and commander's "did you mean"; never run). */
 export async function createProgram(io: CliContext, load: CommandsToLoad = "all"): Promise<Command> {
   // Every command writes through these: sanitized, then painted, then handed to the sink (src/bin/main.ts: stdio).
-  const ctx: CliContext = { ...io, out: writerOf(io.out), err: writerOf(io.err) };
+  const ctx = withChanges(io, { out: writerOf(io.out), err: writerOf(io.err) });
   const program = new Command("ctx")
     .description("Keeps Claude Code's working context alive across compactions, sessions and months.")
     .version(CTX_VERSION, "-V, --version", "print the version")
@@ -99,10 +99,20 @@ export async function createProgram(io: CliContext, load: CommandsToLoad = "all"
   return program;
 }
 
+/** `base` with `changes`, its getters kept as getters (src/bin/main.ts makes stdin one: a spread would build Node's
+ *  stdin stream for every command). */
+function withChanges(base: CliContext, changes: Partial<CliContext>): CliContext {
+  const copy = Object.defineProperties({}, Object.getOwnPropertyDescriptors(base));
+  return Object.defineProperties(copy, Object.getOwnPropertyDescriptors(changes)) as CliContext;
+}
+
 /** Runs the CLI; returns the exit code. Commander's own usage errors become exit 2 with a hint. */
 export async function runCli(argv: readonly string[], ctx: CliContext): Promise<number> {
   let exitCode = 0;
-  const program = await createProgram({ ...ctx, setExitCode: (code) => (exitCode = code) }, commandsToLoad(argv));
+  const program = await createProgram(
+    withChanges(ctx, { setExitCode: (code) => (exitCode = code) }),
+    commandsToLoad(argv),
+  );
   if (argv.length === 0) {
     // `ctx` alone: the help is the answer asked for, so it goes to stdout with exit 0.
     program.outputHelp();

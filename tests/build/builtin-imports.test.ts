@@ -22,7 +22,7 @@ describe("rewriteBuiltinImports", () => {
     ].join("\n");
     expect(rewriteBuiltinImports(code).split("\n")).toEqual([
       `const { readFileSync, writeFileSync: write$1 } = process.getBuiltinModule("node:fs");`,
-      `const { spawn } = process.getBuiltinModule("node:child_process");`,
+      `const spawn = function (...args) { return process.getBuiltinModule("node:child_process").spawn.apply(this, args); };`,
       `const zlib = new Proxy({}, { get: (_, key) => process.getBuiltinModule("node:zlib")[key] });`,
       `const os = new Proxy({}, { get: (_, key) => process.getBuiltinModule("node:os")[key] });`,
       "",
@@ -32,6 +32,23 @@ describe("rewriteBuiltinImports", () => {
       `import { z } from './chunk-ABC.js';`,
       `const text = "import { x } from 'node:fs';";`,
     ]);
+  });
+
+  it("makes a function of node:fs/promises, node:crypto or node:child_process load its module at its first call", async () => {
+    const code = rewriteBuiltinImports(`import { constants, readFile as read$1, stat } from 'node:fs/promises';`);
+    expect(code).toBe(
+      [
+        `const { constants } = process.getBuiltinModule("node:fs/promises");`,
+        `const read$1 = function (...args) { return process.getBuiltinModule("node:fs/promises").readFile.apply(this, args); };`,
+        `const stat = function (...args) { return process.getBuiltinModule("node:fs/promises").stat.apply(this, args); };`,
+      ].join(" "),
+    );
+    const module = new Function(`${code}; return { constants, read$1, stat };`)() as {
+      constants: { F_OK: number };
+      read$1: (path: string, encoding: string) => Promise<string>;
+    };
+    expect(module.constants.F_OK).toBe(0);
+    expect(await module.read$1(fileURLToPath(import.meta.url), "utf8")).toContain("makes a function");
   });
 
   it("leaves the built output with no static import of a built-in", () => {
