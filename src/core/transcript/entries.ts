@@ -2,7 +2,7 @@
 // schemas (Claude Code adds fields between versions and unknown ones must pass), and a parser that never
 // throws. Everything else is skipped with a reason, so callers can count what they did not understand.
 import * as z from "zod/mini";
-import { type CompiledSchema, compileSchema, INVALID } from "./fast-schema.ts";
+import { type CompiledSchema, compileSchema, INVALID } from "../schema/compile.ts";
 
 export const UsageSchema = z.looseObject({
   input_tokens: z.optional(z.nullable(z.number())),

@@ -6,8 +6,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
-import { LINE_SCHEMAS } from "./entries.ts";
-import { compileSchema, INVALID } from "./fast-schema.ts";
+import { LINE_SCHEMAS } from "../transcript/entries.ts";
+import { compileSchema, INVALID } from "./compile.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
 const SCHEMAS: Record<string, $ZodType> = LINE_SCHEMAS;
