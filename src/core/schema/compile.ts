@@ -1,149 +1,208 @@
-// A zod schema compiled into a plain validator, for the transcript line schemas (entries.ts) that every hook capture
-// and every index sync runs over thousands of lines: zod's generic machinery cost more than the JSON parsing itself.
-// The compiled validator accepts exactly what the schema accepts and returns the same value zod returns (the same
-// keys in the same order: the shape's first, then the unknown ones a loose object passes through, never
-// `__proto__`). Only the schema kinds the line schemas use are compiled (objects with or without a pass-through of
-// unknown keys, optional, nullable, string, finite number, boolean, literal, union, array, unknown); for any other
-// kind, or a check (min, regex, …), compileSchema gives null and the caller keeps zod. fast-schema.test.ts compares
-// the two on every fixture line and on mutated ones.
+// A zod schema's plan (./plan.ts) compiled into a plain validator, without zod: for the transcript line schemas that
+// every capture and index sync runs over thousands of lines (zod's generic machinery cost more than the JSON parsing
+// itself), and for the checks of the paths that must not load zod at all (the every-call hooks: the plans are
+// generated at build time, build/compile-schemas.ts). The validator accepts exactly what the schema accepts and
+// returns the same value zod returns (the same keys in the same order: the shape's first, then the unknown ones a
+// loose object passes through, never `__proto__`); a checker built from it also reports zod's first issue (its code,
+// path, expected type and message). ./compile.test.ts compares both with zod.
 import type { $ZodType } from "zod/v4/core";
+import type { SchemaIssue } from "./issue.ts";
+import { type FieldPlan, planOf, type SchemaPlan, type StringCheck, UnsupportedSchema } from "./plan.ts";
 
 /** What a compiled validator returns for a value the schema rejects. */
 export const INVALID: unique symbol = Symbol("invalid");
 
 export type CompiledSchema = (value: unknown) => unknown;
 
-interface Internals {
-  def: {
-    type: string;
-    checks?: unknown[];
-    shape?: Record<string, $ZodType>;
-    catchall?: $ZodType;
-    innerType?: $ZodType;
-    values?: unknown[];
-    options?: $ZodType[];
-    element?: $ZodType;
-    coerce?: boolean;
-  };
-  optin?: string;
-  optout?: string;
-}
-
-class Unsupported extends Error {}
+/** A value checked by a compiled checker: zod's value, or zod's first issue. */
+export type SchemaCheck<T> = { ok: true; value: T } | { ok: false; issue: SchemaIssue };
 
 /** The schema as a validator returning the parsed value or INVALID; null when it uses a kind not compiled here. */
 export function compileSchema(schema: $ZodType): CompiledSchema | null {
   try {
-    return compile(schema);
+    return compileValidator(planOf(schema));
   } catch (error) {
-    if (error instanceof Unsupported) return null;
+    if (error instanceof UnsupportedSchema) return null;
     throw error;
   }
 }
 
-function internals(schema: $ZodType): Internals {
-  return (schema as unknown as { _zod: Internals })._zod;
+/** A plan as a validator returning the parsed value or INVALID. */
+export function compileValidator(plan: SchemaPlan): CompiledSchema {
+  return compileNode(plan, newFailure());
 }
 
-function compile(schema: $ZodType): CompiledSchema {
-  const { def } = internals(schema);
-  if (def.checks !== undefined && def.checks.length > 0) throw new Unsupported(`checks on ${def.type}`);
-  switch (def.type) {
+/** A plan as a checker (compiled on its first use): the value, or the first issue zod would report. */
+export function compiledChecker<T>(plan: SchemaPlan): (value: unknown) => SchemaCheck<T> {
+  let check: ((value: unknown) => SchemaCheck<T>) | undefined;
+  return (value) => {
+    check ??= compileChecker<T>(plan);
+    return check(value);
+  };
+}
+
+function compileChecker<T>(plan: SchemaPlan): (value: unknown) => SchemaCheck<T> {
+  const failure = newFailure();
+  const validate = compileNode(plan, failure);
+  return (value) => {
+    const parsed = validate(value);
+    if (parsed !== INVALID) return { ok: true, value: parsed as T };
+    const { code, expected, message } = failure;
+    const issue: SchemaIssue = { code, path: failure.path.toReversed(), message };
+    return { ok: false, issue: expected === undefined ? issue : { ...issue, expected } };
+  };
+}
+
+/**
+ * Where the last rejection happened, written only on failure so that accepting costs nothing: the node that
+ * rejects sets the issue (and empties the path), each enclosing object, record or array adds its key on the way out
+ * (the path is built innermost first).
+ */
+interface Failure {
+  code: string;
+  expected: string | undefined;
+  message: string;
+  path: (string | number)[];
+}
+
+function newFailure(): Failure {
+  return { code: "", expected: undefined, message: "", path: [] };
+}
+
+/** Records an issue (zod's message is "Invalid input" unless the schema gave its own) and rejects. */
+function reject(failure: Failure, code: string, expected?: string, message = "Invalid input"): typeof INVALID {
+  failure.code = code;
+  failure.expected = expected;
+  failure.message = message;
+  failure.path.length = 0;
+  return INVALID;
+}
+
+function compileNode(plan: SchemaPlan, failure: Failure): CompiledSchema {
+  switch (plan.kind) {
     case "string":
-      return (value) => (typeof value === "string" ? value : INVALID);
+      return compileString(plan.checks ?? [], failure);
     case "number":
-      if (def.coerce === true) throw new Unsupported("coerced number");
-      return (value) => (typeof value === "number" && Number.isFinite(value) ? value : INVALID);
+      return plan.integer === true
+        ? (value) => {
+            if (typeof value !== "number" || !Number.isFinite(value)) return reject(failure, "invalid_type", "number");
+            if (Number.isSafeInteger(value)) return value;
+            if (!Number.isInteger(value)) return reject(failure, "invalid_type", "int");
+            return reject(failure, value > 0 ? "too_big" : "too_small");
+          }
+        : (value) =>
+            typeof value === "number" && Number.isFinite(value) ? value : reject(failure, "invalid_type", "number");
     case "boolean":
-      if (def.coerce === true) throw new Unsupported("coerced boolean");
-      return (value) => (typeof value === "boolean" ? value : INVALID);
+      return (value) => (typeof value === "boolean" ? value : reject(failure, "invalid_type", "boolean"));
     case "unknown":
       return (value) => value;
     case "literal": {
-      const values = new Set(def.values);
-      return (value) => (values.has(value) ? value : INVALID);
+      const values = new Set(plan.values);
+      return (value) => (values.has(value as never) ? value : reject(failure, "invalid_value"));
     }
     case "optional": {
-      const inner = compile(required(def.innerType));
+      const inner = compileNode(plan.inner, failure);
       return (value) => (value === undefined ? undefined : inner(value));
     }
     case "nullable": {
-      const inner = compile(required(def.innerType));
+      const inner = compileNode(plan.inner, failure);
       return (value) => (value === null ? null : inner(value));
     }
     case "union": {
-      const options = (def.options ?? []).map(compile);
+      const options = plan.options.map((option) => compileNode(option, failure));
       return (value) => {
         for (const option of options) {
           const parsed = option(value);
           if (parsed !== INVALID) return parsed;
         }
-        return INVALID;
+        return reject(failure, "invalid_union");
       };
     }
-    case "array": {
-      const element = compile(required(def.element));
-      return (value) => {
-        if (!Array.isArray(value)) return INVALID;
-        const out: unknown[] = new Array(value.length);
-        for (let index = 0; index < value.length; index++) {
-          const parsed = element(value[index]);
-          if (parsed === INVALID) return INVALID;
-          out[index] = parsed;
-        }
-        return out;
-      };
-    }
+    case "array":
+      return compileArray(compileNode(plan.element, failure), failure);
+    case "record":
+      return compileRecord(compileNode(plan.value, failure), failure);
     case "object":
-      return compileObject(def);
-    default:
-      throw new Unsupported(def.type);
+      return compileObject(plan.fields, plan.passThrough, failure);
   }
 }
 
-function required(schema: $ZodType | undefined): $ZodType {
-  if (schema === undefined) throw new Unsupported("missing inner schema");
-  return schema;
-}
-
-function compileObject(def: Internals["def"]): CompiledSchema {
-  const shape = def.shape ?? {};
-  if (Object.getOwnPropertySymbols(shape).length > 0) throw new Unsupported("symbol keys");
-  const fields = Object.keys(shape)
-    .filter((key) => key !== "__proto__")
-    .map((key) => {
-      const schema = shape[key] as $ZodType;
-      const { optin, optout } = internals(schema);
-      // Absent and optional: left out. Absent and required: rejected. Anything in between (defaults) is not compiled.
-      if (optin !== undefined && !(optin === "optional" && optout === "optional")) {
-        throw new Unsupported(`key "${key}" with optin ${optin}, optout ${optout}`);
-      }
-      return { key, parse: compile(schema), optional: optin === "optional" };
-    });
-  const keys = new Set(Object.keys(shape));
-  let passThrough = false;
-  if (def.catchall !== undefined) {
-    if (internals(def.catchall).def.type !== "unknown") throw new Unsupported("catchall other than unknown");
-    passThrough = true;
-  }
+function compileString(checks: StringCheck[], failure: Failure): CompiledSchema {
+  if (checks.length === 0)
+    return (value) => (typeof value === "string" ? value : reject(failure, "invalid_type", "string"));
+  const tests = checks.map((check): ((value: string) => boolean) => {
+    if (check.check === "min_length") return (value) => value.length >= check.minimum || !reject(failure, "too_small");
+    if (check.check === "max_length") return (value) => value.length <= check.maximum || !reject(failure, "too_big");
+    const pattern = new RegExp(check.source, check.flags);
+    return (value) => pattern.test(value) || !reject(failure, "invalid_format", undefined, check.message);
+  });
   return (value) => {
-    if (typeof value !== "object" || value === null || Array.isArray(value)) return INVALID;
-    const input = value as Record<string, unknown>;
+    if (typeof value !== "string") return reject(failure, "invalid_type", "string");
+    for (const test of tests) if (!test(value)) return INVALID;
+    return value;
+  };
+}
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+function compileArray(element: CompiledSchema, failure: Failure): CompiledSchema {
+  return (value) => {
+    if (!Array.isArray(value)) return reject(failure, "invalid_type", "array");
+    const out: unknown[] = new Array(value.length);
+    for (let index = 0; index < value.length; index++) {
+      const parsed = element(value[index]);
+      if (parsed === INVALID) {
+        failure.path.push(index);
+        return INVALID;
+      }
+      out[index] = parsed;
+    }
+    return out;
+  };
+}
+
+/** Every own key in order; `__proto__` (a key JSON.parse can give) is left out: as a key it would set the prototype. */
+function compileRecord(element: CompiledSchema, failure: Failure): CompiledSchema {
+  return (value) => {
+    if (!isPlainObject(value)) return reject(failure, "invalid_type", "record");
+    const out: Record<string, unknown> = {};
+    for (const key of Object.keys(value)) {
+      if (key === "__proto__") continue;
+      const parsed = element(value[key]);
+      if (parsed === INVALID) {
+        failure.path.push(key);
+        return INVALID;
+      }
+      out[key] = parsed;
+    }
+    return out;
+  };
+}
+
+function compileObject(plans: FieldPlan[], passThrough: boolean, failure: Failure): CompiledSchema {
+  const fields = plans.map(({ key, optional, plan }) => ({ key, optional, parse: compileNode(plan, failure) }));
+  const keys = new Set(plans.map((field) => field.key));
+  return (value) => {
+    if (!isPlainObject(value)) return reject(failure, "invalid_type", "object");
     const out: Record<string, unknown> = {};
     for (const field of fields) {
-      const present = field.key in input;
-      if (!present) {
-        if (field.optional) continue;
+      const present = field.key in value;
+      if (!present && field.optional) continue;
+      // Absent and required: zod reads it as undefined, which names the type expected, or (a schema that takes
+      // undefined, such as unknown) is refused as absent.
+      let parsed = field.parse(present ? value[field.key] : undefined);
+      if (!present && parsed !== INVALID) parsed = reject(failure, "invalid_type", "nonoptional");
+      if (parsed === INVALID) {
+        failure.path.push(field.key);
         return INVALID;
       }
-      const parsed = field.parse(input[field.key]);
-      if (parsed === INVALID) return INVALID;
       out[field.key] = parsed;
     }
     if (passThrough) {
-      for (const key in input) {
+      for (const key in value) {
         if (keys.has(key) || key === "__proto__") continue;
-        out[key] = input[key];
+        out[key] = value[key];
       }
     }
     return out;
