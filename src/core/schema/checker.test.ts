@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
 import { COMPILED_SCHEMAS } from "../../../build/compile-schemas.ts";
 import { jsonFor } from "../../../tests/helpers/json-arbitraries.ts";
-import { compiledChecker } from "./compile.ts";
+import { compileChecker } from "./compile.ts";
 import { describeIssue, type SchemaIssue } from "./issue.ts";
 import { planOf, UnsupportedSchema } from "./plan.ts";
 
@@ -30,7 +30,7 @@ function viaZod(schema: $ZodType, value: unknown) {
 }
 
 function viaChecker(schema: $ZodType, value: unknown) {
-  const checked = compiledChecker(planOf(schema))(value);
+  const checked = compileChecker(planOf(schema))(value);
   return checked.ok ? { value: describeValue(checked.value) } : outcome(checked.issue);
 }
 
@@ -82,7 +82,7 @@ describe("compiled checkers", () => {
 
   it("tells a problem as the hooks do", () => {
     const schema = z.looseObject({ session_id: z.string().check(z.regex(/^\S*$/, { error: "holds a space" })) });
-    const check = compiledChecker(planOf(schema));
+    const check = compileChecker(planOf(schema));
     const problem = (value: unknown) => {
       const checked = check(value);
       return checked.ok ? null : describeIssue(checked.issue);
@@ -94,7 +94,7 @@ describe("compiled checkers", () => {
   });
 
   it("a record leaves a __proto__ key out rather than setting the prototype", () => {
-    const check = compiledChecker(planOf(z.record(z.string(), z.int())));
+    const check = compileChecker(planOf(z.record(z.string(), z.int())));
     const checked = check(JSON.parse('{"__proto__":1,"a":2}'));
     expect(checked.ok && describeValue(checked.value)).toEqual(describeValue({ a: 2 }));
   });

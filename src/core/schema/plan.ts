@@ -1,8 +1,7 @@
-// A zod schema described as plain data (a plan), from which ./compile.ts builds a plain validator. Read from zod's
-// own description of the schema (`_zod.def`, not part of zod's public API: ./compile.test.ts holds the result to
-// zod on every kind described here). Plain data crosses the build: build/compile-schemas.ts writes the plans of the
-// schemas a zod-free path checks into `*.compiled.ts` modules, and the transcript reader plans its line schemas
-// at run time. Only the kinds and checks ctx's schemas use are described; any other gives UnsupportedSchema.
+// A zod schema described as plain data (a plan), from which ./compile.ts writes plain JavaScript. Read from zod's
+// own description of the schema (`_zod.def`, not part of zod's public API: ./checker.test.ts and ./compile.test.ts
+// hold the compiled result to zod on every kind described here). Only the kinds and checks ctx's schemas use are
+// described; any other gives UnsupportedSchema (the transcript reader then keeps zod; the build fails).
 import type { $ZodType } from "zod/v4/core";
 
 export type LiteralValue = string | number | boolean | null;
