@@ -70,17 +70,20 @@ describe("hook path stays lean", () => {
   it.each([
     ["post-tool-use", "PostToolUse"],
     ["stop", "Stop"],
-  ])("`ctx hook %s` loads no zod at all (its input, mark and guard state are checked by hand)", async (event, name) => {
-    const common = { session_id: "s", transcript_path: "/t.jsonl", cwd: "PROJECT", hook_event_name: name };
-    const input = JSON.stringify({ ...common, tool_name: "Bash" });
-    // A config layer (a CTX_* variable) too: its first run validates it (zod, loaded then), the next reads the cache.
-    const options = { env: { CTX_GUARD__WARNING_PERCENT: "30" }, dir: mkdtempSync(join(tmpdir(), "ctx-lean-")) };
-    const first = ownChunks(await modulesLoadedBy(["hook", event], input, options));
-    expect(first.filter((file) => readFileSync(file, "utf8").includes(ZOD_MINI_MARKER))).not.toEqual([]);
-    const chunks = ownChunks(await modulesLoadedBy(["hook", event], input, options));
-    expect(chunks.some((file) => readFileSync(file, "utf8").includes("// src/hooks/runtime/dispatch.ts"))).toBe(true);
-    expect(chunks.filter((file) => readFileSync(file, "utf8").includes(ZOD_MINI_MARKER))).toEqual([]);
-  });
+  ])(
+    "`ctx hook %s` loads no zod at all (its input, mark and guard state: checkers compiled at build time)",
+    async (event, name) => {
+      const common = { session_id: "s", transcript_path: "/t.jsonl", cwd: "PROJECT", hook_event_name: name };
+      const input = JSON.stringify({ ...common, tool_name: "Bash" });
+      // A config layer (a CTX_* variable) too: its first run validates it (zod, loaded then), the next reads the cache.
+      const options = { env: { CTX_GUARD__WARNING_PERCENT: "30" }, dir: mkdtempSync(join(tmpdir(), "ctx-lean-")) };
+      const first = ownChunks(await modulesLoadedBy(["hook", event], input, options));
+      expect(first.filter((file) => readFileSync(file, "utf8").includes(ZOD_MINI_MARKER))).not.toEqual([]);
+      const chunks = ownChunks(await modulesLoadedBy(["hook", event], input, options));
+      expect(chunks.some((file) => readFileSync(file, "utf8").includes("// src/hooks/runtime/dispatch.ts"))).toBe(true);
+      expect(chunks.filter((file) => readFileSync(file, "utf8").includes(ZOD_MINI_MARKER))).toEqual([]);
+    },
+  );
 
   it("the checks would catch a heavy import: `ctx serve` loads commander, the MCP SDK and full zod", async () => {
     const modules = await modulesLoadedBy(["serve"], "");

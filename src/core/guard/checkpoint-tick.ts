@@ -3,55 +3,24 @@
 // parses or re-reads the transcript. One count per session, so sessions working in one project at once
 // each reach their interval.
 
-import { isRecord } from "../json/record.ts";
+import { checkCheckpointMark, checkSingleSessionMark } from "./checkpoint-mark-schema.compiled.ts";
+import type { CheckpointMark, SessionCount } from "./checkpoint-mark-schema.ts";
+
+export type { CheckpointMark, SessionCount } from "./checkpoint-mark-schema.ts";
 
 /** Sessions the mark remembers; the least recently ticked beyond this are dropped. */
 export const MAX_MARKED_SESSIONS = 8;
 
-export interface SessionCount {
-  /** Transcript size when last counted. */
-  offset: number;
-  /** Messages counted since the last checkpoint. */
-  messages: number;
-  /** ISO 8601: this session's last tick (decides which sessions the bound drops). */
-  updatedAt: string;
-}
-
-export interface CheckpointMark {
-  sessions: Record<string, SessionCount>;
-}
-
-// Checked by hand, not by zod: this runs after every tool call, and zod costs that process more to load and build
-// than the rest of its work (bench/hooks.bench.ts). The tests hold it to the zod schemas it replaced.
-function sessionCountOf(value: unknown): SessionCount | null {
-  if (!isRecord(value)) return null;
-  const { offset, messages, updatedAt } = value;
-  if (!Number.isSafeInteger(offset) || !Number.isSafeInteger(messages) || typeof updatedAt !== "string") return null;
-  return { offset: offset as number, messages: messages as number, updatedAt };
-}
-
-/** The mark from the file's JSON, either format (unknown fields dropped); null (count afresh) for anything else. */
+/** The mark from the file's JSON, either format (unknown fields dropped); null (count afresh) for anything else.
+ *  Checked without zod (this runs after every tool call): by the checkers compiled from ./checkpoint-mark-schema.ts. */
 export function parseCheckpointMark(value: unknown): CheckpointMark | null {
-  if (!isRecord(value)) return null;
-  if (isRecord(value.sessions)) {
-    const sessions: Record<string, SessionCount> = {};
-    let valid = true;
-    for (const [sessionId, entry] of Object.entries(value.sessions)) {
-      const count = sessionCountOf(entry);
-      if (count === null) valid = false;
-      // A session id is never "__proto__"; as a key it would set the object's prototype.
-      else if (sessionId !== "__proto__") sessions[sessionId] = count;
-    }
-    if (valid) return { sessions };
-  }
-  // The mark before it counted per session: read as that one session so its count carries over.
-  const { sessionId, offset, messages } = value;
-  if (typeof sessionId !== "string" || !Number.isSafeInteger(offset) || !Number.isSafeInteger(messages)) return null;
-  return {
-    sessions: {
-      [sessionId]: { offset: offset as number, messages: messages as number, updatedAt: new Date(0).toISOString() },
-    },
-  };
+  const current = checkCheckpointMark(value);
+  if (current.ok) return current.value;
+  const single = checkSingleSessionMark(value);
+  if (!single.ok) return null;
+  const { sessionId, offset, messages } = single.value;
+  const count: SessionCount = { offset, messages, updatedAt: new Date(0).toISOString() };
+  return { sessions: { [sessionId]: count } };
 }
 
 const MESSAGE_LINE = /"type":"(user|assistant)"/g;

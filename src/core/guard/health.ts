@@ -2,21 +2,8 @@
 // from a session's guard state.
 import * as z from "zod/mini";
 import { GUARD_TIERS, type GuardState, remainingPercent } from "./state.ts";
-
-// The parts of a guard state (./state.ts) the report shows, as schemas for its output.
-export const MeasurementSchema = z.object({ op: z.int(), at: z.string(), usedTokens: z.int() });
-export const CompactionSchema = z.object({
-  at: z.nullable(z.string()),
-  trigger: z.nullable(z.string()),
-  preTokens: z.nullable(z.number()),
-  postTokens: z.nullable(z.number()),
-});
-export const ThresholdsSchema = z.object({
-  warning: z.number(),
-  advisory: z.number(),
-  yellow: z.number(),
-  critical: z.number(),
-});
+// The parts of a guard state the report shows.
+import { CompactionSchema, MeasurementSchema, ThresholdsSchema } from "./state-schema.ts";
 
 export const HealthSchema = z.object({
   sessionId: z.string(),

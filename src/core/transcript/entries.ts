@@ -2,7 +2,7 @@
 // schemas (Claude Code adds fields between versions and unknown ones must pass), and a parser that never
 // throws. Everything else is skipped with a reason, so callers can count what they did not understand.
 import * as z from "zod/mini";
-import { type CompiledSchema, compileSchema, INVALID } from "./fast-schema.ts";
+import { type CompiledSchema, compileSchema, INVALID } from "../schema/compile.ts";
 
 export const UsageSchema = z.looseObject({
   input_tokens: z.optional(z.nullable(z.number())),
@@ -131,7 +131,7 @@ const META_TYPES = new Set([
   "pr-link",
 ]);
 
-/** The line schemas by entry type (fast-schema.test.ts compares their compiled validators with them). */
+/** The line schemas by entry type (core/schema/compile.test.ts compares their compiled validators with them). */
 export const LINE_SCHEMAS = {
   user: UserEntrySchema,
   assistant: AssistantEntrySchema,
@@ -141,7 +141,7 @@ export const LINE_SCHEMAS = {
   "ai-title": TitleEntrySchema,
 } as const;
 
-/** The schemas compiled to plain validators (fast-schema.ts: same verdict, same value, a fraction of the cost). */
+/** The schemas compiled to plain validators (core/schema/compile.ts: same verdict, same value, a fraction of the cost). */
 const COMPILED: Partial<Record<keyof typeof LINE_SCHEMAS, CompiledSchema | null>> = {};
 
 function compiled(type: keyof typeof LINE_SCHEMAS): CompiledSchema | null {

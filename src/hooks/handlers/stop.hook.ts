@@ -10,11 +10,12 @@ import { runContextGuard } from "../../store/guard/context-guard.ts";
 import { awaitServerMeasurement, takeUserLine } from "../../store/guard/tick-handoff.ts";
 import type { GuardReply } from "../../store/guard/types.ts";
 import { awaitTranscriptText, lastReplyMarker } from "../../store/transcript/await-tool-use.ts";
-import { checkStopInput } from "../runtime/every-call-input.ts";
+import { compiledHookCheck } from "../runtime/compiled-check.ts";
+import { checkStopInput } from "../runtime/schemas.compiled.ts";
 import type { StopInput } from "../runtime/schemas.ts";
 import { type HookDeps, type HookOutcome, hookOf } from "../runtime/types.ts";
 
-export const hook = hookOf(checkStopInput, (input, deps) => handleStop(input, deps));
+export const hook = hookOf(compiledHookCheck(checkStopInput), (input, deps) => handleStop(input, deps));
 
 export async function handleStop(input: StopInput, deps: HookDeps): Promise<HookOutcome | null> {
   const measured = await awaitServerMeasurement(deps.projectRoot, input.session_id);

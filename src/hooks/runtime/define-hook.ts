@@ -1,6 +1,9 @@
 // A hook table entry from its event's zod schema (./schemas.ts): the input check says what is wrong in one short
-// phrase, the first problem only ("tool_name: expected string", "session_id: holds a control character").
+// phrase, the first problem only ("tool_name: expected string", "session_id: holds a control character"; the
+// entries that load no zod check with a checker compiled from the same schema and tell it the same way:
+// ./compiled-check.ts).
 import * as z from "zod/mini";
+import { describeIssue } from "../../core/schema/issue.ts";
 import { type HookDefinition, type HookDeps, type HookInputCheck, type HookOutcome, hookOf } from "./types.ts";
 
 export function defineHook<S extends z.ZodMiniType>(
@@ -14,13 +17,5 @@ export function defineHook<S extends z.ZodMiniType>(
 export function checkWithSchema<S extends z.ZodMiniType>(schema: S, raw: unknown): HookInputCheck<z.output<S>> {
   const parsed = z.safeParse(schema, raw);
   if (parsed.success) return { ok: true, input: parsed.data };
-  const issue = parsed.error.issues[0];
-  const where = issue && issue.path.length > 0 ? issue.path.map(String).join(".") : "input";
-  const what =
-    issue?.code === "invalid_type"
-      ? `expected ${issue.expected}`
-      : issue?.code === "invalid_format"
-        ? issue.message
-        : (issue?.code ?? "invalid");
-  return { ok: false, problem: `${where}: ${what}` };
+  return { ok: false, problem: describeIssue(parsed.error.issues[0]) };
 }

@@ -2,11 +2,7 @@
 // Claude Code adds fields between versions, and unknown ones must pass. zod/mini keeps hook start-up lean,
 // and each schema is built on first use: a hook process builds only its own event's.
 import * as z from "zod/mini";
-import { CONTROL_CHARACTER_ISSUE, WITHOUT_CONTROL_CHARACTERS } from "../../core/text/control-characters.ts";
-
-// Ids and paths with a control character (a NUL above all) name no real file; once recorded they would
-// break every later save, so they are refused at the door.
-const NO_CONTROL_CHARACTERS = z.regex(WITHOUT_CONTROL_CHARACTERS, { error: CONTROL_CHARACTER_ISSUE });
+import { NO_CONTROL_CHARACTERS, sessionIdField, transcriptPathField } from "../../core/transcript/hook-fields.ts";
 
 /** A schema built on first use (building zod objects at import would cost every hook process all of them). */
 function lazy<T>(build: () => T): () => T {
@@ -18,8 +14,8 @@ function lazy<T>(build: () => T): () => T {
 }
 
 const baseHookInputShape = lazy(() => ({
-  session_id: z.string().check(z.minLength(1), NO_CONTROL_CHARACTERS),
-  transcript_path: z.string().check(NO_CONTROL_CHARACTERS),
+  session_id: sessionIdField(),
+  transcript_path: transcriptPathField(),
   cwd: z.string().check(z.minLength(1), NO_CONTROL_CHARACTERS),
   hook_event_name: z.string(),
   permission_mode: z.optional(z.string()),

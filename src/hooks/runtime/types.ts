@@ -1,6 +1,6 @@
 // What every hook handler receives and answers, and the shape of a definition: imported by the loader, the
 // dispatcher and each handler, so that the handlers (loaded lazily by ./table.ts) never import the loader itself.
-// No zod here: the lean events load none (./every-call-input.ts).
+// No zod here: the lean events load none (./compiled-check.ts).
 import type { Config } from "../../config/schema.ts";
 import type { HookEvent } from "../../core/hooks/events.ts";
 import type { Logger } from "../../log.ts";
@@ -30,7 +30,8 @@ export interface HookOutcome {
 export type HookInputCheck<T> = { ok: true; input: T } | { ok: false; problem: string };
 
 export interface HookDefinition<T = unknown> {
-  /** Checks the event's input (./define-hook.ts builds it from a zod schema; ./every-call-input.ts by hand). */
+  /** Checks the event's input (./define-hook.ts builds it from a zod schema; ./compiled-check.ts from the checker
+   *  compiled from one). */
   check: (raw: unknown) => HookInputCheck<T>;
   handle: (input: T, deps: HookDeps) => Promise<HookOutcome | null>;
   /** This event's time limit, when it differs from `hooks.handlerTimeoutMs`. */

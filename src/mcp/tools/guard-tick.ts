@@ -9,7 +9,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import * as z from "zod/mini";
 import { insideClaudeProjects } from "../../config/claude-paths.ts";
-import { CONTROL_CHARACTER_ISSUE, WITHOUT_CONTROL_CHARACTERS } from "../../core/text/control-characters.ts";
+import { sessionIdField, transcriptPathField } from "../../core/transcript/hook-fields.ts";
 import { CtxError } from "../../errors.ts";
 import { notRegular } from "../../store/files/safe-path.ts";
 import { postToolUseHookOutput } from "../../store/guard/after-tool-call.ts";
@@ -21,19 +21,16 @@ import { awaitPathExists } from "../../store/transcript/await-tool-use.ts";
 import { defineTool } from "../define-tool.ts";
 import type { ServerDeps } from "../deps.ts";
 
-const noControlCharacters = z.regex(WITHOUT_CONTROL_CHARACTERS, { error: CONTROL_CHARACTER_ISSUE });
-
 /** How a hook passes a field of its input: Claude Code fills `"${field}"` in an mcp_tool hook's input. */
 const fromHook = (field: string) => `"\${${field}}"`;
 
+// The hook input's own fields (core/transcript/hook-fields.ts), bounded: here they come from a model too.
 export const GuardTickInputSchema = {
-  session_id: z
-    .string()
-    .check(z.minLength(1), z.maxLength(200), noControlCharacters)
+  session_id: sessionIdField()
+    .check(z.maxLength(200))
     .check(z.describe(`The Claude Code session (in a hook: ${fromHook("session_id")}).`)),
-  transcript_path: z
-    .string()
-    .check(z.minLength(1), z.maxLength(4096), noControlCharacters)
+  transcript_path: transcriptPathField()
+    .check(z.minLength(1), z.maxLength(4096))
     .check(
       z.describe(
         "The session's transcript, a .jsonl under Claude Code's projects folder or the one ctx recorded for the " +

@@ -1,0 +1,13 @@
+// A hook table entry's input check from a checker compiled from its event's zod schema (./schemas.compiled.ts,
+// build/compile-schemas.ts): for the entries that load no zod (the every-call hooks). Its problem reads as
+// ./define-hook.ts tells zod's: the first one only, "tool_name: expected string".
+import type { SchemaCheck } from "../../core/schema/compile.ts";
+import { describeIssue } from "../../core/schema/issue.ts";
+import type { HookInputCheck } from "./types.ts";
+
+export function compiledHookCheck<T>(check: (raw: unknown) => SchemaCheck<T>): (raw: unknown) => HookInputCheck<T> {
+  return (raw) => {
+    const checked = check(raw);
+    return checked.ok ? { ok: true, input: checked.value } : { ok: false, problem: describeIssue(checked.issue) };
+  };
+}
