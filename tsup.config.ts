@@ -6,6 +6,7 @@ import { defineConfig, type Options } from "tsup";
 import { builtinImportsPlugin } from "./build/builtin-imports.ts";
 import { DOOR_ENTRY, DOOR_SOURCE, leanBuildPlugin, leanEntryPlugin } from "./build/lean-entry.ts";
 import pkg from "./package.json" with { type: "json" };
+import { leanHookNames } from "./src/core/hooks/events.ts";
 
 const common: Options = {
   format: ["esm"],
@@ -21,7 +22,12 @@ const common: Options = {
   noExternal: [/^zod\/mini$/, "@msgpack/msgpack", "lz4js", "fzstd", "commander"],
   // Keep `node:` on builtins: esbuild does not know `node:sqlite` and would emit a bare `sqlite` import.
   removeNodeProtocol: false,
-  define: { __CTX_VERSION__: JSON.stringify(pkg.version) },
+  // The lean hook events' names, for src/bin/ctx.ts to route them without an import (a string: esbuild would put an
+  // array in a chunk of its own).
+  define: {
+    __CTX_VERSION__: JSON.stringify(pkg.version),
+    __CTX_LEAN_HOOK_NAMES__: JSON.stringify(leanHookNames().join(" ")),
+  },
   // Built-ins through process.getBuiltinModule, not ESM imports (build/builtin-imports.ts says why).
   plugins: [builtinImportsPlugin],
 };

@@ -8,7 +8,7 @@ import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DOOR_ENTRY, doorModules, LEAN_OUTPUT } from "../../build/lean-entry.ts";
-import { HOOK_EVENT_NAMES, isLeanEvent } from "../../src/core/hooks/events.ts";
+import { HOOK_EVENT_NAMES, isLeanEvent, leanHookNames } from "../../src/core/hooks/events.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dist = join(root, "dist");
@@ -38,8 +38,13 @@ const leanFiles = () =>
     .map((file) => join(lean, file));
 
 describe("the lean entry", () => {
-  it("dist/ctx.js sends the lean events to dist/lean/", () => {
-    expect(readFileSync(join(dist, "ctx.js"), "utf8")).toContain(`import('${LEAN_OUTPUT}')`);
+  it("dist/ctx.js sends the lean events to dist/lean/, knowing their names without an import", () => {
+    const ctx = readFileSync(join(dist, "ctx.js"), "utf8");
+    expect(ctx).toContain(`import('${LEAN_OUTPUT}')`);
+    expect(ctx).toContain(JSON.stringify(leanHookNames().join(" ")));
+    // ctx.js imports nothing statically (it must run on any Node to say which Node it needs).
+    expect(ctx).not.toMatch(/^import /m);
+    expect(leanHookNames()).toEqual(expect.arrayContaining(["post-tool-use", "PostToolUse", "stop", "Stop"]));
     expect(existsSync(join(dist, LEAN_OUTPUT))).toBe(true);
   });
 

@@ -111,3 +111,13 @@ export function hookEventNames(): string[] {
 
 /** Whether the lean entry runs it. */
 export const isLeanEvent = (event: HookEvent): boolean => spec(event).lean === true;
+
+/** Every name `ctx hook` accepts for a lean event: src/bin/ctx.ts routes these to the lean entry (the build writes
+ *  the list into it, so that it imports nothing to decide). */
+export function leanHookNames(): string[] {
+  return HOOK_EVENT_NAMES.filter(isLeanEvent).flatMap((event) => [
+    event,
+    spec(event).claude,
+    ...(spec(event).aliases ?? []),
+  ]);
+}
