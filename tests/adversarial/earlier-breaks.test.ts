@@ -219,6 +219,29 @@ describe("break 3: a FIFO as transcript_path or touched file hangs the hooks", (
     }
   });
 
+  it.skipIf(process.platform === "win32")(
+    "the guard's files as FIFOs (.ctx/guard/<session>.json, .tick.json) hang neither tool calls nor turns",
+    async () => {
+      const { project, env, transcript } = makeProject();
+      const guard = join(project, ".ctx", "guard");
+      mkdirSync(guard, { recursive: true });
+      execFileSync("mkfifo", [join(guard, `${SESSION}.json`)]);
+      execFileSync("mkfifo", [join(guard, `${SESSION}.tick.json`)]);
+      for (const [event, name, extra] of EVENTS.filter(([event]) => event === "post-tool-use" || event === "stop")) {
+        const started = Date.now();
+        const result = await runCtx(["hook", event], {
+          cwd: project,
+          env,
+          stdin: hookInput(name, project, transcript, extra),
+          timeoutMs: 15_000,
+        });
+        expect(result.signal, event).toBeNull();
+        expect(Date.now() - started, event).toBeLessThan(5_000);
+        expect(result.code, result.stderr).toBe(0);
+      }
+    },
+  );
+
   it.skipIf(process.platform === "win32")("PreCompact saves a session that wrote to a named pipe", async () => {
     const { project, env, transcript } = makeProject();
     execFileSync("mkfifo", [join(project, "notes.pipe")]);

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -39,6 +40,15 @@ describe("guard store", () => {
     writeFileSync(guardStatePath(root, "s2"), JSON.stringify({ version: 1, sessionId: "other" }));
     expect(readGuardState(root, "s2")).toBeNull();
     expect(readNewestGuardState(root)).toBeNull();
+  });
+
+  it("opens only a regular file: a FIFO in a guard file's place is no state and never blocks the hook", () => {
+    const root = project();
+    mkdirSync(guardDir(root));
+    execFileSync("mkfifo", [guardStatePath(root, "s1")]);
+    expect(readGuardState(root, "s1")).toBeNull();
+    mkdirSync(guardStatePath(root, "s2"));
+    expect(readGuardState(root, "s2")).toBeNull();
   });
 
   it("keeps the files of the newest sessions only (a session's tick handoff with them)", () => {

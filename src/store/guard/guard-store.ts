@@ -4,11 +4,11 @@
 // other. Synchronous and small: the hook runs after every tool call. Written to a temp file and renamed (a reader sees the old
 // or the new file, never half of one), 0600 in a 0700 folder; no fsync: a lost measurement only delays a
 // warning by one tool call, and an fsync per tool call would cost more than the whole guard.
-import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
+import { closeSync, lstatSync, mkdirSync, readdirSync, readFileSync, statSync, unlinkSync } from "node:fs";
 import { join } from "node:path";
 import { projectPaths } from "../../config/paths.ts";
 import { type GuardState, parseGuardState } from "../../core/guard/state.ts";
-import { isCtxPathSafe, replaceFileSync } from "../files/safe-path.ts";
+import { isCtxPathSafe, openRegularFileSync, replaceFileSync } from "../files/safe-path.ts";
 
 export function guardDir(projectRoot: string): string {
   return join(projectPaths(projectRoot).ctxDir, "guard");
@@ -28,16 +28,22 @@ export function statusLinePath(projectRoot: string, sessionId: string): string {
   return join(guardDir(projectRoot), `${guardFileStem(sessionId)}.statusline.json`);
 }
 
-function readJson(path: string): unknown {
+/** A guard file's JSON, or null (absent, not a regular file, unreadable or not JSON: the guard starts afresh).
+ *  Only a regular file is opened: a FIFO left in its place never blocks the hook. */
+export function readGuardJson(path: string): unknown {
+  let fd: number | null = null;
   try {
-    return JSON.parse(readFileSync(path, "utf8"));
+    fd = openRegularFileSync(path);
+    return fd === null ? null : JSON.parse(readFileSync(fd, "utf8"));
   } catch {
     return null;
+  } finally {
+    if (fd !== null) closeSync(fd);
   }
 }
 
 export function readGuardState(projectRoot: string, sessionId: string): GuardState | null {
-  const state = parseGuardState(readJson(guardStatePath(projectRoot, sessionId)));
+  const state = parseGuardState(readGuardJson(guardStatePath(projectRoot, sessionId)));
   return state !== null && state.sessionId === sessionId ? state : null;
 }
 
@@ -58,7 +64,7 @@ export function writeGuardState(projectRoot: string, state: GuardState): boolean
 
 /** The figures the status line recorded for a session (its stdin, as received), or null. */
 export function readStatusLineFigures(projectRoot: string, sessionId: string): Record<string, unknown> | null {
-  const value = readJson(statusLinePath(projectRoot, sessionId));
+  const value = readGuardJson(statusLinePath(projectRoot, sessionId));
   return value !== null && typeof value === "object" && !Array.isArray(value)
     ? (value as Record<string, unknown>)
     : null;
@@ -75,7 +81,7 @@ export function readNewestGuardState(projectRoot: string): GuardState | null {
   let newest: GuardState | null = null;
   for (const name of names) {
     if (!name.endsWith(".json") || name.endsWith(".statusline.json") || name.endsWith(".tick.json")) continue;
-    const state = parseGuardState(readJson(join(guardDir(projectRoot), name)));
+    const state = parseGuardState(readGuardJson(join(guardDir(projectRoot), name)));
     if (state !== null && (newest === null || state.updatedAt > newest.updatedAt)) newest = state;
   }
   return newest;
