@@ -18,6 +18,8 @@ export const COMPILED_SCHEMAS: Record<string, readonly string[]> = {
   // The files those hooks read: the guard's state, the checkpoint counter.
   "src/core/guard/state-schema.ts": ["GuardStateSchema"],
   "src/core/guard/checkpoint-mark-schema.ts": ["CheckpointMarkSchema", "SingleSessionMarkSchema"],
+  // What the server's guard hands on to the next tick or the Stop hook.
+  "src/core/guard/tick-handoff-schema.ts": ["TickHandoffSchema"],
 };
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");

@@ -53,6 +53,12 @@ describe("the tick handoff", () => {
       JSON.stringify({ sessionId: "other", note: { additionalContext: "x" } }),
     );
     expect(readTickHandoff(root, SESSION)).toBeNull();
+    // The file's schema (core/guard/tick-handoff-schema.ts): a measuring mark without a whole pid is no handoff.
+    const marked = { sessionId: SESSION, measuring: { pid: 1.5, until: 1 }, note: null, failures: [] };
+    writeFileSync(tickHandoffPath(root, SESSION), JSON.stringify(marked));
+    expect(readTickHandoff(root, SESSION)).toBeNull();
+    writeFileSync(tickHandoffPath(root, SESSION), JSON.stringify({ ...marked, measuring: { pid: 1, until: 1 } }));
+    expect(readTickHandoff(root, SESSION)?.measuring).toEqual({ pid: 1, until: 1 });
     writeFileSync(tickHandoffPath(root, SESSION), "{not json");
     expect(await awaitServerMeasurement(root, SESSION)).toBe("none");
     updateTickHandoff(root, SESSION, (current) => ({ ...current, measuring: { pid: 1, until: Date.now() + 60_000 } }));

@@ -5,26 +5,15 @@
 // the Stop hook waits for a measurement under way, shows the user's line, and leaves the model's note to the
 // next tick. Synchronous and unlocked like the other guard files: a session's ticks come from one server, one
 // at a time, and the Stop hook writes only once that server's measurement is done (or its server is gone).
-import { readFileSync, unlinkSync } from "node:fs";
+import { unlinkSync } from "node:fs";
 import { join } from "node:path";
+import { checkTickHandoff } from "../../core/guard/tick-handoff-schema.compiled.ts";
+import type { TickHandoff } from "../../core/guard/tick-handoff-schema.ts";
 import { isProcessAlive } from "../files/process-alive.ts";
-import { guardDir, guardFileStem, writeGuardFile } from "./guard-store.ts";
+import { guardDir, guardFileStem, readGuardJson, writeGuardFile } from "./guard-store.ts";
 import type { GuardReply } from "./types.ts";
 
-/** A measurement under way: the server doing it, and the wall-clock time (ms) by which it ends or is abandoned. */
-export interface Measuring {
-  pid: number;
-  until: number;
-}
-
-export interface TickHandoff {
-  sessionId: string;
-  measuring: Measuring | null;
-  /** The guard's note (and user line) from measurements no tick has passed on; several are joined. */
-  note: GuardReply | null;
-  /** "context guard failed: …" from those measurements. */
-  failures: string[];
-}
+export type { Measuring, TickHandoff } from "../../core/guard/tick-handoff-schema.ts";
 
 /** What a tick or Stop takes from the handoff. */
 export interface HandedOn {
@@ -38,36 +27,10 @@ export function tickHandoffPath(projectRoot: string, sessionId: string): string 
   return join(guardDir(projectRoot), `${guardFileStem(sessionId)}${TICK_HANDOFF_SUFFIX}`);
 }
 
-const isString = (value: unknown): value is string => typeof value === "string";
-
-function replyOf(value: unknown): GuardReply | null {
-  const reply = value as Partial<Record<keyof GuardReply, unknown>> | null;
-  if (typeof reply !== "object" || reply === null || !isString(reply.additionalContext)) return null;
-  const systemMessage = isString(reply.systemMessage) ? reply.systemMessage : null;
-  return { additionalContext: reply.additionalContext, systemMessage };
-}
-
-/** The session's handoff, or null (none, unreadable, or another session's). Checked by hand: the Stop hook reads it. */
+/** The session's handoff, or null (none, unreadable, malformed, or another session's). */
 export function readTickHandoff(projectRoot: string, sessionId: string): TickHandoff | null {
-  let value: Partial<Record<keyof TickHandoff, unknown>>;
-  try {
-    value = JSON.parse(readFileSync(tickHandoffPath(projectRoot, sessionId), "utf8"));
-  } catch {
-    return null;
-  }
-  if (typeof value !== "object" || value === null || value.sessionId !== sessionId) return null;
-  const measuring = value.measuring as Partial<Measuring> | null | undefined;
-  const live =
-    typeof measuring === "object" &&
-    measuring !== null &&
-    Number.isSafeInteger(measuring.pid) &&
-    Number.isFinite(measuring.until);
-  return {
-    sessionId,
-    measuring: live ? { pid: measuring.pid as number, until: measuring.until as number } : null,
-    note: replyOf(value.note),
-    failures: Array.isArray(value.failures) ? value.failures.filter(isString) : [],
-  };
+  const checked = checkTickHandoff(readGuardJson(tickHandoffPath(projectRoot, sessionId)));
+  return checked.ok && checked.value.sessionId === sessionId ? checked.value : null;
 }
 
 /** Reads, changes and writes the session's handoff; removes the file once nothing is left in it. */
