@@ -9,7 +9,7 @@ import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SCHEMA_VERSION } from "../src/search/session-index/schema.ts";
-import { summarize, type TimingSummary } from "./process-timing.ts";
+import { quantileMs, summarize, type TimingSummary } from "./process-timing.ts";
 import { createRng } from "./synthetic-text.ts";
 import { corpusVocabulary, ensureSyntheticCorpus } from "./synthetic-transcripts.ts";
 
@@ -146,13 +146,8 @@ export async function run(): Promise<Record<string, unknown>> {
       sessions: SESSIONS,
       sizeFactor: SIZE_FACTOR,
       ...timed("search", BUDGETS.search),
-      p95Ms: percentile(samples.get("search") ?? [], 0.95),
+      p95Ms: quantileMs(samples.get("search") ?? [], 0.95),
     },
     loadAverage: loadavg().map((n) => Math.round(n * 100) / 100),
   };
-}
-
-function percentile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return Math.round((sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN) * 100) / 100;
 }

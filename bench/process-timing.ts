@@ -11,15 +11,20 @@ export interface TimingSummary {
   minMs: number;
 }
 
-export function summarize(samples: number[]): TimingSummary {
+/** The sample at quantile `q` (0-1) of `samples`, in ms rounded to 0.01. */
+export function quantileMs(samples: readonly number[], q: number): number {
   const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-  const round = (n: number) => Math.round(n * 100) / 100;
+  return round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN);
+}
+
+const round = (n: number) => Math.round(n * 100) / 100;
+
+export function summarize(samples: number[]): TimingSummary {
   return {
-    runs: sorted.length,
-    medianMs: round(at(0.5)),
-    p90Ms: round(at(0.9)),
-    minMs: round(sorted[0] ?? Number.NaN),
+    runs: samples.length,
+    medianMs: quantileMs(samples, 0.5),
+    p90Ms: quantileMs(samples, 0.9),
+    minMs: quantileMs(samples, 0),
   };
 }
 

@@ -92,32 +92,20 @@ export const HOOK_EVENT_NAMES = Object.keys(HOOK_EVENTS) as HookEvent[];
 
 const spec = (event: HookEvent): HookEventSpec => HOOK_EVENTS[event];
 
+/** The names `ctx hook` accepts for an event: its own, Claude Code's, its aliases. */
+const namesOf = (event: HookEvent): string[] => [event, spec(event).claude, ...(spec(event).aliases ?? [])];
+
 /** The event a name given to `ctx hook` means (ctx's, Claude Code's or an alias), or null. */
 export function resolveHookEvent(name: string): HookEvent | null {
-  for (const event of HOOK_EVENT_NAMES) {
-    const row = spec(event);
-    if (name === event || name === row.claude || row.aliases?.includes(name) === true) return event;
-  }
-  return null;
+  return HOOK_EVENT_NAMES.find((event) => namesOf(event).includes(name)) ?? null;
 }
 
-/** Claude Code's name for an event. */
-export const claudeEventName = (event: HookEvent): ClaudeHookEvent => HOOK_EVENTS[event].claude;
-
-/** Every name `ctx hook` accepts (shell completion). */
-export function hookEventNames(): string[] {
-  return HOOK_EVENT_NAMES.flatMap((event) => [event, spec(event).claude, ...(spec(event).aliases ?? [])]);
-}
+/** Every name `ctx hook` accepts. */
+export const hookEventNames = (): string[] => HOOK_EVENT_NAMES.flatMap(namesOf);
 
 /** Whether the lean entry runs it. */
 export const isLeanEvent = (event: HookEvent): boolean => spec(event).lean === true;
 
 /** Every name `ctx hook` accepts for a lean event: src/bin/ctx.ts routes these to the lean entry (the build writes
  *  the list into it, so that it imports nothing to decide). */
-export function leanHookNames(): string[] {
-  return HOOK_EVENT_NAMES.filter(isLeanEvent).flatMap((event) => [
-    event,
-    spec(event).claude,
-    ...(spec(event).aliases ?? []),
-  ]);
-}
+export const leanHookNames = (): string[] => HOOK_EVENT_NAMES.filter(isLeanEvent).flatMap(namesOf);

@@ -6,8 +6,14 @@ import { silentLogger } from "../../log.ts";
 import { defineHook } from "./define-hook.ts";
 import { type HookRunDeps, runHook } from "./dispatch.ts";
 import { SessionStartInputSchema } from "./schemas.ts";
-import { hooksOf, loadHook } from "./table.ts";
-import type { HookDefinition, HookOutcome } from "./types.ts";
+import { loadHook } from "./table.ts";
+import type { HookDefinition, HookLoader, HookOutcome } from "./types.ts";
+
+/** A loader answering some events itself and leaving the others to `fallback` (none: not handled here). */
+const hooksOf =
+  (own: Partial<Record<HookEvent, HookDefinition>>, fallback: HookLoader = async () => undefined): HookLoader =>
+  async (event) =>
+    own[event] ?? fallback(event);
 
 const startInput = {
   session_id: "abc123",
@@ -207,6 +213,23 @@ describe("runHook", () => {
       expect(result, event).toEqual({ stdout: "", stderr: "", exitCode: 0 });
     }
     expect(seen).toEqual(Object.keys(examples));
+  });
+
+  it("answers a handler that cannot be loaded (a broken install) with one line, nothing done", async () => {
+    const broken: HookLoader = async () => {
+      throw new Error("Cannot find module './session-start.hook-X.js'");
+    };
+    const result = await runHook(
+      "SessionStart",
+      JSON.stringify(startInput),
+      depsWith(reply(null), { loadHook: broken }),
+    );
+    expect(result).toEqual({
+      stdout: "",
+      stderr:
+        "ctx hook: session-start: cannot load its handler (Cannot find module './session-start.hook-X.js'); nothing done\n",
+      exitCode: 0,
+    });
   });
 
   it("answers an event its table does not hold (an entry given another entry's event) with one line, nothing done", async () => {

@@ -12,12 +12,3 @@ export interface HookModule {
 
 export const loadHook: HookLoader = async (event: HookEvent) =>
   ((await import(`../handlers/${event}.hook.ts`)) as HookModule).hook;
-
-/** A loader that answers some events itself (tests; an entry that runs only some events) and leaves the others to
- *  `fallback` (nothing: "not handled by this entry"). */
-export function hooksOf(
-  own: Partial<Record<HookEvent, HookDefinition>>,
-  fallback: HookLoader = async () => undefined,
-): HookLoader {
-  return async (event) => own[event] ?? fallback(event);
-}
