@@ -1,9 +1,9 @@
 // Crash-safe replacement of a file and private folders. Every file ctx writes goes through
 // writeFileAtomic, so a reader sees the whole old file or the whole new one, even across SIGKILL or
 // power loss; files are 0600 and ctx's folders 0700 because state holds the user's conversations.
-import { randomBytes } from "node:crypto";
 import { chmod, type FileHandle, mkdir, open, readdir, rename, stat, unlink } from "node:fs/promises";
 import { basename, dirname, join } from "node:path";
+import { randomHex } from "../../core/text/random-hex.ts";
 import { assertNoLinkInCtxPath } from "./safe-path.ts";
 
 /**
@@ -25,7 +25,7 @@ export async function writeFileAtomicWith(
 ): Promise<void> {
   const folder = dirname(path);
   assertNoLinkInCtxPath(folder);
-  const temp = join(folder, `.${basename(path)}.${process.pid}.${randomBytes(6).toString("hex")}.tmp`); // matches TEMP_NAME
+  const temp = join(folder, `.${basename(path)}.${process.pid}.${randomHex(6)}.tmp`); // matches TEMP_NAME
   const mode = options.mode ?? 0o600;
   let handle: FileHandle | undefined;
   try {

@@ -13,8 +13,8 @@
 //       48     …  compressed payload: a standard LZ4 or zstd frame (or the msgpack bytes for "none"),
 //                 so `tail -c +49 file | lz4 -d` (or `zstd -d`) prints the msgpack.
 // Bytes 0-5 (magic and version) keep their place in every future version; the rest may change with it.
-import { createHash } from "node:crypto";
 import { decode as decodeMsgpack, Encoder } from "@msgpack/msgpack";
+import { sha256 } from "../../core/hash/sha256.ts";
 import { CtxError, describeError } from "../../errors.ts";
 import {
   type Codec,
@@ -61,7 +61,7 @@ export function encodeContainer(value: unknown, codec: WriteCodec): Uint8Array {
   view.setUint8(7, 0);
   view.setUint32(8, payload.length, true);
   view.setUint32(12, compressed.length, true);
-  out.set(createHash("sha256").update(payload).digest(), 16);
+  out.set(sha256(payload), 16);
   out.set(compressed, HEADER_BYTES);
   return out;
 }
@@ -111,8 +111,7 @@ export function decodeContainer(bytes: Uint8Array, sourcePath: string): DecodedC
   if (payload.length !== uncompressedBytes) {
     corrupt(`payload decompresses to ${payload.length} bytes, header says ${uncompressedBytes}`);
   }
-  const digest = createHash("sha256").update(payload).digest();
-  if (!digest.equals(bytes.subarray(16, HEADER_BYTES))) {
+  if (!Buffer.from(sha256(payload)).equals(bytes.subarray(16, HEADER_BYTES))) {
     corrupt("checksum mismatch: the payload's SHA-256 differs from the one in the header");
   }
   let decoded: unknown;

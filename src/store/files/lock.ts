@@ -3,9 +3,9 @@
 // lock-owner.ts). A lock whose owner died is taken over at once; one whose owner cannot be verified,
 // once its mtime (kept fresh by the holder) is older than staleMs. Takeovers are serialised by
 // `<target>.lock.break`, so two waiters that both judge a lock stale cannot remove each other's new lock.
-import { randomBytes } from "node:crypto";
 import { dirname } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { randomHex } from "../../core/text/random-hex.ts";
 import { CtxError } from "../../errors.ts";
 import { ensurePrivateDir } from "./atomic-write.ts";
 import { createLockRecord, readLockRecord, removeLockRecord, touchLockRecord } from "./lock-file.ts";
@@ -63,7 +63,7 @@ async function acquire(lockPath: string, timeoutMs: number, staleMs: number): Pr
 }
 
 function newRecord(): string {
-  return JSON.stringify(describeOwnProcess(randomBytes(8).toString("hex")));
+  return JSON.stringify(describeOwnProcess(randomHex(8)));
 }
 
 async function create(path: string, record: string): Promise<boolean> {

@@ -1,6 +1,6 @@
 // Ids for snapshot and checkpoint files: the creation time (UTC, to the millisecond) in a form that sorts
 // as text and is safe in a file name, plus a random suffix so two processes never pick the same name.
-import { randomBytes } from "node:crypto";
+import { randomHex } from "../../core/text/random-hex.ts";
 
 /** e.g. `20261122T031100123Z-3f9a1c`. Also the guard against path tricks in ids that people type. */
 export const TIME_ID_PATTERN = /^\d{8}T\d{9}Z-[0-9a-f]{6}$/;
@@ -19,7 +19,7 @@ export function newTimeId(now: Date): { id: string; createdAt: string } {
   lastGivenMs = given;
   lastIssuedMs = ms;
   const createdAt = new Date(ms).toISOString();
-  return { id: `${createdAt.replace(/[-:.]/g, "")}-${randomBytes(3).toString("hex")}`, createdAt };
+  return { id: `${createdAt.replace(/[-:.]/g, "")}-${randomHex(3)}`, createdAt };
 }
 
 /** The creation time an id carries, as ISO 8601, or null when `id` is not a time id. */
