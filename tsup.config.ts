@@ -4,6 +4,7 @@ import { defineConfig, type Options } from "tsup";
 // commander) and `ctx serve` loads the SDK lazily. Beside it, the lean entry (build/lean-entry.ts says why) is built
 // on its own into dist/lean/. The version comes from package.json at build time.
 import { builtinImportsPlugin } from "./build/builtin-imports.ts";
+import { chunkGroupsPlugin } from "./build/chunk-groups.ts";
 import { DOOR_ENTRY, DOOR_SOURCE, leanBuildPlugin, leanEntryPlugin } from "./build/lean-entry.ts";
 import pkg from "./package.json" with { type: "json" };
 import { leanHookNames } from "./src/core/hooks/events.ts";
@@ -18,8 +19,8 @@ const common: Options = {
   // Bundled (tree-shaken) rather than loaded from node_modules: importing the zod/mini package whole costs a hook
   // process many times its tree-shaken part (bench/run.ts hooks, importCostMs["zod/mini"]). Commander too, so that its
   // imports of node:util, node:child_process and node:fs become getBuiltinModule reads (every command loads it). The
-  // MCP SDK stays external: only `ctx serve` loads it.
-  noExternal: [/^zod\/mini$/, "@msgpack/msgpack", "lz4js", "fzstd", "commander"],
+  // MCP SDK stays external: only `ctx serve` loads it. @noble/hashes: its one SHA-256 module, not the package.
+  noExternal: [/^zod\/mini$/, /^@noble\/hashes\//, "@msgpack/msgpack", "lz4js", "fzstd", "commander"],
   // Keep `node:` on builtins: esbuild does not know `node:sqlite` and would emit a bare `sqlite` import.
   removeNodeProtocol: false,
   // The lean hook events' names, for src/bin/ctx.ts to route them without an import (a string: esbuild would put an
@@ -41,7 +42,24 @@ export default defineConfig([
     banner: { js: "#!/usr/bin/env node" },
     // Everything but the lean build's folder (the two builds run at once).
     clean: ["!lean/**"],
-    esbuildPlugins: [leanEntryPlugin],
+    // Each group in one chunk (build/chunk-groups.ts): what main.ts loads (every command and program hook), and the
+    // program hooks' common path with SessionStart's after a compaction (docs/performance.md budgets it).
+    esbuildPlugins: [
+      leanEntryPlugin,
+      chunkGroupsPlugin([
+        { roots: ["src/bin/main.ts"] },
+        {
+          roots: [
+            "src/hooks/runtime/process.ts",
+            "src/hooks/runtime/table.ts",
+            "src/hooks/handlers/session-start.hook.ts",
+            "src/hooks/injection/compaction-audit-source.ts",
+          ],
+          // What every command loads through main.ts: `ctx --version` and `ctx --help` stay light.
+          without: ["src/version.ts", "src/log.ts", "src/cli/program.ts"],
+        },
+      ]),
+    ],
   },
   {
     ...common,

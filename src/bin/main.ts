@@ -5,7 +5,7 @@
 import type { CliContext } from "../cli/command-io.ts";
 import { explainSystemError, isCtxError } from "../errors.ts";
 import { sanitizeTerminalText } from "../terminal-text.ts";
-import { enableCtxCompileCache } from "./hook-fast-path.ts";
+import { enableCtxCompileCache, runHookFastPath } from "./hook-fast-path.ts";
 
 enableCtxCompileCache(process.env);
 
@@ -99,8 +99,7 @@ async function exitAfterFlush(code: number): Promise<never> {
 
 const argv = process.argv.slice(2);
 if (argv[0] === "hook" && !argv.some((arg) => arg === "--help" || arg === "-h")) {
-  const [{ runHookFastPath }, { runHookProcess }, { loadHook }] = await Promise.all([
-    import("./hook-fast-path.ts"),
+  const [{ runHookProcess }, { loadHook }] = await Promise.all([
     import("../hooks/runtime/process.ts"),
     import("../hooks/runtime/table.ts"),
   ]);

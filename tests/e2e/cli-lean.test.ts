@@ -66,6 +66,8 @@ describe("the CLI loads only what it runs", () => {
     expect(loaded.sources.filter((source) => source.includes("/commander@"))).toEqual([]);
     expect(loaded.functions).not.toContain("createProgram");
     expect(commandModules(loaded)).toEqual([]);
+    // Nor the hooks' chunk group (build/chunk-groups.ts, `without`), which holds config and the state files.
+    expect(loaded.sources.filter((source) => source.startsWith("src/config/"))).toEqual(["src/config/paths.ts"]);
   });
 
   it("`ctx --help` lists every command and loads none of their modules", async () => {

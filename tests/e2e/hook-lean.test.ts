@@ -85,6 +85,26 @@ describe("hook path stays lean", () => {
     },
   );
 
+  it("`ctx hook session-start` loads the hook core as one chunk, and no node:crypto", async () => {
+    const common = { session_id: "s", transcript_path: "/t.jsonl", cwd: "PROJECT" };
+    const dir = mkdtempSync(join(tmpdir(), "ctx-lean-"));
+    // The second start reads the state files the first one wrote (their containers are checked by SHA-256).
+    const input = JSON.stringify({ ...common, hook_event_name: "SessionStart", source: "startup" });
+    await modulesLoadedBy(["hook", "session-start"], input, { dir });
+    const modules = await modulesLoadedBy(["hook", "session-start"], input, { dir });
+    // build/chunk-groups.ts: the runtime, config, the state files and their container share one file.
+    const core = ownChunks(modules).filter((file) =>
+      readFileSync(file, "utf8").includes("// src/hooks/runtime/dispatch.ts"),
+    );
+    expect(core).toHaveLength(1);
+    const text = readFileSync(core[0] as string, "utf8");
+    for (const source of ["src/config/layers.ts", "src/store/files/state-file.ts", "src/store/files/container.ts"])
+      expect(text, source).toContain(`// ${source}`);
+    // Its tokens, temp names and small hashes need no node:crypto (core/text/random-hex.ts, core/hash/sha256.ts).
+    expect(modules).toContain("builtin:fs");
+    expect(modules).not.toContain("builtin:crypto");
+  });
+
   it("the checks would catch a heavy import: `ctx serve` loads commander, the MCP SDK and full zod", async () => {
     const modules = await modulesLoadedBy(["serve"], "");
     expect(ownChunks(modules).some((file) => readFileSync(file, "utf8").includes(COMMANDER_MARKER))).toBe(true);
