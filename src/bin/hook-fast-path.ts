@@ -7,7 +7,7 @@
 //   hook process milliseconds (bench/run.ts hooks). The writes are synchronous: the reply has reached the pipe when
 //   the process exits. A reader that went away (EPIPE) is not the hook's problem.
 // Nothing heavy is imported here: the entry loads the hook runtime after the code cache is on and passes it in.
-import { mkdirSync, writeSync } from "node:fs";
+import { fstatSync, mkdirSync, writeSync } from "node:fs";
 import { enableCompileCache } from "node:module";
 import { join } from "node:path";
 import { ctxHome } from "../config/paths.ts";
@@ -53,7 +53,12 @@ export async function runHookFastPath(
   }
 }
 
-function writeAllSync(fd: number, text: string): void {
+/**
+ * Writes all of `text` to descriptor `fd` before returning; false when nobody reads it any more (EPIPE) or the
+ * descriptor is closed. Shared with ./main.ts, whose commands write the same way (a stream costs a process
+ * milliseconds to build: bench/run.ts cli).
+ */
+export function writeAllSync(fd: number, text: string): boolean {
   const bytes = Buffer.from(text, "utf8");
   let offset = 0;
   try {
@@ -65,7 +70,19 @@ function writeAllSync(fd: number, text: string): void {
         if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
       }
     }
+    return true;
   } catch {
-    // EPIPE (the reader is gone) or a closed descriptor: nothing to tell anyone.
+    // EPIPE (the reader is gone) or a closed descriptor.
+    return false;
   }
+}
+
+/** Whether descriptor `fd` is a terminal. node:tty (which loads node:net) only for a character device. */
+export function isTerminal(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return process.getBuiltinModule("node:tty").isatty(fd);
 }

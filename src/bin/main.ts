@@ -5,7 +5,7 @@
 import type { CliContext } from "../cli/command-io.ts";
 import { explainSystemError, isCtxError } from "../errors.ts";
 import { sanitizeTerminalText } from "../terminal-text.ts";
-import { enableCtxCompileCache, runHookFastPath } from "./hook-fast-path.ts";
+import { enableCtxCompileCache, isTerminal, runHookFastPath, writeAllSync } from "./hook-fast-path.ts";
 
 enableCtxCompileCache(process.env);
 
@@ -13,7 +13,7 @@ async function main(argv: string[]): Promise<number> {
   // What commander would print for `ctx --version`, without loading it: scripts and prompts ask for it.
   if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
     const { CTX_VERSION } = await import("../version.ts");
-    process.stdout.write(`${CTX_VERSION}\n`);
+    writeOut(`${CTX_VERSION}\n`);
     return 0;
   }
   // The status line runs after every assistant message: the same commander-free path as hooks.
@@ -23,7 +23,7 @@ async function main(argv: string[]): Promise<number> {
       import("../config/paths.ts"),
       import("../store/config/config-cache.ts"),
     ]);
-    await runStatusLine(process.stdin, (text) => process.stdout.write(sanitizeTerminalText(text)), {
+    await runStatusLine(process.stdin, (text) => writeOut(sanitizeTerminalText(text)), {
       env: process.env,
       now: () => new Date(),
       cwd: process.cwd(),
@@ -45,12 +45,15 @@ async function main(argv: string[]): Promise<number> {
       return process.stdin;
     },
     // The sinks: the program sanitizes and paints before it writes here (cli/output.ts writerOf).
-    out: (text) => process.stdout.write(text),
-    err: (text) => process.stderr.write(text),
-    logger: createLogger({ level: parseLogLevel(process.env.CTX_LOG_LEVEL, "warn") }),
+    out: writeOut,
+    err: writeErr,
+    logger: createLogger({
+      level: parseLogLevel(process.env.CTX_LOG_LEVEL, "warn"),
+      write: (line) => writeErr(`${line}\n`),
+    }),
     cliPath: process.argv[1] ?? "",
-    stdoutIsTTY: process.stdout.isTTY === true,
-    stderrIsTTY: process.stderr.isTTY === true,
+    stdoutIsTTY: isTerminal(1),
+    stderrIsTTY: isTerminal(2),
     onInterrupt: (handler) => {
       // The first Ctrl-C asks the command to stop cleanly; a second one ends the process at once.
       let pressed = 0;
@@ -64,8 +67,7 @@ async function main(argv: string[]): Promise<number> {
     },
     setExitCode: () => {},
   };
-  // stdout first: a script piping ctx never builds the stdin stream for this.
-  if (process.stdout.isTTY && process.stdin.isTTY) {
+  if (isTerminal(1) && isTerminal(0)) {
     Object.defineProperty(io, "terminal", {
       get: () => ({ input: process.stdin, output: process.stdout }),
       enumerable: true,
@@ -74,22 +76,53 @@ async function main(argv: string[]): Promise<number> {
   return runCli(argv, io);
 }
 
-/** A reader that goes away (`ctx search | head -1`) is not an error of ctx: stop writing, end quietly. */
-function endQuietlyOnBrokenPipe(): void {
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on("error", (error: NodeJS.ErrnoException) => {
-      if (error.code === "EPIPE") process.exit(0);
-      throw error;
+/**
+ * ctx writes its output through the descriptors, synchronously (./hook-fast-path.ts writeAllSync): Node's stdout and
+ * stderr streams cost a process milliseconds to build (a pipe's loads node:net: bench/run.ts cli). A reader that
+ * goes away (`ctx search | head -1`) is not an error of ctx: stop writing, end quietly.
+ */
+function writeOut(text: string): void {
+  if (!writeAllSync(1, text)) process.exit(0);
+}
+
+function writeErr(text: string): void {
+  if (!writeAllSync(2, text)) process.exit(0);
+}
+
+/** The streams something built all the same (the terminal picker, `ctx serve`, a warning), for exitAfterFlush. */
+const builtStreams: NodeJS.WriteStream[] = [];
+
+/** Notes each of Node's stdout and stderr streams when it is built, and ends quietly when its reader goes away. */
+function watchStdStreams(): void {
+  for (const name of ["stdout", "stderr"] as const) {
+    const descriptor = Object.getOwnPropertyDescriptor(process, name);
+    const build = descriptor?.get;
+    if (build === undefined || descriptor?.configurable !== true) continue;
+    let stream: NodeJS.WriteStream | undefined;
+    Object.defineProperty(process, name, {
+      configurable: true,
+      enumerable: descriptor.enumerable === true,
+      get() {
+        if (stream === undefined) {
+          stream = build.call(process) as NodeJS.WriteStream;
+          stream.on("error", (error: NodeJS.ErrnoException) => {
+            if (error.code === "EPIPE") process.exit(0);
+            throw error;
+          });
+          builtStreams.push(stream);
+        }
+        return stream;
+      },
     });
   }
 }
 
-/** Ends the process once everything written to stdout and stderr has reached them: a pipe to a slow reader
- *  takes 64 KiB at a time, and `process.exit` would drop the rest. A write's callback runs after every
- *  earlier write is flushed, so an empty write is the marker. */
+/** Ends the process once everything written to a stream has reached it: a pipe to a slow reader takes 64 KiB at a
+ *  time, and `process.exit` would drop the rest. A write's callback runs after every earlier write is flushed, so an
+ *  empty write is the marker. */
 async function exitAfterFlush(code: number): Promise<never> {
   await Promise.all(
-    [process.stdout, process.stderr].map(
+    builtStreams.map(
       (stream) =>
         new Promise<void>((resolve) => (stream.writableLength === 0 ? resolve() : stream.write("", () => resolve()))),
     ),
@@ -105,7 +138,7 @@ if (argv[0] === "hook" && !argv.some((arg) => arg === "--help" || arg === "-h"))
   ]);
   await runHookFastPath(argv[1], { runHookProcess, loadHook });
 }
-endQuietlyOnBrokenPipe();
+watchStdStreams();
 main(argv).then(
   async (code) => {
     // `serve` keeps running on its own; every other command ends here.
@@ -116,7 +149,7 @@ main(argv).then(
     const error = explainSystemError(thrown) ?? thrown;
     const message = error instanceof Error ? error.message : String(error);
     // The message may quote a path, a session id or a transcript's text: sanitized like every other output.
-    const say = (text: string) => process.stderr.write(sanitizeTerminalText(text));
+    const say = (text: string) => writeErr(sanitizeTerminalText(text));
     say(`ctx: ${message}\n`);
     if (isCtxError(error) && error.hint !== undefined) say(`hint: ${error.hint}\n`);
     else if (!isCtxError(error) && error instanceof Error && error.stack) say(`${error.stack}\n`);
