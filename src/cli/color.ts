@@ -1,11 +1,38 @@
-// Colour for people reading a terminal (help headings, fork commands, doctor marks), through picocolors. Off when
-// stdout is not a terminal, when NO_COLOR is set (https://no-color.org), or TERM=dumb; FORCE_COLOR turns it on.
+// Colour for people reading a terminal (help headings, fork commands, doctor marks), through Node's util.styleText.
+// Off when stdout is not a terminal, when NO_COLOR is set (https://no-color.org), or TERM=dumb; FORCE_COLOR turns it
+// on. ctx decides (`validateStream: false`; Node before 22.13 takes no options and always paints): asking
+// process.stdout would build its stream, which the commands do without (src/bin/main.ts), as picocolors did on import.
 // Each highlighter is a Paint (./command-io.ts): it runs on text already sanitized (./output.ts `writerOf`) and
 // finds what to colour by the text's layout, so ctx's colour survives and no control from the data gets through.
-import picocolors from "picocolors";
+import { styleText } from "node:util";
 import type { CliContext } from "./command-io.ts";
 
-export type Colors = ReturnType<typeof picocolors.createColors>;
+type Paint = (text: string) => string;
+
+/** The colours ctx uses, each the identity when colour is off. */
+export interface Colors {
+  isColorSupported: boolean;
+  bold: Paint;
+  dim: Paint;
+  red: Paint;
+  green: Paint;
+  yellow: Paint;
+  cyan: Paint;
+}
+
+export function createColors(enabled: boolean): Colors {
+  const paint = (style: "bold" | "dim" | "red" | "green" | "yellow" | "cyan"): Paint =>
+    enabled ? (text) => styleText(style, text, { validateStream: false }) : (text) => text;
+  return {
+    isColorSupported: enabled,
+    bold: paint("bold"),
+    dim: paint("dim"),
+    red: paint("red"),
+    green: paint("green"),
+    yellow: paint("yellow"),
+    cyan: paint("cyan"),
+  };
+}
 
 export function colorEnabled(env: NodeJS.ProcessEnv, stdoutIsTTY: boolean): boolean {
   if (env.NO_COLOR !== undefined && env.NO_COLOR !== "") return false;
@@ -14,7 +41,7 @@ export function colorEnabled(env: NodeJS.ProcessEnv, stdoutIsTTY: boolean): bool
 }
 
 export function colorsFor(ctx: Pick<CliContext, "env" | "stdoutIsTTY">): Colors {
-  return picocolors.createColors(colorEnabled(ctx.env, ctx.stdoutIsTTY === true));
+  return createColors(colorEnabled(ctx.env, ctx.stdoutIsTTY === true));
 }
 
 /** The fork commands of `ctx search`'s list, in colour: the line a person copies stands out. */
