@@ -20,7 +20,7 @@ const common: Options = {
   // process many times its tree-shaken part (bench/run.ts hooks, importCostMs["zod/mini"]). Commander too, so that its
   // imports of node:util, node:child_process and node:fs become getBuiltinModule reads (every command loads it). The
   // MCP SDK stays external: only `ctx serve` loads it. @noble/hashes: its one SHA-256 module, not the package.
-  noExternal: [/^zod\/mini$/, /^@noble\/hashes\//, "@msgpack/msgpack", "lz4js", "fzstd", "commander"],
+  noExternal: [/^zod\/mini$/, /^@noble\/hashes\//, "stemmer", "@msgpack/msgpack", "lz4js", "fzstd", "commander"],
   // Keep `node:` on builtins: esbuild does not know `node:sqlite` and would emit a bare `sqlite` import.
   removeNodeProtocol: false,
   // The lean hook events' names, for src/bin/ctx.ts to route them without an import (a string: esbuild would put an
@@ -42,23 +42,42 @@ export default defineConfig([
     banner: { js: "#!/usr/bin/env node" },
     // Everything but the lean build's folder (the two builds run at once).
     clean: ["!lean/**"],
-    // Each group in one chunk (build/chunk-groups.ts): what main.ts loads (every command and program hook), and the
-    // program hooks' common path with SessionStart's after a compaction (docs/performance.md budgets it).
+    // The paths a person waits on, each by the modules it loads (build/chunk-groups.ts): each loads its code in a few
+    // chunks, where esbuild alone would split it by which commands share it (bench/run.ts cli, bench/run.ts hooks).
     esbuildPlugins: [
       leanEntryPlugin,
-      chunkGroupsPlugin([
-        { roots: ["src/bin/main.ts"] },
-        {
-          roots: [
-            "src/hooks/runtime/process.ts",
-            "src/hooks/runtime/table.ts",
-            "src/hooks/handlers/session-start.hook.ts",
-            "src/hooks/injection/compaction-audit-source.ts",
-          ],
-          // What every command loads through main.ts: `ctx --version` and `ctx --help` stay light.
-          without: ["src/version.ts", "src/log.ts", "src/cli/program.ts"],
-        },
-      ]),
+      chunkGroupsPlugin({
+        version: ["src/version.ts"],
+        help: ["src/cli/program.ts", "src/log.ts"],
+        status: [
+          "src/cli/program.ts",
+          "src/log.ts",
+          "src/cli/commands/status.ts",
+          "src/core/audit/report.ts",
+          "src/core/snapshots/retention.ts",
+          "src/store/audit/audit-store.ts",
+          "src/store/context/project-state.ts",
+          "src/store/snapshots/checkpoints.ts",
+        ],
+        search: ["src/cli/program.ts", "src/log.ts", "src/cli/commands/search.ts", "src/config/load.ts"],
+        // A config read for the first time, by any process (store/config/config-cache.ts): its own chunks, so a hook
+        // that reads it loads no command's code.
+        config: ["src/config/load.ts"],
+        // After every assistant message (src/bin/main.ts), without commander.
+        statusline: [
+          "src/cli/statusline.ts",
+          "src/config/paths.ts",
+          "src/store/config/config-cache.ts",
+          "src/hooks/runtime/stdin.ts",
+        ],
+        // SessionStart after a compaction: it re-injects the saved context (docs/performance.md budgets it).
+        "session-start": [
+          "src/hooks/runtime/process.ts",
+          "src/hooks/runtime/table.ts",
+          "src/hooks/handlers/session-start.hook.ts",
+          "src/hooks/injection/compaction-audit-source.ts",
+        ],
+      }),
     ],
   },
   {

@@ -1,30 +1,29 @@
-// Chunk groups for the program's build (tsup.config.ts): modules a process loads together, built into one chunk.
+// Chunk groups for the program's build (tsup.config.ts): the modules of each path a person waits on, in a few chunks.
 //
 // esbuild splits code by which entries reach each module: the entries, and every module loaded by `import()` (each
 // command, each hook handler, each lazy import). A module reached by a set of entries goes into the chunk of that
 // set, so a path through code the commands share with each other (config, the state files, the transcript reader)
 // comes out as thirty to fifty small files, and loading a file costs a process about half a millisecond whatever its
-// size (bench/run.ts hooks, SessionStart `compact`; bench/run.ts cli, `ctx status`). esbuild has no manual chunks.
+// size (bench/run.ts hooks, SessionStart `compact`; bench/run.ts cli). esbuild has no manual chunks.
 //
-// A group is the static closure of its roots (ctx's own source files only, less the members of earlier groups and
-// the hook handlers). Every entry that reaches a member of a group imports the whole group first, so all members
-// are reached by the same entries and land in one chunk. An entry loaded by `import()` becomes a small module that
-// imports its groups, then re-exports the entry; a hook handler (found by the table's glob import, which esbuild
-// resolves without plugins) gets the group imports prepended. The price: an entry loads the whole of a group it
-// touches, so a group holds what its paths load anyway. Entries that run on import (src/bin/ctx.ts, main.ts) are
-// left as they are; the groups' imports come first in the wrapper, so the order of evaluation stays a valid one.
+// The build names its hot paths, each by the modules it loads (its roots; src/bin/main.ts, which loads for every
+// one of them, is implied). A module is keyed by the hot paths that load it, and each key is a group: what main.ts
+// loads, then "loaded by `ctx status` and `ctx search` only", "by every path", and so on. A hot path loads exactly
+// the groups whose key holds it: only code it runs, in a handful of chunks. To put a group in one chunk, every entry
+// that reaches one of its members imports the whole group first, so all members are reached by the same entries. An
+// entry loaded by `import()` becomes a small module that imports its groups, then re-exports the entry; a hook
+// handler (found by the table's glob import, which esbuild resolves without plugins) gets the imports prepended. An
+// entry off the hot paths may so load code it does not run: a path's lazy imports belong in its roots (a hot path's
+// test counts its files: tests/e2e/hook-lean.test.ts, cli-lean.test.ts). The CLI's modules (src/cli/) are never
+// grouped, so that no hook loads commander through a group it shares with a command. Entries that run on import
+// (src/bin/ctx.ts, main.ts) are left as they are; the groups' imports come first, so the order of evaluation stays a
+// valid one.
 import { readFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import type { Options } from "tsup";
 
-/**
- * One group: the modules its roots load (paths from the repository's root), less those `without` loads: entries
- * whose paths must stay light (a module they load joins no group, or they would load the whole group).
- */
-export interface ChunkGroup {
-  roots: readonly string[];
-  without?: readonly string[];
-}
+/** The hot paths: a name, and the modules (paths from the repository's root) the path loads, by `import()` too. */
+export type HotPaths = Readonly<Record<string, readonly string[]>>;
 
 type EsbuildPlugin = NonNullable<Options["esbuildPlugins"]>[number];
 type PluginBuild = Parameters<EsbuildPlugin["setup"]>[0];
@@ -37,30 +36,44 @@ interface ImportGraph {
 const HANDLER = /(^|\/)src\/hooks\/handlers\/[^/]+\.hook\.ts$/;
 /** Entries that run on import: not wrapped (src/bin/ctx.ts stays import-free; main.ts starts the program). */
 const RUNS_ON_IMPORT = /(^|\/)src\/bin\/(ctx|main)\.ts$/;
+/**
+ * The CLI's own modules (commander's program, help, the commands): never grouped, so that no path that reaches a
+ * group shared with a command (a hook's lazy import of the store, say) loads commander with it.
+ */
+const CLI = /^src\/cli\//;
+/** What every hot path loads first. */
+const MAIN = "src/bin/main.ts";
 const NAMESPACE = "chunk-group";
 const INNER = Symbol("chunk-groups: resolving the wrapped entry");
 
 /** What each group holds and which groups an entry imports, from the build's import graph. */
 export class ChunkGroupPlan {
-  readonly members: string[][];
+  /** Each group's members, and the hot paths that load them (none: what main.ts loads). */
+  readonly groups: { paths: string[]; members: string[] }[] = [];
   readonly #inputs: ImportGraph["inputs"];
 
-  constructor(metafile: ImportGraph, groups: readonly ChunkGroup[]) {
+  constructor(metafile: ImportGraph, paths: HotPaths) {
     this.#inputs = metafile.inputs;
-    const taken = new Set<string>();
-    this.members = groups.map(({ roots, without = [] }) => {
-      const light = this.closure(without);
-      const members = [...this.closure(roots)].filter(
-        (path) =>
-          path.startsWith("src/") &&
-          !HANDLER.test(path) &&
-          !RUNS_ON_IMPORT.test(path) &&
-          !light.has(path) &&
-          !taken.has(path),
-      );
-      for (const path of members) taken.add(path);
-      return members;
-    });
+    const groupable = (path: string) =>
+      path.startsWith("src/") && !CLI.test(path) && !HANDLER.test(path) && !RUNS_ON_IMPORT.test(path);
+    const base = [...this.closure([MAIN])].filter(groupable);
+    if (base.length > 0) this.groups.push({ paths: [], members: base });
+    const taken = new Set(base);
+    const keys = new Map<string, { paths: string[]; members: string[] }>();
+    const reached = Object.entries(paths).map(([name, roots]) => ({ name, modules: this.closure(roots) }));
+    for (const path of Object.keys(this.#inputs)) {
+      if (!groupable(path) || taken.has(path)) continue;
+      const by = reached.filter(({ modules }) => modules.has(path)).map(({ name }) => name);
+      if (by.length === 0) continue;
+      const key = by.join(" ");
+      let group = keys.get(key);
+      if (group === undefined) {
+        group = { paths: by, members: [] };
+        keys.set(key, group);
+        this.groups.push(group);
+      }
+      group.members.push(path);
+    }
   }
 
   /** Every module `roots` load without `import()`. */
@@ -77,15 +90,25 @@ export class ChunkGroupPlan {
     return seen;
   }
 
-  /** The groups `entry` must import: those it reaches a member of. */
+  /**
+   * The groups `entry` must import: those it reaches a member of, with what the groups it imports reach in turn
+   * (a group's members load modules of other groups).
+   */
   groupsOf(entry: string): number[] {
-    const reached = this.closure([entry]);
-    return this.members.flatMap((members, index) => (members.some((path) => reached.has(path)) ? [index] : []));
+    const chosen = new Set<number>();
+    for (let reached = this.closure([entry]); ; ) {
+      const more = this.groups.flatMap(({ members }, index) =>
+        !chosen.has(index) && members.some((path) => reached.has(path)) ? [index] : [],
+      );
+      if (more.length === 0) return [...chosen].sort((a, b) => a - b);
+      for (const index of more) chosen.add(index);
+      reached = this.closure([entry, ...[...chosen].flatMap((index) => this.groups[index]?.members ?? [])]);
+    }
   }
 }
 
 /** The esbuild plugin. */
-export function chunkGroupsPlugin(groups: readonly ChunkGroup[], root = process.cwd()): EsbuildPlugin {
+export function chunkGroupsPlugin(paths: HotPaths, root = process.cwd()): EsbuildPlugin {
   return {
     name: "chunk-groups",
     setup(build: PluginBuild) {
@@ -109,14 +132,14 @@ export function chunkGroupsPlugin(groups: readonly ChunkGroup[], root = process.
           sourcemap: false,
         });
         if (metafile === undefined) throw new Error("chunk-groups: the first pass gave no metafile");
-        plan = new ChunkGroupPlan(metafile, groups);
+        plan = new ChunkGroupPlan(metafile, paths);
       });
       build.onResolve({ filter: new RegExp(`^${NAMESPACE}:\\d+$`) }, (args) => ({
         path: args.path,
         namespace: NAMESPACE,
       }));
       build.onLoad({ filter: /.*/, namespace: NAMESPACE }, (args) => ({
-        contents: (planned().members[Number(args.path.slice(NAMESPACE.length + 1))] ?? [])
+        contents: (planned().groups[Number(args.path.slice(NAMESPACE.length + 1))]?.members ?? [])
           .map((path) => `import ${JSON.stringify(resolve(root, path))};\n`)
           .join(""),
         resolveDir: root,

@@ -1,59 +1,85 @@
 // build/chunk-groups.ts on a small import graph: what each group holds and which groups an entry imports. (That the
-// built program keeps SessionStart's path in one chunk and `ctx --version` out of it: tests/e2e/hook-lean.test.ts and
-// tests/e2e/cli-lean.test.ts.)
+// built program loads SessionStart's path and the CLI's in a few chunks, and `ctx --version` none of the others:
+// tests/e2e/hook-lean.test.ts and tests/e2e/cli-lean.test.ts.)
 import { describe, expect, it } from "vitest";
 import { ChunkGroupPlan } from "../../build/chunk-groups.ts";
 
-const statics = (...paths: string[]) => paths.map((path) => ({ path, kind: "import-statement", original: path }));
-const lazy = (path: string) => ({ path, kind: "dynamic-import", original: path });
+const statics = (...paths: string[]) => paths.map((path) => ({ path, kind: "import-statement" }));
+const lazy = (path: string) => ({ path, kind: "dynamic-import" });
 
 const inputs = {
-  "src/bin/main.ts": { bytes: 1, imports: [...statics("src/errors.ts"), lazy("src/hooks/runtime/process.ts")] },
-  "src/errors.ts": { bytes: 1, imports: [] },
-  "src/version.ts": { bytes: 1, imports: [] },
+  "src/bin/main.ts": {
+    imports: [...statics("src/errors.ts"), lazy("src/version.ts"), lazy("src/hooks/runtime/process.ts")],
+  },
+  "src/errors.ts": { imports: [] },
+  "src/version.ts": { imports: [] },
   "src/hooks/runtime/process.ts": {
-    bytes: 1,
     imports: [...statics("src/errors.ts", "src/config/load.ts", "src/version.ts"), lazy("src/store/late.ts")],
   },
-  "src/hooks/handlers/session-start.hook.ts": { bytes: 1, imports: statics("src/store/state.ts") },
-  "src/config/load.ts": { bytes: 1, imports: statics("node_modules/zod/index.js") },
-  "src/store/state.ts": { bytes: 1, imports: statics("src/config/load.ts") },
-  "src/store/late.ts": { bytes: 1, imports: [] },
-  "src/cli/commands/search.ts": { bytes: 1, imports: statics("src/config/load.ts") },
-  "src/cli/commands/init.ts": { bytes: 1, imports: [] },
-  "node_modules/zod/index.js": { bytes: 1, imports: [] },
+  "src/hooks/handlers/session-start.hook.ts": { imports: statics("src/store/state.ts") },
+  "src/config/load.ts": { imports: statics("node_modules/zod/index.js", "src/config/schema.ts") },
+  "src/config/schema.ts": { imports: [] },
+  "src/store/state.ts": { imports: statics("src/config/load.ts") },
+  "src/store/late.ts": { imports: statics("src/store/archive.ts") },
+  "src/store/archive.ts": { imports: [] },
+  "src/cli/commands/search.ts": { imports: statics("src/config/load.ts", "src/search/rank.ts") },
+  "src/search/rank.ts": { imports: [] },
+  "src/cli/commands/init.ts": { imports: statics("src/setup/init.ts") },
+  "src/setup/init.ts": { imports: [] },
+  "src/cli/commands/doctor.ts": { imports: statics("src/search/rank.ts") },
+  "node_modules/zod/index.js": { imports: [] },
 };
-const metafile = { inputs, outputs: {} };
 
 describe("ChunkGroupPlan", () => {
-  const plan = new ChunkGroupPlan(metafile, [
-    { roots: ["src/bin/main.ts"] },
+  const plan = new ChunkGroupPlan(
+    { inputs },
     {
-      roots: ["src/hooks/runtime/process.ts", "src/hooks/handlers/session-start.hook.ts"],
-      without: ["src/version.ts"],
+      version: ["src/version.ts"],
+      search: ["src/cli/commands/search.ts"],
+      "session-start": ["src/hooks/runtime/process.ts", "src/hooks/handlers/session-start.hook.ts"],
     },
-  ]);
+  );
+  const groups = Object.fromEntries(
+    plan.groups.map(({ paths, members }) => [paths.join(" ") || "main", members.sort()]),
+  );
 
-  it("holds the roots' static closure: ctx's own files, no handler, no entry that runs on import, no lazy import", () => {
-    expect(plan.members[0]).toEqual(["src/errors.ts"]);
-    expect(plan.members[1]?.sort()).toEqual([
-      "src/config/load.ts",
-      "src/hooks/runtime/process.ts",
-      "src/store/state.ts",
-    ]);
+  it("groups ctx's own modules by the hot paths that load them, main.ts's first", () => {
+    expect(plan.groups[0]).toEqual({ paths: [], members: ["src/errors.ts"] });
+    expect(groups["version session-start"]).toEqual(["src/version.ts"]);
+    expect(groups["search session-start"]).toEqual(["src/config/load.ts", "src/config/schema.ts"]);
+    expect(groups.search).toEqual(["src/search/rank.ts"]);
+    expect(groups["session-start"]).toEqual(["src/hooks/runtime/process.ts", "src/store/state.ts"]);
   });
 
-  it("leaves out a module an earlier group holds, and what `without` loads", () => {
-    expect(plan.members[1]).not.toContain("src/errors.ts");
-    expect(plan.members[1]).not.toContain("src/version.ts");
+  it("leaves out what no hot path loads (a lazy import off the paths), the CLI, hook handlers, main.ts, packages", () => {
+    const all = plan.groups.flatMap(({ members }) => members);
+    expect(all).not.toContain("src/cli/commands/search.ts");
+    for (const path of ["src/store/late.ts", "src/setup/init.ts", "src/hooks/handlers/session-start.hook.ts"])
+      expect(all).not.toContain(path);
+    expect(all).not.toContain("src/bin/main.ts");
+    expect(all).not.toContain("node_modules/zod/index.js");
   });
 
-  it("has an entry import each group it reaches a member of, and no other", () => {
-    expect(plan.groupsOf("src/hooks/runtime/process.ts")).toEqual([0, 1]);
-    expect(plan.groupsOf("src/hooks/handlers/session-start.hook.ts")).toEqual([1]);
-    expect(plan.groupsOf("src/cli/commands/search.ts")).toEqual([1]);
-    expect(plan.groupsOf("src/cli/commands/init.ts")).toEqual([]);
-    expect(plan.groupsOf("src/version.ts")).toEqual([]);
-    expect(plan.groupsOf("src/store/late.ts")).toEqual([]);
+  const indexOf = (key: string) => plan.groups.findIndex(({ paths }) => (paths.join(" ") || "main") === key);
+  const named = (entry: string) => plan.groupsOf(entry).map((index) => plan.groups[index]?.paths.join(" ") || "main");
+
+  it("has a hot path's entry import exactly the groups of its path", () => {
+    expect(named("src/cli/commands/search.ts")).toEqual(["search session-start", "search"]);
+    expect(named("src/version.ts")).toEqual(["version session-start"]);
+    expect(named("src/hooks/runtime/process.ts").sort()).toEqual(
+      ["main", "version session-start", "search session-start", "session-start"].sort(),
+    );
+    expect(indexOf("main")).toBe(0);
+  });
+
+  it("has an entry off the paths import each group it reaches, and those its groups reach in turn", () => {
+    expect(named("src/cli/commands/init.ts")).toEqual([]);
+    expect(named("src/store/late.ts")).toEqual([]);
+    // doctor reaches rank.ts only. The handler reaches state.ts, whose group holds process.ts, which loads errors.ts
+    // (main's group) and version.ts.
+    expect(named("src/cli/commands/doctor.ts")).toEqual(["search"]);
+    expect(named("src/hooks/handlers/session-start.hook.ts").sort()).toEqual(
+      ["main", "version session-start", "search session-start", "session-start"].sort(),
+    );
   });
 });

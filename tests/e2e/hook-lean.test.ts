@@ -1,7 +1,7 @@
 // The hook path must stay lean (docs/performance.md): `ctx hook …` may not load the MCP SDK, SQLite,
 // full zod or commander. Checked on the built bundle by recording every module the process resolves;
 // zod/mini is bundled into ctx's own chunks, so full zod would show as its classic classes in them.
-import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -85,21 +85,38 @@ describe("hook path stays lean", () => {
     },
   );
 
-  it("`ctx hook session-start` loads the hook core as one chunk, and no node:crypto", async () => {
-    const common = { session_id: "s", transcript_path: "/t.jsonl", cwd: "PROJECT" };
+  it("SessionStart after a compaction loads its code in a few files (build/chunk-groups.ts), and no node:crypto", async () => {
     const dir = mkdtempSync(join(tmpdir(), "ctx-lean-"));
-    // The second start reads the state files the first one wrote (their containers are checked by SHA-256).
-    const input = JSON.stringify({ ...common, hook_event_name: "SessionStart", source: "startup" });
-    await modulesLoadedBy(["hook", "session-start"], input, { dir });
-    const modules = await modulesLoadedBy(["hook", "session-start"], input, { dir });
-    // build/chunk-groups.ts: the runtime, config, the state files and their container share one file.
-    const core = ownChunks(modules).filter((file) =>
-      readFileSync(file, "utf8").includes("// src/hooks/runtime/dispatch.ts"),
+    const transcript = join(dir, "t.jsonl");
+    const lines = Array.from({ length: 40 }, (_, i) => [
+      { type: "user", uuid: `u${i}`, sessionId: "s", message: { role: "user", content: `fix src/app.ts, step ${i}` } },
+      {
+        type: "assistant",
+        uuid: `a${i}`,
+        sessionId: "s",
+        message: { role: "assistant", id: `m${i}`, content: [{ type: "text", text: `changed src/app.ts (${i})` }] },
+      },
+    ]).flat();
+    writeFileSync(transcript, `${lines.map((line) => JSON.stringify(line)).join("\n")}\n`);
+    const common = { session_id: "s", transcript_path: transcript, cwd: "PROJECT" };
+    await modulesLoadedBy(
+      ["hook", "pre-compact"],
+      JSON.stringify({ ...common, hook_event_name: "PreCompact", trigger: "auto" }),
+      {
+        dir,
+      },
     );
-    expect(core).toHaveLength(1);
-    const text = readFileSync(core[0] as string, "utf8");
-    for (const source of ["src/config/layers.ts", "src/store/files/state-file.ts", "src/store/files/container.ts"])
-      expect(text, source).toContain(`// ${source}`);
+    const input = JSON.stringify({ ...common, hook_event_name: "SessionStart", source: "compact" });
+    const modules = await modulesLoadedBy(["hook", "session-start"], input, { dir });
+    // It re-injected what PreCompact saved: the audit's source was read.
+    const chunks = ownChunks(modules);
+    const sources = chunks.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/^\/\/ (src\/\S+)$/gm)].map((m) => m[1]),
+    );
+    expect(sources).toContain("src/hooks/injection/compaction-audit-source.ts");
+    // esbuild alone split this path into 47 files (each about half a millisecond to load); its hot path's groups
+    // make 20, here and in bench/run.ts hooks.
+    expect(chunks.length).toBeLessThanOrEqual(24);
     // Its tokens, temp names and small hashes need no node:crypto (core/text/random-hex.ts, core/hash/sha256.ts).
     expect(modules).toContain("builtin:fs");
     expect(modules).not.toContain("builtin:crypto");
