@@ -109,4 +109,22 @@ describe("sanitizeLogLine", () => {
     );
     expect(sanitizeLogLine("naïve café 日本")).toBe("naïve café 日本");
   });
+
+  it("escapes exactly the controls, one code point at a time, whichever way it finds them", () => {
+    const controls = (code: number) =>
+      code < 0x20 ||
+      (code >= 0x7f && code <= 0x9f) ||
+      (code >= 0x2028 && code <= 0x202e) ||
+      (code >= 0x2066 && code <= 0x2069);
+    for (let code = 0; code < 0x10000; code++) {
+      const char = String.fromCharCode(code);
+      const layout = code === 0x0a || code === 0x09;
+      expect(sanitizeLogLine(`a${char}b`) !== `a${char}b`, `U+${code.toString(16)}`).toBe(controls(code));
+      expect(sanitizeTerminalText(`a${char}b`) !== `a${char}b`, `U+${code.toString(16)}`).toBe(
+        controls(code) && !layout,
+      );
+    }
+    expect(sanitizeTerminalText("a\r\nb")).toBe("a\r\nb");
+    expect(sanitizeTerminalText("a\rb")).toBe("a\\rb");
+  });
 });

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { tokenizeForSearch } from "./tokens.ts";
+import { splitCamelCase, tokenizeForSearch } from "./tokens.ts";
 
 describe("tokenizeForSearch", () => {
   it.each([
@@ -76,5 +76,27 @@ describe("tokenizeForSearch", () => {
     for (const word of tokenizeForSearch("parse transcript line").split(" ")) expect(text.has(word)).toBe(true);
     const parts = new Set(tokenizeForSearch("the parse_transcript_line helper").split(" "));
     expect(parts.has(tokenizeForSearch("parseTranscriptLine").split(" ")[0] as string)).toBe(true);
+  });
+});
+
+describe("splitCamelCase", () => {
+  // The split as the Unicode expressions make it, for every word: the ASCII ones must agree with it.
+  const unicodeSplit = (word: string) =>
+    word
+      .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2")
+      .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
+      .split(" ");
+
+  it("splits an ASCII word as the Unicode expressions do", () => {
+    const letters = fc.constantFrom(..."aAbBzZ09xXyYÉéß".split(""));
+    fc.assert(
+      fc.property(fc.array(letters, { maxLength: 12 }), (chars) => {
+        const word = chars.join("");
+        expect(splitCamelCase(word)).toEqual(unicodeSplit(word));
+      }),
+      { numRuns: 5000 },
+    );
+    expect(splitCamelCase("HTTPServer2Error")).toEqual(["HTTP", "Server2", "Error"]);
+    expect(splitCamelCase("snakecase")).toEqual(["snakecase"]);
   });
 });

@@ -116,12 +116,22 @@ function pushIdentifier(tokens: string[], identifier: string): void {
   if (words.length > 1) for (const word of words) push(tokens, stemEnglish(word));
 }
 
-/** `parseTranscriptLine` → parse, Transcript, Line; `HTTPServer` → HTTP, Server; digits stay with their word. */
-function splitCamelCase(word: string): string[] {
-  return word
-    .replace(/(\p{Ll}|\p{N})(\p{Lu})/gu, "$1 $2")
-    .replace(/(\p{Lu})(\p{Lu}\p{Ll})/gu, "$1 $2")
-    .split(" ");
+const LOWER_UPPER = /(\p{Ll}|\p{N})(\p{Lu})/gu;
+const UPPER_WORD = /(\p{Lu})(\p{Lu}\p{Ll})/gu;
+const NON_ASCII = /[\u0080-\uffff]/;
+const ASCII_CAPITAL = /[A-Z]/;
+const ASCII_LOWER_UPPER = /([a-z0-9])([A-Z])/g;
+const ASCII_UPPER_WORD = /([A-Z])([A-Z][a-z])/g;
+
+/** `parseTranscriptLine` → parse, Transcript, Line; `HTTPServer` → HTTP, Server; digits stay with their word. ASCII
+ *  words (most) take the ASCII expressions, which split them the same and run several times faster; a word without a
+ *  capital is not split. */
+export function splitCamelCase(word: string): string[] {
+  if (!NON_ASCII.test(word)) {
+    if (!ASCII_CAPITAL.test(word)) return [word];
+    return word.replace(ASCII_LOWER_UPPER, "$1 $2").replace(ASCII_UPPER_WORD, "$1 $2").split(" ");
+  }
+  return word.replace(LOWER_UPPER, "$1 $2").replace(UPPER_WORD, "$1 $2").split(" ");
 }
 
 function push(tokens: string[], token: string): void {
