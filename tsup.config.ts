@@ -59,7 +59,7 @@ export default defineConfig([
           "src/store/context/project-state.ts",
           "src/store/snapshots/checkpoints.ts",
         ],
-        search: ["src/cli/program.ts", "src/log.ts", "src/cli/commands/search.ts", "src/config/load.ts"],
+        search: ["src/cli/program.ts", "src/log.ts", "src/cli/commands/search.ts"],
         // A config read for the first time, by any process (store/config/config-cache.ts): its own chunks, so a hook
         // that reads it loads no command's code.
         config: ["src/config/load.ts"],

@@ -3,13 +3,10 @@
 // `ctx_fork_detect` tool and `ctx search`, so both give the same answer.
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
-import * as z from "zod/mini";
 import type { Config } from "../config/schema.ts";
 import {
   type ForkCandidate,
-  ForkCandidateSchema,
   type RecentSession,
-  RecentSessionSchema,
   renderForkCandidates,
   renderNoMatch,
   toForkCandidate,
@@ -20,8 +17,12 @@ import type { SearchFilters } from "../core/search/model.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
 import type { KeptTeamConnection } from "../team/kept-connection.ts";
+import type { ForkDetectReport } from "./fork-report-schema.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
-import { requireJoinedTeam, SEARCH_SCOPES, type SearchScope } from "./search-scope.ts";
+import { requireJoinedTeam, type SearchScope } from "./search-scope.ts";
+
+export type { ForkDetectReport };
+
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import type { SyncSummary } from "./sync/sync-index.ts";
@@ -69,25 +70,6 @@ export interface ForkDetectResult {
   /** One line each on what the search had to leave out (the team server unreachable, …). */
   notices: string[];
 }
-
-/** The `ctx search --json` output and the ctx_fork_detect result. */
-export const ForkDetectReportSchema = z.object({
-  query: z.string(),
-  /** The answer as text: Claude Code hands the model the structured result, so it must say it all. */
-  message: z.string(),
-  /** Strong matches first, then weak ones (`weak: true`); empty only when nothing in the index matched. */
-  results: z.array(ForkCandidateSchema),
-  thresholdPercent: z.number(),
-  strongMatches: z.int(),
-  weakMatches: z.int(),
-  recent: z.array(RecentSessionSchema),
-  indexedSessions: z.int(),
-  /** Where it searched: local, team or all (search.scope). */
-  scope: z.enum(SEARCH_SCOPES),
-  /** What the search had to leave out, one line each (e.g. the team server did not answer); usually empty. */
-  notices: z.array(z.string()),
-});
-export type ForkDetectReport = z.infer<typeof ForkDetectReportSchema>;
 
 export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
   const weak = result.candidates.filter((candidate) => candidate.weak).length;
@@ -227,7 +209,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     recent,
     thresholdPercent: Math.round(threshold * 100),
     projects: filters.projects ?? null,
-    indexedSessions: index.stats().sessions,
+    indexedSessions: index.sessionCount(),
     refresh,
     scope,
     notices,

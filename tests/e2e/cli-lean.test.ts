@@ -96,6 +96,9 @@ describe("the CLI loads only what it runs", () => {
     expect(loaded.sources.filter((source) => unused.test(source))).toEqual([]);
     for (const name of ["syncIndex", "createEmbedder", "vectorSearchFor", "createServer"])
       expect(loaded.functions).not.toContain(name);
+    // Nor zod: the config comes from the cache the first search filled, and the report's schemas are the MCP tool's.
+    expect(loaded.sources.filter((source) => source.includes("/zod@"))).toEqual([]);
+    expect(first.sources.filter((source) => source.includes("/zod@"))).not.toEqual([]);
   });
 
   it("`ctx completion` loads every command: its script lists each one's options", async () => {

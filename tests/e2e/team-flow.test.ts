@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { claudeProjectDirName } from "../../src/config/claude-paths.ts";
-import { ForkDetectReportSchema } from "../../src/search/fork-detect.ts";
+import { ForkDetectReportSchema } from "../../src/search/fork-report-schema.ts";
 import { addMember, migrateTeam } from "../../src/team/service.ts";
 import { buildSecretCases } from "../fixtures/redaction/fake-secrets.ts";
 import { findPostgresBin, PG_SUPERUSER_PASSWORD, startPgCluster } from "../helpers/pg-cluster.ts";

@@ -4,7 +4,6 @@
 
 import type { Readable, Writable } from "node:stream";
 import type { Command } from "commander";
-import { loadConfig } from "../../config/load.ts";
 import { findProjectRoot } from "../../config/paths.ts";
 import type { ForkCandidate } from "../../core/search/fork-candidates.ts";
 import { CtxError } from "../../errors.ts";
@@ -15,6 +14,7 @@ import {
   runForkDetect,
 } from "../../search/fork-detect.ts";
 import { parseSearchScope, type SearchScope } from "../../search/search-scope.ts";
+import { loadCachedConfig } from "../../store/config/config-cache.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
 import { colorsFor, highlightSearchList } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
@@ -64,7 +64,8 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
           ...(scope === undefined ? {} : { scope }),
         },
         {
-          config: loadConfig({ projectRoot, env: ctx.env }),
+          // Through the config cache, as the hooks read it: a config seen before loads no zod (bench/run.ts cli).
+          config: await loadCachedConfig({ projectRoot, env: ctx.env }),
           env: ctx.env,
           projectRoot,
           now: () => Date.now(),

@@ -1,65 +1,17 @@
 // Turns ranked sessions into what /fork-detect shows: a percentage score with its parts, a relative date, a
 // trimmed preview, whether the transcript still exists (Claude Code deletes transcripts after
 // `cleanupPeriodDays`), and copy-paste fork commands that run from the session's own folder.
-import * as z from "zod/mini";
 import { quoteShellWord, shellCommand } from "../shell/quote.ts";
 import { isSessionId } from "../transcript/session-id.ts";
-import { type IndexedSession, type RankedSession, ScoreComponentsSchema } from "./model.ts";
+import type { ForkCandidate, RecentSession } from "./fork-candidate-schema.ts";
+import type { IndexedSession, RankedSession } from "./model.ts";
+
+export type { ForkCandidate, RecentSession };
 
 const DAY_MS = 86_400_000;
 /** Warn when a transcript is this close to Claude Code's cleanup sweep. */
 const EXPIRY_WARNING_DAYS = 7;
 const PREVIEW_CHARS = 280;
-
-/** A team result's origin (docs/team.md "Search"); absent on a session found only in the local index. */
-export const TeamOriginSchema = z.object({
-  /** The author's handle in the team. */
-  author: z.string(),
-  /** The project's identity on the team server (`github.com/acme/app[/<path>]`). */
-  project: z.string(),
-  branch: z.nullable(z.string()),
-  /** Its redacted transcript is on the server: `ctx fork` can fetch it. */
-  forkable: z.boolean(),
-  /** The same session is in this machine's index: it forks as a local session. */
-  local: z.boolean(),
-});
-
-export const ForkCandidateSchema = z.object({
-  rank: z.int(),
-  sessionId: z.string(),
-  /** Relevance, 0..1: what `search.minSimilarity` is compared with; `scorePercent` is the same, rounded, for people. */
-  score: z.number(),
-  scorePercent: z.number(),
-  /** Below `search.minSimilarity`: listed beneath the "weak matches" line. */
-  weak: z.boolean(),
-  /** The order: relevance × the near-tie multiplier (recency, chain quality), see `components`. */
-  rankScore: z.number(),
-  components: ScoreComponentsSchema,
-  project: z.string(),
-  cwd: z.nullable(z.string()),
-  updatedAt: z.string(),
-  relativeDate: z.string(),
-  topic: z.string(),
-  preview: z.string(),
-  messageCount: z.int(),
-  matchedChunks: z.int(),
-  transcriptPath: z.string(),
-  transcriptExists: z.boolean(),
-  /** Days until Claude Code's cleanup sweep may delete the transcript; null when it is already gone. */
-  expiresInDays: z.nullable(z.number()),
-  warning: z.nullable(z.string()),
-  forkCommand: z.string(),
-  /** Forks at the end of the best-matching exchange (`--resume-session-at`); null when its line is unknown. */
-  forkAtCommand: z.nullable(z.string()),
-  inSessionCommand: z.string(),
-  /** Sessions this one was forked from, and the forks made from it (src/core/search/lineage.ts). */
-  parents: z.array(z.string()),
-  forks: z.array(z.string()),
-  chainQuality: z.number(),
-  /** Set on a session from the team server. */
-  team: z.optional(TeamOriginSchema),
-});
-export type ForkCandidate = z.infer<typeof ForkCandidateSchema>;
 
 export interface ForkCandidateContext {
   now: number;
@@ -314,17 +266,6 @@ export function renderForkCandidates(query: string, candidates: readonly ForkCan
   }
   return lines.join("\n");
 }
-
-/** A recently active session, offered when nothing matches the query. */
-export const RecentSessionSchema = z.object({
-  sessionId: z.string(),
-  topic: z.string(),
-  project: z.string(),
-  cwd: z.nullable(z.string()),
-  relativeDate: z.string(),
-  forkCommand: z.string(),
-});
-export type RecentSession = z.infer<typeof RecentSessionSchema>;
 
 export function toRecentSession(session: IndexedSession, now: number): RecentSession {
   return {

@@ -1,7 +1,7 @@
 // The session index's data model, shared by ingestion (src/search/sync/), the SQLite store (src/search/session-index/session-index.ts),
 // ranking (src/core/search/ranking.ts), the embedders and the fork-detect surfaces. Plain data, no I/O.
 // Times are epoch milliseconds; similarity values are calibrated to 0..1 whatever the retriever.
-import * as z from "zod/mini";
+import type { ScoreComponents } from "./fork-candidate-schema.ts";
 
 /** Memory markers a chunk can carry (product document "Smart Fork Detection"); each boosts its session's score. */
 export type MemoryType = "PATTERN" | "WORKING_SOLUTION" | "WAITING";
@@ -60,27 +60,7 @@ export interface SearchFilters {
   tags?: string[];
 }
 
-/**
- * The composite score's parts (each 0..1 except boost and multiplier, both >= 1); fork-detect reports them.
- * `relevance` is what people see as the percentage and what `search.minSimilarity` is compared with;
- * `multiplier` is the near-tie lift from recency and chain quality (docs/search.md).
- */
-export const ScoreComponentsSchema = z.object({
-  relevance: z.number(),
-  bestSimilarity: z.number(),
-  passageSimilarity: z.number(),
-  averageSimilarity: z.number(),
-  chunkRatio: z.number(),
-  /** The best chunk on the query's pseudo-relevance feedback terms; null when no feedback terms were found. */
-  feedbackSimilarity: z.nullable(z.number()),
-  /** 1 when the session was active on a date the query names, 0 when not; null when the query names no date. */
-  namedDate: z.nullable(z.number()),
-  recency: z.number(),
-  chainQuality: z.number(),
-  boost: z.number(),
-  multiplier: z.number(),
-});
-export type ScoreComponents = z.infer<typeof ScoreComponentsSchema>;
+export type { ScoreComponents };
 
 /** Where a team session comes from (docs/team.md "Search"): absent on a session found only in the local index. */
 export interface TeamOrigin {

@@ -11,7 +11,8 @@ import {
 } from "../../../tests/helpers/mcp-project.ts";
 import { writeSampleClaudeDir } from "../../../tests/helpers/sample-claude-dir.ts";
 import { defaultConfig } from "../../config/defaults.ts";
-import { ForkDetectReportSchema, runForkDetect } from "../../search/fork-detect.ts";
+import { runForkDetect } from "../../search/fork-detect.ts";
+import { ForkDetectReportSchema } from "../../search/fork-report-schema.ts";
 
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const PHOENIX = "d6e0bada-1959-4eec-a9d2-0bfade768d8f";

@@ -1,7 +1,8 @@
 // ctx_fork_detect: the past sessions closest to what the person is about to do, ranked by relevance
 // (docs/search.md), each with a copy-paste fork command that runs from the session's own folder.
 import * as z from "zod/mini";
-import { ForkDetectReportSchema, forkDetectReportOf } from "../../search/fork-detect.ts";
+import { forkDetectReportOf } from "../../search/fork-detect.ts";
+import { ForkDetectReportSchema } from "../../search/fork-report-schema.ts";
 import { SEARCH_SCOPES } from "../../search/search-scope.ts";
 import { defineTool } from "../define-tool.ts";
 

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { thrownCtxError } from "../../../tests/helpers/ctx-error.ts";
-import type { IndexedChunk } from "../../core/search/model.ts";
+import type { ChunkHit, IndexedChunk } from "../../core/search/model.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import {
   NEWEST_POSTINGS,
@@ -85,6 +85,7 @@ describe("opening the session index", () => {
       value: String(SCHEMA_VERSION),
     });
     expect(index.stats()).toMatchObject({ sessions: 0, chunks: 0, projects: 0, lastSyncAt: null, vectors: 0 });
+    expect(index.sessionCount()).toBe(0);
   });
 
   it("a file that is not SQLite is INDEX_CORRUPT with the reindex hint, and is left as it was", () => {
@@ -150,6 +151,21 @@ describe("searching chunks", () => {
     }
     expect(index.searchChunks("postgres", {}, 10).map((hit) => hit.sessionId)).toEqual(["db"]);
     expect(index.searchChunks("nothing matches zebra", {}, 10)).toEqual([]);
+  });
+
+  it("reads a hit's text when it is first asked for; a chunk deleted since reads as empty", () => {
+    const { index } = freshIndex();
+    const long = `postgres migration ${"adds an index on users and ".repeat(20)}`;
+    addSession(index, "db", "p", 6_000, [long, "postgres vacuum notes"]);
+    const hits = index.searchChunks("postgres", {}, 10);
+    expect(hits).toHaveLength(2);
+    const [first, second] = hits as [ChunkHit, ChunkHit];
+    const texts = new Set([long, "postgres vacuum notes"]);
+    expect(texts.has(first.text)).toBe(true);
+    new IndexWriter(index.db).deleteChunks("/t/db.jsonl", 0);
+    expect(second.text).toBe("");
+    // Read once: the first hit keeps the text it read.
+    expect(texts.has(first.text)).toBe(true);
   });
 
   it("leaves out terms in half the chunks or more (idf ~0) but never all of them; statistics follow writes", () => {
@@ -235,6 +251,7 @@ describe("searching chunks", () => {
     expect(index.recentSessions(1)).toHaveLength(1);
     expect(index.chunkCount("a")).toBe(2);
     expect(index.stats()).toMatchObject({ sessions: 2, chunks: 3, projects: 2 });
+    expect(index.sessionCount()).toBe(2);
   });
 
   it("deleting chunks removes their FTS rows and vectors", () => {

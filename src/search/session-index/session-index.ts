@@ -40,6 +40,8 @@ export interface SessionIndex {
   readonly rebuiltFrom: number | null;
   close(): void;
   stats(): IndexStats;
+  /** How many sessions the index holds (stats() counts chunks, projects and vectors too). */
+  sessionCount(): number;
   /** When the last sync finished (epoch ms), or null before the first. */
   lastSyncAt(): number | null;
   /** Every indexed project (Claude Code's project folder names), sorted. */
@@ -154,6 +156,15 @@ function preparePrivateFile(dbPath: string): void {
 
 function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number | null): SessionIndex {
   const countChunks = db.prepare("SELECT count(*) AS n FROM chunks WHERE session_id = ?");
+  const selectText = db.prepare("SELECT text FROM chunks WHERE id = ?");
+  // A hit's text, read when first asked for (withStoredText): a damaged page is INDEX_CORRUPT there too.
+  const readText = (id: number): StoredText => {
+    try {
+      return (selectText.get(id) as { text: StoredText } | undefined)?.text ?? null;
+    } catch (error) {
+      throw asIndexError(index, error);
+    }
+  };
   const selectSession = db.prepare("SELECT * FROM sessions WHERE id = ?");
   const docsWithTerm = db.prepare("SELECT doc FROM chunks_vocab WHERE term = ?");
   const totalChunks = db.prepare("SELECT count(*) AS n FROM chunks");
@@ -202,6 +213,7 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
     rebuiltFrom,
     close: () => db.close(),
     stats: () => readStats(db, path),
+    sessionCount: () => Number((db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n),
     getSession(id) {
       const row = selectSession.get(id) as SessionRow | undefined;
       return row === undefined ? null : sessionFromRow(row);
@@ -257,10 +269,10 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
       // Every term common: FTS5 streams the newest postings (ORDER BY rowid DESC stops at the LIMIT), ranked here.
       const sql =
         where.sql !== ""
-          ? `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, c.last_uuid, -bm25(chunks_fts) AS score
+          ? `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.last_uuid, -bm25(chunks_fts) AS score
                FROM chunks_fts JOIN chunks c ON c.id = chunks_fts.rowid JOIN sessions s ON s.id = c.session_id
                WHERE chunks_fts MATCH ? ${where.sql} ORDER BY score DESC LIMIT ?`
-          : `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.text, c.last_uuid, hit.score FROM
+          : `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.last_uuid, hit.score FROM
                (SELECT rowid, -bm25(chunks_fts) AS score FROM chunks_fts WHERE chunks_fts MATCH ?
                 ${plan.newestPostings === null ? "ORDER BY rank LIMIT ?" : "ORDER BY rowid DESC LIMIT ?"}) hit
                JOIN chunks c ON c.id = hit.rowid ORDER BY hit.score DESC LIMIT ?`;
@@ -276,7 +288,7 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
             memoryType: row.memory_type as MemoryType | null,
             lastUuid: row.last_uuid,
           },
-          row.text,
+          () => readText(Number(row.id)),
         ),
       );
     },
@@ -285,15 +297,16 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
 }
 
 /**
- * The hit with its `text` read from the stored value when first asked for: of a search's hundreds of candidate
- * chunks only the leaders' texts are read (passages, snippets), and a stored text may be deflated.
+ * The hit with its `text` read from the index when first asked for: of a search's hundreds of candidate chunks only
+ * the leaders' texts are read (passages, snippets, feedback), and a stored text may be deflated. A chunk deleted
+ * since (a sync in another process) reads as "".
  */
-function withStoredText(hit: Omit<ChunkHit, "text">, stored: HitRow["text"]): ChunkHit {
+function withStoredText(hit: Omit<ChunkHit, "text">, stored: () => StoredText): ChunkHit {
   let text: string | undefined;
   return Object.defineProperty(hit, "text", {
     enumerable: true,
     get: () => {
-      text ??= unpackChunkText(stored);
+      text ??= unpackChunkText(stored());
       return text;
     },
   }) as ChunkHit;
@@ -368,13 +381,14 @@ export function planPostings(
   return { terms: chosen, newestPostings: rarest > POSTINGS_BUDGET && totalDocs > 0 ? NEWEST_POSTINGS : null };
 }
 
+/** chunks.text: plain or packed (./chunk-text.ts). */
+type StoredText = string | Uint8Array | null;
+
 interface HitRow {
   id: number;
   session_id: string;
   chunk_index: number;
   memory_type: string | null;
-  /** Plain or packed (./chunk-text.ts). */
-  text: string | Uint8Array | null;
   last_uuid: string | null;
   score: number;
 }

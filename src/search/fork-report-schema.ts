@@ -1,0 +1,24 @@
+// The `ctx search --json` output and the ctx_fork_detect tool's result, as one zod schema: the MCP tool checks its
+// output with it; ./fork-detect.ts, which builds the report, imports its type only (a search loads no zod).
+import * as z from "zod/mini";
+import { ForkCandidateSchema, RecentSessionSchema } from "../core/search/fork-candidate-schema.ts";
+import { SEARCH_SCOPES } from "./search-scope.ts";
+
+/** The `ctx search --json` output and the ctx_fork_detect result. */
+export const ForkDetectReportSchema = z.object({
+  query: z.string(),
+  /** The answer as text: Claude Code hands the model the structured result, so it must say it all. */
+  message: z.string(),
+  /** Strong matches first, then weak ones (`weak: true`); empty only when nothing in the index matched. */
+  results: z.array(ForkCandidateSchema),
+  thresholdPercent: z.number(),
+  strongMatches: z.int(),
+  weakMatches: z.int(),
+  recent: z.array(RecentSessionSchema),
+  indexedSessions: z.int(),
+  /** Where it searched: local, team or all (search.scope). */
+  scope: z.enum(SEARCH_SCOPES),
+  /** What the search had to leave out, one line each (e.g. the team server did not answer); usually empty. */
+  notices: z.array(z.string()),
+});
+export type ForkDetectReport = z.infer<typeof ForkDetectReportSchema>;
