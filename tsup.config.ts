@@ -46,38 +46,61 @@ export default defineConfig([
     // chunks, where esbuild alone would split it by which commands share it (bench/run.ts cli, bench/run.ts hooks).
     esbuildPlugins: [
       leanEntryPlugin,
-      chunkGroupsPlugin({
-        version: ["src/version.ts"],
-        help: ["src/cli/program.ts", "src/log.ts"],
-        status: [
-          "src/cli/program.ts",
-          "src/log.ts",
-          "src/cli/commands/status.ts",
-          "src/core/audit/report.ts",
-          "src/core/snapshots/retention.ts",
-          "src/store/audit/audit-store.ts",
-          "src/store/context/project-state.ts",
-          "src/store/snapshots/checkpoints.ts",
-        ],
-        search: ["src/cli/program.ts", "src/log.ts", "src/cli/commands/search.ts"],
-        // A config read for the first time, by any process (store/config/config-cache.ts): its own chunks, so a hook
-        // that reads it loads no command's code.
-        config: ["src/config/load.ts"],
-        // After every assistant message (src/bin/main.ts), without commander.
-        statusline: [
-          "src/cli/statusline.ts",
-          "src/config/paths.ts",
-          "src/store/config/config-cache.ts",
-          "src/hooks/runtime/stdin.ts",
-        ],
-        // SessionStart after a compaction: it re-injects the saved context (docs/performance.md budgets it).
-        "session-start": [
-          "src/hooks/runtime/process.ts",
-          "src/hooks/runtime/table.ts",
-          "src/hooks/handlers/session-start.hook.ts",
-          "src/hooks/injection/compaction-audit-source.ts",
-        ],
-      }),
+      chunkGroupsPlugin(
+        {
+          version: ["src/version.ts"],
+          help: ["src/cli/program.ts", "src/log.ts"],
+          status: [
+            "src/cli/program.ts",
+            "src/log.ts",
+            "src/cli/commands/status.ts",
+            "src/core/audit/report.ts",
+            "src/core/snapshots/retention.ts",
+            "src/store/audit/audit-store.ts",
+            "src/store/context/project-state.ts",
+            "src/store/snapshots/checkpoints.ts",
+          ],
+          search: ["src/cli/program.ts", "src/log.ts", "src/cli/commands/search.ts"],
+          // After every assistant message (src/bin/main.ts), without commander.
+          statusline: [
+            "src/cli/statusline.ts",
+            "src/config/paths.ts",
+            "src/store/config/config-cache.ts",
+            "src/hooks/runtime/stdin.ts",
+          ],
+          // SessionStart after a compaction: it re-injects the saved context (docs/performance.md budgets it).
+          "session-start": [
+            "src/hooks/runtime/process.ts",
+            "src/hooks/runtime/table.ts",
+            "src/hooks/handlers/session-start.hook.ts",
+            "src/hooks/injection/compaction-audit-source.ts",
+          ],
+        },
+        {
+          // A config read for the first time, by any process (store/config/config-cache.ts): its own chunks, so a hook
+          // that reads it loads no command's code.
+          config: ["src/config/load.ts"],
+          // The other hooks the benches time (bench/run.ts hooks), with what each loads lazily.
+          "pre-compact": [
+            "src/hooks/runtime/process.ts",
+            "src/hooks/runtime/table.ts",
+            "src/hooks/handlers/pre-compact.hook.ts",
+            "src/core/snapshots/retention.ts",
+            "src/hooks/injection/context-injection.ts",
+            "src/hooks/injection/injection-extras.ts",
+            "src/store/context/operations.ts",
+            "src/store/context/project-state.ts",
+            "src/store/snapshots/snapshots.ts",
+          ],
+          "session-end": [
+            "src/hooks/runtime/process.ts",
+            "src/hooks/runtime/table.ts",
+            "src/hooks/handlers/session-end.hook.ts",
+            "src/store/context/operations.ts",
+            "src/store/context/project-state.ts",
+          ],
+        },
+      ),
     ],
   },
   {

@@ -8,7 +8,9 @@
 //
 // The build names its hot paths, each by the modules it loads (its roots; src/bin/main.ts, which loads for every
 // one of them, is implied). A module is keyed by the hot paths that load it, and each key is a group: what main.ts
-// loads, then "loaded by `ctx status` and `ctx search` only", "by every path", and so on. A hot path loads exactly
+// loads, then "loaded by `ctx status` and `ctx search` only", "by every path", and so on. Other paths (a hook the
+// person does not wait on every time) key only the modules no hot path loads: each more key splits the groups the
+// hot paths load, so they load the hot paths' groups they touch whole. A hot path loads exactly
 // the groups whose key holds it: only code it runs, in a handful of chunks. To put a group in one chunk, every entry
 // that reaches one of its members imports the whole group first, so all members are reached by the same entries. An
 // entry loaded by `import()` becomes a small module that imports its groups, then re-exports the entry; a hook
@@ -52,7 +54,8 @@ export class ChunkGroupPlan {
   readonly groups: { paths: string[]; members: string[] }[] = [];
   readonly #inputs: ImportGraph["inputs"];
 
-  constructor(metafile: ImportGraph, paths: HotPaths) {
+  /** `others`: paths that key only the modules no hot path loads (they load whole the hot paths' groups they touch). */
+  constructor(metafile: ImportGraph, paths: HotPaths, others: HotPaths = {}) {
     this.#inputs = metafile.inputs;
     const groupable = (path: string) =>
       path.startsWith("src/") && !CLI.test(path) && !HANDLER.test(path) && !RUNS_ON_IMPORT.test(path);
@@ -60,10 +63,16 @@ export class ChunkGroupPlan {
     if (base.length > 0) this.groups.push({ paths: [], members: base });
     const taken = new Set(base);
     const keys = new Map<string, { paths: string[]; members: string[] }>();
-    const reached = Object.entries(paths).map(([name, roots]) => ({ name, modules: this.closure(roots) }));
+    const reach = (named: HotPaths) =>
+      Object.entries(named).map(([name, roots]) => ({ name, modules: this.closure(roots) }));
+    const hot = reach(paths);
+    const other = reach(others);
+    const loading = (reached: typeof hot, path: string) =>
+      reached.filter(({ modules }) => modules.has(path)).map(({ name }) => name);
     for (const path of Object.keys(this.#inputs)) {
       if (!groupable(path) || taken.has(path)) continue;
-      const by = reached.filter(({ modules }) => modules.has(path)).map(({ name }) => name);
+      const byHot = loading(hot, path);
+      const by = byHot.length > 0 ? byHot : loading(other, path);
       if (by.length === 0) continue;
       const key = by.join(" ");
       let group = keys.get(key);
@@ -108,7 +117,7 @@ export class ChunkGroupPlan {
 }
 
 /** The esbuild plugin. */
-export function chunkGroupsPlugin(paths: HotPaths, root = process.cwd()): EsbuildPlugin {
+export function chunkGroupsPlugin(paths: HotPaths, others: HotPaths = {}, root = process.cwd()): EsbuildPlugin {
   return {
     name: "chunk-groups",
     setup(build: PluginBuild) {
@@ -132,7 +141,7 @@ export function chunkGroupsPlugin(paths: HotPaths, root = process.cwd()): Esbuil
           sourcemap: false,
         });
         if (metafile === undefined) throw new Error("chunk-groups: the first pass gave no metafile");
-        plan = new ChunkGroupPlan(metafile, paths);
+        plan = new ChunkGroupPlan(metafile, paths, others);
       });
       build.onResolve({ filter: new RegExp(`^${NAMESPACE}:\\d+$`) }, (args) => ({
         path: args.path,

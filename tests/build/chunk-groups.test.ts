@@ -82,4 +82,23 @@ describe("ChunkGroupPlan", () => {
       ["main", "version session-start", "search session-start", "session-start"].sort(),
     );
   });
+
+  it("keys by another path only the modules no hot path loads", () => {
+    const withOthers = new ChunkGroupPlan(
+      { inputs },
+      { search: ["src/cli/commands/search.ts"] },
+      { "session-end": ["src/hooks/runtime/process.ts", "src/store/late.ts"] },
+    );
+    const keyed = Object.fromEntries(
+      withOthers.groups.map(({ paths, members }) => [paths.join(" ") || "main", members.sort()]),
+    );
+    // config/load.ts is the search path's too: keyed by it alone, so the hot path's groups are not split.
+    expect(keyed.search).toEqual(["src/config/load.ts", "src/config/schema.ts", "src/search/rank.ts"]);
+    expect(keyed["session-end"]).toEqual([
+      "src/hooks/runtime/process.ts",
+      "src/store/archive.ts",
+      "src/store/late.ts",
+      "src/version.ts",
+    ]);
+  });
 });
