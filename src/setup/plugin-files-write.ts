@@ -1,7 +1,8 @@
-// Writes the Claude Code plugin files at the repository root from src/core/setup/plugin-files.ts. Run after changing
-// the hook table or /fork-detect (a test fails until the checked-in files match), then let biome lay them out:
+// Writes the checked-in Claude Code plugin files at the repository root from src/core/setup/plugin-files.ts. Run after
+// changing /fork-detect or the manifest (a test fails until the checked-in files match; hooks/hooks.json is the
+// build's: src/core/setup/built-wiring.ts), then let biome lay them out:
 //   node -e 'import("./src/setup/plugin-files-write.ts").then((m) => m.writePluginFiles("."))'
-//   npx biome check --write .claude-plugin hooks
+//   npx biome check --write .claude-plugin commands
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { type PluginMeta, renderPluginFiles } from "../core/setup/plugin-files.ts";

@@ -1,5 +1,6 @@
-// Writes the repository's own Claude Code wiring from src/core/setup/self-wiring.ts. Run after changing the hook
-// table or /fork-detect (a test fails until the checked-in files match), then let biome lay them out:
+// Writes the repository's own checked-in Claude Code wiring from src/core/setup/self-wiring.ts. Run after changing
+// /fork-detect or the MCP entry (a test fails until the checked-in files match; .claude/settings.json is the build's:
+// src/core/setup/built-wiring.ts), then let biome lay them out:
 //   node -e 'import("./src/setup/self-wiring-write.ts").then((m) => m.writeSelfWiringFiles("."))'
 //   npx biome check --write .mcp.json .claude
 import { mkdir, writeFile } from "node:fs/promises";

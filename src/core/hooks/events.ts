@@ -2,7 +2,7 @@
 // Claude Code name or an alias; the handler is src/hooks/handlers/<key>.hook.ts, loaded by that name
 // (src/hooks/runtime/table.ts); `lean` rows run in the lean entry (src/bin/lean.ts, built on its own), the others in
 // the program; `wiring` is what `ctx init` and the plugin write into Claude Code's settings (core/setup/init/
-// hooks-spec.ts), what `ctx doctor` checks and what docs/hooks.md lists. Data only (no imports): src/bin/ctx.ts reads
+// hooks-spec.ts), what `ctx doctor` checks and what `ctx hook --help` lists. Data only (no imports): src/bin/ctx.ts reads
 // it to route a hook before anything else loads.
 //
 // Adding an event: a row here, its handler file and the handler's test (ARCHITECTURE.md, "Adding things").
@@ -12,7 +12,7 @@ export interface HookEventSpec {
   claude: string;
   /** More names `ctx hook` accepts. */
   aliases?: readonly string[];
-  /** What it is for, one line (docs/hooks.md). */
+  /** What it is for, one line (`ctx hook --help`). */
   summary: string;
   /** Claude Code runs it after every tool call or every turn: it runs in the lean entry (docs/performance.md). */
   lean?: boolean;

@@ -1,6 +1,6 @@
-// The Claude Code plugin files checked in at the repository root (.claude-plugin/, hooks/, commands/),
-// generated from the same hook table and slash commands as `ctx init` writes; a test keeps the checked-in
-// copies equal to this output.
+// The Claude Code plugin files at the repository root (.claude-plugin/, hooks/, commands/), generated from the same
+// hook table and slash commands as `ctx init` writes. Checked in, and a test keeps them equal to this output, but for
+// hooks/hooks.json, which `pnpm build` writes (./built-wiring.ts): adding a hook event changes no checked-in file.
 import { renderForkDetectCommand } from "./init/fork-detect.ts";
 import { buildHooksObject, type CtxCommand } from "./init/hooks-spec.ts";
 import { serializeJson } from "./init/json-text.ts";
@@ -57,12 +57,11 @@ export function renderMarketplace(meta: PluginMeta): string {
   });
 }
 
-/** Repository-relative path -> exact content of every plugin file. */
+/** Repository-relative path -> exact content of every checked-in plugin file. */
 export function renderPluginFiles(meta: PluginMeta): Record<string, string> {
   return {
     ".claude-plugin/plugin.json": renderPluginManifest(meta),
     ".claude-plugin/marketplace.json": renderMarketplace(meta),
-    "hooks/hooks.json": renderPluginHooks(),
     "commands/fork-detect.md": renderForkDetectCommand(),
     ...Object.fromEntries(SUMMARIES_COMMAND_NAMES.map((name) => [`commands/${name}.md`, renderSummariesCommand(name)])),
   };
