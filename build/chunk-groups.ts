@@ -16,8 +16,8 @@
 // entry loaded by `import()` becomes a small module that imports its groups, then re-exports the entry; a hook
 // handler (found by the table's glob import, which esbuild resolves without plugins) gets the imports prepended. An
 // entry off the hot paths may so load code it does not run: a path's lazy imports belong in its roots (a hot path's
-// test counts its files: tests/e2e/hook-lean.test.ts, cli-lean.test.ts). The CLI's modules (src/cli/) are never
-// grouped, so that no hook loads commander through a group it shares with a command. Entries that run on import
+// test counts its files: tests/e2e/hook-lean.test.ts, cli-lean.test.ts). The CLI's modules (src/cli/) are grouped
+// apart from the rest, so that no hook loads commander through a group it shares with a command. Entries that run on import
 // (src/bin/ctx.ts, main.ts) are left as they are; the groups' imports come first, so the order of evaluation stays a
 // valid one.
 import { readFileSync } from "node:fs";
@@ -38,10 +38,7 @@ interface ImportGraph {
 const HANDLER = /(^|\/)src\/hooks\/handlers\/[^/]+\.hook\.ts$/;
 /** Entries that run on import: not wrapped (src/bin/ctx.ts stays import-free; main.ts starts the program). */
 const RUNS_ON_IMPORT = /(^|\/)src\/bin\/(ctx|main)\.ts$/;
-/**
- * The CLI's own modules (commander's program, help, the commands): never grouped, so that no path that reaches a
- * group shared with a command (a hook's lazy import of the store, say) loads commander with it.
- */
+/** The CLI's own modules (commander's program, help, the commands): grouped apart from the rest. */
 const CLI = /^src\/cli\//;
 /** What every hot path loads first. */
 const MAIN = "src/bin/main.ts";
@@ -51,18 +48,17 @@ const INNER = Symbol("chunk-groups: resolving the wrapped entry");
 /** What each group holds and which groups an entry imports, from the build's import graph. */
 export class ChunkGroupPlan {
   /** Each group's members, and the hot paths that load them (none: what main.ts loads). */
-  readonly groups: { paths: string[]; members: string[] }[] = [];
+  readonly groups: { key: string; paths: string[]; members: string[] }[] = [];
   readonly #inputs: ImportGraph["inputs"];
 
   /** `others`: paths that key only the modules no hot path loads (they load whole the hot paths' groups they touch). */
   constructor(metafile: ImportGraph, paths: HotPaths, others: HotPaths = {}) {
     this.#inputs = metafile.inputs;
-    const groupable = (path: string) =>
-      path.startsWith("src/") && !CLI.test(path) && !HANDLER.test(path) && !RUNS_ON_IMPORT.test(path);
+    const groupable = (path: string) => path.startsWith("src/") && !HANDLER.test(path) && !RUNS_ON_IMPORT.test(path);
     const base = [...this.closure([MAIN])].filter(groupable);
-    if (base.length > 0) this.groups.push({ paths: [], members: base });
+    if (base.length > 0) this.groups.push({ key: "main", paths: [], members: base });
     const taken = new Set(base);
-    const keys = new Map<string, { paths: string[]; members: string[] }>();
+    const keys = new Map<string, { key: string; paths: string[]; members: string[] }>();
     const reach = (named: HotPaths) =>
       Object.entries(named).map(([name, roots]) => ({ name, modules: this.closure(roots) }));
     const hot = reach(paths);
@@ -74,10 +70,12 @@ export class ChunkGroupPlan {
       const byHot = loading(hot, path);
       const by = byHot.length > 0 ? byHot : loading(other, path);
       if (by.length === 0) continue;
-      const key = by.join(" ");
+      // The CLI's modules in groups of their own: no group holds both, so a path off the CLI (a hook's lazy import
+      // of the store) never loads commander through a group it shares with a command.
+      const key = `${CLI.test(path) ? "cli:" : ""}${by.join(" ")}`;
       let group = keys.get(key);
       if (group === undefined) {
-        group = { paths: by, members: [] };
+        group = { key, paths: by, members: [] };
         keys.set(key, group);
         this.groups.push(group);
       }

@@ -39,32 +39,34 @@ describe("ChunkGroupPlan", () => {
       "session-start": ["src/hooks/runtime/process.ts", "src/hooks/handlers/session-start.hook.ts"],
     },
   );
-  const groups = Object.fromEntries(
-    plan.groups.map(({ paths, members }) => [paths.join(" ") || "main", members.sort()]),
-  );
+  const groups = Object.fromEntries(plan.groups.map(({ key, members }) => [key, members.sort()]));
 
   it("groups ctx's own modules by the hot paths that load them, main.ts's first", () => {
-    expect(plan.groups[0]).toEqual({ paths: [], members: ["src/errors.ts"] });
+    expect(plan.groups[0]).toEqual({ key: "main", paths: [], members: ["src/errors.ts"] });
     expect(groups["version session-start"]).toEqual(["src/version.ts"]);
     expect(groups["search session-start"]).toEqual(["src/config/load.ts", "src/config/schema.ts"]);
     expect(groups.search).toEqual(["src/search/rank.ts"]);
     expect(groups["session-start"]).toEqual(["src/hooks/runtime/process.ts", "src/store/state.ts"]);
   });
 
-  it("leaves out what no hot path loads (a lazy import off the paths), the CLI, hook handlers, main.ts, packages", () => {
+  it("keeps the CLI's modules apart, in groups of their own", () => {
+    expect(groups["cli:search"]).toEqual(["src/cli/commands/search.ts"]);
+    expect(plan.groups.find(({ key }) => key === "cli:search")?.paths).toEqual(["search"]);
+  });
+
+  it("leaves out what no hot path loads (a lazy import off the paths), hook handlers, main.ts, packages", () => {
     const all = plan.groups.flatMap(({ members }) => members);
-    expect(all).not.toContain("src/cli/commands/search.ts");
     for (const path of ["src/store/late.ts", "src/setup/init.ts", "src/hooks/handlers/session-start.hook.ts"])
       expect(all).not.toContain(path);
     expect(all).not.toContain("src/bin/main.ts");
     expect(all).not.toContain("node_modules/zod/index.js");
   });
 
-  const indexOf = (key: string) => plan.groups.findIndex(({ paths }) => (paths.join(" ") || "main") === key);
-  const named = (entry: string) => plan.groupsOf(entry).map((index) => plan.groups[index]?.paths.join(" ") || "main");
+  const indexOf = (wanted: string) => plan.groups.findIndex(({ key }) => key === wanted);
+  const named = (entry: string) => plan.groupsOf(entry).map((index) => plan.groups[index]?.key);
 
   it("has a hot path's entry import exactly the groups of its path", () => {
-    expect(named("src/cli/commands/search.ts")).toEqual(["search session-start", "search"]);
+    expect(named("src/cli/commands/search.ts")).toEqual(["search session-start", "cli:search", "search"]);
     expect(named("src/version.ts")).toEqual(["version session-start"]);
     expect(named("src/hooks/runtime/process.ts").sort()).toEqual(
       ["main", "version session-start", "search session-start", "session-start"].sort(),
@@ -75,8 +77,8 @@ describe("ChunkGroupPlan", () => {
   it("has an entry off the paths import each group it reaches, and those its groups reach in turn", () => {
     expect(named("src/cli/commands/init.ts")).toEqual([]);
     expect(named("src/store/late.ts")).toEqual([]);
-    // doctor reaches rank.ts only. The handler reaches state.ts, whose group holds process.ts, which loads errors.ts
-    // (main's group) and version.ts.
+    // doctor reaches rank.ts only: its group holds no CLI module, so not search.ts and its config. The handler reaches
+    // state.ts, whose group holds process.ts, which loads errors.ts (main's group) and version.ts.
     expect(named("src/cli/commands/doctor.ts")).toEqual(["search"]);
     expect(named("src/hooks/handlers/session-start.hook.ts").sort()).toEqual(
       ["main", "version session-start", "search session-start", "session-start"].sort(),
@@ -89,9 +91,7 @@ describe("ChunkGroupPlan", () => {
       { search: ["src/cli/commands/search.ts"] },
       { "session-end": ["src/hooks/runtime/process.ts", "src/store/late.ts"] },
     );
-    const keyed = Object.fromEntries(
-      withOthers.groups.map(({ paths, members }) => [paths.join(" ") || "main", members.sort()]),
-    );
+    const keyed = Object.fromEntries(withOthers.groups.map(({ key, members }) => [key, members.sort()]));
     // config/load.ts is the search path's too: keyed by it alone, so the hot path's groups are not split.
     expect(keyed.search).toEqual(["src/config/load.ts", "src/config/schema.ts", "src/search/rank.ts"]);
     expect(keyed["session-end"]).toEqual([
