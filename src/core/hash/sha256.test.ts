@@ -19,4 +19,12 @@ describe("sha256", () => {
       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad",
     );
   });
+
+  it("hashes a small input after a large one (node:crypto's turn by then) the same", () => {
+    const small = new Uint8Array(100).fill(7);
+    const large = new Uint8Array(NATIVE_SHA256_FROM_BYTES).fill(3);
+    expect(new Uint8Array(sha256(large))).toEqual(native(large));
+    expect(new Uint8Array(sha256(small))).toEqual(native(small));
+  });
 });
+
