@@ -27,4 +27,3 @@ describe("sha256", () => {
     expect(new Uint8Array(sha256(small))).toEqual(native(small));
   });
 });
-
