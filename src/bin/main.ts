@@ -10,8 +10,9 @@ import { enableCtxCompileCache, isTerminal, runHookFastPath, writeAllSync } from
 enableCtxCompileCache(process.env);
 
 async function main(argv: string[]): Promise<number> {
-  // What commander would print for `ctx --version`, without loading it: scripts and prompts ask for it.
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V")) {
+  // What commander would print for `ctx --version`, without loading it: scripts and prompts ask for it. `ctx version`
+  // too, the word people type (docs/commands.md).
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-V" || argv[0] === "version")) {
     const { CTX_VERSION } = await import("../version.ts");
     writeOut(`${CTX_VERSION}\n`);
     return 0;

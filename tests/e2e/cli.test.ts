@@ -13,6 +13,8 @@ describe("ctx CLI", () => {
   it("--version prints the package version", async () => {
     const result = await runCtx(["--version"], { cwd, env });
     expect(result).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
+    // The word people type, as a command of its own (#24).
+    expect(await runCtx(["version"], { cwd, env })).toMatchObject({ code: 0, stdout: `${pkg.version}\n` });
   });
 
   it("--help lists the commands", async () => {
