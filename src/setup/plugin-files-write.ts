@@ -3,10 +3,10 @@
 // build's: src/core/setup/built-wiring.ts), then let biome lay them out:
 //   node -e 'import("./src/setup/plugin-files-write.ts").then((m) => m.writePluginFiles("."))'
 //   npx biome check --write .claude-plugin commands
-import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { readFile } from "node:fs/promises";
+import { join } from "node:path";
 import { type PluginMeta, renderPluginFiles } from "../core/setup/plugin-files.ts";
-import { assertAllInside } from "../store/files/contained-path.ts";
+import { writeRepositoryFiles } from "./repository-files.ts";
 
 const AUTHOR = "ctx contributors";
 
@@ -23,11 +23,5 @@ export async function readPluginMeta(repoRoot: string): Promise<PluginMeta> {
 
 export async function writePluginFiles(repoRoot: string): Promise<string[]> {
   const files = renderPluginFiles(await readPluginMeta(repoRoot));
-  // A checkout under review may hold links that leave it: checked before the first write, like `ctx init`.
-  await assertAllInside(repoRoot, Object.keys(files), { label: "the repository" });
-  for (const [path, content] of Object.entries(files)) {
-    await mkdir(dirname(join(repoRoot, path)), { recursive: true });
-    await writeFile(join(repoRoot, path), content);
-  }
-  return Object.keys(files);
+  return writeRepositoryFiles(repoRoot, files);
 }
