@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { runCliCaptured } from "../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
+import { missingTool } from "../../tests/helpers/required-tool.ts";
 import { HOOK_EVENT_NAMES } from "../core/hooks/events.ts";
 
 const dir = mkdtempSync(join(tmpdir(), "ctx-completion-"));
@@ -18,6 +19,8 @@ async function script(shell: string): Promise<string> {
   return path;
 }
 const has = (shell: string) => spawnSync(shell, ["-c", "exit 0"]).status === 0;
+const zshMissing = missingTool("zsh", has("zsh"), "apt-get install -y zsh");
+const fishMissing = missingTool("fish", has("fish"), "apt-get install -y fish");
 /** No start-up files: the user's own rc files must not change what is tested. */
 const QUIET: Record<string, string[]> = { bash: ["--norc", "--noprofile"], zsh: ["-f"], fish: ["--no-config"] };
 const run = (shell: string, code: string, ...args: string[]) => {
@@ -67,7 +70,7 @@ describe("ctx completion", () => {
     expect(complete("ctx", "completion", "")).toEqual(["bash", "zsh", "fish"]);
   });
 
-  it.skipIf(!has("zsh"))("zsh walks the same path and offers described candidates", async () => {
+  it.skipIf(zshMissing !== null)("zsh walks the same path and offers described candidates", async () => {
     const path = await script("zsh");
     const complete = (...words: string[]) =>
       run(
@@ -80,7 +83,7 @@ describe("ctx completion", () => {
     expect(complete("ctx", "search", "--project", "")).toEqual(["FILES"]);
   });
 
-  it.skipIf(!has("fish"))("fish completes with descriptions", async () => {
+  it.skipIf(fishMissing !== null)("fish completes with descriptions", async () => {
     const path = await script("fish");
     const complete = (line: string) => run("fish", `source ${path}; complete -C '${line}'`);
     expect(complete("ctx config s")).toEqual([expect.stringMatching(/^set\twrite one setting/)]);

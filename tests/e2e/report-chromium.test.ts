@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { missingTool } from "../helpers/required-tool.ts";
 import { runCtx } from "./ctx-process.ts";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
@@ -40,7 +41,9 @@ function loadInChromium(file: string, extra: string[] = []): { dom: string; log:
 const consoleLines = (log: string) => log.split("\n").filter((line) => line.includes(":CONSOLE"));
 const count = (dom: string, cls: string) => dom.match(new RegExp(`class="${cls}"`, "g"))?.length ?? 0;
 
-describe.skipIf(chromium === undefined)("ctx report in headless Chromium", () => {
+const chromiumMissing = missingTool("Chromium", chromium !== undefined, "apt-get install -y chromium");
+
+describe.skipIf(chromiumMissing !== null)("ctx report in headless Chromium", () => {
   it("loads with no console message and draws every point and marker", async () => {
     const base = mkdtempSync(join(tmpdir(), "ctx-report-e2e-"));
     const project = join(base, "project");

@@ -7,13 +7,14 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { missingTool } from "../helpers/required-tool.ts";
 import { writeSampleClaudeDir } from "../helpers/sample-claude-dir.ts";
 import { assistantText, userPrompt } from "../helpers/transcript-lines.ts";
 import { CTX_BIN, runCtx } from "./ctx-process.ts";
 
 const QUERY = "start the phoenix server in the background";
 const FIRST = "d6e0bada-1959-4eec-a9d2-0bfade768d8f";
-const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
+const hasTmux = missingTool("tmux", spawnSync("tmux", ["-V"]).status === 0, "apt-get install -y tmux") === null;
 const socket = `ctx-picker-test-${process.pid}`;
 const root = mkdtempSync(join(tmpdir(), "ctx-picker-"));
 const claudeDir = join(root, "claude");

@@ -10,6 +10,7 @@ import { chown, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
+import { isCi } from "./required-tool.ts";
 
 const NOBODY = 65_534;
 export const PG_SUPERUSER = "ctx_admin";
@@ -91,11 +92,6 @@ function run(bin: string, args: string[], timeoutMs = 60_000): Promise<{ code: n
 function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH ?? "/usr/bin:/bin", LC_ALL: "C.UTF-8", TZ: "UTC" };
   return env;
-}
-
-function isCi(env: NodeJS.ProcessEnv): boolean {
-  const value = env.CI;
-  return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
 }
 
 /** Starts a cluster, or says why it cannot (skip outside CI; under CI this throws instead). */

@@ -5,6 +5,7 @@ import { spawnSync } from "node:child_process";
 import { encode } from "@msgpack/msgpack";
 import { describe, expect, it } from "vitest";
 import { encodeContainer, HEADER_BYTES } from "../../src/store/files/container.ts";
+import { missingTool } from "../helpers/required-tool.ts";
 
 const value = (files: number) => ({
   files: Array.from({ length: files }, (_, i) => ({ path: `src/dir-${i % 30}/file-${i}.ts`, lines: i * 7 })),
@@ -16,10 +17,7 @@ const values = { lz4: value(120_000), zstd: value(3_000) };
 
 function toolMissing(tool: string): string | null {
   const probe = spawnSync(tool, ["--version"], { encoding: "utf8" });
-  if (probe.error === undefined && probe.status === 0) return null;
-  const reason = `\`${tool}\` is not installed (apt-get install -y ${tool})`;
-  if (process.env.CI) throw new Error(`${reason}; CI must have it`);
-  return reason;
+  return missingTool(`\`${tool}\``, probe.error === undefined && probe.status === 0, `apt-get install -y ${tool}`);
 }
 
 describe.each([

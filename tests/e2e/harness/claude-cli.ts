@@ -7,6 +7,7 @@ import { mkdir, rm, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
 import { setTimeout as delay } from "node:timers/promises";
+import { isCi } from "../../helpers/required-tool.ts";
 
 export const CLAUDE_CODE_VERSION = "2.1.330";
 const PACKAGE = "@anthropic-ai/claude-code";
@@ -137,11 +138,6 @@ async function resolveClaudeCli(): Promise<ClaudeCli> {
 }
 
 let pending: Promise<ClaudeCli> | undefined;
-
-function isCi(env: NodeJS.ProcessEnv): boolean {
-  const value = env.CI;
-  return value !== undefined && value !== "" && value !== "0" && value.toLowerCase() !== "false";
-}
 
 /**
  * The Claude Code binary to test against, installing it on first use. Resolves `{ skipReason }` when it
