@@ -11,7 +11,7 @@
 //       12     4  compressed payload length in bytes, u32 (the file is exactly 48 + this long)
 //       16    32  SHA-256 of the uncompressed payload (the msgpack bytes)
 //       48     …  compressed payload: a standard LZ4 or zstd frame (or the msgpack bytes for "none"),
-//                 so `tail -c +49 file | lz4 -d` (or `zstd -d`) prints the msgpack.
+//                 so `tail -c +49 file` is the msgpack (codec 0), or piped to `lz4 -d` (1) or `zstd -d` (2).
 // Bytes 0-5 (magic and version) keep their place in every future version; the rest may change with it.
 import { decode as decodeMsgpack, Encoder } from "@msgpack/msgpack";
 import { sha256 } from "../../core/hash/sha256.ts";
