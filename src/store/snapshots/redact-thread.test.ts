@@ -1,7 +1,7 @@
 // The snapshot transcript's redaction in a worker thread (redact-thread.ts): byte for byte what the same redaction
 // gives in this thread, secrets and allowlist included, across block boundaries; small inputs and a closed thread
 // stay in this thread.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { redactTranscriptBytes, startRedactionThread } from "./redact-thread.ts";
 import { TRANSFORM_BLOCK_BYTES } from "./transform-blocks.ts";
 
@@ -43,6 +43,9 @@ describe("startRedactionThread", () => {
     const expected = redactTranscriptBytes(raw, []);
     const thread = startRedactionThread([], { minThreadedBytes: 0 });
     const pending = thread.redact(raw);
+    // This thread helps once the worker has a block: on a loaded machine a worker slow to start would otherwise find
+    // every block taken (this thread redacts them all in about the time a cold worker takes to start).
+    await vi.waitFor(() => expect(thread.threadedBlocks).toBeGreaterThanOrEqual(1), { timeout: 30_000, interval: 1 });
     thread.help();
     const redacted = await pending;
     // Each block went to one thread: the worker claims from the front while this thread claims from the end.
