@@ -17,6 +17,7 @@ export default function setup(): () => void {
     else process.env.CTX_ARCHIVE__ENABLED = archive;
     if (previous === undefined) delete process.env.TMPDIR;
     else process.env.TMPDIR = previous;
-    if (process.env.CTX_KEEP_TEST_TMP !== "1") rmSync(runDir, { recursive: true, force: true });
+    if (process.env.CTX_KEEP_TEST_TMP !== "1")
+      rmSync(runDir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
   };
 }

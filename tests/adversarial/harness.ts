@@ -71,7 +71,9 @@ export function makeWorld(runner: Runner, name = "probe"): World {
     repo,
     env,
     runner,
-    cleanup: () => rmSync(base, { recursive: true, force: true }),
+    // Retried: a detached child of a hook (a snapshot's recompression, SessionEnd's queued index) may still be
+    // writing below the world for a moment after the hook returned (ENOTEMPTY, seen in CI).
+    cleanup: () => rmSync(base, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 }),
   };
 }
 
