@@ -49,8 +49,19 @@ export default defineConfig([
     // path splits the others' groups, so SessionStart, the tightest budget, shares its groups with few.
     esbuildPlugins: [
       leanEntryPlugin,
-      chunkGroupsPlugin(
-        {
+      chunkGroupsPlugin({
+        // Small modules that nearly every path loads (each was a group of a few hundred bytes to 18 KB shared by
+        // different sets of paths, so a file of its own on each): with main.ts's own, in one chunk.
+        withMain: [
+          "src/version.ts",
+          "src/log.ts",
+          "src/core/json/record.ts",
+          "src/config/hooks-disabled.ts",
+          "src/store/archive/archive-schedule.ts",
+          "src/hooks/runtime/stdin.ts",
+          "src/store/config/config-cache.ts",
+        ],
+        hot: {
           version: ["src/version.ts"],
           help: ["src/cli/program.ts", "src/log.ts"],
           search: ["src/cli/program.ts", "src/log.ts", "src/cli/commands/search.ts"],
@@ -63,13 +74,15 @@ export default defineConfig([
           ],
           // SessionStart after a compaction: it re-injects the saved context (docs/performance.md budgets it).
           "session-start": [
-            "src/hooks/runtime/process.ts",
-            "src/hooks/runtime/table.ts",
+            "src/hooks/runtime/run.ts",
             "src/hooks/handlers/session-start.hook.ts",
             "src/hooks/injection/compaction-audit-source.ts",
           ],
+          // The worker threads: each starts by loading its module's file, so its groups hold only what it runs (in a
+          // group shared with the program, PreCompact's redaction thread loaded 15 files and zod before its first block).
+          "redact-thread": ["src/store/snapshots/redact-thread.ts"],
         },
-        {
+        others: {
           // A config read for the first time, by any process (store/config/config-cache.ts): its own chunks, so a hook
           // that reads it loads no command's code.
           config: ["src/config/load.ts"],
@@ -86,8 +99,7 @@ export default defineConfig([
           ],
           // The other hooks the benches time (bench/run.ts hooks), with what each loads lazily.
           "pre-compact": [
-            "src/hooks/runtime/process.ts",
-            "src/hooks/runtime/table.ts",
+            "src/hooks/runtime/run.ts",
             "src/hooks/handlers/pre-compact.hook.ts",
             "src/core/snapshots/retention.ts",
             "src/hooks/injection/context-injection.ts",
@@ -97,14 +109,13 @@ export default defineConfig([
             "src/store/snapshots/snapshots.ts",
           ],
           "session-end": [
-            "src/hooks/runtime/process.ts",
-            "src/hooks/runtime/table.ts",
+            "src/hooks/runtime/run.ts",
             "src/hooks/handlers/session-end.hook.ts",
             "src/store/context/operations.ts",
             "src/store/context/project-state.ts",
           ],
         },
-      ),
+      }),
     ],
   },
   {

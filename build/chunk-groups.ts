@@ -29,9 +29,10 @@ export type HotPaths = Readonly<Record<string, readonly string[]>>;
 
 type EsbuildPlugin = NonNullable<Options["esbuildPlugins"]>[number];
 type PluginBuild = Parameters<EsbuildPlugin["setup"]>[0];
-/** What the plan reads of esbuild's metafile: each input's imports. */
+/** What the plan reads of esbuild's metafile: each input's imports, and how many bytes of each the outputs hold. */
 interface ImportGraph {
   inputs: Record<string, { imports: readonly { path: string; kind: string; external?: boolean }[] }>;
+  outputs?: Record<string, { inputs: Record<string, { bytesInOutput: number }> }>;
 }
 
 /** Hook handlers: loaded by the table's glob import, never statically; never group members. */
@@ -51,11 +52,25 @@ export class ChunkGroupPlan {
   readonly groups: { key: string; paths: string[]; members: string[] }[] = [];
   readonly #inputs: ImportGraph["inputs"];
 
-  /** `others`: paths that key only the modules no hot path loads (they load whole the hot paths' groups they touch). */
-  constructor(metafile: ImportGraph, paths: HotPaths, others: HotPaths = {}) {
+  /**
+   * `others`: paths that key only the modules no hot path loads (they load whole the hot paths' groups they touch).
+   * `withMain`: small modules nearly every path loads, loaded with main.ts's own (group 0): one file for them all.
+   */
+  constructor(metafile: ImportGraph, paths: HotPaths, others: HotPaths = {}, withMain: readonly string[] = []) {
     this.#inputs = metafile.inputs;
-    const groupable = (path: string) => path.startsWith("src/") && !HANDLER.test(path) && !RUNS_ON_IMPORT.test(path);
-    const base = [...this.closure([MAIN])].filter(groupable);
+    // A module that leaves no code (types only) is no member: a group of such modules would be an empty chunk, one
+    // more file to load for nothing.
+    const withCode = new Set(
+      Object.values(metafile.outputs ?? {}).flatMap(({ inputs }) =>
+        Object.entries(inputs).flatMap(([path, { bytesInOutput }]) => (bytesInOutput > 0 ? [path] : [])),
+      ),
+    );
+    const groupable = (path: string) =>
+      path.startsWith("src/") &&
+      !HANDLER.test(path) &&
+      !RUNS_ON_IMPORT.test(path) &&
+      (metafile.outputs === undefined || withCode.has(path));
+    const base = [...this.closure([MAIN, ...withMain])].filter(groupable);
     if (base.length > 0) this.groups.push({ key: "main", paths: [], members: base });
     const taken = new Set(base);
     const keys = new Map<string, { key: string; paths: string[]; members: string[] }>();
@@ -114,8 +129,11 @@ export class ChunkGroupPlan {
   }
 }
 
-/** The esbuild plugin. */
-export function chunkGroupsPlugin(paths: HotPaths, others: HotPaths = {}, root = process.cwd()): EsbuildPlugin {
+/** The esbuild plugin: the plan's arguments (see ChunkGroupPlan). */
+export function chunkGroupsPlugin(
+  { hot, others = {}, withMain = [] }: { hot: HotPaths; others?: HotPaths; withMain?: readonly string[] },
+  root = process.cwd(),
+): EsbuildPlugin {
   return {
     name: "chunk-groups",
     setup(build: PluginBuild) {
@@ -139,7 +157,7 @@ export function chunkGroupsPlugin(paths: HotPaths, others: HotPaths = {}, root =
           sourcemap: false,
         });
         if (metafile === undefined) throw new Error("chunk-groups: the first pass gave no metafile");
-        plan = new ChunkGroupPlan(metafile, paths, others);
+        plan = new ChunkGroupPlan(metafile, hot, others, withMain);
       });
       build.onResolve({ filter: new RegExp(`^${NAMESPACE}:\\d+$`) }, (args) => ({
         path: args.path,
@@ -175,6 +193,11 @@ export function chunkGroupsPlugin(paths: HotPaths, others: HotPaths = {}, root =
       // On the handler's first line, so its source map stays true.
       build.onLoad({ filter: HANDLER }, (args) => ({
         contents: `${importsOf(args.path)}${readFileSync(args.path, "utf8")}`,
+        loader: "ts",
+      }));
+      // main.ts loads group 0 whole (its own modules and `withMain`'s), so that they make one chunk.
+      build.onLoad({ filter: /(^|\/)src\/bin\/main\.ts$/ }, (args) => ({
+        contents: `${planned().groups[0]?.key === "main" ? `import "${NAMESPACE}:0";` : ""}${readFileSync(args.path, "utf8")}`,
         loader: "ts",
       }));
     },

@@ -133,10 +133,7 @@ async function exitAfterFlush(code: number): Promise<never> {
 
 const argv = process.argv.slice(2);
 if (argv[0] === "hook" && !argv.some((arg) => arg === "--help" || arg === "-h")) {
-  const [{ runHookProcess }, { loadHook }] = await Promise.all([
-    import("../hooks/runtime/process.ts"),
-    import("../hooks/runtime/table.ts"),
-  ]);
+  const { runHookProcess, loadHook } = await import("../hooks/runtime/run.ts");
   await runHookFastPath(argv[1], { runHookProcess, loadHook });
 }
 watchStdStreams();

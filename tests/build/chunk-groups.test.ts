@@ -85,6 +85,39 @@ describe("ChunkGroupPlan", () => {
     );
   });
 
+  it("leaves out a module that leaves no code (types only): its group would be an empty chunk", () => {
+    const bytes = (paths: string[], size: number) =>
+      Object.fromEntries(paths.map((path) => [path, { bytesInOutput: size }]));
+    const withOutputs = new ChunkGroupPlan(
+      {
+        inputs,
+        outputs: {
+          "dist/a.js": { inputs: { ...bytes(Object.keys(inputs), 10), ...bytes(["src/search/rank.ts"], 0) } },
+          "dist/b.js": { inputs: bytes(["src/config/schema.ts"], 0) },
+        },
+      },
+      { search: ["src/cli/commands/search.ts"] },
+    );
+    const all = withOutputs.groups.flatMap(({ members }) => members);
+    expect(all).not.toContain("src/search/rank.ts");
+    expect(all).toContain("src/config/schema.ts"); // it has code in another output
+  });
+
+  it("puts `withMain`'s modules (and what they load) in main.ts's group, out of every other", () => {
+    const withMain = new ChunkGroupPlan(
+      { inputs },
+      { version: ["src/version.ts"], search: ["src/cli/commands/search.ts"] },
+      {},
+      ["src/version.ts", "src/store/state.ts"],
+    );
+    expect(withMain.groups[0]?.members.sort()).toEqual(
+      ["src/config/load.ts", "src/config/schema.ts", "src/errors.ts", "src/store/state.ts", "src/version.ts"].sort(),
+    );
+    const keyed = Object.fromEntries(withMain.groups.map(({ key, members }) => [key, members.sort()]));
+    expect(keyed.search).toEqual(["src/search/rank.ts"]);
+    expect(keyed.version).toBeUndefined();
+  });
+
   it("keys by another path only the modules no hot path loads", () => {
     const withOthers = new ChunkGroupPlan(
       { inputs },

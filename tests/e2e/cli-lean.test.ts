@@ -57,6 +57,15 @@ async function loadedBy(args: string[], okCodes: number[] = [0]): Promise<Loaded
 const commandModules = (loaded: Loaded) => loaded.functions.filter((name) => /^register\w+Commands?$/.test(name));
 const matching = (loaded: Loaded, pattern: RegExp) => loaded.modules.filter((url) => pattern.test(url));
 
+/** Modules of the hooks' groups: the state files, the saved context, the config's schema. */
+const HOOK_GROUP_MODULES = [
+  "src/store/files/state-file.ts",
+  "src/store/files/container.ts",
+  "src/core/context/extract.ts",
+  "src/config/schema.ts",
+  "src/config/load.ts",
+];
+
 describe("the CLI loads only what it runs", () => {
   it("`ctx --version` loads no commander and nothing of the CLI", async () => {
     const loaded = await loadedBy(["--version"]);
@@ -66,8 +75,10 @@ describe("the CLI loads only what it runs", () => {
     expect(loaded.sources.filter((source) => source.includes("/commander@"))).toEqual([]);
     expect(loaded.functions).not.toContain("createProgram");
     expect(commandModules(loaded)).toEqual([]);
-    // Nor the hooks' chunk group (build/chunk-groups.ts, `without`), which holds config and the state files.
-    expect(loaded.sources.filter((source) => source.startsWith("src/config/"))).toEqual(["src/config/paths.ts"]);
+    // Nor the hooks' groups (build/chunk-groups.ts), which hold the state files and the config schema. (The cached
+    // config's reader is main.ts's group: tsup.config.ts `withMain`.)
+    for (const heavy of HOOK_GROUP_MODULES) expect(loaded.sources).not.toContain(heavy);
+    expect(matching(loaded, /\/dist\//).length).toBeLessThanOrEqual(4);
   });
 
   it("`ctx --help` lists every command and loads none of their modules", async () => {

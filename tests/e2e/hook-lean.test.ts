@@ -1,12 +1,12 @@
 // The hook path must stay lean (docs/performance.md): `ctx hook …` may not load the MCP SDK, SQLite,
 // full zod or commander. Checked on the built bundle by recording every module the process resolves;
 // zod/mini is bundled into ctx's own chunks, so full zod would show as its classic classes in them.
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { runCtx } from "./ctx-process.ts";
+import { CTX_BIN, runCtx } from "./ctx-process.ts";
 
 const recorder = fileURLToPath(new URL("./record-imports.mjs", import.meta.url));
 
@@ -115,11 +115,51 @@ describe("hook path stays lean", () => {
     );
     expect(sources).toContain("src/hooks/injection/compaction-audit-source.ts");
     // esbuild alone split this path into 47 files (each about half a millisecond to load); its hot path's groups
-    // make 20, here and in bench/run.ts hooks.
-    expect(chunks.length).toBeLessThanOrEqual(24);
+    // make 10, here and in bench/run.ts hooks.
+    expect(chunks.length).toBeLessThanOrEqual(12);
     // Its tokens, temp names and small hashes need no node:crypto (core/text/random-hex.ts, core/hash/sha256.ts).
     expect(modules).toContain("builtin:fs");
     expect(modules).not.toContain("builtin:crypto");
+  });
+
+  it("PreCompact's redaction thread loads only the redaction code: its file and what that imports", () => {
+    // The worker starts by loading the file that holds src/store/snapshots/redact-thread.ts (it runs that module);
+    // in a group shared with the program it loaded 15 files and zod before it redacted a block.
+    const dist = dirname(CTX_BIN);
+    const holder = readdirSync(dist).find(
+      (name) =>
+        name.endsWith(".js") &&
+        readFileSync(join(dist, name), "utf8").includes("// src/store/snapshots/redact-thread.ts"),
+    );
+    expect(holder).toBeDefined();
+    const loaded = new Set<string>();
+    const visit = (file: string): void => {
+      if (loaded.has(file)) return;
+      loaded.add(file);
+      const text = readFileSync(file, "utf8");
+      for (const match of text.matchAll(/^(?:import|export)\s[^;]*?from\s*'(\.[^']+)'|^import\s*'(\.[^']+)'/gm)) {
+        visit(resolve(dirname(file), match[1] ?? match[2] ?? ""));
+      }
+    };
+    visit(join(dist, holder ?? ""));
+    const files = [...loaded];
+    const sources = files.flatMap((file) =>
+      [...readFileSync(file, "utf8").matchAll(/^\/\/ (src\/\S+)$/gm)].map((m) => m[1] ?? ""),
+    );
+    expect(sources).toContain("src/core/redact/redact.ts");
+    // Beside the redaction, main.ts's group (the small modules every path loads: tsup.config.ts `withMain`), and
+    // nothing of the hook's own: not the state files, the saved context or the snapshots' store.
+    for (const heavy of [
+      "src/store/files/state-file.ts",
+      "src/store/files/container.ts",
+      "src/core/context/extract.ts",
+      "src/store/snapshots/snapshots.ts",
+      "src/hooks/handlers/pre-compact.hook.ts",
+    ]) {
+      expect(sources).not.toContain(heavy);
+    }
+    expect(files.filter((file) => readFileSync(file, "utf8").includes(ZOD_MINI_MARKER))).toEqual([]);
+    expect(files.length).toBeLessThanOrEqual(3);
   });
 
   it("the checks would catch a heavy import: `ctx serve` loads commander, the MCP SDK and full zod", async () => {

@@ -16,10 +16,7 @@ export function registerHookCommand(program: Command, ctx: CliContext): void {
       `\nAlways exits 0 unless blocking is the feature; problems are one line on stderr.\n\n${describeHookEvents()}`,
     )
     .action(async (event: string) => {
-      const [{ runHookProcess }, { loadHook }] = await Promise.all([
-        import("../../hooks/runtime/process.ts"),
-        import("../../hooks/runtime/table.ts"),
-      ]);
+      const { runHookProcess, loadHook } = await import("../../hooks/runtime/run.ts");
       const result = await runHookProcess(
         event,
         { stdin: ctx.stdin as NodeJS.ReadStream, env: ctx.env, cliPath: ctx.cliPath ?? "" },

@@ -13,6 +13,7 @@ import { HOOK_ARCHIVE_INTERVAL_MS, startArchivePassIfDue } from "../../store/arc
 import { readInjection, writeInjection } from "../../store/context/injection.ts";
 import { removeOrphanedTempFiles } from "../../store/files/atomic-write.ts";
 import { updateSessionsSeen } from "../../store/sessions/seen.ts";
+import { findAuditSource } from "../injection/compaction-audit-source.ts";
 import { claudeCodePid } from "../runtime/claude-pid.ts";
 import { defineHook } from "../runtime/define-hook.ts";
 import { type SessionStartInput, SessionStartInputSchema } from "../runtime/schemas.ts";
@@ -99,8 +100,7 @@ async function injectedContext(input: SessionStartInput, deps: HookDeps): Promis
     injection !== null && injection.sessionId === input.session_id && !injection.settled ? injection : null;
   if (pending !== null) {
     // The summary exists now: audit what it lost and lead with that (the audit never runs in PreCompact).
-    const audited = await import("../injection/compaction-audit-source.ts")
-      .then(({ findAuditSource }) => findAuditSource(pending, input.transcript_path, deps.projectRoot))
+    const audited = await findAuditSource(pending, input.transcript_path, deps.projectRoot)
       .then(async (source) =>
         source === null
           ? null
