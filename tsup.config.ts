@@ -60,6 +60,8 @@ export default defineConfig([
           "src/store/archive/archive-schedule.ts",
           "src/hooks/runtime/stdin.ts",
           "src/store/config/config-cache.ts",
+          // Claude Code's folders: every hook and most commands.
+          "src/config/claude-paths.ts",
         ],
         hot: {
           version: ["src/version.ts"],
@@ -76,7 +78,6 @@ export default defineConfig([
           "session-start": [
             "src/hooks/runtime/run.ts",
             "src/hooks/handlers/session-start.hook.ts",
-            "src/hooks/injection/compaction-audit-source.ts",
           ],
           // The worker threads: each starts by loading its module's file, so its groups hold only what it runs (in a
           // group shared with the program, PreCompact's redaction thread loaded 15 files and zod before its first block).
