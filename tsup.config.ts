@@ -75,13 +75,17 @@ export default defineConfig([
             "src/hooks/runtime/stdin.ts",
           ],
           // SessionStart after a compaction: it re-injects the saved context (docs/performance.md budgets it).
-          "session-start": [
-            "src/hooks/runtime/run.ts",
-            "src/hooks/handlers/session-start.hook.ts",
-          ],
+          "session-start": ["src/hooks/runtime/run.ts", "src/hooks/handlers/session-start.hook.ts"],
           // The worker threads: each starts by loading its module's file, so its groups hold only what it runs (in a
           // group shared with the program, PreCompact's redaction thread loaded 15 files and zod before its first block).
           "redact-thread": ["src/store/snapshots/redact-thread.ts"],
+          // SessionEnd: as another path it loaded SessionStart's groups whole (the audit, the rules, 173 KB).
+          "session-end": [
+            "src/hooks/runtime/run.ts",
+            "src/hooks/handlers/session-end.hook.ts",
+            "src/store/context/operations.ts",
+            "src/store/context/project-state.ts",
+          ],
         },
         others: {
           // A config read for the first time, by any process (store/config/config-cache.ts): its own chunks, so a hook
@@ -98,7 +102,7 @@ export default defineConfig([
             "src/store/context/project-state.ts",
             "src/store/snapshots/checkpoints.ts",
           ],
-          // The other hooks the benches time (bench/run.ts hooks), with what each loads lazily.
+          // PreCompact (bench/run.ts hooks), with what it loads lazily.
           "pre-compact": [
             "src/hooks/runtime/run.ts",
             "src/hooks/handlers/pre-compact.hook.ts",
@@ -108,12 +112,6 @@ export default defineConfig([
             "src/store/context/operations.ts",
             "src/store/context/project-state.ts",
             "src/store/snapshots/snapshots.ts",
-          ],
-          "session-end": [
-            "src/hooks/runtime/run.ts",
-            "src/hooks/handlers/session-end.hook.ts",
-            "src/store/context/operations.ts",
-            "src/store/context/project-state.ts",
           ],
         },
       }),
