@@ -13,13 +13,36 @@ import { planOf } from "../src/core/schema/plan.ts";
 
 /** Source module (from the repository's root) -> the schemas compiled from it. */
 export const COMPILED_SCHEMAS: Record<string, readonly string[]> = {
-  // The every-call hooks (`ctx hook post-tool-use`, `stop`): their input.
-  "src/hooks/runtime/schemas.ts": ["PostToolUseInputSchema", "StopInputSchema"],
+  // Every hook's input (`ctx hook <event>`: no hook loads zod for it).
+  "src/hooks/runtime/schemas.ts": [
+    "SessionStartInputSchema",
+    "PreCompactInputSchema",
+    "PostCompactInputSchema",
+    "PostToolUseInputSchema",
+    "UserPromptSubmitInputSchema",
+    "StopInputSchema",
+    "SessionEndInputSchema",
+  ],
   // The files those hooks read: the guard's state, the checkpoint counter.
   "src/core/guard/state-schema.ts": ["GuardStateSchema"],
   "src/core/guard/checkpoint-mark-schema.ts": ["CheckpointMarkSchema", "SingleSessionMarkSchema"],
   // What the server's guard hands on to the next tick or the Stop hook.
   "src/core/guard/tick-handoff-schema.ts": ["TickHandoffSchema"],
+  // The files SessionStart reads and writes (it loads no zod either).
+  "src/core/context/injection-schema.ts": ["InjectionSchema"],
+  "src/core/sessions/seen-schema.ts": ["SessionsFileSchema"],
+  // Every lock's owner record.
+  "src/store/files/lock-owner-schema.ts": ["LockOwnerSchema"],
+  // A stored compaction audit, which SessionStart leads the re-injection with.
+  "src/core/audit/compaction-audit-schema.ts": ["CompactionAuditSchema"],
+  // Every transcript line ctx reads (core/transcript/entries.ts).
+  "src/core/transcript/entry-schemas.ts": [
+    "UserEntrySchema",
+    "AssistantEntrySchema",
+    "SystemEntrySchema",
+    "SummaryEntrySchema",
+    "TitleEntrySchema",
+  ],
 };
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -51,7 +74,7 @@ function moduleText(source: string, names: readonly string[], exports: Record<st
     const type = typeName(name);
     return [
       `/** ${name}, compiled: the value as zod returns it, or zod's first issue. */`,
-      `export const check${type}: (value: unknown) => SchemaCheck<${type}> = ${checkerSource(planOf(schema))}(Symbol("invalid"));`,
+      `export const check${type}: (value: unknown) => SchemaCheck<${type}> = /* @__PURE__ */ ${checkerSource(planOf(schema))}(/* @__PURE__ */ Symbol("invalid"));`,
       "",
     ].join("\n");
   });

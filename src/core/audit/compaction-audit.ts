@@ -3,46 +3,21 @@
 // failures) set against the summary Claude Code wrote, each item kept, paraphrased or lost by the rules
 // check's matching (core/rules/check.ts). Files are matched by path: the project-relative path (or the
 // absolute one) in the summary is kept, the file name alone paraphrased. One record per compaction.
-import * as z from "zod/mini";
 import type { ContextState } from "../context/schema.ts";
 import { fateInSummary, prepareSummary } from "../rules/check.ts";
 import type { Rule } from "../rules/claude-md.ts";
 
-export const AUDIT_KINDS = ["task", "plan", "decision", "preference", "rule", "file", "failure"] as const;
-export type AuditKind = (typeof AUDIT_KINDS)[number];
-export const AUDIT_FATES = ["kept", "paraphrased", "lost"] as const;
+import type { AuditKind } from "./audit-terms.ts";
+import type { AuditItem } from "./compaction-audit-schema.ts";
+
+export { AUDIT_FATES, AUDIT_KINDS, AUDIT_SUMMARY_SOURCES, type AuditKind } from "./audit-terms.ts";
+export type { AuditItem, CompactionAudit } from "./compaction-audit-schema.ts";
 
 /** Files with writes, the newest this many, count as "being edited". */
 export const AUDITED_FILES = 10;
 /** The newest tool failures audited. */
 export const AUDITED_FAILURES = 3;
 const ITEM_CHARS = 300;
-
-export const AuditItemSchema = z.object({
-  kind: z.enum(AUDIT_KINDS),
-  text: z.string(),
-  fate: z.enum(AUDIT_FATES),
-  /** Share of the item's content words found in the summary, 0..1 (1 for `kept`). */
-  overlap: z.number(),
-});
-export type AuditItem = z.infer<typeof AuditItemSchema>;
-
-export const AUDIT_SUMMARY_SOURCES = ["post-compact", "transcript"] as const;
-
-/** What `.ctx/snapshots/<snapshot id>.audit.json` holds. */
-export const CompactionAuditSchema = z.object({
-  version: z.literal(1),
-  sessionId: z.string(),
-  snapshotId: z.string(),
-  /** When the compaction happened (the summary's time, else when the audit ran). */
-  at: z.string(),
-  /** The PostCompact hook's `compact_summary`, or the summary entry of the transcript. */
-  summarySource: z.enum(AUDIT_SUMMARY_SOURCES),
-  summaryChars: z.int(),
-  threshold: z.number(),
-  items: z.array(AuditItemSchema),
-});
-export type CompactionAudit = z.infer<typeof CompactionAuditSchema>;
 
 export interface AuditInput {
   state: ContextState;

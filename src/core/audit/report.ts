@@ -1,21 +1,9 @@
 // What `ctx audit --json`, the `ctx_audit` tool and `ctx status` report of the compaction audits (one schema
 // for all), and the block the compact re-injection leads with: the items the summary lost.
-import * as z from "zod/mini";
-import { AUDIT_KINDS, type AuditItem, type CompactionAudit, countFates } from "./compaction-audit.ts";
+import { type AuditItem, type CompactionAudit, countFates } from "./compaction-audit.ts";
+import type { AuditListing, AuditReport } from "./report-schema.ts";
 
-export const AuditListingSchema = z.object({
-  sessionId: z.string(),
-  snapshotId: z.string(),
-  at: z.string(),
-  kept: z.int(),
-  paraphrased: z.int(),
-  lost: z.int(),
-  lostItems: z.array(z.object({ kind: z.enum(AUDIT_KINDS), text: z.string() })),
-});
-export type AuditListing = z.infer<typeof AuditListingSchema>;
-
-export const AuditReportSchema = z.object({ compactions: z.array(AuditListingSchema) });
-export type AuditReport = z.infer<typeof AuditReportSchema>;
+export type { AuditListing, AuditReport } from "./report-schema.ts";
 
 export function toAuditListing(audit: CompactionAudit): AuditListing {
   return {

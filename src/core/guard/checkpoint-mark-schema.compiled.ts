@@ -5,7 +5,7 @@ import type { SchemaCheck } from "../schema/compile.ts";
 import type { CheckpointMark, SingleSessionMark } from "./checkpoint-mark-schema.ts";
 
 /** CheckpointMarkSchema, compiled: the value as zod returns it, or zod's first issue. */
-export const checkCheckpointMark: (value: unknown) => SchemaCheck<CheckpointMark> = (function (INVALID) {
+export const checkCheckpointMark: (value: unknown) => SchemaCheck<CheckpointMark> = /* @__PURE__ */ (function (INVALID) {
   const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
   const fail = (code, expected, message, path) =>
     ({ ok: false, issue: expected === undefined ? { code, path, message } : { code, path, message, expected } });
@@ -50,10 +50,10 @@ export const checkCheckpointMark: (value: unknown) => SchemaCheck<CheckpointMark
     }
     return { ok: true, value: r1 };
   };
-})(Symbol("invalid"));
+})(/* @__PURE__ */ Symbol("invalid"));
 
 /** SingleSessionMarkSchema, compiled: the value as zod returns it, or zod's first issue. */
-export const checkSingleSessionMark: (value: unknown) => SchemaCheck<SingleSessionMark> = (function (INVALID) {
+export const checkSingleSessionMark: (value: unknown) => SchemaCheck<SingleSessionMark> = /* @__PURE__ */ (function (INVALID) {
   const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
   const fail = (code, expected, message, path) =>
     ({ ok: false, issue: expected === undefined ? { code, path, message } : { code, path, message, expected } });
@@ -85,4 +85,4 @@ export const checkSingleSessionMark: (value: unknown) => SchemaCheck<SingleSessi
     }
     return { ok: true, value: r1 };
   };
-})(Symbol("invalid"));
+})(/* @__PURE__ */ Symbol("invalid"));

@@ -5,7 +5,7 @@ import type { SchemaCheck } from "../schema/compile.ts";
 import type { GuardState } from "./state-schema.ts";
 
 /** GuardStateSchema, compiled: the value as zod returns it, or zod's first issue. */
-export const checkGuardState: (value: unknown) => SchemaCheck<GuardState> = (function (INVALID) {
+export const checkGuardState: (value: unknown) => SchemaCheck<GuardState> = /* @__PURE__ */ (function (INVALID) {
   const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
   const fail = (code, expected, message, path) =>
     ({ ok: false, issue: expected === undefined ? { code, path, message } : { code, path, message, expected } });
@@ -217,4 +217,4 @@ export const checkGuardState: (value: unknown) => SchemaCheck<GuardState> = (fun
     }
     return { ok: true, value: r1 };
   };
-})(Symbol("invalid"));
+})(/* @__PURE__ */ Symbol("invalid"));

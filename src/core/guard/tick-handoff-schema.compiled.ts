@@ -5,7 +5,7 @@ import type { SchemaCheck } from "../schema/compile.ts";
 import type { TickHandoff } from "./tick-handoff-schema.ts";
 
 /** TickHandoffSchema, compiled: the value as zod returns it, or zod's first issue. */
-export const checkTickHandoff: (value: unknown) => SchemaCheck<TickHandoff> = (function (INVALID) {
+export const checkTickHandoff: (value: unknown) => SchemaCheck<TickHandoff> = /* @__PURE__ */ (function (INVALID) {
   const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
   const fail = (code, expected, message, path) =>
     ({ ok: false, issue: expected === undefined ? { code, path, message } : { code, path, message, expected } });
@@ -78,4 +78,4 @@ export const checkTickHandoff: (value: unknown) => SchemaCheck<TickHandoff> = (f
     }
     return { ok: true, value: r1 };
   };
-})(Symbol("invalid"));
+})(/* @__PURE__ */ Symbol("invalid"));

@@ -1,34 +1,18 @@
 // A zod schema's plan (./plan.ts) compiled into plain JavaScript, without zod: straight-line code with no closures
-// to build and no zod machinery to run. Two uses: at build time, build/compile-schemas.ts writes the checkers of the
-// schemas the paths loading no zod check with (the lean hooks) into `*.compiled.ts` modules; at run time, the
-// transcript reader compiles its line schemas (zod's generic machinery cost more than the JSON parsing itself). A
-// compiled checker accepts exactly what the schema accepts and returns the same value zod returns (the same keys in
+// to build and no zod machinery to run. At build time, build/compile-schemas.ts writes the checkers of the schemas
+// that paths loading no zod check with (every hook's input, the state files the hooks read, the transcript's lines)
+// into `*.compiled.ts` modules; `compileChecker` compiles one now, for the tests. A compiled checker accepts exactly what the schema accepts and returns the same value zod returns (the same keys in
 // the same order: the shape's first, then the unknown ones a loose object passes through, never `__proto__`), or
 // zod's first issue (its code, path, expected type and message). ./compile.test.ts and ./checker.test.ts compare
 // both with zod.
-import type { $ZodType } from "zod/v4/core";
 import type { SchemaIssue } from "./issue.ts";
-import { planOf, type SchemaPlan, UnsupportedSchema } from "./plan.ts";
+import type { SchemaPlan } from "./plan.ts";
 
-/** What a compiled validator returns for a value the schema rejects. */
-export const INVALID: unique symbol = Symbol("invalid");
-
-export type CompiledSchema = (value: unknown) => unknown;
+/** What a union's option returns, inside a compiled checker, for a value it rejects. */
+const INVALID: unique symbol = Symbol("invalid");
 
 /** A value checked by a compiled checker: zod's value, or zod's first issue. */
 export type SchemaCheck<T> = { ok: true; value: T } | { ok: false; issue: SchemaIssue };
-
-/** The schema as a validator returning the parsed value or INVALID; null when it uses a kind not compiled here. */
-export function compileSchema(schema: $ZodType): CompiledSchema | null {
-  let plan: SchemaPlan;
-  try {
-    plan = planOf(schema);
-  } catch (error) {
-    if (error instanceof UnsupportedSchema) return null;
-    throw error;
-  }
-  return instantiate(checkerSource(plan, "validate"));
-}
 
 /** A plan as a checker, compiled now (build/compile-schemas.ts writes `checkerSource(plan)` into a module instead). */
 export function compileChecker<T>(plan: SchemaPlan): (value: unknown) => SchemaCheck<T> {

@@ -1,11 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  MAX_SESSIONS_KEPT,
-  recordSessionEnd,
-  recordSessionStart,
-  type SessionsFile,
-  SessionsFileSchema,
-} from "./seen.ts";
+import { MAX_SESSIONS_KEPT, recordSessionEnd, recordSessionStart, type SessionsFile } from "./seen.ts";
+import { SessionsFileSchema } from "./seen-schema.ts";
 
 const base = { transcriptPath: "/t/a.jsonl", cwd: "/p" };
 

@@ -1,33 +1,10 @@
 // Pure bookkeeping of the Claude Code sessions ctx has seen in a project (from SessionStart and
 // SessionEnd hooks): newest first, bounded, one entry per session id.
-import * as z from "zod/mini";
+import type { SessionRecord, SessionsFile } from "./seen-schema.ts";
 
 export const MAX_SESSIONS_KEPT = 200;
 
-export const SessionRecordSchema = z.object({
-  sessionId: z.string(),
-  transcriptPath: z.nullable(z.string()),
-  cwd: z.nullable(z.string()),
-  /** SessionStart `source` of the latest start: startup | resume | clear | compact | fork. */
-  source: z.nullable(z.string()),
-  model: z.nullable(z.string()),
-  startedAt: z.nullable(z.string()),
-  endedAt: z.nullable(z.string()),
-  endReason: z.nullable(z.string()),
-  starts: z.int(),
-  lastSeenAt: z.string(),
-  /**
-   * Claude Code's process id at the latest start, so a live session is told apart from a crashed one.
-   * Optional: files written before it was recorded still validate.
-   */
-  pid: z.optional(z.nullable(z.int())),
-});
-export type SessionRecord = z.infer<typeof SessionRecordSchema>;
-
-export const SessionsFileSchema = z.object({
-  sessions: z.array(SessionRecordSchema),
-});
-export type SessionsFile = z.infer<typeof SessionsFileSchema>;
+export type { SessionRecord, SessionsFile } from "./seen-schema.ts";
 
 export interface SessionSighting {
   sessionId: string;

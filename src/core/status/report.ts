@@ -1,7 +1,8 @@
 // What `ctx status --json`, the `ctx_status` tool and `ctx://status` report, built from what the
 // store read. One schema for all three, so scripts and Claude see the same shape.
 import * as z from "zod/mini";
-import { AuditListingSchema, formatAuditLine } from "../audit/report.ts";
+import { formatAuditLine } from "../audit/report.ts";
+import { AuditListingSchema } from "../audit/report-schema.ts";
 import { type Health, HealthSchema } from "../guard/health.ts";
 import { formatHealthText } from "../guard/text.ts";
 import { formatRecoveryLine, type Recovery, RecoverySchema } from "../sessions/recovery.ts";

@@ -4,11 +4,12 @@
 // audits; this one, holding the summary Claude Code sent, overwrites a transcript-based record.
 import { readInjection } from "../../store/context/injection.ts";
 import { auditPendingCompaction } from "../injection/compaction-audit.ts";
-import { defineHook } from "../runtime/define-hook.ts";
-import { type PostCompactInput, PostCompactInputSchema } from "../runtime/schemas.ts";
-import type { HookDeps, HookOutcome } from "../runtime/types.ts";
+import { compiledHookCheck } from "../runtime/compiled-check.ts";
+import { checkPostCompactInput } from "../runtime/schemas.compiled.ts";
+import type { PostCompactInput } from "../runtime/schemas.ts";
+import { type HookDeps, type HookOutcome, hookOf } from "../runtime/types.ts";
 
-export const hook = defineHook(PostCompactInputSchema, (input, deps) => handlePostCompact(input, deps));
+export const hook = hookOf(compiledHookCheck(checkPostCompactInput), (input, deps) => handlePostCompact(input, deps));
 
 export async function handlePostCompact(input: PostCompactInput, deps: HookDeps): Promise<HookOutcome | null> {
   const summary = input.compact_summary ?? "";

@@ -14,9 +14,10 @@ import { readSessionState, writeProjectState } from "../../store/context/project
 import { spawnDetachedRecompress } from "../../store/snapshots/archive-worker.ts";
 import { compactInjectionText } from "../injection/context-injection.ts";
 import { gatherInjectionExtras } from "../injection/injection-extras.ts";
-import { defineHook } from "../runtime/define-hook.ts";
-import { type PreCompactInput, PreCompactInputSchema } from "../runtime/schemas.ts";
-import type { HookDefinition, HookDeps, HookOutcome } from "../runtime/types.ts";
+import { compiledHookCheck } from "../runtime/compiled-check.ts";
+import { checkPreCompactInput } from "../runtime/schemas.compiled.ts";
+import type { PreCompactInput } from "../runtime/schemas.ts";
+import { type HookDefinition, type HookDeps, type HookOutcome, hookOf } from "../runtime/types.ts";
 
 export async function handlePreCompact(input: PreCompactInput, deps: HookDeps): Promise<HookOutcome | null> {
   const allowlist = deps.config.redaction.allowlist;
@@ -102,8 +103,8 @@ const PRE_COMPACT_LIMITS: Pick<HookDefinition, "timeoutMs" | "onTimeout"> = {
 };
 
 /** Its time limit is the larger of 30 s and `hooks.handlerTimeoutMs`. */
-export const hook = defineHook(
-  PreCompactInputSchema,
+export const hook = hookOf(
+  compiledHookCheck(checkPreCompactInput),
   (input, deps) => handlePreCompact(input, deps),
   PRE_COMPACT_LIMITS,
 );

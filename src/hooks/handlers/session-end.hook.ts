@@ -10,11 +10,12 @@ import { describeError } from "../../errors.ts";
 import { queueSessionIndexing } from "../../search/sync/queue-index.ts";
 import { saveContext } from "../../store/context/operations.ts";
 import { updateSessionsSeen } from "../../store/sessions/seen.ts";
-import { defineHook } from "../runtime/define-hook.ts";
-import { type SessionEndInput, SessionEndInputSchema } from "../runtime/schemas.ts";
-import type { HookDeps, HookOutcome } from "../runtime/types.ts";
+import { compiledHookCheck } from "../runtime/compiled-check.ts";
+import { checkSessionEndInput } from "../runtime/schemas.compiled.ts";
+import type { SessionEndInput } from "../runtime/schemas.ts";
+import { type HookDeps, type HookOutcome, hookOf } from "../runtime/types.ts";
 
-export const hook = defineHook(SessionEndInputSchema, (input, deps) => handleSessionEnd(input, deps));
+export const hook = hookOf(compiledHookCheck(checkSessionEndInput), (input, deps) => handleSessionEnd(input, deps));
 
 export async function handleSessionEnd(input: SessionEndInput, deps: HookDeps): Promise<HookOutcome | null> {
   // Two separate files at once: the sessions file's write (and fsync) overlaps the capture, the bulk of the work.

@@ -15,13 +15,14 @@ import { removeOrphanedTempFiles } from "../../store/files/atomic-write.ts";
 import { updateSessionsSeen } from "../../store/sessions/seen.ts";
 import { findAuditSource } from "../injection/compaction-audit-source.ts";
 import { claudeCodePid } from "../runtime/claude-pid.ts";
-import { defineHook } from "../runtime/define-hook.ts";
-import { type SessionStartInput, SessionStartInputSchema } from "../runtime/schemas.ts";
-import type { HookDeps, HookOutcome } from "../runtime/types.ts";
+import { compiledHookCheck } from "../runtime/compiled-check.ts";
+import { checkSessionStartInput } from "../runtime/schemas.compiled.ts";
+import type { SessionStartInput } from "../runtime/schemas.ts";
+import { type HookDeps, type HookOutcome, hookOf } from "../runtime/types.ts";
 
 const STARTUP_MAX_CHARS = 2_500;
 
-export const hook = defineHook(SessionStartInputSchema, (input, deps) => handleSessionStart(input, deps));
+export const hook = hookOf(compiledHookCheck(checkSessionStartInput), (input, deps) => handleSessionStart(input, deps));
 
 export async function handleSessionStart(input: SessionStartInput, deps: HookDeps): Promise<HookOutcome | null> {
   // The sessions file and the injection are separate files: both are written (and fsynced) at once. A failure to

@@ -8,11 +8,14 @@ import { readInjection, transcriptContains, writeInjection } from "../../store/c
 import { readSessionState } from "../../store/context/project-state.ts";
 import { compactInjectionText } from "../injection/context-injection.ts";
 import { gatherInjectionExtras } from "../injection/injection-extras.ts";
-import { defineHook } from "../runtime/define-hook.ts";
-import { type UserPromptSubmitInput, UserPromptSubmitInputSchema } from "../runtime/schemas.ts";
-import type { HookDeps, HookOutcome } from "../runtime/types.ts";
+import { compiledHookCheck } from "../runtime/compiled-check.ts";
+import { checkUserPromptSubmitInput } from "../runtime/schemas.compiled.ts";
+import type { UserPromptSubmitInput } from "../runtime/schemas.ts";
+import { type HookDeps, type HookOutcome, hookOf } from "../runtime/types.ts";
 
-export const hook = defineHook(UserPromptSubmitInputSchema, (input, deps) => handleUserPromptSubmit(input, deps));
+export const hook = hookOf(compiledHookCheck(checkUserPromptSubmitInput), (input, deps) =>
+  handleUserPromptSubmit(input, deps),
+);
 
 export async function handleUserPromptSubmit(
   input: UserPromptSubmitInput,

@@ -1,6 +1,6 @@
-// A hook table entry's input check from a checker compiled from its event's zod schema (./schemas.compiled.ts,
-// build/compile-schemas.ts): for the entries that load no zod (the every-call hooks). Its problem reads as
-// ./define-hook.ts tells zod's: the first one only, "tool_name: expected string".
+// A hook table entry's input check from the checker compiled from its event's zod schema (./schemas.compiled.ts,
+// build/compile-schemas.ts), so that no hook loads zod to check its input. Its problem is the first one only, told
+// as core/schema/issue.ts tells any issue: "tool_name: expected string".
 import type { SchemaCheck } from "../../core/schema/compile.ts";
 import { describeIssue } from "../../core/schema/issue.ts";
 import type { HookInputCheck } from "./types.ts";

@@ -1,7 +1,7 @@
-// A hook table entry from its event's zod schema (./schemas.ts): the input check says what is wrong in one short
-// phrase, the first problem only ("tool_name: expected string", "session_id: holds a control character"; the
-// entries that load no zod check with a checker compiled from the same schema and tell it the same way:
-// ./compiled-check.ts).
+// A hook table entry checked with its event's zod schema itself: for a new event's handler, which declares its input
+// schema beside it (ARCHITECTURE.md "A hook"). The events ctx ships check with the checkers compiled from their
+// schemas (./compiled-check.ts, build/compile-schemas.ts), so that no hook loads zod for its input; both say what is
+// wrong the same way, the first problem only ("tool_name: expected string", "session_id: holds a control character").
 import * as z from "zod/mini";
 import { describeIssue } from "../../core/schema/issue.ts";
 import { type HookDefinition, type HookDeps, type HookInputCheck, type HookOutcome, hookOf } from "./types.ts";

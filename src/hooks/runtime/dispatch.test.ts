@@ -3,11 +3,11 @@ import { defaultConfig } from "../../config/defaults.ts";
 import type { HookEvent } from "../../core/hooks/events.ts";
 import { CtxError } from "../../errors.ts";
 import { silentLogger } from "../../log.ts";
-import { defineHook } from "./define-hook.ts";
+import { compiledHookCheck } from "./compiled-check.ts";
 import { type HookRunDeps, runHook } from "./dispatch.ts";
-import { SessionStartInputSchema } from "./schemas.ts";
+import { checkSessionStartInput } from "./schemas.compiled.ts";
 import { loadHook } from "./table.ts";
-import type { HookDefinition, HookLoader, HookOutcome } from "./types.ts";
+import { type HookDefinition, type HookLoader, type HookOutcome, hookOf } from "./types.ts";
 
 /** A loader answering some events itself and leaving the others to `fallback` (none: not handled here). */
 const hooksOf =
@@ -32,7 +32,7 @@ function depsWith(handle: HookDefinition["handle"], overrides: Partial<HookRunDe
     logger: silentLogger,
     findProjectRoot: (cwd) => cwd,
     loadConfig: () => defaultConfig(),
-    loadHook: hooksOf({ "session-start": defineHook(SessionStartInputSchema, handle) }, loadHook),
+    loadHook: hooksOf({ "session-start": hookOf(compiledHookCheck(checkSessionStartInput), handle) }, loadHook),
     ...overrides,
   };
 }

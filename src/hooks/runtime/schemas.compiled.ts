@@ -2,10 +2,316 @@
 // Checks a value against its zod schemas without loading zod (src/core/schema/compile.ts compiled them).
 // @ts-nocheck: plain JavaScript, typed by the declarations of its exports
 import type { SchemaCheck } from "../../core/schema/compile.ts";
-import type { PostToolUseInput, StopInput } from "./schemas.ts";
+import type { PostCompactInput, PostToolUseInput, PreCompactInput, SessionEndInput, SessionStartInput, StopInput, UserPromptSubmitInput } from "./schemas.ts";
+
+/** SessionStartInputSchema, compiled: the value as zod returns it, or zod's first issue. */
+export const checkSessionStartInput: (value: unknown) => SchemaCheck<SessionStartInput> = /* @__PURE__ */ (function (INVALID) {
+  const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+  const fail = (code, expected, message, path) =>
+    ({ ok: false, issue: expected === undefined ? { code, path, message } : { code, path, message, expected } });
+  const pattern3 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const pattern5 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const pattern7 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const known22 = new Set(["session_id","transcript_path","cwd","hook_event_name","permission_mode","prompt_id","agent_id","agent_type","source","model","session_title"]);
+  return function (value) {
+    if (!isObject(value)) return fail("invalid_type", "object", "Invalid input", []);
+    const r1 = {};
+    {
+      const f2 = value["session_id"];
+      if (typeof f2 !== "string") return fail("invalid_type", "string", "Invalid input", ["session_id"]);
+      if (f2.length < 1) return fail("too_small", undefined, "Invalid input", ["session_id"]);
+      if (!pattern3.test(f2)) return fail("invalid_format", undefined, "holds a control character", ["session_id"]);
+      r1["session_id"] = f2;
+    }
+    {
+      const f4 = value["transcript_path"];
+      if (typeof f4 !== "string") return fail("invalid_type", "string", "Invalid input", ["transcript_path"]);
+      if (!pattern5.test(f4)) return fail("invalid_format", undefined, "holds a control character", ["transcript_path"]);
+      r1["transcript_path"] = f4;
+    }
+    {
+      const f6 = value["cwd"];
+      if (typeof f6 !== "string") return fail("invalid_type", "string", "Invalid input", ["cwd"]);
+      if (f6.length < 1) return fail("too_small", undefined, "Invalid input", ["cwd"]);
+      if (!pattern7.test(f6)) return fail("invalid_format", undefined, "holds a control character", ["cwd"]);
+      r1["cwd"] = f6;
+    }
+    {
+      const f8 = value["hook_event_name"];
+      if (typeof f8 !== "string") return fail("invalid_type", "string", "Invalid input", ["hook_event_name"]);
+      r1["hook_event_name"] = f8;
+    }
+    if ("permission_mode" in value) {
+      const f9 = value["permission_mode"];
+      let r10 = undefined;
+      if (f9 !== undefined) {
+        if (typeof f9 !== "string") return fail("invalid_type", "string", "Invalid input", ["permission_mode"]);
+        r10 = f9;
+      }
+      r1["permission_mode"] = r10;
+    }
+    if ("prompt_id" in value) {
+      const f11 = value["prompt_id"];
+      let r12 = undefined;
+      if (f11 !== undefined) {
+        if (typeof f11 !== "string") return fail("invalid_type", "string", "Invalid input", ["prompt_id"]);
+        r12 = f11;
+      }
+      r1["prompt_id"] = r12;
+    }
+    if ("agent_id" in value) {
+      const f13 = value["agent_id"];
+      let r14 = undefined;
+      if (f13 !== undefined) {
+        if (typeof f13 !== "string") return fail("invalid_type", "string", "Invalid input", ["agent_id"]);
+        r14 = f13;
+      }
+      r1["agent_id"] = r14;
+    }
+    if ("agent_type" in value) {
+      const f15 = value["agent_type"];
+      let r16 = undefined;
+      if (f15 !== undefined) {
+        if (typeof f15 !== "string") return fail("invalid_type", "string", "Invalid input", ["agent_type"]);
+        r16 = f15;
+      }
+      r1["agent_type"] = r16;
+    }
+    {
+      const f17 = value["source"];
+      if (typeof f17 !== "string") return fail("invalid_type", "string", "Invalid input", ["source"]);
+      r1["source"] = f17;
+    }
+    if ("model" in value) {
+      const f18 = value["model"];
+      let r19 = undefined;
+      if (f18 !== undefined) {
+        if (typeof f18 !== "string") return fail("invalid_type", "string", "Invalid input", ["model"]);
+        r19 = f18;
+      }
+      r1["model"] = r19;
+    }
+    if ("session_title" in value) {
+      const f20 = value["session_title"];
+      let r21 = undefined;
+      if (f20 !== undefined) {
+        if (typeof f20 !== "string") return fail("invalid_type", "string", "Invalid input", ["session_title"]);
+        r21 = f20;
+      }
+      r1["session_title"] = r21;
+    }
+    for (const k23 in value) {
+      if (k23 === "__proto__" || known22.has(k23)) continue;
+      r1[k23] = value[k23];
+    }
+    return { ok: true, value: r1 };
+  };
+})(/* @__PURE__ */ Symbol("invalid"));
+
+/** PreCompactInputSchema, compiled: the value as zod returns it, or zod's first issue. */
+export const checkPreCompactInput: (value: unknown) => SchemaCheck<PreCompactInput> = /* @__PURE__ */ (function (INVALID) {
+  const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+  const fail = (code, expected, message, path) =>
+    ({ ok: false, issue: expected === undefined ? { code, path, message } : { code, path, message, expected } });
+  const pattern3 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const pattern5 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const pattern7 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const known21 = new Set(["session_id","transcript_path","cwd","hook_event_name","permission_mode","prompt_id","agent_id","agent_type","trigger","custom_instructions"]);
+  return function (value) {
+    if (!isObject(value)) return fail("invalid_type", "object", "Invalid input", []);
+    const r1 = {};
+    {
+      const f2 = value["session_id"];
+      if (typeof f2 !== "string") return fail("invalid_type", "string", "Invalid input", ["session_id"]);
+      if (f2.length < 1) return fail("too_small", undefined, "Invalid input", ["session_id"]);
+      if (!pattern3.test(f2)) return fail("invalid_format", undefined, "holds a control character", ["session_id"]);
+      r1["session_id"] = f2;
+    }
+    {
+      const f4 = value["transcript_path"];
+      if (typeof f4 !== "string") return fail("invalid_type", "string", "Invalid input", ["transcript_path"]);
+      if (!pattern5.test(f4)) return fail("invalid_format", undefined, "holds a control character", ["transcript_path"]);
+      r1["transcript_path"] = f4;
+    }
+    {
+      const f6 = value["cwd"];
+      if (typeof f6 !== "string") return fail("invalid_type", "string", "Invalid input", ["cwd"]);
+      if (f6.length < 1) return fail("too_small", undefined, "Invalid input", ["cwd"]);
+      if (!pattern7.test(f6)) return fail("invalid_format", undefined, "holds a control character", ["cwd"]);
+      r1["cwd"] = f6;
+    }
+    {
+      const f8 = value["hook_event_name"];
+      if (typeof f8 !== "string") return fail("invalid_type", "string", "Invalid input", ["hook_event_name"]);
+      r1["hook_event_name"] = f8;
+    }
+    if ("permission_mode" in value) {
+      const f9 = value["permission_mode"];
+      let r10 = undefined;
+      if (f9 !== undefined) {
+        if (typeof f9 !== "string") return fail("invalid_type", "string", "Invalid input", ["permission_mode"]);
+        r10 = f9;
+      }
+      r1["permission_mode"] = r10;
+    }
+    if ("prompt_id" in value) {
+      const f11 = value["prompt_id"];
+      let r12 = undefined;
+      if (f11 !== undefined) {
+        if (typeof f11 !== "string") return fail("invalid_type", "string", "Invalid input", ["prompt_id"]);
+        r12 = f11;
+      }
+      r1["prompt_id"] = r12;
+    }
+    if ("agent_id" in value) {
+      const f13 = value["agent_id"];
+      let r14 = undefined;
+      if (f13 !== undefined) {
+        if (typeof f13 !== "string") return fail("invalid_type", "string", "Invalid input", ["agent_id"]);
+        r14 = f13;
+      }
+      r1["agent_id"] = r14;
+    }
+    if ("agent_type" in value) {
+      const f15 = value["agent_type"];
+      let r16 = undefined;
+      if (f15 !== undefined) {
+        if (typeof f15 !== "string") return fail("invalid_type", "string", "Invalid input", ["agent_type"]);
+        r16 = f15;
+      }
+      r1["agent_type"] = r16;
+    }
+    {
+      const f17 = value["trigger"];
+      if (typeof f17 !== "string") return fail("invalid_type", "string", "Invalid input", ["trigger"]);
+      r1["trigger"] = f17;
+    }
+    if ("custom_instructions" in value) {
+      const f18 = value["custom_instructions"];
+      let r19 = undefined;
+      if (f18 !== undefined) {
+        let r20 = null;
+        if (f18 !== null) {
+          if (typeof f18 !== "string") return fail("invalid_type", "string", "Invalid input", ["custom_instructions"]);
+          r20 = f18;
+        }
+        r19 = r20;
+      }
+      r1["custom_instructions"] = r19;
+    }
+    for (const k22 in value) {
+      if (k22 === "__proto__" || known21.has(k22)) continue;
+      r1[k22] = value[k22];
+    }
+    return { ok: true, value: r1 };
+  };
+})(/* @__PURE__ */ Symbol("invalid"));
+
+/** PostCompactInputSchema, compiled: the value as zod returns it, or zod's first issue. */
+export const checkPostCompactInput: (value: unknown) => SchemaCheck<PostCompactInput> = /* @__PURE__ */ (function (INVALID) {
+  const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+  const fail = (code, expected, message, path) =>
+    ({ ok: false, issue: expected === undefined ? { code, path, message } : { code, path, message, expected } });
+  const pattern3 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const pattern5 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const pattern7 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const known22 = new Set(["session_id","transcript_path","cwd","hook_event_name","permission_mode","prompt_id","agent_id","agent_type","trigger","compact_summary"]);
+  return function (value) {
+    if (!isObject(value)) return fail("invalid_type", "object", "Invalid input", []);
+    const r1 = {};
+    {
+      const f2 = value["session_id"];
+      if (typeof f2 !== "string") return fail("invalid_type", "string", "Invalid input", ["session_id"]);
+      if (f2.length < 1) return fail("too_small", undefined, "Invalid input", ["session_id"]);
+      if (!pattern3.test(f2)) return fail("invalid_format", undefined, "holds a control character", ["session_id"]);
+      r1["session_id"] = f2;
+    }
+    {
+      const f4 = value["transcript_path"];
+      if (typeof f4 !== "string") return fail("invalid_type", "string", "Invalid input", ["transcript_path"]);
+      if (!pattern5.test(f4)) return fail("invalid_format", undefined, "holds a control character", ["transcript_path"]);
+      r1["transcript_path"] = f4;
+    }
+    {
+      const f6 = value["cwd"];
+      if (typeof f6 !== "string") return fail("invalid_type", "string", "Invalid input", ["cwd"]);
+      if (f6.length < 1) return fail("too_small", undefined, "Invalid input", ["cwd"]);
+      if (!pattern7.test(f6)) return fail("invalid_format", undefined, "holds a control character", ["cwd"]);
+      r1["cwd"] = f6;
+    }
+    {
+      const f8 = value["hook_event_name"];
+      if (typeof f8 !== "string") return fail("invalid_type", "string", "Invalid input", ["hook_event_name"]);
+      r1["hook_event_name"] = f8;
+    }
+    if ("permission_mode" in value) {
+      const f9 = value["permission_mode"];
+      let r10 = undefined;
+      if (f9 !== undefined) {
+        if (typeof f9 !== "string") return fail("invalid_type", "string", "Invalid input", ["permission_mode"]);
+        r10 = f9;
+      }
+      r1["permission_mode"] = r10;
+    }
+    if ("prompt_id" in value) {
+      const f11 = value["prompt_id"];
+      let r12 = undefined;
+      if (f11 !== undefined) {
+        if (typeof f11 !== "string") return fail("invalid_type", "string", "Invalid input", ["prompt_id"]);
+        r12 = f11;
+      }
+      r1["prompt_id"] = r12;
+    }
+    if ("agent_id" in value) {
+      const f13 = value["agent_id"];
+      let r14 = undefined;
+      if (f13 !== undefined) {
+        if (typeof f13 !== "string") return fail("invalid_type", "string", "Invalid input", ["agent_id"]);
+        r14 = f13;
+      }
+      r1["agent_id"] = r14;
+    }
+    if ("agent_type" in value) {
+      const f15 = value["agent_type"];
+      let r16 = undefined;
+      if (f15 !== undefined) {
+        if (typeof f15 !== "string") return fail("invalid_type", "string", "Invalid input", ["agent_type"]);
+        r16 = f15;
+      }
+      r1["agent_type"] = r16;
+    }
+    if ("trigger" in value) {
+      const f17 = value["trigger"];
+      let r18 = undefined;
+      if (f17 !== undefined) {
+        if (typeof f17 !== "string") return fail("invalid_type", "string", "Invalid input", ["trigger"]);
+        r18 = f17;
+      }
+      r1["trigger"] = r18;
+    }
+    if ("compact_summary" in value) {
+      const f19 = value["compact_summary"];
+      let r20 = undefined;
+      if (f19 !== undefined) {
+        let r21 = null;
+        if (f19 !== null) {
+          if (typeof f19 !== "string") return fail("invalid_type", "string", "Invalid input", ["compact_summary"]);
+          r21 = f19;
+        }
+        r20 = r21;
+      }
+      r1["compact_summary"] = r20;
+    }
+    for (const k23 in value) {
+      if (k23 === "__proto__" || known22.has(k23)) continue;
+      r1[k23] = value[k23];
+    }
+    return { ok: true, value: r1 };
+  };
+})(/* @__PURE__ */ Symbol("invalid"));
 
 /** PostToolUseInputSchema, compiled: the value as zod returns it, or zod's first issue. */
-export const checkPostToolUseInput: (value: unknown) => SchemaCheck<PostToolUseInput> = (function (INVALID) {
+export const checkPostToolUseInput: (value: unknown) => SchemaCheck<PostToolUseInput> = /* @__PURE__ */ (function (INVALID) {
   const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
   const fail = (code, expected, message, path) =>
     ({ ok: false, issue: expected === undefined ? { code, path, message } : { code, path, message, expected } });
@@ -122,10 +428,96 @@ export const checkPostToolUseInput: (value: unknown) => SchemaCheck<PostToolUseI
     }
     return { ok: true, value: r1 };
   };
-})(Symbol("invalid"));
+})(/* @__PURE__ */ Symbol("invalid"));
+
+/** UserPromptSubmitInputSchema, compiled: the value as zod returns it, or zod's first issue. */
+export const checkUserPromptSubmitInput: (value: unknown) => SchemaCheck<UserPromptSubmitInput> = /* @__PURE__ */ (function (INVALID) {
+  const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+  const fail = (code, expected, message, path) =>
+    ({ ok: false, issue: expected === undefined ? { code, path, message } : { code, path, message, expected } });
+  const pattern3 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const pattern5 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const pattern7 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const known18 = new Set(["session_id","transcript_path","cwd","hook_event_name","permission_mode","prompt_id","agent_id","agent_type","prompt"]);
+  return function (value) {
+    if (!isObject(value)) return fail("invalid_type", "object", "Invalid input", []);
+    const r1 = {};
+    {
+      const f2 = value["session_id"];
+      if (typeof f2 !== "string") return fail("invalid_type", "string", "Invalid input", ["session_id"]);
+      if (f2.length < 1) return fail("too_small", undefined, "Invalid input", ["session_id"]);
+      if (!pattern3.test(f2)) return fail("invalid_format", undefined, "holds a control character", ["session_id"]);
+      r1["session_id"] = f2;
+    }
+    {
+      const f4 = value["transcript_path"];
+      if (typeof f4 !== "string") return fail("invalid_type", "string", "Invalid input", ["transcript_path"]);
+      if (!pattern5.test(f4)) return fail("invalid_format", undefined, "holds a control character", ["transcript_path"]);
+      r1["transcript_path"] = f4;
+    }
+    {
+      const f6 = value["cwd"];
+      if (typeof f6 !== "string") return fail("invalid_type", "string", "Invalid input", ["cwd"]);
+      if (f6.length < 1) return fail("too_small", undefined, "Invalid input", ["cwd"]);
+      if (!pattern7.test(f6)) return fail("invalid_format", undefined, "holds a control character", ["cwd"]);
+      r1["cwd"] = f6;
+    }
+    {
+      const f8 = value["hook_event_name"];
+      if (typeof f8 !== "string") return fail("invalid_type", "string", "Invalid input", ["hook_event_name"]);
+      r1["hook_event_name"] = f8;
+    }
+    if ("permission_mode" in value) {
+      const f9 = value["permission_mode"];
+      let r10 = undefined;
+      if (f9 !== undefined) {
+        if (typeof f9 !== "string") return fail("invalid_type", "string", "Invalid input", ["permission_mode"]);
+        r10 = f9;
+      }
+      r1["permission_mode"] = r10;
+    }
+    if ("prompt_id" in value) {
+      const f11 = value["prompt_id"];
+      let r12 = undefined;
+      if (f11 !== undefined) {
+        if (typeof f11 !== "string") return fail("invalid_type", "string", "Invalid input", ["prompt_id"]);
+        r12 = f11;
+      }
+      r1["prompt_id"] = r12;
+    }
+    if ("agent_id" in value) {
+      const f13 = value["agent_id"];
+      let r14 = undefined;
+      if (f13 !== undefined) {
+        if (typeof f13 !== "string") return fail("invalid_type", "string", "Invalid input", ["agent_id"]);
+        r14 = f13;
+      }
+      r1["agent_id"] = r14;
+    }
+    if ("agent_type" in value) {
+      const f15 = value["agent_type"];
+      let r16 = undefined;
+      if (f15 !== undefined) {
+        if (typeof f15 !== "string") return fail("invalid_type", "string", "Invalid input", ["agent_type"]);
+        r16 = f15;
+      }
+      r1["agent_type"] = r16;
+    }
+    {
+      const f17 = value["prompt"];
+      if (typeof f17 !== "string") return fail("invalid_type", "string", "Invalid input", ["prompt"]);
+      r1["prompt"] = f17;
+    }
+    for (const k19 in value) {
+      if (k19 === "__proto__" || known18.has(k19)) continue;
+      r1[k19] = value[k19];
+    }
+    return { ok: true, value: r1 };
+  };
+})(/* @__PURE__ */ Symbol("invalid"));
 
 /** StopInputSchema, compiled: the value as zod returns it, or zod's first issue. */
-export const checkStopInput: (value: unknown) => SchemaCheck<StopInput> = (function (INVALID) {
+export const checkStopInput: (value: unknown) => SchemaCheck<StopInput> = /* @__PURE__ */ (function (INVALID) {
   const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
   const fail = (code, expected, message, path) =>
     ({ ok: false, issue: expected === undefined ? { code, path, message } : { code, path, message, expected } });
@@ -225,4 +617,94 @@ export const checkStopInput: (value: unknown) => SchemaCheck<StopInput> = (funct
     }
     return { ok: true, value: r1 };
   };
-})(Symbol("invalid"));
+})(/* @__PURE__ */ Symbol("invalid"));
+
+/** SessionEndInputSchema, compiled: the value as zod returns it, or zod's first issue. */
+export const checkSessionEndInput: (value: unknown) => SchemaCheck<SessionEndInput> = /* @__PURE__ */ (function (INVALID) {
+  const isObject = (v) => typeof v === "object" && v !== null && !Array.isArray(v);
+  const fail = (code, expected, message, path) =>
+    ({ ok: false, issue: expected === undefined ? { code, path, message } : { code, path, message, expected } });
+  const pattern3 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const pattern5 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const pattern7 = new RegExp("^[^\\u0000-\\u001f\\u007f]*$", "");
+  const known19 = new Set(["session_id","transcript_path","cwd","hook_event_name","permission_mode","prompt_id","agent_id","agent_type","reason"]);
+  return function (value) {
+    if (!isObject(value)) return fail("invalid_type", "object", "Invalid input", []);
+    const r1 = {};
+    {
+      const f2 = value["session_id"];
+      if (typeof f2 !== "string") return fail("invalid_type", "string", "Invalid input", ["session_id"]);
+      if (f2.length < 1) return fail("too_small", undefined, "Invalid input", ["session_id"]);
+      if (!pattern3.test(f2)) return fail("invalid_format", undefined, "holds a control character", ["session_id"]);
+      r1["session_id"] = f2;
+    }
+    {
+      const f4 = value["transcript_path"];
+      if (typeof f4 !== "string") return fail("invalid_type", "string", "Invalid input", ["transcript_path"]);
+      if (!pattern5.test(f4)) return fail("invalid_format", undefined, "holds a control character", ["transcript_path"]);
+      r1["transcript_path"] = f4;
+    }
+    {
+      const f6 = value["cwd"];
+      if (typeof f6 !== "string") return fail("invalid_type", "string", "Invalid input", ["cwd"]);
+      if (f6.length < 1) return fail("too_small", undefined, "Invalid input", ["cwd"]);
+      if (!pattern7.test(f6)) return fail("invalid_format", undefined, "holds a control character", ["cwd"]);
+      r1["cwd"] = f6;
+    }
+    {
+      const f8 = value["hook_event_name"];
+      if (typeof f8 !== "string") return fail("invalid_type", "string", "Invalid input", ["hook_event_name"]);
+      r1["hook_event_name"] = f8;
+    }
+    if ("permission_mode" in value) {
+      const f9 = value["permission_mode"];
+      let r10 = undefined;
+      if (f9 !== undefined) {
+        if (typeof f9 !== "string") return fail("invalid_type", "string", "Invalid input", ["permission_mode"]);
+        r10 = f9;
+      }
+      r1["permission_mode"] = r10;
+    }
+    if ("prompt_id" in value) {
+      const f11 = value["prompt_id"];
+      let r12 = undefined;
+      if (f11 !== undefined) {
+        if (typeof f11 !== "string") return fail("invalid_type", "string", "Invalid input", ["prompt_id"]);
+        r12 = f11;
+      }
+      r1["prompt_id"] = r12;
+    }
+    if ("agent_id" in value) {
+      const f13 = value["agent_id"];
+      let r14 = undefined;
+      if (f13 !== undefined) {
+        if (typeof f13 !== "string") return fail("invalid_type", "string", "Invalid input", ["agent_id"]);
+        r14 = f13;
+      }
+      r1["agent_id"] = r14;
+    }
+    if ("agent_type" in value) {
+      const f15 = value["agent_type"];
+      let r16 = undefined;
+      if (f15 !== undefined) {
+        if (typeof f15 !== "string") return fail("invalid_type", "string", "Invalid input", ["agent_type"]);
+        r16 = f15;
+      }
+      r1["agent_type"] = r16;
+    }
+    if ("reason" in value) {
+      const f17 = value["reason"];
+      let r18 = undefined;
+      if (f17 !== undefined) {
+        if (typeof f17 !== "string") return fail("invalid_type", "string", "Invalid input", ["reason"]);
+        r18 = f17;
+      }
+      r1["reason"] = r18;
+    }
+    for (const k20 in value) {
+      if (k20 === "__proto__" || known19.has(k20)) continue;
+      r1[k20] = value[k20];
+    }
+    return { ok: true, value: r1 };
+  };
+})(/* @__PURE__ */ Symbol("invalid"));

@@ -30,8 +30,7 @@ export interface HookOutcome {
 export type HookInputCheck<T> = { ok: true; input: T } | { ok: false; problem: string };
 
 export interface HookDefinition<T = unknown> {
-  /** Checks the event's input (./define-hook.ts builds it from a zod schema; ./compiled-check.ts from the checker
-   *  compiled from one). */
+  /** Checks the event's input (./compiled-check.ts, from the checker compiled from its schema in ./schemas.ts). */
   check: (raw: unknown) => HookInputCheck<T>;
   handle: (input: T, deps: HookDeps) => Promise<HookOutcome | null>;
   /** This event's time limit, when it differs from `hooks.handlerTimeoutMs`. */

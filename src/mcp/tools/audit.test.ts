@@ -12,7 +12,7 @@ import {
   textOf,
 } from "../../../tests/helpers/mcp-project.ts";
 import { auditCompaction, type CompactionAudit } from "../../core/audit/compaction-audit.ts";
-import { AuditReportSchema } from "../../core/audit/report.ts";
+import { AuditReportSchema } from "../../core/audit/report-schema.ts";
 import { writeAudit } from "../../store/audit/audit-store.ts";
 
 let test: McpTestProject;

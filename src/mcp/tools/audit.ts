@@ -1,7 +1,8 @@
 // ctx_audit: what each compaction's summary lost of what ctx saved before it, newest first; the same schema
 // as `ctx audit --json` (core/audit/report.ts).
 import * as z from "zod/mini";
-import { AuditReportSchema, formatAuditText } from "../../core/audit/report.ts";
+import { formatAuditText } from "../../core/audit/report.ts";
+import { AuditReportSchema } from "../../core/audit/report-schema.ts";
 import { readAuditReport } from "../../store/audit/audit-store.ts";
 import { defineTool } from "../define-tool.ts";
 

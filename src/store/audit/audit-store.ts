@@ -4,9 +4,9 @@
 // parse is skipped and counted, never fatal: the audit is a report, not the state.
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { join } from "node:path";
-import * as z from "zod/mini";
 import { projectPaths } from "../../config/paths.ts";
-import { type CompactionAudit, CompactionAuditSchema } from "../../core/audit/compaction-audit.ts";
+import { checkCompactionAudit } from "../../core/audit/compaction-audit-schema.compiled.ts";
+import type { CompactionAudit } from "../../core/audit/compaction-audit-schema.ts";
 import { type AuditReport, buildAuditReport } from "../../core/audit/report.ts";
 import { ensurePrivateDir, writeFileAtomic } from "../files/atomic-write.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
@@ -59,8 +59,8 @@ async function readAuditFile(path: string): Promise<CompactionAudit | null> {
   const info = await lstat(path).catch(() => null);
   if (info === null || !info.isFile()) return null;
   try {
-    const parsed = z.safeParse(CompactionAuditSchema, JSON.parse(await readFile(path, "utf8")));
-    return parsed.success ? parsed.data : null;
+    const checked = checkCompactionAudit(JSON.parse(await readFile(path, "utf8")));
+    return checked.ok ? checked.value : null;
   } catch {
     return null;
   }

@@ -3,7 +3,8 @@
 import { open } from "node:fs/promises";
 import { join } from "node:path";
 import { projectPaths } from "../../config/paths.ts";
-import { type Injection, InjectionSchema } from "../../core/context/injection.ts";
+import { checkInjection } from "../../core/context/injection-schema.compiled.ts";
+import type { Injection } from "../../core/context/injection-schema.ts";
 import { updateStateFileOrQuarantine } from "../files/quarantine.ts";
 import { readStateFile } from "../files/state-file.ts";
 
@@ -13,11 +14,11 @@ const TAIL_BYTES = 8 * 1024 * 1024;
 const injectionPath = (projectRoot: string) => join(projectPaths(projectRoot).ctxDir, "injection.ctx");
 
 export async function readInjection(projectRoot: string): Promise<Injection | null> {
-  return readStateFile(injectionPath(projectRoot), InjectionSchema).catch(() => null);
+  return readStateFile(injectionPath(projectRoot), checkInjection).catch(() => null);
 }
 
 export async function writeInjection(projectRoot: string, next: Injection, now: Date): Promise<void> {
-  await updateStateFileOrQuarantine(injectionPath(projectRoot), InjectionSchema, () => next, { codec: "none", now });
+  await updateStateFileOrQuarantine(injectionPath(projectRoot), checkInjection, () => next, { codec: "none", now });
 }
 
 export async function transcriptContains(transcriptPath: string, token: string): Promise<boolean> {

@@ -2,18 +2,10 @@
 // process's start time, so a dead holder (or a recycled pid, on Linux) is recognised at once.
 import { existsSync, readFileSync } from "node:fs";
 import { hostname } from "node:os";
-import * as z from "zod/mini";
+import { checkLockOwner } from "./lock-owner-schema.compiled.ts";
+import type { LockOwner } from "./lock-owner-schema.ts";
 
-export const LockOwnerSchema = z.object({
-  pid: z.number(),
-  host: z.string(),
-  /** Linux: clock ticks after boot at which the process started (/proc/<pid>/stat field 22); null elsewhere. */
-  startTime: z.nullable(z.string()),
-  /** Random per acquisition: tells this lock apart from a later one by the same process. */
-  token: z.string(),
-  acquiredAt: z.number(),
-});
-export type LockOwner = z.infer<typeof LockOwnerSchema>;
+export type { LockOwner } from "./lock-owner-schema.ts";
 
 /**
  * alive: provably the same running process (pid and start time match).
@@ -36,8 +28,8 @@ export function describeOwnProcess(token: string): LockOwner {
 /** The owner recorded in a lock file's text, or null when it is empty, partial or not ours. */
 export function parseLockOwner(text: string): LockOwner | null {
   try {
-    const parsed = LockOwnerSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    const checked = checkLockOwner(JSON.parse(text));
+    return checked.ok ? checked.value : null;
   } catch {
     return null;
   }

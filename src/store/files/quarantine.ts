@@ -2,8 +2,7 @@
 // `<name>.corrupt-<time>` (kept for inspection and recovery) so a fresh one can be written.
 import { type FileHandle, open, rename } from "node:fs/promises";
 import { dirname } from "node:path";
-import { safeParse } from "zod/mini";
-import type { $ZodType, output } from "zod/v4/core";
+import { type ValidatedBy, type Validator, validate } from "../../core/schema/validator.ts";
 import { CtxError, isCtxError } from "../../errors.ts";
 import { ensurePrivateDir, writeFileAtomic } from "./atomic-write.ts";
 import type { WriteCodec } from "./codecs.ts";
@@ -16,7 +15,7 @@ import { readStateFile, type UpdateStateOptions, updateStateFile, verifyStateFil
  * Under the file's lock, moves `path` aside when it still fails to verify or to match `schema` (another
  * process may have replaced it meanwhile). Returns where it went, or null when it was sound or absent.
  */
-export async function quarantineIfDamaged(path: string, schema: $ZodType, now: Date): Promise<string | null> {
+export async function quarantineIfDamaged(path: string, schema: Validator<unknown>, now: Date): Promise<string | null> {
   const aside = `${path}.corrupt-${now.toISOString().replace(/[:.]/g, "-")}`;
   return withLock(path, async () => {
     const check = await verifyStateFile(path);
@@ -37,12 +36,12 @@ export async function quarantineIfDamaged(path: string, schema: $ZodType, now: D
  * updateStateFile, except that a damaged file is first moved aside (the update then sees null). For files
  * whose loss is recoverable (bookkeeping, or a state that is re-captured whole from the transcript).
  */
-export async function updateStateFileOrQuarantine<S extends $ZodType>(
+export async function updateStateFileOrQuarantine<S extends Validator<unknown>>(
   path: string,
   schema: S,
-  update: (current: output<S> | null) => output<S> | Promise<output<S>>,
+  update: (current: ValidatedBy<S> | null) => ValidatedBy<S> | Promise<ValidatedBy<S>>,
   options: UpdateStateOptions & { now: Date },
-): Promise<{ value: output<S>; movedAside: string | null }> {
+): Promise<{ value: ValidatedBy<S>; movedAside: string | null }> {
   try {
     return { value: await updateStateFile(path, schema, update, options), movedAside: null };
   } catch (error) {
@@ -80,24 +79,24 @@ export async function replaceStateFile(
 }
 
 /** Validates `value` against `schema` (INTERNAL on a mismatch: the value is ctx's own) and encodes it once. */
-export function encodeValidated<S extends $ZodType>(
+export function encodeValidated<S extends Validator<unknown>>(
   path: string,
   schema: S,
-  value: output<S>,
+  value: ValidatedBy<S>,
   codec: WriteCodec,
   options: { trusted?: boolean } = {},
-): { value: output<S>; bytes: Uint8Array } {
+): { value: ValidatedBy<S>; bytes: Uint8Array } {
   // `trusted`: the value is ctx's own, built by its typed code this moment (a capture); re-validating a 10 MB
   // state costs a good part of the save budget (bench/run.ts store: saveState10MBValidated against saveState10MB)
   // and finds nothing the types do not. Reads always validate.
   if (options.trusted === true) return { value, bytes: encodeContainer(value, codec) };
-  const parsed = safeParse(schema, value);
-  if (!parsed.success) {
-    throw new CtxError("INTERNAL", `refusing to write ${path}: ${describeIssues(parsed.error.issues, value)}`, {
+  const checked = validate(schema, value);
+  if (!checked.ok) {
+    throw new CtxError("INTERNAL", `refusing to write ${path}: ${describeIssues(checked.issues, value)}`, {
       hint: "This is a bug in ctx; please report it with the message above.",
     });
   }
-  return { value: parsed.data, bytes: encodeContainer(parsed.data, codec) };
+  return { value: checked.value as ValidatedBy<S>, bytes: encodeContainer(checked.value, codec) };
 }
 
 /** True when a file exists and its 48-byte header (magic, version, flags, lengths) disagrees with it. */

@@ -1,10 +1,9 @@
 // The state-file API the rest of ctx uses: read, write and read-modify-write one container file whose
-// value a zod schema validates, with atomic replacement, a private folder, and a cross-process lock
+// value a zod schema (or a checker compiled from it: core/schema/validator.ts) validates, with atomic replacement, a private folder, and a cross-process lock
 // around updates. Ordinary absence is null; anything damaged is STATE_CORRUPT naming the file.
 import { readFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import { safeParse } from "zod/mini";
-import type { $ZodType, output } from "zod/v4/core";
+import { type ValidatedBy, type Validator, validate } from "../../core/schema/validator.ts";
 import { CtxError, isCtxError } from "../../errors.ts";
 import { ensurePrivateDir, writeFileAtomic } from "./atomic-write.ts";
 import type { Codec, WriteCodec } from "./codecs.ts";
@@ -23,48 +22,51 @@ export type VerifyResult =
   | { ok: false; problem: string; code: "NOT_FOUND" | "STATE_CORRUPT" | "STATE_UNSUPPORTED_VERSION" };
 
 /** The file's value, or null when the file does not exist. */
-export async function readStateFile<S extends $ZodType>(path: string, schema: S): Promise<output<S> | null> {
+export async function readStateFile<S extends Validator<unknown>>(
+  path: string,
+  schema: S,
+): Promise<ValidatedBy<S> | null> {
   const bytes = await readIfPresent(path);
   if (bytes === null) return null;
   const { value } = decodeContainer(bytes, path);
-  const parsed = safeParse(schema, value);
-  if (!parsed.success) {
-    throw new CtxError("STATE_CORRUPT", `${path}: ${describeIssues(parsed.error.issues, value)}`, {
+  const checked = validate(schema, value);
+  if (!checked.ok) {
+    throw new CtxError("STATE_CORRUPT", `${path}: ${describeIssues(checked.issues, value)}`, {
       hint: "The file does not hold what this ctx expects. Restore it from a checkpoint or delete it.",
     });
   }
-  return parsed.data;
+  return checked.value as ValidatedBy<S>;
 }
 
 /** Validates `value`, then replaces the file atomically (folder 0700, file 0600). Returns what was written. */
-export async function writeStateFile<S extends $ZodType>(
+export async function writeStateFile<S extends Validator<unknown>>(
   path: string,
   schema: S,
-  value: output<S>,
+  value: ValidatedBy<S>,
   options: WriteStateOptions,
-): Promise<output<S>> {
-  const parsed = safeParse(schema, value);
-  if (!parsed.success) {
+): Promise<ValidatedBy<S>> {
+  const checked = validate(schema, value);
+  if (!checked.ok) {
     // The value comes from ctx itself, so a mismatch is a bug here, not damage on disk.
-    throw new CtxError("INTERNAL", `refusing to write ${path}: ${describeIssues(parsed.error.issues, value)}`, {
+    throw new CtxError("INTERNAL", `refusing to write ${path}: ${describeIssues(checked.issues, value)}`, {
       hint: "This is a bug in ctx; please report it with the message above.",
     });
   }
   await ensurePrivateDir(dirname(path));
-  await writeFileAtomic(path, encodeContainer(parsed.data, options.codec));
-  return parsed.data;
+  await writeFileAtomic(path, encodeContainer(checked.value, options.codec));
+  return checked.value as ValidatedBy<S>;
 }
 
 /**
  * Read-modify-write under the file's lock, so a hook process and the MCP server never lose each other's
  * update. `update` gets null when the file does not exist; a damaged file throws instead of being replaced.
  */
-export async function updateStateFile<S extends $ZodType>(
+export async function updateStateFile<S extends Validator<unknown>>(
   path: string,
   schema: S,
-  update: (current: output<S> | null) => output<S> | Promise<output<S>>,
+  update: (current: ValidatedBy<S> | null) => ValidatedBy<S> | Promise<ValidatedBy<S>>,
   options: UpdateStateOptions,
-): Promise<output<S>> {
+): Promise<ValidatedBy<S>> {
   await ensurePrivateDir(dirname(path));
   return withLock(
     path,

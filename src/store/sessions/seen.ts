@@ -4,13 +4,14 @@
 // hooks, builtinCostMs). Bookkeeping, so a damaged one is moved aside (kept for inspection)
 // and started afresh.
 import { projectPaths } from "../../config/paths.ts";
-import { type SessionsFile, SessionsFileSchema } from "../../core/sessions/seen.ts";
+import { checkSessionsFile } from "../../core/sessions/seen-schema.compiled.ts";
+import type { SessionsFile } from "../../core/sessions/seen-schema.ts";
 import { ensureProjectCtxDir } from "../files/project-dir.ts";
 import { updateStateFileOrQuarantine } from "../files/quarantine.ts";
 import { readStateFile } from "../files/state-file.ts";
 
 export async function readSessionsSeen(projectRoot: string): Promise<SessionsFile | null> {
-  return readStateFile(projectPaths(projectRoot).sessions, SessionsFileSchema);
+  return readStateFile(projectPaths(projectRoot).sessions, checkSessionsFile);
 }
 
 export interface SessionsUpdate {
@@ -26,7 +27,7 @@ export async function updateSessionsSeen(
 ): Promise<SessionsUpdate> {
   await ensureProjectCtxDir(projectRoot);
   const path = projectPaths(projectRoot).sessions;
-  const { value, movedAside } = await updateStateFileOrQuarantine(path, SessionsFileSchema, change, {
+  const { value, movedAside } = await updateStateFileOrQuarantine(path, checkSessionsFile, change, {
     codec: "none",
     now: now(),
   });
