@@ -13,6 +13,8 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
+import { compileChecker } from "../../core/schema/compile.ts";
+import { planOf } from "../../core/schema/plan.ts";
 import { encodeContainer } from "./container.ts";
 import { readStateFile, updateStateFile, verifyStateFile, writeStateFile } from "./state-file.ts";
 
@@ -76,6 +78,30 @@ describe("readStateFile / writeStateFile", () => {
     const error = await rejectedCtxError(readStateFile(path, StateSchema));
     expect(error.code).toBe("STATE_CORRUPT");
     expect(error.message).toBe(`${path}: field version: expected number, found string (and 1 more problem)`);
+  });
+});
+
+describe("with a checker compiled from the schema (core/schema/validator.ts: what the hooks pass)", () => {
+  const checkState = compileChecker<State>(planOf(StateSchema));
+
+  it("reads, writes and updates as with the zod schema", async () => {
+    await writeStateFile(path, checkState, sample, { codec: "lz4" });
+    expect(await readStateFile(path, checkState)).toEqual(sample);
+    const next = await updateStateFile(path, checkState, (current) => ({ ...(current ?? sample), version: 4 }), {
+      codec: "none",
+    });
+    expect(next.version).toBe(4);
+    expect(await readStateFile(path, StateSchema)).toEqual(next);
+  });
+
+  it("reports a file that fails it as corrupt, naming path and field (its first problem only)", async () => {
+    await writeStateFile(path, z.object({ version: z.string() }), { version: "3" }, { codec: "lz4" });
+    const error = await rejectedCtxError(readStateFile(path, checkState));
+    expect(error.code).toBe("STATE_CORRUPT");
+    expect(error.message).toBe(`${path}: field version: expected number, found string`);
+    const bad = { version: 3, tasks: [{ id: "a", done: "yes" }] } as unknown as State;
+    const refused = await rejectedCtxError(writeStateFile(path, checkState, bad, { codec: "none" }));
+    expect(refused.message).toBe(`refusing to write ${path}: field tasks.0.done: expected boolean, found string`);
   });
 });
 
