@@ -1,5 +1,5 @@
 // A tsup plugin: every static import of a Node built-in in the output (`import { readFileSync } from 'node:fs'`)
-// becomes a read of `process.getBuiltinModule` (Node >= 22.3, checked by src/bin/ctx.ts). An ESM import of a
+// becomes a read of `process.getBuiltinModule` (Node >= 22.3; the minimum ctx checks, src/bin/ctx.ts, is higher). An ESM import of a
 // built-in builds its module namespace, which reads every export, lazy getters included: `node:fs` then loads
 // fs/promises and the stream classes, and more for `node:child_process` and `node:util`, in every process (bench/run.ts
 // hooks: importCostMs against builtinCostMs). Hook processes pay that on every tool call (docs/performance.md); getBuiltinModule hands over the module object

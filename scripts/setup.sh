@@ -6,7 +6,7 @@ set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # An assignment, not `eval "$(…)"`: eval of an empty string succeeds and would hide the toolchain's failure.
 if ! toolchain_env=$("$repo/scripts/toolchain.sh"); then
-  echo "setup: could not provide Node >= 22 and pnpm (see the toolchain error above)" >&2
+  echo "setup: could not provide Node and pnpm (see the toolchain error above)" >&2
   return 1 2>/dev/null || exit 1
 fi
 eval "$toolchain_env"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes sure a Node >= 22 and the pinned pnpm are available, fetching both from the npm registry
+# Makes sure a Node that builds and runs ctx and the pinned pnpm are available, fetching both from the npm registry
 # into a cache folder when the machine's own Node is too old (these machines ship Node 20).
 # Usage: eval "$(scripts/toolchain.sh)"   -> exports PATH with node and pnpm first.
 set -euo pipefail
@@ -7,11 +7,12 @@ NODE_MAJOR=24
 PNPM_VERSION=10.34.9
 cache="${CTX_TOOLCHAIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/ctx-toolchain}"
 
+# The machine's own Node, when asked for (CTX_USE_SYSTEM_NODE=1): 22.18 or newer. ctx itself runs on 22.16
+# (src/core/setup/node-minimum.ts), but in a clone pnpm links the packages, and 22.16-22.17 load a linked CommonJS
+# package's own dependencies from the link's folder (`ctx index`: "Cannot find module 'string-width'").
 have_node_ok() {
   command -v node >/dev/null 2>&1 || return 1
-  local major
-  major=$(node -p 'process.versions.node.split(".")[0]' 2>/dev/null) || return 1
-  [ "$major" -ge 22 ]
+  node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 22 || (a === 22 && b >= 18) ? 0 : 1)' 2>/dev/null
 }
 
 cached_pnpm_version() {

@@ -25,6 +25,8 @@ export type CtxErrorCode =
   | "TEAM_UNREACHABLE"
   /** The team server answered, but its schema, the team or the member's rights are not what ctx needs. */
   | "TEAM_REFUSED"
+  /** This Node cannot run what was asked (its SQLite has no FTS5: a Node older than ctx's minimum, or a custom build). */
+  | "UNSUPPORTED_RUNTIME"
   | "INTERNAL";
 
 export class CtxError extends Error {

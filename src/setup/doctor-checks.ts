@@ -29,6 +29,7 @@ import { checkUserWiring, isCtxPluginEnabled } from "../core/setup/doctor-user.t
 import { describeError, isCtxError } from "../errors.ts";
 import { resolveIndexPath } from "../search/paths.ts";
 import { inspectSessionIndex } from "../search/session-index/health.ts";
+import { sqliteHasFts5 } from "../search/session-index/node-sqlite.ts";
 import { archiveBytes, archiveDir } from "../store/archive/archive-store.ts";
 import { TEMP_NAME } from "../store/files/atomic-write.ts";
 import { verifyStateFile } from "../store/files/state-file.ts";
@@ -62,7 +63,7 @@ export async function runDoctorChecks(options: DoctorOptions): Promise<Finding[]
   const paths = projectPaths(project);
   return [
     ...(linkOut === null ? [] : [fail("repo-links", linkOut.message, linkOut.hint ?? "")]),
-    checkNode(self.nodeVersion, self.execPath),
+    checkNode(self.nodeVersion, self.execPath, sqliteHasFts5()),
     ...checkPathCommands({
       self: self.entry,
       ctx: lookupOnPath("ctx", env, self.platform),

@@ -15,19 +15,22 @@ const mine = (path: string) => ({ path, targets: [self] });
 const other = (path: string) => ({ path, targets: [path] });
 
 describe("checkNode", () => {
-  it("accepts 22.3 and newer, showing version and path", () => {
-    expect(checkNode("22.3.0", "/usr/bin/node")).toEqual({
+  it("accepts 22.16 and newer, showing version and path", () => {
+    expect(checkNode("22.16.0", "/usr/bin/node")).toEqual({
       id: "node",
       status: "ok",
-      message: "Node 22.3.0 (/usr/bin/node)",
+      message: "Node 22.16.0 (/usr/bin/node)",
     });
     expect(checkNode("24.0.0", "/usr/bin/node").status).toBe("ok");
+    expect(checkNode("26.10.0", "/usr/bin/node").status).toBe("ok");
   });
 
-  it("fails a Node 22 without process.getBuiltinModule (before 22.3)", () => {
-    const finding = checkNode("22.2.0", "/usr/bin/node");
-    expect(finding.status).toBe("fail");
-    expect(finding.message).toContain("needs Node 22.3 or newer");
+  it("fails a Node 22 whose SQLite has no FTS5 (before 22.16), and one older still", () => {
+    for (const version of ["22.15.0", "22.13.1", "22.3.0"]) {
+      const finding = checkNode(version, "/usr/bin/node");
+      expect(finding.status).toBe("fail");
+      expect(finding.message).toContain("needs Node 22.16 or newer");
+    }
   });
 
   it("fails older Node with a fix", () => {
@@ -35,6 +38,26 @@ describe("checkNode", () => {
     expect(finding.status).toBe("fail");
     expect(finding.message).toContain("20.11.1");
     expect(finding.fix).toContain("nvm install 22");
+  });
+
+  it("fails a new enough Node whose SQLite lacks FTS5 (a custom build), saying so", () => {
+    const finding = checkNode("24.1.0", "/opt/node/bin/node", false);
+    expect(finding.status).toBe("fail");
+    expect(finding.message).toContain("no FTS5 full-text search");
+    expect(finding.fix).toContain("official Node build");
+  });
+});
+
+describe("checkSessionIndex", () => {
+  it("blames the Node, not the index, when the Node cannot read it", () => {
+    const finding = checkSessionIndex({
+      kind: "unreadable",
+      path: "/h/.ctx/index.db",
+      problem: "this Node's SQLite has no FTS5 full-text search",
+      fix: "run ctx with an official Node 22.16 or newer",
+    });
+    expect(finding).toMatchObject({ status: "fail", fix: "run ctx with an official Node 22.16 or newer" });
+    expect(finding.message).not.toContain("damaged");
   });
 });
 

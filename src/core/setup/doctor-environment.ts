@@ -5,21 +5,22 @@ import { quoteShellWord } from "../shell/quote.ts";
 import { type Finding, fail, ok, warn } from "./doctor-report.ts";
 import type { PathLookup } from "./init/command-choice.ts";
 import { type CtxDirFacts, describeCtxPathConflict } from "./init/plan.ts";
+import { MIN_NODE, meetsMinimumNode } from "./node-minimum.ts";
 
-export const MIN_NODE_MAJOR = 22;
-/** 22.3: the first Node 22 with process.getBuiltinModule, which the built ctx relies on (src/bin/ctx.ts). */
-export const MIN_NODE_MINOR = 3;
-
-export function checkNode(version: string, execPath: string): Finding {
-  const [major = 0, minor = 0] = version.split(".").map(Number);
-  if (major > MIN_NODE_MAJOR || (major === MIN_NODE_MAJOR && minor >= MIN_NODE_MINOR)) {
-    return ok("node", `Node ${version} (${execPath})`);
+/** The Node running ctx: at least ./node-minimum.ts MIN_NODE, and its SQLite with FTS5 (a custom build may lack it). */
+export function checkNode(version: string, execPath: string, sqliteFts5 = true): Finding {
+  const fix = `install Node ${MIN_NODE} or newer (for example \`nvm install 22\`, or from nodejs.org) and run ctx with it`;
+  if (!meetsMinimumNode(version)) {
+    return fail("node", `Node ${version} (${execPath}) is too old: ctx needs Node ${MIN_NODE} or newer`, fix);
   }
-  return fail(
-    "node",
-    `Node ${version} (${execPath}) is too old: ctx needs Node ${MIN_NODE_MAJOR}.${MIN_NODE_MINOR} or newer`,
-    `install Node ${MIN_NODE_MAJOR}+ (for example \`nvm install ${MIN_NODE_MAJOR}\`, or from nodejs.org) and run ctx with it`,
-  );
+  if (!sqliteFts5) {
+    return fail(
+      "node",
+      `Node ${version} (${execPath}): its SQLite has no FTS5 full-text search, which the session index needs`,
+      `use an official Node build: ${fix}`,
+    );
+  }
+  return ok("node", `Node ${version} (${execPath})`);
 }
 
 export interface PathFacts {
@@ -126,7 +127,9 @@ export type SessionIndexFacts =
   | { kind: "ok"; path: string; sessions: number; chunks: number; lastSyncAt: number | null }
   | { kind: "corrupt"; path: string; problem: string }
   /** Made by another version of ctx (another format): the next sync builds it again. */
-  | { kind: "outdated"; path: string; problem: string };
+  | { kind: "outdated"; path: string; problem: string }
+  /** This Node cannot read it (its SQLite has no FTS5): the index is not at fault. */
+  | { kind: "unreadable"; path: string; problem: string; fix: string };
 
 /** A missing index is fine (fork-detect builds it on first use, or `ctx index`); a damaged one is a failure. */
 export function checkSessionIndex(facts: SessionIndexFacts): Finding {
@@ -136,6 +139,7 @@ export function checkSessionIndex(facts: SessionIndexFacts): Finding {
   if (facts.kind === "corrupt") {
     return fail("session-index", `session index ${facts.path} is damaged: ${facts.problem}`, "ctx reindex");
   }
+  if (facts.kind === "unreadable") return fail("session-index", `${facts.path}: ${facts.problem}`, facts.fix);
   if (facts.kind === "outdated") {
     return warn("session-index", `${facts.problem}; the next sync builds it again from the transcripts`, "ctx index");
   }

@@ -3,8 +3,8 @@
 // and each batch is written in one short one, skipping chunks that changed meanwhile) and resumable (what is
 // written stays written; the next run starts from what is still missing). Stops between batches on abort.
 import { existsSync } from "node:fs";
-import { DatabaseSync } from "node:sqlite";
 import { CtxError } from "../../errors.ts";
+import { DatabaseSync } from "../session-index/node-sqlite.ts";
 import { chunksMissingVectors, countMissingVectors, ensureVectorTable, putVectors } from "../session-index/vectors.ts";
 import type { Embedder } from "./types.ts";
 

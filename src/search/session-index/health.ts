@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import type { SessionIndexFacts } from "../../core/setup/doctor-environment.ts";
 import { describeError, isCtxError } from "../../errors.ts";
+import { fts5MissingError } from "./node-sqlite.ts";
 import { isCorruptionError, openSessionIndex } from "./session-index.ts";
 
 export function inspectSessionIndex(path: string): SessionIndexFacts {
@@ -10,6 +11,9 @@ export function inspectSessionIndex(path: string): SessionIndexFacts {
   try {
     index = openSessionIndex(path, { readonly: true });
   } catch (error) {
+    const unreadable = isCtxError(error) && error.code === "UNSUPPORTED_RUNTIME" ? error : fts5MissingError(error);
+    if (unreadable !== null)
+      return { kind: "unreadable", path, problem: unreadable.message, fix: unreadable.hint ?? "" };
     if (isCtxError(error) && error.code === "INDEX_CORRUPT") return { kind: "corrupt", path, problem: error.message };
     if (isCtxError(error) && error.code === "STATE_UNSUPPORTED_VERSION") {
       return { kind: "outdated", path, problem: error.message };
@@ -23,6 +27,8 @@ export function inspectSessionIndex(path: string): SessionIndexFacts {
     const stats = index.stats();
     return { kind: "ok", path, sessions: stats.sessions, chunks: stats.chunks, lastSyncAt: stats.lastSyncAt };
   } catch (error) {
+    const noFts5 = fts5MissingError(error);
+    if (noFts5 !== null) return { kind: "unreadable", path, problem: noFts5.message, fix: noFts5.hint ?? "" };
     if (isCorruptionError(error)) return { kind: "corrupt", path, problem: describeError(error) };
     throw error;
   } finally {

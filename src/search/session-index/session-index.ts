@@ -3,7 +3,6 @@
 // search with a calibrated 0..1 similarity (src/core/search/bm25-calibration.ts). Writers: ./writer.ts.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { DatabaseSync } from "node:sqlite";
 import {
   calibrateBm25,
   inverseDocumentFrequency,
@@ -17,6 +16,7 @@ import type { WeightedQuery } from "../../core/search/passage.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import { CtxError } from "../../errors.ts";
 import { unpackChunkText } from "./chunk-text.ts";
+import { DatabaseSync, fts5MissingError } from "./node-sqlite.ts";
 import { filterClause, type SessionRow, sessionFromRow } from "./rows.ts";
 import { ensureSchema, hasTable, readSchemaVersion, SCHEMA_VERSION } from "./schema.ts";
 
@@ -114,8 +114,7 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
   } catch (error) {
     db.close();
     if (error instanceof CtxError) throw error;
-    if (isCorruptionError(error)) throw corruptError(dbPath, error);
-    throw error;
+    throw fts5MissingError(error) ?? (isCorruptionError(error) ? corruptError(dbPath, error) : error);
   }
   return createSessionIndex(db, dbPath, rebuiltFrom);
 }
