@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { ContextStateSchema } from "../../src/core/context/extract.ts";
 import { readInjection } from "../../src/store/context/injection.ts";
 import { verifyStateFile } from "../../src/store/files/state-file.ts";
+import { readGuardState } from "../../src/store/guard/guard-store.ts";
 import { listSnapshots, readSnapshot } from "../../src/store/snapshots/snapshots.ts";
 import { CLAUDE_CODE_VERSION, ensureClaudeCli } from "./harness/claude-cli.ts";
 import { runClaudeTurn } from "./harness/claude-turn.ts";
@@ -90,6 +91,9 @@ describe.skipIf(claudeBin === undefined)(`compaction with ctx in Claude Code ${C
       expect(snapshot?.state.todos?.items.map((t) => t.content)).toContain("Add jittered backoff tests");
       expect(snapshot?.state.files.map((f) => f.path)).toContain(file);
       expect((await verifyStateFile(join(sandbox.project, ".ctx", "state.ctx"))).ok).toBe(true);
+      // PostCompact noted the compaction in the context guard: `ctx status` and `ctx_health` show the context after
+      // it, not the last tool call's figures from before it (#24).
+      expect(readGuardState(sandbox.project, sessionId)?.lastCompaction).toMatchObject({ trigger: "manual" });
 
       const next = await runClaudeTurn({
         sandbox,

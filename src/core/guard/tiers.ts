@@ -121,6 +121,31 @@ export function stepGuard(
   };
 }
 
+/**
+ * The guard's state right after a compaction Claude Code reported (PostCompact), before any reply has measured the
+ * context again: the last figures from before it no longer hold, the series starts afresh, nothing is announced.
+ * The next step reads the context from the transcript as usual (a boundary it finds there replaces this record).
+ */
+export function compactedState(previous: GuardState, compaction: { at: string; trigger: string | null }): GuardState {
+  return {
+    ...previous,
+    updatedAt: compaction.at,
+    usedTokens: null,
+    tier: "ok",
+    announcedLevel: 0,
+    alarm: false,
+    velocity: null,
+    forecastOperations: null,
+    measurements: [],
+    lastCompaction: {
+      at: compaction.at,
+      trigger: compaction.trigger,
+      preTokens: previous.usedTokens,
+      postTokens: null,
+    },
+  };
+}
+
 function sameCompaction(a: Compaction, b: Compaction | null): boolean {
   return b !== null && a.at === b.at && a.preTokens === b.preTokens;
 }
