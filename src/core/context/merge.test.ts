@@ -79,4 +79,15 @@ describe("mergeContextStates", () => {
     expect(mergeContextStates(other, mine).todos).toBeNull();
     expect(mergeContextStates(null, mine)).toBe(mine);
   });
+
+  it("keeps the session's title across a compaction when the new segment has none; a newer title wins", () => {
+    const titled = (title: string | null, boundary: string | null) => {
+      const base = state({ boundary });
+      return { ...base, session: { ...base.session, title } };
+    };
+    const merged = mergeContextStates(titled("Retry helper", null), titled(null, "2026-11-28T10:00:00Z"));
+    expect(merged.session.title).toBe("Retry helper");
+    expect(merged.session.lastCompaction?.timestamp).toBe("2026-11-28T10:00:00Z");
+    expect(mergeContextStates(titled("Old", null), titled("New", "2026-11-28T10:00:00Z")).session.title).toBe("New");
+  });
 });

@@ -36,6 +36,9 @@ export function mergeContextStates(previous: ContextState | null, next: ContextS
     (previous.session.lastCompaction?.timestamp ?? null) === (next.session.lastCompaction?.timestamp ?? null);
   return {
     ...next,
+    // Claude Code writes a session's title entries where they were made, often before the last boundary: the title
+    // carries across compactions like the rest (the SessionEnd breadcrumb had none after one).
+    session: { ...next.session, title: next.session.title ?? previous.session.title },
     todos: next.todos ?? previous.todos,
     plan: next.plan ?? previous.plan,
     decisions: mergeStatements(previous.decisions, next.decisions),
