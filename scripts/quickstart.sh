@@ -81,4 +81,10 @@ echo "-- ctx search \"$query\""
 ctx search "$query" --claude-dir "$claude_dir" --no-refresh --limit 3 || true
 
 echo
-echo "Demo repository: $demo (delete it when done). Next: ctx doctor there, or Install in README.md."
+echo "Demo repository: $demo (delete it when done)."
+if command -v ctx >/dev/null 2>&1; then
+  echo "Next: ctx doctor there, or Install in README.md."
+else
+  echo "Next: \`ctx\` is not on PATH. \`bash scripts/install-launcher.sh\` puts it there (~/.local/bin/ctx runs this build"
+  echo "with $(node --version), which works whatever this machine's own Node is); then ctx doctor, or Install in README.md."
+fi

@@ -1,6 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { PLUGIN_ENTRY } from "../plugin-files.ts";
-import { chooseCtxCommand, isCtxInvocation, parseShimTargets, splitCommandLine } from "./command-choice.ts";
+import {
+  chooseCtxCommand,
+  isCtxInvocation,
+  LAUNCHER_MARKER,
+  parseShimTargets,
+  splitCommandLine,
+} from "./command-choice.ts";
 
 const self = "/opt/lib/node_modules/claude-ctx/dist/ctx.js";
 const base = { self, distEntry: self, execPath: "/usr/bin/node", ctxOnPath: null, claudeCtxOnPath: null };
@@ -82,6 +88,12 @@ describe("parseShimTargets", () => {
   it("reads a cmd shim", () => {
     const shim = `@ECHO off\r\n"%_prog%"  "%dp0%\\node_modules\\claude-ctx\\dist\\ctx.js" %*\r\n`;
     expect(parseShimTargets(shim, "/c/npm")).toEqual(["/c/npm/node_modules/claude-ctx/dist/ctx.js"]);
+  });
+
+  it("reads the launcher scripts/install-launcher.sh writes, and no other script's quoted paths", () => {
+    const launcher = `#!/bin/sh\n${LAUNCHER_MARKER}: runs /src/ctx/dist/ctx.js\nexec '/c/node/bin/node' '/src/ctx/dist/ctx.js' "$@"\n`;
+    expect(parseShimTargets(launcher, "/home/u/.local/bin")).toEqual(["/src/ctx/dist/ctx.js"]);
+    expect(parseShimTargets("#!/bin/sh\nexec '/usr/bin/node' '/opt/other/main.js'\n", "/usr/bin")).toEqual([]);
   });
 
   it("finds nothing in an ordinary binary's text", () => {

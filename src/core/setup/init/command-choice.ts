@@ -98,5 +98,12 @@ export function parseShimTargets(shimText: string, shimDir: string): string[] {
   for (const match of shimText.matchAll(/(?:\$basedir|%~dp0|%dp0%)[\\/]([^"'\s]+?\.[cm]?js)\b/g)) {
     if (match[1] !== undefined) targets.add(join(shimDir, match[1].replace(/\\/g, "/")));
   }
+  // The launcher scripts/install-launcher.sh writes: `exec '<node>' '<clone>/dist/ctx.js' "$@"`.
+  if (shimText.includes(LAUNCHER_MARKER)) {
+    for (const match of shimText.matchAll(/'(\/[^']+\.[cm]?js)'/g)) if (match[1] !== undefined) targets.add(match[1]);
+  }
   return [...targets];
 }
+
+/** The line that marks the launcher scripts/install-launcher.sh writes. */
+export const LAUNCHER_MARKER = "# ctx launcher (scripts/install-launcher.sh)";
