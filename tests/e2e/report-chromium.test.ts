@@ -38,6 +38,20 @@ function loadInChromium(file: string, extra: string[] = []): { dom: string; log:
   );
   return { dom: run.stdout, log: run.stderr };
 }
+/** Measures the chart's text boxes and the page's width after load; writes them where --dump-dom shows them. */
+const MEASURE = `<script>
+addEventListener("load", () => {
+  const boxes = [...document.querySelectorAll("svg.chart text")].map((t) => ({ text: t.textContent, box: t.getBoundingClientRect() }));
+  const overlaps = [];
+  boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => {
+    if (a.box.left < b.box.right && b.box.left < a.box.right && a.box.top < b.box.bottom && b.box.top < a.box.bottom) overlaps.push(a.text + " / " + b.text);
+  }));
+  const pre = document.createElement("pre");
+  pre.id = "measure";
+  pre.textContent = JSON.stringify({ scrollWidth: document.documentElement.scrollWidth, innerWidth, labels: boxes.length, overlaps });
+  document.body.append(pre);
+});
+</script>`;
 const consoleLines = (log: string) => log.split("\n").filter((line) => line.includes(":CONSOLE"));
 const count = (dom: string, cls: string) => dom.match(new RegExp(`class="${cls}"`, "g"))?.length ?? 0;
 
@@ -80,6 +94,34 @@ describe.skipIf(chromiumMissing !== null)("ctx report in headless Chromium", () 
     expect(count(dom, "tier-mark")).toBe(summary.tierMarks);
     expect(count(dom, "snapshot-mark")).toBe(1);
     expect(dom).toContain(`<code>${SESSION}</code>`);
+
+    // At 1280 and at 480 px wide: the chart fits (no sideways scrolling) and no two of its labels overlap. Measured
+    // in a copy of the page that may run a script (the page itself forbids scripts); screenshots kept to look at.
+    const measured = join(mkdtempSync(join(tmpdir(), "ctx-report-measure-")), "measure.html");
+    writeFileSync(
+      measured,
+      html.replace(/<meta http-equiv="Content-Security-Policy"[^>]*>/, "").replace("</body>", `${MEASURE}</body>`),
+    );
+    for (const width of [1280, 480]) {
+      loadInChromium(file, [
+        "--hide-scrollbars",
+        `--window-size=${width},900`,
+        `--screenshot=${join(ARTIFACTS, `report-${width}.png`)}`,
+      ]);
+      const page = loadInChromium(measured, [`--window-size=${width},900`, "--dump-dom"]).dom;
+      const result = JSON.parse(
+        page.match(/<pre id="measure">([^<]*)<\/pre>/)?.[1]?.replaceAll("&quot;", '"') ?? "null",
+      ) as {
+        scrollWidth: number;
+        innerWidth: number;
+        labels: number;
+        overlaps: string[];
+      } | null;
+      expect(result, `measured at ${width} px`).not.toBeNull();
+      expect(result?.labels).toBeGreaterThan(8);
+      expect(result?.overlaps, `at ${width} px`).toEqual([]);
+      expect(result?.scrollWidth, `at ${width} px`).toBeLessThanOrEqual(result?.innerWidth ?? 0);
+    }
   });
 
   it("would notice a page that logs to the console (control for the check above)", () => {

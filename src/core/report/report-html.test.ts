@@ -2,7 +2,7 @@
 // draws exactly the points and markers of the curve it is given.
 import { describe, expect, it } from "vitest";
 import type { ContextCurve } from "./context-curve.ts";
-import { type ReportData, renderReportHtml } from "./report-html.ts";
+import { type ReportData, renderReportHtml, spreadLabels } from "./report-html.ts";
 
 const curve: ContextCurve = {
   points: [
@@ -68,5 +68,26 @@ describe("report page", () => {
     expect(html).toContain("No session with a readable transcript yet.");
     expect(html).toContain("No sessions seen in this project in that time.");
     expect(count(html, "point")).toBe(0);
+    expect(html).not.toContain('class="legend"'); // no legend for a chart that is not drawn
+  });
+
+  it("scales the chart to its container: a viewBox, no fixed width", () => {
+    const html = renderReportHtml(data({ sessionId: "s-1", transcriptPath: "/t.jsonl", curve }), thresholds, "1.0.0");
+    expect(html).toMatch(/<svg class="chart" viewBox="0 0 960 360" role="img"/);
+    expect(html).not.toMatch(/<svg[^>]* width="/);
+    expect(html).toContain('class="legend"');
+  });
+});
+
+describe("spreadLabels", () => {
+  it("moves labels closer than a line apart just enough, keeping their order", () => {
+    expect(spreadLabels([100, 300])).toEqual([100, 300]);
+    expect(spreadLabels([60, 65, 62])).toEqual([60, 90, 75]);
+  });
+
+  it("moves a run that would leave the plot at the bottom up instead", () => {
+    const placed = spreadLabels([318, 320]);
+    expect(placed[1]).toBe(322);
+    expect(placed[0]).toBe(307);
   });
 });

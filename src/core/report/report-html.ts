@@ -73,8 +73,11 @@ th { font-weight: 600; color: #374151; } td.num, th.num { text-align: right; fon
 tr.drawn td { background: #eff6ff; }
 .legend span { margin-right: 16px; white-space: nowrap; }
 .swatch { display: inline-block; width: 10px; height: 10px; margin-right: 4px; vertical-align: middle; }
+svg.chart { display: block; width: 100%; max-width: ${WIDTH}px; height: auto; }
 svg text { font: 11px system-ui, sans-serif; fill: #374151; }
-code { font: 12px ui-monospace, monospace; }
+code { font: 12px ui-monospace, monospace; overflow-wrap: anywhere; }
+.meta, p { overflow-wrap: anywhere; }
+.table-wrap { overflow-x: auto; }
 </style>
 </head>
 <body>
@@ -82,13 +85,7 @@ code { font: 12px ui-monospace, monospace; }
 <p class="meta">${escapeHtml(data.projectRoot)} · generated ${escapeHtml(data.generatedAt)} by ctx ${escapeHtml(version)}</p>
 ${drawn === null ? "" : `<p>Session <code>${escapeHtml(drawn.sessionId)}</code>: ${drawn.curve.points.length} replies with usage, peak ${kTokens(drawn.curve.peakTokens)} of a ${kTokens(drawn.curve.windowTokens)} window${drawn.curve.model === null ? "" : ` (${escapeHtml(drawn.curve.model)})`}, ${drawn.curve.compactions.length} compaction(s), ${drawn.curve.snapshots.length} snapshot(s).</p>`}
 ${chart}
-<p class="legend">
-<span><i class="swatch" style="background:#3b82f6"></i>context used (real usage of each reply)</span>
-<span><i class="swatch" style="background:#dc2626"></i>compaction</span>
-<span><i class="swatch" style="background:#f97316"></i>tier the guard announced</span>
-<span><i class="swatch" style="background:#7c3aed"></i>snapshot</span>
-<span><i class="swatch" style="background:#9ca3af"></i>auto-compaction and tier thresholds</span>
-</p>
+${drawn === null ? "" : LEGEND}
 <h2>Sessions of the last ${data.weeks} weeks</h2>
 ${renderSessions(data)}
 <h2>Session index</h2>
@@ -98,23 +95,56 @@ ${renderSessions(data)}
 `;
 }
 
+/** The chart's legend: only beside a chart. */
+const LEGEND = `<p class="legend">
+<span><i class="swatch" style="background:#3b82f6"></i>context used (real usage of each reply)</span>
+<span><i class="swatch" style="background:#dc2626"></i>compaction</span>
+<span><i class="swatch" style="background:#f97316"></i>tier the guard announced</span>
+<span><i class="swatch" style="background:#7c3aed"></i>snapshot</span>
+<span><i class="swatch" style="background:#9ca3af"></i>auto-compaction and tier thresholds</span>
+</p>`;
+
 function renderSessions(data: ReportData): string {
   if (data.sessions.length === 0) return '<p class="empty">No sessions seen in this project in that time.</p>';
   const rows = data.sessions.map((s) => {
     const drawn = data.session?.sessionId === s.sessionId ? ' class="drawn"' : "";
     return `<tr${drawn}><td><code>${escapeHtml(s.sessionId.slice(0, 8))}</code></td><td>${escapeHtml(s.startedAt ?? "–")}</td><td>${escapeHtml(s.endedAt ?? "–")}</td><td>${escapeHtml(s.source ?? "–")}</td><td class="num">${bytes(s.transcriptBytes)}</td><td class="num">${s.replies}</td><td class="num">${s.peakTokens === 0 ? "–" : kTokens(s.peakTokens)}</td><td class="num">${s.compactions}</td><td class="num">${s.snapshots}</td></tr>`;
   });
-  return `<table class="sessions">
+  return `<div class="table-wrap"><table class="sessions">
 <thead><tr><th>session</th><th>started</th><th>ended</th><th>source</th><th class="num">transcript</th><th class="num">replies</th><th class="num">peak</th><th class="num">compactions</th><th class="num">snapshots</th></tr></thead>
 <tbody>
 ${rows.join("\n")}
 </tbody>
-</table>`;
+</table></div>`;
 }
 
 const WIDTH = 960;
 const HEIGHT = 360;
 const PAD = { left: 56, right: 16, top: 16, bottom: 36 };
+/** The least distance between two threshold labels' baselines: an 11-unit font's line box (about 14 units) and air. */
+const LABEL_GAP = 15;
+
+/**
+ * Baselines for labels wanted at `wanted` (chart units, top is 0), moved apart just enough that no two are closer
+ * than LABEL_GAP: thresholds a few thousand tokens apart ("auto-compaction" and "critical") drew their labels on
+ * top of each other. Each keeps its order; a label pushed below the plot moves the run above it up instead.
+ */
+export function spreadLabels(wanted: readonly number[]): number[] {
+  const order = wanted.map((at, index) => ({ at, index })).sort((a, b) => a.at - b.at);
+  const placed = order.map(({ at }) => at);
+  for (let i = 1; i < placed.length; i++) placed[i] = Math.max(placed[i] ?? 0, (placed[i - 1] ?? 0) + LABEL_GAP);
+  const bottom = HEIGHT - PAD.bottom - 2;
+  const last = placed.length - 1;
+  if (last >= 0 && (placed[last] ?? 0) > bottom) {
+    placed[last] = bottom;
+    for (let i = last - 1; i >= 0; i--) placed[i] = Math.min(placed[i] ?? 0, (placed[i + 1] ?? 0) - LABEL_GAP);
+  }
+  const result: number[] = new Array(wanted.length);
+  order.forEach(({ index }, i) => {
+    result[index] = placed[i] ?? 0;
+  });
+  return result;
+}
 
 function renderChart(curve: ContextCurve, thresholds: TierThresholds): string {
   const n = Math.max(1, curve.points.length);
@@ -134,14 +164,20 @@ function renderChart(curve: ContextCurve, thresholds: TierThresholds): string {
     const tokens = (top * i) / 4;
     parts.push(`<text x="${PAD.left - 6}" y="${f(y(tokens) + 4)}" text-anchor="end">${kTokens(tokens)}</text>`);
   }
-  const line = (tokens: number, cls: string, label: string, dash: string) =>
-    `<g class="${cls}"><line x1="${PAD.left}" x2="${PAD.left + plotW}" y1="${f(y(tokens))}" y2="${f(y(tokens))}" stroke="#9ca3af" stroke-dasharray="${dash}"/><text x="${PAD.left + plotW - 4}" y="${f(y(tokens) - 3)}" text-anchor="end">${escapeHtml(label)}</text><title>${escapeHtml(label)}: ${kTokens(tokens)} tokens</title></g>`;
-  parts.push(line(curve.windowTokens, "window-line", `window ${kTokens(curve.windowTokens)}`, ""));
-  parts.push(line(curve.autoCompactTokens, "threshold-line", "auto-compaction", "6 3"));
+  const lines: { tokens: number; cls: string; label: string; dash: string }[] = [
+    { tokens: curve.windowTokens, cls: "window-line", label: `window ${kTokens(curve.windowTokens)}`, dash: "" },
+    { tokens: curve.autoCompactTokens, cls: "threshold-line", label: "auto-compaction", dash: "6 3" },
+  ];
   for (const tier of ["warning", "advisory", "yellow", "critical"] as const) {
     const used = curve.autoCompactTokens - (thresholds[tier] / 100) * curve.windowTokens;
-    if (used > 0) parts.push(line(used, "threshold-line", tier, "2 4"));
+    if (used > 0) lines.push({ tokens: used, cls: "threshold-line", label: tier, dash: "2 4" });
   }
+  const labelY = spreadLabels(lines.map((entry) => y(entry.tokens) - 3));
+  lines.forEach(({ tokens, cls, label, dash }, i) => {
+    parts.push(
+      `<g class="${cls}"><line x1="${PAD.left}" x2="${PAD.left + plotW}" y1="${f(y(tokens))}" y2="${f(y(tokens))}" stroke="#9ca3af" stroke-dasharray="${dash}"/><text x="${PAD.left + plotW - 4}" y="${f(labelY[i] ?? y(tokens) - 3)}" text-anchor="end">${escapeHtml(label)}</text><title>${escapeHtml(label)}: ${kTokens(tokens)} tokens</title></g>`,
+    );
+  });
   parts.push(
     `<text x="${PAD.left + plotW / 2}" y="${HEIGHT - 6}" text-anchor="middle">replies with usage (one per tool call), oldest first</text>`,
   );
@@ -191,7 +227,7 @@ function renderChart(curve: ContextCurve, thresholds: TierThresholds): string {
       `<path class="snapshot-mark" d="M${f(cx)},${f(cy - 6)} L${f(cx + 6)},${f(cy)} L${f(cx)},${f(cy + 6)} L${f(cx - 6)},${f(cy)} Z" fill="#7c3aed"><title>snapshot ${escapeHtml(snapshot.id)} (${escapeHtml(snapshot.trigger)}) at ${escapeHtml(snapshot.at)}</title></path>`,
     );
   }
-  return `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" role="img" aria-label="context window over the session">
+  return `<svg class="chart" viewBox="0 0 ${WIDTH} ${HEIGHT}" role="img" aria-label="context window over the session">
 ${parts.join("\n")}
 </svg>`;
 }
