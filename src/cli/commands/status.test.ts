@@ -148,3 +148,22 @@ describe("ctx status: crash recovery", () => {
     expect((await project.run(["status"])).stdout).toContain(`ctx restore --checkpoint ${checkpoint.id}`);
   });
 });
+
+describe("ctx status: the saved context and what .ctx/ holds (ctx_status and ctx://status report the same)", () => {
+  it("says whose context is saved, how much it holds and when, and the storage with its checkpoints", async () => {
+    const before = await statusJson();
+    expect(before.saved).toBeNull();
+    await project.run(["save", "--json"]);
+    await checkpointNow();
+    const status = await statusJson();
+    expect(status.saved).toMatchObject({ sessionId: project.sessionId });
+    expect(status.saved?.messages).toBeGreaterThan(0);
+    expect(status.saved?.trackedFiles).toBeGreaterThan(0);
+    expect(Date.parse(status.saved?.savedAt ?? "")).not.toBeNaN();
+    expect(status.storage.checkpoints).toBe(1);
+    expect(status.storage.bytes).toBeGreaterThan(1000);
+    const { stdout } = await project.run(["status"]);
+    expect(stdout).toMatch(new RegExp(`saved context: session ${project.sessionId}, \\d+ message\\(s\\)`));
+    expect(stdout).toMatch(/storage: \.ctx\/ [\d.]+ (B|KiB|MiB); 1 checkpoint\(s\), 0 snapshot\(s\)/);
+  });
+});

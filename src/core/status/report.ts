@@ -3,10 +3,12 @@
 import * as z from "zod/mini";
 import { formatAuditLine } from "../audit/report.ts";
 import { AuditListingSchema } from "../audit/report-schema.ts";
+import { type ContextState, countState, StateCountsSchema } from "../context/schema.ts";
 import { type Health, HealthSchema } from "../guard/health.ts";
 import { formatHealthText } from "../guard/text.ts";
 import { formatRecoveryLine, type Recovery, RecoverySchema } from "../sessions/recovery.ts";
 import type { SessionsFile } from "../sessions/seen.ts";
+import { formatBytes } from "../snapshots/summary.ts";
 
 export const RECENT_SESSIONS_SHOWN = 10;
 
@@ -37,6 +39,22 @@ export const StatusSchema = z.object({
   health: z.nullable(HealthSchema),
   /** The newest compaction audit (what the last compaction's summary lost); null before the first one. */
   lastAudit: z.nullable(AuditListingSchema),
+  /** The project's saved context (`.ctx/state.ctx`): whose, when, and what it holds; null before the first save. */
+  saved: z.nullable(
+    z.object({
+      sessionId: z.string(),
+      /** When it was captured from the transcript. */
+      savedAt: z.string(),
+      /** Main-chain messages since the session's last compaction (kept ones and those the budget left out). */
+      messages: z.int(),
+      /** The context window in use at the save (the last reply's real usage). */
+      contextTokens: z.nullable(z.int()),
+      trackedFiles: z.int(),
+      counts: StateCountsSchema,
+    }),
+  ),
+  /** What `.ctx/` holds on disk: every regular file's bytes, and the checkpoints and snapshots among them. */
+  storage: z.object({ bytes: z.int(), checkpoints: z.int(), snapshots: z.int() }),
   /** Problems found while reading (e.g. a state file that fails to verify); empty when all is well. */
   warnings: z.array(z.string()),
 });
@@ -52,9 +70,12 @@ export function buildStatus(input: {
   recovery?: Recovery | null;
   health?: Health | null;
   lastAudit?: Status["lastAudit"];
+  saved?: ContextState | null;
+  storage?: Status["storage"];
   /** How many recent sessions to list (default RECENT_SESSIONS_SHOWN). */
   recent?: number;
 }): Status {
+  const saved = input.saved ?? null;
   const sessions = input.sessions?.sessions ?? [];
   return {
     version: input.version,
@@ -73,6 +94,18 @@ export function buildStatus(input: {
     recovery: input.recovery ?? null,
     health: input.health ?? null,
     lastAudit: input.lastAudit ?? null,
+    saved:
+      saved === null
+        ? null
+        : {
+            sessionId: saved.sessionId,
+            savedAt: saved.extractedAt,
+            messages: saved.conversation.length + saved.conversationOmitted,
+            contextTokens: saved.contextTokens,
+            trackedFiles: saved.files.length,
+            counts: countState(saved),
+          },
+    storage: input.storage ?? { bytes: 0, checkpoints: 0, snapshots: 0 },
     warnings: input.warnings,
   };
 }
@@ -87,6 +120,17 @@ export function formatStatusText(status: Status): string {
   for (const s of status.sessions.recent) {
     const ended = s.endedAt ? `ended ${s.endedAt}${s.endReason ? ` (${s.endReason})` : ""}` : "no end recorded";
     lines.push(`  ${s.sessionId}  ${s.source ?? "?"}  started ${s.startedAt ?? "?"}  ${ended}`);
+  }
+  if (status.saved !== null) {
+    const { saved } = status;
+    const tokens = saved.contextTokens === null ? "" : `, ${(saved.contextTokens / 1000).toFixed(1)}K tokens in use`;
+    lines.push(
+      `saved context: session ${saved.sessionId}, ${saved.messages} message(s)${tokens}, ${saved.trackedFiles} file(s) tracked, ${saved.counts.todos} todo(s), ${saved.counts.decisions} decision(s); saved ${saved.savedAt}`,
+    );
+  }
+  if (status.project.initialized) {
+    const { bytes, checkpoints, snapshots } = status.storage;
+    lines.push(`storage: .ctx/ ${formatBytes(bytes)}; ${checkpoints} checkpoint(s), ${snapshots} snapshot(s)`);
   }
   if (status.recovery !== null) lines.push(formatRecoveryLine(status.recovery));
   if (status.health !== null) lines.push(formatHealthText(status.health).trimEnd());

@@ -3,7 +3,7 @@
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { projectPaths } from "../../config/paths.ts";
-import { ContextStateSchema } from "../../core/context/extract.ts";
+import { type ContextState, ContextStateSchema } from "../../core/context/extract.ts";
 import { type Health, healthOf } from "../../core/guard/health.ts";
 import {
   type CheckpointRef,
@@ -19,9 +19,11 @@ import { buildStatus, type Status } from "../../core/status/report.ts";
 import { describeError, isCtxError } from "../../errors.ts";
 import { readAuditReport } from "../audit/audit-store.ts";
 import { readProjectState } from "../context/project-state.ts";
+import { diskUsage } from "../files/disk-usage.ts";
 import { isProcessAlive } from "../files/process-alive.ts";
 import { readNewestGuardState } from "../guard/guard-store.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
+import { scanSnapshotFolder } from "../snapshots/catalog.ts";
 import { type CheckpointEntry, listCheckpoints, readCheckpoint } from "../snapshots/checkpoints.ts";
 
 export interface ProjectStatusOptions {
@@ -52,8 +54,9 @@ export async function collectProjectStatus(
     warnings.push(`crash recovery check failed: ${describeError(error)}`);
   }
   // The saved context itself: a damaged state.ctx is said here (SessionStart falls back past it).
+  let saved: ContextState | null = null;
   try {
-    await readProjectState(projectRoot);
+    saved = await readProjectState(projectRoot);
   } catch (error) {
     warnings.push(
       `the saved context ${paths.state} failed to verify (${describeError(error)}); new sessions restore from the newest session state or checkpoint that verifies, and the next save replaces it`,
@@ -72,10 +75,23 @@ export async function collectProjectStatus(
   } catch (error) {
     warnings.push(`compaction audits unreadable: ${describeError(error)}`);
   }
+  let storage: Status["storage"] = { bytes: 0, checkpoints: 0, snapshots: 0 };
+  try {
+    const [bytes, checkpoints, snapshots] = await Promise.all([
+      diskUsage(paths.ctxDir),
+      listCheckpoints(projectRoot),
+      scanSnapshotFolder(paths.snapshots),
+    ]);
+    storage = { bytes, checkpoints: checkpoints.length, snapshots: snapshots.files.size };
+  } catch (error) {
+    warnings.push(`could not measure ${paths.ctxDir}: ${describeError(error)}`);
+  }
   return buildStatus({
     version,
     health,
     lastAudit,
+    saved,
+    storage,
     root: paths.root,
     ctxDir: paths.ctxDir,
     initialized: existsSync(paths.ctxDir),
