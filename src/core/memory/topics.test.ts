@@ -130,10 +130,28 @@ describe("memory search", () => {
       "Deploy",
     );
     expect(hits.map((hit) => [hit.topic.name, hit.score])).toEqual([
-      ["deploys", 2],
-      ["retries", 1],
+      ["deploys", 1],
+      ["retries", 0.5],
     ]);
     expect(hits[1]?.snippet).toContain("deploy after tests pass");
     expect(searchTopics([topic("a")], "  ")).toEqual([]);
+  });
+
+  it("compares whole words without function words: an unrelated topic is no match (#24)", () => {
+    const topics = [
+      topic("deploy-policy", {
+        description: "how we ship software",
+        content: "Deploys are blue-green; there are two regions and we roll back by hand.",
+      }),
+      topic("backups", {
+        description: "where the backups go",
+        content: "Nightly backups are rotated offsite after 14 days.",
+      }),
+    ];
+    const hits = searchTopics(topics, "how are backups rotated offsite");
+    expect(hits.map((hit) => hit.topic.name)).toEqual(["backups"]);
+    expect(hits[0]?.score).toBe(0.67); // backups in the description (2 of 2), rotated and offsite in the body (1 of 2 each)
+    expect(hits[0]?.snippet).toContain("rotated offsite");
+    expect(searchTopics(topics, "how are the")).toEqual([]);
   });
 });

@@ -7,6 +7,8 @@
 import { parse, stringify } from "yaml";
 import * as z from "zod/mini";
 import { CtxError } from "../../errors.ts";
+import { isStopword, selectQueryTerms } from "../search/fts-query.ts";
+import { tokenizeForSearch } from "../search/tokens.ts";
 import { hasControlCharacter } from "../text/control-characters.ts";
 
 export const MEMORY_TYPES = ["user", "feedback", "project", "reference"] as const;
@@ -168,27 +170,38 @@ export function renderIndex(current: string, ordered: readonly MemoryTopic[], li
 
 export interface SearchHit {
   topic: MemoryTopic;
+  /** The share of the query's words the topic holds, 0 to 1 (a word in its name or description counts double). */
   score: number;
   snippet: string;
 }
 
-/** Topics holding the query's words (name and description count double), best first. */
+/** Below this share of the query's words a topic is a weaker match: listed apart, after the others. */
+export const MEMORY_RELEVANCE_FLOOR = 0.5;
+
+/**
+ * Topics holding the query's content words, best first. Words are compared as the session index compares them
+ * (core/search/tokens.ts: whole words, stemmed) without English function words, so "how are backups rotated"
+ * looks for backups and rotation, not for "are" inside "software".
+ */
 export function searchTopics(topics: readonly MemoryTopic[], query: string, limit = 10): SearchHit[] {
-  const terms = [...new Set(query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [])];
+  const terms = selectQueryTerms(tokenizeForSearch(query)).filter((term) => !isStopword(term));
   if (terms.length === 0) return [];
+  const words = (query.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? []).filter((word) => !isStopword(word));
   const hits: SearchHit[] = [];
   for (const topic of topics) {
-    const head = `${topic.name} ${topic.description}`.toLowerCase();
-    const body = topic.content.toLowerCase();
-    let score = 0;
-    for (const term of terms) score += (head.includes(term) ? 2 : 0) + (body.includes(term) ? 1 : 0);
-    if (score === 0) continue;
-    const at = Math.max(0, Math.min(...terms.map((term) => body.indexOf(term)).filter((i) => i >= 0), body.length));
+    const head = new Set(tokenizeForSearch(`${topic.name} ${topic.description}`).split(" "));
+    const body = new Set(tokenizeForSearch(topic.content).split(" "));
+    let weight = 0;
+    for (const term of terms) weight += head.has(term) ? 2 : body.has(term) ? 1 : 0;
+    if (weight === 0) continue;
+    const lower = topic.content.toLowerCase();
+    const found = [...words, ...terms].map((word) => lower.indexOf(word)).filter((i) => i >= 0);
+    const at = found.length === 0 ? 0 : Math.min(...found);
     const snippet = topic.content
       .slice(Math.max(0, at - 60), at + 140)
       .replace(/\s+/g, " ")
       .trim();
-    hits.push({ topic, score, snippet });
+    hits.push({ topic, score: Math.round((weight / (2 * terms.length)) * 100) / 100, snippet });
   }
   return hits.sort((a, b) => b.score - a.score || a.topic.name.localeCompare(b.topic.name)).slice(0, limit);
 }

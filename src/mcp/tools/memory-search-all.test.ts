@@ -55,7 +55,9 @@ describe("ctx_memory_search with scope all", () => {
     const result = await search(client, { query: "exponential backoff", scope: "all" });
     expect(result.isError).toBeFalsy();
     const output = MemorySearchOutputSchema.parse(result.structuredContent);
-    expect(output.hits.map((hit) => hit.topic.name)).toEqual(["deploy"]);
+    // This project's topic holds one of the two words, in its body: a weaker match, listed apart with its relevance.
+    expect(output.hits).toEqual([]);
+    expect(output.weaker.map((hit) => [hit.topic.name, hit.score])).toEqual([["deploy", 0.25]]);
     expect(output.otherProjects).toMatchObject({ available: true, note: null });
     // This project's topic is not listed twice; the best other project's topic comes first.
     expect(output.otherProjects?.hits.map((hit) => [hit.project, hit.name])).toEqual([["-other-api", "retry policy"]]);
@@ -63,7 +65,7 @@ describe("ctx_memory_search with scope all", () => {
     expect(output.otherProjects?.hits[0]?.similarity).toBeGreaterThan(0);
     const text = textOf(result);
     expect(text).toContain("retry policy (project) [-other-api]");
-    expect(text).toContain("deploy (project)");
+    expect(text).toContain("Weaker matches (fewer of the query's words):\n- deploy (project), relevance 0.25");
   });
 
   it("keeps the project scope by default: no index is opened, the output is unchanged", async () => {
