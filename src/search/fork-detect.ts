@@ -13,7 +13,7 @@ import {
   toRecentSession,
 } from "../core/search/fork-candidates.ts";
 import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
-import type { SearchFilters } from "../core/search/model.ts";
+import type { MemoryType, SearchFilters } from "../core/search/model.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
 import type { KeptTeamConnection } from "../team/kept-connection.ts";
@@ -39,6 +39,8 @@ export interface ForkDetectRequest {
   until?: string;
   /** Where to search; absent = `search.scope` (./team-scope.ts). */
   scope?: SearchScope;
+  /** Only sessions whose matching chunks carry one of these memory markers. */
+  markers?: MemoryType[];
 }
 
 export interface ForkDetectOptions {
@@ -304,6 +306,7 @@ function buildFilters(request: ForkDetectRequest, projectRoot: string, now: numb
   const until = timeBound("until", request.until, now);
   if (since !== undefined) filters.since = since;
   if (until !== undefined) filters.until = until;
+  if (request.markers !== undefined && request.markers.length > 0) filters.markers = request.markers;
   return filters;
 }
 

@@ -134,6 +134,33 @@ describe("searchSessions on the fixture transcripts", () => {
     }
   });
 
+  it("says which memory markers lifted each session, with the chunk; a marker filter keeps only those sessions", async () => {
+    const all = await searchSessions(index, "tests pass fix", { search, now: NOW, limit: 20 });
+    const markersById = new Map(all.map((result) => [result.session.id, result.markers.map((m) => m.type)]));
+    expect(markersById.get(LONG_SESSION)).toEqual(["WORKING_SOLUTION"]);
+    expect(markersById.get("fe5e1c67-53e7-4862-81ae-d0e013e3270b")).toEqual(["WAITING"]);
+    for (const result of all) {
+      for (const marker of result.markers) expect(marker.chunkIndex).toBeGreaterThanOrEqual(0);
+      expect(result.components.boost > 1).toBe(result.markers.length > 0);
+    }
+    const solutions = await searchSessions(index, "tests pass fix", {
+      search,
+      now: NOW,
+      limit: 20,
+      filters: { markers: ["WORKING_SOLUTION"] },
+    });
+    expect(solutions.map((result) => result.session.id)).toEqual([LONG_SESSION]);
+    const either = await searchSessions(index, "tests pass fix", {
+      search,
+      now: NOW,
+      limit: 20,
+      filters: { markers: ["WAITING", "WORKING_SOLUTION"] },
+    });
+    expect(either.map((result) => result.session.id).sort()).toEqual(
+      [LONG_SESSION, "fe5e1c67-53e7-4862-81ae-d0e013e3270b"].sort(),
+    );
+  });
+
   it("rejects ranking settings that cannot rank", async () => {
     const broken = { ...search, weights: { ...search.weights, bestSimilarity: 0, passageSimilarity: 0 } };
     await expect(searchSessions(index, "phoenix", { search: broken, now: NOW })).rejects.toThrow(/cannot all be 0/);

@@ -128,7 +128,14 @@ export async function searchSessions(
     }
     matches.push(match);
   }
-  return rankSessions(matches, options.search, options.now ?? Date.now(), limit);
+  const markers = filters.markers;
+  const kept =
+    markers === undefined || markers.length === 0
+      ? matches
+      : matches.filter((match) =>
+          match.hits.some((hit) => hit.memoryType !== null && markers.includes(hit.memoryType)),
+        );
+  return rankSessions(kept, options.search, options.now ?? Date.now(), limit);
 }
 
 /** Each chunk's token stream (tokenizeForSearch, as the index holds it), tokenized once per search. */

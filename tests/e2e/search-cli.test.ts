@@ -122,5 +122,21 @@ describe("ctx search (built binary)", () => {
     const since = await runCtx(["search", "x", "--since", "soon"], { cwd: root, env });
     expect(since.code).toBe(2);
     expect(since.stderr).toContain("7d");
+    const marker = await runCtx(["search", "x", "--marker", "solution"], { cwd: root, env });
+    expect(marker.code).toBe(2);
+    expect(marker.stderr).toContain("working-solution, pattern, waiting");
+  });
+
+  it("--marker keeps the sessions a memory marker lifted, and each result names its markers", async () => {
+    const run = await runCtx(["search", "tests pass fix", "--marker", "working-solution", "--json", "--limit", "10"], {
+      cwd: root,
+      env,
+    });
+    expect(run.code, run.stderr).toBe(0);
+    const { results } = JSON.parse(run.stdout) as { results: { markers: { type: string; chunkIndex: number }[] }[] };
+    expect(results.length).toBeGreaterThan(0);
+    for (const result of results) expect(result.markers.map((m) => m.type)).toContain("WORKING_SOLUTION");
+    const text = await runCtx(["search", "tests pass fix", "--marker", "working-solution"], { cwd: root, env });
+    expect(text.stdout).toMatch(/% match · working solution/);
   });
 });

@@ -6,6 +6,8 @@ import type { Readable, Writable } from "node:stream";
 import type { Command } from "commander";
 import { findProjectRoot } from "../../config/paths.ts";
 import type { ForkCandidate } from "../../core/search/fork-candidates.ts";
+import { MARKER_NAMES, parseMarkerNames } from "../../core/search/memory-markers.ts";
+import type { MemoryType } from "../../core/search/model.ts";
 import { CtxError } from "../../errors.ts";
 import {
   type ForkDetectResult,
@@ -32,6 +34,7 @@ interface SearchOptions {
   json?: boolean;
   team?: boolean;
   scope?: string;
+  marker?: string;
 }
 
 export function registerSearchCommand(program: Command, ctx: CliContext): void {
@@ -48,6 +51,10 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
     .option("--no-pick", "on a terminal, print the list instead of offering the picker")
     .option("--team", "also search the team's sessions, ranked with yours (the same as --scope all)")
     .option("--scope <scope>", "local, team or all (default: the search.scope setting, local)")
+    .option(
+      "--marker <name>",
+      "only sessions whose matching chunks carry a memory marker: working-solution, pattern or waiting (comma-separated)",
+    )
     .option("--json", "print JSON for scripts")
     .action(async (words: string[], options: SearchOptions) => {
       const query = words.join(" ");
@@ -62,6 +69,7 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
           ...(options.since === undefined ? {} : { since: options.since }),
           ...(options.until === undefined ? {} : { until: options.until }),
           ...(scope === undefined ? {} : { scope }),
+          ...(options.marker === undefined ? {} : { markers: markersOf(options.marker) }),
         },
         {
           // Through the config cache, as the hooks read it: a config seen before loads no zod (bench/run.ts cli).
@@ -157,4 +165,14 @@ function parseLimit(text: string): number {
     throw new CtxError("USAGE", `--limit must be a whole number from 1 to 50, not "${text}"`);
   }
   return limit;
+}
+
+function markersOf(text: string): MemoryType[] {
+  const markers = parseMarkerNames([text]);
+  if (markers === null || markers.length === 0) {
+    throw new CtxError("USAGE", `--marker "${text}" names no memory marker`, {
+      hint: `use ${Object.keys(MARKER_NAMES).join(", ")} (several: comma-separated)`,
+    });
+  }
+  return markers;
 }

@@ -57,6 +57,8 @@ export const ForkCandidateSchema = z.object({
   preview: z.string(),
   messageCount: z.int(),
   matchedChunks: z.int(),
+  /** The memory markers that lifted it (the boost), strongest first, each with the chunk it came from. */
+  markers: z.array(z.object({ type: z.enum(["WORKING_SOLUTION", "PATTERN", "WAITING"]), chunkIndex: z.int() })),
   transcriptPath: z.string(),
   transcriptExists: z.boolean(),
   /** Days until Claude Code's cleanup sweep may delete the transcript; null when it is already gone. */

@@ -9,14 +9,14 @@ import {
   toForkCandidate,
   trimPreview,
 } from "./fork-candidates.ts";
-import type { RankedSession } from "./model.ts";
+import type { MarkerHit, RankedSession } from "./model.ts";
 
 const ID = "4d5611e5-0000-4000-8000-000000000001";
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const DAY = 86_400_000;
 
 function ranked(
-  overrides: { id?: string; updatedAt?: number; cwd?: string | null; title?: string } = {},
+  overrides: { id?: string; updatedAt?: number; cwd?: string | null; title?: string; markers?: MarkerHit[] } = {},
 ): RankedSession {
   return {
     session: {
@@ -54,6 +54,7 @@ function ranked(
       memoryType: null,
       text: "User: the login test fails\n\nAssistant: the fix was a missing await",
     },
+    markers: overrides.markers ?? [],
     matchedChunks: 4,
     totalChunks: 12,
   };
@@ -182,6 +183,27 @@ describe("fork candidates", () => {
     expect(line).toBeGreaterThan(text.indexOf("1. Fix the flaky login test"));
     expect(line).toBeLessThan(text.indexOf("2. Old unrelated chat"));
     expect(renderForkCandidates("login test", [strong], 25)).not.toContain("weak matches");
+  });
+
+  it("names the memory markers that lifted a session in its first line", () => {
+    const marked = toForkCandidate(
+      ranked({
+        markers: [
+          { type: "WORKING_SOLUTION", chunkIndex: 3 },
+          { type: "WAITING", chunkIndex: 5 },
+        ],
+      }),
+      1,
+      { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => NOW - 2 * DAY },
+    );
+    expect(marked.markers).toEqual([
+      { type: "WORKING_SOLUTION", chunkIndex: 3 },
+      { type: "WAITING", chunkIndex: 5 },
+    ]);
+    const text = renderForkCandidates("login test", [marked], 30);
+    expect(text).toMatch(/\d+% match · working solution, waiting · /);
+    const plain = toForkCandidate(ranked(), 1, { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => NOW });
+    expect(renderForkCandidates("login test", [plain], 30)).not.toContain("working solution");
   });
 
   it("with only weak matches says so above them, and never shows an empty answer", () => {

@@ -134,6 +134,7 @@ function sharedFields(ranked: RankedSession, rank: number, now: number, weak: bo
     preview: trimPreview(ranked.bestChunk.text),
     messageCount: session.messageCount,
     matchedChunks: ranked.matchedChunks,
+    markers: ranked.markers,
   };
 }
 
@@ -225,6 +226,11 @@ function expiryWarning(exists: boolean, expiresInDays: number | null, cleanupPer
 }
 
 /** The line between strong and weak matches. */
+/** A marker as people read it in a result: `working solution`, `pattern`, `waiting`. */
+export function markerTag(marker: { type: string }): string {
+  return marker.type.toLowerCase().replaceAll("_", " ");
+}
+
 export function weakMatchesLine(minPercent: number): string {
   return `weak matches (below ${minPercent}% relevance):`;
 }
@@ -243,8 +249,9 @@ export function renderForkCandidates(query: string, candidates: readonly ForkCan
       lines.push("", `── ${weakMatchesLine(minPercent)}`);
       weakShown = true;
     }
+    const marked = candidate.markers.length === 0 ? "" : ` · ${candidate.markers.map(markerTag).join(", ")}`;
     const block = [
-      `   ${candidate.scorePercent}% match · ${candidate.relativeDate} · ${candidate.messageCount} messages · ${candidate.cwd ?? candidate.project}`,
+      `   ${candidate.scorePercent}% match${marked} · ${candidate.relativeDate} · ${candidate.messageCount} messages · ${candidate.cwd ?? candidate.project}`,
       `   session ${candidate.sessionId}`,
       `   preview: ${candidate.preview}`,
     ];

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { detectMemoryType } from "./memory-markers.ts";
+import { detectMemoryType, parseMarkerNames } from "./memory-markers.ts";
 
 describe("detectMemoryType", () => {
   it.each([
@@ -55,5 +55,17 @@ describe("detectMemoryType", () => {
     expect(detectMemoryType("Blocked on review, but we always use squash merges.")).toBe("PATTERN");
     expect(detectMemoryType("```\n// the fix was here\n```\nplain text")).toBeNull();
     expect(detectMemoryType("THE FIX WAS a missing await")).toBe("WORKING_SOLUTION");
+  });
+});
+
+describe("parseMarkerNames", () => {
+  it("reads the names people type, comma-separated or repeated, in any case; null for an unknown one", () => {
+    expect(parseMarkerNames(["working-solution"])).toEqual(["WORKING_SOLUTION"]);
+    expect(parseMarkerNames(["pattern,WAITING", "working_solution", "pattern"])).toEqual([
+      "PATTERN",
+      "WAITING",
+      "WORKING_SOLUTION",
+    ]);
+    expect(parseMarkerNames(["solution"])).toBeNull();
   });
 });

@@ -57,3 +57,23 @@ export function detectMemoryType(text: string): MemoryType | null {
 function stripCodeBlocks(text: string): string {
   return text.replace(/```[\s\S]*?(?:```|$)/g, " ");
 }
+
+/** The marker names people type (`ctx search --marker working-solution`), and the type each names. */
+export const MARKER_NAMES: Readonly<Record<string, MemoryType>> = {
+  "working-solution": "WORKING_SOLUTION",
+  pattern: "PATTERN",
+  waiting: "WAITING",
+};
+
+/** The types `names` name (comma-separated or repeated; `working_solution` and capitals work too); null for one it does not know. */
+export function parseMarkerNames(names: readonly string[]): MemoryType[] | null {
+  const types = new Set<MemoryType>();
+  for (const name of names.flatMap((text) => text.split(","))) {
+    const key = name.trim().toLowerCase().replaceAll("_", "-");
+    if (key === "") continue;
+    const type = MARKER_NAMES[key];
+    if (type === undefined) return null;
+    types.add(type);
+  }
+  return [...types];
+}

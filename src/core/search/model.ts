@@ -58,6 +58,14 @@ export interface SearchFilters {
   since?: number;
   until?: number;
   tags?: string[];
+  /** Keep only sessions with a matching chunk carrying one of these memory markers (`ctx search --marker`). */
+  markers?: MemoryType[];
+}
+
+/** The memory markers that lifted a session: each type once, with the best-matching chunk that carries it. */
+export interface MarkerHit {
+  type: MemoryType;
+  chunkIndex: number;
 }
 
 export type { ScoreComponents };
@@ -82,6 +90,8 @@ export interface RankedSession {
   score: number;
   components: ScoreComponents;
   bestChunk: ChunkHit;
+  /** The memory markers among the matching chunks (what `components.boost` comes from), strongest first. */
+  markers: MarkerHit[];
   matchedChunks: number;
   totalChunks: number;
   /** Lineage (src/core/search/lineage.ts), when the caller read it. */

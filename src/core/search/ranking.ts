@@ -7,7 +7,7 @@
 // so a session whose relevance is more than (1 + tieMargin) times another's always ranks above it, whatever their
 // ages and lineage. `relevance` is the one percentage people see and the one `minSimilarity` is compared with.
 // Also reciprocal rank fusion of several retrievers. Pure: the caller passes the clock.
-import type { ChunkHit, IndexedSession, MemoryType, RankedSession, ScoreComponents } from "./model.ts";
+import type { ChunkHit, IndexedSession, MarkerHit, MemoryType, RankedSession, ScoreComponents } from "./model.ts";
 
 /** The ranking part of Config["search"] (core/ does not import config/). */
 export interface RankingSettings {
@@ -142,6 +142,7 @@ export function rankSessions(
       score: compositeScore(components),
       components,
       bestChunk,
+      markers: markersOf(match.hits),
       matchedChunks: match.hits.length,
       totalChunks: match.totalChunks,
       ...(match.lineage === undefined ? {} : { lineage: match.lineage }),
@@ -163,6 +164,23 @@ export function compareRanked(a: RankedSession, b: RankedSession): number {
 
 function clamp01(value: number): number {
   return Number.isFinite(value) ? Math.min(1, Math.max(0, value)) : 0;
+}
+
+/** Memory markers in the order they rank (memory-markers.ts's precedence). */
+const MARKER_ORDER: readonly MemoryType[] = ["WORKING_SOLUTION", "PATTERN", "WAITING"];
+
+/** Each marker type among `hits` once, with its best-matching chunk. */
+export function markersOf(hits: readonly ChunkHit[]): MarkerHit[] {
+  const best = new Map<MemoryType, ChunkHit>();
+  for (const hit of hits) {
+    if (hit.memoryType === null) continue;
+    const seen = best.get(hit.memoryType);
+    if (seen === undefined || hit.similarity > seen.similarity) best.set(hit.memoryType, hit);
+  }
+  return MARKER_ORDER.flatMap((type) => {
+    const hit = best.get(type);
+    return hit === undefined ? [] : [{ type, chunkIndex: hit.chunkIndex }];
+  });
 }
 
 function bestHit(hits: readonly ChunkHit[]): ChunkHit | null {

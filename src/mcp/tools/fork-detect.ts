@@ -26,6 +26,13 @@ export const forkDetectTool = defineTool({
     limit: z.optional(z.int().check(z.minimum(1), z.maximum(20))).check(z.describe("How many sessions (default 5).")),
     since: z.optional(z.string()).check(z.describe("Only sessions active since: ISO date or age like 7d, 3w, 2m.")),
     until: z.optional(z.string()).check(z.describe("Only sessions active until: ISO date or age like 7d, 3w, 2m.")),
+    markers: z
+      .optional(z.array(z.enum(["WORKING_SOLUTION", "PATTERN", "WAITING"])))
+      .check(
+        z.describe(
+          "Only sessions whose matching chunks carry one of these memory markers: a solution that worked, a pattern worth reusing, something left waiting.",
+        ),
+      ),
     scope: z
       .optional(z.enum(SEARCH_SCOPES))
       .check(
@@ -45,6 +52,7 @@ export const forkDetectTool = defineTool({
       ...(input.since === undefined ? {} : { since: input.since }),
       ...(input.until === undefined ? {} : { until: input.until }),
       ...(input.scope === undefined ? {} : { scope: input.scope }),
+      ...(input.markers === undefined ? {} : { markers: input.markers }),
     });
     const report = forkDetectReportOf(result);
     return { text: report.message, structured: report };
