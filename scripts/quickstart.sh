@@ -82,7 +82,7 @@ ctx search "$query" --claude-dir "$claude_dir" --no-refresh --limit 3 || true
 
 echo
 echo "Demo repository: $demo (delete it when done)."
-if command -v ctx >/dev/null 2>&1; then
+if type -P ctx >/dev/null 2>&1; then  # a program on PATH, not this script's ctx function
   echo "Next: ctx doctor there, or Install in README.md."
 else
   echo "Next: \`ctx\` is not on PATH. \`bash scripts/install-launcher.sh\` puts it there (~/.local/bin/ctx runs this build"

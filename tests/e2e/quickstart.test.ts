@@ -46,6 +46,8 @@ describe("scripts/quickstart.sh", () => {
       from = at;
     }
     expect(out).not.toContain("4. ");
+    // No `ctx` on this PATH: the quick start names the launcher that puts one there (#24).
+    expect(out).toContain("`ctx` is not on PATH. `bash scripts/install-launcher.sh` puts it there");
     // The one stderr line allowed is init's note about absolute paths (a checkout is not on PATH).
     const stderr = run.stderr.split("\n").filter((line) => line !== "" && !line.includes("absolute paths"));
     expect(stderr).toEqual([]);
