@@ -1,7 +1,7 @@
 // Hostile paths the person names (issue #21, break 2): `ctx report --out` into folders that are not ctx's, onto
 // special files and through links. Safe outcome: no folder's mode changes, only a regular file is ever written
 // (new ones 0600), anything else is refused at once with the path and what it is, and nothing else changed.
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import {
   chmodSync,
   chownSync,
@@ -13,6 +13,7 @@ import {
   writeFileSync,
 } from "node:fs";
 import { createServer } from "node:net";
+import { homedir } from "node:os";
 import { join, relative } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { listTree, makeWorld, RUNNERS, runCtxIn, treeChanges, UNPRIVILEGED_ID, type World } from "./harness.ts";
@@ -153,5 +154,44 @@ describe.each(RUNNERS)("user-named output paths, as the %s user", (runner) => {
     expect(changes).toHaveLength(2);
     expect(changes.every((line) => line.includes(" home/real.html "))).toBe(true);
     expect(changes[1]).toMatch(new RegExp(`^\\+ f 0644 ${uid}:${uid} home/real.html `));
+  });
+});
+
+describe("the launcher scripts/install-launcher.sh writes into a folder the person names", () => {
+  const script = new URL("../../scripts/install-launcher.sh", import.meta.url).pathname;
+  const toolchain =
+    process.env.CTX_TOOLCHAIN_DIR ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), ".cache"), "ctx-toolchain");
+
+  it("break 2: a FIFO or a link leading out as <dir>/ctx is refused at once; nothing in the tree changes", () => {
+    const world = makeWorld("current", "launcher");
+    try {
+      const fifoDir = join(world.home, "fifo-bin");
+      mkdirSync(fifoDir, { mode: 0o775 });
+      execFileSync("mkfifo", [join(fifoDir, "ctx")]);
+      const linkDir = join(world.home, "link-bin");
+      mkdirSync(linkDir, { mode: 0o755 });
+      writeFileSync(join(world.base, "outside"), "someone else's file\n");
+      symlinkSync(join(world.base, "outside"), join(linkDir, "ctx"));
+      // The toolchain script asks npm for its config, and npm keeps ~/.npm: not the launcher's doing.
+      const before = listTree(world.base, ["home/.npm"]);
+      for (const [dir, what] of [
+        [fifoDir, "a FIFO"],
+        [linkDir, "a symbolic link"],
+      ] as const) {
+        const started = Date.now();
+        const run = spawnSync("bash", [script, "--dir", dir], {
+          env: { HOME: world.home, PATH: process.env.PATH ?? "/usr/bin:/bin", CTX_TOOLCHAIN_DIR: toolchain },
+          encoding: "utf8",
+          timeout: QUICK_MS,
+        });
+        expect(run.status, run.stderr).toBe(1);
+        expect(run.stderr).toContain(`${join(dir, "ctx")} is ${what}`);
+        expect(Date.now() - started).toBeLessThan(QUICK_MS);
+      }
+      expect(treeChanges(before, listTree(world.base, ["home/.npm"]))).toEqual([]);
+      expect(readFileSync(join(world.base, "outside"), "utf8")).toBe("someone else's file\n");
+    } finally {
+      world.cleanup();
+    }
   });
 });

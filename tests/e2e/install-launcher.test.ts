@@ -30,7 +30,7 @@ describe("scripts/install-launcher.sh", () => {
     expect(first.stdout).toContain(`wrote ${launcher}`);
     expect(first.stdout).toContain("is not on PATH"); // and the line that puts it there
     expect(lstatSync(launcher).mode & 0o777).toBe(0o755);
-    expect(readFileSync(launcher, "utf8")).toContain(`'${CTX_BIN}'`);
+    expect(readFileSync(launcher, "utf8")).toContain(` ${CTX_BIN} "$@"`);
     const version = execFileSync(launcher, ["--version"], { env: { PATH: "/usr/bin:/bin", HOME: home } });
     expect(version.toString()).toMatch(/^\d+\.\d+\.\d+/);
     // Again: it replaces its own launcher.
@@ -52,7 +52,8 @@ describe("scripts/install-launcher.sh", () => {
     symlinkSync(join(home, "elsewhere"), join(linked, "ctx"));
     const link = install(home, linked);
     expect(link.status).toBe(1);
-    expect(link.stderr).toContain("is not a regular file");
+    expect(link.stderr).toContain("is a symbolic link");
+    expect(link.stderr).toContain("left as it is");
     expect(lstatSync(join(linked, "ctx")).isSymbolicLink()).toBe(true);
   });
 });

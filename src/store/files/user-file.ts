@@ -1,8 +1,9 @@
-// Writing a file at a path the person named (`ctx report --out`, the breadcrumb's daily note in `breadcrumb.vault`).
-// The folder is theirs, not ctx's: its mode is never changed and it is never created (ensurePrivateDir is for ctx's
-// own folders only). Only a regular file is ever replaced: a device, FIFO, socket or folder is refused before
-// anything is opened for writing, and a symbolic link is followed only with `force`, to a target that is itself a
-// regular file or absent. A new file is 0600. An existing one keeps its permission bits: it is replaced atomically
+// Writing a file at a path the person named (`ctx report --out`, the breadcrumb's daily note in `breadcrumb.vault`,
+// the launcher scripts/install-launcher.sh writes). The folder is theirs, not ctx's: its mode is never changed and it
+// is never created (ensurePrivateDir is for ctx's own folders only). Only a regular file is ever replaced: a device,
+// FIFO, socket or folder is refused before anything is opened for writing, and a symbolic link is followed only with
+// `force`, to a target that is itself a regular file or absent. A new file is 0600 (or the mode the caller asks for:
+// the launcher's 0755). An existing one keeps its permission bits: it is replaced atomically
 // (a temp file beside it, renamed over it) when it is this user's own with one link, so a reader sees the old page
 // or the new one; another user's file (root writing into a shared folder) or a hard-linked one is rewritten in place
 // through a descriptor checked to be that same regular file, so its owner and links stay.
@@ -18,6 +19,8 @@ import { checkPathText } from "./safe-path.ts";
 export interface UserFileOptions {
   /** The person passed --force: a symbolic link at the path is followed (its target must be a regular file or absent). */
   force?: boolean;
+  /** A new file's permission bits (default 0600); an existing file keeps its own. */
+  newFileMode?: number;
 }
 
 /** Where a write to a user-named path lands, and what is there now (null: nothing, a new file is made). */
@@ -69,7 +72,7 @@ export async function writeUserNamedFile(
   if (existing !== null && (existing.nlink > 1 || !ownedByMe(existing)))
     await rewriteInPlace(target.path, existing, data);
   else {
-    const mode = existing === null ? 0o600 : existing.mode & 0o777;
+    const mode = existing === null ? (options.newFileMode ?? 0o600) : existing.mode & 0o777;
     await writeFileAtomicWith(target.path, (handle) => handle.writeFile(data), { mode });
   }
   return target.path;

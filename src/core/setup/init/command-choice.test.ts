@@ -91,8 +91,10 @@ describe("parseShimTargets", () => {
   });
 
   it("reads the launcher scripts/install-launcher.sh writes, and no other script's quoted paths", () => {
-    const launcher = `#!/bin/sh\n${LAUNCHER_MARKER}: runs /src/ctx/dist/ctx.js\nexec '/c/node/bin/node' '/src/ctx/dist/ctx.js' "$@"\n`;
+    const launcher = `#!/bin/sh\n${LAUNCHER_MARKER}: runs /src/ctx/dist/ctx.js\nexec /c/node/bin/node /src/ctx/dist/ctx.js "$@"\n`;
     expect(parseShimTargets(launcher, "/home/u/.local/bin")).toEqual(["/src/ctx/dist/ctx.js"]);
+    const quoted = `#!/bin/sh\n${LAUNCHER_MARKER}\nexec '/my node/bin/node' '/my src/ctx/dist/ctx.js' "$@"\n`;
+    expect(parseShimTargets(quoted, "/home/u/.local/bin")).toEqual(["/my src/ctx/dist/ctx.js"]);
     expect(parseShimTargets("#!/bin/sh\nexec '/usr/bin/node' '/opt/other/main.js'\n", "/usr/bin")).toEqual([]);
   });
 

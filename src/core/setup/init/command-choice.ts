@@ -98,9 +98,10 @@ export function parseShimTargets(shimText: string, shimDir: string): string[] {
   for (const match of shimText.matchAll(/(?:\$basedir|%~dp0|%dp0%)[\\/]([^"'\s]+?\.[cm]?js)\b/g)) {
     if (match[1] !== undefined) targets.add(join(shimDir, match[1].replace(/\\/g, "/")));
   }
-  // The launcher scripts/install-launcher.sh writes: `exec '<node>' '<clone>/dist/ctx.js' "$@"`.
+  // The launcher scripts/install-launcher.sh writes (src/setup/launcher.ts): `exec <node> <clone>/dist/ctx.js "$@"`.
   if (shimText.includes(LAUNCHER_MARKER)) {
-    for (const match of shimText.matchAll(/'(\/[^']+\.[cm]?js)'/g)) if (match[1] !== undefined) targets.add(match[1]);
+    const exec = shimText.split("\n").find((line) => line.startsWith("exec "));
+    for (const word of splitCommandLine(exec?.slice(5) ?? "")) if (/^\/.*\.[cm]?js$/.test(word)) targets.add(word);
   }
   return [...targets];
 }
