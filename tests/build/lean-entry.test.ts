@@ -4,33 +4,17 @@
 // (src/hooks/runtime/rare-paths.ts). The hooks themselves run through it in tests/e2e (guard-hook, hardening,
 // hook-lean).
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { DOOR_ENTRY, doorModules, LEAN_OUTPUT } from "../../build/lean-entry.ts";
 import { HOOK_EVENT_NAMES, isLeanEvent, leanHookNames } from "../../src/core/hooks/events.ts";
+import { sourcesOf, staticClosure } from "../helpers/built-files.ts";
 
 const root = fileURLToPath(new URL("../..", import.meta.url));
 const dist = join(root, "dist");
 const lean = join(dist, "lean");
-const STATIC_IMPORT = /^(?:import|export)\b[^;]*?from\s*["'](\.[^"']+)["'];?$|^import\s*["'](\.[^"']+)["'];?$/gm;
 const DYNAMIC_IMPORT = /import\(["']([^"']+)["']\)/g;
-
-/** The files a module loads before it runs: itself and its static imports, transitively. */
-function staticClosure(file: string, seen = new Set<string>()): Set<string> {
-  if (seen.has(file)) return seen;
-  seen.add(file);
-  for (const match of readFileSync(file, "utf8").matchAll(STATIC_IMPORT)) {
-    staticClosure(join(dirname(file), match[1] ?? match[2] ?? ""), seen);
-  }
-  return seen;
-}
-
-/** The source modules a built file holds (esbuild marks each with a `// src/…` line). */
-const sourcesOf = (files: Iterable<string>): string[] =>
-  [...files].flatMap((file) =>
-    [...readFileSync(file, "utf8").matchAll(/^\/\/ (src\/\S+\.ts)$/gm)].map((match) => match[1] ?? ""),
-  );
 
 const leanFiles = () =>
   readdirSync(lean)

@@ -3,9 +3,10 @@
 // zod/mini is bundled into ctx's own chunks, so full zod would show as its classic classes in them.
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { sourcesOf, staticClosure } from "../helpers/built-files.ts";
 import { CTX_BIN, runCtx } from "./ctx-process.ts";
 
 const recorder = fileURLToPath(new URL("./record-imports.mjs", import.meta.url));
@@ -135,20 +136,8 @@ describe("hook path stays lean", () => {
         readFileSync(join(dist, name), "utf8").includes("// src/store/snapshots/redact-thread.ts"),
     );
     expect(holder).toBeDefined();
-    const loaded = new Set<string>();
-    const visit = (file: string): void => {
-      if (loaded.has(file)) return;
-      loaded.add(file);
-      const text = readFileSync(file, "utf8");
-      for (const match of text.matchAll(/^(?:import|export)\s[^;]*?from\s*'(\.[^']+)'|^import\s*'(\.[^']+)'/gm)) {
-        visit(resolve(dirname(file), match[1] ?? match[2] ?? ""));
-      }
-    };
-    visit(join(dist, holder ?? ""));
-    const files = [...loaded];
-    const sources = files.flatMap((file) =>
-      [...readFileSync(file, "utf8").matchAll(/^\/\/ (src\/\S+)$/gm)].map((m) => m[1] ?? ""),
-    );
+    const files = [...staticClosure(join(dist, holder ?? ""))];
+    const sources = sourcesOf(files);
     expect(sources).toContain("src/core/redact/redact.ts");
     // Beside the redaction, main.ts's group (the small modules every path loads: tsup.config.ts `withMain`), and
     // nothing of the hook's own: not the state files, the saved context or the snapshots' store.
