@@ -5,7 +5,7 @@ import { formatAuditLine } from "../audit/report.ts";
 import { AuditListingSchema } from "../audit/report-schema.ts";
 import { type ContextState, countState, StateCountsSchema } from "../context/schema.ts";
 import { type Health, HealthSchema } from "../guard/health.ts";
-import { formatHealthText } from "../guard/text.ts";
+import { formatHealthText, formatTokens } from "../guard/text.ts";
 import { formatRecoveryLine, type Recovery, RecoverySchema } from "../sessions/recovery.ts";
 import type { SessionsFile } from "../sessions/seen.ts";
 import { formatBytes } from "../snapshots/summary.ts";
@@ -123,7 +123,7 @@ export function formatStatusText(status: Status): string {
   }
   if (status.saved !== null) {
     const { saved } = status;
-    const tokens = saved.contextTokens === null ? "" : `, ${(saved.contextTokens / 1000).toFixed(1)}K tokens in use`;
+    const tokens = saved.contextTokens === null ? "" : `, ${formatTokens(saved.contextTokens)} tokens in use`;
     lines.push(
       `saved context: session ${saved.sessionId}, ${saved.messages} message(s)${tokens}, ${saved.trackedFiles} file(s) tracked, ${saved.counts.todos} todo(s), ${saved.counts.decisions} decision(s); saved ${saved.savedAt}`,
     );
