@@ -1,5 +1,5 @@
 // The repository uses ctx itself: its `.mcp.json`, `.claude/settings.json` and `/fork-detect` are what the code
-// generates (ctx from this checkout's build), `.claude/commands/` are valid slash commands, .claude/CLAUDE.md marks the
+// generates (ctx from this checkout's build), `.claude/commands/` are valid slash commands, CLAUDE.md marks the
 // non-negotiables (ENFORCED) so ctx re-injects them after a compaction, and the personal files stay out of git.
 // The e2e (tests/e2e/claude-code-self.test.ts) runs them in the real Claude Code.
 import { readdirSync, readFileSync } from "node:fs";
@@ -53,7 +53,7 @@ describe("the repository's own Claude Code wiring", () => {
   });
 
   it("marks the non-negotiables in CLAUDE.md (ENFORCED), short enough to re-inject", () => {
-    const rules = extractRules(read(".claude/CLAUDE.md"), ".claude/CLAUDE.md");
+    const rules = extractRules(read("CLAUDE.md"), "CLAUDE.md");
     expect(rules.length).toBeGreaterThanOrEqual(5);
     expect(rules.map((r) => r.text).join("\n")).toMatch(/redacted/);
     expect(rules.reduce((sum, r) => sum + r.text.length, 0)).toBeLessThan(1_500);
