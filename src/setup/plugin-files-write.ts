@@ -1,11 +1,11 @@
-// Writes the checked-in Claude Code plugin files at the repository root from src/core/setup/plugin-files.ts. Run after
-// changing /fork-detect or the manifest (a test fails until the checked-in files match; hooks/hooks.json is the
-// build's: src/core/setup/built-wiring.ts), then let biome lay them out:
-//   node -e 'import("./src/setup/plugin-files-write.ts").then((m) => m.writePluginFiles("."))'
-//   npx biome check --write .claude-plugin commands
+// Writes the checked-in marketplace file at the repository root from src/core/setup/plugin-files.ts (the plugin's
+// own files are the build's: ./plugin-folder.ts). Run after changing it (a test fails until the file matches), then
+// let biome lay it out:
+//   node -e 'import("./src/setup/plugin-files-write.ts").then((m) => m.writeMarketplaceFiles("."))'
+//   npx biome check --write .claude-plugin
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
-import { type PluginMeta, renderPluginFiles } from "../core/setup/plugin-files.ts";
+import { type PluginMeta, renderMarketplaceFiles } from "../core/setup/plugin-files.ts";
 import { writeRepositoryFiles } from "./repository-files.ts";
 
 const AUTHOR = "ctx contributors";
@@ -21,7 +21,7 @@ export async function readPluginMeta(repoRoot: string): Promise<PluginMeta> {
   };
 }
 
-export async function writePluginFiles(repoRoot: string): Promise<string[]> {
-  const files = renderPluginFiles(await readPluginMeta(repoRoot));
+export async function writeMarketplaceFiles(repoRoot: string): Promise<string[]> {
+  const files = renderMarketplaceFiles(await readPluginMeta(repoRoot));
   return writeRepositoryFiles(repoRoot, files);
 }

@@ -1,7 +1,8 @@
 // The repository's own wiring in the real Claude Code: a copy of the checkout's `.mcp.json`, `.claude/` and
-// .claude/CLAUDE.md (with this checkout's `dist/`) is a project where `claude mcp list` connects ctx from source,
+// CLAUDE.md (with this checkout's `dist/`) is a project where `claude mcp list` connects ctx from source,
 // `claude doctor` finds no invalid settings, and a `claude -p` session runs the hooks through the
-// `${CLAUDE_PROJECT_DIR}` placeholder and gets the (ENFORCED) rules listed. Skips like the other Claude Code tests.
+// `${CLAUDE_PROJECT_DIR}` placeholder, loads CLAUDE.md and gets its (ENFORCED) rules listed. Skips like the other
+// Claude Code tests.
 import { cp, symlink } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -26,7 +27,7 @@ afterEach(async () => {
 async function selfWiredSandbox(): Promise<Sandbox> {
   const sandbox = await createSandbox({ claudeBin, ctxOnPath: false });
   sandboxes.push(sandbox);
-  for (const path of [".mcp.json", ".claude"]) {
+  for (const path of [".mcp.json", ".claude", "CLAUDE.md"]) {
     await cp(join(REPO_ROOT, path), join(sandbox.project, path), { recursive: true });
   }
   await symlink(join(REPO_ROOT, "dist"), join(sandbox.project, "dist"));
@@ -49,7 +50,7 @@ describe.skipIf(claudeBin === undefined)(`the repository's own wiring in Claude 
   );
 
   it(
-    "a session runs the hooks through the CLAUDE_PROJECT_DIR placeholder, and /check and /fork-detect are offered",
+    "a session runs the hooks through the CLAUDE_PROJECT_DIR placeholder, loads CLAUDE.md, and offers /check and /fork-detect",
     async () => {
       const sandbox = await selfWiredSandbox();
       const turn = await runClaudeTurn({ sandbox, prompt: "hello", turns: [{ text: "hi" }] });
@@ -67,6 +68,8 @@ describe.skipIf(claudeBin === undefined)(`the repository's own wiring in Claude 
       const system = JSON.stringify(turn.allRequests.map((request) => request.body));
       expect(system).toContain("whole check (typecheck, lint, layer rules, build, tests)");
       expect(system).toContain("Find the past Claude Code session to fork from");
+      // The top-level CLAUDE.md reaches the model as the project's instructions.
+      expect(system).toContain("Core stays pure: no file system, process, network or clock");
     },
     TIMEOUT_MS,
   );

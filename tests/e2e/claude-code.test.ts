@@ -1,11 +1,14 @@
 // ctx inside the real Claude Code CLI (pinned npm release, offline): after the built `ctx init`, Claude Code
 // connects the MCP server, accepts the hook settings, calls ctx_status in a scripted turn, and ctx's hooks
-// record the session. Skips with a reason when the CLI cannot be installed, unless CI is set.
+// record the session; and the README's plugin steps install the plugin folder that `pnpm build` writes, offline. Skips
+// with a reason when the CLI cannot be installed, unless CI is set.
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
+import { CTX_HOOK_SPECS } from "../../src/core/setup/init/hooks-spec.ts";
+import { PLUGIN_FOLDER } from "../../src/core/setup/plugin-files.ts";
 import { readSessionsSeen } from "../../src/store/sessions/seen.ts";
 import { CLAUDE_CODE_VERSION, ensureClaudeCli } from "./harness/claude-cli.ts";
 import { doctorInvalidSettings, mcpServerStatus } from "./harness/claude-output.ts";
@@ -148,29 +151,63 @@ describe.skipIf(claudeBin === undefined)(`ctx in Claude Code ${CLAUDE_CODE_VERSI
   });
 
   it(
-    "the repository is a valid Claude Code plugin whose MCP server connects (`--plugin-dir`)",
+    "the README's plugin steps install the clone's plugin offline, and its MCP server and hooks run from Claude Code's copy",
     async () => {
-      const sandbox = await newSandbox();
-      const validate = await runClaude(sandbox, ["plugin", "validate", REPO_ROOT, "--strict"]);
+      // No `ctx` on PATH and no ctx init: whatever ctx does here, the plugin does.
+      const sandbox = await newSandbox(false);
+      const pluginDir = join(REPO_ROOT, PLUGIN_FOLDER);
+      const validateRoot = await runClaude(sandbox, ["plugin", "validate", REPO_ROOT, "--strict"]);
+      expect(validateRoot.exitCode, validateRoot.stdout + validateRoot.stderr).toBe(0);
+      // The root is the marketplace, not a plugin: its CLAUDE.md (for contributors) draws no warning.
+      expect(validateRoot.stdout).toContain("Validating marketplace manifest");
+      expect(validateRoot.stdout).not.toContain("CLAUDE.md");
+      const validate = await runClaude(sandbox, ["plugin", "validate", pluginDir, "--strict"]);
       expect(validate.exitCode, validate.stdout + validate.stderr).toBe(0);
       expect(validate.stdout).toContain("✔ Validation passed");
-      for (const event of [
-        "SessionStart",
-        "PreCompact",
-        "PostCompact",
-        "PostToolUse",
-        "UserPromptSubmit",
-        "Stop",
-        "SessionEnd",
-      ]) {
+      for (const event of CTX_HOOK_SPECS.map((spec) => spec.event))
         expect(validate.stdout).toContain(`hooks: ${event}`);
+      for (const name of ["fork-detect", "summarize-all", "summarize-from", "clear-summaries", "context-stats"]) {
+        expect(validate.stdout).toContain(`commands: ctx:${name}`);
       }
-      expect(validate.stdout).toContain("commands: ctx:fork-detect");
-      for (const name of ["summarize-all", "summarize-from", "clear-summaries", "context-stats"]) {
-        expect(validate.stdout).toContain(`ctx:${name}`);
-      }
-      const list = await runClaude(sandbox, ["--plugin-dir", REPO_ROOT, "mcp", "list"]);
+
+      // The README's two steps, with every network route closed: a local source fetches nothing.
+      const offline = { env: { HTTPS_PROXY: "http://127.0.0.1:9", HTTP_PROXY: "http://127.0.0.1:9", NO_PROXY: "" } };
+      const add = await runClaude(sandbox, ["plugin", "marketplace", "add", REPO_ROOT], offline);
+      expect(add.exitCode, add.stdout + add.stderr).toBe(0);
+      const install = await runClaude(sandbox, ["plugin", "install", "ctx@ctx"], offline);
+      expect(install.exitCode, install.stdout + install.stderr).toBe(0);
+      expect(install.stdout).toContain("Successfully installed plugin: ctx@ctx");
+      const installed = JSON.parse(
+        await readFile(join(sandbox.home, ".claude", "plugins", "installed_plugins.json"), "utf8"),
+      ) as { plugins: Record<string, { installPath: string }[]> };
+      const installPath = installed.plugins["ctx@ctx"]?.[0]?.installPath ?? "";
+      expect(installPath.startsWith(join(sandbox.home, ".claude", "plugins", "cache"))).toBe(true);
+      expect(existsSync(join(installPath, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))).toBe(true);
+
+      const list = await runClaude(sandbox, ["mcp", "list"]);
       expect(mcpServerStatus(list.stdout, "plugin:ctx:ctx"), list.stdout + list.stderr).toBe("✔ Connected");
+
+      // A scripted turn: the plugin's SessionStart and SessionEnd record the session, its MCP tool answers.
+      const tool = "mcp__plugin_ctx_ctx__ctx_status";
+      const turn = await runClaudeTurn({
+        sandbox,
+        prompt: "What does ctx know about this project?",
+        allowedTools: [tool],
+        turns: [{ toolUse: { id: "toolu_ctx_status_from_plugin", name: tool, input: {} } }, { text: "ctx is set up." }],
+      });
+      const diagnostics = `exit ${turn.exitCode}\nstdout: ${turn.stdout}\nstderr: ${turn.stderr}`;
+      expect(turn.exitCode, diagnostics).toBe(0);
+      expect(turn.result, diagnostics).toMatchObject({ is_error: false, result: "ctx is set up." });
+      const results = toolResults(turn.requests[1]?.body ?? {});
+      expect(results[0], `${diagnostics}\n${results[0]?.text}`).toMatchObject({
+        toolUseId: "toolu_ctx_status_from_plugin",
+        isError: false,
+      });
+      const sessionId = turn.result?.session_id ?? "";
+      expect(results[0]?.text).toContain(sessionId);
+      const record = (await readSessionsSeen(sandbox.project))?.sessions.find((s) => s.sessionId === sessionId);
+      expect(record, diagnostics).toMatchObject({ sessionId, source: "startup" });
+      expect(record?.endedAt, "SessionEnd ran").toEqual(expect.any(String));
     },
     TIMEOUT_MS,
   );

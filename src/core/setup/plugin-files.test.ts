@@ -1,12 +1,12 @@
-// The checked-in plugin files (.claude-plugin/, hooks/, commands/) must be exactly what the code generates,
-// and must have the shape Claude Code expects.
+// The checked-in marketplace file must be exactly what the code generates, and the plugin's files (which the build
+// writes into plugin/: tests/build/plugin-folder.test.ts checks the folder) must have the shape Claude Code expects.
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { readPluginMeta } from "../../setup/plugin-files-write.ts";
 import { renderForkDetectCommand } from "./init/fork-detect.ts";
 import { CTX_HOOK_SPECS } from "./init/hooks-spec.ts";
-import { PLUGIN_ENTRY, renderPluginFiles } from "./plugin-files.ts";
+import { PLUGIN_ENTRY, PLUGIN_FOLDER, renderMarketplaceFiles, renderPluginFiles } from "./plugin-files.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..", "..");
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
@@ -20,24 +20,33 @@ const CLAUDE_CODE_EVENTS = new Set(
 );
 const NO_MATCHER_EVENTS = new Set(["UserPromptSubmit", "Stop"]);
 
-describe("checked-in plugin files", () => {
-  it("equal what the code generates (regenerate: see src/setup/plugin-files-write.ts)", async () => {
-    const files = renderPluginFiles(await readPluginMeta(ROOT));
-    for (const [path, content] of Object.entries(files)) {
-      // JSON by value and key order (the formatter may lay arrays out differently), the command byte for byte.
-      if (path.endsWith(".json"))
-        expect(JSON.stringify(readJson(path)), path).toBe(JSON.stringify(JSON.parse(content)));
-      else expect(read(path), path).toBe(content);
+const meta = await readPluginMeta(ROOT);
+const pluginFiles = renderPluginFiles(meta);
+const rendered = (path: string) => pluginFiles[`${PLUGIN_FOLDER}/${path}`] ?? "";
+const renderedJson = (path: string) => JSON.parse(rendered(path)) as Record<string, unknown>;
+
+describe("the checked-in marketplace file", () => {
+  it("equals what the code generates (regenerate: see src/setup/plugin-files-write.ts)", () => {
+    for (const [path, content] of Object.entries(renderMarketplaceFiles(meta))) {
+      // By value and key order: the formatter may lay arrays out differently.
+      expect(JSON.stringify(readJson(path)), path).toBe(JSON.stringify(JSON.parse(content)));
     }
+  });
+});
+
+describe("the plugin's files", () => {
+  it("all live in the plugin folder, which holds no marketplace", () => {
+    for (const path of Object.keys(pluginFiles)) expect(path.startsWith(`${PLUGIN_FOLDER}/`), path).toBe(true);
+    expect(Object.keys(pluginFiles)).not.toContain(`${PLUGIN_FOLDER}/.claude-plugin/marketplace.json`);
   });
 
   it("ship the same /fork-detect that ctx init writes", () => {
-    expect(read("commands/fork-detect.md")).toBe(renderForkDetectCommand());
+    expect(rendered("commands/fork-detect.md")).toBe(renderForkDetectCommand());
   });
 });
 
 describe("plugin.json", () => {
-  const manifest = readJson(".claude-plugin/plugin.json");
+  const manifest = renderedJson(".claude-plugin/plugin.json");
   const pkg = readJson("package.json");
 
   it("names ctx with package.json's version and license", () => {
@@ -62,12 +71,12 @@ describe("plugin.json", () => {
   });
 
   it("invents no URLs", () => {
-    expect(read(".claude-plugin/plugin.json")).not.toMatch(/https?:/);
+    expect(rendered(".claude-plugin/plugin.json")).not.toMatch(/https?:/);
   });
 });
 
 describe("hooks/hooks.json", () => {
-  const file = readJson("hooks/hooks.json");
+  const file = renderedJson("hooks/hooks.json");
   const hooks = file.hooks as Record<string, Array<{ matcher?: string; hooks: Array<Record<string, unknown>> }>>;
 
   it("has a description and only real Claude Code events, one per ctx hook", () => {
@@ -94,17 +103,14 @@ describe("hooks/hooks.json", () => {
 describe("marketplace.json", () => {
   const market = readJson(".claude-plugin/marketplace.json");
 
-  it("lists the ctx plugin from the npm package", () => {
+  it("lists the ctx plugin from the plugin folder of this clone (a local source: nothing to fetch)", () => {
     expect(typeof market.name).toBe("string");
     expect(market.owner).toMatchObject({ name: expect.any(String) });
-    expect(market.plugins).toEqual([
-      expect.objectContaining({ name: "ctx", source: { source: "npm", package: "claude-ctx" } }),
-    ]);
+    expect(market.plugins).toEqual([expect.objectContaining({ name: "ctx", source: `./${PLUGIN_FOLDER}` })]);
   });
 
-  it("points at a package that ships the plugin folders", () => {
-    const pkg = readJson("package.json");
-    expect(pkg.name).toBe("claude-ctx");
-    expect(pkg.files).toEqual(expect.arrayContaining(["dist", ".claude-plugin", "hooks", "commands"]));
+  it("sits in a root that is not a plugin itself (its CLAUDE.md is for contributors)", () => {
+    expect(() => read(".claude-plugin/plugin.json")).toThrow();
+    expect(read("CLAUDE.md")).toMatch(/^# Working on ctx/);
   });
 });

@@ -1,6 +1,9 @@
-// The Claude Code plugin files at the repository root (.claude-plugin/, hooks/, commands/), generated from the same
-// hook table and slash commands as `ctx init` writes. Checked in, and a test keeps them equal to this output, but for
-// hooks/hooks.json, which `pnpm build` writes (./built-wiring.ts): adding a hook event changes no checked-in file.
+// The Claude Code plugin and its marketplace, generated from the same hook table and slash commands as `ctx init`
+// writes. The repository root is the marketplace: its .claude-plugin/marketplace.json (checked in; a test keeps it equal
+// to this output) lists one plugin, the folder `plugin/` that `pnpm build` writes (src/setup/plugin-folder.ts): the
+// built program with its runtime packages (Claude Code copies a plugin's folder into its cache, so it has to stand
+// alone), and the manifest, hooks/hooks.json and commands rendered here. The root is not a plugin itself, so the
+// top-level CLAUDE.md is a contributor's, and `claude plugin validate --strict` passes on both folders.
 import { renderForkDetectCommand } from "./init/fork-detect.ts";
 import { buildHooksObject, type CtxCommand } from "./init/hooks-spec.ts";
 import { serializeJson } from "./init/json-text.ts";
@@ -42,27 +45,31 @@ export function renderPluginHooks(): string {
   });
 }
 
+/** The plugin's folder in the repository, which `pnpm build` writes (git ignores it). */
+export const PLUGIN_FOLDER = "plugin";
+
 export function renderMarketplace(meta: PluginMeta): string {
   return serializeJson({
     name: "ctx",
-    description: "The ctx plugin for Claude Code, installed from npm.",
+    description: "The ctx plugin for Claude Code, from a built clone of its repository (pnpm build writes plugin/).",
     owner: { name: meta.author },
-    plugins: [
-      {
-        name: "ctx",
-        description: meta.description,
-        source: { source: "npm", package: meta.name },
-      },
-    ],
+    // A local source: `claude plugin install` copies the folder, with nothing to fetch.
+    plugins: [{ name: "ctx", description: meta.description, source: `./${PLUGIN_FOLDER}` }],
   });
 }
 
-/** Repository-relative path -> exact content of every checked-in plugin file. */
+/** Repository-relative path -> exact content of the checked-in marketplace file. */
+export function renderMarketplaceFiles(meta: PluginMeta): Record<string, string> {
+  return { ".claude-plugin/marketplace.json": renderMarketplace(meta) };
+}
+
+/** Repository-relative path -> exact content of the plugin's own files, which the build writes into its folder. */
 export function renderPluginFiles(meta: PluginMeta): Record<string, string> {
-  return {
+  const files: Record<string, string> = {
     ".claude-plugin/plugin.json": renderPluginManifest(meta),
-    ".claude-plugin/marketplace.json": renderMarketplace(meta),
+    "hooks/hooks.json": renderPluginHooks(),
     "commands/fork-detect.md": renderForkDetectCommand(),
     ...Object.fromEntries(SUMMARIES_COMMAND_NAMES.map((name) => [`commands/${name}.md`, renderSummariesCommand(name)])),
   };
+  return Object.fromEntries(Object.entries(files).map(([path, content]) => [`${PLUGIN_FOLDER}/${path}`, content]));
 }

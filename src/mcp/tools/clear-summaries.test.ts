@@ -74,7 +74,7 @@ describe("the Smart Context slash commands", () => {
       expect(text).toBe(summariesCommandInstructions(name, "abc-123"));
       const file = renderSummariesCommand(name);
       expect(file).toContain(summariesCommandInstructions(name, "$ARGUMENTS"));
-      expect(readFileSync(join("commands", `${name}.md`), "utf8")).toBe(file);
+      expect(readFileSync(join("plugin", "commands", `${name}.md`), "utf8")).toBe(file);
     }
     const from = summariesCommandInstructions("summarize-from", "abc-123");
     expect(from).toContain("The message to start from: abc-123");

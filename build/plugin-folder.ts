@@ -1,0 +1,9 @@
+// `pnpm build`'s last step: the Claude Code plugin folder, plugin/ (src/setup/plugin-folder.ts), from this build.
+// tests/build/plugin-folder.test.ts checks what it holds; tests/e2e/claude-code.test.ts installs it in Claude Code.
+import { pnpmCommand, writePluginFolder } from "../src/setup/plugin-folder.ts";
+
+const started = performance.now();
+const written = await writePluginFolder(process.cwd(), pnpmCommand(process.env, process.execPath));
+process.stderr.write(
+  `plugin: plugin/ (${written.length} files rendered, ${Math.round(performance.now() - started)} ms)\n`,
+);

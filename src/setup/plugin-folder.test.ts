@@ -1,0 +1,60 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { deployArgs, pnpmCommand, writePluginFolder } from "./plugin-folder.ts";
+
+const temps: string[] = [];
+afterEach(() => {
+  for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+describe("pnpmCommand", () => {
+  it("runs the pnpm script that runs the build with this Node", () => {
+    const env = { npm_execpath: "/opt/pnpm/bin/pnpm.cjs" };
+    expect(pnpmCommand(env, "/usr/bin/node")).toEqual({ command: "/usr/bin/node", args: ["/opt/pnpm/bin/pnpm.cjs"] });
+  });
+
+  it("runs a pnpm binary itself, and pnpm from PATH when npm or nothing runs the build", () => {
+    expect(pnpmCommand({ npm_execpath: "/usr/local/bin/pnpm" }, "node")).toEqual({
+      command: "/usr/local/bin/pnpm",
+      args: [],
+    });
+    expect(pnpmCommand({ npm_execpath: "/usr/lib/node_modules/npm/bin/npm-cli.js" }, "node").command).toBe("pnpm");
+    expect(pnpmCommand({}, "node").command).toBe("pnpm");
+  });
+});
+
+describe("deployArgs", () => {
+  it("copies only the production packages, from the store, with no network", () => {
+    const args = deployArgs("claude-ctx", "/r/plugin");
+    expect(args).toEqual(expect.arrayContaining(["deploy", "--filter=claude-ctx", "--prod", "--offline", "/r/plugin"]));
+    expect(args.at(-1)).toBe("/r/plugin");
+  });
+});
+
+describe("writePluginFolder", () => {
+  it("refuses a plugin folder that is a link out of the repository, and removes nothing there", async () => {
+    const base = mkdtempSync(join(tmpdir(), "ctx-plugin-folder-"));
+    temps.push(base);
+    const repo = join(base, "repo");
+    const outside = join(base, "outside");
+    mkdirSync(repo);
+    mkdirSync(outside);
+    writeFileSync(join(outside, "keep.txt"), "mine\n");
+    writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "claude-ctx", version: "0.1.0" }));
+    symlinkSync(outside, join(repo, "plugin"));
+    await expect(writePluginFolder(repo, { command: "false", args: [] })).rejects.toThrow(/outside|leads|link/i);
+    expect(readdirSync(outside)).toEqual(["keep.txt"]);
+  });
+
+  it("says what pnpm printed when the deploy fails", async () => {
+    const base = mkdtempSync(join(tmpdir(), "ctx-plugin-folder-"));
+    temps.push(base);
+    writeFileSync(join(base, "package.json"), JSON.stringify({ name: "claude-ctx", version: "0.1.0" }));
+    const failing = { command: process.execPath, args: ["-e", "console.error('no store here'); process.exit(3)"] };
+    await expect(writePluginFolder(base, failing)).rejects.toThrow(
+      /pnpm deploy into plugin\/ failed \(exit 3\):\nno store here/,
+    );
+  });
+});

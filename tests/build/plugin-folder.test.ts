@@ -1,0 +1,82 @@
+// `pnpm build` writes the Claude Code plugin into plugin/ (src/setup/plugin-folder.ts): the files the code renders, the
+// built program, and its runtime packages without the dev ones, in a folder git ignores. Claude Code copies the folder
+// into its cache, so a copy of it outside this checkout must run: its MCP server answers a real client here, and
+// tests/e2e/claude-code.test.ts installs it through the marketplace in the real Claude Code.
+import { spawnSync } from "node:child_process";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { afterAll, describe, expect, it } from "vitest";
+import { PLUGIN_FOLDER, renderPluginFiles } from "../../src/core/setup/plugin-files.ts";
+import { readPluginMeta } from "../../src/setup/plugin-files-write.ts";
+
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
+const PLUGIN = join(ROOT, PLUGIN_FOLDER);
+const pkg = JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as {
+  dependencies: Record<string, string>;
+  devDependencies: Record<string, string>;
+};
+const temps: string[] = [];
+
+afterAll(() => {
+  for (const dir of temps) rmSync(dir, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
+});
+
+describe("the plugin folder the build writes", () => {
+  it("holds the files the code renders", async () => {
+    for (const [path, content] of Object.entries(renderPluginFiles(await readPluginMeta(ROOT)))) {
+      expect(readFileSync(join(ROOT, path), "utf8"), path).toBe(content);
+    }
+  });
+
+  it("is ignored by git, so no commit carries it", () => {
+    const ignored = spawnSync("git", ["check-ignore", PLUGIN_FOLDER], { cwd: ROOT, encoding: "utf8" });
+    expect(ignored.stdout.trim()).toBe(PLUGIN_FOLDER);
+    const tracked = spawnSync("git", ["ls-files", "--", PLUGIN_FOLDER], { cwd: ROOT, encoding: "utf8" });
+    expect(tracked.stdout).toBe("");
+  });
+
+  it("holds this build and the runtime packages, and none of the dev ones", () => {
+    expect(readFileSync(join(PLUGIN, "dist", "ctx.js"))).toEqual(readFileSync(join(ROOT, "dist", "ctx.js")));
+    expect(JSON.parse(readFileSync(join(PLUGIN, "package.json"), "utf8"))).toMatchObject({ type: "module" });
+    for (const name of Object.keys(pkg.dependencies)) {
+      expect(existsSync(join(PLUGIN, "node_modules", name, "package.json")), name).toBe(true);
+    }
+    for (const name of Object.keys(pkg.devDependencies)) {
+      expect(existsSync(join(PLUGIN, "node_modules", name)), name).toBe(false);
+    }
+    // The embedder's runtime (a dev dependency's), hundreds of megabytes, stays out of every store entry too.
+    const store = spawnSync("ls", [join(PLUGIN, "node_modules", ".pnpm")], { encoding: "utf8" }).stdout;
+    expect(store).not.toMatch(/onnxruntime|@huggingface|vitest|typescript/);
+  });
+
+  it("runs from a copy outside this checkout, as Claude Code runs it from its cache", async () => {
+    const base = mkdtempSync(join(tmpdir(), "ctx-plugin-"));
+    temps.push(base);
+    const copy = join(base, "cache", "ctx");
+    // Claude Code keeps a link inside the folder as a link (node_modules/<name> -> .pnpm/...): so does this copy.
+    cpSync(PLUGIN, copy, { recursive: true, verbatimSymlinks: true });
+    const project = join(base, "project");
+    mkdirSync(project);
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [join(copy, "dist", "ctx.js"), "serve"],
+      cwd: project,
+      env: { PATH: process.env.PATH ?? "", HOME: base, CTX_LOG_LEVEL: "error" },
+      stderr: "pipe",
+    });
+    const client = new Client({ name: "plugin-folder-test", version: "1.0.0" });
+    await client.connect(transport);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toContain("ctx_status");
+      const status = await client.callTool({ name: "ctx_status", arguments: {} });
+      expect(status.isError ?? false).toBe(false);
+    } finally {
+      await client.close();
+    }
+  }, 30_000);
+});
