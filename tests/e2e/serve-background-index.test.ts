@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
+import { linkEmbedderPackages, missingEmbedderPackages } from "../helpers/embedder-packages.ts";
 import { writeTinyEmbeddingModel } from "../helpers/tiny-embedding-model.ts";
 import { assertBuilt, CTX_BIN } from "./ctx-process.ts";
 
@@ -56,7 +57,10 @@ async function until<T>(read: () => T, done: (value: T) => boolean, withinMs: nu
   }
 }
 
-describe.skipIf(process.platform !== "linux")("ctx serve background indexing (built binary)", () => {
+// The real transformers.js and onnxruntime, from the test cache, given to the ctx process through its CTX_HOME.
+const noPackages = missingEmbedderPackages() !== null;
+
+describe.skipIf(process.platform !== "linux" || noPackages)("ctx serve background indexing (built binary)", () => {
   it("indexes and embeds new transcripts after the quiet period, and leaves no process on exit", async () => {
     assertBuilt();
     const base = mkdtempSync(join(tmpdir(), "ctx-serve-watch-"));
@@ -65,6 +69,7 @@ describe.skipIf(process.platform !== "linux")("ctx serve background indexing (bu
     mkdirSync(project, { recursive: true });
     const ctxHome = join(base, "ctx-home");
     writeTinyEmbeddingModel(join(ctxHome, "models"), "nomic-ai/nomic-embed-text-v1.5", { dimensions: 8 });
+    linkEmbedderPackages(ctxHome);
     const env = {
       PATH: process.env.PATH ?? "",
       HOME: join(base, "home"),

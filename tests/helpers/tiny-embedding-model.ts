@@ -5,8 +5,11 @@
 // same thing by hand so tests can check pooling, normalisation and prefixes independently.
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { onnx } from "onnx-proto";
+import protobuf from "protobufjs/minimal.js";
 import { seededRandom } from "./seeded-random.ts";
+
+const { Writer } = protobuf;
+type Writer = protobuf.Writer;
 
 const SPECIAL = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"];
 const WORDS = ["search", "query", "document", "sqlite", "index", "fork", "session", "bug", "fix", "the"];
@@ -28,39 +31,81 @@ function buildVocab(): Map<string, number> {
   return new Map(tokens.map((token, id) => [token, id]));
 }
 
-function tensor(name: string, dims: number[], values: Float32Array): onnx.ITensorProto {
-  return { name, dims, dataType: onnx.TensorProto.DataType.FLOAT, rawData: new Uint8Array(values.buffer.slice(0)) };
+// The model file is protobuf (onnx.proto, ONNX IR 8). protobufjs's Writer encodes it; the field numbers are onnx.proto's.
+const FLOAT = 1;
+const INT64 = 7;
+const VARINT = 0;
+const BYTES = 2;
+
+type Fields = (writer: Writer) => void;
+const key = (writer: Writer, field: number, wire: number) => writer.uint32((field << 3) | wire);
+const text = (writer: Writer, field: number, value: string) => key(writer, field, BYTES).string(value);
+const int = (writer: Writer, field: number, value: number) => key(writer, field, VARINT).int64(value);
+function message(writer: Writer, field: number, fields: Fields): void {
+  key(writer, field, BYTES).fork();
+  fields(writer);
+  writer.ldelim();
 }
 
-function valueInfo(name: string, elemType: number, dims: Array<string | number>): onnx.IValueInfoProto {
-  const dim = dims.map((d) => (typeof d === "string" ? { dimParam: d } : { dimValue: d }));
-  return { name, type: { tensorType: { elemType, shape: { dim } } } };
+/** TensorProto: dims 1, data_type 2, name 8, raw_data 9. */
+function tensor(writer: Writer, field: number, name: string, dims: number[], values: Float32Array): void {
+  message(writer, field, (w) => {
+    for (const dim of dims) int(w, 1, dim);
+    int(w, 2, FLOAT);
+    text(w, 8, name);
+    key(w, 9, BYTES).bytes(new Uint8Array(values.buffer.slice(0)));
+  });
+}
+
+/** ValueInfoProto: name 1, type 2 > TypeProto.tensor_type 1 > elem_type 1, shape 2 > dim 1 > dim_value 1 | dim_param 2. */
+function valueInfo(writer: Writer, field: number, name: string, elemType: number, dims: Array<string | number>): void {
+  message(writer, field, (w) => {
+    text(w, 1, name);
+    message(w, 2, (type) =>
+      message(type, 1, (tensorType) => {
+        int(tensorType, 1, elemType);
+        message(tensorType, 2, (shape) => {
+          for (const dim of dims) {
+            message(shape, 1, (d) => (typeof dim === "string" ? text(d, 2, dim) : int(d, 1, dim)));
+          }
+        });
+      }),
+    );
+  });
+}
+
+/** NodeProto: input 1, output 2, op_type 4. */
+function node(writer: Writer, field: number, opType: string, inputs: string[], output: string): void {
+  message(writer, field, (w) => {
+    for (const input of inputs) text(w, 1, input);
+    text(w, 2, output);
+    text(w, 4, opType);
+  });
 }
 
 function buildOnnx(vocabSize: number, dimensions: number, embeddings: Float32Array, tokenTypes: Float32Array) {
-  const INT64 = onnx.TensorProto.DataType.INT64;
-  const FLOAT = onnx.TensorProto.DataType.FLOAT;
-  const graph: onnx.IGraphProto = {
-    name: "tiny_nomic_bert",
-    initializer: [
-      tensor("word_embeddings", [vocabSize, dimensions], embeddings),
-      tensor("token_type_embeddings", [2, dimensions], tokenTypes),
-    ],
-    node: [
-      { opType: "Gather", input: ["word_embeddings", "input_ids"], output: ["words"], attribute: [] },
-      { opType: "Gather", input: ["token_type_embeddings", "token_type_ids"], output: ["types"], attribute: [] },
-      { opType: "Add", input: ["words", "types"], output: ["summed"] },
-      { opType: "Tanh", input: ["summed"], output: ["last_hidden_state"] },
-    ],
-    input: [
-      valueInfo("input_ids", INT64, ["batch", "sequence"]),
-      valueInfo("token_type_ids", INT64, ["batch", "sequence"]),
-      valueInfo("attention_mask", INT64, ["batch", "sequence"]),
-    ],
-    output: [valueInfo("last_hidden_state", FLOAT, ["batch", "sequence", dimensions])],
-  };
-  const model: onnx.IModelProto = { irVersion: 8, opsetImport: [{ domain: "", version: 13 }], graph };
-  return onnx.ModelProto.encode(onnx.ModelProto.create(model)).finish();
+  const writer = Writer.create();
+  // ModelProto: ir_version 1, graph 7, opset_import 8 (OperatorSetIdProto: domain 1, version 2).
+  int(writer, 1, 8);
+  // GraphProto: node 1, name 2, initializer 5, input 11, output 12.
+  message(writer, 7, (graph) => {
+    node(graph, 1, "Gather", ["word_embeddings", "input_ids"], "words");
+    node(graph, 1, "Gather", ["token_type_embeddings", "token_type_ids"], "types");
+    node(graph, 1, "Add", ["words", "types"], "summed");
+    node(graph, 1, "Tanh", ["summed"], "last_hidden_state");
+    text(graph, 2, "tiny_nomic_bert");
+    tensor(graph, 5, "word_embeddings", [vocabSize, dimensions], embeddings);
+    tensor(graph, 5, "token_type_embeddings", [2, dimensions], tokenTypes);
+    for (const input of ["input_ids", "token_type_ids", "attention_mask"]) {
+      valueInfo(graph, 11, input, INT64, ["batch", "sequence"]);
+    }
+    valueInfo(graph, 12, "last_hidden_state", FLOAT, ["batch", "sequence", dimensions]);
+  });
+  message(writer, 8, (opset) => {
+    text(opset, 1, "");
+    int(opset, 2, 13);
+  });
+  return writer.finish();
 }
 
 function tokenizerJson(vocab: Map<string, number>) {

@@ -12,7 +12,7 @@ import { CtxError } from "../../errors.ts";
 import { ensurePrivateDir } from "../../store/files/atomic-write.ts";
 
 export const TRANSFORMERS_PACKAGE = "@huggingface/transformers";
-/** The version ctx is tested with (also its devDependency). */
+/** The version ctx is tested with (the suite installs it the same way: tests/helpers/embedder-packages.ts). */
 export const TRANSFORMERS_VERSION = "4.3.1";
 const SHIM = "load.mjs";
 

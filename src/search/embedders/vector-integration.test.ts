@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { layOutClaudeDir, SPOTTER_PROJECT } from "../../../tests/helpers/claude-projects.ts";
+import { missingEmbedderPackages } from "../../../tests/helpers/embedder-packages.ts";
 import { writeTinyEmbeddingModel } from "../../../tests/helpers/tiny-embedding-model.ts";
 import { defaultConfig } from "../../config/defaults.ts";
 import { searchSessions } from "../search-sessions.ts";
@@ -16,7 +17,10 @@ import { createEmbedder } from "./create.ts";
 import { fillVectors } from "./fill-vectors.ts";
 import { vectorSearchFor } from "./vector-search.ts";
 
-describe("vectors on the real session index", () => {
+// The real transformers.js and onnxruntime, from the test cache (tests/helpers/embedder-packages.ts).
+const noPackages = missingEmbedderPackages() !== null;
+
+describe.skipIf(noPackages)("vectors on the real session index", () => {
   it("fill, fuse with BM25, and follow a grown transcript", async () => {
     const root = mkdtempSync(join(tmpdir(), "ctx-vec-int-"));
     const claudeDir = layOutClaudeDir(root, { withLong: false });

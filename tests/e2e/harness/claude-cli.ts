@@ -3,18 +3,15 @@
 // files in parallel workers. Without it tests skip with a reason, except under CI, where they must fail.
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, rm, stat } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
-import { setTimeout as delay } from "node:timers/promises";
+import { withDirLock } from "../../helpers/dir-lock.ts";
 import { isCi } from "../../helpers/required-tool.ts";
 
 export const CLAUDE_CODE_VERSION = "2.1.330";
 const PACKAGE = "@anthropic-ai/claude-code";
 const INSTALL_TIMEOUT_MS = 240_000;
-/** A lock older than this belongs to a killed run and is taken over. */
-const STALE_LOCK_MS = 10 * 60_000;
-const LOCK_POLL_MS = 500;
 
 export type ClaudeCli = { bin: string; version: string } | { skipReason: string };
 
@@ -74,28 +71,6 @@ async function findInstalled(dir: string): Promise<string | undefined> {
   return undefined;
 }
 
-async function withLock<T>(lockDir: string, work: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      await mkdir(lockDir);
-      break;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      const age = await stat(lockDir).then(
-        (info) => Date.now() - info.mtimeMs,
-        () => 0,
-      );
-      if (age > STALE_LOCK_MS) await rm(lockDir, { recursive: true, force: true });
-      else await delay(LOCK_POLL_MS);
-    }
-  }
-  try {
-    return await work();
-  } finally {
-    await rm(lockDir, { recursive: true, force: true });
-  }
-}
-
 /** npm's error lines without the stack trace. */
 function summarizeNpmError(stderr: string): string {
   const lines = stderr.split("\n").filter((line) => line.trim() !== "" && !/^npm error\s+at /.test(line));
@@ -104,7 +79,7 @@ function summarizeNpmError(stderr: string): string {
 
 async function installInto(dir: string): Promise<{ bin: string } | { failure: string }> {
   await mkdir(dirname(dir), { recursive: true });
-  return withLock(`${dir}.lock`, async () => {
+  return withDirLock(`${dir}.lock`, async () => {
     const already = await findInstalled(dir);
     if (already !== undefined) return { bin: already };
     await mkdir(dir, { recursive: true });
