@@ -9,7 +9,7 @@ import { tokenizeForSearch } from "../src/core/search/tokens.ts";
 import { readTranscriptFrom } from "../src/search/sync/read-transcript.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
-const FIXTURES = join(import.meta.dirname, "../tests/fixtures/transcripts");
+const FIXTURES = join(import.meta.dirname, "../tests/fixtures");
 const round = (n: number, digits = 1): number => Number(n.toFixed(digits));
 
 function transcripts(dir: string): string[] {
@@ -55,7 +55,12 @@ export async function run(): Promise<Record<string, unknown>> {
 
   const dir = mkdtempSync(join(tmpdir(), "ingest-bench-"));
   const big = join(dir, "big.jsonl");
-  const long = readFileSync(join(FIXTURES, "spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"));
+  const long = readFileSync(
+    join(
+      FIXTURES,
+      "claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+    ),
+  );
   for (let i = 0; i < 10; i += 1) appendFileSync(big, long);
   const bigBytes = statSync(big).size;
   global.gc?.();

@@ -59,7 +59,10 @@ export function timeProcess(
 }
 
 const FIXTURE = fileURLToPath(
-  new URL("../tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url),
+  new URL(
+    "../tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+    import.meta.url,
+  ),
 );
 
 /** A transcript of `megabytes` MiB (cut at a line end) in `dir`: the long real fixture repeated. */

@@ -16,8 +16,12 @@ import { PROCESS_BUDGET_RATIOS, ratioToNode } from "./budgets.ts";
 import { summarize, timeProcess } from "./process-timing.ts";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
-const fixtures = join(repo, "tests", "fixtures", "transcripts");
-const spotter = join(fixtures, "spotter", "4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
+const fixtures = join(repo, "tests", "fixtures");
+const spotter = join(
+  repo,
+  "tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov",
+  "4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+);
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const MiB = 1024 * 1024;
 const round = (value: number) => Math.round(value * 10) / 10;

@@ -30,7 +30,10 @@ function medianMs(task: () => void): { ms: number; cpuMs: number } {
 
 function realMessages(): SummaryMessage[] {
   const text = readFileSync(
-    new URL("../tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url),
+    new URL(
+      "../tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+      import.meta.url,
+    ),
     "utf8",
   );
   return collectMessages(

@@ -30,7 +30,7 @@ mkdir -p "$demo/.git"
 export CTX_HOME="$work/home" CTX_ARCHIVE__ENABLED=false HOME="$work/user-home"
 mkdir -p "$HOME"
 claude_dir="$work/claude"
-node "$repo/tests/helpers/sample-claude-dir.ts" "$claude_dir" >/dev/null
+cp -R "$repo/tests/fixtures/claude" "$claude_dir"
 transcript="$(find "$claude_dir/projects" -name '*.jsonl' -not -path '*/subagents/*' | head -1)"
 
 step() { # name, then the command: it must succeed, and Node must add nothing to its stderr

@@ -50,7 +50,7 @@ echo "== 1. ctx init in a demo repository ($demo)"
 ctx init | sed -n '/^  created\|^  changed/p'
 
 session="$(node -e 'console.log(crypto.randomUUID())')"
-transcript="$repo/tests/fixtures/transcripts/spotter/subagent.jsonl"
+transcript="$repo/tests/fixtures/claude/projects/-home-marco-projects-spotter/491e126e-1e71-469c-ade2-fcc8af567c74.jsonl"
 echo
 echo "== 2. a Claude Code session compacts (a real transcript; hook input as Claude Code sends it)"
 hook_input SessionStart '"source":"startup"' | ctx hook session-start >/dev/null
@@ -69,9 +69,8 @@ hook_input SessionEnd '"reason":"prompt_input_exit"' | ctx hook session-end
 echo
 echo "== 3. find the session to fork from (what /fork-detect shows inside Claude Code)"
 if [ -z "$claude_dir" ]; then
-  claude_dir="$demo/.claude-sample"
-  node "$repo/tests/helpers/sample-claude-dir.ts" "$claude_dir" >/dev/null
-  echo "-- ctx index   (the sample sessions that ship with the repository, laid out as a throwaway ~/.claude)"
+  claude_dir="$repo/tests/fixtures/claude"
+  echo "-- ctx index --claude-dir tests/fixtures/claude   (the sample sessions that ship with the repository, in Claude Code's layout)"
 else
   echo "-- ctx index --claude-dir $claude_dir"
 fi

@@ -12,7 +12,8 @@ import { readStateFile } from "../store/files/state-file.ts";
 import { sidecarPath } from "../store/summaries/sidecar-store.ts";
 import { assembleSession, ensureSessionSummaries } from "./session-summaries.ts";
 
-const FIXTURE = "tests/fixtures/transcripts/spotter/subagent.jsonl";
+const FIXTURE =
+  "tests/fixtures/claude/projects/-home-marco-projects-spotter/491e126e-1e71-469c-ade2-fcc8af567c74.jsonl";
 const SECRET = "ghp_" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7d";
 let root: string;
 let clock: number;

@@ -1,5 +1,5 @@
 // Push against a real PostgreSQL (tests/helpers/pg-cluster.ts), through the code the CLI runs: real transcripts
-// (tests/fixtures/transcripts) in a Claude Code folder whose sessions ran in a git checkout with a remote; a project
+// (tests/fixtures/claude) in a Claude Code folder whose sessions ran in a git checkout with a remote; a project
 // not shared pushes nothing; share → index → push puts every row on the server exactly once; a re-push, a push whose
 // connection is cut between batches and one that dies after a COMMIT (before acknowledging it) end with the same rows;
 // a stopped server keeps the outbox until it is back; planted secrets never reach the server (pg_dump and the stored
@@ -12,6 +12,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCtx } from "../../tests/e2e/ctx-process.ts";
 import { buildSecretCases } from "../../tests/fixtures/redaction/fake-secrets.ts";
+import { FIXTURE } from "../../tests/helpers/claude-projects.ts";
 import { runCliCaptured } from "../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { findPostgresBin, PG_SUPERUSER_PASSWORD, startPgCluster } from "../../tests/helpers/pg-cluster.ts";
@@ -28,12 +29,14 @@ const started = await startPgCluster();
 const cluster = "cluster" in started ? started.cluster : null;
 afterAll(async () => cluster?.stop());
 
-const FIXTURES = join(import.meta.dirname, "../../tests/fixtures/transcripts");
 const SPOTTER_CWD = "/home/marco/projects/spotter";
 const VIEWER_CWD = "/path/to/Demo";
 /** Sessions that ran in the shared checkout (spotter) and in another, never-shared project (viewer). */
-const SHARED_FILES = ["short.jsonl", "tool_heavy.jsonl", "subagent.jsonl"];
-const OTHER_FILES = ["1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl", "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"];
+const SHARED_FILES = [FIXTURE.short, FIXTURE.toolHeavy, FIXTURE.subagent];
+const OTHER_FILES = [
+  FIXTURE.viewer("1af7fc5e-8455-4414-9ccd-011d40f70b2a"),
+  FIXTURE.viewer("5c0375b4-57a5-4f26-b12d-d022ee4e51b7"),
+];
 
 describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${started.skipReason})` : ""}`, () => {
   const pg = cluster as NonNullable<typeof cluster>;
@@ -131,14 +134,14 @@ describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${sta
     const folder = join(claudeDir, "projects", "-spotter");
     mkdirSync(folder, { recursive: true });
     // Real transcripts, moved to this machine's checkout (their cwd), one with secrets planted in a prompt.
-    for (const [files, dir, from, to, ids] of [
-      [SHARED_FILES, "spotter", SPOTTER_CWD, repo, sharedIds],
-      [OTHER_FILES, "claude-code-viewer", VIEWER_CWD, other, otherIds],
+    for (const [files, from, to, ids] of [
+      [SHARED_FILES, SPOTTER_CWD, repo, sharedIds],
+      [OTHER_FILES, VIEWER_CWD, other, otherIds],
     ] as const) {
       for (const file of files) {
-        let text = readFileSync(join(FIXTURES, dir, file), "utf8").replaceAll(`"cwd":"${from}`, `"cwd":"${to}`);
+        let text = readFileSync(file, "utf8").replaceAll(`"cwd":"${from}`, `"cwd":"${to}`);
         const id = /"sessionId":"([^"]+)"/.exec(text)?.[1] as string;
-        if (file === "short.jsonl") {
+        if (file === FIXTURE.short) {
           text = text.replace(
             '"content":"mix phx.server doesnt seem to start"',
             `"content":"mix phx.server doesnt seem to start; the keys are ${secrets.join(" and ")}"`,

@@ -190,7 +190,10 @@ describe("compaction cycle (hook processes)", () => {
   it("out of snapshot space: the state is still saved and re-injected, the compaction is not blocked", async () => {
     const limited = { CTX_RETENTION__MAX_TOTAL_MEGABYTES: "1" };
     const fixture = readFileSync(
-      new URL("../fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url),
+      new URL(
+        "../fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+        import.meta.url,
+      ),
     );
     // Random text does not compress: the snapshot is well over the 1 MiB limit whatever the codec.
     const noise = `${JSON.stringify({ type: "system", subtype: "note", content: randomBytes(1_500_000).toString("base64") })}\n`;
@@ -210,7 +213,10 @@ describe("compaction cycle (hook processes)", () => {
     const big = join(tmpdir(), `big-${session}.jsonl`);
     copyFileSync(transcript, big);
     const fixture = readFileSync(
-      new URL("../fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url),
+      new URL(
+        "../fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+        import.meta.url,
+      ),
     );
     writeFileSync(big, Buffer.concat([readFileSync(transcript), fixture, fixture]));
     expect((await hook("pre-compact", { trigger: "auto" })).code).toBe(0);

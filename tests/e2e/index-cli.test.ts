@@ -3,7 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { layOutClaudeDir } from "../helpers/claude-projects.ts";
+import { FIXTURE_CLAUDE_DIR, layOutClaudeDir } from "../helpers/claude-projects.ts";
 import { runCtx } from "./ctx-process.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ctx-index-e2e-"));
@@ -30,6 +30,21 @@ describe("ctx index / stats / reindex (built binary)", () => {
     expect(JSON.parse(rebuilt.stdout)).toMatchObject({ sessionsTotal: 7, filesIngested: 8 });
     const after = JSON.parse((await runCtx(["stats", "--json"], { cwd: root, env })).stdout);
     expect(after.chunks).toBe(report.chunks);
+  });
+});
+
+describe("the sample sessions in tests/fixtures/claude", () => {
+  it("are a Claude Code folder that ctx index reads as it is, and leaves as it was", async () => {
+    const base = mkdtempSync(join(tmpdir(), "ctx-index-samples-"));
+    const localEnv = { HOME: join(base, "home"), CTX_HOME: join(base, "ctx-home"), CLAUDE_CONFIG_DIR: "" };
+    const before = readdirSync(FIXTURE_CLAUDE_DIR, { recursive: true }).sort();
+    const run = await runCtx(["index", "--claude-dir", FIXTURE_CLAUDE_DIR, "--json"], { cwd: base, env: localEnv });
+    expect(run.code, run.stderr).toBe(0);
+    // Seven sessions in three project folders, one subagent transcript (the compaction summariser's is skipped).
+    expect(JSON.parse(run.stdout)).toMatchObject({ sessionsTotal: 7, filesScanned: 8, filesIngested: 8 });
+    const stats = JSON.parse((await runCtx(["stats", "--json"], { cwd: base, env: localEnv })).stdout);
+    expect(stats).toMatchObject({ sessions: 7, projects: 3 });
+    expect(readdirSync(FIXTURE_CLAUDE_DIR, { recursive: true }).sort()).toEqual(before);
   });
 });
 

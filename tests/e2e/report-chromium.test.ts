@@ -13,7 +13,11 @@ import { runCtx } from "./ctx-process.ts";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const SESSION = "4d5611e5-241a-462a-8d15-5122611a9569";
-const TRANSCRIPT = join(REPO, "tests", "fixtures", "transcripts", "spotter", `${SESSION}.jsonl`);
+const TRANSCRIPT = join(
+  REPO,
+  "tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov",
+  `${SESSION}.jsonl`,
+);
 const ARTIFACTS = join(REPO, "test-artifacts");
 const chromium = ["chromium", "chromium-browser"].find((bin) => spawnSync(bin, ["--version"]).status === 0);
 

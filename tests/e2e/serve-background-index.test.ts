@@ -12,7 +12,10 @@ import { linkEmbedderPackages, missingEmbedderPackages } from "../helpers/embedd
 import { writeTinyEmbeddingModel } from "../helpers/tiny-embedding-model.ts";
 import { assertBuilt, CTX_BIN } from "./ctx-process.ts";
 
-const FIXTURE = new URL("../fixtures/transcripts/spotter/short.jsonl", import.meta.url);
+const FIXTURE = new URL(
+  "../fixtures/claude/projects/-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl",
+  import.meta.url,
+);
 let server: ChildProcess | undefined;
 
 afterEach(() => {

@@ -15,6 +15,7 @@ import { claudeProjectDirName } from "../../src/config/claude-paths.ts";
 import { ForkDetectReportSchema } from "../../src/search/fork-report-schema.ts";
 import { addMember, migrateTeam } from "../../src/team/service.ts";
 import { buildSecretCases } from "../fixtures/redaction/fake-secrets.ts";
+import { FIXTURE } from "../helpers/claude-projects.ts";
 import { findPostgresBin, PG_SUPERUSER_PASSWORD, startPgCluster } from "../helpers/pg-cluster.ts";
 import { CTX_BIN, runProcess } from "./ctx-process.ts";
 
@@ -22,11 +23,10 @@ const started = await startPgCluster();
 const cluster = "cluster" in started ? started.cluster : null;
 afterAll(async () => cluster?.stop());
 
-const FIXTURES = join(import.meta.dirname, "../fixtures/transcripts/spotter");
 const FIXTURE_CWD = "/home/marco/projects/spotter";
 /** Alice's sessions: "mix phx.server doesnt seem to start" (secrets planted here) and the phoenix background one. */
-const ALICE_FILES = ["short.jsonl", "tool_heavy.jsonl"];
-const BOB_FILES = ["subagent.jsonl"];
+const ALICE_FILES = [FIXTURE.short, FIXTURE.toolHeavy];
+const BOB_FILES = [FIXTURE.subagent];
 const QUERY = ["start", "the", "phoenix", "server", "in", "the", "background"];
 
 interface Member {
@@ -73,9 +73,9 @@ describe.skipIf(cluster === null)(`the team flow${"skipReason" in started ? ` ($
     mkdirSync(folder, { recursive: true });
     const ids: string[] = [];
     for (const file of files) {
-      let text = readFileSync(join(FIXTURES, file), "utf8").replaceAll(`"cwd":"${FIXTURE_CWD}`, `"cwd":"${clone}`);
+      let text = readFileSync(file, "utf8").replaceAll(`"cwd":"${FIXTURE_CWD}`, `"cwd":"${clone}`);
       const id = /"sessionId":"([^"]+)"/.exec(text)?.[1] as string;
-      if (plant && file === "short.jsonl") {
+      if (plant && file === FIXTURE.short) {
         text = text.replace(
           '"content":"mix phx.server doesnt seem to start"',
           `"content":"mix phx.server doesnt seem to start; the keys are ${secrets.join(" and ")}"`,

@@ -1,11 +1,11 @@
-// The real transcripts' message texts (tests/fixtures/transcripts): every text block, tool input and tool result
+// The real transcripts' message texts (tests/fixtures/claude): every text block, tool input and tool result
 // of user and assistant entries, for the chunker tests and the benchmarks.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseTranscriptLine, type TranscriptEntry } from "../../src/core/transcript/entries.ts";
 
-export const TRANSCRIPTS_DIR = fileURLToPath(new URL("../fixtures/transcripts/", import.meta.url));
+export const TRANSCRIPTS_DIR = fileURLToPath(new URL("../fixtures/", import.meta.url));
 
 /** Every real (non-synthetic) transcript file, subagent transcripts included. */
 export function realTranscriptPaths(root = TRANSCRIPTS_DIR): string[] {

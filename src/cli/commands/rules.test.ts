@@ -7,7 +7,7 @@ import { RulesCheckReportSchema, RulesListReportSchema } from "./rules.ts";
 
 const SPOTTER = join(
   import.meta.dirname,
-  "../../../tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+  "../../../tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
 );
 
 let root: string;
@@ -73,7 +73,10 @@ describe("ctx rules", () => {
       code: "NOT_FOUND",
       message: "no session recorded in this project",
     });
-    const short = join(import.meta.dirname, "../../../tests/fixtures/transcripts/spotter/short.jsonl");
+    const short = join(
+      import.meta.dirname,
+      "../../../tests/fixtures/claude/projects/-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl",
+    );
     await expect(run(["rules", "check", "--transcript", short])).rejects.toMatchObject({
       code: "NOT_FOUND",
       hint: expect.stringContaining("not been compacted"),

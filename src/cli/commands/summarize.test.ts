@@ -10,7 +10,9 @@ import { ContextStatsSchema } from "../../core/summaries/stats.ts";
 import { SummarizeReportSchema } from "../../summaries/operations.ts";
 import { LedgerReportSchema, SummariesClearReportSchema } from "../summaries-reports.ts";
 
-const LONG_FIXTURE = resolve("tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
+const LONG_FIXTURE = resolve(
+  "tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+);
 let project: CliProject;
 beforeEach(async () => {
   project = await createCliProject();

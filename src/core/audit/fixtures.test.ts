@@ -12,7 +12,10 @@ describe("compaction audit on the fixtures' real compactions", () => {
     const found = transcripts
       .flatMap((path) => measureCompactions(path))
       .map((m) => `${m.transcript}:${m.boundaryLine}`);
-    expect(found).toEqual(["spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl:754", "synthetic/task-tools.jsonl:17"]);
+    expect(found).toEqual([
+      "claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl:754",
+      "transcripts/synthetic/task-tools.jsonl:17",
+    ]);
   });
 
   it("the long real session: the summary names every file being edited and the last request", () => {

@@ -15,7 +15,7 @@ import { type ParsedLine, parseTranscriptLine, type UserEntry } from "../transcr
 import { extractContextState } from "./extract.ts";
 import { boundForExtraction, capStrings, TOOL_FIELD_CHARS, TOOL_OUTPUT_CHARS } from "./extract-bounds.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures");
 const options = {
   sessionId: "s",
   projectRoot: "/repo",

@@ -10,8 +10,9 @@ import {
   extractContextState,
 } from "./extract.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
-const LONG = "spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl";
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures");
+const LONG =
+  "claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl";
 const ROOT = "/home/USER/projects/spotter-worktrees/spotter-dov";
 /** Line 754 of the long session (index 753) is its compact_boundary. */
 const BOUNDARY_INDEX = 753;
@@ -146,7 +147,7 @@ describe("the long spotter session after its compaction boundary", () => {
 
 describe("older transcripts (Claude Code 1.0.x)", () => {
   it("keeps inline sidechains out of the conversation and the task list, but counts their file work", () => {
-    const name = "claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl";
+    const name = "claude/projects/-path-to-Demo/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl";
     const lines = rawLines(name);
     const state = extract(lines, "/path/to/Demo");
     const sidechain = new Set(
@@ -173,7 +174,10 @@ describe("older transcripts (Claude Code 1.0.x)", () => {
   });
 
   it("does not count a write the person did not permit, nor an edit that failed", () => {
-    const init = extract(rawLines("claude-code-viewer/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"), "/path/to/Demo");
+    const init = extract(
+      rawLines("claude/projects/-path-to-Demo/1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"),
+      "/path/to/Demo",
+    );
     expect(init.files).toEqual([]);
     expect(init.tools.failures[0]?.message).toMatch(/^Claude requested permissions to write/);
     expect(init.todos?.items).toEqual([
@@ -186,7 +190,10 @@ describe("older transcripts (Claude Code 1.0.x)", () => {
     ]);
     expect(init.session.gitBranch).toBeNull();
 
-    const update = extract(rawLines("claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"), "/path/to/Demo");
+    const update = extract(
+      rawLines("claude/projects/-path-to-Demo/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"),
+      "/path/to/Demo",
+    );
     expect(update.files.find((f) => f.path === "/path/to/Demo/CLAUDE.md")).toMatchObject({
       reads: 1,
       writes: 1,
@@ -198,7 +205,10 @@ describe("older transcripts (Claude Code 1.0.x)", () => {
 
 describe("plans, questions and rejected tools (Claude Code 2.1.38)", () => {
   it("records the plan file ExitPlanMode names, approved, and the answers as decisions", () => {
-    const state = extract(rawLines("spotter/subagent.jsonl"), "/home/marco/projects/spotter");
+    const state = extract(
+      rawLines("claude/projects/-home-marco-projects-spotter/491e126e-1e71-469c-ade2-fcc8af567c74.jsonl"),
+      "/home/marco/projects/spotter",
+    );
     expect(state.plan).toEqual({
       text: null,
       filePath: "/home/marco/.claude/plans/humble-seeking-umbrella.md",
@@ -212,7 +222,10 @@ describe("plans, questions and rejected tools (Claude Code 2.1.38)", () => {
   });
 
   it("lists tool uses the person rejected as failures", () => {
-    const state = extract(rawLines("spotter/short.jsonl"), "/home/marco/projects/spotter");
+    const state = extract(
+      rawLines("claude/projects/-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl"),
+      "/home/marco/projects/spotter",
+    );
     expect(state.tools.failures.map((f) => f.tool)).toEqual(["Bash", "Glob"]);
     expect(state.tools.failures[0]?.message).toMatch(/^The user doesn't want to proceed/);
     expect(state.contextTokens).toBe(25353);
@@ -227,7 +240,7 @@ describe("plans, questions and rejected tools (Claude Code 2.1.38)", () => {
 
 describe("synthetic transcripts", () => {
   it("follows the Task* tools, the plan, statements and a compaction with postTokens", () => {
-    const state = extract(rawLines("synthetic/task-tools.jsonl"), "/work/demo");
+    const state = extract(rawLines("transcripts/synthetic/task-tools.jsonl"), "/work/demo");
     expect(state.todos).toEqual({
       source: "Task",
       updatedAt: "2026-03-01T10:10:12.000Z",
@@ -265,13 +278,13 @@ describe("synthetic transcripts", () => {
   });
 
   it("uses postTokens until the first reply after a boundary", () => {
-    const lines = rawLines("synthetic/task-tools.jsonl");
+    const lines = rawLines("transcripts/synthetic/task-tools.jsonl");
     const upToSummary = lines.slice(0, lines.findIndex((line) => line.includes('"isCompactSummary":true')) + 1);
     expect(extract(upToSummary, "/work/demo").contextTokens).toBe(9000);
   });
 
   it("skips and counts malformed, unknown and bookkeeping lines", () => {
-    const state = extract(rawLines("synthetic/malformed.jsonl"), "/work/demo");
+    const state = extract(rawLines("transcripts/synthetic/malformed.jsonl"), "/work/demo");
     // Split naively, the unterminated last line is malformed too (the reader calls it truncated).
     expect(state.skipped).toEqual({ malformed: 5, "unknown-type": 1, meta: 2, "too-long": 0, truncated: 0 });
     expect(state.session.title).toBe("Synthetic: malformed lines");

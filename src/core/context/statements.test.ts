@@ -85,7 +85,7 @@ describe("userMessagesInCompactSummary", () => {
   it("lists the person's messages from the real compaction summary", () => {
     const path = join(
       import.meta.dirname,
-      "../../../tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+      "../../../tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
     );
     const line = readFileSync(path, "utf8").split("\n")[754] ?? "";
     const summary = (JSON.parse(line) as { message: { content: string } }).message.content;

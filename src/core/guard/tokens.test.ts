@@ -2,12 +2,13 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { autoCompactSettingsFromEnv, autoCompactThreshold, inferWindowTokens, readContextFromTail } from "./tokens.ts";
 
-const fixture = (path: string) =>
-  readFileSync(new URL(`../../../tests/fixtures/transcripts/${path}`, import.meta.url), "utf8");
+const fixture = (path: string) => readFileSync(new URL(`../../../tests/fixtures/${path}`, import.meta.url), "utf8");
 /** The first `count` lines of a transcript, newline-terminated, as Claude Code had written them then. */
 const firstLines = (text: string, count: number) => `${text.split("\n").slice(0, count).join("\n")}\n`;
 
-const LONG = fixture("spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
+const LONG = fixture(
+  "claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+);
 
 describe("readContextFromTail on the real fixtures (numbers the transcripts hold)", () => {
   it("the long spotter session: last main-chain usage before its compaction, unknown right after, then the next reply", () => {
@@ -33,16 +34,16 @@ describe("readContextFromTail on the real fixtures (numbers the transcripts hold
   });
 
   it("skips sidechain replies (inline subagents of CC 1.0.x) and the `<synthetic>` API error", () => {
-    const viewer = fixture("claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
+    const viewer = fixture("claude/projects/-path-to-Demo/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
     // Lines 424-429 are sidechain replies (42,726 at line 429); the last main-chain one is line 228.
     expect(readContextFromTail(firstLines(viewer, 430), true)?.usedTokens).toBe(18_575);
     expect(readContextFromTail(viewer, true)?.usedTokens).toBe(21_552);
-    const synthetic = fixture("synthetic/task-tools.jsonl");
+    const synthetic = fixture("transcripts/synthetic/task-tools.jsonl");
     expect(readContextFromTail(synthetic, true)?.usedTokens).toBe(12_105);
   });
 
   it("uses a boundary's postTokens until the next reply", () => {
-    const synthetic = fixture("synthetic/task-tools.jsonl");
+    const synthetic = fixture("transcripts/synthetic/task-tools.jsonl");
     expect(readContextFromTail(firstLines(synthetic, 18), true)).toMatchObject({
       usedTokens: 9_000,
       source: "post-tokens",

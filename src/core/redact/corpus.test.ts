@@ -119,7 +119,9 @@ describe("ordinary text", () => {
   );
 
   it("redactValue on every parsed line of the short spotter transcript changes nothing", () => {
-    const short = transcripts.find((file) => file.name.endsWith("spotter/short.jsonl"));
+    const short = transcripts.find((file) =>
+      file.name.endsWith("claude/projects/-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl"),
+    );
     if (short === undefined) throw new Error("short.jsonl missing");
     const lines = short.text.split("\n").filter((line) => line.trim() !== "");
     expect(lines.length).toBe(15);
@@ -132,7 +134,9 @@ describe("ordinary text", () => {
   });
 
   it("a secret planted in a real transcript line is caught there", () => {
-    const short = transcripts.find((file) => file.name.endsWith("spotter/short.jsonl"));
+    const short = transcripts.find((file) =>
+      file.name.endsWith("claude/projects/-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl"),
+    );
     const line = short?.text.split("\n")[3] ?? "";
     const token = ["gh", "p_", "A1b2C3d4E5f6G7h8I9j0K1l2M3n4O5p6Q7r8"].join("");
     const entry = JSON.parse(line) as Record<string, unknown>;

@@ -17,7 +17,7 @@ import { LINE_SCHEMAS } from "../transcript/entry-schemas.ts";
 import { compileChecker, type SchemaCheck } from "./compile.ts";
 import { planOf, UnsupportedSchema } from "./plan.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures");
 const SCHEMAS: Record<string, $ZodType> = LINE_SCHEMAS;
 const CHECKERS: Record<string, (value: unknown) => SchemaCheck<unknown>> = {
   user: checkUserEntry,

@@ -17,7 +17,7 @@ import {
 import type { IndexMessage } from "./messages.ts";
 import type { IndexedChunk } from "./model.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures");
 
 function message(role: IndexMessage["role"], text: string, tools: string[] = []): IndexMessage {
   return { uuid: null, offset: 0, role, text, timestamp: null, tools, sidechain: false };
@@ -274,9 +274,9 @@ describe("buildChunks", () => {
 });
 
 describe("buildChunks on the real fixtures", () => {
-  const files = ["spotter", "claude-code-viewer", "synthetic"].flatMap((folder) =>
-    readdirSync(join(FIXTURES, folder))
-      .filter((name) => name.endsWith(".jsonl"))
+  const files = ["claude/projects", "transcripts/synthetic"].flatMap((folder) =>
+    readdirSync(join(FIXTURES, folder), { recursive: true, encoding: "utf8" })
+      .filter((name) => name.endsWith(".jsonl") && !name.includes("subagents"))
       .map((name) => join(FIXTURES, folder, name)),
   );
 
@@ -291,7 +291,13 @@ describe("buildChunks on the real fixtures", () => {
   });
 
   it("the long spotter session: about 750-token chunks, Elixir detected, the compact summary searchable", async () => {
-    const read = await readTranscriptFrom(join(FIXTURES, "spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl"), 0);
+    const read = await readTranscriptFrom(
+      join(
+        FIXTURES,
+        "claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+      ),
+      0,
+    );
     const chunks = buildChunks("4d5611e5", read.messages);
     expect(chunks.length).toBeGreaterThanOrEqual(12);
     const average = chunks.reduce((sum, chunk) => sum + chunk.tokenCount, 0) / chunks.length;

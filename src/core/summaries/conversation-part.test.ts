@@ -9,7 +9,7 @@ import { SMART_CONTEXT_PRESET } from "./assemble.ts";
 import { renderConversationPart, renderRestoreWithConversation } from "./conversation-part.ts";
 
 const fixtureState = (transcript: string): ContextState => {
-  const text = readFileSync(new URL(`../../../tests/fixtures/transcripts/${transcript}`, import.meta.url), "utf8");
+  const text = readFileSync(new URL(`../../../tests/fixtures/${transcript}`, import.meta.url), "utf8");
   const lines = text
     .split("\n")
     .filter((line) => line.trim() !== "")

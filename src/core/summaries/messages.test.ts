@@ -70,7 +70,12 @@ describe("collectMessages", () => {
   });
 
   it("reads every real fixture without losing its prompts", () => {
-    const lines = readFileSync("tests/fixtures/transcripts/spotter/subagent.jsonl", "utf8").split("\n").filter(Boolean);
+    const lines = readFileSync(
+      "tests/fixtures/claude/projects/-home-marco-projects-spotter/491e126e-1e71-469c-ade2-fcc8af567c74.jsonl",
+      "utf8",
+    )
+      .split("\n")
+      .filter(Boolean);
     const { messages } = collectMessages(lines.map(parseTranscriptLine));
     expect(messages.filter((m) => m.kind === "prompt").map((m) => m.text)).toContain("create the beads");
     expect(new Set(messages.map((m) => m.uuid)).size).toBe(messages.length);

@@ -14,8 +14,9 @@ import {
   titleOf,
 } from "./entries.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
-const LONG = "spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl";
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures");
+const LONG =
+  "claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl";
 
 function fixtureLines(name: string): ParsedLine[] {
   return readFileSync(join(FIXTURES, name), "utf8")
@@ -53,7 +54,7 @@ describe("parseTranscriptLine", () => {
   });
 
   it("reads the old format: a summary record first and inline sidechains", () => {
-    const lines = fixtureLines("claude-code-viewer/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
+    const lines = fixtureLines("claude/projects/-path-to-Demo/fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
     const first = lines[0] as TranscriptEntry;
     expect(titleOf(first)).toBe("Empty Repo Setup: CLAUDE.md Foundation Created");
     const entries = lines.filter((line): line is TranscriptEntry => !isSkipped(line));

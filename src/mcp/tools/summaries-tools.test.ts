@@ -20,7 +20,9 @@ import { SummarizeReportSchema } from "../../summaries/operations.ts";
 // The MCP tools read transcripts under Claude Code's projects folder only: the fixtures are laid out as one.
 const CLAUDE_DIR = layOutClaudeDir(mkdtempSync(join(tmpdir(), "ctx-summaries-tools-")));
 const LONG_FIXTURE = join(CLAUDE_DIR, "projects", SPOTTER_PROJECT, `${LONG_SESSION}.jsonl`);
-const OUTSIDE_FIXTURE = resolve(`tests/fixtures/transcripts/spotter/${LONG_SESSION}.jsonl`);
+const OUTSIDE_FIXTURE = resolve(
+  `tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/${LONG_SESSION}.jsonl`,
+);
 let test: McpTestProject;
 beforeEach(() => {
   test = createEmptyProject();

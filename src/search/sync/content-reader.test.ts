@@ -2,7 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { fixturePath } from "../../../tests/helpers/claude-projects.ts";
+import { FIXTURE } from "../../../tests/helpers/claude-projects.ts";
 import { createContentReader } from "./content-reader.ts";
 import { type ContentJob, readFileContent } from "./sync-file.ts";
 
@@ -20,7 +20,7 @@ describe("the sync's content reader", () => {
   it("a worker thread reads a transcript exactly as this thread does, and passes a read error on", async () => {
     const reader = createContentReader({ thread: true });
     try {
-      const path = fixturePath("claude-code-viewer", "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
+      const path = FIXTURE.viewer("fe5e1c67-53e7-4862-81ae-d0e013e3270b");
       const [there, here] = await Promise.all([reader.read(job(path)), readFileContent(job(path))]);
       expect(there.chunks.length).toBeGreaterThan(3);
       // The worker sends the tokens as UTF-8 bytes.
@@ -43,7 +43,7 @@ describe("the sync's content reader", () => {
   it("a worker that runs out of its memory cap hands its files back: they are read here, with the same result", async () => {
     const reader = createContentReader({ thread: true, oldGenerationMb: 8 });
     try {
-      const path = fixturePath("spotter", "4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
+      const path = FIXTURE.long;
       expect(await reader.read(job(path))).toEqual(await readFileContent(job(path)));
       expect(reader.threaded).toBe(false);
     } finally {
@@ -54,7 +54,7 @@ describe("the sync's content reader", () => {
   it("reads in this thread when asked to", async () => {
     const reader = createContentReader({ thread: false });
     expect(reader.threaded).toBe(false);
-    const path = fixturePath("spotter", "short.jsonl");
+    const path = FIXTURE.short;
     expect(await reader.read(job(path))).toEqual(await readFileContent(job(path)));
     await reader.close();
   });

@@ -2,12 +2,12 @@
 // ~/.claude/projects folder holds: stray files, symlinks, empty and unreadable folders, the summariser's transcripts.
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { FIXTURE, LONG_SESSION } from "../../../tests/helpers/claude-projects.ts";
 import { discoverTranscripts, isSubagentTranscript } from "./discover.ts";
 
-const SPOTTER = join(import.meta.dirname, "../../../tests/fixtures/transcripts/spotter");
-const LONG_ID = "4d5611e5-241a-462a-8d15-5122611a9569";
+const LONG_ID = LONG_SESSION;
 const dirs: string[] = [];
 
 function claudeDir(): string {
@@ -27,14 +27,16 @@ describe("discoverTranscripts", () => {
   it("lists main transcripts and subagents under their parent session, never agent-acompact", async () => {
     const root = claudeDir();
     const project = join(root, "projects", "-home-USER-projects-spotter");
-    cpSync(SPOTTER, project, { recursive: true });
+    // The spotter sessions of tests/fixtures/claude's two spotter folders, in one project.
+    cpSync(dirname(FIXTURE.long), project, { recursive: true });
+    cpSync(dirname(FIXTURE.short), project, { recursive: true });
     const found = await discoverTranscripts(root);
     expect(found.map((file) => [file.sessionId, file.kind, file.path.slice(project.length + 1)])).toEqual([
+      [basename(FIXTURE.subagent, ".jsonl"), "main", basename(FIXTURE.subagent)],
       [LONG_ID, "main", `${LONG_ID}.jsonl`],
       [LONG_ID, "subagent", `${LONG_ID}/subagents/agent-a2898e3.jsonl`],
-      ["short", "main", "short.jsonl"],
-      ["subagent", "main", "subagent.jsonl"],
-      ["tool_heavy", "main", "tool_heavy.jsonl"],
+      [basename(FIXTURE.short, ".jsonl"), "main", basename(FIXTURE.short)],
+      [basename(FIXTURE.toolHeavy, ".jsonl"), "main", basename(FIXTURE.toolHeavy)],
     ]);
     expect(found.some((file) => file.path.includes("acompact"))).toBe(false);
     const long = found.find((file) => file.kind === "main" && file.sessionId === LONG_ID);

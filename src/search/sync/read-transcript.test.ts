@@ -4,13 +4,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildSecretCases } from "../../../tests/fixtures/redaction/fake-secrets.ts";
+import { FIXTURE } from "../../../tests/helpers/claude-projects.ts";
 import { type IndexMessage, readTranscriptFrom } from "./read-transcript.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
-const SPOTTER = join(FIXTURES, "spotter");
-const VIEWER = join(FIXTURES, "claude-code-viewer");
-const LONG = join(SPOTTER, "4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
-const SUBAGENTS = join(SPOTTER, "4d5611e5-241a-462a-8d15-5122611a9569/subagents");
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures");
+const LONG = FIXTURE.long;
+const SUBAGENTS = FIXTURE.longSubagents;
 
 const tempDir = () => mkdtempSync(join(tmpdir(), "read-transcript-"));
 const roles = (messages: IndexMessage[]) => messages.map((message) => message.role);
@@ -20,7 +19,7 @@ const allTools = (messages: IndexMessage[]) => messages.flatMap((message) => mes
 
 describe("readTranscriptFrom on the real fixtures", () => {
   it("spotter/short.jsonl: one prompt, one reply joined from five block lines, rejected tools", async () => {
-    const read = await readTranscriptFrom(join(SPOTTER, "short.jsonl"), 0);
+    const read = await readTranscriptFrom(FIXTURE.short, 0);
     expect(read).toMatchObject({ lines: 15, skippedLines: 0, unknownEntries: 0, endOffset: 10491 });
     expect(read.meta).toEqual({
       sessionId: "55604662-cf2a-4331-851a-ec234028f8ca",
@@ -52,7 +51,7 @@ describe("readTranscriptFrom on the real fixtures", () => {
   });
 
   it("spotter/tool_heavy.jsonl: prompts, background Bash, web tools; queue-operation and meta skipped", async () => {
-    const read = await readTranscriptFrom(join(SPOTTER, "tool_heavy.jsonl"), 0);
+    const read = await readTranscriptFrom(FIXTURE.toolHeavy, 0);
     expect(read).toMatchObject({ lines: 39, skippedLines: 0, unknownEntries: 0 });
     expect(read.meta.sessionId).toBe("d6e0bada-1959-4eec-a9d2-0bfade768d8f");
     expect(read.meta.firstPrompt).toBe("start phoenix in background");
@@ -64,7 +63,7 @@ describe("readTranscriptFrom on the real fixtures", () => {
   });
 
   it("spotter/subagent.jsonl: a slash command becomes `/name args`, its expansion (isMeta) is dropped", async () => {
-    const read = await readTranscriptFrom(join(SPOTTER, "subagent.jsonl"), 0);
+    const read = await readTranscriptFrom(FIXTURE.subagent, 0);
     expect(read.meta.sessionId).toBe("491e126e-1e71-469c-ade2-fcc8af567c74");
     expect(read.meta.firstPrompt).toMatch(/^\/handgemacht:create-beads websearch to learn how to fastest setup credo/);
     const prompts = read.messages.filter((message) => message.role === "user").map((message) => message.text);
@@ -110,7 +109,7 @@ describe("readTranscriptFrom on the real fixtures", () => {
   });
 
   it("claude-code-viewer fe5e1c67 (1.0.98): the summary record is the title, inline sidechains are marked", async () => {
-    const read = await readTranscriptFrom(join(VIEWER, "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl"), 0);
+    const read = await readTranscriptFrom(FIXTURE.viewer("fe5e1c67-53e7-4862-81ae-d0e013e3270b"), 0);
     expect(read).toMatchObject({ lines: 438, skippedLines: 0, unknownEntries: 0 });
     expect(read.meta.title).toBe("Empty Repo Setup: CLAUDE.md Foundation Created");
     expect(read.meta.firstPrompt).toBe("/orchestrator create TODO app by Next.js");
@@ -127,19 +126,19 @@ describe("readTranscriptFrom on the real fixtures", () => {
   });
 
   it("claude-code-viewer 5c0375b4 (1.0.108) and 1af7fc5e (1.0.98)", async () => {
-    const japanese = await readTranscriptFrom(join(VIEWER, "5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"), 0);
+    const japanese = await readTranscriptFrom(FIXTURE.viewer("5c0375b4-57a5-4f26-b12d-d022ee4e51b7"), 0);
     expect(japanese.meta.sessionId).toBe("5c0375b4-57a5-4f26-b12d-d022ee4e51b7");
     expect(japanese.meta.firstPrompt).toBe("/orchestrator @CLAUDE.md を最新の状態にアップデートしてください");
     expect(count(japanese.messages, "assistant", true)).toBe(10);
     expect(allTools(japanese.messages)).toContain("Task Analyze project structure");
-    const init = await readTranscriptFrom(join(VIEWER, "1af7fc5e-8455-4414-9ccd-011d40f70b2a.jsonl"), 0);
+    const init = await readTranscriptFrom(FIXTURE.viewer("1af7fc5e-8455-4414-9ccd-011d40f70b2a"), 0);
     expect(init.meta).toMatchObject({ sessionId: "1af7fc5e-8455-4414-9ccd-011d40f70b2a", firstPrompt: "/init" });
     expect(roles(init.messages)).toEqual(["user", ...Array(7).fill("assistant")]);
     expect(allTools(init.messages)).toContain("Write /path/to/Demo/CLAUDE.md");
   });
 
   it("synthetic malformed.jsonl: three entries survive, the rest is counted", async () => {
-    const path = join(FIXTURES, "synthetic/malformed.jsonl");
+    const path = join(FIXTURES, "transcripts/synthetic/malformed.jsonl");
     const read = await readTranscriptFrom(path, 0);
     expect(roles(read.messages)).toEqual(["summary", "user", "assistant"]);
     expect(read).toMatchObject({ lines: 11, skippedLines: 4, unknownEntries: 1 });
@@ -150,7 +149,7 @@ describe("readTranscriptFrom on the real fixtures", () => {
   });
 
   it("synthetic task-tools.jsonl: Task tools, a failed Write's error gist, the compact summary", async () => {
-    const read = await readTranscriptFrom(join(FIXTURES, "synthetic/task-tools.jsonl"), 0);
+    const read = await readTranscriptFrom(join(FIXTURES, "transcripts/synthetic/task-tools.jsonl"), 0);
     expect(allTools(read.messages)).toEqual(
       expect.arrayContaining([
         "TaskCreate Parse the input",
@@ -214,7 +213,7 @@ describe("readTranscriptFrom: offsets", () => {
   });
 
   it("an offset inside a line skips to the next line and counts the fragment", async () => {
-    const path = join(SPOTTER, "short.jsonl");
+    const path = FIXTURE.short;
     const whole = await readTranscriptFrom(path, 0);
     const reply = whole.messages[1] as IndexMessage;
     const read = await readTranscriptFrom(path, reply.offset - 10);
@@ -225,7 +224,7 @@ describe("readTranscriptFrom: offsets", () => {
   it("a missing file gives an empty increment; an offset past the end reads nothing", async () => {
     const missing = await readTranscriptFrom(join(tempDir(), "gone.jsonl"), 0);
     expect(missing).toMatchObject({ messages: [], lines: 0, endOffset: 0 });
-    const past = await readTranscriptFrom(join(SPOTTER, "short.jsonl"), 99_999);
+    const past = await readTranscriptFrom(FIXTURE.short, 99_999);
     expect(past).toMatchObject({ messages: [], lines: 0, endOffset: 99_999 });
   });
 });

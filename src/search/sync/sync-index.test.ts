@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import {
-  fixturePath,
+  FIXTURE,
   LONG_SESSION,
   layOutClaudeDir,
   SPOTTER_PROJECT,
@@ -55,7 +55,7 @@ function singleFile(
   return { claudeDir, file };
 }
 
-const VIEWER_LONG = fixturePath("claude-code-viewer", "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl");
+const VIEWER_LONG = FIXTURE.viewer("fe5e1c67-53e7-4862-81ae-d0e013e3270b");
 
 describe("syncIndex on the real fixture transcripts", () => {
   it("reading in a worker thread builds the same index as reading in this one", async () => {
@@ -160,11 +160,11 @@ describe("incremental sync", () => {
   });
 
   it.each([
-    ["claude-code-viewer", "fe5e1c67-53e7-4862-81ae-d0e013e3270b.jsonl", 45, "main"],
-    ["spotter", `${LONG_SESSION}.jsonl`, 170, "main"],
-    ["spotter", `${LONG_SESSION}/subagents/agent-a2898e3.jsonl`, 20, "subagent"],
-  ] as const)("growing %s/%s step by step ends with the chunks of one full read", async (folder, name, step, kind) => {
-    const all = readFileSync(fixturePath(folder, name), "utf8")
+    ["claude-code-viewer", FIXTURE.viewer("fe5e1c67-53e7-4862-81ae-d0e013e3270b"), 45, "main"],
+    ["the long spotter session", FIXTURE.long, 170, "main"],
+    ["its subagent", join(FIXTURE.longSubagents, "agent-a2898e3.jsonl"), 20, "subagent"],
+  ] as const)("growing %s step by step ends with the chunks of one full read", async (_name, path, step, kind) => {
+    const all = readFileSync(path, "utf8")
       .split("\n")
       .filter((line) => line !== "");
     const root = tempRoot();
@@ -211,7 +211,7 @@ describe("incremental sync", () => {
 
   it("a file replaced by another of the same length or longer is read again from the start", async () => {
     const root = tempRoot();
-    const original = readFileSync(fixturePath("spotter", "tool_heavy.jsonl"), "utf8");
+    const original = readFileSync(FIXTURE.toolHeavy, "utf8");
     const { claudeDir, file } = singleFile(root, original);
     const dbPath = join(root, "index.db");
     await syncIndex({ claudeDir, dbPath });

@@ -11,10 +11,13 @@ import {
   type TranscriptLine,
 } from "./reader.ts";
 
-const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures/transcripts");
-const LONG = join(FIXTURES, "spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl");
-const TASKS = join(FIXTURES, "synthetic/task-tools.jsonl");
-const MALFORMED = join(FIXTURES, "synthetic/malformed.jsonl");
+const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures");
+const LONG = join(
+  FIXTURES,
+  "claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+);
+const TASKS = join(FIXTURES, "transcripts/synthetic/task-tools.jsonl");
+const MALFORMED = join(FIXTURES, "transcripts/synthetic/malformed.jsonl");
 
 async function collect(read: AsyncIterable<TranscriptLine>): Promise<TranscriptLine[]> {
   const lines: TranscriptLine[] = [];

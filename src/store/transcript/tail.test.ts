@@ -5,7 +5,10 @@ import { describe, expect, it } from "vitest";
 import { readContextTail, TAIL_INITIAL_BYTES } from "./tail.ts";
 
 const LONG = readFileSync(
-  new URL("../../../tests/fixtures/transcripts/spotter/4d5611e5-241a-462a-8d15-5122611a9569.jsonl", import.meta.url),
+  new URL(
+    "../../../tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
+    import.meta.url,
+  ),
 );
 
 describe("readContextTail", () => {
