@@ -25,8 +25,17 @@ export function pnpmCommand(env: NodeJS.ProcessEnv, nodePath: string): Command {
 
 /** The arguments of the deploy that copies the package's files and its production dependencies into `folder`. */
 export function deployArgs(packageName: string, folder: string): string[] {
-  // --legacy: this repository is a workspace of one package, which pnpm 10 deploys only this way.
-  return ["deploy", `--filter=${packageName}`, "--prod", "--offline", "--legacy", folder];
+  // inject-workspace-packages: pnpm 10 then deploys from the lockfile, as `pnpm install --frozen-lockfile` installed
+  // it; the legacy deploy resolves every dependency again and needs the registry's metadata, which a fresh machine's
+  // frozen install never fetched.
+  return [
+    "deploy",
+    `--filter=${packageName}`,
+    "--prod",
+    "--offline",
+    "--config.inject-workspace-packages=true",
+    folder,
+  ];
 }
 
 /** Rewrites `<repoRoot>/plugin` from the current build; returns the rendered files' paths. */
