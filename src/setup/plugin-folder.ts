@@ -1,8 +1,9 @@
 // `pnpm build`'s plugin folder (build/plugin-folder.ts runs it): `plugin/`, the Claude Code plugin that the repository's
-// marketplace lists (src/core/setup/plugin-files.ts says why it is a folder of its own). Claude Code copies a plugin's
-// folder into its cache and runs it there, so the folder holds what runs: the built program and its runtime packages,
-// which `pnpm deploy --prod --offline` copies from the store that `pnpm install` filled (no network, no dev packages),
-// then the manifest, hooks/hooks.json and the slash commands rendered from the hook table.
+// marketplace lists (src/core/setup/plugin-files.ts says why it is a folder of its own). Claude Code runs a local
+// marketplace's plugin from this folder (2.1.330) and copies it into its cache on install, so the folder holds what
+// runs: the built program and its runtime packages, which `pnpm deploy --prod --offline` copies from the store that
+// `pnpm install` filled (no network, no dev packages), then the manifest, hooks/hooks.json and the slash commands
+// rendered from the hook table.
 import { spawnSync } from "node:child_process";
 import { rm } from "node:fs/promises";
 import { basename } from "node:path";

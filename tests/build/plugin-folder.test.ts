@@ -1,6 +1,6 @@
 // `pnpm build` writes the Claude Code plugin into plugin/ (src/setup/plugin-folder.ts): the files the code renders, the
-// built program, and its runtime packages without the dev ones, in a folder git ignores. Claude Code copies the folder
-// into its cache, so a copy of it outside this checkout must run: its MCP server answers a real client here, and
+// built program, and its runtime packages without the dev ones, in a folder git ignores. It must run on its own, from
+// anywhere (Claude Code also copies it into its cache): a copy outside this checkout answers a real MCP client here, and
 // tests/e2e/claude-code.test.ts installs it through the marketplace in the real Claude Code.
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -53,11 +53,11 @@ describe("the plugin folder the build writes", () => {
     expect(store).not.toMatch(/onnxruntime|@huggingface|vitest|typescript/);
   });
 
-  it("runs from a copy outside this checkout, as Claude Code runs it from its cache", async () => {
+  it("runs from a copy outside this checkout, with no packages but its own", async () => {
     const base = mkdtempSync(join(tmpdir(), "ctx-plugin-"));
     temps.push(base);
     const copy = join(base, "cache", "ctx");
-    // Claude Code keeps a link inside the folder as a link (node_modules/<name> -> .pnpm/...): so does this copy.
+    // Claude Code's copy keeps a link inside the folder as a link (node_modules/<name> -> .pnpm/...): so does this one.
     cpSync(PLUGIN, copy, { recursive: true, verbatimSymlinks: true });
     const project = join(base, "project");
     mkdirSync(project);

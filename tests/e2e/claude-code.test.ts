@@ -151,7 +151,7 @@ describe.skipIf(claudeBin === undefined)(`ctx in Claude Code ${CLAUDE_CODE_VERSI
   });
 
   it(
-    "the README's plugin steps install the clone's plugin offline, and its MCP server and hooks run from Claude Code's copy",
+    "the README's plugin steps install the clone's plugin offline, and its MCP server and hooks run from plugin/",
     async () => {
       // No `ctx` on PATH and no ctx init: whatever ctx does here, the plugin does.
       const sandbox = await newSandbox(false);
@@ -186,6 +186,8 @@ describe.skipIf(claudeBin === undefined)(`ctx in Claude Code ${CLAUDE_CODE_VERSI
 
       const list = await runClaude(sandbox, ["mcp", "list"]);
       expect(mcpServerStatus(list.stdout, "plugin:ctx:ctx"), list.stdout + list.stderr).toBe("✔ Connected");
+      // Claude Code 2.1.330 runs a directory marketplace's plugin from its folder in place (the README says so).
+      expect(list.stdout).toContain(`node ${join(pluginDir, "dist", "ctx.js")} serve`);
 
       // A scripted turn: the plugin's SessionStart and SessionEnd record the session, its MCP tool answers.
       const tool = "mcp__plugin_ctx_ctx__ctx_status";

@@ -1,8 +1,8 @@
 // The Claude Code plugin and its marketplace, generated from the same hook table and slash commands as `ctx init`
 // writes. The repository root is the marketplace: its .claude-plugin/marketplace.json (checked in; a test keeps it equal
 // to this output) lists one plugin, the folder `plugin/` that `pnpm build` writes (src/setup/plugin-folder.ts): the
-// built program with its runtime packages (Claude Code copies a plugin's folder into its cache, so it has to stand
-// alone), and the manifest, hooks/hooks.json and commands rendered here. The root is not a plugin itself, so the
+// built program with its runtime packages (Claude Code runs the folder in place, and keeps a copy in its cache, so it
+// has to stand alone), and the manifest, hooks/hooks.json and commands rendered here. The root is not a plugin itself, so the
 // top-level CLAUDE.md is a contributor's, and `claude plugin validate --strict` passes on both folders.
 import { renderForkDetectCommand } from "./init/fork-detect.ts";
 import { buildHooksObject, type CtxCommand } from "./init/hooks-spec.ts";
