@@ -48,13 +48,35 @@ describe("writePluginFolder", () => {
     expect(readdirSync(outside)).toEqual(["keep.txt"]);
   });
 
-  it("says what pnpm printed when the deploy fails", async () => {
+  it("says what pnpm printed when the deploy fails, and leaves the last build as it was", async () => {
     const base = mkdtempSync(join(tmpdir(), "ctx-plugin-folder-"));
     temps.push(base);
     writeFileSync(join(base, "package.json"), JSON.stringify({ name: "claude-ctx", version: "0.1.0" }));
+    mkdirSync(join(base, "plugin"));
+    writeFileSync(join(base, "plugin", "built.txt"), "the last build\n");
     const failing = { command: process.execPath, args: ["-e", "console.error('no store here'); process.exit(3)"] };
     await expect(writePluginFolder(base, failing)).rejects.toThrow(
       /pnpm deploy into plugin\/ failed \(exit 3\):\nno store here/,
     );
+    expect(readdirSync(join(base, "plugin"))).toEqual(["built.txt"]);
+    expect(readdirSync(base).sort()).toEqual(["package.json", "plugin"]);
+  });
+
+  it("swaps the new build in whole: the last build's files are gone, the rendered files are there", async () => {
+    const base = mkdtempSync(join(tmpdir(), "ctx-plugin-folder-"));
+    temps.push(base);
+    writeFileSync(join(base, "package.json"), JSON.stringify({ name: "claude-ctx", version: "0.1.0" }));
+    mkdirSync(join(base, "plugin"));
+    writeFileSync(join(base, "plugin", "stale.txt"), "the last build\n");
+    // A stand-in for pnpm deploy: writes dist/ctx.js into the folder it is given (its last argument).
+    const deploy = [
+      "const folder = process.argv.at(-1);",
+      "require('node:fs').mkdirSync(folder + '/dist', { recursive: true });",
+      "require('node:fs').writeFileSync(folder + '/dist/ctx.js', '// built');",
+    ].join(" ");
+    const written = await writePluginFolder(base, { command: process.execPath, args: ["-e", deploy] });
+    expect(written).toContain("plugin/.claude-plugin/plugin.json");
+    expect(readdirSync(join(base, "plugin")).sort()).toEqual([".claude-plugin", "commands", "dist", "hooks"]);
+    expect(readdirSync(base).sort()).toEqual(["package.json", "plugin"]);
   });
 });

@@ -5,7 +5,8 @@
 // `pnpm install` filled (no network, no dev packages), then the manifest, hooks/hooks.json and the slash commands
 // rendered from the hook table.
 import { spawnSync } from "node:child_process";
-import { rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { rename, rm } from "node:fs/promises";
 import { basename } from "node:path";
 import { PLUGIN_FOLDER, renderPluginFiles } from "../core/setup/plugin-files.ts";
 import { assertAllInside } from "../store/files/contained-path.ts";
@@ -41,18 +42,36 @@ export function deployArgs(packageName: string, folder: string): string[] {
 
 /** Rewrites `<repoRoot>/plugin` from the current build; returns the rendered files' paths. */
 export async function writePluginFolder(repoRoot: string, pnpm: Command): Promise<string[]> {
-  const [folder] = await assertAllInside(repoRoot, [PLUGIN_FOLDER], { label: "the repository" });
+  // Built beside it, then swapped in with two renames: a session running the plugin meanwhile finds the old build or
+  // the new one (not a folder half deployed), and a failed deploy leaves the old one as it was.
+  const next = `${PLUGIN_FOLDER}.next`;
+  const old = `${PLUGIN_FOLDER}.old`;
+  const [folder, nextFolder, oldFolder] = (await assertAllInside(repoRoot, [PLUGIN_FOLDER, next, old], {
+    label: "the repository",
+  })) as [string, string, string];
   const meta = await readPluginMeta(repoRoot);
-  await rm(folder as string, { recursive: true, force: true });
-  const deploy = spawnSync(pnpm.command, [...pnpm.args, ...deployArgs(meta.name, folder as string)], {
+  await rm(nextFolder, { recursive: true, force: true });
+  await rm(oldFolder, { recursive: true, force: true });
+  const deploy = spawnSync(pnpm.command, [...pnpm.args, ...deployArgs(meta.name, nextFolder)], {
     cwd: repoRoot,
     encoding: "utf8",
   });
   if (deploy.error !== undefined || deploy.status !== 0) {
+    await rm(nextFolder, { recursive: true, force: true });
     const why = deploy.error?.message ?? `exit ${deploy.status}`;
     throw new Error(
       `pnpm deploy into ${PLUGIN_FOLDER}/ failed (${why}):\n${deploy.stdout ?? ""}${deploy.stderr ?? ""}`,
     );
   }
-  return writeRepositoryFiles(repoRoot, renderPluginFiles(meta));
+  const files = renderPluginFiles(meta);
+  await writeRepositoryFiles(
+    repoRoot,
+    Object.fromEntries(
+      Object.entries(files).map(([path, content]) => [`${next}${path.slice(PLUGIN_FOLDER.length)}`, content]),
+    ),
+  );
+  if (existsSync(folder)) await rename(folder, oldFolder);
+  await rename(nextFolder, folder);
+  await rm(oldFolder, { recursive: true, force: true });
+  return Object.keys(files);
 }
