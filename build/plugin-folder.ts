@@ -3,7 +3,8 @@
 import { pnpmCommand, writePluginFolder } from "../src/setup/plugin-folder.ts";
 
 const started = performance.now();
-const written = await writePluginFolder(process.cwd(), pnpmCommand(process.env, process.execPath));
+// The plugin runs on the Node that builds it (src/core/setup/plugin-files.ts, pluginCommand).
+const written = await writePluginFolder(process.cwd(), pnpmCommand(process.env, process.execPath), process.execPath);
 process.stderr.write(
   `plugin: plugin/ (${written.length} files rendered, ${Math.round(performance.now() - started)} ms)\n`,
 );

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -44,7 +44,9 @@ describe("writePluginFolder", () => {
     writeFileSync(join(outside, "keep.txt"), "mine\n");
     writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "claude-ctx", version: "0.1.0" }));
     symlinkSync(outside, join(repo, "plugin"));
-    await expect(writePluginFolder(repo, { command: "false", args: [] })).rejects.toThrow(/outside|leads|link/i);
+    await expect(writePluginFolder(repo, { command: "false", args: [] }, "node")).rejects.toThrow(
+      /outside|leads|link/i,
+    );
     expect(readdirSync(outside)).toEqual(["keep.txt"]);
   });
 
@@ -55,7 +57,7 @@ describe("writePluginFolder", () => {
     mkdirSync(join(base, "plugin"));
     writeFileSync(join(base, "plugin", "built.txt"), "the last build\n");
     const failing = { command: process.execPath, args: ["-e", "console.error('no store here'); process.exit(3)"] };
-    await expect(writePluginFolder(base, failing)).rejects.toThrow(
+    await expect(writePluginFolder(base, failing, "node")).rejects.toThrow(
       /pnpm deploy into plugin\/ failed \(exit 3\):\nno store here/,
     );
     expect(readdirSync(join(base, "plugin"))).toEqual(["built.txt"]);
@@ -74,8 +76,15 @@ describe("writePluginFolder", () => {
       "require('node:fs').mkdirSync(folder + '/dist', { recursive: true });",
       "require('node:fs').writeFileSync(folder + '/dist/ctx.js', '// built');",
     ].join(" ");
-    const written = await writePluginFolder(base, { command: process.execPath, args: ["-e", deploy] });
+    const written = await writePluginFolder(
+      base,
+      { command: process.execPath, args: ["-e", deploy] },
+      "/opt/node/bin/node",
+    );
     expect(written).toContain("plugin/.claude-plugin/plugin.json");
+    // The commands run the Node it was given.
+    const hooks = readFileSync(join(base, "plugin", "hooks", "hooks.json"), "utf8");
+    expect(JSON.parse(hooks).hooks.SessionStart[0].hooks[0].command).toBe("/opt/node/bin/node");
     expect(readdirSync(join(base, "plugin")).sort()).toEqual([".claude-plugin", "commands", "dist", "hooks"]);
     expect(readdirSync(base).sort()).toEqual(["package.json", "plugin"]);
   });

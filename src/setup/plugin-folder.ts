@@ -40,8 +40,11 @@ export function deployArgs(packageName: string, folder: string): string[] {
   ];
 }
 
-/** Rewrites `<repoRoot>/plugin` from the current build; returns the rendered files' paths. */
-export async function writePluginFolder(repoRoot: string, pnpm: Command): Promise<string[]> {
+/**
+ * Rewrites `<repoRoot>/plugin` from the current build, its commands running `node` (the build's own Node: see
+ * pluginCommand); returns the rendered files' paths.
+ */
+export async function writePluginFolder(repoRoot: string, pnpm: Command, node: string): Promise<string[]> {
   // Built beside it, then swapped in with two renames: a session running the plugin meanwhile finds the old build or
   // the new one (not a folder half deployed), and a failed deploy leaves the old one as it was.
   const next = `${PLUGIN_FOLDER}.next`;
@@ -63,7 +66,7 @@ export async function writePluginFolder(repoRoot: string, pnpm: Command): Promis
       `pnpm deploy into ${PLUGIN_FOLDER}/ failed (${why}):\n${deploy.stdout ?? ""}${deploy.stderr ?? ""}`,
     );
   }
-  const files = renderPluginFiles(meta);
+  const files = renderPluginFiles(meta, node);
   await writeRepositoryFiles(
     repoRoot,
     Object.fromEntries(

@@ -5,11 +5,12 @@
 import { spawnSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { isAbsolute, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterAll, describe, expect, it } from "vitest";
+import { meetsMinimumNode } from "../../src/core/setup/node-minimum.ts";
 import { PLUGIN_FOLDER, renderPluginFiles } from "../../src/core/setup/plugin-files.ts";
 import { readPluginMeta } from "../../src/setup/plugin-files-write.ts";
 
@@ -26,8 +27,14 @@ afterAll(() => {
 });
 
 describe("the plugin folder the build writes", () => {
-  it("holds the files the code renders", async () => {
-    for (const [path, content] of Object.entries(renderPluginFiles(await readPluginMeta(ROOT)))) {
+  it("holds the files the code renders, its commands running the Node that built it", async () => {
+    const manifest = JSON.parse(readFileSync(join(PLUGIN, ".claude-plugin", "plugin.json"), "utf8"));
+    const node = manifest.mcpServers.ctx.command as string;
+    // An absolute path to a Node that runs ctx (pnpm build ran on it), not whatever `node` PATH holds later.
+    expect(isAbsolute(node), node).toBe(true);
+    const version = spawnSync(node, ["-p", "process.versions.node"], { encoding: "utf8" }).stdout.trim();
+    expect(meetsMinimumNode(version), version).toBe(true);
+    for (const [path, content] of Object.entries(renderPluginFiles(await readPluginMeta(ROOT), node))) {
       expect(readFileSync(join(ROOT, path), "utf8"), path).toBe(content);
     }
   });

@@ -4,7 +4,7 @@
 // with a reason when the CLI cannot be installed, unless CI is set.
 import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import { join } from "node:path";
+import { delimiter, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { CTX_HOOK_SPECS } from "../../src/core/setup/init/hooks-spec.ts";
@@ -184,10 +184,20 @@ describe.skipIf(claudeBin === undefined)(`ctx in Claude Code ${CLAUDE_CODE_VERSI
       expect(installPath.startsWith(join(sandbox.home, ".claude", "plugins", "cache"))).toBe(true);
       expect(existsSync(join(installPath, "node_modules", "@modelcontextprotocol", "sdk", "package.json"))).toBe(true);
 
-      const list = await runClaude(sandbox, ["mcp", "list"]);
+      // The `node` on PATH is one that cannot run ctx, as on a machine whose own Node is too old: the plugin runs on
+      // the Node that built it.
+      const oldNodeDir = join(sandbox.root, "old-node");
+      await mkdir(oldNodeDir);
+      await writeFile(join(oldNodeDir, "node"), "#!/bin/sh\necho 'v20.0.0: too old for ctx' >&2\nexit 1\n", {
+        mode: 0o755,
+      });
+      const oldNode = { env: { PATH: `${oldNodeDir}${delimiter}${sandbox.env.PATH ?? ""}` } };
+      const builtWith = JSON.parse(await readFile(join(pluginDir, ".claude-plugin", "plugin.json"), "utf8")).mcpServers
+        .ctx.command as string;
+      const list = await runClaude(sandbox, ["mcp", "list"], oldNode);
       expect(mcpServerStatus(list.stdout, "plugin:ctx:ctx"), list.stdout + list.stderr).toBe("✔ Connected");
       // Claude Code 2.1.330 runs a directory marketplace's plugin from its folder in place (the README says so).
-      expect(list.stdout).toContain(`node ${join(pluginDir, "dist", "ctx.js")} serve`);
+      expect(list.stdout).toContain(`${builtWith} ${join(pluginDir, "dist", "ctx.js")} serve`);
 
       // A scripted turn: the plugin's SessionStart and SessionEnd record the session, its MCP tool answers.
       const tool = "mcp__plugin_ctx_ctx__ctx_status";
@@ -196,6 +206,7 @@ describe.skipIf(claudeBin === undefined)(`ctx in Claude Code ${CLAUDE_CODE_VERSI
         prompt: "What does ctx know about this project?",
         allowedTools: [tool],
         turns: [{ toolUse: { id: "toolu_ctx_status_from_plugin", name: tool, input: {} } }, { text: "ctx is set up." }],
+        env: oldNode.env,
       });
       const diagnostics = `exit ${turn.exitCode}\nstdout: ${turn.stdout}\nstderr: ${turn.stderr}`;
       expect(turn.exitCode, diagnostics).toBe(0);

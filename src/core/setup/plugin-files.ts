@@ -20,9 +20,18 @@ export interface PluginMeta {
 // Claude Code substitutes ${CLAUDE_PLUGIN_ROOT} in MCP and exec-form hook arguments; it changes on every update.
 // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal placeholder for Claude Code, not a template.
 export const PLUGIN_ENTRY = "${CLAUDE_PLUGIN_ROOT}/dist/ctx.js";
-export const PLUGIN_COMMAND: CtxCommand = { command: "node", prefixArgs: [PLUGIN_ENTRY] };
 
-export function renderPluginManifest(meta: PluginMeta): string {
+/**
+ * The plugin's commands run `node` on its entry. The build names the Node that built it (an absolute path): the
+ * plugin is built for this machine from its clone, and on a machine whose own `node` is older than ctx needs (the
+ * quick start fetches a newer one without putting it on PATH) a bare `node` would fail every hook.
+ */
+export function pluginCommand(node = "node"): CtxCommand {
+  return { command: node, prefixArgs: [PLUGIN_ENTRY] };
+}
+
+export function renderPluginManifest(meta: PluginMeta, node = "node"): string {
+  const command = pluginCommand(node);
   return serializeJson({
     name: "ctx",
     version: meta.version,
@@ -30,18 +39,18 @@ export function renderPluginManifest(meta: PluginMeta): string {
     author: { name: meta.author },
     license: meta.license,
     keywords: ["context", "compaction", "memory", "sessions", "fork"],
-    mcpServers: { ctx: { command: PLUGIN_COMMAND.command, args: [...PLUGIN_COMMAND.prefixArgs, "serve"] } },
+    mcpServers: { ctx: { command: command.command, args: [...command.prefixArgs, "serve"] } },
     // No `"hooks": "./hooks/hooks.json"`: Claude Code loads that standard file by itself. Naming it too made
     // 2026 releases refuse the plugin's hooks ("Duplicate hooks file detected"); 2.1.330 only logs it.
   });
 }
 
-export function renderPluginHooks(): string {
+export function renderPluginHooks(node = "node"): string {
   return serializeJson({
     description:
       "ctx: save context before compaction, restore it after, and keep an eye on the context window. " +
       "Timeouts are in seconds.",
-    hooks: buildHooksObject(PLUGIN_COMMAND),
+    hooks: buildHooksObject(pluginCommand(node)),
   });
 }
 
@@ -63,11 +72,14 @@ export function renderMarketplaceFiles(meta: PluginMeta): Record<string, string>
   return { ".claude-plugin/marketplace.json": renderMarketplace(meta) };
 }
 
-/** Repository-relative path -> exact content of the plugin's own files, which the build writes into its folder. */
-export function renderPluginFiles(meta: PluginMeta): Record<string, string> {
+/**
+ * Repository-relative path -> exact content of the plugin's own files, which the build writes into its folder, with
+ * `node` the Node its commands run (see pluginCommand).
+ */
+export function renderPluginFiles(meta: PluginMeta, node = "node"): Record<string, string> {
   const files: Record<string, string> = {
-    ".claude-plugin/plugin.json": renderPluginManifest(meta),
-    "hooks/hooks.json": renderPluginHooks(),
+    ".claude-plugin/plugin.json": renderPluginManifest(meta, node),
+    "hooks/hooks.json": renderPluginHooks(node),
     "commands/fork-detect.md": renderForkDetectCommand(),
     ...Object.fromEntries(SUMMARIES_COMMAND_NAMES.map((name) => [`commands/${name}.md`, renderSummariesCommand(name)])),
   };
