@@ -34,6 +34,22 @@ describe("deployArgs", () => {
 });
 
 describe("writePluginFolder", () => {
+  it.each([
+    ["plugin", "src"],
+    ["plugin.old", "docs"],
+    ["plugin.next", ".git"],
+  ])("refuses %s as a link to the repository's own %s, and removes nothing there", async (name, target) => {
+    const base = mkdtempSync(join(tmpdir(), "ctx-plugin-folder-"));
+    temps.push(base);
+    mkdirSync(join(base, target));
+    writeFileSync(join(base, target, "keep.txt"), "mine\n");
+    writeFileSync(join(base, "package.json"), JSON.stringify({ name: "claude-ctx", version: "0.1.0" }));
+    symlinkSync(target, join(base, name));
+    const deploy = { command: process.execPath, args: ["-e", "0"] };
+    await expect(writePluginFolder(base, deploy, "node")).rejects.toThrow(`${name} is a link`);
+    expect(readdirSync(join(base, target))).toEqual(["keep.txt"]);
+  });
+
   it("refuses a plugin folder that is a link out of the repository, and removes nothing there", async () => {
     const base = mkdtempSync(join(tmpdir(), "ctx-plugin-folder-"));
     temps.push(base);
@@ -44,9 +60,7 @@ describe("writePluginFolder", () => {
     writeFileSync(join(outside, "keep.txt"), "mine\n");
     writeFileSync(join(repo, "package.json"), JSON.stringify({ name: "claude-ctx", version: "0.1.0" }));
     symlinkSync(outside, join(repo, "plugin"));
-    await expect(writePluginFolder(repo, { command: "false", args: [] }, "node")).rejects.toThrow(
-      /outside|leads|link/i,
-    );
+    await expect(writePluginFolder(repo, { command: "false", args: [] }, "node")).rejects.toThrow("plugin is a link");
     expect(readdirSync(outside)).toEqual(["keep.txt"]);
   });
 

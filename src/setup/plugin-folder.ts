@@ -6,12 +6,24 @@
 // rendered from the hook table.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { rename, rm } from "node:fs/promises";
-import { basename } from "node:path";
+import { lstat, realpath, rename, rm } from "node:fs/promises";
+import { basename, join, relative } from "node:path";
 import { PLUGIN_FOLDER, renderPluginFiles } from "../core/setup/plugin-files.ts";
-import { assertAllInside } from "../store/files/contained-path.ts";
 import { readPluginMeta } from "./plugin-files-write.ts";
 import { writeRepositoryFiles } from "./repository-files.ts";
+
+/** Refuses a path that is there but is not a plain folder (a link, a file): the build only replaces its own folders. */
+async function assertOwnFolderOrAbsent(root: string, path: string): Promise<void> {
+  const stat = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return null;
+    throw error;
+  });
+  if (stat === null || stat.isDirectory()) return;
+  const what = stat.isSymbolicLink() ? "a link" : "not a folder";
+  throw new Error(
+    `${relative(root, path)} is ${what}; the build writes the plugin only into a folder of its own (remove it, then build again)`,
+  );
+}
 
 export interface Command {
   command: string;
@@ -45,13 +57,20 @@ export function deployArgs(packageName: string, folder: string): string[] {
  * pluginCommand); returns the rendered files' paths.
  */
 export async function writePluginFolder(repoRoot: string, pnpm: Command, node: string): Promise<string[]> {
-  // Built beside it, then swapped in with two renames: a session running the plugin meanwhile finds the old build or
-  // the new one (not a folder half deployed), and a failed deploy leaves the old one as it was.
+  // Built beside it, then swapped in with two renames: plugin/ is never a folder half deployed, and a failed deploy
+  // leaves the last build as it was. A session already running keeps processes of the last build that load files of
+  // their own build later (chunks, worker threads), so the README says to restart Claude Code after a rebuild.
   const next = `${PLUGIN_FOLDER}.next`;
   const old = `${PLUGIN_FOLDER}.old`;
-  const [folder, nextFolder, oldFolder] = (await assertAllInside(repoRoot, [PLUGIN_FOLDER, next, old], {
-    label: "the repository",
-  })) as [string, string, string];
+  // The three names as they are in the repository, never a link's target: removing or renaming through a link (even
+  // one that stays inside the repository, such as a committed `plugin.old -> docs`) would act on another folder.
+  const root = await realpath(repoRoot);
+  const [folder, nextFolder, oldFolder] = [PLUGIN_FOLDER, next, old].map((name) => join(root, name)) as [
+    string,
+    string,
+    string,
+  ];
+  for (const path of [folder, nextFolder, oldFolder]) await assertOwnFolderOrAbsent(root, path);
   const meta = await readPluginMeta(repoRoot);
   await rm(nextFolder, { recursive: true, force: true });
   await rm(oldFolder, { recursive: true, force: true });

@@ -55,7 +55,7 @@ describe("the plugin folder the build writes", () => {
     for (const name of Object.keys(pkg.devDependencies)) {
       expect(existsSync(join(PLUGIN, "node_modules", name)), name).toBe(false);
     }
-    // The embedder's runtime (a dev dependency's), hundreds of megabytes, stays out of every store entry too.
+    // The embedder's runtime (hundreds of megabytes, installed only on request) and the dev tools are in no store entry.
     const store = spawnSync("ls", [join(PLUGIN, "node_modules", ".pnpm")], { encoding: "utf8" }).stdout;
     expect(store).not.toMatch(/onnxruntime|@huggingface|vitest|typescript/);
   });

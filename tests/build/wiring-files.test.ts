@@ -1,7 +1,7 @@
-// `pnpm build` writes the wiring derived from the hook table (build/wiring-files.ts): the plugin's hooks/hooks.json
-// and this repository's .claude/settings.json are what the code renders, and git does not track them (a new hook
-// event changes no checked-in file). What they hold is checked beside their other files: src/core/setup/
-// plugin-files.test.ts and self-wiring.test.ts.
+// `pnpm build` writes the wiring derived from the hook table (build/wiring-files.ts): this repository's
+// .claude/settings.json is what the code renders, and git does not track it (a new hook event changes no checked-in
+// file). What it holds is checked in src/core/setup/self-wiring.test.ts; the plugin's hooks, written with its folder,
+// in tests/build/plugin-folder.test.ts.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
