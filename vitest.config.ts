@@ -1,7 +1,6 @@
-import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { defineConfig, type Plugin } from "vitest/config";
-import { embedderCacheHome } from "./tests/helpers/embedder-packages.ts";
+import { cachedShimPath } from "./tests/helpers/embedder-packages.ts";
 
 const SRC = fileURLToPath(new URL("./src/", import.meta.url));
 
@@ -15,7 +14,7 @@ const embedderPackagesFromCache: Plugin = {
   enforce: "pre",
   async resolveId(source, importer) {
     if (source !== "@huggingface/transformers" || importer === undefined || !importer.startsWith(SRC)) return null;
-    return this.resolve(source, join(embedderCacheHome(), "embedder", "load.mjs"), { skipSelf: true });
+    return this.resolve(source, cachedShimPath(), { skipSelf: true });
   },
 };
 

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import { homedir } from "node:os";
 import { delimiter, dirname, join } from "node:path";
-import { withDirLock } from "../../helpers/dir-lock.ts";
+import { withLock } from "../../../src/store/files/lock.ts";
 import { isCi } from "../../helpers/required-tool.ts";
 
 export const CLAUDE_CODE_VERSION = "2.1.330";
@@ -79,22 +79,27 @@ function summarizeNpmError(stderr: string): string {
 
 async function installInto(dir: string): Promise<{ bin: string } | { failure: string }> {
   await mkdir(dirname(dir), { recursive: true });
-  return withDirLock(`${dir}.lock`, async () => {
-    const already = await findInstalled(dir);
-    if (already !== undefined) return { bin: already };
-    await mkdir(dir, { recursive: true });
-    const args = ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund", "--loglevel=error"];
-    // Offline, npm's default retry back-off alone takes over a minute before it gives up.
-    args.push("--fetch-retry-maxtimeout=15000");
-    const result = await runCommand("npm", [...args, `${PACKAGE}@${CLAUDE_CODE_VERSION}`], INSTALL_TIMEOUT_MS);
-    if (result.error !== undefined) return { failure: `could not run npm: ${result.error.message}` };
-    if (result.exitCode !== 0) {
-      return { failure: `npm install exited ${result.exitCode}: ${summarizeNpmError(result.stderr)}` };
-    }
-    const bin = await findInstalled(dir);
-    if (bin === undefined) return { failure: `npm installed ${PACKAGE} in ${dir}, but no working binary is in it` };
-    return { bin };
-  });
+  // The shared cross-process lock (its holder refreshes it; a dead holder's is taken over), waiting out an install.
+  return withLock(
+    dir,
+    async () => {
+      const already = await findInstalled(dir);
+      if (already !== undefined) return { bin: already };
+      await mkdir(dir, { recursive: true });
+      const args = ["install", "--prefix", dir, "--no-save", "--no-audit", "--no-fund", "--loglevel=error"];
+      // Offline, npm's default retry back-off alone takes over a minute before it gives up.
+      args.push("--fetch-retry-maxtimeout=15000");
+      const result = await runCommand("npm", [...args, `${PACKAGE}@${CLAUDE_CODE_VERSION}`], INSTALL_TIMEOUT_MS);
+      if (result.error !== undefined) return { failure: `could not run npm: ${result.error.message}` };
+      if (result.exitCode !== 0) {
+        return { failure: `npm install exited ${result.exitCode}: ${summarizeNpmError(result.stderr)}` };
+      }
+      const bin = await findInstalled(dir);
+      if (bin === undefined) return { failure: `npm installed ${PACKAGE} in ${dir}, but no working binary is in it` };
+      return { bin };
+    },
+    { timeoutMs: INSTALL_TIMEOUT_MS + 60_000 },
+  );
 }
 
 async function resolveClaudeCli(): Promise<ClaudeCli> {
