@@ -2,7 +2,7 @@
 import { spawnSync } from "node:child_process";
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
+import { FIXTURE as SAMPLES } from "../tests/helpers/claude-projects.ts";
 
 export interface TimingSummary {
   runs: number;
@@ -58,12 +58,7 @@ export function timeProcess(
   return summarize(samples);
 }
 
-const FIXTURE = fileURLToPath(
-  new URL(
-    "../tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
-    import.meta.url,
-  ),
-);
+const FIXTURE = SAMPLES.long;
 
 /** A transcript of `megabytes` MiB (cut at a line end) in `dir`: the long real fixture repeated. */
 export function makeTranscript(dir: string, megabytes: number, prefix = "bench-session"): string {

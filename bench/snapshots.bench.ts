@@ -12,16 +12,13 @@ import * as z from "zod/mini";
 import { decodeContainer, encodeContainer } from "../src/store/files/container.ts";
 import { recompressSnapshot } from "../src/store/snapshots/archive-worker.ts";
 import { createSnapshot } from "../src/store/snapshots/snapshots.ts";
+import { FIXTURE } from "../tests/helpers/claude-projects.ts";
 import { PROCESS_BUDGET_RATIOS, ratioToNode } from "./budgets.ts";
 import { summarize, timeProcess } from "./process-timing.ts";
 
 const repo = fileURLToPath(new URL("..", import.meta.url));
 const fixtures = join(repo, "tests", "fixtures");
-const spotter = join(
-  repo,
-  "tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov",
-  "4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
-);
+const spotter = FIXTURE.long;
 const RUNS = Number(process.env.BENCH_RUNS ?? 7);
 const MiB = 1024 * 1024;
 const round = (value: number) => Math.round(value * 10) / 10;

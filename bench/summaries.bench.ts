@@ -7,6 +7,7 @@ import { summarizeExtractive } from "../src/core/summaries/extractive.ts";
 import { collectMessages, neighboursOf, type SummaryMessage } from "../src/core/summaries/messages.ts";
 import { parseTranscriptLine } from "../src/core/transcript/entries.ts";
 import { measureAllFixtures } from "../tests/fixtures/summaries/measure.ts";
+import { FIXTURE } from "../tests/helpers/claude-projects.ts";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const round = (n: number, digits = 1): number => Number(n.toFixed(digits));
@@ -29,13 +30,7 @@ function medianMs(task: () => void): { ms: number; cpuMs: number } {
 }
 
 function realMessages(): SummaryMessage[] {
-  const text = readFileSync(
-    new URL(
-      "../tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
-      import.meta.url,
-    ),
-    "utf8",
-  );
+  const text = readFileSync(FIXTURE.long, "utf8");
   return collectMessages(
     text
       .split("\n")

@@ -4,6 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, statSync, writeFileSyn
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { FIXTURE as SAMPLES } from "../../tests/helpers/claude-projects.ts";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { assistantText, toolResult, userPrompt } from "../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../config/defaults.ts";
@@ -12,8 +13,7 @@ import { readStateFile } from "../store/files/state-file.ts";
 import { sidecarPath } from "../store/summaries/sidecar-store.ts";
 import { assembleSession, ensureSessionSummaries } from "./session-summaries.ts";
 
-const FIXTURE =
-  "tests/fixtures/claude/projects/-home-marco-projects-spotter/491e126e-1e71-469c-ade2-fcc8af567c74.jsonl";
+const FIXTURE = SAMPLES.subagent;
 const SECRET = "ghp_" + "Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7d";
 let root: string;
 let clock: number;

@@ -11,6 +11,7 @@ import { ContextStateSchema } from "../../src/core/context/extract.ts";
 import { readProjectState } from "../../src/store/context/project-state.ts";
 import { verifyStateFile } from "../../src/store/files/state-file.ts";
 import { listSnapshots, readSnapshot } from "../../src/store/snapshots/snapshots.ts";
+import { FIXTURE } from "../helpers/claude-projects.ts";
 import { assistantToolUse, type LineContext, toolResult, userPrompt } from "../helpers/transcript-lines.ts";
 import { CTX_BIN, runCtx } from "./ctx-process.ts";
 
@@ -189,12 +190,7 @@ describe("compaction cycle (hook processes)", () => {
 
   it("out of snapshot space: the state is still saved and re-injected, the compaction is not blocked", async () => {
     const limited = { CTX_RETENTION__MAX_TOTAL_MEGABYTES: "1" };
-    const fixture = readFileSync(
-      new URL(
-        "../fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
-        import.meta.url,
-      ),
-    );
+    const fixture = readFileSync(FIXTURE.long);
     // Random text does not compress: the snapshot is well over the 1 MiB limit whatever the codec.
     const noise = `${JSON.stringify({ type: "system", subtype: "note", content: randomBytes(1_500_000).toString("base64") })}\n`;
     writeFileSync(transcript, Buffer.concat([readFileSync(transcript), fixture, Buffer.from(noise)]));
@@ -212,12 +208,7 @@ describe("compaction cycle (hook processes)", () => {
   it("kill -9 during pre-compact never leaves the earlier state or snapshots unreadable", async () => {
     const big = join(tmpdir(), `big-${session}.jsonl`);
     copyFileSync(transcript, big);
-    const fixture = readFileSync(
-      new URL(
-        "../fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
-        import.meta.url,
-      ),
-    );
+    const fixture = readFileSync(FIXTURE.long);
     writeFileSync(big, Buffer.concat([readFileSync(transcript), fixture, fixture]));
     expect((await hook("pre-compact", { trigger: "auto" })).code).toBe(0);
     const stateFile = join(project, ".ctx", "state.ctx");

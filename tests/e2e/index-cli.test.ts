@@ -37,14 +37,22 @@ describe("the sample sessions in tests/fixtures/claude", () => {
   it("are a Claude Code folder that ctx index reads as it is, and leaves as it was", async () => {
     const base = mkdtempSync(join(tmpdir(), "ctx-index-samples-"));
     const localEnv = { HOME: join(base, "home"), CTX_HOME: join(base, "ctx-home"), CLAUDE_CONFIG_DIR: "" };
-    const before = readdirSync(FIXTURE_CLAUDE_DIR, { recursive: true }).sort();
+    // Every entry with its size and modification time: the index reads the folder, and writes nothing into it.
+    const snapshot = () =>
+      readdirSync(FIXTURE_CLAUDE_DIR, { recursive: true, encoding: "utf8" })
+        .sort()
+        .map((name) => {
+          const stat = statSync(join(FIXTURE_CLAUDE_DIR, name));
+          return `${name} ${stat.size} ${stat.mtimeMs}`;
+        });
+    const before = snapshot();
     const run = await runCtx(["index", "--claude-dir", FIXTURE_CLAUDE_DIR, "--json"], { cwd: base, env: localEnv });
     expect(run.code, run.stderr).toBe(0);
     // Seven sessions in three project folders, one subagent transcript (the compaction summariser's is skipped).
     expect(JSON.parse(run.stdout)).toMatchObject({ sessionsTotal: 7, filesScanned: 8, filesIngested: 8 });
     const stats = JSON.parse((await runCtx(["stats", "--json"], { cwd: base, env: localEnv })).stdout);
     expect(stats).toMatchObject({ sessions: 7, projects: 3 });
-    expect(readdirSync(FIXTURE_CLAUDE_DIR, { recursive: true }).sort()).toEqual(before);
+    expect(snapshot()).toEqual(before);
   });
 });
 

@@ -8,16 +8,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
+import { FIXTURE } from "../helpers/claude-projects.ts";
 import { missingTool } from "../helpers/required-tool.ts";
 import { runCtx } from "./ctx-process.ts";
 
 const REPO = fileURLToPath(new URL("../..", import.meta.url));
 const SESSION = "4d5611e5-241a-462a-8d15-5122611a9569";
-const TRANSCRIPT = join(
-  REPO,
-  "tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov",
-  `${SESSION}.jsonl`,
-);
+const TRANSCRIPT = FIXTURE.long;
 const ARTIFACTS = join(REPO, "test-artifacts");
 const chromium = ["chromium", "chromium-browser"].find((bin) => spawnSync(bin, ["--version"]).status === 0);
 

@@ -8,14 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
+import { FIXTURE as SAMPLES } from "../helpers/claude-projects.ts";
 import { linkEmbedderPackages, missingEmbedderPackages } from "../helpers/embedder-packages.ts";
 import { writeTinyEmbeddingModel } from "../helpers/tiny-embedding-model.ts";
 import { assertBuilt, CTX_BIN } from "./ctx-process.ts";
 
-const FIXTURE = new URL(
-  "../fixtures/claude/projects/-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl",
-  import.meta.url,
-);
+const FIXTURE = SAMPLES.short;
 let server: ChildProcess | undefined;
 
 afterEach(() => {

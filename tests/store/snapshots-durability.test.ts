@@ -18,13 +18,11 @@ import {
   readSnapshot,
   type SnapshotEntry,
 } from "../../src/store/snapshots/snapshots.ts";
+import { FIXTURE as SAMPLES } from "../helpers/claude-projects.ts";
 import { CHURN_RETENTION, ChurnStateSchema, isCompleteChurnState } from "./snapshot-writer-child.ts";
 
 const CHILD = join(import.meta.dirname, "snapshot-writer-child.ts");
-const FIXTURE = join(
-  import.meta.dirname,
-  "../fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
-);
+const FIXTURE = SAMPLES.long;
 const ROUNDS = 30;
 const WRITERS_PER_ROUND = 2;
 

@@ -2,13 +2,11 @@ import { copyFileSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { FIXTURE } from "../../../tests/helpers/claude-projects.ts";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { RulesCheckReportSchema, RulesListReportSchema } from "./rules.ts";
 
-const SPOTTER = join(
-  import.meta.dirname,
-  "../../../tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
-);
+const SPOTTER = FIXTURE.long;
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -73,10 +71,7 @@ describe("ctx rules", () => {
       code: "NOT_FOUND",
       message: "no session recorded in this project",
     });
-    const short = join(
-      import.meta.dirname,
-      "../../../tests/fixtures/claude/projects/-home-marco-projects-spotter/55604662-cf2a-4331-851a-ec234028f8ca.jsonl",
-    );
+    const short = FIXTURE.short;
     await expect(run(["rules", "check", "--transcript", short])).rejects.toMatchObject({
       code: "NOT_FOUND",
       hint: expect.stringContaining("not been compacted"),

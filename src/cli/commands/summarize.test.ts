@@ -1,7 +1,8 @@
 // `ctx summarize`, `ctx summaries ledger|clear` and `ctx context-stats` in-process against a temp project.
 import { existsSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { beforeEach, describe, expect, it } from "vitest";
+import { FIXTURE } from "../../../tests/helpers/claude-projects.ts";
 import { type CliProject, createCliProject } from "../../../tests/helpers/cli-project.ts";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
@@ -10,9 +11,7 @@ import { ContextStatsSchema } from "../../core/summaries/stats.ts";
 import { SummarizeReportSchema } from "../../summaries/operations.ts";
 import { LedgerReportSchema, SummariesClearReportSchema } from "../summaries-reports.ts";
 
-const LONG_FIXTURE = resolve(
-  "tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
-);
+const LONG_FIXTURE = FIXTURE.long;
 let project: CliProject;
 beforeEach(async () => {
   project = await createCliProject();

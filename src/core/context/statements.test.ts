@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
-import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FIXTURE } from "../../../tests/helpers/claude-projects.ts";
 import type { Statement } from "./schema.ts";
 import {
   addStatement,
@@ -83,10 +83,7 @@ describe("sentencesOf", () => {
 
 describe("userMessagesInCompactSummary", () => {
   it("lists the person's messages from the real compaction summary", () => {
-    const path = join(
-      import.meta.dirname,
-      "../../../tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
-    );
+    const path = FIXTURE.long;
     const line = readFileSync(path, "utf8").split("\n")[754] ?? "";
     const summary = (JSON.parse(line) as { message: { content: string } }).message.content;
     expect(userMessagesInCompactSummary(summary)).toEqual([

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { FIXTURE } from "../../../tests/helpers/claude-projects.ts";
 import { parseTranscriptLine } from "../transcript/entries.ts";
 import { collectMessages, neighboursOf, type SummaryMessage, slashCommandOf } from "./messages.ts";
 
@@ -70,12 +71,7 @@ describe("collectMessages", () => {
   });
 
   it("reads every real fixture without losing its prompts", () => {
-    const lines = readFileSync(
-      "tests/fixtures/claude/projects/-home-marco-projects-spotter/491e126e-1e71-469c-ade2-fcc8af567c74.jsonl",
-      "utf8",
-    )
-      .split("\n")
-      .filter(Boolean);
+    const lines = readFileSync(FIXTURE.subagent, "utf8").split("\n").filter(Boolean);
     const { messages } = collectMessages(lines.map(parseTranscriptLine));
     expect(messages.filter((m) => m.kind === "prompt").map((m) => m.text)).toContain("create the beads");
     expect(new Set(messages.map((m) => m.uuid)).size).toBe(messages.length);

@@ -1,9 +1,9 @@
 // ctx_summarize and ctx_context_stats through a real Client over InMemoryTransport.
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { LONG_SESSION, layOutClaudeDir, SPOTTER_PROJECT } from "../../../tests/helpers/claude-projects.ts";
+import { FIXTURE, LONG_SESSION, layOutClaudeDir, SPOTTER_PROJECT } from "../../../tests/helpers/claude-projects.ts";
 import {
   closeClients,
   connectClient,
@@ -20,9 +20,7 @@ import { SummarizeReportSchema } from "../../summaries/operations.ts";
 // The MCP tools read transcripts under Claude Code's projects folder only: the fixtures are laid out as one.
 const CLAUDE_DIR = layOutClaudeDir(mkdtempSync(join(tmpdir(), "ctx-summaries-tools-")));
 const LONG_FIXTURE = join(CLAUDE_DIR, "projects", SPOTTER_PROJECT, `${LONG_SESSION}.jsonl`);
-const OUTSIDE_FIXTURE = resolve(
-  `tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/${LONG_SESSION}.jsonl`,
-);
+const OUTSIDE_FIXTURE = FIXTURE.long;
 let test: McpTestProject;
 beforeEach(() => {
   test = createEmptyProject();

@@ -2,14 +2,10 @@ import { appendFileSync, mkdtempSync, readFileSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { FIXTURE } from "../../../tests/helpers/claude-projects.ts";
 import { readContextTail, TAIL_INITIAL_BYTES } from "./tail.ts";
 
-const LONG = readFileSync(
-  new URL(
-    "../../../tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/4d5611e5-241a-462a-8d15-5122611a9569.jsonl",
-    import.meta.url,
-  ),
-);
+const LONG = readFileSync(FIXTURE.long);
 
 describe("readContextTail", () => {
   it("reads only the tail of a large transcript: the same figure, the same bytes at 1x and 20x the size", () => {
