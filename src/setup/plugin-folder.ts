@@ -6,24 +6,12 @@
 // rendered from the hook table.
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
-import { lstat, realpath, rename, rm } from "node:fs/promises";
+import { realpath, rename, rm } from "node:fs/promises";
 import { basename, join, relative } from "node:path";
 import { PLUGIN_FOLDER, renderPluginFiles } from "../core/setup/plugin-files.ts";
+import { assertOwnFolderOrAbsent } from "../store/files/safe-path.ts";
 import { readPluginMeta } from "./plugin-files-write.ts";
 import { writeRepositoryFiles } from "./repository-files.ts";
-
-/** Refuses a path that is there but is not a plain folder (a link, a file): the build only replaces its own folders. */
-async function assertOwnFolderOrAbsent(root: string, path: string): Promise<void> {
-  const stat = await lstat(path).catch((error: NodeJS.ErrnoException) => {
-    if (error.code === "ENOENT") return null;
-    throw error;
-  });
-  if (stat === null || stat.isDirectory()) return;
-  const what = stat.isSymbolicLink() ? "a link" : "not a folder";
-  throw new Error(
-    `${relative(root, path)} is ${what}; the build writes the plugin only into a folder of its own (remove it, then build again)`,
-  );
-}
 
 export interface Command {
   command: string;
@@ -70,7 +58,7 @@ export async function writePluginFolder(repoRoot: string, pnpm: Command, node: s
     string,
     string,
   ];
-  for (const path of [folder, nextFolder, oldFolder]) await assertOwnFolderOrAbsent(root, path);
+  for (const path of [folder, nextFolder, oldFolder]) await assertOwnFolderOrAbsent(path, relative(root, path));
   const meta = await readPluginMeta(repoRoot);
   await rm(nextFolder, { recursive: true, force: true });
   await rm(oldFolder, { recursive: true, force: true });

@@ -1,12 +1,14 @@
 // Links a cloned repository commits (issue #21, break 3): `ctx init` and `init --remove` with a file or folder of
 // theirs leading out of the repository, and a memory file leading out of Claude Code's memory folder. Safe outcome:
-// refused with the link and where it leads named, before anything is written, inside the repository or outside.
+// refused with the link and where it leads named, before anything is written, inside the repository or outside. And
+// the build's plugin folders committed as links (src/setup/plugin-folder.ts): refused before anything is removed.
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.ts";
+import { writePluginFolder } from "../../src/setup/plugin-folder.ts";
 import { memoryDirFor } from "../../src/store/memory/memory-store.ts";
 import {
   chownTree,
@@ -119,5 +121,39 @@ describe.each(RUNNERS)("links in a repository, as the %s user", (runner) => {
     }
     expect(treeChanges(before, snapshot())).toEqual([]);
     expect(readFileSync(join(world.home, ".bashrc"), "utf8")).toBe("export PATH=$HOME/bin:$PATH\n");
+  });
+});
+
+/** The build's plugin folder names, each committed as a link: to the repository's own folders, and out of it. */
+const PLUGIN_LINKS: ReadonlyArray<readonly [string, (world: World) => string]> = [
+  ["plugin", (w) => join(w.repo, "src")],
+  ["plugin.old", (w) => join(w.repo, "docs")],
+  ["plugin.next", (w) => join(w.repo, ".git")],
+  ["plugin.old", (w) => w.claudeDir],
+];
+
+describe("the plugin build in a repository that commits its folders as links", () => {
+  let world: World;
+  beforeEach(() => {
+    world = makeWorld("current", "plugin-links");
+    plantHome(world);
+    for (const folder of ["src", "docs", ".git"]) {
+      mkdirSync(join(world.repo, folder));
+      writeFileSync(join(world.repo, folder, "keep.txt"), "mine\n");
+    }
+    writeFileSync(join(world.repo, "package.json"), JSON.stringify({ name: "claude-ctx", version: "0.1.0" }));
+  });
+  afterEach(() => world.cleanup());
+
+  it.each(PLUGIN_LINKS)("refuses %s as a link, removing and writing nothing anywhere", async (name, to) => {
+    symlinkSync(to(world), join(world.repo, name));
+    const before = listTree(world.base);
+    // A stand-in for pnpm deploy that would fill whatever folder it is given.
+    const deploy = { command: process.execPath, args: ["-e", "require('node:fs').mkdirSync(process.argv.at(-1))"] };
+    await expect(writePluginFolder(world.repo, deploy, process.execPath)).rejects.toMatchObject({
+      code: "UNSAFE_PATH",
+      message: expect.stringContaining(`${name} is a link`),
+    });
+    expect(treeChanges(before, listTree(world.base))).toEqual([]);
   });
 });

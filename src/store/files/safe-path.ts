@@ -7,6 +7,7 @@
 //   a synchronous `open` forever and hang the hook; opening with O_NONBLOCK and checking fstat avoids it
 //   without a race between a check and the open.
 import { lstatSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { lstat } from "node:fs/promises";
 import { basename, dirname, parse } from "node:path";
 import { quoteShellWord } from "../../core/shell/quote.ts";
 import { CtxError } from "../../errors.ts";
@@ -55,6 +56,23 @@ export function assertNoLinkInCtxPath(folder: string): void {
     }
     if (info?.isSymbolicLink()) throw linkError(path);
   }
+}
+
+/**
+ * Throws UNSAFE_PATH unless `path` is absent or a real folder (lstat: a link is refused even when it leads to a folder
+ * inside the same tree). For a folder ctx removes and replaces whole, such as the build's plugin folder: removing or
+ * renaming through a committed link would act on the folder it leads to. `shown` names it in the message.
+ */
+export async function assertOwnFolderOrAbsent(path: string, shown = path): Promise<void> {
+  const info = await lstat(path).catch((error: NodeJS.ErrnoException) => {
+    if (error.code === "ENOENT") return null;
+    throw error;
+  });
+  if (info === null || info.isDirectory()) return;
+  const what = info.isSymbolicLink() ? "a link" : "not a folder";
+  throw new CtxError("UNSAFE_PATH", `${shown} is ${what}; ctx replaces only a folder of its own there`, {
+    hint: `remove it (\`rm ${quoteShellWord(path)}\`), then run again; nothing was removed`,
+  });
 }
 
 /** The same check as a yes/no, for hot paths that skip their work rather than fail. */
