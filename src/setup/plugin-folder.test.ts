@@ -9,6 +9,14 @@ afterEach(() => {
   for (const dir of temps.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
+/** A repository folder with the package.json the build reads its name and version from. */
+function repoWithPackage(): string {
+  const base = mkdtempSync(join(tmpdir(), "ctx-plugin-folder-"));
+  temps.push(base);
+  writeFileSync(join(base, "package.json"), JSON.stringify({ name: "claude-ctx", version: "0.1.0" }));
+  return base;
+}
+
 describe("pnpmCommand", () => {
   it("runs the pnpm script that runs the build with this Node", () => {
     const env = { npm_execpath: "/opt/pnpm/bin/pnpm.cjs" };
@@ -39,11 +47,9 @@ describe("writePluginFolder", () => {
     ["plugin.old", "docs"],
     ["plugin.next", ".git"],
   ])("refuses %s as a link to the repository's own %s, and removes nothing there", async (name, target) => {
-    const base = mkdtempSync(join(tmpdir(), "ctx-plugin-folder-"));
-    temps.push(base);
+    const base = repoWithPackage();
     mkdirSync(join(base, target));
     writeFileSync(join(base, target, "keep.txt"), "mine\n");
-    writeFileSync(join(base, "package.json"), JSON.stringify({ name: "claude-ctx", version: "0.1.0" }));
     symlinkSync(target, join(base, name));
     const deploy = { command: process.execPath, args: ["-e", "0"] };
     await expect(writePluginFolder(base, deploy, "node")).rejects.toThrow(`${name} is a link`);
@@ -65,9 +71,7 @@ describe("writePluginFolder", () => {
   });
 
   it("says what pnpm printed when the deploy fails, and leaves the last build as it was", async () => {
-    const base = mkdtempSync(join(tmpdir(), "ctx-plugin-folder-"));
-    temps.push(base);
-    writeFileSync(join(base, "package.json"), JSON.stringify({ name: "claude-ctx", version: "0.1.0" }));
+    const base = repoWithPackage();
     mkdirSync(join(base, "plugin"));
     writeFileSync(join(base, "plugin", "built.txt"), "the last build\n");
     const failing = { command: process.execPath, args: ["-e", "console.error('no store here'); process.exit(3)"] };
@@ -79,9 +83,7 @@ describe("writePluginFolder", () => {
   });
 
   it("swaps the new build in whole: the last build's files are gone, the rendered files are there", async () => {
-    const base = mkdtempSync(join(tmpdir(), "ctx-plugin-folder-"));
-    temps.push(base);
-    writeFileSync(join(base, "package.json"), JSON.stringify({ name: "claude-ctx", version: "0.1.0" }));
+    const base = repoWithPackage();
     mkdirSync(join(base, "plugin"));
     writeFileSync(join(base, "plugin", "stale.txt"), "the last build\n");
     // A stand-in for pnpm deploy: writes dist/ctx.js into the folder it is given (its last argument).

@@ -6,27 +6,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import * as z from "zod/mini";
 import type { $ZodType } from "zod/v4/core";
-import {
-  checkAssistantEntry,
-  checkSummaryEntry,
-  checkSystemEntry,
-  checkTitleEntry,
-  checkUserEntry,
-} from "../transcript/entry-schemas.compiled.ts";
+import { LINE_CHECKERS } from "../transcript/entries.ts";
 import { LINE_SCHEMAS } from "../transcript/entry-schemas.ts";
 import { compileChecker, type SchemaCheck } from "./compile.ts";
 import { planOf, UnsupportedSchema } from "./plan.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures");
 const SCHEMAS: Record<string, $ZodType> = LINE_SCHEMAS;
-const CHECKERS: Record<string, (value: unknown) => SchemaCheck<unknown>> = {
-  user: checkUserEntry,
-  assistant: checkAssistantEntry,
-  system: checkSystemEntry,
-  summary: checkSummaryEntry,
-  "custom-title": checkTitleEntry,
-  "ai-title": checkTitleEntry,
-};
+// The reader's own table of compiled checkers, so what is compared is what runs.
+const CHECKERS: Record<string, (value: unknown) => SchemaCheck<unknown>> = LINE_CHECKERS;
 
 /** A value's shape with key order, undefined and prototypes made visible, for an exact comparison. */
 function describeValue(value: unknown): unknown {

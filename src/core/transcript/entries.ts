@@ -52,7 +52,7 @@ const META_TYPES = new Set([
 ]);
 
 /** Each entry type's checker, compiled from its schema (./entry-schemas.ts LINE_SCHEMAS). */
-const LINE_CHECKERS: Record<string, (value: unknown) => SchemaCheck<TranscriptEntry>> = {
+export const LINE_CHECKERS: Record<string, (value: unknown) => SchemaCheck<TranscriptEntry>> = {
   user: checkUserEntry,
   assistant: checkAssistantEntry,
   system: checkSystemEntry,
