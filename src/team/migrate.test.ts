@@ -96,6 +96,73 @@ describe.skipIf(cluster === null)(
       expect(search.rows[0]?.f).not.toBeNull();
     });
 
+    it("moves a version 3 server's sessions onto project rows of their own authors (migration 4)", async () => {
+      await pg.createDatabase("v3data");
+      const url = pg.adminUrl("v3data");
+      const v3 = TEAM_MIGRATIONS.filter((m) => m.version <= 3);
+      await withTeamClient(url, options, (c) => migrateTeamSchema(c, v3));
+      for (const role of ["ann", "ben"]) await pg.createRole(role, `${role}-pw`);
+      // Members as version 3's add-member made them (its grants; addTeamMember itself needs the current schema).
+      await withTeamClient(url, options, async (c) => {
+        await c.query("INSERT INTO ctx_team.teams (name) VALUES ('web')");
+        for (const role of ["ann", "ben"]) {
+          await c.query(
+            `INSERT INTO ctx_team.members (team_id, role_name, handle) SELECT id, '${role}', '${role}' FROM ctx_team.teams`,
+          );
+          await c.query(`GRANT USAGE ON SCHEMA ctx_team TO ${role}`);
+          await c.query(`GRANT SELECT ON ctx_team.teams, ctx_team.members, ctx_team.schema_version TO ${role}`);
+          await c.query(
+            `GRANT SELECT, INSERT, UPDATE, DELETE ON ctx_team.projects, ctx_team.sessions, ctx_team.chunks, ctx_team.transcripts TO ${role}`,
+          );
+          await c.query(`GRANT EXECUTE ON FUNCTION ctx_team.member_teams(name) TO ${role}`);
+        }
+      });
+      const as = (role: string, sql: string) =>
+        withTeamClient(pg.url(role, `${role}-pw`, "v3data"), options, (c) => c.query(sql));
+      // Under version 3, ann added the project first; ben's sessions hang on her row, and she then moved its path.
+      await as(
+        "ann",
+        "INSERT INTO ctx_team.projects (team_id, remote_url) SELECT id, 'github.com/acme/web' FROM ctx_team.teams",
+      );
+      for (const [role, id] of [
+        ["ann", "ann-1"],
+        ["ben", "ben-1"],
+        ["ben", "ben-2"],
+      ] as const)
+        await as(
+          role,
+          `INSERT INTO ctx_team.sessions (team_id, id, project_id) SELECT team_id, '${id}', id FROM ctx_team.projects`,
+        );
+      await as("ann", "UPDATE ctx_team.projects SET repo_path = '../../tmp/x'");
+
+      const result = await withTeamClient(url, options, (c) => migrateTeamSchema(c));
+      expect(result.applied.map((m) => m.version)).toEqual(TEAM_MIGRATIONS.slice(v3.length).map((m) => m.version));
+      const sessions = await pg.sql(
+        `SELECT s.id, s.author, p.added_by, p.remote_url, p.repo_path FROM ctx_team.sessions s
+           JOIN ctx_team.projects p ON p.id = s.project_id ORDER BY s.id`,
+        "v3data",
+      );
+      // Each session's row is its author's; ben's copy keeps the identity his sessions had at migration time.
+      expect(sessions.rows).toEqual([
+        { id: "ann-1", author: "ann", added_by: "ann", remote_url: "github.com/acme/web", repo_path: "../../tmp/x" },
+        { id: "ben-1", author: "ben", added_by: "ben", remote_url: "github.com/acme/web", repo_path: "../../tmp/x" },
+        { id: "ben-2", author: "ben", added_by: "ben", remote_url: "github.com/acme/web", repo_path: "../../tmp/x" },
+      ]);
+      // From now on ann's edits reach only her own sessions, and nobody can hang a session on another's row.
+      await as("ann", "UPDATE ctx_team.projects SET repo_path = 'elsewhere'");
+      const bens = await pg.sql(
+        "SELECT DISTINCT p.repo_path FROM ctx_team.sessions s JOIN ctx_team.projects p ON p.id = s.project_id WHERE s.author = 'ben'",
+        "v3data",
+      );
+      expect(bens.rows).toEqual([{ repo_path: "../../tmp/x" }]);
+      await expect(
+        as(
+          "ben",
+          "INSERT INTO ctx_team.sessions (team_id, id, project_id) SELECT team_id, 'ben-3', id FROM ctx_team.projects WHERE added_by = 'ann'",
+        ),
+      ).rejects.toThrow(/sessions_project_of_author/);
+    });
+
     it("refuses to touch a schema newer than this ctx", async () => {
       await pg.createDatabase("newer");
       const url = pg.adminUrl("newer");

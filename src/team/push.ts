@@ -490,19 +490,25 @@ async function writeBatch(
   }
 }
 
-/** The project's id on the server, adding it (as this member) when the team does not have it yet. */
+/**
+ * This member's own row for the project on the server, added when they have none yet. Project rows are per author
+ * (migration 4): a row another member added (and may change) is never looked up, so nobody else decides where forks
+ * of this member's sessions land.
+ */
 export async function upsertProject(
   client: TeamClient,
   teamId: string,
   project: { remoteUrl: string; repoPath: string },
 ): Promise<string> {
   await client.query(
-    `INSERT INTO ctx_team.projects (team_id, remote_url, repo_path) VALUES ($1, $2, $3)
-     ON CONFLICT (team_id, remote_url, repo_path) DO NOTHING`,
+    `INSERT INTO ctx_team.projects (team_id, remote_url, repo_path, added_by)
+     VALUES ($1::bigint, $2::text, $3::text, current_user)
+     ON CONFLICT (team_id, added_by, remote_url, repo_path) DO NOTHING`,
     [teamId, project.remoteUrl, project.repoPath],
   );
   const { rows } = await client.query<{ id: string }>(
-    "SELECT id FROM ctx_team.projects WHERE team_id = $1 AND remote_url = $2 AND repo_path = $3",
+    `SELECT id FROM ctx_team.projects
+      WHERE team_id = $1::bigint AND added_by = current_user AND remote_url = $2::text AND repo_path = $3::text`,
     [teamId, project.remoteUrl, project.repoPath],
   );
   const id = rows[0]?.id;

@@ -53,7 +53,7 @@ describe.skipIf(cluster === null)(
           [team, remote],
         );
         const project = await client.query<{ id: string }>(
-          "SELECT id FROM ctx_team.projects WHERE team_id = $1 AND remote_url = $2",
+          "SELECT id FROM ctx_team.projects WHERE team_id = $1 AND remote_url = $2 AND added_by = current_user",
           [team, remote],
         );
         await client.query(
@@ -162,6 +162,27 @@ describe.skipIf(cluster === null)(
       await expect(
         carol.query("INSERT INTO ctx_team.members (team_id, role_name, handle) VALUES ($1, 'carol', 'c')", [web]),
       ).rejects.toThrow(/permission denied/);
+    });
+
+    it("keeps a member's sessions on a project row of their own: a teammate's row cannot be used or changed", async () => {
+      const rows = await bob.query<{ id: string; added_by: string }>(
+        "SELECT id, added_by FROM ctx_team.projects WHERE team_id = $1 ORDER BY added_by",
+        [web],
+      );
+      expect(rows.rows.map((r) => r.added_by)).toEqual(["alice", "bob"]);
+      const alices = rows.rows[0]?.id;
+      await expect(
+        bob.query("INSERT INTO ctx_team.sessions (team_id, id, project_id) VALUES ($1, 'on-alices-row', $2)", [
+          web,
+          alices,
+        ]),
+      ).rejects.toThrow(/sessions_project_of_author/);
+      await expect(
+        bob.query("UPDATE ctx_team.sessions SET project_id = $1 WHERE id = 'bob-1'", [alices]),
+      ).rejects.toThrow(/sessions_project_of_author/);
+      expect(
+        (await bob.query("UPDATE ctx_team.projects SET repo_path = '../x' WHERE added_by = 'alice'")).rowCount,
+      ).toBe(0);
     });
 
     it("lets a member change and delete its own rows, the chunks and transcript going with the session", async () => {

@@ -57,7 +57,8 @@ export async function insertTeamSessions(
           [teamId, session.remote, session.repoPath ?? ""],
         );
         const found = await client.query<{ id: string }>(
-          "SELECT id FROM ctx_team.projects WHERE team_id = $1 AND remote_url = $2 AND repo_path = $3",
+          // The member's own row: a session hangs only on a project row its author added (migration 4).
+          "SELECT id FROM ctx_team.projects WHERE team_id = $1 AND remote_url = $2 AND repo_path = $3 AND added_by = current_user",
           [teamId, session.remote, session.repoPath ?? ""],
         );
         projectId = found.rows[0]?.id as string;

@@ -233,6 +233,30 @@ CREATE FUNCTION ctx_team.search_chunks(p_team bigint, p_all tsquery, p_any tsque
 REVOKE ALL ON FUNCTION ctx_team.search_chunks(bigint, tsquery, tsquery, integer) FROM PUBLIC;
 `;
 
+// A project row per author (issue 31): under version 1 a project row belonged to whoever added it first and every later
+// sharer's sessions pointed at it, so its adder (who may UPDATE their own row) chose the repo_path other members' forks
+// landed in. Now a member's sessions hang only on a row that member added: projects are unique per (team, added_by,
+// remote, path), and a composite foreign key ties a session's (team, project, author) to the project's (team, id,
+// added_by), checked by PostgreSQL past row-level security, so no policy or client can point a session at another
+// member's row. Existing sessions on another member's row get a row of their author's own, with the same identity.
+const PROJECTS_PER_AUTHOR = `
+ALTER TABLE ctx_team.projects DROP CONSTRAINT projects_team_id_remote_url_repo_path_key;
+ALTER TABLE ctx_team.projects ADD CONSTRAINT projects_per_author UNIQUE (team_id, added_by, remote_url, repo_path);
+ALTER TABLE ctx_team.projects ADD CONSTRAINT projects_team_id_id_added_by UNIQUE (team_id, id, added_by);
+INSERT INTO ctx_team.projects (team_id, remote_url, repo_path, added_by)
+  SELECT DISTINCT s.team_id, p.remote_url, p.repo_path, s.author
+    FROM ctx_team.sessions s JOIN ctx_team.projects p ON p.team_id = s.team_id AND p.id = s.project_id
+   WHERE p.added_by <> s.author
+  ON CONFLICT (team_id, added_by, remote_url, repo_path) DO NOTHING;
+UPDATE ctx_team.sessions s SET project_id = mine.id
+  FROM ctx_team.projects p, ctx_team.projects mine
+ WHERE p.team_id = s.team_id AND p.id = s.project_id AND p.added_by <> s.author
+   AND mine.team_id = s.team_id AND mine.added_by = s.author
+   AND mine.remote_url = p.remote_url AND mine.repo_path = p.repo_path;
+ALTER TABLE ctx_team.sessions ADD CONSTRAINT sessions_project_of_author
+  FOREIGN KEY (team_id, project_id, author) REFERENCES ctx_team.projects (team_id, id, added_by);
+`;
+
 export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   {
     version: 1,
@@ -243,6 +267,11 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
     version: 3,
     name: "search_chunks: team search's full-text candidates through the GIN index",
     sql: TEAM_SEARCH_FUNCTION,
+  },
+  {
+    version: 4,
+    name: "projects per author: a session's project row is one its author added",
+    sql: PROJECTS_PER_AUTHOR,
   },
 ];
 
