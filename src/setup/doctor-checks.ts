@@ -14,6 +14,7 @@ import {
   type ConfigCheck,
   checkConfig,
   checkCtxDir,
+  checkForeignMarkers,
   checkLeftoverTempFiles,
   checkNode,
   checkPathCommands,
@@ -39,6 +40,8 @@ import { realPathOr, type SelfInfo } from "./self.ts";
 
 export interface DoctorOptions {
   projectDir: string;
+  /** Other users' `.ctx` and `.git` passed over on the way to the project (config/paths.ts searchProjectRoot). */
+  foreignMarkers?: readonly string[];
   env: NodeJS.ProcessEnv;
   self: SelfInfo;
 }
@@ -86,6 +89,7 @@ export async function runDoctorChecks(options: DoctorOptions): Promise<Finding[]
       },
       pluginEnabled,
     ),
+    ...checkForeignMarkers(options.foreignMarkers ?? []),
     checkCtxDir(paths.ctxDir, snapshot.ctxDir),
     ...checkStateFiles(await verifyStateFiles(paths.ctxDir, project)),
     checkLeftoverTempFiles(paths.ctxDir, await countLeftoverTempFiles(paths.ctxDir)),

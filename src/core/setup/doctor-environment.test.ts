@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   checkConfig,
   checkCtxDir,
+  checkForeignMarkers,
   checkLeftoverTempFiles,
   checkNode,
   checkPathCommands,
@@ -82,6 +83,16 @@ describe("checkPathCommands", () => {
     ]);
     const fromCheckout = checkPathCommands({ self, ctx: null, claudeCtx: null, installFix: "from the checkout: …" });
     expect(fromCheckout[0]?.fix).toBe("from the checkout: …");
+  });
+});
+
+describe("checkForeignMarkers", () => {
+  it("names another user's folders passed over, with the command to remove them quoted", () => {
+    expect(checkForeignMarkers([])).toEqual([]);
+    const [finding] = checkForeignMarkers(["/tmp/x/.ctx", "/tmp/it's/.git"]);
+    expect(finding).toMatchObject({ id: "foreign-project", status: "warn" });
+    expect(finding?.message).toContain("ignored /tmp/x/.ctx, /tmp/it's/.git: another user's");
+    expect(finding?.fix).toContain("`rm -r /tmp/x/.ctx '/tmp/it'\\''s/.git'`");
   });
 });
 

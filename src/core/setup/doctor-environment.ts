@@ -70,6 +70,22 @@ export function checkCtxDir(path: string, dir: CtxDirFacts): Finding {
   );
 }
 
+/**
+ * The `.ctx` and `.git` folders above the project that belong to another user and were passed over
+ * (config/paths.ts searchProjectRoot): said by name, since the project a person expected may be one of them.
+ */
+export function checkForeignMarkers(foreign: readonly string[]): Finding[] {
+  if (foreign.length === 0) return [];
+  return [
+    warn(
+      "foreign-project",
+      `ignored ${foreign.join(", ")}: another user's, so not your project's (ctx uses only a .ctx or .git that ` +
+        "belongs to you or root, like git's safe.directory)",
+      `nothing, if it is not yours; else ask its owner or an administrator to remove it (\`rm -r ${foreign.map(quoteShellWord).join(" ")}\`) or give it to you`,
+    ),
+  ];
+}
+
 export interface StateFileCheck {
   /** As shown to the person (relative to the project). */
   path: string;
