@@ -1,18 +1,22 @@
 // The launcher scripts/install-launcher.sh puts on PATH: `ctx` as a three-line sh script that runs a clone's build
 // with the Node that builds it, for a machine whose own Node is too old to run ctx (#24). It is written as any file
 // at a path the person names is (store/files/user-file.ts), executable, with its words shell-quoted
-// (core/shell/quote.ts); only a launcher written earlier is replaced, never another program.
+// (core/shell/quote.ts) and its comment a single line (terminal-text.ts); only a launcher written earlier is replaced,
+// never another program.
 import { readFile } from "node:fs/promises";
 import { delimiter, join, resolve } from "node:path";
 import { LAUNCHER_MARKER } from "../core/setup/init/command-choice.ts";
 import { quoteShellWord } from "../core/shell/quote.ts";
 import { CtxError, isCtxError } from "../errors.ts";
 import { requireUserFolder, userFileTarget, writeUserNamedFile } from "../store/files/user-file.ts";
+import { sanitizeLogLine } from "../terminal-text.ts";
 
 export function renderLauncher(nodeBin: string, entry: string): string {
   return [
     "#!/bin/sh",
-    `${LAUNCHER_MARKER}: runs ${entry} with ${nodeBin}`,
+    // A comment ends at a newline, and a path may hold one: the words are escaped as a log line's are (`\n`), so the
+    // line stays one comment whatever the clone's folder is called (issue #31).
+    sanitizeLogLine(`${LAUNCHER_MARKER}: runs ${entry} with ${nodeBin}`),
     `exec ${quoteShellWord(nodeBin)} ${quoteShellWord(entry)} "$@"`,
     "",
   ].join("\n");
