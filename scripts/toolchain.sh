@@ -52,9 +52,15 @@ else
     exit 1
   fi
 fi
+# What is printed is eval'd by the caller's shell: every path is one single-quoted word (as src/core/shell/quote.ts
+# quotes), so a folder holding `"`, `$(…)`, a backtick or a newline stays a name and never runs (issue #31).
+quote_word() {
+  local quote="'\\''"
+  printf "'%s'" "${1//\'/$quote}"
+}
 if [ -n "$bin_path" ]; then
-  echo "export PATH=\"$bin_path:\$PATH\""
+  echo "export PATH=$(quote_word "$bin_path"):\"\$PATH\""
   if [ -n "$machine_globalconfig" ] && [ -z "${npm_config_globalconfig:-}" ]; then
-    echo "export npm_config_globalconfig=\"$machine_globalconfig\""
+    echo "export npm_config_globalconfig=$(quote_word "$machine_globalconfig")"
   fi
 fi
