@@ -51,8 +51,9 @@ export function sanitizeTerminalText(text: string): string {
   return sanitize(text, true);
 }
 
-/** One log line: like sanitizeTerminalText, and newline, carriage return and tab escaped too, so it never spans
- *  lines (a forged line cannot be slipped into a log). */
+/** One log line, or one field within a line (a title, a remote, an error from the team server, a row's value, an error
+ *  message): like sanitizeTerminalText, and newline, carriage return and tab escaped too, so it never spans lines (a
+ *  forged line cannot be slipped into a log or a command's output). */
 export function sanitizeLogLine(text: string): string {
   return sanitize(text, false);
 }

@@ -4,7 +4,7 @@
 // event's own handler (hooks/runtime/table.ts).
 import type { CliContext } from "../cli/command-io.ts";
 import { explainSystemError, isCtxError } from "../errors.ts";
-import { sanitizeTerminalText } from "../terminal-text.ts";
+import { sanitizeLogLine, sanitizeTerminalText } from "../terminal-text.ts";
 import { enableCtxCompileCache, isTerminal, runHookFastPath, writeAllSync } from "./hook-fast-path.ts";
 
 enableCtxCompileCache(process.env);
@@ -146,10 +146,11 @@ main(argv).then(
     // A full or read-only disk, a permission, a damaged index: the person's to fix, so no stack trace.
     const error = explainSystemError(thrown) ?? thrown;
     const message = error instanceof Error ? error.message : String(error);
-    // The message may quote a path, a session id or a transcript's text: sanitized like every other output.
+    // The message may quote a path, a session id, a transcript's or the team server's text: sanitized like every
+    // other output, and the message and the hint one line each (a newline in a quoted field cannot forge a line).
     const say = (text: string) => writeErr(sanitizeTerminalText(text));
-    say(`ctx: ${message}\n`);
-    if (isCtxError(error) && error.hint !== undefined) say(`hint: ${error.hint}\n`);
+    say(`ctx: ${sanitizeLogLine(message)}\n`);
+    if (isCtxError(error) && error.hint !== undefined) say(`hint: ${sanitizeLogLine(error.hint)}\n`);
     else if (!isCtxError(error) && error instanceof Error && error.stack) say(`${error.stack}\n`);
     await exitAfterFlush(isCtxError(error) && error.code === "USAGE" ? 2 : 1);
   },

@@ -74,8 +74,9 @@ export async function forkTeamSession(
   };
 }
 
+/** The project's identity as one line: the server's text, in notes, prompts and errors. */
 function projectName(session: TeamSession): string {
-  return session.repoPath === "" ? session.remoteUrl : `${session.remoteUrl} (${session.repoPath})`;
+  return sanitizeLogLine(session.repoPath === "" ? session.remoteUrl : `${session.remoteUrl} (${session.repoPath})`);
 }
 
 async function locateCheckout(ctx: CliContext, session: TeamSession, options: TeamForkOptions): Promise<string> {

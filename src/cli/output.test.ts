@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { sanitizeTerminalText } from "../terminal-text.ts";
-import { formatJson, writerOf } from "./output.ts";
+import { formatJson, formatRows, writerOf } from "./output.ts";
 
 const ESC = String.fromCharCode(0x1b);
 
@@ -25,5 +25,16 @@ describe("writerOf", () => {
     out(`title ${ESC}]0;owned${String.fromCharCode(7)}\n`, (safe) => `${ESC}[1m${safe}${ESC}[22m`);
     out(`plain ${ESC}[2J\n`);
     expect(written).toEqual([`${ESC}[1mtitle \\u001b]0;owned\\u0007\n${ESC}[22m`, "plain \\u001b[2J\n"]);
+  });
+});
+
+describe("formatRows", () => {
+  it("keeps every row on one line, whatever its value holds (a team server's text)", () => {
+    const text = formatRows([
+      ["member", "bob (handle bo\nb)"],
+      ["last error", "refused\r\nreachable  yes\tok"],
+    ]);
+    expect(text).toBe("member      bob (handle bo\\nb)\nlast error  refused\\r\\nreachable  yes\\tok\n");
+    expect(text.split("\n")).toHaveLength(3);
   });
 });

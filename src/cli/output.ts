@@ -1,7 +1,7 @@
 // Formatting of command results for people and for scripts (`--json`), and the one way text reaches the CLI's stdout
 // and stderr (`writerOf`): sanitized first, coloured after. The only module besides the logger allowed to think
 // about the console.
-import { sanitizeTerminalText } from "../terminal-text.ts";
+import { sanitizeLogLine, sanitizeTerminalText } from "../terminal-text.ts";
 import type { Paint } from "./command-io.ts";
 
 /** JSON for scripts. Beyond JSON.stringify's escapes (every C0 control), DEL, the C1 controls and the line and
@@ -16,10 +16,11 @@ function escapeUnicode(char: string): string {
   return `\\u${char.charCodeAt(0).toString(16).padStart(4, "0")}`;
 }
 
-/** Aligned "label  value" lines for human output. */
+/** Aligned "label  value" lines for human output; each row one line, whatever its value holds (a server's or a
+ *  transcript's text: a newline in it is shown as `\n`, so it can never forge a row). */
 export function formatRows(rows: ReadonlyArray<readonly [string, string]>): string {
   const width = Math.max(0, ...rows.map(([label]) => label.length));
-  return rows.map(([label, value]) => `${label.padEnd(width)}  ${value}\n`).join("");
+  return rows.map(([label, value]) => `${label.padEnd(width)}  ${sanitizeLogLine(value)}\n`).join("");
 }
 
 /**

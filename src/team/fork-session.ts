@@ -8,9 +8,12 @@ import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { claudeConfigDir, claudeProjectDirName } from "../config/claude-paths.ts";
 import { authorCheckoutRoot, firstTranscriptCwd, rewriteTranscriptCwd } from "../core/team/fork-transcript.ts";
+import { isPlainRepoPath } from "../core/team/project-identity.ts";
+import { hasControlCharacter } from "../core/text/control-characters.ts";
 import { CtxError } from "../errors.ts";
 import { claudeTargetState, writeNewClaudeFile } from "../store/files/claude-file.ts";
 import { decompressPayload } from "../store/files/codecs.ts";
+import { resolveInside } from "../store/files/contained-path.ts";
 import type { TeamClient } from "./connect.ts";
 
 export interface TeamTranscript {
@@ -34,7 +37,12 @@ export interface TeamSession {
 
 const MIB = 1024 * 1024;
 
-/** The session `sessionId` of team `teamId` as this member may read it (row-level security), or null. */
+/**
+ * The session `sessionId` of team `teamId` as this member may read it (row-level security), or null. Its project's
+ * identity is a teammate's text: a `repo_path` that is not plain folder names inside the repository (`..`, absolute,
+ * control characters: core/team/project-identity.ts isPlainRepoPath), or a remote with a control character, is
+ * refused here, before any folder is looked at or anything written.
+ */
 export async function fetchTeamSession(
   client: TeamClient,
   teamId: string,
@@ -63,6 +71,14 @@ export async function fetchTeamSession(
   );
   const row = rows[0];
   if (row === undefined) return null;
+  if (!isPlainRepoPath(row.repo_path) || hasControlCharacter(row.remote_url)) {
+    const what = isPlainRepoPath(row.repo_path)
+      ? `remote ${JSON.stringify(row.remote_url)}, which holds a control character`
+      : `folder ${JSON.stringify(row.repo_path)}, which is not a plain path inside a repository`;
+    throw new CtxError("TEAM_REFUSED", `the team server gives session ${row.id}'s project the ${what}`, {
+      hint: "ctx forks only into your own checkout of the project; nothing was written (its author can share it again from a checkout)",
+    });
+  }
   return {
     id: row.id,
     title: row.title,
@@ -137,7 +153,7 @@ export interface PlacedTranscript {
   path: string;
   /** False when an identical file was already there. */
   written: boolean;
-  /** The folder the fork runs in: the session's first cwd, moved to this checkout. */
+  /** The folder the fork runs in: the project's folder in this checkout (the session's first cwd, moved here). */
   cwd: string;
   /** The author's checkout root as the transcript recorded it, and this machine's. */
   from: string | null;
@@ -157,6 +173,11 @@ export async function placeTeamTranscript(
   now: Date,
 ): Promise<PlacedTranscript> {
   const to = await realpath(checkoutRoot);
+  // The folder the fork runs in is the checkout's, resolved inside it (a link in the checkout leading out is refused):
+  // never a folder the transcript's own cwd fields name, nor one a repo_path leads to outside the checkout.
+  const target = await resolveInside(to, session.repoPath === "" ? "." : session.repoPath, {
+    label: "the checkout",
+  });
   const original = text.toString("utf8");
   const first = firstTranscriptCwd(original);
   const author = first === null ? null : authorCheckoutRoot(first, session.repoPath);
@@ -164,7 +185,7 @@ export async function placeTeamTranscript(
     author === null
       ? { text: original, rewritten: 0, firstCwd: null }
       : rewriteTranscriptCwd(original, { from: author.root, to: author.inside === "" ? to : join(to, author.inside) });
-  const cwd = rewritten.firstCwd ?? join(to, session.repoPath);
+  const cwd = target;
   const bytes = Buffer.from(rewritten.text, "utf8");
   const path = join(claudeConfigDir(env), "projects", claudeProjectDirName(cwd), `${session.id}.jsonl`);
   const sha256 = createHash("sha256").update(bytes).digest("hex");

@@ -15,6 +15,7 @@ import { setConfigValue } from "../../store/config/config-file.ts";
 import type { TeamMembership } from "../../team/inspect.ts";
 import type { TeamMemberResult } from "../../team/members.ts";
 import type { TeamMigrateResult } from "../../team/migrate.ts";
+import { sanitizeLogLine } from "../../terminal-text.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
@@ -252,7 +253,9 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
       if (result.outcome === "failed") ctx.setExitCode(1);
       if (flags.json) return ctx.out(formatJson(result));
       if (result.outcome === "failed")
-        return ctx.err(`push failed: ${result.error}\nthe outbox keeps everything for the next push\n`);
+        return ctx.err(
+          `push failed: ${sanitizeLogLine(result.error)}\nthe outbox keeps everything for the next push\n`,
+        );
       if (result.outcome === "busy") return ctx.out("another pusher is running\n");
       const s = result.summary;
       ctx.out(

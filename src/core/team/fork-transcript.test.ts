@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { authorCheckoutRoot, firstTranscriptCwd, rewriteTranscriptCwd } from "./fork-transcript.ts";
+import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
+import { authorCheckoutRoot, firstTranscriptCwd, MAX_JSON_DEPTH, rewriteTranscriptCwd } from "./fork-transcript.ts";
 
 describe("a teammate's transcript moved to this checkout", () => {
   it("finds the author's checkout root from the first cwd and the path inside the repository", () => {
@@ -36,5 +37,28 @@ describe("a teammate's transcript moved to this checkout", () => {
       "",
     ]);
     expect(firstTranscriptCwd('{"cwd": broken\n{"type":"x"}\n{"cwd":"/a"}\n')).toBe("/a");
+  });
+
+  it("refuses a line nested 100,000 deep with a CtxError naming the line, not a RangeError", async () => {
+    const deep = 100_000;
+    const text = `{"cwd":"/home/al/app"}\n{"cwd":"/home/al/app","x":${"[".repeat(deep)}${"]".repeat(deep)}}\n`;
+    expect(firstTranscriptCwd(text)).toBe("/home/al/app");
+    const error = await rejectedCtxError(
+      (async () => rewriteTranscriptCwd(text, { from: "/home/al/app", to: "/srv/bob" }))(),
+    );
+    expect(error.code).toBe("STATE_CORRUPT");
+    expect(error.message).toContain("line 2 of the transcript nests");
+    // Just within the bound, the line is rewritten like any other.
+    const within = `{"cwd":"/home/al/app","x":${"[".repeat(MAX_JSON_DEPTH - 1)}${"]".repeat(MAX_JSON_DEPTH - 1)}}`;
+    expect(rewriteTranscriptCwd(within, { from: "/home/al/app", to: "/srv/bob" }).rewritten).toBe(1);
+  });
+
+  it("keeps a __proto__ field a field", () => {
+    const out = rewriteTranscriptCwd('{"__proto__":{"cwd":"/tmp/x"},"cwd":"/home/al/app"}', {
+      from: "/home/al/app",
+      to: "/srv/bob",
+    });
+    expect(JSON.parse(out.text)).toEqual(JSON.parse('{"__proto__":{"cwd":"/tmp/x"},"cwd":"/srv/bob"}'));
+    expect(out.firstCwd).toBe("/srv/bob");
   });
 });

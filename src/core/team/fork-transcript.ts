@@ -1,7 +1,14 @@
 // A teammate's transcript made this machine's: every `cwd` field that lies in the author's checkout of the project
 // is moved to this machine's checkout, keeping the part inside the repository (a monorepo's package folder, or a
 // folder the session `cd`'d into). Lines without such a field keep their bytes; a line that does not parse is kept
-// as it is (Claude Code skips it the same way on both machines).
+// as it is (Claude Code skips it the same way on both machines). A line nested deeper than MAX_JSON_DEPTH is refused
+// with a CtxError: the walk below and JSON.stringify recurse (JSON.parse does not), and Claude Code writes nothing
+// that deep, so such a line is a teammate's or a server's doing, not a session's.
+
+import { CtxError } from "../../errors.ts";
+
+/** Objects and arrays inside one another on one transcript line: Claude Code's lines nest a few dozen deep at most. */
+export const MAX_JSON_DEPTH = 1_000;
 
 export interface CwdRewrite {
   /** The author's checkout root, as the transcript records it. */
@@ -60,19 +67,23 @@ export function rewriteTranscriptCwd(text: string, rewrite: CwdRewrite): Rewritt
     if (cwd.startsWith(`${from}/`)) return `${to}${cwd.slice(from.length)}`;
     return null;
   };
-  const visit = (value: unknown): unknown => {
-    if (Array.isArray(value)) return value.map(visit);
+  let lineNumber = 0;
+  const visit = (value: unknown, depth: number): unknown => {
     if (value === null || typeof value !== "object") return value;
-    const out: Record<string, unknown> = {};
+    if (depth >= MAX_JSON_DEPTH) throw tooDeep(lineNumber);
+    if (Array.isArray(value)) return value.map((item) => visit(item, depth + 1));
+    // No prototype: a `__proto__` key (JSON.parse makes it a plain field) stays a field, as in the line.
+    const out: Record<string, unknown> = Object.create(null);
     for (const [key, field] of Object.entries(value)) {
       const moved = key === "cwd" && typeof field === "string" ? move(field) : null;
       if (moved !== null) rewritten += 1;
-      out[key] = moved ?? visit(field);
+      out[key] = moved ?? visit(field, depth + 1);
     }
     return out;
   };
   let firstCwd: string | null = null;
-  const lines = text.split("\n").map((line) => {
+  const lines = text.split("\n").map((line, index) => {
+    lineNumber = index + 1;
     if (!line.includes('"cwd"')) return line;
     let parsed: unknown;
     try {
@@ -81,11 +92,19 @@ export function rewriteTranscriptCwd(text: string, rewrite: CwdRewrite): Rewritt
       return line;
     }
     const before = rewritten;
-    const after = visit(parsed);
+    const after = visit(parsed, 0);
     if (firstCwd === null) firstCwd = cwdOfLine(JSON.stringify(after));
     return rewritten === before ? line : JSON.stringify(after);
   });
   return { text: lines.join("\n"), rewritten, firstCwd };
+}
+
+function tooDeep(line: number): CtxError {
+  return new CtxError(
+    "STATE_CORRUPT",
+    `line ${line} of the transcript nests objects and arrays more than ${MAX_JSON_DEPTH} deep, which Claude Code never writes`,
+    { hint: "nothing was written; this transcript was not written by Claude Code as it is: ask its author" },
+  );
 }
 
 function trimSlashes(path: string): string {

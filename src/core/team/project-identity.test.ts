@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { normaliseGitRemote, projectIdentity } from "./project-identity.ts";
+import { isPlainRepoPath, normaliseGitRemote, projectIdentity } from "./project-identity.ts";
 
 describe("a project's identity across machines", () => {
   it("is the same for one repository cloned over ssh, scp-style ssh and https with credentials", () => {
@@ -30,5 +30,25 @@ describe("a project's identity across machines", () => {
       repoPath: "",
     });
     expect(projectIdentity("git@github.com:acme/mono.git", "../elsewhere")).toBeNull();
+  });
+
+  it("takes from the server only a repo_path of plain folder names inside the repository", () => {
+    for (const plain of ["", "packages/web", "a", "a.b/..c/.d"]) expect(isPlainRepoPath(plain), plain).toBe(true);
+    const hostile = [
+      "..",
+      "../../../tmp/x",
+      "packages/../../x",
+      "/tmp/x",
+      ".",
+      "./packages",
+      "packages/",
+      "a//b",
+      "a\\..\\..\\b",
+      "a\nb",
+      "a\u0000b",
+      "a\u001b[31mb",
+      "a\u007fb",
+    ];
+    for (const path of hostile) expect(isPlainRepoPath(path), JSON.stringify(path)).toBe(false);
   });
 });

@@ -2,6 +2,8 @@
 // `.git`, host in lower case) plus the path inside the repository, so the same repository cloned to different
 // folders, or over ssh by one member and https by another, is one project on the team server.
 
+import { hasControlCharacter } from "../text/control-characters.ts";
+
 export interface ProjectIdentity {
   /** `host/owner/repo`, e.g. `github.com/acme/app`. */
   remoteUrl: string;
@@ -54,4 +56,15 @@ export function identityOf(remoteUrl: string, pathInRepo: string): ProjectIdenti
   const parts = pathInRepo.split(/[\\/]+/).filter((part) => part !== "" && part !== ".");
   if (parts.includes("..")) return null;
   return { remoteUrl, repoPath: parts.join("/") };
+}
+
+/**
+ * Whether a project folder read from the team server (`repo_path`, a teammate's text) is one identityOf could have
+ * written: '' or `/`-separated plain names. No `..` or `.` segment, no empty one (so no leading `/`: never absolute),
+ * no backslash, no control character. Anything else must never name a folder on this machine (`ctx fork`).
+ */
+export function isPlainRepoPath(repoPath: string): boolean {
+  if (repoPath === "") return true;
+  if (repoPath.includes("\\") || hasControlCharacter(repoPath)) return false;
+  return repoPath.split("/").every((part) => part !== "" && part !== "." && part !== "..");
 }
