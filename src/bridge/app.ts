@@ -3,7 +3,8 @@
 // it (a full disk) the answer is 503, so Synology sends it again later. `GET /healthz` reports.
 // Bodies are read with a running cap (body-reader.ts), at most 16 at once (more get 503 + Retry-After), and a
 // wrong token in the first field stops the reading: a flood costs bounded memory. A wrong token gets 401 and
-// nothing else happens. A message that cannot run (over the cap, too large, not UTF-8, empty, not a form) is
+// nothing else happens. A request takes one of the 16 only once its token shows (read-slots.ts, issue 31): until
+// then it holds a few KiB and has TOKEN_WITHIN_MS to show it, so strangers trickling bodies cannot starve messages. A message that cannot run (over the cap, too large, not UTF-8, empty, not a form) is
 // still journaled in its place when its token and user id show, so the person hears why, in order with the rest.
 import { createHash, randomUUID, timingSafeEqual } from "node:crypto";
 import { type Context, Hono } from "hono";
@@ -17,6 +18,7 @@ import {
 } from "../core/bridge/webhook.ts";
 import { describeError } from "../errors.ts";
 import { readBodyCapped } from "./body-reader.ts";
+import { createReadSlots } from "./read-slots.ts";
 
 export interface AcceptedMessage {
   /** What the journal keeps (text redacted). */
@@ -37,6 +39,10 @@ export interface WebhookAppDeps {
   warn: (line: string) => void;
   /** Bodies read at once (default 16); a request past them gets 503 with Retry-After, its body unread. */
   maxBodiesInFlight?: number;
+  /** How long a request may take to show its token (default TOKEN_WITHIN_MS); then 408 and it is closed. */
+  tokenWithinMs?: number;
+  /** Requests read at once before their token shows (default 64); a newer one drops the oldest. */
+  maxStrangersReading?: number;
   /** Post keys accepted before this start (the journal keeps them): a webhook re-sent across a restart is known. */
   seenPostKeys?: readonly string[];
 }
@@ -44,6 +50,12 @@ export interface WebhookAppDeps {
 /** Bodies read at once: with each at most the HTTP cap (~3 MiB), a flood holds at most ~50 MB. */
 const MAX_BODIES_IN_FLIGHT = 16;
 const RETRY_AFTER_SECONDS = 5;
+/** Synology sends `token` first, with the headers: 5 s is generous on a LAN, and short for a sender holding on. */
+export const TOKEN_WITHIN_MS = 5_000;
+/** Bytes a request may send before its token shows (the token pair is read whole up to 4 KiB, webhook.ts). */
+const FIRST_BYTES = 16 * 1024;
+/** Strangers read at once: each holds at most FIRST_BYTES plus one chunk, so 64 hold a few MB at worst. */
+const MAX_STRANGERS_READING = 64;
 
 export function createWebhookApp(deps: WebhookAppDeps): Hono {
   const app = new Hono();
@@ -121,33 +133,59 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
   // Percent-encoding triples a byte at worst; past that the body cannot be a message within the limit.
   const maxBody = deps.maxInputBytes * 3 + 64 * 1024;
   const maxReading = deps.maxBodiesInFlight ?? MAX_BODIES_IN_FLIGHT;
-  let reading = 0;
+  const tokenWithinMs = deps.tokenWithinMs ?? TOKEN_WITHIN_MS;
   let turnedAway = 0;
+  let dropped = 0;
+  const slots = createReadSlots({
+    slots: maxReading,
+    // A body that does not show its token in its first bytes (not Synology's order) may still be read, in a
+    // quarter of the slots: the rest are kept for messages that have shown it.
+    strangerSlots: Math.max(1, Math.floor(maxReading / 4)),
+    maxStrangers: deps.maxStrangersReading ?? MAX_STRANGERS_READING,
+    tokenMs: tokenWithinMs,
+    onDrop: () => {
+      // Logged once per spell (counted when the slots are free again): a flood must not flood the log too.
+      if (dropped === 0)
+        deps.warn(
+          `bridge: closed a webhook request that showed no token within ${tokenWithinMs} ms (408); strangers cannot hold the bridge's slots`,
+        );
+      dropped += 1;
+    },
+  });
+  const busy = (c: Context) => {
+    if (turnedAway === 0)
+      deps.warn(`bridge: ${maxReading} webhook bodies in flight; answering 503 (Retry-After) until they are done`);
+    turnedAway += 1;
+    return c.json({ error: "busy; try again" }, 503, {
+      "retry-after": String(RETRY_AFTER_SECONDS),
+      connection: "close",
+    });
+  };
 
   app.post("/webhook", async (c) => {
-    if (reading >= maxReading) {
-      // Logged once per busy spell (and counted when it ends): a flood must not flood the log too.
-      if (turnedAway === 0)
-        deps.warn(`bridge: ${maxReading} webhook bodies in flight; answering 503 (Retry-After) until they are done`);
-      turnedAway += 1;
-      return c.json({ error: "busy; try again" }, 503, {
-        "retry-after": String(RETRY_AFTER_SECONDS),
-        connection: "close",
-      });
+    // A token in the URL's query (an outgoing URL set up with one) is judged before anything is read.
+    const queryToken = c.req.query("token");
+    if (queryToken !== undefined && !tokenMatches(queryToken, expected)) {
+      deps.warn("bridge: refused a webhook with a wrong token in its URL (its body was not read)");
+      return c.json({ error: "invalid token" }, 401, { connection: "close" });
     }
-    reading += 1;
+    const ticket = slots.open(queryToken !== undefined);
+    if (ticket === null) return busy(c);
     try {
-      return await answerWebhook(c);
+      return await answerWebhook(c, ticket);
     } finally {
-      reading -= 1;
-      if (reading === 0 && turnedAway > 0) {
-        deps.warn(`bridge: no longer busy; ${turnedAway} request(s) were answered 503 unread`);
+      ticket.close();
+      if (slots.held() === 0 && (turnedAway > 0 || dropped > 0)) {
+        deps.warn(
+          `bridge: no longer busy; ${turnedAway} request(s) were answered 503 unread, ${dropped} closed without a token`,
+        );
         turnedAway = 0;
+        dropped = 0;
       }
     }
   });
 
-  async function answerWebhook(c: Context): Promise<Response> {
+  async function answerWebhook(c: Context, ticket: NonNullable<ReturnType<typeof slots.open>>): Promise<Response> {
     const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
     const declared = Number(c.req.header("content-length") ?? Number.NaN);
     const read = await readBodyCapped(
@@ -155,7 +193,14 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
       maxBody,
       Number.isSafeInteger(declared) && declared >= 0 ? declared : null,
       (token) => !tokenMatches(token, expected),
+      { ...ticket, firstBytes: FIRST_BYTES },
     );
+    ticket.settle();
+    if (read.kind === "busy") return busy(c);
+    if (read.kind === "dropped") {
+      c.header("connection", "close");
+      return c.json({ error: `no token within ${tokenWithinMs} ms` }, 408);
+    }
     if (read.kind === "wrong-token") {
       deps.warn("bridge: refused a webhook with a wrong token (the rest of its body was not read)");
       c.header("connection", "close");

@@ -36,4 +36,33 @@ describe("readBodyCapped", () => {
     });
     expect((await readBodyCapped(streamOf("token=right&text=hi"), 100, null, isWrong)).kind).toBe("whole");
   });
+
+  it("holds a body in its first bytes until the gate lets it on, and stops when the gate says so", async () => {
+    const gate = (verify: boolean, stranger: boolean) => {
+      const controller = new AbortController();
+      return {
+        controller,
+        gate: { signal: controller.signal, firstBytes: 16, verify: () => verify, holdAsStranger: () => stranger },
+      };
+    };
+    const right = (token: string) => token !== "right";
+    expect(
+      (await readBodyCapped(streamOf("token=right&text=hi"), 100, 1_000, right, gate(true, false).gate)).kind,
+    ).toBe("whole");
+    expect(
+      (await readBodyCapped(streamOf("token=right&text=hi"), 100, null, right, gate(false, false).gate)).kind,
+    ).toBe("busy");
+    // No token in the first 16 bytes: the strangers' share decides.
+    const late = "user_id=7&text=hello&token=right";
+    expect((await readBodyCapped(streamOf(late), 100, null, right, gate(false, true).gate)).kind).toBe("whole");
+    expect((await readBodyCapped(streamOf(late), 100, null, right, gate(false, false).gate)).kind).toBe("busy");
+    // A body that never ends is stopped by the gate's signal.
+    const stalled = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode("text=")),
+    });
+    const stopping = gate(false, false);
+    const read = readBodyCapped(stalled, 100, null, right, stopping.gate);
+    stopping.controller.abort();
+    expect(await read).toEqual({ kind: "dropped" });
+  });
 });

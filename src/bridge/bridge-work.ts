@@ -11,6 +11,7 @@ import type { Journal } from "../store/bridge/journal-store.ts";
 import type { AcceptedMessage } from "./app.ts";
 import { type Answer, answerMessage, BridgeHalted, type ConversationDeps } from "./conversation.ts";
 import { type Delivery, deliverRound, journaledState, type OutboxDeps } from "./outbox.ts";
+import type { Poster } from "./poster.ts";
 import { createWorkQueue, type RetryLater, type WorkQueue } from "./queue.ts";
 import { startWorkingNotice, wantsWorkingNotice } from "./working-notice.ts";
 
@@ -54,7 +55,16 @@ export interface BridgeWork {
 export function createBridgeWork(deps: BridgeWorkDeps): BridgeWork {
   const { journal, log, now } = deps;
   const owed = new Map<string, Work>();
-  const outbox: OutboxDeps = { ...deps.outbox, journal };
+  /**
+   * The chat took a post: every conversation waiting on the chat goes now, its backoff started again (issue 31: after
+   * an outage each one otherwise slept out its own doubled wait, up to retryMaxMs, while the chat answered others).
+   */
+  const chatAnswered = () => {
+    for (const work of owed.values()) work.failures = 0;
+    queue.wake();
+  };
+  const poster = wakingPoster(deps.outbox.poster, chatAnswered);
+  const outbox: OutboxDeps = { ...deps.outbox, poster, journal };
   let halted = false;
 
   const conversation: ConversationDeps = {
@@ -76,7 +86,7 @@ export function createBridgeWork(deps: BridgeWorkDeps): BridgeWork {
   async function answer(work: Work): Promise<Answer | null> {
     const stopNotice = startWorkingNotice({
       afterSeconds: wantsWorkingNotice(work.live) ? deps.workingNoticeSeconds : 0,
-      post: (text) => deps.outbox.poster.postText(work.message.userId, text, "working notice"),
+      post: (text) => poster.postText(work.message.userId, text, "working notice"),
       warn: log,
     });
     try {
@@ -195,6 +205,22 @@ export function createBridgeWork(deps: BridgeWorkDeps): BridgeWork {
       const pending = pendingDelivery(owed.values());
       if (pending.parts > 0) log(`bridge: ${pending.parts} reply part(s) wait for the chat; the next start posts them`);
       return { cutShort };
+    },
+  };
+}
+
+/** `poster`, calling `answered` after each post the chat took (a reply part as soon as it is in, before the next). */
+function wakingPoster(poster: Poster, answered: () => void): Poster {
+  return {
+    postReply: (userId, parts, from, onPosted) =>
+      poster.postReply(userId, parts, from, async (part) => {
+        answered();
+        await onPosted(part);
+      }),
+    postText: async (userId, text, label) => {
+      const failure = await poster.postText(userId, text, label);
+      if (failure === null) answered();
+      return failure;
     },
   };
 }

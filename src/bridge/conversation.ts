@@ -220,6 +220,8 @@ async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promi
     } catch (error) {
       if (deps.halted?.() === true) throw new BridgeHalted("stopped mid-turn");
       failure = deps.redact(failureText(error, deps));
+      // The cause in the log too (the FAILED summary line does not carry it): one line, no message text.
+      deps.warn(`bridge: message ${message.id}: the turn for part ${index + 1} of ${parts.length} failed: ${failure}`);
       break;
     }
     index += 1;

@@ -86,7 +86,7 @@ describe("deliverRound", () => {
       1_000, 2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000, 300_000, 300_000, 300_000,
     ]);
     state.now = Date.parse(DUE) + 24 * 3_600_000 - 5_000;
-    expect(await deliverRound(work, deps)).toEqual({ retryInMs: 5_000 });
+    expect(await deliverRound(work, deps)).toEqual({ retryInMs: 5_000, forChat: true });
     expect(state.log.at(-1)).toBe(
       "bridge: message m1: part 1/1 waits in the outbox (fetch failed); next try in 5000 ms",
     );
@@ -96,7 +96,7 @@ describe("deliverRound", () => {
     const { state, deps } = world();
     const work = delivery(["a", "b"], false);
     state.full = true;
-    expect(await deliverRound(work, deps)).toEqual({ retryInMs: 1_000 });
+    expect(await deliverRound(work, deps)).toEqual({ retryInMs: 1_000, forChat: false });
     expect(state.posts).toEqual([]);
     state.full = false;
     expect(await deliverRound(work, deps)).toBeNull();
@@ -119,7 +119,7 @@ describe("deliverRound", () => {
       },
     };
     const first = await deliverRound(work, deps);
-    expect(first).toEqual({ retryInMs: 1_000 });
+    expect(first).toEqual({ retryInMs: 1_000, forChat: false });
     expect(state.posts).toEqual(["a"]);
     expect(state.log.at(-1)).toContain("nothing more is posted until it can");
     expect(await deliverRound(work, deps)).toBeNull();
@@ -139,11 +139,11 @@ describe("deliverRound", () => {
     await deliverRound(work, deps);
     state.now = Date.parse(DUE) + 24 * 3_600_000;
     state.full = true; // the give-up cannot be journaled at first
-    expect(await deliverRound(work, deps)).toEqual({ retryInMs: 1_000 });
+    expect(await deliverRound(work, deps)).toEqual({ retryInMs: 1_000, forChat: false });
     expect(state.log.some((line) => line.startsWith("bridge: message m1: gave up 2 reply part(s)"))).toBe(true);
     state.full = false;
     // Still down: the give-up is written, the notice waits.
-    expect(await deliverRound(work, deps)).toEqual({ retryInMs: 2_000 });
+    expect(await deliverRound(work, deps)).toEqual({ retryInMs: 2_000, forChat: true });
     expect(state.records).toEqual([{ t: "gave-up", id: "m1", from: 0, parts: 2, at: "2026-03-02T09:00:00.000Z" }]);
     state.down = false;
     expect(await deliverRound(work, deps)).toBeNull();

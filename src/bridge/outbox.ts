@@ -4,7 +4,8 @@
 // with the rest of its reply; the person is told as soon as the chat takes a post again.
 // A part the chat did not take makes the round answer "retry later" (the queue gives the conversation's slot up
 // and keeps its later messages behind it): waits double from `retryBaseMs` up to `retryMaxMs`, and the deadline is
-// `deliveryHours` after the reply was first due, counted from the journal, so it survives restarts.
+// `deliveryHours` after the reply was first due, counted from the journal, so it survives restarts. A wait for the
+// chat is cut short when the chat takes any post (bridge-work.ts wakes the queue and restarts every backoff).
 // A part the chat refuses outright (a 4xx, a Synology error) is probed: a short notice saying so is posted in its
 // place; if the chat takes that, the part was the problem and is skipped; if not, the chat (or the bridge's URL or
 // token) is, and the part waits like any other.
@@ -49,7 +50,7 @@ export async function deliverRound(work: Delivery, deps: OutboxDeps): Promise<Re
   const parts = work.parts ?? [];
   const sending = work.sending ?? parts;
   const label = `message ${id}`;
-  const retry = (failure: PostFailure | null, why: string): RetryLater => {
+  const retry = (failure: PostFailure | null, why: string, forChat = false): RetryLater => {
     work.failures += 1;
     let wait = retryDelayMs(work.failures, deps.retryBaseMs, failure?.retryAfterMs ?? null, deps.retryMaxMs);
     // A reply waiting for the chat is tried once more at its deadline, then given up on time.
@@ -57,7 +58,8 @@ export async function deliverRound(work: Delivery, deps: OutboxDeps): Promise<Re
       wait = Math.min(wait, Math.max(0, deliveryDeadline(work.dueAt, deps.deliveryHours) - deps.now().getTime()));
     }
     deps.log(`bridge: ${label}: ${why}; next try in ${wait} ms`);
-    return { retryInMs: wait };
+    // A wait for the chat ends as soon as the chat takes another post (queue.ts wake); one for the journal does not.
+    return { retryInMs: wait, forChat: failure !== null || forChat };
   };
 
   try {
@@ -135,7 +137,7 @@ function pastDeadline(work: Delivery, deps: OutboxDeps): boolean {
 async function giveUp(
   work: Delivery,
   deps: OutboxDeps,
-  retry: (failure: PostFailure | null, why: string) => RetryLater,
+  retry: (failure: PostFailure | null, why: string, forChat?: boolean) => RetryLater,
 ): Promise<RetryLater> {
   const total = work.parts?.length ?? 0;
   const given = { from: work.posted, parts: total - work.posted, at: deps.now().toISOString() };
@@ -151,7 +153,7 @@ async function giveUp(
   } catch (error) {
     return retry(null, `the journal could not record the give-up (${describeError(error)})`);
   }
-  return retry(null, "the give-up notice waits for the chat");
+  return retry(null, "the give-up notice waits for the chat", true);
 }
 
 /** Appends what the journal lacks of this reply; the work's state is ahead of the journal only after a failed append. */

@@ -112,4 +112,33 @@ describe("createWorkQueue: retry later", () => {
     expect(await queue.stop(60_000)).toBe(0);
     expect(runs).toBe(1);
   });
+
+  it("issue 31: wake() ends every wait for the chat at once, in each conversation's order, and leaves a disk wait alone", async () => {
+    const done: string[] = [];
+    const tried = new Set<string>();
+    const queue = createWorkQueue<Item>({
+      concurrency: 1,
+      run: async (item) => {
+        const name = `${item.key}${item.n}`;
+        // Each head fails its first try: a and b on the chat (an hour's backoff), c on the disk.
+        if (item.n === 0 && !tried.has(name)) {
+          tried.add(name);
+          return { retryInMs: 3_600_000, forChat: item.key !== "c" };
+        }
+        done.push(name);
+        return undefined;
+      },
+      onError: () => {},
+    });
+    for (const key of ["a", "b", "c"]) for (const n of [0, 1]) queue.push({ key, n });
+    while (tried.size < 3 || queue.running() > 0) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(done).toEqual([]);
+    expect(queue.wake()).toBe(2);
+    while (done.length < 4) await new Promise((resolve) => setTimeout(resolve, 1));
+    expect(done).toEqual(["a0", "a1", "b0", "b1"]);
+    // c waits on the disk, not the chat: still there, its hour not cut short; a second wake finds nothing.
+    expect(queue.waiting("c")).toBe(2);
+    expect(queue.wake()).toBe(0);
+    expect(await queue.stop(0)).toBe(0);
+  });
 });

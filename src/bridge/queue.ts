@@ -1,7 +1,9 @@
 // The bridge's work queue: one FIFO per conversation (its messages run one at a time, in order) and up to
 // `concurrency` conversations at once, the one whose next message has waited longest first. An item whose run
 // answers `{ retryInMs }` (a reply the chat would not take yet) goes back to the head of its conversation and gives
-// up its slot: that conversation waits that long, the others go on. In memory: the journal survives a restart.
+// up its slot: that conversation waits that long, the others go on. A wait that is for the chat (`forChat`) ends
+// early on `wake()`: the chat took a post, so what waited on it goes now, not when its own backoff says (issue 31).
+// In memory: the journal survives a restart.
 
 export interface QueueItem {
   key: string;
@@ -10,6 +12,8 @@ export interface QueueItem {
 /** A run's answer for an item that is not finished: run it again after `retryInMs`, first in its conversation. */
 export interface RetryLater {
   retryInMs: number;
+  /** The wait is for the chat to take posts again: `wake()` ends it (a wait for the disk is not ended early). */
+  forChat?: boolean;
 }
 
 export interface WorkQueue<T extends QueueItem> {
@@ -17,6 +21,8 @@ export interface WorkQueue<T extends QueueItem> {
   /** Items waiting (not running; those waiting to be retried included), in all conversations and in one. */
   waiting(key?: string): number;
   running(): number;
+  /** Ends every wait for the chat now (each conversation still runs in order); returns how many were waiting. */
+  wake(): number;
   /** Resolves when nothing waits or runs. */
   idle(): Promise<void>;
   /** Stops starting work (items waiting to be retried stay where they are); resolves when running work has
@@ -29,8 +35,9 @@ export function createWorkQueue<T extends QueueItem>(options: {
   run: (item: T) => Promise<RetryLater | undefined>;
   onError: (item: T, error: unknown) => void;
 }): WorkQueue<T> {
-  // `readyAt`: a conversation whose head waits to be retried is skipped until then (epoch ms).
-  const queues = new Map<string, { items: T[]; seq: number[]; readyAt: number }>();
+  // `readyAt`: a conversation whose head waits to be retried is skipped until then (epoch ms); `forChat`: that wait
+  // is for the chat, and wake() ends it.
+  const queues = new Map<string, { items: T[]; seq: number[]; readyAt: number; forChat: boolean }>();
   const timers = new Set<NodeJS.Timeout>();
   const active = new Set<string>();
   let sequence = 0;
@@ -59,7 +66,7 @@ export function createWorkQueue<T extends QueueItem>(options: {
         }
       }
       if (bestKey === null) return;
-      const queue = queues.get(bestKey) as { items: T[]; seq: number[]; readyAt: number };
+      const queue = queues.get(bestKey) as { items: T[]; seq: number[]; readyAt: number; forChat: boolean };
       const item = queue.items.shift() as T;
       const seq = queue.seq.shift() as number;
       if (queue.items.length === 0) queues.delete(bestKey);
@@ -70,7 +77,7 @@ export function createWorkQueue<T extends QueueItem>(options: {
         .run(item)
         .then(
           (answer) => {
-            if (answer !== undefined) retryLater(item, seq, answer.retryInMs);
+            if (answer !== undefined) retryLater(item, seq, answer.retryInMs, answer.forChat === true);
           },
           (error: unknown) => options.onError(item, error),
         )
@@ -83,12 +90,13 @@ export function createWorkQueue<T extends QueueItem>(options: {
   };
 
   /** Back to the head of its conversation, which waits `ms` (a timer wakes the pump; it keeps no process alive). */
-  const retryLater = (item: T, seq: number, ms: number) => {
-    const queue = queues.get(item.key) ?? { items: [], seq: [], readyAt: 0 };
+  const retryLater = (item: T, seq: number, ms: number, forChat: boolean) => {
+    const queue = queues.get(item.key) ?? { items: [], seq: [], readyAt: 0, forChat: false };
     queue.items.unshift(item);
     queue.seq.unshift(seq);
     const readyAt = Date.now() + Math.max(0, ms);
     queue.readyAt = readyAt;
+    queue.forChat = forChat;
     queues.set(item.key, queue);
     waitingCount += 1;
     const timer = setTimeout(
@@ -96,7 +104,10 @@ export function createWorkQueue<T extends QueueItem>(options: {
         timers.delete(timer);
         // Ready now, whatever the clock says (a timer may fire a millisecond before Date.now() reaches readyAt).
         const waiting = queues.get(item.key);
-        if (waiting !== undefined && waiting.readyAt === readyAt) waiting.readyAt = 0;
+        if (waiting !== undefined && waiting.readyAt === readyAt) {
+          waiting.readyAt = 0;
+          waiting.forChat = false;
+        }
         pump();
       },
       Math.max(0, ms),
@@ -107,7 +118,7 @@ export function createWorkQueue<T extends QueueItem>(options: {
 
   return {
     push(item) {
-      const queue = queues.get(item.key) ?? { items: [], seq: [], readyAt: 0 };
+      const queue = queues.get(item.key) ?? { items: [], seq: [], readyAt: 0, forChat: false };
       queue.items.push(item);
       queue.seq.push(sequence++);
       queues.set(item.key, queue);
@@ -116,6 +127,18 @@ export function createWorkQueue<T extends QueueItem>(options: {
     },
     waiting: (key) => (key === undefined ? waitingCount : (queues.get(key)?.items.length ?? 0)),
     running: () => active.size,
+    wake() {
+      // The timers stay: one that fires after a wake finds its readyAt gone and only pumps.
+      let woken = 0;
+      for (const queue of queues.values()) {
+        if (!queue.forChat || queue.readyAt === 0) continue;
+        queue.readyAt = 0;
+        queue.forChat = false;
+        woken += 1;
+      }
+      if (woken > 0) pump();
+      return woken;
+    },
     idle: () =>
       waitingCount === 0 && active.size === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve)),
     async stop(graceMs) {

@@ -308,6 +308,95 @@ describe("step 5: HTTP, a trickling sender", () => {
   });
 });
 
+describe("step 5: HTTP, strangers trickling bodies without the token (issue 31)", () => {
+  /** A webhook app on loopback that keeps what it accepts; its slots at the defaults unless `limits` says. */
+  async function listenApp(limits: { tokenWithinMs: number; maxStrangersReading?: number }) {
+    const accepted: string[] = [];
+    const lines: string[] = [];
+    const app = createWebhookApp({
+      token: "abc",
+      maxInputBytes: 1_048_576,
+      version: "test",
+      accept: async (message) => void accepted.push(message.live.text),
+      redact: (text) => text,
+      now: () => new Date(),
+      health: async () => ({}),
+      warn: (line) => lines.push(line),
+      ...limits,
+    });
+    const http = await listenHttp(app, "127.0.0.1", 0);
+    cleanups.push(() => http.close());
+    return { port: http.port, accepted, lines };
+  }
+
+  /** Opens a request with no token and sends `text=` and then one byte every 300 ms; resolves with what it heard. */
+  function trickle(port: number): { answer: Promise<string>; stop: () => void } {
+    const socket = connect(port, "127.0.0.1");
+    let heard = "";
+    socket.on("data", (chunk) => (heard += chunk.toString("latin1")));
+    socket.on("error", () => {});
+    socket.write(
+      "POST /webhook HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\n" +
+        "Content-Length: 100000\r\n\r\ntext=",
+    );
+    const drip = setInterval(() => socket.write("a"), 300);
+    const answer = new Promise<string>((resolve) =>
+      socket.on("close", () => {
+        clearInterval(drip);
+        resolve(heard);
+      }),
+    );
+    cleanups.push(() => {
+      clearInterval(drip);
+      socket.destroy();
+    });
+    return { answer, stop: () => socket.destroy() };
+  }
+
+  const send = (port: number, text: string) =>
+    fetch(`http://127.0.0.1:${port}/webhook`, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ token: "abc", user_id: "7", text }).toString(),
+    });
+
+  it("more tricklers than the 16 slots keep no valid message out, and each is closed once its token is late", async () => {
+    const { port, accepted, lines } = await listenApp({ tokenWithinMs: 1_500 });
+    const strangers = Array.from({ length: 24 }, () => trickle(port));
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    // Before: every slot held by a stranger, this was 503 for the whole 30 s request time limit.
+    const response = await send(port, "hello while strangers trickle");
+    expect(response.status).toBe(200);
+    expect(accepted).toEqual(["hello while strangers trickle"]);
+    // Each stranger is closed with 408 once it has had its 1.5 s (before: only at the 30 s limit).
+    const answers = await Promise.race([
+      Promise.all(strangers.map((stranger) => stranger.answer)),
+      new Promise<string[]>((resolve) => setTimeout(() => resolve(["still open after 10 s"]), 10_000)),
+    ]);
+    expect(answers.map((answer) => answer.split("\r\n")[0])).toEqual(
+      strangers.map(() => "HTTP/1.1 408 Request Timeout"),
+    );
+    expect(lines.join("\n")).toContain("showed no token within 1500 ms");
+  }, 20_000);
+
+  it("past the strangers' own limit the oldest is closed at once, and a valid message is still read", async () => {
+    const { port, accepted } = await listenApp({ tokenWithinMs: 60_000, maxStrangersReading: 4 });
+    const strangers: ReturnType<typeof trickle>[] = [];
+    for (let i = 0; i < 10; i += 1) {
+      strangers.push(trickle(port));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const closed = await Promise.race([
+      Promise.all(strangers.slice(0, 6).map((stranger) => stranger.answer)),
+      new Promise<string[]>((resolve) => setTimeout(() => resolve(["still open after 10 s"]), 10_000)),
+    ]);
+    expect(closed.map((answer) => answer.split("\r\n")[0])).toEqual(Array(6).fill("HTTP/1.1 408 Request Timeout"));
+    expect((await send(port, "hello")).status).toBe(200);
+    expect(accepted).toEqual(["hello"]);
+    for (const stranger of strangers) stranger.stop();
+  }, 20_000);
+});
+
 describe("step 6: stop", () => {
   it("stops taking messages first and lets the lock go last", async () => {
     const order: string[] = [];

@@ -174,6 +174,26 @@ describe("ctx bridge synology: the reply outbox", () => {
     expect(textsTo(world, 1)).toEqual(["echo: first of user 1", "echo: second of user 1"]);
   });
 
+  it("issue 31: when the chat takes a post, every conversation waiting on it goes at once, in order, not at the end of its own backoff", async () => {
+    const world = makeWorld();
+    // A first failed try waits a minute: without the wake the replies below would come long after the test's limit.
+    const bridge = await start(world, { retryBaseMs: 60_000, retryMaxMs: 300_000 });
+    world.chat.down.add("*");
+    await send(bridge, 1, "first of user 1");
+    await send(bridge, 2, "only message of user 2");
+    await until(() => world.chat.failedTries >= 2, "both replies failing once", world.log);
+    await send(bridge, 1, "second of user 1");
+    world.chat.down.clear();
+    expect(world.chat.delivered).toEqual([]);
+    // Someone else's reply gets through: the chat is back for everyone.
+    await send(bridge, 3, "after the outage");
+    await until(() => world.chat.delivered.length === 4, "every reply owed", world.log);
+    expect(textsTo(world, 3)).toEqual(["echo: after the outage"]);
+    expect(textsTo(world, 1)).toEqual(["echo: first of user 1", "echo: second of user 1"]);
+    expect(textsTo(world, 2)).toEqual(["echo: only message of user 2"]);
+    expect(world.chat.failedTries).toBe(2);
+  });
+
   it("stops promptly with replies waiting, shows them in `ctx bridge status`, and the next start delivers them once", async () => {
     const world = makeWorld();
     const first = await start(world);

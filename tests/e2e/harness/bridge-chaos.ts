@@ -5,7 +5,10 @@
 // and a disk-full window on a small tmpfs holding CTX_HOME (where the machine lets us mount one). People send like
 // Synology does: one message at a time each, a webhook that did not get 200 (503, refused while the bridge is down,
 // a reset) sent again with the same post_id. The report: what was accepted, answered once, twice or lost, the parts,
-// the longest delay, the bridge's RSS per incarnation, the timeline of what was done to it.
+// the longest delay, the time the bridge took to deliver what it owed once the outage ended, the failed turns and
+// their causes (from the bridge's log), the bridge's RSS per incarnation, the timeline of what was done to it.
+// `cpuHogs` busy-loop processes beside it play a machine busy with other work (issue 31).
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { join } from "node:path";
@@ -15,6 +18,7 @@ import { type BridgeProcess, startBridgeProcess } from "./bridge-process.ts";
 import {
   type ChaosMessage,
   type ChaosTally,
+  drainSeconds,
   everyReplyComplete,
   type MessageTiming,
   planChaosMessages,
@@ -60,8 +64,11 @@ export interface ChaosOptions {
   diskSize: string;
   /** Mean pause of a person between getting 200 and sending the next message. */
   thinkMs: number;
-  /** Stop waiting once nothing has reached the chat for this long after the chaos (while the bridge owes work). */
+  /** Stop waiting once nothing has reached the chat for this long after the chaos (while the bridge owes work);
+   *  0: wait until nothing is owed, or the deadline. */
   settleSeconds: number;
+  /** Busy-loop processes run beside the bridge for the whole run (0: none). */
+  cpuHogs?: number;
   /** Give up waiting altogether after this long. */
   deadlineSeconds: number;
   seed: number;
@@ -136,6 +143,34 @@ async function owedByBridge(sandbox: Sandbox, home: string): Promise<number | nu
 
 const count = (text: string, pattern: RegExp) => text.match(pattern)?.length ?? 0;
 
+/** The bridge's failed turns by cause (numbers and ids made generic, so like causes add up). */
+function failedTurnCauses(log: string): Record<string, number> {
+  const causes: Record<string, number> = {};
+  const add = (cause: string) => {
+    const generic = cause
+      .replace(/MSG-u\d+-\d+/g, "MSG-…")
+      .replace(/\d+/g, "N")
+      .slice(0, 200);
+    causes[generic] = (causes[generic] ?? 0) + 1;
+  };
+  for (const match of log.matchAll(/^bridge: message \S+: the turn for part \d+ of \d+ failed: (.*)$/gm))
+    add(`turn: ${match[1]}`);
+  for (const match of log.matchAll(/^bridge: s-[0-9a-f]+ failed: (.*)$/gm)) add(`store: ${match[1]}`);
+  for (const _ of log.matchAll(/^bridge: message \S+ did not fit in one Claude session/gm))
+    add("did not fit in one Claude session (parts left unsent, by design past the hard limit)");
+  return causes;
+}
+
+/** `count` busy loops in child processes; the returned function ends them. */
+function startCpuHogs(count: number): () => void {
+  const hogs: ChildProcess[] = Array.from({ length: count }, () =>
+    spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" }),
+  );
+  return () => {
+    for (const hog of hogs) hog.kill("SIGKILL");
+  };
+}
+
 export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally & Record<string, unknown>> {
   if (!existsSync(CTX_BIN)) throw new Error(`${CTX_BIN} is missing: run pnpm build first`);
   const wallStart = performance.now();
@@ -157,6 +192,7 @@ export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally 
   const refused = options.diskFullSeconds > 0 ? mountSmallTmpfs(home, options.diskSize) : "not asked for";
   const chatStats = { delivered: 0, failed: 0, reset: 0 };
   let outage = false;
+  let outageEndedAt: number | null = null;
   const outcome = (): PostFate => {
     const fate: PostFate =
       outage || random() < options.postFailureRate ? (random() < 0.5 ? "fail" : "reset") : "deliver";
@@ -270,6 +306,7 @@ export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally 
       event(`chat outage starts (${options.outageSeconds} s, every post fails)`);
       await sleep(options.outageSeconds * 1000);
       outage = false;
+      outageEndedAt = performance.now();
       event("chat outage ends");
     })();
     const diskDone = (async () => {
@@ -336,7 +373,7 @@ export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally 
           break;
         }
       }
-      if (now - quietSince > options.settleSeconds * 1000) {
+      if (options.settleSeconds > 0 && now - quietSince > options.settleSeconds * 1000) {
         settled = `nothing new for ${options.settleSeconds} s (bridge status: ${owed ?? "?"} owed)`;
         break;
       }
@@ -349,9 +386,11 @@ export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally 
     return { owed, orphans: existsSync(env.STUB_CLAUDE_ORPHANS) ? readFileSync(env.STUB_CLAUDE_ORPHANS, "utf8") : "" };
   };
   let outcomeOfRun: { owed: number | null; orphans: string };
+  const stopHogs = startCpuHogs(options.cpuHogs ?? 0);
   try {
     outcomeOfRun = await drive();
   } finally {
+    stopHogs();
     clearInterval(sampler);
     await stop("SIGKILL");
     await chat.close();
@@ -385,9 +424,13 @@ export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally 
         idle: count(log, /summarised\(idle\)/g),
       },
       failedTurns: count(log, / FAILED /g),
+      failedTurnCauses: failedTurnCauses(log),
       conversationsStopped: count(log, /bridge: s-[0-9a-f]+ stopped: /g),
     },
     owedAtEnd: owed,
+    // From the outage's end until every reply accepted before it was whole in the chat (null: some never was).
+    drainAfterOutageSeconds: outageEndedAt === null ? null : drainSeconds(messages, timing, chat.posts, outageEndedAt),
+    cpuHogs: options.cpuHogs ?? 0,
     orphanedParts: orphans.split("\n").filter(Boolean).length,
     orphanedSamples: orphans.split("\n").filter(Boolean).slice(0, 5),
     diskFull: refused === null ? `${options.diskFullSeconds} s on a ${options.diskSize} tmpfs` : `skipped: ${refused}`,

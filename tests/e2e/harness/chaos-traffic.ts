@@ -125,6 +125,28 @@ function repliesByMessage(posts: readonly RecordedPost[]): { seen: Map<string, R
   return { seen, unmatched };
 }
 
+/**
+ * Seconds from `since` (an outage's end, performance.now()) until every reply accepted before it was whole in the
+ * chat; null while one of them is not (never drained). 0 when nothing was owed then.
+ */
+export function drainSeconds(
+  messages: readonly ChaosMessage[],
+  timing: ReadonlyMap<string, MessageTiming>,
+  posts: readonly RecordedPost[],
+  since: number,
+): number | null {
+  const { seen } = repliesByMessage(posts);
+  let last = since;
+  for (const message of messages) {
+    const acceptedAt = timing.get(message.id)?.acceptedAt ?? null;
+    if (acceptedAt === null || acceptedAt > since) continue;
+    const reply = seen.get(message.id);
+    if (reply === undefined || reply.counts.size !== reply.total) return null;
+    last = Math.max(last, reply.lastAt);
+  }
+  return round((last - since) / 1000);
+}
+
 /** True once every accepted message has every part of its reply in the chat (the run can stop waiting). */
 export function everyReplyComplete(
   messages: readonly ChaosMessage[],
