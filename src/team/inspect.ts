@@ -102,7 +102,8 @@ export async function countTeamRows(client: TeamClient, team: string): Promise<T
   if (member === null) return null;
   const { rows } = await client.query<Record<keyof TeamCounts, string>>(
     `SELECT (SELECT count(*) FROM ctx_team.members WHERE team_id = $1) AS members,
-            (SELECT count(*) FROM ctx_team.projects WHERE team_id = $1) AS projects,
+            (SELECT count(*) FROM (SELECT DISTINCT remote_url, repo_path FROM ctx_team.projects
+              WHERE team_id = $1) identities) AS projects,
             (SELECT count(*) FROM ctx_team.sessions WHERE team_id = $1) AS sessions,
             (SELECT count(*) FROM ctx_team.chunks WHERE team_id = $1) AS chunks,
             (SELECT count(*) FROM ctx_team.transcripts WHERE team_id = $1) AS transcripts,

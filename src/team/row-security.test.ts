@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPgCluster } from "../../tests/helpers/pg-cluster.ts";
 import { connectTeam, type TeamClient } from "./connect.ts";
+import { countTeamRows } from "./inspect.ts";
 import { addTeamMember } from "./members.ts";
 import { migrateTeamSchema } from "./migrate.ts";
 
@@ -170,6 +171,8 @@ describe.skipIf(cluster === null)(
         [web],
       );
       expect(rows.rows.map((r) => r.added_by)).toEqual(["alice", "bob"]);
+      // Two rows, one project: `ctx team status` counts the project once.
+      expect((await countTeamRows(bob, "web"))?.projects).toBe(1);
       const alices = rows.rows[0]?.id;
       await expect(
         bob.query("INSERT INTO ctx_team.sessions (team_id, id, project_id) VALUES ($1, 'on-alices-row', $2)", [
