@@ -78,6 +78,8 @@ describe.skipIf(cluster === null)(
       assertBuilt();
       for (const role of ["owner", "mallory", "bob", "carol"]) await pg.createRole(role, `${role}-pw`);
       await pg.sql('CREATE DATABASE library OWNER "owner"');
+      // As on PostgreSQL 14 and older by default: every role may create in public (issue 31's test setting).
+      await pg.sql("GRANT CREATE ON SCHEMA public TO PUBLIC", "library");
       const connect = async (role: string) => {
         const client = await connectTeam(pg.url(role, `${role}-pw`, "library"), { connectTimeoutMs: 5_000 });
         clients.push(client);
