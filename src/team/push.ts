@@ -13,6 +13,7 @@ import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import * as zlib from "node:zlib";
+import { storableJson } from "../core/text/postgres-text.ts";
 import { CtxError } from "../errors.ts";
 import { unpackChunkText } from "../search/session-index/chunk-text.ts";
 import { readLineage } from "../search/session-index/lineage.ts";
@@ -24,11 +25,15 @@ import {
   type OutboxItem,
   outboxDepth,
   readOutbox,
+  releaseSetAside,
+  setAsideSessions,
 } from "../search/session-index/team-outbox.ts";
 import { redactTranscriptBytes } from "../store/snapshots/redact-thread.ts";
 import { type SharedProject, sharedProjectOf } from "../store/team/team-state.ts";
-import { type TeamClient, withTeamClient } from "./connect.ts";
+import { knownPasswords, type TeamClient, withTeamClient } from "./connect.ts";
 import { findMembership } from "./inspect.ts";
+import { setAsideReason, writeSettingAside } from "./set-aside.ts";
+import { storableClient } from "./storable-client.ts";
 
 export interface PushOptions {
   url: string;
@@ -49,6 +54,8 @@ export interface PushOptions {
   /** Called after a batch's COMMIT, before it is acknowledged in the outbox (tests cut the connection here). */
   afterCommit?: (batch: number) => void | Promise<void>;
   signal?: AbortSignal;
+  /** Release the sessions set aside before pushing (`ctx team push --retry-set-aside`). */
+  retrySetAside?: boolean;
 }
 
 export interface PushProgress {
@@ -71,6 +78,8 @@ export interface PushSummary {
   dropped: number;
   /** Sessions left out because the server holds them under another member's name (a fork fetched them here). */
   othersSessions: number;
+  /** Sessions the server refused for a reason of their own (src/team/set-aside.ts): held back, listed by status. */
+  setAside: number;
   batches: number;
   durationMs: number;
 }
@@ -151,6 +160,7 @@ export function emptyPushSummary(): PushSummary {
     notForkable: 0,
     dropped: 0,
     othersSessions: 0,
+    setAside: 0,
     batches: 0,
     durationMs: 0,
   };
@@ -161,11 +171,14 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
   const summary = emptyPushSummary();
   const index = openSessionIndex(options.dbPath);
   try {
+    if (options.retrySetAside === true) releaseSetAside(index.db);
     if (outboxDepth(index.db).items === 0) return summary;
     await withTeamClient(
       options.url,
       { connectTimeoutMs: options.connectTimeoutMs, env: options.env },
-      async (client) => {
+      async (connection) => {
+        // Every value pushed is made storable on the way out (NUL, lone surrogates): core/text/postgres-text.ts.
+        const client = storableClient(connection);
         const member = await findMembership(client, options.team);
         if (member === null) {
           throw new CtxError("TEAM_REFUSED", `this role is not a member of team ${JSON.stringify(options.team)}`, {
@@ -193,7 +206,25 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
           const current = await next;
           if (current === null) break;
           const { work, taken, pending } = current;
-          const writing = work.length > 0 ? writeBatch(client, member.id, work, projectIds) : Promise.resolve([]);
+          // A batch the server refuses for one session's data is written again in halves; that session is set
+          // aside with its reason and the rest goes on (src/team/set-aside.ts).
+          const refused = new Map<string, string>();
+          const writePart = async (part: readonly SessionWork[]): Promise<string[]> => {
+            const known = new Set(projectIds.keys());
+            try {
+              return await writeBatch(client, member.id, part, projectIds);
+            } catch (error) {
+              // Rolled back: a project row added in it is not on the server.
+              for (const key of [...projectIds.keys()]) if (!known.has(key)) projectIds.delete(key);
+              throw error;
+            }
+          };
+          const writing =
+            work.length > 0
+              ? writeSettingAside(work, writePart, (session, error) =>
+                  refused.set(session.id, setAsideReason(error, knownPasswords(options.url, options.env))),
+                )
+              : Promise.resolve([]);
           next = prepare(new Set(taken.map((i) => i.sessionId)));
           // Settled either way below; a failed write ends the push before `next` is looked at.
           next.catch(() => {});
@@ -202,10 +233,22 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
             summary.batches += 1;
             await options.afterCommit?.(summary.batches);
           }
-          acknowledgeOutbox(index.db, taken);
+          acknowledgeOutbox(
+            index.db,
+            taken.filter((i) => !refused.has(i.sessionId)),
+          );
+          setAsideSessions(
+            index.db,
+            [...refused].map(([sessionId, reason]) => ({
+              sessionId,
+              reason,
+              seq: Math.max(...taken.filter((i) => i.sessionId === sessionId).map((i) => i.seq)),
+            })),
+          );
+          summary.setAside += refused.size;
           summary.othersSessions += others.size;
           for (const session of work) {
-            if (others.has(session.id)) continue;
+            if (others.has(session.id) || refused.has(session.id)) continue;
             summary.sessions += 1;
             summary.chunks += session.chunks.length;
             summary.messages += session.messageCount;
@@ -391,7 +434,7 @@ async function writeBatch(
         work.map((s) => s.startedAt),
         work.map((s) => s.endedAt),
         work.map((s) => s.messageCount),
-        work.map((s) => JSON.stringify(s.lineage)),
+        work.map((s) => storableJson(s.lineage)),
         work.map((s) => joinList(s.memoryMarkers)),
         work.map((s) => s.transcript?.forkable ?? null),
         work.filter((s) => s.transcript !== null).map((s) => s.id),

@@ -4,7 +4,8 @@
 // once) and exits when the outbox is empty; another one started meanwhile finds the lock held and exits at once. The
 // holder looks at the outbox again after letting go of the lock, so work queued by a pusher that gave way is never
 // left behind. A server that cannot be reached ends the run (after team.connectTimeoutMs): the outbox keeps the work
-// for the next ingest's pusher or `ctx team push`.
+// for the next ingest's pusher or `ctx team push`. A session the server refuses for its own data is set aside
+// (src/team/set-aside.ts) and no longer counts as pending, so the run still ends when the rest is pushed.
 import { setPriority } from "node:os";
 import { join } from "node:path";
 import { describeError, isCtxError } from "../errors.ts";
@@ -69,7 +70,8 @@ export async function drainOutbox(
         pusherLockTarget(options.env),
         () => {
           held = true;
-          return pushPending(options);
+          // Sessions set aside are released once (`--retry-set-aside`), not again by each later round.
+          return pushPending(round === 0 ? options : { ...options, retrySetAside: false });
         },
         { timeoutMs: lock.waitMs },
       );

@@ -39,6 +39,8 @@ export const TeamStatusSchema = z.object({
     outbox: z.object({ sessions: z.number(), items: z.number(), oldestAt: z.nullable(z.number()) }),
     lastPushAt: z.nullable(z.number()),
     lastError: z.nullable(z.string()),
+    /** Sessions the server refused for their own data, held back with its reason (one line, no password). */
+    setAside: z.array(z.object({ sessionId: z.string(), reason: z.string(), at: z.number() })),
   }),
 });
 export type TeamStatus = z.infer<typeof TeamStatusSchema>;
@@ -155,12 +157,14 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
   const readSharing = async (): Promise<TeamSharing> => {
     const { readSharedProjects, readPushState } = await import("../../store/team/team-state.ts");
     const { readOutboxDepth } = await import("../../team/push.ts");
+    const { readSetAsideSessions } = await import("../../team/set-aside.ts");
     const [projects, state] = await Promise.all([readSharedProjects(ctx.env), readPushState(ctx.env)]);
     return {
       projects: projects.map((p) => ({ remoteUrl: p.remoteUrl, repoPath: p.repoPath, roots: p.roots })),
       outbox: readOutboxDepth(resolveIndexPath(ctx.env)),
       lastPushAt: state?.lastPushAt ?? null,
       lastError: state?.lastError ?? null,
+      setAside: readSetAsideSessions(resolveIndexPath(ctx.env)),
     };
   };
   const joinedServer = () => {
@@ -224,7 +228,8 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
     .description("send what is queued for the team now (it is also sent in the background after each index)")
     .option("--json", "print JSON for scripts")
     .option("--background", "run as the background pusher: leave at once if another is running, print nothing")
-    .action(async (flags: JsonFlag & { background?: boolean }) => {
+    .option("--retry-set-aside", "try the sessions set aside again (the server refused them: `ctx team status`)")
+    .action(async (flags: JsonFlag & { background?: boolean; retrySetAside?: boolean }) => {
       const server = joinedServer();
       const { drainOutbox } = await import("../../team/pusher.ts");
       const { readSharedProjects } = await import("../../store/team/team-state.ts");
@@ -240,6 +245,7 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
           shared: await readSharedProjects(ctx.env),
           maxTranscriptMegabytes: settings.team.maxTranscriptMegabytes,
           allowlist: settings.redaction.allowlist,
+          retrySetAside: flags.retrySetAside === true,
           onProgress: (p) => {
             if (!quiet && p.pendingSessions > p.sessions) {
               ctx.err(`pushing: ${p.sessions} sessions, ${p.chunks} chunks sent; ${p.pendingSessions} were queued\n`);
@@ -258,6 +264,11 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
         );
       if (result.outcome === "busy") return ctx.out("another pusher is running\n");
       const s = result.summary;
+      if (s.setAside > 0) {
+        ctx.err(
+          `${s.setAside} session${s.setAside === 1 ? "" : "s"} set aside: the server refused ${s.setAside === 1 ? "it" : "them"} (\`ctx team status\` says why); the rest went on\n`,
+        );
+      }
       ctx.out(
         s.sessions === 0 && s.dropped === 0
           ? "nothing to push\n"
@@ -388,6 +399,11 @@ function sharingRows(sharing: TeamSharing): [string, string][] {
   ]);
   rows.push(["last push", sharing.lastPushAt === null ? "never" : new Date(sharing.lastPushAt).toISOString()]);
   if (sharing.lastError !== null) rows.push(["last error", sharing.lastError]);
+  // One line per session set aside; `ctx team push --retry-set-aside` tries them again (docs/team.md).
+  for (const item of sharing.setAside) rows.push(["set aside", `${item.sessionId}: ${item.reason}`]);
+  if (sharing.setAside.length > 0) {
+    rows.push(["", "tried again when they change, or now with `ctx team push --retry-set-aside`"]);
+  }
   return rows;
 }
 

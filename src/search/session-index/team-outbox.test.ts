@@ -11,10 +11,14 @@ import { openSessionIndex } from "./session-index.ts";
 import {
   acknowledgeOutbox,
   createOutboxWriter,
+  dropOutboxSessions,
   enqueueSessionsUnder,
   isInsideRoot,
   outboxDepth,
   readOutbox,
+  readSetAside,
+  releaseSetAside,
+  setAsideSessions,
 } from "./team-outbox.ts";
 
 function withIndex<T>(dbPath: string, work: (db: ReturnType<typeof openSessionIndex>["db"]) => T): T {
@@ -89,6 +93,48 @@ describe("team outbox", () => {
     const all = withIndex(dbPath, (db) => readOutbox(db, 100));
     expect(all.length).toBe(Number(files.n));
     expect(all.every((i) => i.fromChunk === 0)).toBe(true);
+  });
+
+  it("a set-aside session is held back with its reason until it is queued again, released or pushed", () => {
+    const dbPath = join(mkdtempSync(join(tmpdir(), "ctx-outbox-")), "index.db");
+    withIndex(dbPath, (db) => {
+      let now = 1_000;
+      const write = createOutboxWriter(db, () => now);
+      write("bad", "/bad.jsonl", 0);
+      write("bad", "/bad-agent.jsonl", 0);
+      write("good", "/good.jsonl", 0);
+      const tried = readOutbox(db, 10).filter((i) => i.sessionId === "bad");
+      setAsideSessions(
+        db,
+        [{ sessionId: "bad", seq: Math.max(...tried.map((i) => i.seq)), reason: "refused" }],
+        () => 5,
+      );
+      expect(readOutbox(db, 10).map((i) => i.sessionId)).toEqual(["good"]);
+      expect(outboxDepth(db)).toEqual({ sessions: 1, items: 1, oldestAt: 1_000 });
+      expect(readSetAside(db)).toEqual([{ sessionId: "bad", reason: "refused", at: 5 }]);
+      // Queued again (the session changed, `ctx index --full`): it is tried again, and no longer listed.
+      now = 2_000;
+      write("bad", "/bad.jsonl", 3);
+      expect(readOutbox(db, 10).map((i) => i.sessionId)).toEqual(["bad", "bad", "good"]);
+      expect(readSetAside(db)).toEqual([]);
+      // Refused again, then released by `ctx team push --retry-set-aside`.
+      const again = readOutbox(db, 10).filter((i) => i.sessionId === "bad");
+      setAsideSessions(db, [{ sessionId: "bad", seq: Math.max(...again.map((i) => i.seq)), reason: "still" }]);
+      expect(readSetAside(db).map((s) => s.reason)).toEqual(["still"]);
+      expect(releaseSetAside(db)).toBe(1);
+      expect(outboxDepth(db).sessions).toBe(2);
+      // Set aside again, then pushed (acknowledged): nothing is left of it.
+      setAsideSessions(db, [{ sessionId: "bad", seq: Math.max(...again.map((i) => i.seq)), reason: "x" }]);
+      expect(acknowledgeOutbox(db, again)).toBe(2);
+      expect(db.prepare("SELECT count(*) AS n FROM team_set_aside").get()).toEqual({ n: 0 });
+      // Unshared: its items and its being set aside go together.
+      write("gone", "/gone.jsonl", 0);
+      const gone = readOutbox(db, 10).filter((i) => i.sessionId === "gone");
+      setAsideSessions(db, [{ sessionId: "gone", seq: gone[0]?.seq ?? 0, reason: "x" }]);
+      dropOutboxSessions(db, ["gone"]);
+      expect(db.prepare("SELECT count(*) AS n FROM team_set_aside").get()).toEqual({ n: 0 });
+      expect(readOutbox(db, 10).map((i) => i.sessionId)).toEqual(["good"]);
+    });
   });
 
   it("a cwd is inside a root only at a folder boundary", () => {

@@ -6,6 +6,10 @@
 // Enqueueing again keeps the smaller index and bumps `seq`; the pusher deletes a row only when its `seq` is still the
 // one it pushed, so work queued while a push is in flight is never acknowledged by it.
 // Not in the index's TABLES list: a rebuild of the index keeps the queue (the rebuild re-ingests, and queues, anyway).
+// A session the server refused for a reason of its own (its data, not the server or the connection) is SET ASIDE
+// (team_set_aside, created when first needed): its items stay queued but are not read again until something of it is
+// queued again (an item with a later `seq`: the session changed, `ctx index --full`, `ctx team share`) or
+// `ctx team push --retry-set-aside` releases it, so one bad session never blocks the rest (issue 31).
 import type { DatabaseSync } from "node:sqlite";
 
 export const TEAM_OUTBOX_SQL = `CREATE TABLE IF NOT EXISTS team_outbox(
@@ -26,8 +30,24 @@ export function ensureTeamOutbox(db: DatabaseSync): void {
   db.exec(TEAM_OUTBOX_SQL);
 }
 
+export const TEAM_SET_ASIDE_SQL = `CREATE TABLE IF NOT EXISTS team_set_aside(
+  session_id TEXT PRIMARY KEY, seq INTEGER NOT NULL, reason TEXT NOT NULL, set_aside_at INTEGER NOT NULL) WITHOUT ROWID`;
+
 function hasOutbox(db: DatabaseSync): boolean {
   return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'team_outbox'").get() !== undefined;
+}
+
+function hasSetAside(db: DatabaseSync): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'team_set_aside'").get() !== undefined;
+}
+
+/** The sessions held back: set aside, and nothing of them queued since (no item with a later seq). */
+const HELD_SESSIONS = `SELECT a.session_id FROM team_set_aside a
+  WHERE a.seq >= (SELECT max(h.seq) FROM team_outbox h WHERE h.session_id = a.session_id)`;
+
+/** A WHERE clause leaving out the held sessions' items (none before anything was ever set aside). */
+function notHeld(db: DatabaseSync): string {
+  return hasSetAside(db) ? `WHERE session_id NOT IN (${HELD_SESSIONS})` : "";
 }
 
 export type OutboxWriter = (sessionId: string, source: string, fromChunk: number) => void;
@@ -45,13 +65,14 @@ export function createOutboxWriter(db: DatabaseSync, now: () => number = Date.no
   };
 }
 
-/** The oldest `limit` items (whole sessions: every source of a session read is included). */
+/** The oldest `limit` items (whole sessions: every source of a session read is included), held sessions left out. */
 export function readOutbox(db: DatabaseSync, limit: number): OutboxItem[] {
   if (!hasOutbox(db)) return [];
   const rows = db
     .prepare(
       `SELECT o.* FROM team_outbox o JOIN (
-         SELECT session_id, min(enqueued_at) AS first FROM team_outbox GROUP BY session_id ORDER BY first, session_id LIMIT ?
+         SELECT session_id, min(enqueued_at) AS first FROM team_outbox ${notHeld(db)}
+         GROUP BY session_id ORDER BY first, session_id LIMIT ?
        ) s ON s.session_id = o.session_id ORDER BY s.first, o.session_id, o.source`,
     )
     .all(limit) as Array<Record<string, unknown>>;
@@ -64,14 +85,19 @@ export function readOutbox(db: DatabaseSync, limit: number): OutboxItem[] {
   }));
 }
 
-/** Deletes the items that were not queued again since they were read; returns how many went. */
+/**
+ * Deletes the items that were not queued again since they were read; returns how many went. Their sessions are
+ * no longer set aside (they went through, or were dropped).
+ */
 export function acknowledgeOutbox(db: DatabaseSync, items: readonly OutboxItem[]): number {
   if (items.length === 0) return 0;
   const remove = db.prepare("DELETE FROM team_outbox WHERE session_id = ? AND source = ? AND seq = ?");
+  const release = hasSetAside(db) ? db.prepare("DELETE FROM team_set_aside WHERE session_id = ?") : null;
   let removed = 0;
   db.exec("BEGIN IMMEDIATE");
   try {
     for (const item of items) removed += Number(remove.run(item.sessionId, item.source, item.seq).changes);
+    for (const id of new Set(items.map((item) => item.sessionId))) release?.run(id);
     db.exec("COMMIT");
   } catch (error) {
     if (db.isTransaction) db.exec("ROLLBACK");
@@ -88,11 +114,13 @@ export interface OutboxDepth {
   oldestAt: number | null;
 }
 
+/** What waits to be pushed; set-aside sessions not counted (`readSetAside` lists them). */
 export function outboxDepth(db: DatabaseSync): OutboxDepth {
   if (!hasOutbox(db)) return { sessions: 0, items: 0, oldestAt: null };
   const row = db
     .prepare(
-      "SELECT count(DISTINCT session_id) AS sessions, count(*) AS items, min(enqueued_at) AS oldest FROM team_outbox",
+      `SELECT count(DISTINCT session_id) AS sessions, count(*) AS items, min(enqueued_at) AS oldest FROM team_outbox
+       ${notHeld(db)}`,
     )
     .get() as { sessions: number; items: number; oldest: number | null };
   return {
@@ -102,11 +130,69 @@ export function outboxDepth(db: DatabaseSync): OutboxDepth {
   };
 }
 
-/** Drops every item of these sessions (their project is no longer shared). */
+/** Drops every item of these sessions (their project is no longer shared), and their being set aside. */
 export function dropOutboxSessions(db: DatabaseSync, sessionIds: readonly string[]): void {
   if (sessionIds.length === 0 || !hasOutbox(db)) return;
   const remove = db.prepare("DELETE FROM team_outbox WHERE session_id = ?");
-  for (const id of sessionIds) remove.run(id);
+  const release = hasSetAside(db) ? db.prepare("DELETE FROM team_set_aside WHERE session_id = ?") : null;
+  for (const id of sessionIds) {
+    remove.run(id);
+    release?.run(id);
+  }
+}
+
+export interface SetAsideSession {
+  sessionId: string;
+  /** Why the server refused it: one line, without passwords (src/team/set-aside.ts words it). */
+  reason: string;
+  /** When it was set aside (ms). */
+  at: number;
+}
+
+/**
+ * Sets these sessions aside with their reason: `seq` is the last seq of the session's items that were tried, so an
+ * item queued for the session after it (a later seq) makes the session pushed again.
+ */
+export function setAsideSessions(
+  db: DatabaseSync,
+  sessions: ReadonlyArray<{ sessionId: string; seq: number; reason: string }>,
+  now: () => number = Date.now,
+): void {
+  if (sessions.length === 0) return;
+  db.exec(TEAM_SET_ASIDE_SQL);
+  const upsert = db.prepare(
+    `INSERT INTO team_set_aside(session_id, seq, reason, set_aside_at) VALUES (?, ?, ?, ?)
+     ON CONFLICT(session_id) DO UPDATE SET seq = excluded.seq, reason = excluded.reason,
+       set_aside_at = excluded.set_aside_at`,
+  );
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    for (const s of sessions) upsert.run(s.sessionId, s.seq, s.reason, now());
+    db.exec("COMMIT");
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/** The sessions set aside and still held back (nothing of them queued since), oldest first. */
+export function readSetAside(db: DatabaseSync): SetAsideSession[] {
+  if (!hasOutbox(db) || !hasSetAside(db)) return [];
+  const rows = db
+    .prepare(
+      `SELECT session_id, reason, set_aside_at FROM team_set_aside WHERE session_id IN (${HELD_SESSIONS})
+       ORDER BY set_aside_at, session_id`,
+    )
+    .all() as Array<{ session_id: string; reason: string; set_aside_at: number }>;
+  return rows.map((row) => ({ sessionId: row.session_id, reason: row.reason, at: Number(row.set_aside_at) }));
+}
+
+/** Lets every set-aside session be pushed again (`ctx team push --retry-set-aside`); returns how many were held. */
+export function releaseSetAside(db: DatabaseSync): number {
+  if (!hasOutbox(db) || !hasSetAside(db)) return 0;
+  const held = readSetAside(db).length;
+  db.exec("DELETE FROM team_set_aside");
+  return held;
 }
 
 /** True when `cwd` is `root` or inside it (both absolute, `/`-separated). */
