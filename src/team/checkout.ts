@@ -37,7 +37,11 @@ export async function checkoutIdentity(folder: string): Promise<ProjectIdentity>
     });
   }
   const identity = identityOf(remote, relative(await realpath(checkout.root), await realpath(folder)));
-  if (identity === null) throw new CtxError("USAGE", `${folder} is not inside the repository at ${checkout.root}`);
+  if (identity === null) {
+    throw new CtxError("USAGE", `${folder} is not a plain folder inside the repository at ${checkout.root}`, {
+      hint: "a folder whose path inside the repository holds a control character cannot be shared: teammates could not fork its sessions",
+    });
+  }
   return identity;
 }
 

@@ -50,5 +50,8 @@ describe("a project's identity across machines", () => {
       "a\u007fb",
     ];
     for (const path of hostile) expect(isPlainRepoPath(path), JSON.stringify(path)).toBe(false);
+    // And this machine never shares what a teammate's ctx would refuse.
+    expect(projectIdentity("git@github.com:acme/app.git", "pack\u001bages/web")).toBeNull();
+    expect(normaliseGitRemote("git@github.com:acme/a\u001b]0;x\u0007pp.git")).toBeNull();
   });
 });

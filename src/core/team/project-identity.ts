@@ -42,7 +42,9 @@ export function normaliseGitRemote(remote: string): string | null {
     .join("/")
     .replace(/\.git$/, "");
   if (host === "" || cleanPath === "") return null;
-  return `${host}/${cleanPath}`;
+  const normalised = `${host}/${cleanPath}`;
+  // A control character names no real repository, and teammates' ctx refuses it (fork-session.ts).
+  return hasControlCharacter(normalised) ? null : normalised;
 }
 
 /** The identity of the project at `pathInRepo` (relative to the repository's root, any separator). */
@@ -54,8 +56,10 @@ export function projectIdentity(remote: string, pathInRepo: string): ProjectIden
 /** The identity for a remote already normalised (normaliseGitRemote's `host/owner/repo`). */
 export function identityOf(remoteUrl: string, pathInRepo: string): ProjectIdentity | null {
   const parts = pathInRepo.split(/[\\/]+/).filter((part) => part !== "" && part !== ".");
-  if (parts.includes("..")) return null;
-  return { remoteUrl, repoPath: parts.join("/") };
+  const repoPath = parts.join("/");
+  // Only what a teammate's ctx will take back (isPlainRepoPath): a folder named with a control character is not shared.
+  if (parts.includes("..") || !isPlainRepoPath(repoPath)) return null;
+  return { remoteUrl, repoPath };
 }
 
 /**
