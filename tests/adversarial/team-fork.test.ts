@@ -172,13 +172,6 @@ describe.skipIf(cluster === null)(
       );
       // Then mallory moves "the project" out of every checkout: she can only move her own row.
       await mallory.query("UPDATE ctx_team.projects SET repo_path = '../../../outside/./x' WHERE repo_path = ''");
-      const owners = await pg.sql(
-        `SELECT p.added_by, p.repo_path FROM ctx_team.sessions s JOIN ctx_team.projects p ON p.id = s.project_id
-          WHERE s.id = '${id}'`,
-        "library",
-      );
-      expect(owners.rows).toEqual([{ added_by: "bob", repo_path: "" }]);
-
       const fork = await forkAsCarol(id);
       expect(fork.code, fork.stderr).toBe(0);
       expect(fork.stdout).toBe(`cd ${checkout} && claude --resume ${id} --fork-session\n`);
@@ -186,6 +179,13 @@ describe.skipIf(cluster === null)(
         claudeProjectDirName(checkout),
         join(claudeProjectDirName(checkout), `${id}.jsonl`),
       ]);
+      // On the server: bob's session is on bob's own row, which mallory could not move.
+      const owners = await pg.sql(
+        `SELECT p.added_by, p.repo_path FROM ctx_team.sessions s JOIN ctx_team.projects p ON p.id = s.project_id
+          WHERE s.id = '${id}'`,
+        "library",
+      );
+      expect(owners.rows).toEqual([{ added_by: "bob", repo_path: "" }]);
     });
 
     it("a plain repo_path that is a link in the checkout leading out of it is refused; nothing written", async () => {
