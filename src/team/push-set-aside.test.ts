@@ -57,6 +57,8 @@ describe.skipIf(cluster === null)(`push set aside${"skipReason" in started ? ` (
 
   beforeAll(async () => {
     await pg.createDatabase("library");
+    // As on PostgreSQL 14 and older by default: every role may create in public (issue 31's test setting).
+    await pg.sql("GRANT CREATE ON SCHEMA public TO PUBLIC", "library");
     await pg.createRole("alice", "alice-pw");
     await migrateTeam(pg.adminUrl("library"), { connectTimeoutMs: 5_000 });
     await addMember(pg.adminUrl("library"), { connectTimeoutMs: 5_000 }, { role: "alice", team: "web" });
