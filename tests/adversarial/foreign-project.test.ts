@@ -94,9 +94,11 @@ describe.skipIf(!isRoot).each(RUNNERS)("another user's .ctx above the project, a
 
   it("its own folder's .ctx being theirs is refused, named, with nothing written", async () => {
     const before = listTree(shared, ["mine"]);
-    const status = await runCtxIn(world, ["status"], { cwd: shared });
-    expect(status.code).toBe(1);
-    expect(status.stderr).toContain(`${foreignCtx} belongs to another user (uid ${OTHER_ID})`);
+    for (const args of [["status"], ["init", "--project", shared], ["doctor", "--project", shared]]) {
+      const run = await runCtxIn(world, args, { cwd: args.length === 1 ? shared : project });
+      expect(run.code, args.join(" ")).toBe(1);
+      expect(run.stderr).toContain(`${foreignCtx} belongs to another user (uid ${OTHER_ID})`);
+    }
     const hook = await runCtxIn(world, ["hook", "session-start"], {
       cwd: shared,
       env: { CLAUDE_PROJECT_DIR: shared },

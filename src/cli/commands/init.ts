@@ -1,8 +1,9 @@
 // `ctx init`: wires ctx into the project's Claude Code settings (hooks, MCP server, /fork-detect, .ctx/,
 // .gitignore), or takes that wiring out again with --remove. The logic lives in src/core/setup/init-*.ts and
 // src/setup/init-project.ts; this file parses options and prints.
+import { resolve } from "node:path";
 import type { Command } from "commander";
-import { findProjectRoot } from "../../config/paths.ts";
+import { assertOwnProjectCtx, findProjectRoot } from "../../config/paths.ts";
 import type { HookWiring } from "../../core/setup/init/hooks-spec.ts";
 import { buildInitReport, formatInitReport } from "../../core/setup/init/report.ts";
 import { CtxError } from "../../errors.ts";
@@ -44,6 +45,8 @@ export function registerInitCommand(program: Command, ctx: CliContext, deps: Ini
     )
     .action(async (options: InitCommandOptions) => {
       const hooks = parseHookWiring(options.hooks);
+      // A named folder is checked as a found one is: its `.ctx/` neither a link nor another user's (config/paths.ts).
+      if (options.project !== undefined) assertOwnProjectCtx(resolve(ctx.cwd, options.project), ctx.env);
       const projectDir = options.project ?? findProjectRoot(ctx.cwd, ctx.env);
       const result = await planProjectInit(projectDir, {
         mode: options.remove ? "remove" : "install",
