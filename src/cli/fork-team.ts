@@ -11,7 +11,7 @@ import { forkCommandFor } from "../core/search/fork-candidates.ts";
 import { isSessionId } from "../core/transcript/session-id.ts";
 import { CtxError } from "../errors.ts";
 import { findCheckout, knownClaudeFolders, readGitCheckout } from "../team/checkout.ts";
-import { withTeamClient } from "../team/connect.ts";
+import { teamConnectOptions, withTeamClient } from "../team/connect.ts";
 import { decodeTeamTranscript, fetchTeamSession, placeTeamTranscript, type TeamSession } from "../team/fork-session.ts";
 import { findMembership } from "../team/inspect.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
@@ -37,8 +37,8 @@ export async function forkTeamSession(
       hint: "`ctx search <words>` shows sessions with their ids",
     });
   }
-  const { url, name: team, connectTimeoutMs, maxTranscriptMegabytes } = config.team;
-  const session = await withTeamClient(url, { connectTimeoutMs, env: ctx.env }, async (client) => {
+  const { url, name: team, maxTranscriptMegabytes } = config.team;
+  const session = await withTeamClient(url, teamConnectOptions(config.team, ctx.env), async (client) => {
     const membership = await findMembership(client, team);
     if (membership === null) {
       throw new CtxError("TEAM_REFUSED", `this role is not a member of team ${JSON.stringify(team)}`, {

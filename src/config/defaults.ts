@@ -101,7 +101,14 @@ const DEFAULT_CONFIG: Config = {
     workingNoticeSeconds: 20,
     claude: { command: "claude", args: [], workdir: "", timeoutMs: 600_000 },
   },
-  team: { url: "", name: "", connectTimeoutMs: 2_000, maxTranscriptMegabytes: 20 },
+  team: {
+    url: "",
+    name: "",
+    connectTimeoutMs: 2_000,
+    lockTimeoutMs: 5_000,
+    statementTimeoutMs: 30_000,
+    maxTranscriptMegabytes: 20,
+  },
   trust: { projectConfigs: {} },
 };
 

@@ -329,6 +329,13 @@ function teamSettings() {
     name: sensitive(z.string()),
     /** How long a connection to the team server may take before ctx goes on without it. */
     connectTimeoutMs: safe(positiveInt()),
+    /**
+     * How long one team statement may wait for a table or advisory lock (the server's lock_timeout): a lock another
+     * role holds ends the command with a clear error instead of a wait as long as the lock.
+     */
+    lockTimeoutMs: safe(positiveInt()),
+    /** How long one team statement may run (the server's statement_timeout); a push batch is one statement per table. */
+    statementTimeoutMs: safe(positiveInt()),
     /** A redacted transcript larger than this is not uploaded (its chunks are; the session is marked not forkable). */
     maxTranscriptMegabytes: safe(positiveInt()),
   });

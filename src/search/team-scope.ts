@@ -33,7 +33,12 @@ export function startTeamFetch(
   const limitMs = config.team.connectTimeoutMs;
   const work = searchTeam(
     url,
-    { connectTimeoutMs: limitMs, env },
+    {
+      connectTimeoutMs: limitMs,
+      lockTimeoutMs: config.team.lockTimeoutMs,
+      statementTimeoutMs: config.team.statementTimeoutMs,
+      env,
+    },
     name,
     {
       query,

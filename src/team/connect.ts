@@ -1,15 +1,21 @@
 // One connection to the team server (node-postgres, docs/team.md says why): the URL checked, a connect time limit
-// (`team.connectTimeoutMs`), and every failure turned into a CtxError whose text shows the server without its
-// password and quotes the driver with every known password taken out. The password comes from the URL, else
-// PGPASSWORD, else ~/.pgpass (node-postgres reads both, as libpq does); TLS from `sslmode` in the URL.
+// (`team.connectTimeoutMs`), the session's settings fixed in the startup packet (teamSessionSettings), and every
+// failure turned into a CtxError whose text shows the server without its credentials and quotes the driver with
+// every known password taken out. The password comes from the URL, else PGPASSWORD, else ~/.pgpass (node-postgres
+// reads both, as libpq does); TLS from `sslmode` in the URL.
 import pg from "pg";
 import { parseIntoClientConfig } from "pg-connection-string";
 import pgPass from "pgpass";
+import { defaultConfig } from "../config/defaults.ts";
 import { describeTeamUrl, hideSecrets, parseTeamUrl, passwordsInUrl } from "../core/team/server-url.ts";
 import { CtxError, describeError } from "../errors.ts";
 
 export interface TeamConnectOptions {
   connectTimeoutMs: number;
+  /** The server's lock_timeout for every statement (`team.lockTimeoutMs`; its default when absent). */
+  lockTimeoutMs?: number;
+  /** The server's statement_timeout for every statement (`team.statementTimeoutMs`; its default when absent). */
+  statementTimeoutMs?: number;
   /** A time limit on each query (node-postgres's query_timeout); none when absent. */
   queryTimeoutMs?: number;
   env?: NodeJS.ProcessEnv;
@@ -17,10 +23,44 @@ export interface TeamConnectOptions {
 
 export type TeamClient = pg.Client;
 
-/** The passwords a message must never show: the URL's and PGPASSWORD. */
+/**
+ * The search_path of every session ctx opens, and why it is this. Untyped parameters and literals let PostgreSQL's
+ * overload resolution prefer a function or operator someone created in a schema on the path (CVE-2018-1058: a
+ * `public.plainto_tsquery(text, text)` beats `pg_catalog.plainto_tsquery(regconfig, text)`, and runs as the caller).
+ * Only pg_catalog and the session's own temporary schema (which only this session can create in) are on it:
+ * PostgreSQL never looks functions or operators up in pg_temp (since CVE-2007-2138), and looks its tables and types up
+ * after pg_catalog's only when it is listed explicitly, last (unlisted, it would come first; the docs' search_path
+ * setting and "Writing SECURITY DEFINER Functions Safely"). So an operator or a type ctx writes unqualified (`=`,
+ * `||`, `text`) is pg_catalog's. ctx's SQL also names its tables and functions by schema and types its parameters.
+ */
+export const TEAM_SEARCH_PATH = "pg_catalog,pg_temp";
+
+/**
+ * The settings each team session starts with, in the startup packet so they hold before the first statement (a
+ * role's or database's own search_path, ALTER ROLE … SET, comes before a startup option and is overridden by it):
+ * the pinned search_path, appended after any `options=` the URL gives (the later -c wins), and the two timeouts.
+ */
+export function teamSessionSettings(
+  fromUrlOptions: string | undefined,
+  timeouts: { lockTimeoutMs: number; statementTimeoutMs: number },
+): { options: string; lock_timeout: number; statement_timeout: number } {
+  // No space in the value: the startup packet's options are split on spaces.
+  const pin = `-c search_path=${TEAM_SEARCH_PATH}`;
+  return {
+    options: fromUrlOptions === undefined || fromUrlOptions.trim() === "" ? pin : `${fromUrlOptions} ${pin}`,
+    lock_timeout: timeouts.lockTimeoutMs,
+    statement_timeout: timeouts.statementTimeoutMs,
+  };
+}
+
+/** The passwords this process gave the driver from ~/.pgpass: a message quoting one must not show it either. */
+const resolvedPasswords = new Set<string>();
+
+/** The passwords a message must never show: the URL's credentials, PGPASSWORD and those read from ~/.pgpass. */
 export function knownPasswords(url: string, env: NodeJS.ProcessEnv = process.env): string[] {
   const found = passwordsInUrl(url);
   if (env.PGPASSWORD) found.push(env.PGPASSWORD);
+  found.push(...resolvedPasswords);
   return found;
 }
 
@@ -66,7 +106,12 @@ export function resolvePassword(
       ...(params.database === undefined ? {} : { database: params.database }),
       ...(params.user === undefined ? {} : { user: params.user }),
     };
-    return new Promise((resolve) => pgPass(connection, resolve));
+    return new Promise((resolve) =>
+      pgPass(connection, (password) => {
+        if (password) resolvedPasswords.add(password);
+        resolve(password);
+      }),
+    );
   };
 }
 
@@ -77,8 +122,14 @@ export async function connectTeam(url: string, options: TeamConnectOptions): Pro
   // The URL parsed here rather than given as connectionString: node-postgres would let the URL's (empty) password
   // override the password function.
   const { password: _fromUrl, ...fromUrl } = parseIntoClientConfig(url.trim());
+  const defaults = defaultConfig().team;
   const client = new pg.Client({
     ...fromUrl,
+    // After the URL's parameters: a URL's own statement_timeout=0 or search_path never replaces these.
+    ...teamSessionSettings(fromUrl.options, {
+      lockTimeoutMs: options.lockTimeoutMs ?? defaults.lockTimeoutMs,
+      statementTimeoutMs: options.statementTimeoutMs ?? defaults.statementTimeoutMs,
+    }),
     // node-postgres calls it with its connection parameters (lib/client.js `_getPassword`); its types omit them,
     // and undefined means "no password" there.
     password: resolvePassword(url, env) as unknown as () => Promise<string>,
@@ -104,6 +155,48 @@ export async function connectTeam(url: string, options: TeamConnectOptions): Pro
   return client;
 }
 
+/**
+ * A statement the server cancelled at `team.lockTimeoutMs` (55P03: a lock another session holds) or
+ * `team.statementTimeoutMs` (57014), said as such; null for any other error. What was not committed is rolled back,
+ * and a push keeps its outbox (it acknowledges a batch only after its COMMIT).
+ */
+export function teamTimeoutError(error: unknown, url: string, options: TeamConnectOptions): CtxError | null {
+  const code = (error as { code?: unknown }).code;
+  const message = describeError(error);
+  const defaults = defaultConfig().team;
+  const server = describeTeamUrl(url);
+  if (code === "55P03" && /lock timeout/i.test(message)) {
+    const ms = options.lockTimeoutMs ?? defaults.lockTimeoutMs;
+    return new CtxError(
+      "TEAM_UNREACHABLE",
+      `the team server (${server}) gave up waiting for a lock after ${ms} ms (team.lockTimeoutMs)`,
+      {
+        hint: "another session holds a lock on ctx's tables; nothing was changed by this statement (a push keeps its outbox): try again later, and if it lasts ask the administrator to look at pg_locks",
+      },
+    );
+  }
+  if (code === "57014" && /statement timeout/i.test(message)) {
+    const ms = options.statementTimeoutMs ?? defaults.statementTimeoutMs;
+    return new CtxError(
+      "TEAM_UNREACHABLE",
+      `a statement on the team server (${server}) ran past ${ms} ms (team.statementTimeoutMs)`,
+      {
+        hint: "the server is busy or a statement is too large for the limit; nothing was changed by it (a push keeps its outbox): try again, or raise team.statementTimeoutMs",
+      },
+    );
+  }
+  return null;
+}
+
+/** The connect options from the `team` settings: every command and search connects with all three limits. */
+export function teamConnectOptions(
+  team: { connectTimeoutMs: number; lockTimeoutMs: number; statementTimeoutMs: number },
+  env: NodeJS.ProcessEnv,
+): TeamConnectOptions {
+  const { connectTimeoutMs, lockTimeoutMs, statementTimeoutMs } = team;
+  return { connectTimeoutMs, lockTimeoutMs, statementTimeoutMs, env };
+}
+
 /** Runs `work` on a fresh connection and always closes it. */
 export async function withTeamClient<T>(
   url: string,
@@ -115,7 +208,10 @@ export async function withTeamClient<T>(
     return await work(client);
   } catch (error) {
     if (error instanceof CtxError) throw error;
-    throw teamError("TEAM_REFUSED", "the team server refused", error, url, options.env ?? process.env);
+    throw (
+      teamTimeoutError(error, url, options) ??
+      teamError("TEAM_REFUSED", "the team server refused", error, url, options.env ?? process.env)
+    );
   } finally {
     await client.end().catch(() => {});
   }

@@ -66,7 +66,7 @@ export async function fetchTeamSession(
      JOIN ctx_team.projects p ON p.team_id = s.team_id AND p.id = s.project_id
      LEFT JOIN ctx_team.members m ON m.team_id = s.team_id AND m.role_name = s.author
      LEFT JOIN ctx_team.transcripts t ON t.team_id = s.team_id AND t.session_id = s.id
-     WHERE s.team_id = $1 AND s.id = $2`,
+     WHERE s.team_id = $1::bigint AND s.id = $2::text`,
     [teamId, sessionId],
   );
   const row = rows[0];

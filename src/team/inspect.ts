@@ -74,7 +74,7 @@ export async function checkMembership(client: TeamClient, team: string): Promise
 export async function findMembership(client: TeamClient, team: string): Promise<TeamRow | null> {
   const { rows } = await client.query<TeamRow>(
     `SELECT t.id, m.handle FROM ctx_team.members m JOIN ctx_team.teams t ON t.id = m.team_id
-     WHERE m.role_name = current_user AND t.name = $1`,
+     WHERE m.role_name = current_user AND t.name = $1::text`,
     [team],
   );
   return rows[0] ?? null;
@@ -85,9 +85,10 @@ async function readRights(client: TeamClient): Promise<{ read: string[]; write: 
   const write: string[] = [];
   for (const table of [...MEMBER_READABLE_TABLES, ...MEMBER_WRITABLE_TABLES]) {
     const { rows } = await client.query<{ r: boolean; w: boolean }>(
-      `SELECT has_table_privilege($1, 'SELECT') AS r,
-              has_table_privilege($1, 'INSERT') AND has_table_privilege($1, 'UPDATE')
-                AND has_table_privilege($1, 'DELETE') AS w`,
+      `SELECT pg_catalog.has_table_privilege($1::text, 'SELECT'::text) AS r,
+              pg_catalog.has_table_privilege($1::text, 'INSERT'::text)
+                AND pg_catalog.has_table_privilege($1::text, 'UPDATE'::text)
+                AND pg_catalog.has_table_privilege($1::text, 'DELETE'::text) AS w`,
       [`ctx_team.${table}`],
     );
     if (rows[0]?.r) read.push(table);
@@ -101,13 +102,14 @@ export async function countTeamRows(client: TeamClient, team: string): Promise<T
   const member = await findMembership(client, team);
   if (member === null) return null;
   const { rows } = await client.query<Record<keyof TeamCounts, string>>(
-    `SELECT (SELECT count(*) FROM ctx_team.members WHERE team_id = $1) AS members,
-            (SELECT count(*) FROM (SELECT DISTINCT remote_url, repo_path FROM ctx_team.projects
-              WHERE team_id = $1) identities) AS projects,
-            (SELECT count(*) FROM ctx_team.sessions WHERE team_id = $1) AS sessions,
-            (SELECT count(*) FROM ctx_team.chunks WHERE team_id = $1) AS chunks,
-            (SELECT count(*) FROM ctx_team.transcripts WHERE team_id = $1) AS transcripts,
-            (SELECT count(*) FROM ctx_team.sessions WHERE team_id = $1 AND author = current_user) AS "mySessions"`,
+    `SELECT (SELECT pg_catalog.count(*) FROM ctx_team.members WHERE team_id = $1::bigint) AS members,
+            (SELECT pg_catalog.count(*) FROM (SELECT DISTINCT remote_url, repo_path FROM ctx_team.projects
+              WHERE team_id = $1::bigint) identities) AS projects,
+            (SELECT pg_catalog.count(*) FROM ctx_team.sessions WHERE team_id = $1::bigint) AS sessions,
+            (SELECT pg_catalog.count(*) FROM ctx_team.chunks WHERE team_id = $1::bigint) AS chunks,
+            (SELECT pg_catalog.count(*) FROM ctx_team.transcripts WHERE team_id = $1::bigint) AS transcripts,
+            (SELECT pg_catalog.count(*) FROM ctx_team.sessions WHERE team_id = $1::bigint AND author = current_user)
+              AS "mySessions"`,
     [member.id],
   );
   const row = rows[0];

@@ -18,8 +18,17 @@ export class KeptTeamConnection {
   /** Runs `work` on the kept connection (connecting first when there is none, or the URL or password changed). */
   async run<T>(url: string, options: TeamConnectOptions, work: (client: TeamClient) => Promise<T>): Promise<T> {
     const env = options.env ?? process.env;
-    const { connectTeam, teamError } = await import("./connect.ts");
-    const key = `${url}\n${env.PGPASSWORD ?? ""}\n${env.PGPASSFILE ?? ""}\n${options.queryTimeoutMs ?? ""}`;
+    const { connectTeam, teamError, teamTimeoutError } = await import("./connect.ts");
+    const key = [
+      url,
+      env.PGPASSWORD,
+      env.PGPASSFILE,
+      options.queryTimeoutMs,
+      options.lockTimeoutMs,
+      options.statementTimeoutMs,
+    ]
+      .map((part) => part ?? "")
+      .join("\n");
     if (this.#held !== null && this.#held.key !== key) await this.close();
     if (this.#held === null) this.#held = { key, client: await connectTeam(url, options), idle: null };
     const held = this.#held;
@@ -29,7 +38,9 @@ export class KeptTeamConnection {
     } catch (error) {
       await this.close();
       if (error instanceof CtxError) throw error;
-      throw teamError("TEAM_REFUSED", "the team server refused", error, url, env);
+      throw (
+        teamTimeoutError(error, url, options) ?? teamError("TEAM_REFUSED", "the team server refused", error, url, env)
+      );
     } finally {
       if (this.#held === held) {
         held.idle = setTimeout(() => void this.close(), this.#idleMs);

@@ -38,7 +38,7 @@ export async function addTeamMember(
   if (handle === "" || handle.length > 100) throw new CtxError("USAGE", "a handle is 1 to 100 characters");
   requireCurrentSchema(await readSchemaVersion(client));
   const role = await client.query<{ bypass: boolean }>(
-    "SELECT rolsuper OR rolbypassrls AS bypass FROM pg_catalog.pg_roles WHERE rolname = $1",
+    "SELECT rolsuper OR rolbypassrls AS bypass FROM pg_catalog.pg_roles WHERE rolname = $1::pg_catalog.name",
     [input.role],
   );
   const found = role.rows[0];
@@ -50,14 +50,14 @@ export async function addTeamMember(
   await client.query("BEGIN");
   try {
     const created = await client.query<{ id: string }>(
-      "INSERT INTO ctx_team.teams (name) VALUES ($1) ON CONFLICT (name) DO NOTHING RETURNING id",
+      "INSERT INTO ctx_team.teams (name) VALUES ($1::text) ON CONFLICT (name) DO NOTHING RETURNING id",
       [team],
     );
     const teamId =
       created.rows[0]?.id ??
-      (await client.query<{ id: string }>("SELECT id FROM ctx_team.teams WHERE name = $1", [team])).rows[0]?.id;
+      (await client.query<{ id: string }>("SELECT id FROM ctx_team.teams WHERE name = $1::text", [team])).rows[0]?.id;
     const member = await client.query<{ inserted: boolean }>(
-      `INSERT INTO ctx_team.members (team_id, role_name, handle) VALUES ($1, $2, $3)
+      `INSERT INTO ctx_team.members (team_id, role_name, handle) VALUES ($1::bigint, $2::pg_catalog.name, $3::text)
        ON CONFLICT (team_id, role_name) DO UPDATE SET handle = EXCLUDED.handle
        RETURNING (xmax = 0) AS inserted`,
       [teamId, input.role, handle],

@@ -14,12 +14,15 @@ import {
 } from "../core/team/migrations.ts";
 import { CtxError } from "../errors.ts";
 import type { TeamClient } from "./connect.ts";
+import { WritableSchemaSchema } from "./writable-schemas.ts";
 
 export const TeamMigrateResultSchema = z.object({
   server: z.string(),
   from: z.number(),
   to: z.number(),
   applied: z.array(z.object({ version: z.number(), name: z.string() })),
+  /** Schemas on a default search_path where others may create (src/team/writable-schemas.ts): each is warned about. */
+  writableSchemas: z.array(WritableSchemaSchema),
 });
 export type TeamMigrateResult = z.infer<typeof TeamMigrateResultSchema>;
 
@@ -32,7 +35,7 @@ const pgCode = (error: unknown) => (error as { code?: unknown }).code;
 export async function readSchemaVersion(client: TeamClient): Promise<number | null> {
   try {
     const { rows } = await client.query<{ version: number | null }>(
-      "SELECT max(version) AS version FROM ctx_team.schema_version",
+      "SELECT pg_catalog.max(version) AS version FROM ctx_team.schema_version",
     );
     return rows[0]?.version ?? 0;
   } catch (error) {
@@ -51,11 +54,11 @@ export async function readSchemaVersion(client: TeamClient): Promise<number | nu
 export async function migrateTeamSchema(
   client: TeamClient,
   migrations: readonly TeamMigration[] = TEAM_MIGRATIONS,
-): Promise<Omit<TeamMigrateResult, "server">> {
+): Promise<Omit<TeamMigrateResult, "server" | "writableSchemas">> {
   const latest = migrations.at(-1)?.version ?? 0;
   await client.query("BEGIN");
   try {
-    await client.query("SELECT pg_advisory_xact_lock($1)", [MIGRATION_LOCK_KEY]);
+    await client.query("SELECT pg_catalog.pg_advisory_xact_lock($1::bigint)", [MIGRATION_LOCK_KEY]);
     await client.query(SCHEMA_VERSION_TABLE_SQL);
     const from = (await readSchemaVersion(client)) ?? 0;
     if (from > latest) {
@@ -68,7 +71,7 @@ export async function migrateTeamSchema(
     const applied: { version: number; name: string }[] = [];
     for (const migration of pendingMigrations(from, migrations)) {
       await client.query(migration.sql);
-      await client.query("INSERT INTO ctx_team.schema_version (version, name) VALUES ($1, $2)", [
+      await client.query("INSERT INTO ctx_team.schema_version (version, name) VALUES ($1::integer, $2::text)", [
         migration.version,
         migration.name,
       ]);

@@ -399,7 +399,7 @@ async function writeBatch(
   await client.query("BEGIN");
   try {
     const { rows: theirs } = await client.query<{ id: string }>(
-      "SELECT id FROM ctx_team.sessions WHERE team_id = $1 AND id = ANY($2::text[]) AND author <> current_user",
+      "SELECT id FROM ctx_team.sessions WHERE team_id = $1::bigint AND id = ANY($2::text[]) AND author <> current_user",
       [teamId, batch.map((s) => s.id)],
     );
     const others = new Set(theirs.map((row) => row.id));
@@ -412,19 +412,23 @@ async function writeBatch(
     await client.query(
       `INSERT INTO ctx_team.sessions AS s (team_id, id, project_id, title, branch, started_at, ended_at, message_count,
          lineage, memory_markers, forkable, pushed_at)
-       SELECT $1, u.id, u.project_id, u.title, u.branch,
-              CASE WHEN u.started IS NULL THEN NULL ELSE to_timestamp(u.started / 1000.0) END,
-              CASE WHEN u.ended IS NULL THEN NULL ELSE to_timestamp(u.ended / 1000.0) END,
-              u.messages, u.lineage::jsonb, string_to_array(u.markers, E'\\x1f'),
-              coalesce(u.forkable, false), now()
-       FROM unnest($2::text[], $3::bigint[], $4::text[], $5::text[], $6::float8[], $7::float8[], $8::integer[],
-                   $9::text[], $10::text[], $11::boolean[])
+       SELECT $1::bigint, u.id, u.project_id, u.title, u.branch,
+              CASE WHEN u.started IS NULL THEN NULL ELSE pg_catalog.to_timestamp(u.started / 1000.0::float8) END,
+              CASE WHEN u.ended IS NULL THEN NULL ELSE pg_catalog.to_timestamp(u.ended / 1000.0::float8) END,
+              u.messages, u.lineage::pg_catalog.jsonb, pg_catalog.string_to_array(u.markers, E'\\x1f'::text),
+              coalesce(u.forkable, false), pg_catalog.now()
+       FROM ROWS FROM (
+         pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::bigint[]), pg_catalog.unnest($4::text[]),
+         pg_catalog.unnest($5::text[]), pg_catalog.unnest($6::float8[]), pg_catalog.unnest($7::float8[]),
+         pg_catalog.unnest($8::integer[]), pg_catalog.unnest($9::text[]), pg_catalog.unnest($10::text[]),
+         pg_catalog.unnest($11::boolean[])
+       )
             AS u(id, project_id, title, branch, started, ended, messages, lineage, markers, forkable)
        ON CONFLICT (team_id, id) DO UPDATE SET project_id = excluded.project_id, title = excluded.title,
          branch = excluded.branch, started_at = excluded.started_at, ended_at = excluded.ended_at,
          message_count = excluded.message_count, lineage = excluded.lineage, memory_markers = excluded.memory_markers,
          forkable = CASE WHEN $12::text[] @> ARRAY[excluded.id] THEN excluded.forkable ELSE s.forkable END,
-         pushed_at = now()`,
+         pushed_at = pg_catalog.now()`,
       [
         teamId,
         work.map((s) => s.id),
@@ -450,9 +454,15 @@ async function writeBatch(
         `WITH u AS (
            SELECT $1::bigint AS team_id, u.session_id, u.source, u.chunk_index, u.start_offset, u.first_message,
                   u.last_message, u.text, u.token_count, u.has_code,
-                  string_to_array(u.languages, E'\\x1f') AS languages, u.memory_type, u.starts_exchange, u.last_uuid
-           FROM unnest($2::text[], $3::text[], $4::integer[], $5::bigint[], $6::integer[], $7::integer[], $8::text[],
-                       $9::integer[], $10::boolean[], $11::text[], $12::text[], $13::boolean[], $14::text[])
+                  pg_catalog.string_to_array(u.languages, E'\\x1f'::text) AS languages, u.memory_type,
+                  u.starts_exchange, u.last_uuid
+           FROM ROWS FROM (
+             pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::integer[]),
+             pg_catalog.unnest($5::bigint[]), pg_catalog.unnest($6::integer[]), pg_catalog.unnest($7::integer[]),
+             pg_catalog.unnest($8::text[]), pg_catalog.unnest($9::integer[]), pg_catalog.unnest($10::boolean[]),
+             pg_catalog.unnest($11::text[]), pg_catalog.unnest($12::text[]), pg_catalog.unnest($13::boolean[]),
+             pg_catalog.unnest($14::text[])
+           )
                 AS u(session_id, source, chunk_index, start_offset, first_message, last_message, text, token_count,
                      has_code, languages, memory_type, starts_exchange, last_uuid))
          INSERT INTO ctx_team.chunks AS c (team_id, session_id, source, chunk_index, start_offset, first_message,
@@ -501,8 +511,11 @@ async function writeBatch(
     const lasts = work.flatMap((s) => [...s.lastIndex].map(([source, last]) => ({ session: s.id, source, last })));
     if (lasts.length > 0) {
       await client.query(
-        `DELETE FROM ctx_team.chunks c USING unnest($2::text[], $3::text[], $4::integer[]) AS u(session_id, source, last)
-         WHERE c.team_id = $1 AND c.session_id = u.session_id AND c.source = u.source AND c.chunk_index > u.last`,
+        `DELETE FROM ctx_team.chunks c
+           USING ROWS FROM (
+             pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::integer[])
+           ) AS u(session_id, source, last)
+         WHERE c.team_id = $1::bigint AND c.session_id = u.session_id AND c.source = u.source AND c.chunk_index > u.last`,
         [teamId, lasts.map((l) => l.session), lasts.map((l) => l.source), lasts.map((l) => l.last)],
       );
     }
@@ -510,7 +523,7 @@ async function writeBatch(
       const transcript = session.transcript;
       if (transcript === null) continue;
       if (transcript.row === null) {
-        await client.query("DELETE FROM ctx_team.transcripts WHERE team_id = $1 AND session_id = $2", [
+        await client.query("DELETE FROM ctx_team.transcripts WHERE team_id = $1::bigint AND session_id = $2::text", [
           teamId,
           session.id,
         ]);
@@ -518,7 +531,7 @@ async function writeBatch(
       }
       await client.query(
         `INSERT INTO ctx_team.transcripts (team_id, session_id, codec, raw_bytes, sha256, data)
-         VALUES ($1, $2, $3, $4, $5, $6)
+         VALUES ($1::bigint, $2::text, $3::text, $4::bigint, $5::text, $6::pg_catalog.bytea)
          ON CONFLICT (team_id, session_id) DO UPDATE SET codec = excluded.codec, raw_bytes = excluded.raw_bytes,
            sha256 = excluded.sha256, data = excluded.data
          WHERE ctx_team.transcripts.sha256 IS DISTINCT FROM excluded.sha256`,

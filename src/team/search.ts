@@ -58,8 +58,8 @@ export interface TeamSearchRequest {
  * words (and can carry no tsquery syntax); its ANDs become ORs so a chunk holding some of the words is a candidate,
  * as in the local index.
  */
-const ALL_SQL = "plainto_tsquery('english', $2)";
-const ANY_SQL = "replace(plainto_tsquery('english', $2)::text, ' & ', ' | ')::tsquery";
+const ALL_SQL = "pg_catalog.plainto_tsquery('english'::pg_catalog.regconfig, $2::text)";
+const ANY_SQL = `pg_catalog.replace((${ALL_SQL})::text, ' & '::text, ' | '::text)::pg_catalog.tsquery`;
 
 /** A filtered search asks for this many times the candidates: the filters apply after the function's limit. */
 const FILTERED_FACTOR = 4;
@@ -90,12 +90,15 @@ export async function fetchTeamCandidates(
     // member's own query from), best ts_rank first; then the session filters, read under the members' policies. A
     // filter drops candidates after the limit, so a filtered search asks for more.
     `SELECT c.session_id, c.source, c.chunk_index, c.text, c.memory_type, c.last_uuid
-       FROM ctx_team.search_chunks($1, ${ALL_SQL}, ${ANY_SQL}, $3) c
-       JOIN ctx_team.sessions s ON s.team_id = $1 AND s.id = c.session_id
+       FROM ctx_team.search_chunks($1::bigint, ${ALL_SQL}, ${ANY_SQL}, $3::integer) c
+       JOIN ctx_team.sessions s ON s.team_id = $1::bigint AND s.id = c.session_id
        JOIN ctx_team.projects p ON p.team_id = s.team_id AND p.id = s.project_id
-      WHERE ($4::timestamptz IS NULL OR coalesce(s.ended_at, s.started_at, s.pushed_at) >= $4)
-        AND ($5::timestamptz IS NULL OR coalesce(s.started_at, s.ended_at, s.pushed_at) <= $5)
-        AND ($6::text IS NULL OR strpos(lower(p.remote_url || '/' || p.repo_path), lower($6)) > 0)
+      WHERE ($4::pg_catalog.timestamptz IS NULL
+             OR coalesce(s.ended_at, s.started_at, s.pushed_at) >= $4::pg_catalog.timestamptz)
+        AND ($5::pg_catalog.timestamptz IS NULL
+             OR coalesce(s.started_at, s.ended_at, s.pushed_at) <= $5::pg_catalog.timestamptz)
+        AND ($6::text IS NULL
+             OR pg_catalog.strpos(pg_catalog.lower(p.remote_url || '/'::text || p.repo_path), pg_catalog.lower($6::text)) > 0)
       ORDER BY c.rank DESC`,
     [
       member.id,
@@ -140,12 +143,13 @@ async function readTeamSessions(
     chain_quality: unknown;
   }>(
     `SELECT s.id, m.handle, s.author, p.remote_url, p.repo_path, s.title, s.branch, s.started_at, s.ended_at,
-            s.message_count, s.memory_markers, s.forkable, s.lineage -> 'chainQuality' AS chain_quality,
-            (SELECT count(*) FROM ctx_team.chunks c WHERE c.team_id = s.team_id AND c.session_id = s.id) AS total_chunks
+            s.message_count, s.memory_markers, s.forkable, s.lineage -> 'chainQuality'::text AS chain_quality,
+            (SELECT pg_catalog.count(*) FROM ctx_team.chunks c WHERE c.team_id = s.team_id AND c.session_id = s.id)
+              AS total_chunks
        FROM ctx_team.sessions s
        JOIN ctx_team.projects p ON p.team_id = s.team_id AND p.id = s.project_id
        LEFT JOIN ctx_team.members m ON m.team_id = s.team_id AND m.role_name = s.author
-      WHERE s.team_id = $1 AND s.id = ANY($2::text[])`,
+      WHERE s.team_id = $1::bigint AND s.id = ANY($2::text[])`,
     [teamId, ids],
   );
   const sessions = new Map<string, TeamSessionRow>();

@@ -8,9 +8,13 @@ import { type TeamConnectOptions, withTeamClient } from "./connect.ts";
 import { checkMembership, countTeamRows, memberHandle, type TeamMembership } from "./inspect.ts";
 import { type AddMemberInput, addTeamMember, type TeamMemberResult } from "./members.ts";
 import { migrateTeamSchema, readSchemaVersion, type TeamMigrateResult } from "./migrate.ts";
+import { findWritableSchemas, type WritableSchema } from "./writable-schemas.ts";
 
 export async function migrateTeam(url: string, options: TeamConnectOptions): Promise<TeamMigrateResult> {
-  const result = await withTeamClient(url, options, (client) => migrateTeamSchema(client));
+  const result = await withTeamClient(url, options, async (client) => ({
+    ...(await migrateTeamSchema(client)),
+    writableSchemas: await findWritableSchemas(client),
+  }));
   return { server: describeTeamUrl(url), ...result };
 }
 
@@ -39,6 +43,7 @@ export interface TeamStatusFound {
   schemaVersion: number | null;
   expectedSchemaVersion: number;
   counts: Awaited<ReturnType<typeof countTeamRows>>;
+  writableSchemas: WritableSchema[];
 }
 
 /** What the server says about this member and its team; throws (password-free) when it cannot be reached. */
@@ -58,6 +63,7 @@ export async function teamStatus(url: string, options: TeamConnectOptions, team:
       schemaVersion,
       expectedSchemaVersion: TEAM_SCHEMA_VERSION,
       counts: current ? await countTeamRows(client, team) : null,
+      writableSchemas: await findWritableSchemas(client),
     };
   });
 }

@@ -139,10 +139,10 @@ export async function forgetSessions(input: {
     }
     if (input.project !== undefined) {
       params.push(input.project.remoteUrl, input.project.repoPath);
-      where += ` AND project_id IN (SELECT id FROM ctx_team.projects WHERE team_id = $1 AND remote_url = $${params.length - 1} AND repo_path = $${params.length})`;
+      where += ` AND project_id IN (SELECT id FROM ctx_team.projects WHERE team_id = $1::bigint AND remote_url = $${params.length - 1}::text AND repo_path = $${params.length}::text)`;
     }
     const { rows } = await client.query<{ id: string }>(
-      `DELETE FROM ctx_team.sessions WHERE team_id = $1 AND author = current_user${where} RETURNING id`,
+      `DELETE FROM ctx_team.sessions WHERE team_id = $1::bigint AND author = current_user${where} RETURNING id`,
       params,
     );
     return rows.map((r) => r.id).sort();

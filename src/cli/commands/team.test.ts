@@ -50,7 +50,22 @@ describe.skipIf(cluster === null)(`ctx team${"skipReason" in started ? ` (${star
       from: TEAM_SCHEMA_VERSION,
       to: TEAM_SCHEMA_VERSION,
       applied: [],
+      writableSchemas: [],
     });
+    expect(again.stderr).toBe("");
+  });
+
+  it("init and migrate warn, naming the fix, when other roles may create in public (PostgreSQL 14's default)", async () => {
+    await pg.sql("GRANT CREATE ON SCHEMA public TO PUBLIC; GRANT CREATE ON SCHEMA public TO mallory", "library");
+    try {
+      const again = await run(["migrate", adminUrl(), "--json"]);
+      expect(JSON.parse(again.stdout).writableSchemas).toEqual([{ schema: "public", creators: ["PUBLIC", "mallory"] }]);
+      expect(again.stderr).toContain("warning: every role (PUBLIC), mallory may create objects in schema public");
+      expect(again.stderr).toContain("`REVOKE CREATE ON SCHEMA public FROM PUBLIC, mallory`");
+    } finally {
+      await pg.sql("REVOKE CREATE ON SCHEMA public FROM PUBLIC, mallory", "library");
+    }
+    expect((await run(["migrate", adminUrl()])).stderr).toBe("");
   });
 
   it("add-member makes a role a member (creating the team) and refuses a role the server does not have", async () => {

@@ -15,6 +15,7 @@ import { setConfigValue } from "../../store/config/config-file.ts";
 import type { TeamMembership } from "../../team/inspect.ts";
 import type { TeamMemberResult } from "../../team/members.ts";
 import type { TeamMigrateResult } from "../../team/migrate.ts";
+import { WritableSchemaSchema, writableSchemaWarnings } from "../../team/writable-schemas.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
@@ -33,6 +34,8 @@ export const TeamStatusSchema = z.object({
   schemaVersion: z.nullable(z.number()),
   expectedSchemaVersion: z.number(),
   counts: z.nullable(TeamCountsSchema),
+  /** Schemas on a default search_path where others may create (empty when unknown): warned about on stderr. */
+  writableSchemas: z.array(WritableSchemaSchema),
   /** What this machine shares and has queued (read locally: known whether or not the server answers). */
   sharing: z.object({
     projects: z.array(z.object({ remoteUrl: z.string(), repoPath: z.string(), roots: z.array(z.string()) })),
@@ -52,7 +55,10 @@ interface JsonFlag {
 
 export function registerTeamCommand(program: Command, ctx: CliContext): void {
   const config = () => loadConfig({ projectRoot: findProjectRoot(ctx.cwd, ctx.env), env: ctx.env });
-  const connectOptions = () => ({ connectTimeoutMs: config().team.connectTimeoutMs, env: ctx.env });
+  const connectOptions = () => {
+    const { connectTimeoutMs, lockTimeoutMs, statementTimeoutMs } = config().team;
+    return { connectTimeoutMs, lockTimeoutMs, statementTimeoutMs, env: ctx.env };
+  };
   const serverFrom = (given: string | undefined): string => {
     const url = given ?? config().team.url;
     if (url === "") {
@@ -150,6 +156,7 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
         );
       }
       if (status.joined && status.reachable !== true) ctx.setExitCode(1);
+      for (const line of writableSchemaWarnings(status.writableSchemas)) ctx.err(`${line}\n`);
       if (flags.json) return ctx.out(formatJson(TeamStatusSchema.parse(status)));
       ctx.out(formatStatus(status));
     });
@@ -316,6 +323,7 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
     });
 
   const printMigration = (result: TeamMigrateResult, flags: JsonFlag) => {
+    for (const line of writableSchemaWarnings(result.writableSchemas)) ctx.err(`${line}\n`);
     if (flags.json) return ctx.out(formatJson(result));
     const what =
       result.applied.length === 0
@@ -342,6 +350,7 @@ function emptyStatus(server: string | null, team: string | null, sharing: TeamSh
     schemaVersion: null,
     expectedSchemaVersion: TEAM_SCHEMA_VERSION,
     counts: null,
+    writableSchemas: [],
   };
 }
 

@@ -14,6 +14,17 @@ describe("the team server URL", () => {
     expect(describeTeamUrl("not a url hunter2")).toBe("(not a URL)");
   });
 
+  it("hides every credential parameter: sslpassword (the client key's passphrase) and the like, in any case", () => {
+    const url = "postgresql://alice@db/ctx?sslmode=verify-full&sslkey=/k/alice.key&sslpassword=hunter2&SSLPassword=h2";
+    expect(describeTeamUrl(url)).toBe(
+      "postgresql://alice@db/ctx?sslmode=verify-full&sslkey=%2Fk%2Falice.key&sslpassword=***&SSLPassword=***",
+    );
+    expect(passwordsInUrl(url)).toEqual(["hunter2", "h2"]);
+    expect(describeTeamUrl("postgresql://a@db/ctx?passfile=/p&client_secret=x1")).toBe(
+      "postgresql://a@db/ctx?passfile=%2Fp&client_secret=***",
+    );
+  });
+
   it("finds the passwords a message must not show, decoded and as written", () => {
     expect(passwordsInUrl("postgresql://alice:s3cr%40t@db/ctx?password=p2")).toEqual(["s3cr@t", "s3cr%40t", "p2"]);
     expect(hideSecrets("auth failed for s3cr@t (s3cr%40t)", ["s3cr@t"])).toBe("auth failed for *** (***)");

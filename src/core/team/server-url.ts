@@ -1,9 +1,19 @@
-// The team server's URL as ctx shows it: checked to be a postgres:// URL, and never with its password. Every
-// message that names the server or quotes the driver goes through here (status, join, errors), so a password that
-// came in the URL, PGPASSWORD or ~/.pgpass is never printed or logged.
+// The team server's URL as ctx shows it: checked to be a postgres:// URL, and never with a credential. Every
+// message that names the server or quotes the driver goes through here (status, join, errors, `--json`, the stored
+// `last error`), so a password that came in the URL, PGPASSWORD or ~/.pgpass is never printed or logged.
 import { CtxError } from "../../errors.ts";
 
 const HIDDEN = "***";
+
+/**
+ * The URL parameters that carry a credential. libpq takes `password` and `sslpassword` (the client key's passphrase);
+ * pg-connection-string copies every parameter into the driver's settings, so a name holding "password" or "secret"
+ * (any spelling a driver may take) is treated as one too. `sslkey`, `sslcert` and `passfile` name files: their paths
+ * are shown, their contents are never read or printed by ctx.
+ */
+export function isCredentialParameter(name: string): boolean {
+  return /pass(word)?$|secret|token/i.test(name);
+}
 
 /** The URL checked: postgres:// or postgresql://, with a host. Throws a USAGE error that does not quote it. */
 export function parseTeamUrl(text: string): URL {
@@ -28,7 +38,7 @@ export function parseTeamUrl(text: string): URL {
   return url;
 }
 
-/** The URL with its password (in the user part or a `password=` parameter) replaced by ***. */
+/** The URL with its password (the user part) and every credential parameter (`password=`, `sslpassword=`, …) as ***. */
 export function describeTeamUrl(text: string): string {
   let url: URL;
   try {
@@ -37,15 +47,18 @@ export function describeTeamUrl(text: string): string {
     return "(not a URL)";
   }
   if (url.password !== "") url.password = HIDDEN;
-  if (url.searchParams.has("password")) url.searchParams.set("password", HIDDEN);
-  return url.toString().replace(encodeURIComponent(HIDDEN), HIDDEN);
+  for (const name of new Set(url.searchParams.keys())) {
+    if (isCredentialParameter(name)) url.searchParams.set(name, HIDDEN);
+  }
+  return url.toString().replaceAll(encodeURIComponent(HIDDEN), HIDDEN);
 }
 
-/** The password the URL carries, if any (decoded), so messages can be cleaned of it. */
+/** The credentials the URL carries, if any (decoded and as written), so messages can be cleaned of them. */
 export function passwordsInUrl(text: string): string[] {
   try {
     const url = new URL(text.trim());
-    const found = [decodeURIComponent(url.password), url.password, url.searchParams.get("password") ?? ""];
+    const found = [decodeURIComponent(url.password), url.password];
+    for (const [name, value] of url.searchParams) if (isCredentialParameter(name)) found.push(value);
     return found.filter((p) => p !== "");
   } catch {
     return [];
