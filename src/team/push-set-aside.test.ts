@@ -155,6 +155,12 @@ describe.skipIf(cluster === null)(`push set aside${"skipReason" in started ? ` (
     const retried = JSON.parse((await cli(["push", "--retry-set-aside", "--json"])).stdout);
     expect(retried).toMatchObject({ outcome: "pushed", summary: { sessions: 0, setAside: 1 } });
     expect(await serverIds()).toEqual(good);
+    // In text, the push says so on stderr and succeeds: the rest went on.
+    const said = await cli(["push", "--retry-set-aside"]);
+    expect(said.code).toBe(0);
+    expect(said.stderr).toBe(
+      "1 session set aside: the server refused it (`ctx team status` says why); the rest went on\n",
+    );
     // `ctx index --full` (what docs/team.md says to run after an upgrade that fixes the cause) rebuilds its chunks
     // and queues it again: it is tried by the next push, goes up, and status lists nothing.
     await syncIndex({ claudeDir, dbPath, full: true, teamShare: { roots: await sharedRootsForIngest(env) } });

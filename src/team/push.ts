@@ -64,6 +64,8 @@ export interface PushProgress {
   messages: number;
   /** Sessions still queued when this batch was read. */
   pendingSessions: number;
+  /** Sessions set aside so far (src/team/set-aside.ts): done with, not sent. */
+  setAside: number;
 }
 
 export interface PushSummary {
@@ -260,6 +262,7 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
             chunks: summary.chunks,
             messages: summary.messages,
             pendingSessions: pending,
+            setAside: summary.setAside,
           });
         }
       },

@@ -254,7 +254,7 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
           allowlist: settings.redaction.allowlist,
           retrySetAside: flags.retrySetAside === true,
           onProgress: (p) => {
-            if (!quiet && p.pendingSessions > p.sessions) {
+            if (!quiet && p.pendingSessions > p.sessions + p.setAside) {
               ctx.err(`pushing: ${p.sessions} sessions, ${p.chunks} chunks sent; ${p.pendingSessions} were queued\n`);
             }
           },
