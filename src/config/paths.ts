@@ -127,11 +127,11 @@ export function searchProjectRoot(cwd: string, env: NodeJS.ProcessEnv): ProjectS
   const globalHome = ctxHome(env);
   const foreign: string[] = [];
   // One lstat per marker and folder: the same count existsSync made (bench/run.ts hooks).
-  const isMarker = (path: string): boolean => {
+  const isMarker = (path: string, isCtxDir: boolean): boolean => {
     const stat = lstatSync(path, { throwIfNoEntry: false });
     if (stat === undefined) return false;
-    // A link counts as a marker so that assertOwnProjectCtx refuses it rather than it being passed over.
-    if (stat.isSymbolicLink() || isOwnMarker(stat, env)) return true;
+    // A linked `.ctx` counts, so that assertOwnProjectCtx refuses it rather than it being passed over.
+    if ((isCtxDir && stat.isSymbolicLink()) || isOwnMarker(stat, env)) return true;
     foreign.push(path);
     return false;
   };
@@ -139,7 +139,7 @@ export function searchProjectRoot(cwd: string, env: NodeJS.ProcessEnv): ProjectS
   let dir = start;
   for (;;) {
     const ctxDir = join(dir, PROJECT_DIR_NAME);
-    if ((ctxDir !== globalHome && isMarker(ctxDir)) || isMarker(join(dir, ".git"))) {
+    if ((ctxDir !== globalHome && isMarker(ctxDir, true)) || isMarker(join(dir, ".git"), false)) {
       return { root: assertOwnProjectCtx(dir, env), foreign };
     }
     const parent = dirname(dir);
