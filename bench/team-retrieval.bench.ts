@@ -1,28 +1,36 @@
-// Retrieval parity through the team backend (#23: within 0.01 hit@5 and hit@1 of the local index): the LoCoMo dev
-// split (../shared/eval/locomo, as `pnpm bench retrieval` reads it) indexed locally, then every session and its
-// chunks loaded into a throwaway PostgreSQL's team schema by three members in turn (direct SQL,
-// tests/helpers/team-fixture.ts, until `ctx team push` lands). Each question runs through runForkDetect twice with
-// the shipped ranking: scope `local`, and scope `team` (candidates only from the server's full-text search, scored
-// with the local index's BM25). The difference is what the server's candidate generation costs.
+// Retrieval parity through the team backend (#23, #31: within 0.01 hit@5 and hit@1 of the local index, for every
+// member whatever their own index holds): the LoCoMo dev split (../shared/eval/locomo, as `pnpm bench retrieval`
+// reads it; copied only into a temporary folder) dealt to three members, each of whom indexes their share and pushes
+// it through the real push (pushPending: the chunks with their terms, which the server counts into the team's
+// statistics). Each question then runs through runForkDetect with the shipped ranking: scope `local` over an index of
+// the whole split (the reference), and scope `team` searched by a member who holds the whole split locally too, by one
+// who has just joined (no index at all), and by one whose index holds only unrelated sessions (the coding sessions of
+// ../shared/eval/coding, else the test fixtures). Team chunks are scored with the team's statistics kept on the
+// server, so the three team searches should agree with each other and with the local one.
 // `pnpm bench team-retrieval`.
-import { mkdtempSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { defaultConfig } from "../src/config/defaults.ts";
 import { runForkDetect } from "../src/search/fork-detect.ts";
-import { unpackChunkText } from "../src/search/session-index/chunk-text.ts";
-import { openSessionIndex } from "../src/search/session-index/session-index.ts";
 import { syncIndex } from "../src/search/sync/sync-index.ts";
+import { addSharedProject, readSharedProjects } from "../src/store/team/team-state.ts";
 import { connectTeam, type TeamClient } from "../src/team/connect.ts";
 import { addTeamMember } from "../src/team/members.ts";
 import { migrateTeamSchema } from "../src/team/migrate.ts";
+import { pushPending } from "../src/team/push.ts";
+import { FIXTURE_CLAUDE_DIR } from "../tests/helpers/claude-projects.ts";
 import { startPgCluster } from "../tests/helpers/pg-cluster.ts";
-import { insertTeamSessions, type TeamFixtureSession } from "../tests/helpers/team-fixture.ts";
 import { findLocomoDir, loadLocomo } from "./locomo-data.ts";
 import { type QueryOutcome, summarizeByCategory } from "./retrieval-metrics.ts";
 
 const MEMBERS = ["ann", "ben", "cat"];
+/** The member who has just joined (no index), and the one whose index holds unrelated sessions only. */
+const NEWCOMER = "dan";
+const UNRELATED = "eve";
 const HEADLINE_EXCLUDES = ["adversarial"];
+/** The LoCoMo transcripts' working folders are under /home/user: one shared project for the whole split. */
+const LOCOMO_ROOT = "/home/user";
 
 export async function run(): Promise<Record<string, unknown>> {
   const dir = findLocomoDir();
@@ -31,64 +39,79 @@ export async function run(): Promise<Record<string, unknown>> {
   if (!("cluster" in started)) return { skipped: started.skipReason };
   const pg = started.cluster;
   const data = loadLocomo(dir);
-  const home = mkdtempSync(join(tmpdir(), "ctx-bench-team-retrieval-"));
+  const home = realpathSync(mkdtempSync(join(tmpdir(), "ctx-bench-team-retrieval-")));
   const clients: TeamClient[] = [];
   try {
-    const env = { ...process.env, CTX_HOME: home, CTX_LOG_LEVEL: "silent" };
-    const dbPath = join(home, "index.db");
-    await syncIndex({ claudeDir: data.claudeDir, dbPath });
+    const env = { ...process.env, CTX_HOME: join(home, "whole"), CTX_LOG_LEVEL: "silent" };
+    await syncIndex({ claudeDir: data.claudeDir, dbPath: join(env.CTX_HOME, "index.db") });
 
     const as = async (role: string) => {
       const client = await connectTeam(pg.url(role, `${role}-pw`, "library"), { connectTimeoutMs: 5_000 });
       clients.push(client);
       return client;
     };
-    for (const role of ["owner", ...MEMBERS]) await pg.createRole(role, `${role}-pw`);
+    const everyone = [...MEMBERS, NEWCOMER, UNRELATED];
+    for (const role of ["owner", ...everyone]) await pg.createRole(role, `${role}-pw`);
     await pg.sql('CREATE DATABASE library OWNER "owner"');
     const admin = await as("owner");
     await migrateTeamSchema(admin);
-    for (const role of MEMBERS) await addTeamMember(admin, { role, team: "eval" });
+    for (const role of everyone) await addTeamMember(admin, { role, team: "eval" });
+    const memberEnv = (role: string) => ({
+      ...process.env,
+      HOME: join(home, role),
+      CTX_HOME: join(home, role, "ctx"),
+      CTX_LOG_LEVEL: "silent",
+    });
 
-    // Every indexed session with its chunks, as the local index holds them (redacted, chunked), dealt to members.
-    const index = openSessionIndex(dbPath, { readonly: true });
-    const sessions: TeamFixtureSession[] = [];
-    const chunkRows = index.db.prepare(
-      "SELECT text, memory_type, last_uuid FROM chunks WHERE session_id = ? ORDER BY source, chunk_index",
-    );
-    for (const row of index.db.prepare("SELECT id FROM sessions ORDER BY id").all() as { id: string }[]) {
-      const session = index.getSession(row.id);
-      if (session === null) continue;
-      const chunks = (
-        chunkRows.all(row.id) as { text: string | Uint8Array; memory_type: string | null; last_uuid: string | null }[]
-      ).map((chunk) => ({
-        text: unpackChunkText(chunk.text),
-        ...(chunk.memory_type === null ? {} : { memoryType: chunk.memory_type as "PATTERN" }),
-        ...(chunk.last_uuid === null ? {} : { lastUuid: chunk.last_uuid }),
-      }));
-      sessions.push({
-        id: session.id,
-        remote: `github.com/eval/${session.project}`,
-        title: session.title,
-        startedAt: new Date(session.createdAt),
-        endedAt: new Date(session.updatedAt),
-        chunks,
-      });
-    }
-    const newest = Math.max(...sessions.map((s) => s.endedAt?.getTime() ?? 0));
-    index.close();
+    // The split's sessions dealt to three members (session n to member n mod 3), each with a Claude folder of their
+    // own share, indexed with the project shared and pushed through pushPending.
+    const pushStarted = performance.now();
+    let pushedChunks = 0;
     for (const [i, role] of MEMBERS.entries()) {
-      await insertTeamSessions(
-        await as(role),
-        "eval",
-        sessions.filter((_, n) => n % MEMBERS.length === i),
-      );
+      const claudeDir = join(home, role, "claude");
+      for (const [n, session] of data.sessions.entries()) {
+        if (n % MEMBERS.length !== i) continue;
+        const target = join(claudeDir, session.path);
+        mkdirSync(dirname(target), { recursive: true });
+        cpSync(join(data.claudeDir, session.path), target);
+      }
+      const roleEnv = memberEnv(role);
+      const dbPath = join(roleEnv.CTX_HOME, "index.db");
+      await addSharedProject(roleEnv, { remoteUrl: "github.com/eval/locomo", repoPath: "" }, LOCOMO_ROOT);
+      await syncIndex({ claudeDir, dbPath, teamShare: { roots: [LOCOMO_ROOT] } });
+      const summary = await pushPending({
+        url: pg.url(role, `${role}-pw`, "library"),
+        team: "eval",
+        connectTimeoutMs: 5_000,
+        env: roleEnv,
+        dbPath,
+        shared: await readSharedProjects(roleEnv),
+        maxTranscriptMegabytes: 20,
+      });
+      pushedChunks += summary.chunks;
     }
+    const pushMs = Math.round(performance.now() - pushStarted);
     await admin.query("ANALYZE ctx_team.chunks");
+    const { rows: counted } = await admin.query<{ chunks: string }>(
+      "SELECT pg_catalog.sum(chunks)::text AS chunks FROM ctx_team.corpus_stats",
+    );
 
+    // The member with unrelated sessions indexes them (the coding split, else the test fixtures); the newcomer has
+    // nothing.
+    const codingDir = join(dirname(dir), "coding", "claude");
+    const unrelatedDir = existsSync(join(codingDir, "projects")) ? codingDir : FIXTURE_CLAUDE_DIR;
+    await syncIndex({ claudeDir: unrelatedDir, dbPath: join(memberEnv(UNRELATED).CTX_HOME, "index.db") });
+    const emptyClaude = join(home, NEWCOMER, "claude");
+    mkdirSync(emptyClaude, { recursive: true });
+
+    const newest = Math.max(...data.sessions.map((s) => Date.parse(s.start) + 86_400_000));
     const base = defaultConfig();
-    const config = { ...base, team: { ...base.team, url: pg.url("ann", "ann-pw", "library"), name: "eval" } };
+    const configOf = (role: string) => ({
+      ...base,
+      team: { ...base.team, url: pg.url(role, `${role}-pw`, "library"), name: "eval" },
+    });
     const now = newest + 60_000;
-    const measure = async (scope: "local" | "team") => {
+    const measure = async (scope: "local" | "team", role: string, searchEnv: NodeJS.ProcessEnv, claudeDir: string) => {
       const outcomes: QueryOutcome[] = [];
       const notices = new Set<string>();
       let fromTeam = 0;
@@ -97,7 +120,7 @@ export async function run(): Promise<Record<string, unknown>> {
       for (const q of data.queries) {
         const result = await runForkDetect(
           { query: q.query, limit: 10, scope },
-          { config, env, projectRoot: home, now: () => now, claudeDir: data.claudeDir, refreshBudgetMs: 0 },
+          { config: configOf(role), env: searchEnv, projectRoot: home, now: () => now, claudeDir, refreshBudgetMs: 0 },
         );
         for (const notice of result.notices) notices.add(notice);
         shown += result.candidates.length;
@@ -110,29 +133,87 @@ export async function run(): Promise<Record<string, unknown>> {
         });
       }
       const msPerQuery = Math.round(((performance.now() - t) / data.queries.length) * 100) / 100;
-      const origin = { shown, fromTeam };
-      return { ...summarizeByCategory(outcomes, HEADLINE_EXCLUDES), msPerQuery, notices: [...notices], origin };
+      const summary = summarizeByCategory(outcomes, HEADLINE_EXCLUDES);
+      return {
+        overall: { ...summary.overall, hitAt3: hitAt(outcomes, 3, HEADLINE_EXCLUDES) },
+        byCategory: Object.fromEntries(
+          Object.entries(summary.byCategory).map(([category, metrics]) => [
+            category,
+            {
+              hitAt1: metrics.hitAt1,
+              hitAt3: hitAt(
+                outcomes.filter((o) => o.category === category),
+                3,
+              ),
+              hitAt5: metrics.hitAt5,
+            },
+          ]),
+        ),
+        msPerQuery,
+        notices: [...notices],
+        origin: { shown, fromTeam },
+      };
     };
-    const local = await measure("local");
-    const team = await measure("team");
+    const local = await measure("local", MEMBERS[0] as string, env, data.claudeDir);
+    const teamFull = await measure("team", MEMBERS[0] as string, env, data.claudeDir);
+    const teamEmpty = await measure("team", NEWCOMER, memberEnv(NEWCOMER), emptyClaude);
+    const teamUnrelated = await measure("team", UNRELATED, memberEnv(UNRELATED), unrelatedDir);
     const round = (n: number) => Math.round(n * 1000) / 1000;
+    const difference = (team: typeof local) => ({
+      hitAt1: round(team.overall.hitAt1 - local.overall.hitAt1),
+      hitAt5: round(team.overall.hitAt5 - local.overall.hitAt5),
+    });
     return {
-      goal: "team within 0.01 of local on hit@5 and hit@1",
-      data: { dir, sessions: sessions.length, queries: data.queries.length, members: MEMBERS.length },
-      local: local.overall,
-      team: team.overall,
-      difference: {
-        hitAt1: round(team.overall.hitAt1 - local.overall.hitAt1),
-        hitAt5: round(team.overall.hitAt5 - local.overall.hitAt5),
+      goal: "team within 0.01 of local on hit@5 and hit@1, for a member with the whole split, none, or unrelated sessions",
+      data: {
+        dir,
+        sessions: data.sessions.length,
+        queries: data.queries.length,
+        members: MEMBERS.length,
+        pushedChunks,
+        countedChunks: Number(counted[0]?.chunks ?? 0),
+        pushMs,
+        unrelatedSessions: unrelatedDir,
       },
-      msPerQuery: { local: local.msPerQuery, team: team.msPerQuery },
+      local: local.overall,
+      team: teamFull.overall,
+      teamEmpty: teamEmpty.overall,
+      teamUnrelated: teamUnrelated.overall,
+      difference: difference(teamFull),
+      differenceEmpty: difference(teamEmpty),
+      differenceUnrelated: difference(teamUnrelated),
+      byCategory: {
+        local: local.byCategory,
+        team: teamFull.byCategory,
+        teamEmpty: teamEmpty.byCategory,
+        teamUnrelated: teamUnrelated.byCategory,
+      },
+      msPerQuery: {
+        local: local.msPerQuery,
+        team: teamFull.msPerQuery,
+        teamEmpty: teamEmpty.msPerQuery,
+        teamUnrelated: teamUnrelated.msPerQuery,
+      },
       /** Results shown, and how many came from the team server (scope team: all of them). */
-      origin: { local: local.origin, team: team.origin },
-      notices: team.notices,
+      origin: {
+        local: local.origin,
+        team: teamFull.origin,
+        teamEmpty: teamEmpty.origin,
+        teamUnrelated: teamUnrelated.origin,
+      },
+      notices: { team: teamFull.notices, teamEmpty: teamEmpty.notices, teamUnrelated: teamUnrelated.notices },
     };
   } finally {
     for (const client of clients) await client.end().catch(() => {});
     await pg.stop();
     rmSync(home, { recursive: true, force: true });
   }
+}
+
+/** Share of questions (categories in `excludes` left out) with a relevant session in the first k. */
+function hitAt(outcomes: readonly QueryOutcome[], k: number, excludes: readonly string[] = []): number {
+  const kept = outcomes.filter((o) => !excludes.includes(o.category));
+  if (kept.length === 0) return 0;
+  const hits = kept.filter((o) => o.ranked.slice(0, k).some((id) => o.relevant.includes(id))).length;
+  return Math.round((hits / kept.length) * 1000) / 1000;
 }

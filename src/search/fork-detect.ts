@@ -26,7 +26,7 @@ export type { ForkDetectReport };
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import type { SyncSummary } from "./sync/sync-index.ts";
-import { scoreTeamCandidates, teamQueryText } from "./team-hits.ts";
+import { scoreTeamCandidates, teamQueryText, teamWeighing } from "./team-hits.ts";
 import type { TeamFetch } from "./team-scope.ts";
 
 export interface ForkDetectRequest {
@@ -124,7 +124,10 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   let teamFetch: Promise<TeamFetch> | null = null;
   if (scope !== "local") {
     requireJoinedTeam(options.config, scope);
+    // Weighed by the team's own statistics (./team-hits.ts teamWeighing); the words the local index would match on
+    // are what a server without them is sent.
     const teamQuery = teamQueryFor(dbPath, query);
+    const weighing = teamWeighing(query, { feedback: scope === "team" });
     teamFetch = import("./team-scope.ts").then(({ startTeamFetch }) =>
       startTeamFetch(
         options.config,
@@ -133,6 +136,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
         teamFilters(request, now),
         teamProject(request.project),
         options.teamConnection,
+        weighing,
       ),
     );
   }
@@ -141,10 +145,14 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     ? null
     : await refreshIndex(claudeDir, dbPath, budgetMs, options.env);
   const threshold = options.config.search.minSimilarity;
+  if (!existsSync(dbPath) && teamFetch !== null) {
+    // No index yet (a member who has just joined): the team's results are scored by the team's statistics, and
+    // merged through an empty index.
+    openSessionIndex(dbPath).close();
+  }
   if (!existsSync(dbPath)) {
     // Nothing indexed and nothing to index (no projects folder): an empty answer, not an error.
     const projects = request.project === undefined ? null : [request.project];
-    const notices = teamFetch === null ? [] : [TEAM_NEEDS_INDEX];
     return {
       query,
       candidates: [],
@@ -154,7 +162,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       indexedSessions: 0,
       refresh,
       scope,
-      notices,
+      notices: [],
     };
   }
   const index = openReader(dbPath);
@@ -167,6 +175,9 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       : (await import("./embedders/vector-search.ts")).vectorSearchFor(index, options.config, { env: options.env });
   const fetched = teamFetch === null ? null : await teamFetch;
   const notices = fetched?.notice == null ? [] : [fetched.notice];
+  if (fetched?.candidates != null && fetched.candidates.statistics == null && index.sessionCount() === 0) {
+    notices.push(TEAM_NEEDS_STATISTICS);
+  }
   const team =
     fetched?.candidates == null
       ? undefined
@@ -229,8 +240,8 @@ function teamQueryFor(dbPath: string, query: string): string {
   }
 }
 
-const TEAM_NEEDS_INDEX =
-  "team results left out: they are scored with this machine's index statistics, and there is no index yet (run `ctx index`)";
+const TEAM_NEEDS_STATISTICS =
+  "team results are scored with this machine's index statistics, and there is no index yet: the team server keeps none (the administrator runs `ctx team migrate`)";
 
 /** The team side honours the time bounds (a bad one is reported by the local side's own check). */
 function teamFilters(request: ForkDetectRequest, now: number): SearchFilters {

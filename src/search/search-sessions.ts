@@ -84,12 +84,16 @@ export async function searchSessions(
   const sessions = index.getSessions(pool.map((entry) => entry.sessionId));
   for (const [id, found] of team?.sessions ?? []) if (!sessions.has(id)) sessions.set(id, found.session);
   const weights = options.search.weights;
-  const weighted = weights.passageSimilarity > 0 ? index.weighQuery(query) : null;
+  // Each session's passages are weighed by its own corpus's statistics: the local index's, or the team's (kept on
+  // the server, ./team-hits.ts). A team-only search takes its feedback words' weights from the team's too.
+  const weighLocal = (text: string) => index.weighQuery(text);
+  const weighTeam = team?.weigh;
+  const weighFeedback = !localResults && weighTeam !== undefined ? weighTeam : weighLocal;
+  const weighted = weights.passageSimilarity > 0 ? weighLocal(query) : null;
+  const teamWeighted = weights.passageSimilarity > 0 && weighTeam !== undefined ? weighTeam(query) : null;
   const tokens = chunkTokens();
   const feedback =
-    weights.feedbackSimilarity > 0
-      ? feedbackFor(index, (weighted ?? index.weighQuery(query)).terms, hits, tokens)
-      : null;
+    weights.feedbackSimilarity > 0 ? feedbackFor(weighFeedback, weighFeedback(query).terms, hits, tokens) : null;
   const periods = weights.namedDate > 0 ? parseQueryDates(query) : [];
   const lineage = readLineage(
     index.db,
@@ -113,8 +117,9 @@ export async function searchSessions(
       match.chainQuality = chain.chainQuality;
     } else if (fromTeam?.chainQuality != null) match.chainQuality = fromTeam.chainQuality;
     const best = sessionHits.slice(0, PASSAGE_CHUNKS);
-    if (weighted !== null) {
-      match.passageSimilarity = Math.max(0, ...best.map((hit) => bestPassageSimilarity(tokens(hit), weighted)));
+    const passageQuery = fromTeam !== undefined && teamWeighted !== null ? teamWeighted : weighted;
+    if (passageQuery !== null) {
+      match.passageSimilarity = Math.max(0, ...best.map((hit) => bestPassageSimilarity(tokens(hit), passageQuery)));
     }
     if (feedback !== null) {
       // The whole chunk is the window: feedback words are the topic's, not a phrase's.
@@ -157,7 +162,7 @@ function chunkTokens(): (hit: ChunkHit) => string[] {
  * there are none.
  */
 function feedbackFor(
-  index: SessionIndex,
+  weigh: (text: string) => WeightedQuery,
   queryTerms: readonly string[],
   hits: readonly ChunkHit[],
   tokens: (hit: ChunkHit) => string[],
@@ -171,7 +176,7 @@ function feedbackFor(
   );
   if (candidates.length === 0) return null;
   // Tokens go back through the query path: a token the tokenizer would change comes back as another and drops out.
-  const known = index.weighQuery(candidates.map((candidate) => candidate.term).join(" "));
+  const known = weigh(candidates.map((candidate) => candidate.term).join(" "));
   const idf = new Map(known.terms.map((term, i) => [term, known.idf[i] ?? 0]));
   const scored = candidates
     .filter((candidate) => idf.has(candidate.term))

@@ -1,18 +1,36 @@
 // The team server's candidate chunks made into hits the local ranking takes as they are: each chunk scored with
-// the local index's own BM25 (its terms, idf, mean chunk length and calibration reference: session-index bm25Model,
-// core/search/bm25-score.ts), so a chunk scores exactly what it would score in the local index, and a teammate's
-// session and a local one are ranked by the same kind of number (docs/team.md "Search").
-import { calibrateBm25 } from "../core/search/bm25-calibration.ts";
-import { type Bm25Model, ftsTokens, scoreBm25 } from "../core/search/bm25-score.ts";
+// BM25 over the team's own corpus (its statistics kept on the server, migration 5: src/team/term-stats.ts), with the
+// terms, idf, mean chunk length and calibration reference the local index would derive from those statistics
+// (core/search/bm25-score.ts), so a chunk scores the same for every member whatever their own index holds, and the
+// calibrated similarity is the same kind of number as a local chunk's (docs/team.md "Search"). A server without
+// statistics (schema older than 5) gets the local index's, as before.
+import {
+  calibrateBm25,
+  inverseDocumentFrequency,
+  referenceScore,
+  selectDiscriminatingTerms,
+} from "../core/search/bm25-calibration.ts";
+import {
+  type Bm25Model,
+  type CorpusStatistics,
+  ftsTokens,
+  queryTermsOf,
+  scoreBm25,
+  weighWithStatistics,
+} from "../core/search/bm25-score.ts";
+import { FEEDBACK_CANDIDATES, FEEDBACK_DOCUMENTS, feedbackTerms } from "../core/search/feedback.ts";
 import type { ChunkHit, IndexedSession, MemoryType, TeamOrigin } from "../core/search/model.ts";
+import type { WeightedQuery } from "../core/search/passage.ts";
 import { tokenizeForSearch } from "../core/search/tokens.ts";
-import type { TeamCandidates, TeamSessionRow } from "../team/search.ts";
-import type { SessionIndex } from "./session-index/session-index.ts";
+import type { TeamCandidates, TeamChunkRow, TeamSessionRow, TeamWeighing } from "../team/search.ts";
+import { planPostings, type SessionIndex } from "./session-index/session-index.ts";
 
 export interface TeamHits {
   hits: ChunkHit[];
   sessions: Map<string, { session: IndexedSession; totalChunks: number; chainQuality: number | null }>;
   origins: Map<string, TeamOrigin>;
+  /** Weighs text by the team's statistics (the team's sessions' passages and feedback); absent without them. */
+  weigh?: (text: string) => WeightedQuery;
 }
 
 const MEMORY_TYPES = new Set<string>(["PATTERN", "WORKING_SOLUTION", "WAITING"]);
@@ -28,7 +46,8 @@ export function scoreTeamCandidates(
   candidates: TeamCandidates,
   options: { skipLocal: boolean },
 ): TeamHits {
-  const model = index.bm25Model(query);
+  const statistics = candidates.statistics ?? null;
+  const model = statistics === null ? index.bm25Model(query) : teamBm25Model(query, statistics);
   const hits: ChunkHit[] = [];
   const sessions: TeamHits["sessions"] = new Map();
   const origins = new Map<string, TeamOrigin>();
@@ -39,7 +58,7 @@ export function scoreTeamCandidates(
     if (row === undefined) continue;
     const local = localIds.has(row.id);
     if (local && options.skipLocal) continue;
-    const similarity = calibrateBm25(scoreBm25(ftsTokens(tokenizeForSearch(chunk.text)), model), model.reference);
+    const similarity = chunkSimilarity(chunk, model);
     if (!(similarity > 0)) continue;
     hits.push({
       chunkId: nextId--,
@@ -65,7 +84,80 @@ export function scoreTeamCandidates(
       });
     }
   }
-  return { hits: hits.sort((a, b) => b.similarity - a.similarity), sessions, origins };
+  const sorted = hits.sort((a, b) => b.similarity - a.similarity);
+  if (statistics === null) return { hits: sorted, sessions, origins };
+  return { hits: sorted, sessions, origins, weigh: (text) => weighWithStatistics(text, statistics) };
+}
+
+/**
+ * The query's BM25 model over a corpus's statistics: what the session index's bm25Model derives from its own (the
+ * discriminating terms within the postings budget, their idf, the mean tokens per chunk, the reference).
+ */
+export function teamBm25Model(query: string, statistics: CorpusStatistics): Bm25Model {
+  const terms = queryTermsOf(query);
+  if (terms.length === 0) return { terms: [], idf: [], averageTokens: 0, reference: 0 };
+  const total = statistics.chunks;
+  const frequencies = terms.map((term) => statistics.docs.get(term) ?? 0);
+  const kept = selectDiscriminatingTerms(terms, frequencies, total);
+  const plan = planPostings(
+    kept,
+    kept.map((term) => frequencies[terms.indexOf(term)] ?? 0),
+    total,
+  );
+  return {
+    terms: plan.terms,
+    idf: plan.terms.map((term) => inverseDocumentFrequency(frequencies[terms.indexOf(term)] ?? 0, total)),
+    averageTokens: total > 0 ? statistics.tokens / total : 0,
+    reference: referenceScore(frequencies, total),
+  };
+}
+
+/**
+ * A team search weighed by the team's statistics (src/team/search.ts TeamWeighing): the query's terms are read
+ * first, the server's full-text search is given the words the team's BM25 would match on, and, with `feedback`
+ * (a team-only search, whose feedback words come from team chunks alone), the statistics of the words the best
+ * candidates share are read too, so search-sessions.ts weighs them by the team's corpus.
+ */
+export function teamWeighing(query: string, options: { feedback: boolean }): TeamWeighing {
+  return {
+    terms: queryTermsOf(query),
+    queryText: (statistics) => teamQueryText(query, teamBm25Model(query, statistics)),
+    ...(options.feedback
+      ? {
+          moreTerms: (chunks: readonly TeamChunkRow[], statistics: CorpusStatistics) => {
+            // As search-sessions.ts feedbackFor picks them: the best chunks by similarity, weighted by it.
+            const model = teamBm25Model(query, statistics);
+            const top = chunks
+              .map((chunk) => ({ chunk, similarity: chunkSimilarity(chunk, model) }))
+              .filter((scored) => scored.similarity > 0)
+              .sort((a, b) => b.similarity - a.similarity)
+              .slice(0, FEEDBACK_DOCUMENTS);
+            const queryTerms = weighWithStatistics(query, statistics).terms;
+            const candidates = feedbackTerms(
+              top.map((scored) => ({
+                tokens: tokenizeForSearch(scored.chunk.text).split(" "),
+                weight: scored.similarity,
+              })),
+              new Set(queryTerms),
+              FEEDBACK_CANDIDATES,
+            );
+            return candidates.length === 0 ? [] : queryTermsOf(candidates.map((candidate) => candidate.term).join(" "));
+          },
+        }
+      : {}),
+  };
+}
+
+/** A chunk's tokens, remembered for the search (the weighing and the scoring both read them). */
+const chunkTokenCache = new WeakMap<TeamChunkRow, string[]>();
+
+function chunkSimilarity(chunk: TeamChunkRow, model: Bm25Model): number {
+  let tokens = chunkTokenCache.get(chunk);
+  if (tokens === undefined) {
+    tokens = ftsTokens(tokenizeForSearch(chunk.text));
+    chunkTokenCache.set(chunk, tokens);
+  }
+  return calibrateBm25(scoreBm25(tokens, model), model.reference);
 }
 
 /**

@@ -7,7 +7,7 @@ import { hideSecrets } from "../core/team/server-url.ts";
 import { describeError } from "../errors.ts";
 import { knownPasswords } from "../team/connect.ts";
 import type { KeptTeamConnection } from "../team/kept-connection.ts";
-import { searchTeam, type TeamCandidates } from "../team/search.ts";
+import { searchTeam, type TeamCandidates, type TeamWeighing } from "../team/search.ts";
 import { requireJoinedTeam } from "./search-scope.ts";
 import { CHUNK_CANDIDATES } from "./search-sessions.ts";
 
@@ -28,6 +28,7 @@ export function startTeamFetch(
   filters: SearchFilters,
   projectContains: string | undefined,
   kept?: KeptTeamConnection,
+  weighing?: TeamWeighing,
 ): Promise<TeamFetch> {
   const { url, name } = requireJoinedTeam(config, "team");
   const limitMs = config.team.connectTimeoutMs;
@@ -48,6 +49,7 @@ export function startTeamFetch(
         ...(filters.until === undefined ? {} : { until: filters.until }),
       },
       ...(projectContains === undefined ? {} : { projectContains }),
+      ...(weighing === undefined ? {} : { weighing }),
     },
     kept,
   ).then(

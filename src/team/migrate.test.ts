@@ -36,11 +36,13 @@ describe.skipIf(cluster === null)(
       );
       expect(tables.rows).toEqual([
         { relname: "chunks", relrowsecurity: true, relforcerowsecurity: true },
+        { relname: "corpus_stats", relrowsecurity: true, relforcerowsecurity: true },
         { relname: "members", relrowsecurity: true, relforcerowsecurity: true },
         { relname: "projects", relrowsecurity: true, relforcerowsecurity: true },
         { relname: "schema_version", relrowsecurity: false, relforcerowsecurity: false },
         { relname: "sessions", relrowsecurity: true, relforcerowsecurity: true },
         { relname: "teams", relrowsecurity: true, relforcerowsecurity: true },
+        { relname: "term_stats", relrowsecurity: true, relforcerowsecurity: true },
         { relname: "transcripts", relrowsecurity: true, relforcerowsecurity: true },
       ]);
       const versions = await pg.sql("SELECT version FROM ctx_team.schema_version", "fresh");

@@ -14,7 +14,11 @@ import {
 } from "../core/team/migrations.ts";
 import { CtxError } from "../errors.ts";
 import type { TeamClient } from "./connect.ts";
+import { countUncountedChunks } from "./term-stats.ts";
 import { WritableSchemaSchema } from "./writable-schemas.ts";
+
+/** The migration that added the team's term statistics (core/team/migrations.ts TERM_STATISTICS). */
+const TERM_STATISTICS_VERSION = 5;
 
 export const TeamMigrateResultSchema = z.object({
   server: z.string(),
@@ -79,6 +83,9 @@ export async function migrateTeamSchema(
     }
     if (applied.length > 0) await regrantMembers(client);
     await client.query("COMMIT");
+    // Chunks pushed before migration 5 are counted into the team's statistics here, outside the migration's
+    // transaction (in batches that commit on their own; running migrate again finishes a cut-off run).
+    if (latest >= TERM_STATISTICS_VERSION) await countUncountedChunks(client);
     return { from, to: Math.max(from, latest), applied };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});

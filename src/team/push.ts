@@ -13,6 +13,7 @@ import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import * as zlib from "node:zlib";
+import { chunkTerms } from "../core/search/bm25-score.ts";
 import { storableJson } from "../core/text/postgres-text.ts";
 import { CtxError } from "../errors.ts";
 import { unpackChunkText } from "../search/session-index/chunk-text.ts";
@@ -142,6 +143,21 @@ interface ChunkRow {
   memoryType: string | null;
   startsExchange: boolean;
   lastUuid: string | null;
+}
+
+/**
+ * The chunks' terms for the team's statistics (migration 5; core/search/bm25-score.ts chunkTerms): each one's
+ * distinct tokens, space-separated (a token holds no space), and how many tokens it has. The server counts them.
+ */
+function termsParameters(chunks: readonly { text: string }[]): [string[], number[]] {
+  const terms: string[] = [];
+  const tokens: number[] = [];
+  for (const chunk of chunks) {
+    const counted = chunkTerms(chunk.text);
+    terms.push(counted.terms.join(" "));
+    tokens.push(counted.tokens);
+  }
+  return [terms, tokens];
 }
 
 interface TranscriptRow {
@@ -458,20 +474,23 @@ async function writeBatch(
            SELECT $1::bigint AS team_id, u.session_id, u.source, u.chunk_index, u.start_offset, u.first_message,
                   u.last_message, u.text, u.token_count, u.has_code,
                   pg_catalog.string_to_array(u.languages, E'\\x1f'::text) AS languages, u.memory_type,
-                  u.starts_exchange, u.last_uuid
+                  u.starts_exchange, u.last_uuid, pg_catalog.string_to_array(u.terms, ' '::text) AS terms,
+                  u.term_tokens
            FROM ROWS FROM (
              pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::integer[]),
              pg_catalog.unnest($5::bigint[]), pg_catalog.unnest($6::integer[]), pg_catalog.unnest($7::integer[]),
              pg_catalog.unnest($8::text[]), pg_catalog.unnest($9::integer[]), pg_catalog.unnest($10::boolean[]),
              pg_catalog.unnest($11::text[]), pg_catalog.unnest($12::text[]), pg_catalog.unnest($13::boolean[]),
-             pg_catalog.unnest($14::text[])
+             pg_catalog.unnest($14::text[]), pg_catalog.unnest($15::text[]), pg_catalog.unnest($16::integer[])
            )
                 AS u(session_id, source, chunk_index, start_offset, first_message, last_message, text, token_count,
-                     has_code, languages, memory_type, starts_exchange, last_uuid))
+                     has_code, languages, memory_type, starts_exchange, last_uuid, terms, term_tokens))
          INSERT INTO ctx_team.chunks AS c (team_id, session_id, source, chunk_index, start_offset, first_message,
-           last_message, text, token_count, has_code, languages, memory_type, starts_exchange, last_uuid)
+           last_message, text, token_count, has_code, languages, memory_type, starts_exchange, last_uuid, terms,
+           term_tokens)
          SELECT u.team_id, u.session_id, u.source, u.chunk_index, u.start_offset, u.first_message, u.last_message,
-                u.text, u.token_count, u.has_code, u.languages, u.memory_type, u.starts_exchange, u.last_uuid
+                u.text, u.token_count, u.has_code, u.languages, u.memory_type, u.starts_exchange, u.last_uuid, u.terms,
+                u.term_tokens
          FROM u
          -- A scalar subquery, not NOT EXISTS: it stays one primary-key probe per row, where an anti-join could be
          -- planned as a scan of the whole table.
@@ -480,14 +499,17 @@ async function writeBatch(
                    o.memory_type, o.starts_exchange, o.last_uuid)
                   IS NOT DISTINCT FROM (u.start_offset, u.first_message, u.last_message, u.text, u.token_count,
                    u.has_code, u.languages, u.memory_type, u.starts_exchange, u.last_uuid)
+                  -- One pushed before the server kept term statistics is sent again, with its terms.
+                  AND o.terms IS NOT NULL
            FROM ctx_team.chunks o
            WHERE o.team_id = u.team_id AND o.session_id = u.session_id AND o.source = u.source
              AND o.chunk_index = u.chunk_index), false)
          ON CONFLICT (team_id, session_id, source, chunk_index) DO UPDATE SET start_offset = excluded.start_offset,
            first_message = excluded.first_message, last_message = excluded.last_message, text = excluded.text,
            token_count = excluded.token_count, has_code = excluded.has_code, languages = excluded.languages,
-           memory_type = excluded.memory_type, starts_exchange = excluded.starts_exchange, last_uuid = excluded.last_uuid
-         WHERE (c.start_offset, c.first_message, c.last_message, c.text, c.token_count, c.has_code, c.languages,
+           memory_type = excluded.memory_type, starts_exchange = excluded.starts_exchange, last_uuid = excluded.last_uuid,
+           terms = excluded.terms, term_tokens = excluded.term_tokens
+         WHERE c.terms IS NULL OR (c.start_offset, c.first_message, c.last_message, c.text, c.token_count, c.has_code, c.languages,
                 c.memory_type, c.starts_exchange, c.last_uuid)
            IS DISTINCT FROM (excluded.start_offset, excluded.first_message, excluded.last_message, excluded.text,
                 excluded.token_count, excluded.has_code, excluded.languages, excluded.memory_type,
@@ -507,6 +529,7 @@ async function writeBatch(
           part.map((c) => c.memoryType),
           part.map((c) => c.startsExchange),
           part.map((c) => c.lastUuid),
+          ...termsParameters(part),
         ],
       );
     }

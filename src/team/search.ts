@@ -1,13 +1,15 @@
 // Team search's server side: the candidate chunks of the member's team for a query, from PostgreSQL full-text search
 // (ctx_team.chunks.search, a tsvector of the 'english' configuration with a GIN index), and their sessions with the
 // author's handle and the project's identity. Row-level security scopes every row to the member's teams; the team id
-// narrows to the one joined. Scoring is not done here: the candidates' texts are scored on this machine with the
-// local index's own BM25 (src/search/search-sessions.ts, docs/team.md "Search"), so team and local scores compare.
+// narrows to the one joined. Scoring is not done here: the candidates' texts are scored on this machine with BM25 over
+// the team's statistics, read here too (./term-stats.ts; src/search/team-hits.ts, docs/team.md "Search").
+import type { CorpusStatistics } from "../core/search/bm25-score.ts";
 import type { SearchFilters } from "../core/search/model.ts";
 import { CtxError } from "../errors.ts";
 import { type TeamClient, type TeamConnectOptions, withTeamClient } from "./connect.ts";
 import { findMembership } from "./inspect.ts";
 import type { KeptTeamConnection } from "./kept-connection.ts";
+import { readTeamStatistics } from "./term-stats.ts";
 
 /** A team chunk the server's full-text search proposed (text as pushed: redacted). */
 export interface TeamChunkRow {
@@ -42,6 +44,22 @@ export interface TeamSessionRow {
 export interface TeamCandidates {
   chunks: TeamChunkRow[];
   sessions: Map<string, TeamSessionRow>;
+  /**
+   * The team's BM25 statistics (migration 5, ./term-stats.ts) for the terms the request's weighing asked about;
+   * null when the request had none, or the server keeps none (a schema older than 5).
+   */
+  statistics?: CorpusStatistics | null;
+}
+
+/**
+ * How the searching machine weighs a search by the team's own statistics (src/search/team-hits.ts teamWeighing):
+ * the terms read first, the text the server's full-text search is then given, and the terms to read once the
+ * candidates are in (the feedback words their best chunks share).
+ */
+export interface TeamWeighing {
+  terms: readonly string[];
+  queryText(statistics: CorpusStatistics): string;
+  moreTerms?(chunks: readonly TeamChunkRow[], statistics: CorpusStatistics): string[];
 }
 
 export interface TeamSearchRequest {
@@ -51,6 +69,8 @@ export interface TeamSearchRequest {
   filters?: Pick<SearchFilters, "since" | "until">;
   /** Keep only projects whose identity contains this text (case-insensitive). */
   projectContains?: string;
+  /** Weigh by the team's statistics; absent: `query` is sent as it is and no statistics are read. */
+  weighing?: TeamWeighing;
 }
 
 /**
@@ -75,6 +95,9 @@ export async function fetchTeamCandidates(
       hint: "check `ctx team status`; the administrator adds members with `ctx team add-member`",
     });
   }
+  const weighing = request.weighing;
+  const statistics = weighing === undefined ? null : await readTeamStatistics(client, member.id, weighing.terms);
+  const query = weighing === undefined || statistics === null ? request.query : weighing.queryText(statistics);
   const since = request.filters?.since;
   const until = request.filters?.until;
   const filtered = since !== undefined || until !== undefined || request.projectContains !== undefined;
@@ -102,7 +125,7 @@ export async function fetchTeamCandidates(
       ORDER BY c.rank DESC`,
     [
       member.id,
-      request.query,
+      query,
       filtered ? request.limit * FILTERED_FACTOR : request.limit,
       since === undefined ? null : new Date(since).toISOString(),
       until === undefined ? null : new Date(until).toISOString(),
@@ -118,7 +141,15 @@ export async function fetchTeamCandidates(
     lastUuid: row.last_uuid,
   }));
   const ids = [...new Set(chunks.map((chunk) => chunk.sessionId))];
-  return { chunks, sessions: ids.length === 0 ? new Map() : await readTeamSessions(client, member.id, ids) };
+  const sessions =
+    ids.length === 0 ? new Map<string, TeamSessionRow>() : await readTeamSessions(client, member.id, ids);
+  if (weighing === undefined || statistics === null) return { chunks, sessions, statistics };
+  const asked = new Set(weighing.terms);
+  const more = (weighing.moreTerms?.(chunks, statistics) ?? []).filter((term) => !asked.has(term));
+  if (more.length === 0) return { chunks, sessions, statistics };
+  const extra = await readTeamStatistics(client, member.id, more);
+  const docs = new Map([...statistics.docs, ...(extra?.docs ?? [])]);
+  return { chunks, sessions, statistics: { ...statistics, docs } };
 }
 
 async function readTeamSessions(

@@ -126,12 +126,10 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
       forkable: true,
       local: false,
     });
-    // Same chunks, same dates, no lineage: every part of the score is equal, so the two sit side by side.
-    expect(bob?.components.bestSimilarity).toBeCloseTo(local?.components.bestSimilarity ?? -1, 12);
-    expect(bob?.components.passageSimilarity).toBeCloseTo(local?.components.passageSimilarity ?? -1, 12);
-    expect(bob?.score).toBeCloseTo(local?.score ?? -1, 12);
-    expect(bob?.rankScore).toBeCloseTo(local?.rankScore ?? -1, 12);
-    expect(Math.abs((bob?.rank ?? 0) - (local?.rank ?? 0))).toBe(1);
+    // Each side is scored by its own corpus's statistics (the local index's; the team's, here two copies of the same
+    // session, where every word is common: docs/team.md "Search"), each calibrated to the same 0..1 scale.
+    expect(bob?.components.bestSimilarity).toBeGreaterThan(0);
+    expect(local?.components.bestSimilarity).toBeGreaterThan(0);
     expect(bob?.forkCommand).toBe(`ctx fork ${BOB_COPY}`);
     expect(bob?.transcriptExists).toBe(false);
     // Alice's own pushed session is listed once, as the local session it is.
@@ -146,6 +144,13 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
     expect(ids.sort()).toEqual([BOB_COPY, PHOENIX].sort());
     const mine = result.candidates.find((c) => c.sessionId === PHOENIX);
     expect(mine?.team).toMatchObject({ author: "alice", local: true });
+    // Same chunks on the team, scored with the team's statistics, same dates, no lineage: every part of the score is
+    // equal, so the two sit side by side.
+    const bob = result.candidates.find((c) => c.sessionId === BOB_COPY);
+    expect(bob?.components.bestSimilarity).toBeCloseTo(mine?.components.bestSimilarity ?? -1, 12);
+    expect(bob?.components.passageSimilarity).toBeCloseTo(mine?.components.passageSimilarity ?? -1, 12);
+    expect(bob?.score).toBeCloseTo(mine?.score ?? -1, 12);
+    expect(Math.abs((bob?.rank ?? 0) - (mine?.rank ?? 0))).toBe(1);
     // On this machine: it forks as a local session, from its own folder.
     expect(mine?.forkCommand).toBe(`cd /home/marco/projects/spotter && claude --resume ${PHOENIX} --fork-session`);
   });

@@ -3,6 +3,7 @@
 // the transcript). The real flow, `ctx team push` writing the same rows, is tests/e2e/team-flow.test.ts.
 import { createHash } from "node:crypto";
 import { gzipSync, zstdCompressSync } from "node:zlib";
+import { chunkTerms } from "../../src/core/search/bm25-score.ts";
 import type { TeamClient } from "../../src/team/connect.ts";
 
 export interface TeamFixtureChunk {
@@ -84,9 +85,10 @@ export async function insertTeamSessions(
     const chunks = sessions.flatMap((session) => (session.chunks ?? []).map((chunk, i) => ({ session, chunk, i })));
     await client.query(
       `INSERT INTO ctx_team.chunks (team_id, session_id, chunk_index, start_offset, first_message, last_message, text,
-                                    memory_type, last_uuid)
-       SELECT $1, s, i, i * 1000, i * 2, i * 2 + 1, t, m, u
-         FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[]) AS x(s, i, t, m, u)`,
+                                    memory_type, last_uuid, terms, term_tokens)
+       SELECT $1, s, i, i * 1000, i * 2, i * 2 + 1, t, m, u, string_to_array(w, ' '), n
+         FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[])
+              AS x(s, i, t, m, u, w, n)`,
       [
         teamId,
         chunks.map((c) => c.session.id),
@@ -94,6 +96,9 @@ export async function insertTeamSessions(
         chunks.map((c) => c.chunk.text),
         chunks.map((c) => c.chunk.memoryType ?? null),
         chunks.map((c) => c.chunk.lastUuid ?? null),
+        // The terms push sends with each chunk, which the server counts into the team's statistics (migration 5).
+        chunks.map((c) => chunkTerms(c.chunk.text).terms.join(" ")),
+        chunks.map((c) => chunkTerms(c.chunk.text).tokens),
       ],
     );
     for (const session of sessions) {

@@ -1,10 +1,12 @@
 // FTS5's bm25() computed outside SQLite, for chunks the local index does not hold (a teammate's, fetched from the
 // team server): the same formula, constants and term set as the index's own MATCH, over the same token stream
-// (tokenizeForSearch, split as FTS5's unicode61 tokenizer splits it), with the statistics the caller passes. Given
-// the local index's statistics, a chunk scores exactly what it would score were it in the local index, so local
-// and team hits are the same kind of number (docs/team.md "Search"). Pure.
-import { BM25_K1 } from "./bm25-calibration.ts";
-import { FTS_SEPARATORS } from "./fts-query.ts";
+// (tokenizeForSearch, split as FTS5's unicode61 tokenizer splits it), with the statistics the caller passes: the
+// team's, kept on the server from each chunk's terms (chunkTerms, below), so a team chunk scores the same for every
+// member; given the local index's, exactly what it would score there (docs/team.md "Search"). Pure.
+import { BM25_K1, inverseDocumentFrequency, referenceScore, selectDiscriminatingTerms } from "./bm25-calibration.ts";
+import { FTS_SEPARATORS, selectQueryTerms } from "./fts-query.ts";
+import type { WeightedQuery } from "./passage.ts";
+import { tokenizeForSearch } from "./tokens.ts";
 
 /** FTS5's bm25() length normalisation (b = 0.75). */
 export const BM25_B = 0.75;
@@ -39,4 +41,39 @@ export function scoreBm25(tokens: readonly string[], model: Bm25Model): number {
     if (f > 0) score += (model.idf[i] ?? 0) * ((f * (BM25_K1 + 1)) / (f + norm));
   });
   return score;
+}
+
+/**
+ * A corpus's BM25 statistics for some terms: how many rows (chunks) it holds, their tokens in all, and how many rows
+ * hold each term (a term absent from `docs` is in none). The local index reads them from FTS5; the team server keeps
+ * them for the team's chunks (docs/team.md "Search").
+ */
+export interface CorpusStatistics {
+  chunks: number;
+  tokens: number;
+  docs: ReadonlyMap<string, number>;
+}
+
+/** What a chunk adds to a corpus's statistics: its distinct FTS5 tokens, and how many tokens it has. */
+export function chunkTerms(text: string): { terms: string[]; tokens: number } {
+  const tokens = ftsTokens(tokenizeForSearch(text));
+  return { terms: [...new Set(tokens)], tokens: tokens.length };
+}
+
+/** The query terms a corpus is asked about (the index's selectQueryTerms over the query's token stream). */
+export function queryTermsOf(text: string): string[] {
+  return selectQueryTerms(tokenizeForSearch(text));
+}
+
+/**
+ * The query weighed by a corpus's statistics, as the session index's weighQuery weighs it by its own: the
+ * discriminating terms, each one's idf, and the calibration reference over every query term.
+ */
+export function weighWithStatistics(text: string, statistics: CorpusStatistics): WeightedQuery {
+  const terms = queryTermsOf(text);
+  if (terms.length === 0) return { terms: [], idf: [], reference: 0 };
+  const frequencies = terms.map((term) => statistics.docs.get(term) ?? 0);
+  const kept = selectDiscriminatingTerms(terms, frequencies, statistics.chunks);
+  const idf = kept.map((term) => inverseDocumentFrequency(frequencies[terms.indexOf(term)] ?? 0, statistics.chunks));
+  return { terms: kept, idf, reference: referenceScore(frequencies, statistics.chunks) };
 }

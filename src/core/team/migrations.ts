@@ -257,6 +257,118 @@ ALTER TABLE ctx_team.sessions ADD CONSTRAINT sessions_project_of_author
   FOREIGN KEY (team_id, project_id, author) REFERENCES ctx_team.projects (team_id, id, added_by);
 `;
 
+/**
+ * Migration 5's counting statement: adds (`sign` 1) or removes (-1) the counted chunks `c` of `from` (those with
+ * terms), each under `author`, to ctx_team.corpus_stats and ctx_team.term_stats. Runs inside the trigger functions.
+ */
+function countTermsSql(sign: "1" | "-1", from: string, author: string, where = "true"): string {
+  return `WITH counted AS (
+      SELECT c.team_id, ${author} AS author, c.terms, least(c.term_tokens, char_length(c.text))::bigint AS tokens
+        FROM ${from} WHERE ${where} AND c.terms IS NOT NULL AND c.term_tokens IS NOT NULL
+    ), corpus AS (
+      INSERT INTO ctx_team.corpus_stats AS x (team_id, author, chunks, tokens)
+        SELECT c.team_id, c.author, ${sign} * count(*), ${sign} * sum(c.tokens)
+          FROM counted c GROUP BY c.team_id, c.author ORDER BY c.team_id, c.author
+        ON CONFLICT (team_id, author) DO UPDATE SET chunks = x.chunks + excluded.chunks, tokens = x.tokens + excluded.tokens
+    )
+    INSERT INTO ctx_team.term_stats AS x (team_id, term, author, docs)
+      SELECT c.team_id, t.term, c.author, ${sign} * count(*)
+        FROM counted c, LATERAL (SELECT DISTINCT u.term FROM unnest(c.terms) AS u(term)
+                                  WHERE char_length(u.term) BETWEEN 1 AND 256) t
+       GROUP BY c.team_id, t.term, c.author ORDER BY c.team_id, t.term, c.author
+      ON CONFLICT (team_id, term, author) DO UPDATE SET docs = x.docs + excluded.docs;`;
+}
+
+// The team's own term statistics (issue 31, docs/team.md "Search"): team chunks are scored with BM25 over the
+// team's corpus, not the searching machine's index, so a chunk scores the same for every member, one who has just
+// joined included. The tokens are ctx's own (core/search/tokens.ts, stemmed), which PostgreSQL cannot compute: the
+// pushing client sends each chunk's distinct tokens (`terms`) and token count (`term_tokens`) with the chunk, and
+// triggers owned by the administrator (SECURITY DEFINER) count them into per-author rows, which members may only
+// read. A member therefore moves the statistics only by writing chunks of their own sessions (what row-level security
+// already lets them do), and only by what a chunk holding those words would: each term counts once per chunk and the
+// token count is capped at the text's length. Rows are per author so that members pushing at once never wait on one
+// another's row locks; a search sums them. Chunks pushed before this version have `terms` NULL and are not counted
+// until `ctx team migrate` fills them in (src/team/term-stats.ts: the administrator's ctx tokenizes the stored texts).
+// A session's delete (unshare, forget) uncounts its chunks before the cascade removes them, while its author is known.
+const TERM_STATISTICS = `
+ALTER TABLE ctx_team.chunks ADD COLUMN terms text[], ADD COLUMN term_tokens integer CHECK (term_tokens >= 0);
+CREATE INDEX chunks_uncounted ON ctx_team.chunks (team_id) WHERE terms IS NULL;
+
+CREATE TABLE ctx_team.term_stats (
+  team_id bigint NOT NULL REFERENCES ctx_team.teams(id) ON DELETE CASCADE,
+  term text NOT NULL,
+  author name NOT NULL,
+  docs bigint NOT NULL,
+  PRIMARY KEY (team_id, term, author)
+);
+CREATE TABLE ctx_team.corpus_stats (
+  team_id bigint NOT NULL REFERENCES ctx_team.teams(id) ON DELETE CASCADE,
+  author name NOT NULL,
+  chunks bigint NOT NULL,
+  tokens bigint NOT NULL,
+  PRIMARY KEY (team_id, author)
+);
+ALTER TABLE ctx_team.term_stats ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.term_stats FORCE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.corpus_stats ENABLE ROW LEVEL SECURITY;
+ALTER TABLE ctx_team.corpus_stats FORCE ROW LEVEL SECURITY;
+CREATE POLICY administrator ON ctx_team.term_stats TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY administrator ON ctx_team.corpus_stats TO CURRENT_USER USING (true) WITH CHECK (true);
+CREATE POLICY team_reads ON ctx_team.term_stats FOR SELECT
+  USING (team_id IN (SELECT ctx_team.member_teams(current_user)));
+CREATE POLICY team_reads ON ctx_team.corpus_stats FOR SELECT
+  USING (team_id IN (SELECT ctx_team.member_teams(current_user)));
+
+-- Counting is one statement per trigger: each chunk's distinct terms (a term counts once per chunk, and one longer
+-- than any token ctx makes not at all), its token count capped at its text's length, summed per author.
+CREATE FUNCTION ctx_team.chunk_terms_inserted() RETURNS trigger
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+  AS $$
+  BEGIN
+    ${countTermsSql("1", "new_rows c JOIN ctx_team.sessions s ON s.team_id = c.team_id AND s.id = c.session_id", "s.author")}
+    RETURN NULL;
+  END
+  $$;
+CREATE FUNCTION ctx_team.chunk_terms_deleted() RETURNS trigger
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+  AS $$
+  BEGIN
+    -- A chunk whose session is already gone was uncounted with it (session_terms_uncounted).
+    ${countTermsSql("-1", "old_rows c JOIN ctx_team.sessions s ON s.team_id = c.team_id AND s.id = c.session_id", "s.author")}
+    RETURN NULL;
+  END
+  $$;
+CREATE FUNCTION ctx_team.chunk_terms_updated() RETURNS trigger
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+  AS $$
+  BEGIN
+    ${countTermsSql("-1", "old_rows c JOIN ctx_team.sessions s ON s.team_id = c.team_id AND s.id = c.session_id", "s.author")}
+    ${countTermsSql("1", "new_rows c JOIN ctx_team.sessions s ON s.team_id = c.team_id AND s.id = c.session_id", "s.author")}
+    RETURN NULL;
+  END
+  $$;
+CREATE FUNCTION ctx_team.session_terms_uncounted() RETURNS trigger
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+  AS $$
+  BEGIN
+    ${countTermsSql("-1", "ctx_team.chunks c", "OLD.author", "c.team_id = OLD.team_id AND c.session_id = OLD.id")}
+    RETURN OLD;
+  END
+  $$;
+REVOKE ALL ON FUNCTION ctx_team.chunk_terms_inserted() FROM PUBLIC;
+REVOKE ALL ON FUNCTION ctx_team.chunk_terms_deleted() FROM PUBLIC;
+REVOKE ALL ON FUNCTION ctx_team.chunk_terms_updated() FROM PUBLIC;
+CREATE TRIGGER terms_inserted AFTER INSERT ON ctx_team.chunks REFERENCING NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION ctx_team.chunk_terms_inserted();
+CREATE TRIGGER terms_updated AFTER UPDATE ON ctx_team.chunks REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION ctx_team.chunk_terms_updated();
+CREATE TRIGGER terms_deleted AFTER DELETE ON ctx_team.chunks REFERENCING OLD TABLE AS old_rows
+  FOR EACH STATEMENT EXECUTE FUNCTION ctx_team.chunk_terms_deleted();
+CREATE TRIGGER terms_uncounted BEFORE DELETE ON ctx_team.sessions
+  FOR EACH ROW EXECUTE FUNCTION ctx_team.session_terms_uncounted();
+REVOKE ALL ON FUNCTION ctx_team.session_terms_uncounted() FROM PUBLIC;
+`;
+
 export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   {
     version: 1,
@@ -272,6 +384,11 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
     version: 4,
     name: "projects per author: a session's project row is one its author added",
     sql: PROJECTS_PER_AUTHOR,
+  },
+  {
+    version: 5,
+    name: "term statistics: the team's BM25 statistics, counted from the terms pushed with each chunk",
+    sql: TERM_STATISTICS,
   },
 ];
 
@@ -300,5 +417,7 @@ export function memberGrantStatements(role: string): string[] {
     `GRANT SELECT, INSERT, UPDATE, DELETE ON ${writable} TO ${role}`,
     `GRANT EXECUTE ON FUNCTION ${TEAM_SCHEMA}.member_teams(name) TO ${role}`,
     `GRANT EXECUTE ON FUNCTION ${TEAM_SCHEMA}.search_chunks(bigint, tsquery, tsquery, integer) TO ${role}`,
+    // Read only: the statistics are written by migration 5's triggers alone, as the administrator.
+    `GRANT SELECT ON ${TEAM_SCHEMA}.term_stats, ${TEAM_SCHEMA}.corpus_stats TO ${role}`,
   ];
 }

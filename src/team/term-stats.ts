@@ -1,0 +1,93 @@
+// The team's BM25 statistics on the server (migration 5, docs/team.md "Search"): read for a search's terms, and
+// filled in for chunks pushed before the server kept them. Team chunks are scored with these, so a chunk scores the
+// same for every member whatever their own index holds. The tokens are ctx's own (core/search/tokens.ts), which
+// PostgreSQL cannot compute: each chunk's terms come from the client that pushed it (src/team/push.ts) or, for older
+// chunks, from the administrator's ctx here; the server's triggers count them.
+import { type CorpusStatistics, chunkTerms } from "../core/search/bm25-score.ts";
+import type { TeamClient } from "./connect.ts";
+
+const pgCode = (error: unknown) => (error as { code?: unknown }).code;
+
+/**
+ * The team's statistics for `terms` (summed over the authors' rows); null on a server without them (schema older
+ * than 5: no such table), where the caller falls back to its local index's.
+ */
+export async function readTeamStatistics(
+  client: TeamClient,
+  teamId: string,
+  terms: readonly string[],
+): Promise<CorpusStatistics | null> {
+  try {
+    const { rows } = await client.query<{ term: string | null; docs: string; tokens: string | null }>(
+      `SELECT NULL::text AS term, coalesce(pg_catalog.sum(c.chunks), 0)::text AS docs,
+              coalesce(pg_catalog.sum(c.tokens), 0)::text AS tokens
+         FROM ctx_team.corpus_stats c WHERE c.team_id = $1::bigint
+       UNION ALL
+       SELECT t.term, pg_catalog.sum(t.docs)::text, NULL
+         FROM ctx_team.term_stats t WHERE t.team_id = $1::bigint AND t.term = ANY($2::text[])
+        GROUP BY t.term`,
+      [teamId, [...new Set(terms)]],
+    );
+    let chunks = 0;
+    let tokens = 0;
+    const docs = new Map<string, number>();
+    for (const row of rows) {
+      if (row.term === null) {
+        chunks = Math.max(0, Number(row.docs));
+        tokens = Math.max(0, Number(row.tokens));
+      } else docs.set(row.term, Math.max(0, Number(row.docs)));
+    }
+    return { chunks, tokens, docs };
+  } catch (error) {
+    if (pgCode(error) === "42P01") return null;
+    throw error;
+  }
+}
+
+/** Chunks read and counted per round trip. */
+const FILL_BATCH = 2_000;
+
+/**
+ * Counts the chunks pushed before the server kept statistics (terms NULL): their stored texts tokenized here, their
+ * terms written back, and the server's trigger counts them. Run by the administrator after `ctx team migrate` (the
+ * administrator's policy reaches every row); each batch commits on its own, so a cut-off run resumes where it
+ * stopped. Returns how many chunks it counted.
+ */
+export async function countUncountedChunks(client: TeamClient, signal?: AbortSignal): Promise<number> {
+  let counted = 0;
+  for (;;) {
+    if (signal?.aborted === true) return counted;
+    const { rows } = await client.query<{
+      team_id: string;
+      session_id: string;
+      source: string;
+      chunk_index: number;
+      text: string;
+    }>(
+      `SELECT c.team_id, c.session_id, c.source, c.chunk_index, c.text FROM ctx_team.chunks c
+        WHERE c.terms IS NULL LIMIT $1::integer`,
+      [FILL_BATCH],
+    );
+    if (rows.length === 0) return counted;
+    const terms = rows.map((row) => chunkTerms(row.text));
+    const updated = await client.query(
+      `UPDATE ctx_team.chunks c SET terms = pg_catalog.string_to_array(u.terms, ' '), term_tokens = u.tokens
+         FROM ROWS FROM (pg_catalog.unnest($1::bigint[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]),
+                         pg_catalog.unnest($4::integer[]), pg_catalog.unnest($5::text[]), pg_catalog.unnest($6::integer[]))
+              AS u(team_id, session_id, source, chunk_index, terms, tokens)
+        WHERE c.team_id = u.team_id AND c.session_id = u.session_id AND c.source = u.source
+          AND c.chunk_index = u.chunk_index AND c.terms IS NULL`,
+      [
+        rows.map((row) => row.team_id),
+        rows.map((row) => row.session_id),
+        rows.map((row) => row.source),
+        rows.map((row) => row.chunk_index),
+        terms.map((t) => t.terms.join(" ")),
+        terms.map((t) => t.tokens),
+      ],
+    );
+    // None written (a role whose policy does not reach these rows): stop rather than read them again.
+    if ((updated.rowCount ?? 0) === 0) return counted;
+    counted += updated.rowCount ?? 0;
+  }
+}
