@@ -58,6 +58,6 @@ export async function run(): Promise<Record<string, unknown>> {
   }
   return {
     ...results,
-    goal: "lost 0, answeredTwice 0, partsMissing 0, partsDuplicated 0, drainAfterOutageSeconds <= 30, RSS flat; quiet and with a CPU hog",
+    goal: "lost 0, answeredTwice 0, partsMissing 0, partsDuplicated 0, drainAfterOutageSeconds (the replies the outage held back) <= 30, RSS flat; quiet and with a CPU hog",
   };
 }

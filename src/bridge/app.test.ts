@@ -54,6 +54,22 @@ describe("the webhook app", () => {
     ]);
   });
 
+  it("judges a token in the URL's query before reading: a wrong one is 401, a right one is read as usual", async () => {
+    const { hono, accepted } = app();
+    const postTo = (path: string) =>
+      hono.request(path, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+        body: form({ user_id: "7", text: "hi" }),
+      });
+    const wrong = await postTo("/webhook?token=wrong");
+    expect(wrong.status).toBe(401);
+    expect(wrong.headers.get("connection")).toBe("close");
+    expect(accepted).toHaveLength(0);
+    expect((await postTo("/webhook?token=right")).status).toBe(200);
+    expect(accepted).toHaveLength(1);
+  });
+
   it("answers health and unknown routes", async () => {
     const { hono } = await app();
     expect(await (await hono.request("/healthz")).json()).toEqual({ ok: true, version: "test", queued: 0 });

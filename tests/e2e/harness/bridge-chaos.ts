@@ -161,6 +161,14 @@ function failedTurnCauses(log: string): Record<string, number> {
   return causes;
 }
 
+function loadavg(): string {
+  try {
+    return readFileSync("/proc/loadavg", "utf8").trim();
+  } catch {
+    return "n/a";
+  }
+}
+
 /** `count` busy loops in child processes; the returned function ends them. */
 function startCpuHogs(count: number): () => void {
   const hogs: ChildProcess[] = Array.from({ length: count }, () =>
@@ -174,6 +182,7 @@ function startCpuHogs(count: number): () => void {
 export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally & Record<string, unknown>> {
   if (!existsSync(CTX_BIN)) throw new Error(`${CTX_BIN} is missing: run pnpm build first`);
   const wallStart = performance.now();
+  const loadavgAtStart = loadavg();
   const deadline = wallStart + options.deadlineSeconds * 1000;
   const seconds = () => round((performance.now() - wallStart) / 1000);
   const say = options.progress ?? (() => {});
@@ -193,7 +202,13 @@ export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally 
   const chatStats = { delivered: 0, failed: 0, reset: 0 };
   let outage = false;
   let outageEndedAt: number | null = null;
-  const outcome = (): PostFate => {
+  /** Messages whose reply the outage held back: a post of theirs failed during it. */
+  const heldByOutage = new Set<string>();
+  const outcome = (raw: string): PostFate => {
+    if (outage) {
+      const id = /MSG-u\d+-\d+/.exec(new URLSearchParams(raw).get("payload") ?? "")?.[0];
+      if (id !== undefined) heldByOutage.add(id);
+    }
     const fate: PostFate =
       outage || random() < options.postFailureRate ? (random() < 0.5 ? "fail" : "reset") : "deliver";
     chatStats[fate === "deliver" ? "delivered" : fate === "fail" ? "failed" : "reset"] += 1;
@@ -428,9 +443,24 @@ export async function runBridgeChaos(options: ChaosOptions): Promise<ChaosTally 
       conversationsStopped: count(log, /bridge: s-[0-9a-f]+ stopped: /g),
     },
     owedAtEnd: owed,
-    // From the outage's end until every reply accepted before it was whole in the chat (null: some never was).
-    drainAfterOutageSeconds: outageEndedAt === null ? null : drainSeconds(messages, timing, chat.posts, outageEndedAt),
+    // From the outage's end until every reply it held back (a post of it failed during the outage) was whole in the
+    // chat (null: some never was); and until every message accepted before its end was answered whole, the later
+    // messages of those conversations included (their Claude turns wait behind the reply owed, so this is bound by
+    // how fast Claude turns run on the machine).
+    drainAfterOutageSeconds:
+      outageEndedAt === null ? null : drainSeconds(messages, timing, chat.posts, outageEndedAt, heldByOutage),
+    repliesHeldByOutage: heldByOutage.size,
+    backlogDrainAfterOutageSeconds:
+      outageEndedAt === null ? null : drainSeconds(messages, timing, chat.posts, outageEndedAt),
+    duplicatedPostsAtSeconds: Object.fromEntries(
+      tally.duplicatedIds.map((id) => [
+        id,
+        chat.posts.filter((post) => post.text.includes(id)).map((post) => round((post.at - wallStart) / 1000)),
+      ]),
+    ),
+    loadavgAtEnd: loadavg(),
     cpuHogs: options.cpuHogs ?? 0,
+    loadavgAtStart,
     orphanedParts: orphans.split("\n").filter(Boolean).length,
     orphanedSamples: orphans.split("\n").filter(Boolean).slice(0, 5),
     diskFull: refused === null ? `${options.diskFullSeconds} s on a ${options.diskSize} tmpfs` : `skipped: ${refused}`,

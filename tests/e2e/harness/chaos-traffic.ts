@@ -90,6 +90,8 @@ export interface ChaosTally {
   unmatchedSamples: string[];
   /** Replies that reached the chat before the reply to an earlier message of the same person. */
   outOfOrder: number;
+  /** Messages with a part posted twice (the first few). */
+  duplicatedIds: string[];
   longestDeliveryDelaySeconds: number;
   p95DeliveryDelaySeconds: number;
 }
@@ -126,20 +128,21 @@ function repliesByMessage(posts: readonly RecordedPost[]): { seen: Map<string, R
 }
 
 /**
- * Seconds from `since` (an outage's end, performance.now()) until every reply accepted before it was whole in the
- * chat; null while one of them is not (never drained). 0 when nothing was owed then.
+ * Seconds from `since` (an outage's end, performance.now()) until every reply accepted before it (of the messages in
+ * `only`, when given) was whole in the chat; null while one of them is not (never drained). 0 when nothing was owed.
  */
 export function drainSeconds(
   messages: readonly ChaosMessage[],
   timing: ReadonlyMap<string, MessageTiming>,
   posts: readonly RecordedPost[],
   since: number,
+  only: ReadonlySet<string> | null = null,
 ): number | null {
   const { seen } = repliesByMessage(posts);
   let last = since;
   for (const message of messages) {
     const acceptedAt = timing.get(message.id)?.acceptedAt ?? null;
-    if (acceptedAt === null || acceptedAt > since) continue;
+    if (acceptedAt === null || acceptedAt > since || (only !== null && !only.has(message.id))) continue;
     const reply = seen.get(message.id);
     if (reply === undefined || reply.counts.size !== reply.total) return null;
     last = Math.max(last, reply.lastAt);
@@ -183,6 +186,7 @@ export function tallyChaos(
     unmatchedPosts: unmatched.length,
     unmatchedSamples: unmatched.slice(0, 5),
     outOfOrder: 0,
+    duplicatedIds: [],
     longestDeliveryDelaySeconds: 0,
     p95DeliveryDelaySeconds: 0,
   };
@@ -209,8 +213,10 @@ export function tallyChaos(
     tally.partsDelivered += reply.counts.size;
     tally.partsDuplicated += counts.reduce((sum, n) => sum + Math.max(0, n - 1), 0);
     const complete = reply.counts.size === reply.total;
-    if (counts.some((n) => n > 1)) tally.answeredTwice += 1;
-    else if (complete) tally.answeredExactlyOnce += 1;
+    if (counts.some((n) => n > 1)) {
+      tally.answeredTwice += 1;
+      if (tally.duplicatedIds.length < 5) tally.duplicatedIds.push(message.id);
+    } else if (complete) tally.answeredExactlyOnce += 1;
     if (!complete) {
       tally.lost += 1;
       tally.partsMissing += reply.total - reply.counts.size;

@@ -32,8 +32,8 @@ export type PostFate = "deliver" | "fail" | "reset";
 export interface MockSynologyOptions {
   /** false (benchmarks) keeps only each post's first 64 characters, so the record does not grow the heap. */
   keepText?: boolean;
-  /** Asked once per post not answered by a scripted failure (default: deliver). */
-  outcome?: () => PostFate;
+  /** Asked once per post not answered by a scripted failure (default: deliver); `raw` is the post's body. */
+  outcome?: (raw: string) => PostFate;
 }
 
 export async function startMockSynology(options: MockSynologyOptions = {}): Promise<MockSynology> {
@@ -52,7 +52,7 @@ export async function startMockSynology(options: MockSynologyOptions = {}): Prom
         response.end(next.body);
         return;
       }
-      const fate = options.outcome?.() ?? "deliver";
+      const fate = options.outcome?.(raw) ?? "deliver";
       if (fate === "reset") {
         request.socket.resetAndDestroy();
         return;
