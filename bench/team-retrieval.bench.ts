@@ -111,7 +111,12 @@ export async function run(): Promise<Record<string, unknown>> {
       team: { ...base.team, url: pg.url(role, `${role}-pw`, "library"), name: "eval" },
     });
     const now = newest + 60_000;
-    const measure = async (scope: "local" | "team", role: string, searchEnv: NodeJS.ProcessEnv, claudeDir: string) => {
+    const measure = async (
+      scope: "local" | "team" | "all",
+      role: string,
+      searchEnv: NodeJS.ProcessEnv,
+      claudeDir: string,
+    ) => {
       const outcomes: QueryOutcome[] = [];
       const notices = new Set<string>();
       let fromTeam = 0;
@@ -158,6 +163,9 @@ export async function run(): Promise<Record<string, unknown>> {
     const teamFull = await measure("team", MEMBERS[0] as string, env, data.claudeDir);
     const teamEmpty = await measure("team", NEWCOMER, memberEnv(NEWCOMER), emptyClaude);
     const teamUnrelated = await measure("team", UNRELATED, memberEnv(UNRELATED), unrelatedDir);
+    // `ctx search --team` (scope all): the team's sessions ranked with the member's own.
+    const allEmpty = await measure("all", NEWCOMER, memberEnv(NEWCOMER), emptyClaude);
+    const allUnrelated = await measure("all", UNRELATED, memberEnv(UNRELATED), unrelatedDir);
     const round = (n: number) => Math.round(n * 1000) / 1000;
     const difference = (team: typeof local) => ({
       hitAt1: round(team.overall.hitAt1 - local.overall.hitAt1),
@@ -179,20 +187,28 @@ export async function run(): Promise<Record<string, unknown>> {
       team: teamFull.overall,
       teamEmpty: teamEmpty.overall,
       teamUnrelated: teamUnrelated.overall,
+      allEmpty: allEmpty.overall,
+      allUnrelated: allUnrelated.overall,
       difference: difference(teamFull),
       differenceEmpty: difference(teamEmpty),
       differenceUnrelated: difference(teamUnrelated),
+      differenceAllEmpty: difference(allEmpty),
+      differenceAllUnrelated: difference(allUnrelated),
       byCategory: {
         local: local.byCategory,
         team: teamFull.byCategory,
         teamEmpty: teamEmpty.byCategory,
         teamUnrelated: teamUnrelated.byCategory,
+        allEmpty: allEmpty.byCategory,
+        allUnrelated: allUnrelated.byCategory,
       },
       msPerQuery: {
         local: local.msPerQuery,
         team: teamFull.msPerQuery,
         teamEmpty: teamEmpty.msPerQuery,
         teamUnrelated: teamUnrelated.msPerQuery,
+        allEmpty: allEmpty.msPerQuery,
+        allUnrelated: allUnrelated.msPerQuery,
       },
       /** Results shown, and how many came from the team server (scope team: all of them). */
       origin: {
@@ -200,8 +216,16 @@ export async function run(): Promise<Record<string, unknown>> {
         team: teamFull.origin,
         teamEmpty: teamEmpty.origin,
         teamUnrelated: teamUnrelated.origin,
+        allEmpty: allEmpty.origin,
+        allUnrelated: allUnrelated.origin,
       },
-      notices: { team: teamFull.notices, teamEmpty: teamEmpty.notices, teamUnrelated: teamUnrelated.notices },
+      notices: {
+        team: teamFull.notices,
+        teamEmpty: teamEmpty.notices,
+        teamUnrelated: teamUnrelated.notices,
+        allEmpty: allEmpty.notices,
+        allUnrelated: allUnrelated.notices,
+      },
     };
   } finally {
     for (const client of clients) await client.end().catch(() => {});

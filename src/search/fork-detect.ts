@@ -127,7 +127,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     // Weighed by the team's own statistics (./team-hits.ts teamWeighing); the words the local index would match on
     // are what a server without them is sent.
     const teamQuery = teamQueryFor(dbPath, query);
-    const weighing = teamWeighing(query, { feedback: scope === "team" });
+    const weighing = teamWeighing(query, { feedback: true });
     teamFetch = import("./team-scope.ts").then(({ startTeamFetch }) =>
       startTeamFetch(
         options.config,

@@ -5,6 +5,7 @@
 // (src/core/search/query-dates.ts), then all are ranked (src/core/search/ranking.ts, docs/search.md). A team
 // search adds the team server's chunks, scored as the local index scores (./team-hits.ts), to the same pool.
 import type { Config } from "../config/schema.ts";
+import { combineStatistics, queryTermsOf, weighWithStatistics } from "../core/search/bm25-score.ts";
 import {
   FEEDBACK_CANDIDATES,
   FEEDBACK_DOCUMENTS,
@@ -85,10 +86,19 @@ export async function searchSessions(
   for (const [id, found] of team?.sessions ?? []) if (!sessions.has(id)) sessions.set(id, found.session);
   const weights = options.search.weights;
   // Each session's passages are weighed by its own corpus's statistics: the local index's, or the team's (kept on
-  // the server, ./team-hits.ts). A team-only search takes its feedback words' weights from the team's too.
+  // the server, ./team-hits.ts). The feedback words, from the pool's best chunks, are weighed by the pool's corpus:
+  // the team's for a team-only search, the local index's and the team's together when both are searched (a word
+  // only local chunks hold counts as in none of the team's: its statistics were not read).
   const weighLocal = (text: string) => index.weighQuery(text);
   const weighTeam = team?.weigh;
-  const weighFeedback = !localResults && weighTeam !== undefined ? weighTeam : weighLocal;
+  const teamStatistics = team?.statistics;
+  const weighFeedback =
+    weighTeam === undefined || teamStatistics === undefined
+      ? weighLocal
+      : !localResults
+        ? weighTeam
+        : (text: string) =>
+            weighWithStatistics(text, combineStatistics(index.termStatistics(queryTermsOf(text)), teamStatistics));
   const weighted = weights.passageSimilarity > 0 ? weighLocal(query) : null;
   const teamWeighted = weights.passageSimilarity > 0 && weighTeam !== undefined ? weighTeam(query) : null;
   const tokens = chunkTokens();

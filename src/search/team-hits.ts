@@ -31,6 +31,8 @@ export interface TeamHits {
   origins: Map<string, TeamOrigin>;
   /** Weighs text by the team's statistics (the team's sessions' passages and feedback); absent without them. */
   weigh?: (text: string) => WeightedQuery;
+  /** The team's statistics the weighing reads (the query's terms and the feedback words'); absent without them. */
+  statistics?: CorpusStatistics;
 }
 
 const MEMORY_TYPES = new Set<string>(["PATTERN", "WORKING_SOLUTION", "WAITING"]);
@@ -86,7 +88,7 @@ export function scoreTeamCandidates(
   }
   const sorted = hits.sort((a, b) => b.similarity - a.similarity);
   if (statistics === null) return { hits: sorted, sessions, origins };
-  return { hits: sorted, sessions, origins, weigh: (text) => weighWithStatistics(text, statistics) };
+  return { hits: sorted, sessions, origins, statistics, weigh: (text) => weighWithStatistics(text, statistics) };
 }
 
 /**
@@ -114,9 +116,9 @@ export function teamBm25Model(query: string, statistics: CorpusStatistics): Bm25
 
 /**
  * A team search weighed by the team's statistics (src/team/search.ts TeamWeighing): the query's terms are read
- * first, the server's full-text search is given the words the team's BM25 would match on, and, with `feedback`
- * (a team-only search, whose feedback words come from team chunks alone), the statistics of the words the best
- * candidates share are read too, so search-sessions.ts weighs them by the team's corpus.
+ * first, the server's full-text search is given the words the team's BM25 would match on, and, with `feedback`, the
+ * statistics of the words the best team candidates share are read too, so search-sessions.ts weighs the feedback
+ * words by the team's corpus (scope team) or by the local and the team's together (scope all).
  */
 export function teamWeighing(query: string, options: { feedback: boolean }): TeamWeighing {
   return {

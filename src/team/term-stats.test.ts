@@ -176,9 +176,9 @@ describe.skipIf(cluster === null)(
 
     it("a chunk scores the same for every member, and one who has just joined (no index) gets the team's results", async () => {
       const base = defaultConfig();
-      const search = (role: string, query: string) =>
+      const search = (role: string, query: string, scope: "team" | "all" = "team") =>
         runForkDetect(
-          { query, limit: 10, scope: "team" },
+          { query, limit: 10, scope },
           {
             config: { ...base, team: { ...base.team, url: url(role), name: "web" } },
             env: member(role).env,
@@ -198,6 +198,8 @@ describe.skipIf(cluster === null)(
         expect(none.candidates.length).toBeGreaterThan(0);
         const shape = (r: typeof full) => r.candidates.map((c) => ({ id: c.sessionId, score: c.score }));
         expect(shape(other)).toEqual(shape(full));
+        // `ctx search --team` (scope all) with nothing local: the same as the team alone.
+        expect(shape(await search("carol", query, "all"))).toEqual(shape(none));
         expect(shape(none)).toEqual(shape(full));
       }
       // Chunk by chunk: the same candidates scored by three members' machines give the same similarities.

@@ -54,6 +54,13 @@ export interface CorpusStatistics {
   docs: ReadonlyMap<string, number>;
 }
 
+/** Two corpora's statistics as one corpus's (a term either does not list is in none of its chunks). */
+export function combineStatistics(a: CorpusStatistics, b: CorpusStatistics): CorpusStatistics {
+  const docs = new Map(a.docs);
+  for (const [term, n] of b.docs) docs.set(term, (docs.get(term) ?? 0) + n);
+  return { chunks: a.chunks + b.chunks, tokens: a.tokens + b.tokens, docs };
+}
+
 /** What a chunk adds to a corpus's statistics: its distinct FTS5 tokens, and how many tokens it has. */
 export function chunkTerms(text: string): { terms: string[]; tokens: number } {
   const tokens = ftsTokens(tokenizeForSearch(text));

@@ -260,6 +260,9 @@ ALTER TABLE ctx_team.sessions ADD CONSTRAINT sessions_project_of_author
 /**
  * Migration 5's counting statement: adds (`sign` 1) or removes (-1) the counted chunks `c` of `from` (those with
  * terms), each under `author`, to ctx_team.corpus_stats and ctx_team.term_stats. Runs inside the trigger functions.
+ * The (term, author) sums are hashed first and only they are sorted (the rows are written in key order, so two
+ * writers of one author's rows cannot deadlock): sorting every chunk's terms cost twice as much (a push of 1,600
+ * chunks: ~0.5 s against ~0.9 s, where the chunks' own INSERT costs ~0.8 s).
  */
 function countTermsSql(sign: "1" | "-1", from: string, author: string, where = "true"): string {
   return `WITH counted AS (
@@ -270,12 +273,15 @@ function countTermsSql(sign: "1" | "-1", from: string, author: string, where = "
         SELECT c.team_id, c.author, ${sign} * count(*), ${sign} * sum(c.tokens)
           FROM counted c GROUP BY c.team_id, c.author ORDER BY c.team_id, c.author
         ON CONFLICT (team_id, author) DO UPDATE SET chunks = x.chunks + excluded.chunks, tokens = x.tokens + excluded.tokens
+    ), terms AS MATERIALIZED (
+      SELECT c.team_id, t.term, c.author, count(*) AS docs
+        FROM counted c,
+             unnest(ARRAY(SELECT DISTINCT u.term FROM unnest(c.terms) AS u(term)
+                           WHERE char_length(u.term) BETWEEN 1 AND 256)) AS t(term)
+       GROUP BY c.team_id, t.term, c.author
     )
     INSERT INTO ctx_team.term_stats AS x (team_id, term, author, docs)
-      SELECT c.team_id, t.term, c.author, ${sign} * count(*)
-        FROM counted c, LATERAL (SELECT DISTINCT u.term FROM unnest(c.terms) AS u(term)
-                                  WHERE char_length(u.term) BETWEEN 1 AND 256) t
-       GROUP BY c.team_id, t.term, c.author ORDER BY c.team_id, t.term, c.author
+      SELECT t.team_id, t.term, t.author, ${sign} * t.docs FROM terms t ORDER BY t.team_id, t.term, t.author
       ON CONFLICT (team_id, term, author) DO UPDATE SET docs = x.docs + excluded.docs;`;
 }
 

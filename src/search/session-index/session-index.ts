@@ -9,7 +9,7 @@ import {
   referenceScore,
   selectDiscriminatingTerms,
 } from "../../core/search/bm25-calibration.ts";
-import type { Bm25Model } from "../../core/search/bm25-score.ts";
+import type { Bm25Model, CorpusStatistics } from "../../core/search/bm25-score.ts";
 import { buildFtsMatch, selectQueryTerms } from "../../core/search/fts-query.ts";
 import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../../core/search/model.ts";
 import type { WeightedQuery } from "../../core/search/passage.ts";
@@ -54,6 +54,8 @@ export interface SessionIndex {
    * so a chunk from elsewhere (the team server) scores what it would score here (core/search/bm25-score.ts).
    */
   bm25Model(query: string): Bm25Model;
+  /** This index's BM25 statistics for `terms` (its chunks, their tokens, each term's chunks), as FTS5 counts them. */
+  termStatistics(terms: readonly string[]): CorpusStatistics;
   getSession(id: string): IndexedSession | null;
   getSessions(ids: readonly string[]): Map<string, IndexedSession>;
   chunkCount(sessionId: string): number;
@@ -245,6 +247,14 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
       const kept = selectDiscriminatingTerms(terms, frequencies, total);
       const idf = kept.map((term) => inverseDocumentFrequency(frequencies[terms.indexOf(term)] ?? 0, total));
       return { terms: kept, idf, reference: referenceScore(frequencies, total) };
+    },
+    termStatistics(terms) {
+      const { total, frequencies } = corpusStatistics(terms);
+      return {
+        chunks: total,
+        tokens: readAverageTokens(db) * total,
+        docs: new Map(terms.map((term, i) => [term, frequencies[i] ?? 0])),
+      };
     },
     bm25Model(query) {
       const planned = planQuery(query);
