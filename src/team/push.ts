@@ -33,6 +33,7 @@ import { redactTranscriptBytes } from "../store/snapshots/redact-thread.ts";
 import { type SharedProject, sharedProjectOf } from "../store/team/team-state.ts";
 import { knownPasswords, type TeamClient, withTeamClient } from "./connect.ts";
 import { findMembership } from "./inspect.ts";
+import { readSchemaVersion, requireCurrentSchema } from "./migrate.ts";
 import { setAsideReason, writeSettingAside } from "./set-aside.ts";
 import { storableClient } from "./storable-client.ts";
 
@@ -202,6 +203,8 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
       async (connection) => {
         // Every value pushed is made storable on the way out (NUL, lone surrogates): core/text/postgres-text.ts.
         const client = storableClient(connection);
+        // A server older than this ctx has no column for the chunks' terms (schema 5): say so, rather than fail on it.
+        requireCurrentSchema(await readSchemaVersion(client));
         const member = await findMembership(client, options.team);
         if (member === null) {
           throw new CtxError("TEAM_REFUSED", `this role is not a member of team ${JSON.stringify(options.team)}`, {
