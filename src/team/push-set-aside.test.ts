@@ -3,14 +3,14 @@
 // cleaned, and found by the server's full-text search. A session the server refuses for its own data (here a chunk
 // type the server's CHECK does not know, as a newer ctx could write) is set aside with its reason, the others of its
 // batch land, `ctx team status` lists it, it is not tried again until it changes or `--retry-set-aside` asks.
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { mkdtempSync, realpathSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FIXTURE } from "../../tests/helpers/claude-projects.ts";
 import { runCliCaptured } from "../../tests/helpers/cli-run.ts";
 import { startPgCluster } from "../../tests/helpers/pg-cluster.ts";
+import { createTeamCheckout } from "../../tests/helpers/team-checkout.ts";
 import { openSessionIndex } from "../search/session-index/session-index.ts";
 import { enqueueSessionsUnder, outboxDepth } from "../search/session-index/team-outbox.ts";
 import { syncIndex } from "../search/sync/sync-index.ts";
@@ -63,30 +63,27 @@ describe.skipIf(cluster === null)(`push set aside${"skipReason" in started ? ` (
     await migrateTeam(pg.adminUrl("library"), { connectTimeoutMs: 5_000 });
     await addMember(pg.adminUrl("library"), { connectTimeoutMs: 5_000 }, { role: "alice", team: "web" });
     const base = realpathSync(mkdtempSync(join(tmpdir(), "ctx-team-set-aside-")));
-    repo = join(base, "spotter");
-    mkdirSync(repo, { recursive: true });
-    execFileSync("git", ["init", "-q", repo]);
-    execFileSync("git", ["-C", repo, "remote", "add", "origin", "https://github.com/acme/spotter.git"]);
-    claudeDir = join(base, "claude");
-    const folder = join(claudeDir, "projects", "-spotter");
-    mkdirSync(folder, { recursive: true });
-    for (const file of FILES) {
-      let text = readFileSync(file, "utf8").replaceAll('"cwd":"/home/marco/projects/spotter', `"cwd":"${repo}`);
-      const id = /"sessionId":"([^"]+)"/.exec(text)?.[1] as string;
-      if (file === FIXTURE.short) {
+    const checkout = createTeamCheckout({
+      base,
+      name: "spotter",
+      remote: "https://github.com/acme/spotter.git",
+      files: FILES,
+      transform: (text, { file, id }) => {
+        if (file !== FIXTURE.short) return text;
         // JSON escapes, as Claude Code writes them: a NUL and a lone high surrogate in a prompt, a NUL in the branch.
-        text = text
+        const changed = text
           .replace(
             '"content":"mix phx.server doesnt seem to start"',
             `"content":"mix phx.server doesnt seem to start\\u0000${AFTER_NUL} and \\ud800${AFTER_SURROGATE}"`,
           )
           .replaceAll('"gitBranch":"master"', '"gitBranch":"master\\u0000x"');
-        expect(text).toContain(`\\u0000${AFTER_NUL}`);
+        expect(changed).toContain(`\\u0000${AFTER_NUL}`);
         planted = id;
-      }
-      writeFileSync(join(folder, `${id}.jsonl`), text);
-      ids.push(id);
-    }
+        return changed;
+      },
+    });
+    ({ repo, claudeDir } = checkout);
+    ids.push(...checkout.ids);
     ids.sort();
     env = { CTX_HOME: join(base, "ctx-home"), HOME: base, CTX_TEAM__URL: aliceUrl(), CTX_TEAM__NAME: "web" };
     dbPath = join(base, "ctx-home", "index.db");

@@ -4,7 +4,7 @@
 // connection is cut between batches and one that dies after a COMMIT (before acknowledging it) end with the same rows;
 // a stopped server keeps the outbox until it is back; planted secrets never reach the server (pg_dump and the stored
 // transcripts searched); an oversized transcript makes the session not forkable; unshare and forget.
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -16,6 +16,7 @@ import { FIXTURE } from "../../tests/helpers/claude-projects.ts";
 import { runCliCaptured } from "../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { findPostgresBin, PG_SUPERUSER_PASSWORD, startPgCluster } from "../../tests/helpers/pg-cluster.ts";
+import { copySessionsInto, createGitCheckout, SPOTTER_CWD } from "../../tests/helpers/team-checkout.ts";
 import { openSessionIndex } from "../search/session-index/session-index.ts";
 import { enqueueSessionsUnder, outboxDepth } from "../search/session-index/team-outbox.ts";
 import { syncIndex } from "../search/sync/sync-index.ts";
@@ -29,7 +30,6 @@ const started = await startPgCluster();
 const cluster = "cluster" in started ? started.cluster : null;
 afterAll(async () => cluster?.stop());
 
-const SPOTTER_CWD = "/home/marco/projects/spotter";
 const VIEWER_CWD = "/path/to/Demo";
 /** Sessions that ran in the shared checkout (spotter) and in another, never-shared project (viewer). */
 const SHARED_FILES = [FIXTURE.short, FIXTURE.toolHeavy, FIXTURE.subagent];
@@ -124,34 +124,28 @@ describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${sta
     await addMember(pg.adminUrl("library"), { connectTimeoutMs: 5_000 }, { role: "alice", team: "web" });
     await addMember(pg.adminUrl("library"), { connectTimeoutMs: 5_000 }, { role: "bob", team: "web" });
     base = realpathSync(mkdtempSync(join(tmpdir(), "ctx-team-push-")));
-    repo = join(base, "spotter");
+    repo = createGitCheckout(base, "spotter", "https://alice:tok@GitHub.com/acme/spotter.git");
     other = join(base, "demo");
     mkdirSync(other, { recursive: true });
-    mkdirSync(repo, { recursive: true });
-    execFileSync("git", ["init", "-q", repo]);
-    execFileSync("git", ["-C", repo, "remote", "add", "origin", "https://alice:tok@GitHub.com/acme/spotter.git"]);
     claudeDir = join(base, "claude");
     const folder = join(claudeDir, "projects", "-spotter");
-    mkdirSync(folder, { recursive: true });
     // Real transcripts, moved to this machine's checkout (their cwd), one with secrets planted in a prompt.
-    for (const [files, from, to, ids] of [
-      [SHARED_FILES, SPOTTER_CWD, repo, sharedIds],
-      [OTHER_FILES, VIEWER_CWD, other, otherIds],
-    ] as const) {
-      for (const file of files) {
-        let text = readFileSync(file, "utf8").replaceAll(`"cwd":"${from}`, `"cwd":"${to}`);
-        const id = /"sessionId":"([^"]+)"/.exec(text)?.[1] as string;
-        if (file === FIXTURE.short) {
-          text = text.replace(
+    sharedIds.push(
+      ...copySessionsInto(folder, SHARED_FILES, {
+        from: SPOTTER_CWD,
+        to: repo,
+        transform: (text, { file }) => {
+          if (file !== FIXTURE.short) return text;
+          const planted = text.replace(
             '"content":"mix phx.server doesnt seem to start"',
             `"content":"mix phx.server doesnt seem to start; the keys are ${secrets.join(" and ")}"`,
           );
-          expect(text).toContain(secrets[0]);
-        }
-        writeFileSync(join(folder, `${id}.jsonl`), text);
-        ids.push(id);
-      }
-    }
+          expect(planted).toContain(secrets[0]);
+          return planted;
+        },
+      }),
+    );
+    otherIds.push(...copySessionsInto(folder, OTHER_FILES, { from: VIEWER_CWD, to: other }));
     env = { CTX_HOME: join(base, "ctx-home"), HOME: base, CTX_TEAM__URL: aliceUrl(), CTX_TEAM__NAME: "web" };
     dbPath = join(base, "ctx-home", "index.db");
   });

@@ -19,21 +19,15 @@ import { join } from "node:path";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { claudeProjectDirName } from "../../src/config/claude-paths.ts";
-import { connectTeam, type TeamClient } from "../../src/team/connect.ts";
+import type { TeamClient } from "../../src/team/connect.ts";
 import { addTeamMember } from "../../src/team/members.ts";
 import { migrateTeamSchema } from "../../src/team/migrate.ts";
 import { upsertProject } from "../../src/team/push.ts";
 import { assertBuilt, CTX_BIN, runProcess } from "../e2e/ctx-process.ts";
-import { startPgCluster } from "../helpers/pg-cluster.ts";
-import { insertTeamSessions, teamIdOf } from "../helpers/team-fixture.ts";
+import { startTeamTestCluster } from "../helpers/team-cluster.ts";
+import { insertTeamSessions, type TeamFixtureSession, teamIdOf } from "../helpers/team-fixture.ts";
 
-const started = await startPgCluster();
-const cluster = "cluster" in started ? started.cluster : null;
-const clients: TeamClient[] = [];
-afterAll(async () => {
-  for (const client of clients) await client.end().catch(() => {});
-  await cluster?.stop();
-});
+const { started, cluster, connectAs } = await startTeamTestCluster();
 
 const REMOTE = "github.com/acme/app";
 let next = 0;
@@ -67,6 +61,15 @@ describe.skipIf(cluster === null)(
 
     const forkAsCarol = (id: string) =>
       runProcess(process.execPath, [CTX_BIN, "fork", id, "--print"], { cwd: checkout, env, timeoutMs: 60_000 });
+    /** Mallory pushes one session (a new id; its transcript the lines `transcriptOf` gives), then carol forks it. */
+    const forkMallorys = async (
+      session: Omit<TeamFixtureSession, "id" | "transcript">,
+      transcriptOf: (id: string) => string[],
+    ) => {
+      const id = newId();
+      await insertTeamSessions(mallory, "web", [{ ...session, id, transcript: `${transcriptOf(id).join("\n")}\n` }]);
+      return { id, fork: await forkAsCarol(id) };
+    };
     const writtenAnywhere = () => [
       ...(existsSync(join(claudeDir, "projects"))
         ? readdirSync(join(claudeDir, "projects"), { recursive: true, encoding: "utf8" })
@@ -80,15 +83,10 @@ describe.skipIf(cluster === null)(
       await pg.sql('CREATE DATABASE library OWNER "owner"');
       // As on PostgreSQL 14 and older by default: every role may create in public (issue 31's test setting).
       await pg.sql("GRANT CREATE ON SCHEMA public TO PUBLIC", "library");
-      const connect = async (role: string) => {
-        const client = await connectTeam(pg.url(role, `${role}-pw`, "library"), { connectTimeoutMs: 5_000 });
-        clients.push(client);
-        return client;
-      };
-      const owner = await connect("owner");
+      const owner = await connectAs("owner");
       await migrateTeamSchema(owner);
       for (const role of ["mallory", "bob", "carol"]) await addTeamMember(owner, { role, team: "web" });
-      [mallory, bob] = [await connect("mallory"), await connect("bob")];
+      [mallory, bob] = [await connectAs("mallory"), await connectAs("bob")];
       web = (await teamIdOf(bob, "web")) as string;
 
       base = realpathSync(mkdtempSync(join(tmpdir(), "ctx-adversarial-team-fork-")));
@@ -191,17 +189,9 @@ describe.skipIf(cluster === null)(
     it("a plain repo_path that is a link in the checkout leading out of it is refused; nothing written", async () => {
       // A link committed to the repository by a hostile teammate: git checks it out as a link.
       symlinkSync(outside, join(checkout, "packages", "out"));
-      const id = newId();
-      await insertTeamSessions(mallory, "web", [
-        {
-          id,
-          remote: REMOTE,
-          repoPath: "packages/out",
-          title: "x",
-          transcript: `${line(id, "/home/mallory/app/packages/out")}\n`,
-        },
+      const { fork } = await forkMallorys({ remote: REMOTE, repoPath: "packages/out", title: "x" }, (id) => [
+        line(id, "/home/mallory/app/packages/out"),
       ]);
-      const fork = await forkAsCarol(id);
       expect(fork.code, fork.stderr).toBe(1);
       expect(fork.stdout).toBe("");
       expect(fork.stderr).toMatch(/^ctx: packages\/out is a symbolic link to .*, outside the checkout/);
@@ -209,16 +199,9 @@ describe.skipIf(cluster === null)(
     });
 
     it("break: a newline in the server's remote_url cannot split an error line", async () => {
-      const id = newId();
-      await insertTeamSessions(mallory, "web", [
-        {
-          id,
-          remote: `${REMOTE}\nctx: forged line`,
-          title: "x",
-          transcript: `${line(id, "/home/mallory/app")}\n`,
-        },
+      const { fork } = await forkMallorys({ remote: `${REMOTE}\nctx: forged line`, title: "x" }, (id) => [
+        line(id, "/home/mallory/app"),
       ]);
-      const fork = await forkAsCarol(id);
       expect(fork.code).toBe(1);
       const lines = fork.stderr.split("\n");
       expect(lines, fork.stderr).toHaveLength(3);
@@ -228,13 +211,11 @@ describe.skipIf(cluster === null)(
     });
 
     it("break: a transcript line nested 100,000 deep gets a clean error, no RangeError stack; nothing written", async () => {
-      const id = newId();
       const deep = 100_000;
-      const nested = `{"sessionId":"${id}","cwd":"/home/mallory/app","x":${"[".repeat(deep)}${"]".repeat(deep)}}`;
-      await insertTeamSessions(mallory, "web", [
-        { id, remote: REMOTE, title: "deep", transcript: `${line(id, "/home/mallory/app")}\n${nested}\n` },
+      const { fork } = await forkMallorys({ remote: REMOTE, title: "deep" }, (id) => [
+        line(id, "/home/mallory/app"),
+        `{"sessionId":"${id}","cwd":"/home/mallory/app","x":${"[".repeat(deep)}${"]".repeat(deep)}}`,
       ]);
-      const fork = await forkAsCarol(id);
       expect(fork.code).toBe(1);
       expect(fork.stderr).toMatch(/^ctx: line 2 of the transcript nests objects and arrays more than \d+ deep/);
       expect(fork.stderr).not.toMatch(/RangeError|\n\s+at /);
@@ -243,17 +224,10 @@ describe.skipIf(cluster === null)(
     });
 
     it("a cwd in the transcript naming another folder does not pick where the fork runs", async () => {
-      const id = newId();
-      await insertTeamSessions(mallory, "web", [
-        {
-          id,
-          remote: REMOTE,
-          repoPath: "packages/web",
-          title: "elsewhere",
-          transcript: `${line(id, outside)}\n${line(id, "/")}\n${line(id, `${outside}/../../..`)}\n`,
-        },
-      ]);
-      const fork = await forkAsCarol(id);
+      const { id, fork } = await forkMallorys(
+        { remote: REMOTE, repoPath: "packages/web", title: "elsewhere" },
+        (id) => [line(id, outside), line(id, "/"), line(id, `${outside}/../../..`)],
+      );
       expect(fork.code, fork.stderr).toBe(0);
       const target = join(checkout, "packages", "web");
       expect(fork.stdout).toBe(`cd ${target} && claude --resume ${id} --fork-session\n`);

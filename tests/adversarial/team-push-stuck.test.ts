@@ -4,8 +4,7 @@
 // later `ctx index` start the background pusher, which pushes everything, the session with the NUL too, grown with
 // another NUL. Then a server stricter than this ctx (a CHECK the administrator added) refuses one session's chunks: the
 // push sets that one aside, the others land, and `ctx team status` names it, in one line, until it is tried again.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -14,6 +13,7 @@ import { addMember, migrateTeam } from "../../src/team/service.ts";
 import { assertBuilt, CTX_BIN, runProcess } from "../e2e/ctx-process.ts";
 import { FIXTURE } from "../helpers/claude-projects.ts";
 import { startPgCluster } from "../helpers/pg-cluster.ts";
+import { createTeamCheckout } from "../helpers/team-checkout.ts";
 
 const started = await startPgCluster();
 const cluster = "cluster" in started ? started.cluster : null;
@@ -65,36 +65,32 @@ describe.skipIf(cluster === null)(
       await migrateTeam(pg.adminUrl("library"), { connectTimeoutMs: 5_000 });
       await addMember(pg.adminUrl("library"), { connectTimeoutMs: 5_000 }, { role: "alice", team: "web" });
       base = realpathSync(mkdtempSync(join(tmpdir(), "ctx-push-stuck-")));
-      repo = join(base, "app");
-      mkdirSync(repo, { recursive: true });
-      execFileSync("git", ["init", "-q", repo]);
-      execFileSync("git", ["-C", repo, "remote", "add", "origin", "https://github.com/acme/app.git"]);
-      const claudeDir = join(base, "claude");
-      folder = join(claudeDir, "projects", "-app");
-      mkdirSync(folder, { recursive: true });
-      for (const file of [FIXTURE.short, FIXTURE.toolHeavy, FIXTURE.subagent]) {
-        let text = readFileSync(file, "utf8").replaceAll('"cwd":"/home/marco/projects/spotter', `"cwd":"${repo}`);
-        const id = /"sessionId":"([^"]+)"/.exec(text)?.[1] as string;
-        if (file === FIXTURE.short) {
+      const checkout = createTeamCheckout({
+        base,
+        name: "app",
+        remote: "https://github.com/acme/app.git",
+        files: [FIXTURE.short, FIXTURE.toolHeavy, FIXTURE.subagent],
+        transform: (text, { file, id }) => {
+          if (file !== FIXTURE.short) return text;
+          withNul = id;
           // As Claude Code writes them: JSON escapes of a NUL and of half an emoji, in a prompt and in the branch.
-          text = text
+          return text
             .replace(
               '"content":"mix phx.server doesnt seem to start"',
               '"content":"mix phx.server doesnt seem to start\\u0000 after a NUL \\ud83d half an emoji"',
             )
             .replaceAll('"gitBranch":"master"', '"gitBranch":"mas\\u0000ter"');
-          withNul = id;
-        }
-        writeFileSync(join(folder, `${id}.jsonl`), text);
-        ids.push(id);
-      }
+        },
+      });
+      ({ repo, folder } = checkout);
+      ids.push(...checkout.ids);
       ids.sort();
       env = {
         PATH: process.env.PATH,
         TMPDIR: process.env.TMPDIR,
         HOME: base,
         CTX_HOME: join(base, "ctx-home"),
-        CLAUDE_CONFIG_DIR: claudeDir,
+        CLAUDE_CONFIG_DIR: checkout.claudeDir,
         CTX_TEAM__URL: pg.url("alice", "alice-pw", "library"),
         CTX_TEAM__NAME: "web",
         CTX_LOG_LEVEL: "warn",

@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.ts";
 import type { Config } from "../../src/config/schema.ts";
 import { forkDetectReportOf, runForkDetect } from "../../src/search/fork-detect.ts";
@@ -16,22 +16,15 @@ import { resolveIndexPath } from "../../src/search/paths.ts";
 import { parseSearchScope } from "../../src/search/search-scope.ts";
 import { unpackChunkText } from "../../src/search/session-index/chunk-text.ts";
 import { openSessionIndex } from "../../src/search/session-index/session-index.ts";
-import { connectTeam, type TeamClient } from "../../src/team/connect.ts";
 import { KeptTeamConnection } from "../../src/team/kept-connection.ts";
 import { addTeamMember } from "../../src/team/members.ts";
 import { migrateTeamSchema } from "../../src/team/migrate.ts";
-import { startPgCluster } from "../helpers/pg-cluster.ts";
 import { writeSampleClaudeDir } from "../helpers/sample-claude-dir.ts";
+import { startTeamTestCluster } from "../helpers/team-cluster.ts";
 import { insertTeamSessions } from "../helpers/team-fixture.ts";
 import { runCtx } from "./ctx-process.ts";
 
-const started = await startPgCluster();
-const cluster = "cluster" in started ? started.cluster : null;
-const clients: TeamClient[] = [];
-afterAll(async () => {
-  for (const client of clients) await client.end().catch(() => {});
-  await cluster?.stop();
-});
+const { started, cluster, connectAs } = await startTeamTestCluster();
 
 const NOW = Date.parse("2026-11-22T12:00:00Z");
 const PHOENIX = "d6e0bada-1959-4eec-a9d2-0bfade768d8f";
@@ -67,11 +60,6 @@ function closedPort(): Promise<number> {
 
 describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${started.skipReason})` : ""}`, () => {
   const pg = cluster as NonNullable<typeof cluster>;
-  const as = async (role: string) => {
-    const client = await connectTeam(pg.url(role, `${role}-pw`, "library"), { connectTimeoutMs: 5_000 });
-    clients.push(client);
-    return client;
-  };
   const aliceUrl = () => pg.url("alice", "alice-pw", "library");
   const search = (scope: "local" | "team" | "all", query = QUERY, limit = 10, url = aliceUrl()) =>
     runForkDetect({ query, scope, limit }, { config: configFor(url), env, projectRoot: root, now: () => NOW });
@@ -79,7 +67,7 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
   beforeAll(async () => {
     for (const role of ["owner", "alice", "bob", "carol"]) await pg.createRole(role, `${role}-pw`);
     await pg.sql('CREATE DATABASE library OWNER "owner"');
-    const admin = await as("owner");
+    const admin = await connectAs("owner");
     await migrateTeamSchema(admin);
     await addTeamMember(admin, { role: "alice", team: "web" });
     await addTeamMember(admin, { role: "bob", team: "web", handle: "bobby" });
@@ -105,10 +93,12 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
       endedAt: new Date(session?.updatedAt ?? 0),
       chunks,
     };
-    await insertTeamSessions(await as("bob"), "web", [{ id: BOB_COPY, ...copy }]);
-    await insertTeamSessions(await as("carol"), "data", [{ id: CAROL_COPY, ...copy, remote: "github.com/acme/data" }]);
+    await insertTeamSessions(await connectAs("bob"), "web", [{ id: BOB_COPY, ...copy }]);
+    await insertTeamSessions(await connectAs("carol"), "data", [
+      { id: CAROL_COPY, ...copy, remote: "github.com/acme/data" },
+    ]);
     // Alice pushed her own phoenix session too: it is local and on the team.
-    await insertTeamSessions(await as("alice"), "web", [
+    await insertTeamSessions(await connectAs("alice"), "web", [
       { id: PHOENIX, ...copy, title: "start phoenix in background" },
     ]);
   });
@@ -161,7 +151,7 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
       expect(result.candidates.map((c) => c.sessionId)).not.toContain(CAROL_COPY);
     }
     // The search function answers only for the caller's own teams, whatever team id it is given.
-    const alice = await as("alice");
+    const alice = await connectAs("alice");
     const teamIds = await pg.sql("SELECT id FROM ctx_team.teams", "library");
     expect(teamIds.rows.length).toBe(2);
     for (const { id } of teamIds.rows as { id: string }[]) {

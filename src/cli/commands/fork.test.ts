@@ -6,23 +6,16 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
-import { startPgCluster } from "../../../tests/helpers/pg-cluster.ts";
+import { startTeamTestCluster } from "../../../tests/helpers/team-cluster.ts";
 import { insertTeamSessions } from "../../../tests/helpers/team-fixture.ts";
 import { claudeProjectDirName } from "../../config/claude-paths.ts";
-import { connectTeam, type TeamClient } from "../../team/connect.ts";
 import { addTeamMember } from "../../team/members.ts";
 import { migrateTeamSchema } from "../../team/migrate.ts";
 
-const started = await startPgCluster();
-const cluster = "cluster" in started ? started.cluster : null;
-const clients: TeamClient[] = [];
-afterAll(async () => {
-  for (const client of clients) await client.end().catch(() => {});
-  await cluster?.stop();
-});
+const { started, cluster, connectAs } = await startTeamTestCluster();
 
 const GZIP_ID = "11111111-2222-4333-8444-555555555555";
 const ZSTD_ID = "22222222-3333-4444-8555-666666666666";
@@ -72,16 +65,11 @@ describe.skipIf(cluster === null)(`ctx fork${"skipReason" in started ? ` (${star
   beforeAll(async () => {
     for (const role of ["owner", "alice", "bob"]) await pg.createRole(role, `${role}-pw`);
     await pg.sql('CREATE DATABASE library OWNER "owner"');
-    const connect = async (role: string) => {
-      const client = await connectTeam(pg.url(role, `${role}-pw`, "library"), { connectTimeoutMs: 5_000 });
-      clients.push(client);
-      return client;
-    };
-    const owner = await connect("owner");
+    const owner = await connectAs("owner");
     await migrateTeamSchema(owner);
     await addTeamMember(owner, { role: "alice", team: "web", handle: "ali\u001b[31mce" });
     await addTeamMember(owner, { role: "bob", team: "web" });
-    const alice = await connect("alice");
+    const alice = await connectAs("alice");
     const web = { remote: "github.com/acme/app", repoPath: "packages/web" };
     const rootLine = JSON.stringify({ sessionId: ROOT_ID, type: "user", uuid: "r1", cwd: ALICE_REPO });
     await insertTeamSessions(alice, "web", [
