@@ -264,6 +264,9 @@ ALTER TABLE ctx_team.sessions ADD CONSTRAINT sessions_project_of_author
  * writers of one author's rows cannot deadlock): sorting every chunk's terms cost twice as much (a push of 1,600
  * chunks: ~0.5 s against ~0.9 s, where the chunks' own INSERT costs ~0.8 s).
  */
+/** A trigger's transition rows (`c`) joined to their session (`s`), whose author they are counted under. */
+const WITH_AUTHOR = "c JOIN ctx_team.sessions s ON s.team_id = c.team_id AND s.id = c.session_id";
+
 function countTermsSql(sign: "1" | "-1", from: string, author: string, where = "true"): string {
   return `WITH counted AS (
       SELECT c.team_id, ${author} AS author, c.terms, least(c.term_tokens, char_length(c.text))::bigint AS tokens
@@ -331,7 +334,7 @@ CREATE FUNCTION ctx_team.chunk_terms_inserted() RETURNS trigger
   LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
   AS $$
   BEGIN
-    ${countTermsSql("1", "new_rows c JOIN ctx_team.sessions s ON s.team_id = c.team_id AND s.id = c.session_id", "s.author")}
+    ${countTermsSql("1", `new_rows ${WITH_AUTHOR}`, "s.author")}
     RETURN NULL;
   END
   $$;
@@ -340,7 +343,7 @@ CREATE FUNCTION ctx_team.chunk_terms_deleted() RETURNS trigger
   AS $$
   BEGIN
     -- A chunk whose session is already gone was uncounted with it (session_terms_uncounted).
-    ${countTermsSql("-1", "old_rows c JOIN ctx_team.sessions s ON s.team_id = c.team_id AND s.id = c.session_id", "s.author")}
+    ${countTermsSql("-1", `old_rows ${WITH_AUTHOR}`, "s.author")}
     RETURN NULL;
   END
   $$;
@@ -348,8 +351,8 @@ CREATE FUNCTION ctx_team.chunk_terms_updated() RETURNS trigger
   LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
   AS $$
   BEGIN
-    ${countTermsSql("-1", "old_rows c JOIN ctx_team.sessions s ON s.team_id = c.team_id AND s.id = c.session_id", "s.author")}
-    ${countTermsSql("1", "new_rows c JOIN ctx_team.sessions s ON s.team_id = c.team_id AND s.id = c.session_id", "s.author")}
+    ${countTermsSql("-1", `old_rows ${WITH_AUTHOR}`, "s.author")}
+    ${countTermsSql("1", `new_rows ${WITH_AUTHOR}`, "s.author")}
     RETURN NULL;
   END
   $$;
