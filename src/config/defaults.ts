@@ -106,7 +106,7 @@ const DEFAULT_CONFIG: Config = {
     name: "",
     connectTimeoutMs: 2_000,
     lockTimeoutMs: 5_000,
-    statementTimeoutMs: 30_000,
+    statementTimeoutMs: 120_000,
     maxTranscriptMegabytes: 20,
   },
   trust: { projectConfigs: {} },

@@ -41,6 +41,9 @@ export interface PushOptions {
   url: string;
   team: string;
   connectTimeoutMs: number;
+  /** `team.lockTimeoutMs` and `team.statementTimeoutMs` (connect.ts's defaults when absent). */
+  lockTimeoutMs?: number;
+  statementTimeoutMs?: number;
   env: NodeJS.ProcessEnv;
   /** The session index (`<CTX_HOME>/index.db`). */
   dbPath: string;
@@ -199,7 +202,12 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
     if (outboxDepth(index.db).items === 0) return summary;
     await withTeamClient(
       options.url,
-      { connectTimeoutMs: options.connectTimeoutMs, env: options.env },
+      {
+        connectTimeoutMs: options.connectTimeoutMs,
+        ...(options.lockTimeoutMs === undefined ? {} : { lockTimeoutMs: options.lockTimeoutMs }),
+        ...(options.statementTimeoutMs === undefined ? {} : { statementTimeoutMs: options.statementTimeoutMs }),
+        env: options.env,
+      },
       async (connection) => {
         // Every value pushed is made storable on the way out (NUL, lone surrogates): core/text/postgres-text.ts.
         const client = storableClient(connection);

@@ -7,8 +7,7 @@
 // the attacker's may run, no row may move, membership must not change (issue 31 §1; src/team/connect.ts pins the
 // search_path). Also: a lock held by that member ends status and push at team.lockTimeoutMs with the outbox kept
 // (§3), and a URL's sslpassword is never shown, logged or stored (§3).
-import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
@@ -28,12 +27,12 @@ import { runCtx } from "../e2e/ctx-process.ts";
 import { FIXTURE } from "../helpers/claude-projects.ts";
 import { rejectedCtxError } from "../helpers/ctx-error.ts";
 import { startPgCluster } from "../helpers/pg-cluster.ts";
+import { createTeamCheckout } from "../helpers/team-checkout.ts";
 
 const started = await startPgCluster();
 const cluster = "cluster" in started ? started.cluster : null;
 afterAll(async () => cluster?.stop());
 
-const SPOTTER_CWD = "/home/marco/projects/spotter";
 const OPTIONS = { connectTimeoutMs: 5_000 };
 
 /** Every name ctx's SQL calls like a function: read from the source of src/team/ and the migrations. */
@@ -229,19 +228,14 @@ describe.skipIf(cluster === null)(
       await addMember(adminUrl(), OPTIONS, { role: "alice", team: "web" });
       await addMember(adminUrl(), OPTIONS, { role: "mallory", team: "other" });
       base = realpathSync(mkdtempSync(join(tmpdir(), "ctx-team-shadowing-")));
-      repo = join(base, "spotter");
-      mkdirSync(repo, { recursive: true });
-      execFileSync("git", ["init", "-q", repo]);
-      execFileSync("git", ["-C", repo, "remote", "add", "origin", "https://github.com/acme/spotter.git"]);
-      claudeDir = join(base, "claude");
-      const folder = join(claudeDir, "projects", "-spotter");
-      mkdirSync(folder, { recursive: true });
-      for (const file of [FIXTURE.short, FIXTURE.toolHeavy]) {
-        const text = readFileSync(file, "utf8").replaceAll(`"cwd":"${SPOTTER_CWD}`, `"cwd":"${repo}`);
-        const id = /"sessionId":"([^"]+)"/.exec(text)?.[1] as string;
-        writeFileSync(join(folder, `${id}.jsonl`), text);
-        sessionIds.push(id);
-      }
+      const checkout = createTeamCheckout({
+        base,
+        name: "spotter",
+        remote: "https://github.com/acme/spotter.git",
+        files: [FIXTURE.short, FIXTURE.toolHeavy],
+      });
+      ({ repo, claudeDir } = checkout);
+      sessionIds.push(...checkout.ids);
       env = { CTX_HOME: join(base, "ctx-home"), HOME: base, CTX_TEAM__URL: aliceUrl(), CTX_TEAM__NAME: "web" };
       dbPath = join(base, "ctx-home", "index.db");
       await shareProject({ env, folder: repo, dbPath, server: { url: aliceUrl(), team: "web", options: OPTIONS } });
@@ -275,7 +269,7 @@ describe.skipIf(cluster === null)(
         const timeouts = await client.query(
           "SELECT current_setting('lock_timeout') AS l, current_setting('statement_timeout') AS s",
         );
-        expect(timeouts.rows[0]).toEqual({ l: "5s", s: "30s" });
+        expect(timeouts.rows[0]).toEqual({ l: "5s", s: "2min" });
       } finally {
         await client.end();
       }
@@ -373,6 +367,16 @@ describe.skipIf(cluster === null)(
         expect(queued).toBeGreaterThan(0);
         const push = await rejectedCtxError(pushPending(await pushOptions()));
         expect(push.message).toContain("(team.lockTimeoutMs)");
+        expect(depth()).toBe(queued);
+        // `ctx team push` (and so the background pusher) takes the person's setting, not the default.
+        const cliPush = await runCtx(["team", "push", "--json"], {
+          cwd: repo,
+          env: { ...env, CTX_TEAM__LOCK_TIMEOUT_MS: "700" },
+          timeoutMs: 60_000,
+        });
+        expect(cliPush.stdout + cliPush.stderr).toContain(
+          "gave up waiting for a lock after 700 ms (team.lockTimeoutMs)",
+        );
         expect(depth()).toBe(queued);
       } finally {
         await holder.end();

@@ -247,6 +247,8 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
           url: server.url,
           team: server.team,
           connectTimeoutMs: server.options.connectTimeoutMs,
+          lockTimeoutMs: server.options.lockTimeoutMs,
+          statementTimeoutMs: server.options.statementTimeoutMs,
           env: ctx.env,
           dbPath: resolveIndexPath(ctx.env),
           shared: await readSharedProjects(ctx.env),
