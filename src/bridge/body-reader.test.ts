@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { readBodyCapped } from "./body-reader.ts";
+import { createReadSlots } from "./read-slots.ts";
 
 const never = () => false;
 
@@ -64,5 +65,45 @@ describe("readBodyCapped", () => {
     const read = readBodyCapped(stalled, 100, null, right, stopping.gate);
     stopping.controller.abort();
     expect(await read).toEqual({ kind: "dropped" });
+  });
+
+  it("a stranger whose token shows after its first bytes is verified: its deadline ends, its slot is a verified one", async () => {
+    const drops: string[] = [];
+    const slots = createReadSlots({
+      slots: 4,
+      strangerSlots: 1,
+      maxStrangers: 8,
+      tokenMs: 40,
+      onDrop: (why) => drops.push(why),
+    });
+    const ticket = slots.open(false);
+    if (ticket === null) throw new Error("no ticket");
+    let finish: () => void = () => {};
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        // Past the 16 first bytes without a token (a stranger's slot), then the token, then the rest well past 40 ms.
+        controller.enqueue(new TextEncoder().encode("user_id=7&text=hello"));
+        controller.enqueue(new TextEncoder().encode("&token=right&"));
+        finish = () => {
+          controller.enqueue(new TextEncoder().encode("post_id=1"));
+          controller.close();
+        };
+      },
+    });
+    const read = readBodyCapped(body, 1_000, null, (token) => token !== "right", { ...ticket, firstBytes: 16 });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    finish();
+    const done = await read;
+    expect(done.kind === "whole" && Buffer.from(done.body).toString()).toBe(
+      "user_id=7&text=hello&token=right&post_id=1",
+    );
+    expect(drops).toEqual([]);
+    expect(ticket.signal.aborted).toBe(false);
+    // Its slot is a verified one: the strangers' one share is free for another body without an early token.
+    const other = slots.open(false);
+    expect(other?.holdAsStranger()).toBe(true);
+    ticket.close();
+    other?.close();
+    expect(slots.held()).toBe(0);
   });
 });

@@ -68,19 +68,20 @@ export async function readBodyCapped(
       const { done, value } = chunk;
       if (done) return { kind: "whole", body: buffer.subarray(0, size) };
       const taken = value.length > cap - size ? value.subarray(0, cap - size) : value;
+      // Decided before the bytes are kept: a body not let on never holds more than `firstBytes`.
       if (token === undefined) {
         token = scanner.push(taken);
-        if (token !== undefined && tokenIsWrong(token)) return { kind: "wrong-token" };
-      }
-      // Decided before the bytes are kept: a body not let on never holds more than `firstBytes`.
-      if (!admitted && gate !== null) {
         if (token !== undefined) {
-          if (!gate.verify()) return { kind: "busy" };
-          admitted = true;
-        } else if (size + taken.length > gate.firstBytes) {
-          if (!gate.holdAsStranger()) return { kind: "busy" };
+          if (tokenIsWrong(token)) return { kind: "wrong-token" };
+          // Verified the first time the token shows, even when already read as a stranger: that ends its deadline
+          // and turns its strangers' slot into a verified one.
+          if (gate !== null && !gate.verify()) return { kind: "busy" };
           admitted = true;
         }
+      }
+      if (!admitted && gate !== null && size + taken.length > gate.firstBytes) {
+        if (!gate.holdAsStranger()) return { kind: "busy" };
+        admitted = true;
       }
       if (size + taken.length > buffer.length) {
         const floor = admitted ? Math.max(FIRST_BUFFER_BYTES, declared) : 0;

@@ -21,7 +21,8 @@ export interface ReadSlotsOptions {
 export interface ReadTicket {
   /** Aborted when the read must stop: its token did not show in time, or it made room for a newer request. */
   signal: AbortSignal;
-  /** The right token showed: the read takes a slot; false when none is free. */
+  /** The right token showed: the read takes a slot; false when none is free. After `holdAsStranger` too: its
+   *  deadline ends and its strangers' slot becomes a verified one. */
   verify(): boolean;
   /** The first bytes passed with no token in them: the read takes one of the strangers' slots; false when none is free. */
   holdAsStranger(): boolean;
