@@ -134,22 +134,27 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
   const maxBody = deps.maxInputBytes * 3 + 64 * 1024;
   const maxReading = deps.maxBodiesInFlight ?? MAX_BODIES_IN_FLIGHT;
   const tokenWithinMs = deps.tokenWithinMs ?? TOKEN_WITHIN_MS;
+  const maxStrangers = deps.maxStrangersReading ?? MAX_STRANGERS_READING;
   let turnedAway = 0;
   let dropped = 0;
+  let crowded = 0;
   const slots = createReadSlots({
     slots: maxReading,
     // A body that does not show its token in its first bytes (not Synology's order) may still be read, in a
     // quarter of the slots: the rest are kept for messages that have shown it.
     strangerSlots: Math.max(1, Math.floor(maxReading / 4)),
-    maxStrangers: deps.maxStrangersReading ?? MAX_STRANGERS_READING,
+    maxStrangers,
     tokenMs: tokenWithinMs,
-    onDrop: () => {
-      // Logged once per spell (counted when the slots are free again): a flood must not flood the log too.
+    onDrop: (why) => {
+      // Logged once per spell (counted when nothing is read any more): a flood must not flood the log too.
       if (dropped === 0)
         deps.warn(
-          `bridge: closed a webhook request that showed no token within ${tokenWithinMs} ms (408); strangers cannot hold the bridge's slots`,
+          why === "crowded"
+            ? `bridge: closed a webhook request that had shown no token, to make room for a newer one (more than ${maxStrangers} read at once without a token; 408); strangers cannot hold the bridge's slots`
+            : `bridge: closed a webhook request that showed no token within ${tokenWithinMs} ms (408); strangers cannot hold the bridge's slots`,
         );
       dropped += 1;
+      if (why === "crowded") crowded += 1;
     },
   });
   const busy = (c: Context) => {
@@ -175,12 +180,15 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
       return await answerWebhook(c, ticket);
     } finally {
       ticket.close();
-      if (slots.held() === 0 && (turnedAway > 0 || dropped > 0)) {
+      // The spell ends when nothing is read any more, strangers showing their first bytes included.
+      if (slots.busy() === 0 && (turnedAway > 0 || dropped > 0)) {
+        const forRoom = crowded > 0 ? ` (${crowded} of them to make room for newer ones)` : "";
         deps.warn(
-          `bridge: no longer busy; ${turnedAway} request(s) were answered 503 unread, ${dropped} closed without a token`,
+          `bridge: no longer busy; ${turnedAway} request(s) were answered 503 unread, ${dropped} closed without a token${forRoom}`,
         );
         turnedAway = 0;
         dropped = 0;
+        crowded = 0;
       }
     }
   });
@@ -199,7 +207,11 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
     if (read.kind === "busy") return busy(c);
     if (read.kind === "dropped") {
       c.header("connection", "close");
-      return c.json({ error: `no token within ${tokenWithinMs} ms` }, 408);
+      const error =
+        ticket.signal.reason === "crowded"
+          ? `no token yet, and more than ${maxStrangers} requests without one: the oldest was closed to make room`
+          : `no token within ${tokenWithinMs} ms`;
+      return c.json({ error }, 408);
     }
     if (read.kind === "wrong-token") {
       deps.warn("bridge: refused a webhook with a wrong token (the rest of its body was not read)");

@@ -18,11 +18,15 @@ describe("createReadSlots", () => {
     const { made } = slots();
     const strangers = Array.from({ length: 8 }, () => made.open(false));
     expect(made.held()).toBe(0);
+    // Not holding slots, but being read: the app's busy spell lasts while they are.
+    expect(made.busy()).toBe(8);
     const verified = strangers.slice(0, 5).map((ticket) => ticket?.verify());
     expect(verified).toEqual([true, true, true, true, false]);
     expect(made.held()).toBe(4);
     // A URL with the right token asks for its slot at the door: none free.
     expect(made.open(true)).toBeNull();
+    // Four verified, one refused a slot (no longer a stranger), three still showing their first bytes.
+    expect(made.busy()).toBe(7);
     strangers[0]?.close();
     expect(made.held()).toBe(3);
     expect(made.open(true)).not.toBeNull();

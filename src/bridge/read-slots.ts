@@ -36,6 +36,8 @@ export interface ReadSlots {
   open(verified: boolean): ReadTicket | null;
   /** Slots held now (bodies being read or stored). */
   held(): number;
+  /** Requests being read at all: the slots held and the strangers still showing their first bytes. */
+  busy(): number;
 }
 
 export function createReadSlots(options: ReadSlotsOptions): ReadSlots {
@@ -46,6 +48,7 @@ export function createReadSlots(options: ReadSlotsOptions): ReadSlots {
 
   return {
     held: () => held,
+    busy: () => held + strangers.size,
     open(verified) {
       if (verified && held >= options.slots) return null;
       const controller = new AbortController();

@@ -395,6 +395,31 @@ describe("step 5: HTTP, strangers trickling bodies without the token (issue 31)"
     expect(accepted).toEqual(["hello"]);
     for (const stranger of strangers) stranger.stop();
   }, 20_000);
+
+  it("strangers dropped in one spell make one warning and one 'no longer busy' line; one closed for room says so", async () => {
+    const { port, lines } = await listenApp({ tokenWithinMs: 600, maxStrangersReading: 3 });
+    const strangers: ReturnType<typeof trickle>[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      strangers.push(trickle(port));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const answers = await Promise.race([
+      Promise.all(strangers.map((stranger) => stranger.answer)),
+      new Promise<string[]>((resolve) => setTimeout(() => resolve(["still open after 10 s"]), 10_000)),
+    ]);
+    expect(answers.map((answer) => answer.split("\r\n")[0])).toEqual(Array(5).fill("HTTP/1.1 408 Request Timeout"));
+    // The two oldest made room for newer ones; the other three showed no token in time.
+    expect(answers.map((answer) => answer.includes("closed to make room"))).toEqual([true, true, false, false, false]);
+    expect(answers.slice(2).every((answer) => answer.includes("no token within 600 ms"))).toBe(true);
+    // Before: each 408 ended the spell (strangers being read were not counted), so a warning and a
+    // "no longer busy" line each, per stranger.
+    expect(lines.filter((line) => line.startsWith("bridge: closed a webhook request"))).toEqual([
+      "bridge: closed a webhook request that had shown no token, to make room for a newer one (more than 3 read at once without a token; 408); strangers cannot hold the bridge's slots",
+    ]);
+    expect(lines.filter((line) => line.includes("no longer busy"))).toEqual([
+      "bridge: no longer busy; 0 request(s) were answered 503 unread, 5 closed without a token (2 of them to make room for newer ones)",
+    ]);
+  }, 20_000);
 });
 
 describe("step 6: stop", () => {
