@@ -59,6 +59,15 @@ describe("loadConfig", () => {
     expect(error.message).toContain("at most 100");
   });
 
+  it("refuses a team timeout PostgreSQL would refuse at every connection's start, naming the setting", () => {
+    const error = thrownCtxError(() =>
+      loadConfig({ projectRoot: project, env: { ...env, CTX_TEAM__STATEMENT_TIMEOUT_MS: "3000000000" } }),
+    );
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message).toContain("team.statementTimeoutMs");
+    expect(error.message).toContain("at most 2147483647");
+  });
+
   it("names the global file when the bad value comes from there, not the project", () => {
     writeFileSync(globalConfigPath(env), JSON.stringify({ retention: { maxSnapshots: -1 } }));
     writeFileSync(join(project, ".ctx", "config.json"), JSON.stringify({ retention: { maxAgeDays: 10 } }));

@@ -11,6 +11,8 @@ import * as z from "zod/mini";
 import type { KeyTrust } from "./trust.ts";
 
 const positiveInt = () => z.int().check(z.positive());
+/** PostgreSQL's largest lock_timeout and statement_timeout (a larger one refuses the connection at its start). */
+const MAX_SERVER_MS = 2_147_483_647;
 const nonNegativeInt = () => z.int().check(z.nonnegative());
 const percent = () => z.number().check(z.gte(0), z.lte(100));
 const weight = () => z.number().check(z.gte(0), z.lte(1));
@@ -333,9 +335,9 @@ function teamSettings() {
      * How long one team statement may wait for a table or advisory lock (the server's lock_timeout): a lock another
      * role holds ends the command with a clear error instead of a wait as long as the lock.
      */
-    lockTimeoutMs: safe(positiveInt()),
+    lockTimeoutMs: safe(positiveInt().check(z.lte(MAX_SERVER_MS))),
     /** How long one team statement may run (the server's statement_timeout); a push batch is one statement per table. */
-    statementTimeoutMs: safe(positiveInt()),
+    statementTimeoutMs: safe(positiveInt().check(z.lte(MAX_SERVER_MS))),
     /** A redacted transcript larger than this is not uploaded (its chunks are; the session is marked not forkable). */
     maxTranscriptMegabytes: safe(positiveInt()),
   });

@@ -6,6 +6,7 @@
 // bad session among n costs about 2·log2(n) more transactions; the others land once.
 import { existsSync } from "node:fs";
 import { hideSecrets } from "../core/team/server-url.ts";
+import { collapseWhitespace, truncateText } from "../core/transcript/text.ts";
 import { describeError } from "../errors.ts";
 import { openSessionIndex } from "../search/session-index/session-index.ts";
 import { readSetAside, type SetAsideSession } from "../search/session-index/team-outbox.ts";
@@ -31,9 +32,9 @@ export function isItemError(error: unknown): boolean {
 /** Why a session was set aside, for `ctx team status`: one line, passwords hidden, bounded. */
 export function setAsideReason(error: unknown, passwords: readonly string[]): string {
   const state = sqlState(error);
-  const said = hideSecrets(describeError(error), passwords).replace(/\s+/g, " ").trim();
+  const said = collapseWhitespace(hideSecrets(describeError(error), passwords));
   const line = sanitizeLogLine(`the server refused it: ${said}${state === null ? "" : ` (SQLSTATE ${state})`}`);
-  return line.length > REASON_MAX ? `${line.slice(0, REASON_MAX - 1)}…` : line;
+  return truncateText(line, REASON_MAX);
 }
 
 /**

@@ -251,7 +251,6 @@ describe.skipIf(cluster === null)(
           ),
         ).toBe("42501");
         expect(await refused("UPDATE ctx_team.corpus_stats SET chunks = 1")).toBe("42501");
-        expect(await refused("SELECT ctx_team.count_terms_never_exists()")).toBe("42883");
         expect(await refused("SELECT ctx_team.chunk_terms_inserted()")).toBe("42501");
         // Through another member's rows: row-level security refuses (and nothing is counted).
         const aliceSession = String(
@@ -282,10 +281,17 @@ describe.skipIf(cluster === null)(
            terms, term_tokens) VALUES ($1, 'mallory-1', 0, 0, 0, 0, 'twelve chars', ARRAY['phoenix', 'phoenix', 'phoenix'], 2000000000)`,
           [teamId],
         );
+        // And a one-character chunk listing a vocabulary is not counted at all.
+        await mallory.query(
+          `INSERT INTO ctx_team.chunks (team_id, session_id, chunk_index, start_offset, first_message, last_message, text,
+           terms, term_tokens) VALUES ($1, 'mallory-1', 1, 0, 0, 0, 'x', ARRAY['phoenix', 'liveview', 'ecto'], 1)`,
+          [teamId],
+        );
         const lied = await serverStatistics();
         expect(lied.chunks).toBe(before.chunks + 1);
         expect(lied.tokens).toBe(before.tokens + "twelve chars".length);
         expect(lied.docs.get("phoenix")).toBe((before.docs.get("phoenix") ?? 0) + 1);
+        expect(lied.docs.get("ecto") ?? 0).toBe(before.docs.get("ecto") ?? 0);
         // Alice's and Bob's own rows are untouched.
         expect(await othersRows()).toEqual(othersBefore);
         await mallory.query("DELETE FROM ctx_team.sessions WHERE id = 'mallory-1'");
@@ -318,6 +324,14 @@ describe.skipIf(cluster === null)(
       await sql("UPDATE ctx_team.chunks SET terms = NULL, term_tokens = NULL");
       expect((await serverStatistics()).chunks).toBe(0);
       expect((await serverStatistics()).docs.size).toBe(0);
+      // A member's search then has no team statistics to score with (it falls back to the local index's), rather
+      // than planning the query over an empty corpus.
+      const uncounted = await searchTeam(url("alice"), OPTIONS, "web", {
+        query: "phoenix server",
+        limit: 50,
+        weighing: teamWeighing("phoenix server", { feedback: false }),
+      });
+      expect(uncounted.statistics).toBeNull();
       await migrateTeam(pg.adminUrl("library"), OPTIONS);
       expect(await serverStatistics()).toEqual(await countedFromTexts());
       // Everyone's sessions forgotten: nothing is left counted.

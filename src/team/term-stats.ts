@@ -10,7 +10,7 @@ const pgCode = (error: unknown) => (error as { code?: unknown }).code;
 
 /**
  * The team's statistics for `terms` (summed over the authors' rows); null on a server without them (schema older
- * than 5: no such table), where the caller falls back to its local index's.
+ * than 5: no such table) or with nothing counted yet, where the caller falls back to its local index's.
  */
 export async function readTeamStatistics(
   client: TeamClient,
@@ -37,7 +37,9 @@ export async function readTeamStatistics(
         tokens = Math.max(0, Number(row.tokens));
       } else docs.set(row.term, Math.max(0, Number(row.docs)));
     }
-    return { chunks, tokens, docs };
+    // Nothing counted yet (a migrate whose fill has not run or was cut off): no statistics to score with, and a
+    // planner over an empty corpus would keep one query word at random; the caller falls back to its local index's.
+    return chunks === 0 ? null : { chunks, tokens, docs };
   } catch (error) {
     if (pgCode(error) === "42P01") return null;
     throw error;

@@ -4,6 +4,7 @@
 // administrator's and members' other tools do: PostgreSQL 14 and older let every role create in `public`
 // (CVE-2018-1058), so `ctx team init`, `migrate` and `status` name each such schema and the fix.
 import * as z from "zod/mini";
+import { sanitizeLogLine } from "../terminal-text.ts";
 import type { TeamClient } from "./connect.ts";
 
 export const WritableSchemaSchema = z.object({
@@ -52,17 +53,19 @@ export async function findWritableSchemas(client: TeamClient): Promise<WritableS
   return [...bySchema].map(([schema, creators]) => ({ schema, creators: [...creators] }));
 }
 
-const quoteIdentifier = (name: string) => (/^[a-z_][a-z0-9_]*$/.test(name) ? name : `"${name.replaceAll('"', '""')}"`);
+// Always quoted, as node-postgres's escapeIdentifier quotes (a reserved word such as `user` needs it; the CLI prints
+// this without loading pg). The line is then made one line: the names are the server's text.
+const quoteIdentifier = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** One warning line per schema, naming who may create there and the statement that fixes it. */
 export function writableSchemaWarnings(found: readonly WritableSchema[]): string[] {
   return found.map(({ schema, creators }) => {
     const who = creators.map((c) => (c === "PUBLIC" ? "every role (PUBLIC)" : c)).join(", ");
     const from = creators.map((c) => (c === "PUBLIC" ? "PUBLIC" : quoteIdentifier(c))).join(", ");
-    return (
+    return sanitizeLogLine(
       `warning: ${who} may create objects in schema ${schema}, which default search_paths name: a function ` +
-      "planted there runs as whoever calls it unqualified (ctx pins its own sessions' path); the administrator fixes " +
-      `it with \`REVOKE CREATE ON SCHEMA ${quoteIdentifier(schema)} FROM ${from}\``
+        "planted there runs as whoever calls it unqualified (ctx pins its own sessions' path); the administrator fixes " +
+        `it with \`REVOKE CREATE ON SCHEMA ${quoteIdentifier(schema)} FROM ${from}\``,
     );
   });
 }

@@ -61,7 +61,7 @@ describe.skipIf(cluster === null)(`ctx team${"skipReason" in started ? ` (${star
       const again = await run(["migrate", adminUrl(), "--json"]);
       expect(JSON.parse(again.stdout).writableSchemas).toEqual([{ schema: "public", creators: ["PUBLIC", "mallory"] }]);
       expect(again.stderr).toContain("warning: every role (PUBLIC), mallory may create objects in schema public");
-      expect(again.stderr).toContain("`REVOKE CREATE ON SCHEMA public FROM PUBLIC, mallory`");
+      expect(again.stderr).toContain('`REVOKE CREATE ON SCHEMA "public" FROM PUBLIC, "mallory"`');
     } finally {
       await pg.sql("REVOKE CREATE ON SCHEMA public FROM PUBLIC, mallory", "library");
     }

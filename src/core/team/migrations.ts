@@ -257,20 +257,24 @@ ALTER TABLE ctx_team.sessions ADD CONSTRAINT sessions_project_of_author
   FOREIGN KEY (team_id, project_id, author) REFERENCES ctx_team.projects (team_id, id, added_by);
 `;
 
+/** A trigger's transition rows (`c`) joined to their session (`s`), whose author they are counted under. */
+const WITH_AUTHOR = "c JOIN ctx_team.sessions s ON s.team_id = c.team_id AND s.id = c.session_id";
+
 /**
  * Migration 5's counting statement: adds (`sign` 1) or removes (-1) the counted chunks `c` of `from` (those with
  * terms), each under `author`, to ctx_team.corpus_stats and ctx_team.term_stats. Runs inside the trigger functions.
  * The (term, author) sums are hashed first and only they are sorted (the rows are written in key order, so two
- * writers of one author's rows cannot deadlock): sorting every chunk's terms cost twice as much (a push of 1,600
- * chunks: ~0.5 s against ~0.9 s, where the chunks' own INSERT costs ~0.8 s).
+ * such statements do not deadlock on each other; transactions of several can, docs/team.md says when): sorting
+ * every chunk's terms cost twice as much (a push of 1,600 chunks: ~0.5 s against ~0.9 s, where the chunks' own
+ * INSERT costs ~0.8 s).
  */
-/** A trigger's transition rows (`c`) joined to their session (`s`), whose author they are counted under. */
-const WITH_AUTHOR = "c JOIN ctx_team.sessions s ON s.team_id = c.team_id AND s.id = c.session_id";
-
 function countTermsSql(sign: "1" | "-1", from: string, author: string, where = "true"): string {
   return `WITH counted AS (
       SELECT c.team_id, ${author} AS author, c.terms, least(c.term_tokens, char_length(c.text))::bigint AS tokens
         FROM ${from} WHERE ${where} AND c.terms IS NOT NULL AND c.term_tokens IS NOT NULL
+         -- A chunk listing more terms than its text could hold is not counted: ctx's tokens never outnumber twice the
+         -- text's characters ('aB' gives three), so an honest chunk always is, and a tiny one cannot claim a vocabulary.
+         AND cardinality(c.terms) <= 2 * char_length(c.text)
     ), corpus AS (
       INSERT INTO ctx_team.corpus_stats AS x (team_id, author, chunks, tokens)
         SELECT c.team_id, c.author, ${sign} * count(*), ${sign} * sum(c.tokens)
