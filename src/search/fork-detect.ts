@@ -127,7 +127,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     // Weighed by the team's own statistics (./team-hits.ts teamWeighing); the words the local index would match on
     // are what a server without them is sent.
     const teamQuery = teamQueryFor(dbPath, query);
-    const weighing = teamWeighing(query, { feedback: true });
+    const weighing = teamWeighing(query, { feedback: options.config.search.weights.feedbackSimilarity > 0 });
     teamFetch = import("./team-scope.ts").then(({ startTeamFetch }) =>
       startTeamFetch(
         options.config,
@@ -145,7 +145,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     ? null
     : await refreshIndex(claudeDir, dbPath, budgetMs, options.env);
   const threshold = options.config.search.minSimilarity;
-  if (!existsSync(dbPath) && teamFetch !== null) {
+  if (teamFetch !== null && !existsSync(dbPath)) {
     // No index yet (a member who has just joined): the team's results are scored by the team's statistics, and
     // merged through an empty index.
     openSessionIndex(dbPath).close();

@@ -103,7 +103,14 @@ export async function searchSessions(
   const teamWeighted = weights.passageSimilarity > 0 && weighTeam !== undefined ? weighTeam(query) : null;
   const tokens = chunkTokens();
   const feedback =
-    weights.feedbackSimilarity > 0 ? feedbackFor(weighFeedback, weighFeedback(query).terms, hits, tokens) : null;
+    weights.feedbackSimilarity > 0
+      ? feedbackFor(
+          weighFeedback,
+          (weighFeedback === weighLocal && weighted !== null ? weighted : weighFeedback(query)).terms,
+          hits,
+          tokens,
+        )
+      : null;
   const periods = weights.namedDate > 0 ? parseQueryDates(query) : [];
   const lineage = readLineage(
     index.db,
