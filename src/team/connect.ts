@@ -160,8 +160,14 @@ export async function connectTeam(url: string, options: TeamConnectOptions): Pro
  * `team.statementTimeoutMs` (57014), said as such; null for any other error. What was not committed is rolled back,
  * and a push keeps its outbox (it acknowledges a batch only after its COMMIT).
  */
+/** The server's SQLSTATE on a node-postgres error, or null. */
+export function sqlState(error: unknown): string | null {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : null;
+}
+
 export function teamTimeoutError(error: unknown, url: string, options: TeamConnectOptions): CtxError | null {
-  const code = (error as { code?: unknown }).code;
+  const code = sqlState(error);
   const message = describeError(error);
   const defaults = defaultConfig().team;
   const server = describeTeamUrl(url);

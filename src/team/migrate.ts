@@ -13,7 +13,7 @@ import {
   type TeamMigration,
 } from "../core/team/migrations.ts";
 import { CtxError } from "../errors.ts";
-import type { TeamClient } from "./connect.ts";
+import { sqlState, type TeamClient } from "./connect.ts";
 import { countUncountedChunks } from "./term-stats.ts";
 import { WritableSchemaSchema } from "./writable-schemas.ts";
 
@@ -30,8 +30,6 @@ export const TeamMigrateResultSchema = z.object({
 });
 export type TeamMigrateResult = z.infer<typeof TeamMigrateResultSchema>;
 
-const pgCode = (error: unknown) => (error as { code?: unknown }).code;
-
 /**
  * The schema version the server records; null when ctx's schema is not there. Throws TEAM_REFUSED when the role
  * may not read it (no rights on the schema).
@@ -44,8 +42,8 @@ export async function readSchemaVersion(client: TeamClient): Promise<number | nu
     return rows[0]?.version ?? 0;
   } catch (error) {
     // 3F000: no such schema; 42P01: no such table.
-    if (pgCode(error) === "3F000" || pgCode(error) === "42P01") return null;
-    if (pgCode(error) === "42501") {
+    if (sqlState(error) === "3F000" || sqlState(error) === "42P01") return null;
+    if (sqlState(error) === "42501") {
       throw new CtxError("TEAM_REFUSED", "this role may not read ctx's schema (ctx_team) on the team server", {
         hint: "ask the administrator to run `ctx team add-member <your role> --team <team>`",
       });

@@ -13,7 +13,6 @@ import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
 import * as zlib from "node:zlib";
-import { chunkTerms } from "../core/search/bm25-score.ts";
 import { storableJson } from "../core/text/postgres-text.ts";
 import { CtxError } from "../errors.ts";
 import { unpackChunkText } from "../search/session-index/chunk-text.ts";
@@ -36,6 +35,7 @@ import { findMembership } from "./inspect.ts";
 import { readSchemaVersion, requireCurrentSchema } from "./migrate.ts";
 import { setAsideReason, writeSettingAside } from "./set-aside.ts";
 import { storableClient } from "./storable-client.ts";
+import { chunkTermsParameters } from "./term-stats.ts";
 
 export interface PushOptions {
   url: string;
@@ -152,21 +152,6 @@ interface ChunkRow {
   memoryType: string | null;
   startsExchange: boolean;
   lastUuid: string | null;
-}
-
-/**
- * The chunks' terms for the team's statistics (migration 5; core/search/bm25-score.ts chunkTerms): each one's
- * distinct tokens, space-separated (a token holds no space), and how many tokens it has. The server counts them.
- */
-function termsParameters(chunks: readonly { text: string }[]): [string[], number[]] {
-  const terms: string[] = [];
-  const tokens: number[] = [];
-  for (const chunk of chunks) {
-    const counted = chunkTerms(chunk.text);
-    terms.push(counted.terms.join(" "));
-    tokens.push(counted.tokens);
-  }
-  return [terms, tokens];
 }
 
 interface TranscriptRow {
@@ -545,7 +530,7 @@ async function writeBatch(
           part.map((c) => c.memoryType),
           part.map((c) => c.startsExchange),
           part.map((c) => c.lastUuid),
-          ...termsParameters(part),
+          ...chunkTermsParameters(part.map((chunk) => chunk.text)),
         ],
       );
     }

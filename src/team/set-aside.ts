@@ -11,17 +11,12 @@ import { describeError } from "../errors.ts";
 import { openSessionIndex } from "../search/session-index/session-index.ts";
 import { readSetAside, type SetAsideSession } from "../search/session-index/team-outbox.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
+import { sqlState } from "./connect.ts";
 
 /** SQLSTATE classes that name a row's own data: data exception, integrity constraint violation, program limit. */
 const ITEM_CLASSES = new Set(["22", "23", "54"]);
 /** A set-aside reason is one line of at most this many characters. */
 const REASON_MAX = 300;
-
-/** The server's SQLSTATE on a node-postgres error, or null. */
-export function sqlState(error: unknown): string | null {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && /^[0-9A-Z]{5}$/.test(code) ? code : null;
-}
 
 /** True when the server refused the statement for something in the rows it was given, not for every push. */
 export function isItemError(error: unknown): boolean {

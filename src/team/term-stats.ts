@@ -4,9 +4,7 @@
 // PostgreSQL cannot compute: each chunk's terms come from the client that pushed it (src/team/push.ts) or, for older
 // chunks, from the administrator's ctx here; the server's triggers count them.
 import { type CorpusStatistics, chunkTerms } from "../core/search/bm25-score.ts";
-import type { TeamClient } from "./connect.ts";
-
-const pgCode = (error: unknown) => (error as { code?: unknown }).code;
+import { sqlState, type TeamClient } from "./connect.ts";
 
 /**
  * The team's statistics for `terms` (summed over the authors' rows); null on a server without them (schema older
@@ -41,9 +39,25 @@ export async function readTeamStatistics(
     // planner over an empty corpus would keep one query word at random; the caller falls back to its local index's.
     return chunks === 0 ? null : { chunks, tokens, docs };
   } catch (error) {
-    if (pgCode(error) === "42P01") return null;
+    if (sqlState(error) === "42P01") return null;
     throw error;
   }
+}
+
+/**
+ * The chunks' terms as the server takes them (migration 5; core/search/bm25-score.ts chunkTerms): each one's distinct
+ * tokens, space-separated (a token holds no space, and the SQL splits them with string_to_array), and how many tokens
+ * it has. The server's triggers count them. Push, the fill below and the tests' direct inserts all send these.
+ */
+export function chunkTermsParameters(texts: readonly string[]): [string[], number[]] {
+  const terms: string[] = [];
+  const tokens: number[] = [];
+  for (const text of texts) {
+    const counted = chunkTerms(text);
+    terms.push(counted.terms.join(" "));
+    tokens.push(counted.tokens);
+  }
+  return [terms, tokens];
 }
 
 /** Chunks read and counted per round trip. */
@@ -71,7 +85,7 @@ export async function countUncountedChunks(client: TeamClient, signal?: AbortSig
       [FILL_BATCH],
     );
     if (rows.length === 0) return counted;
-    const terms = rows.map((row) => chunkTerms(row.text));
+    const [terms, tokens] = chunkTermsParameters(rows.map((row) => row.text));
     const updated = await client.query(
       `UPDATE ctx_team.chunks c SET terms = pg_catalog.string_to_array(u.terms, ' '), term_tokens = u.tokens
          FROM ROWS FROM (pg_catalog.unnest($1::bigint[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]),
@@ -84,8 +98,8 @@ export async function countUncountedChunks(client: TeamClient, signal?: AbortSig
         rows.map((row) => row.session_id),
         rows.map((row) => row.source),
         rows.map((row) => row.chunk_index),
-        terms.map((t) => t.terms.join(" ")),
-        terms.map((t) => t.tokens),
+        terms,
+        tokens,
       ],
     );
     // None written (a role whose policy does not reach these rows): stop rather than read them again.

@@ -3,8 +3,8 @@
 // the transcript). The real flow, `ctx team push` writing the same rows, is tests/e2e/team-flow.test.ts.
 import { createHash } from "node:crypto";
 import { gzipSync, zstdCompressSync } from "node:zlib";
-import { chunkTerms } from "../../src/core/search/bm25-score.ts";
 import type { TeamClient } from "../../src/team/connect.ts";
+import { chunkTermsParameters } from "../../src/team/term-stats.ts";
 
 export interface TeamFixtureChunk {
   text: string;
@@ -97,8 +97,7 @@ export async function insertTeamSessions(
         chunks.map((c) => c.chunk.memoryType ?? null),
         chunks.map((c) => c.chunk.lastUuid ?? null),
         // The terms push sends with each chunk, which the server counts into the team's statistics (migration 5).
-        chunks.map((c) => chunkTerms(c.chunk.text).terms.join(" ")),
-        chunks.map((c) => chunkTerms(c.chunk.text).tokens),
+        ...chunkTermsParameters(chunks.map((c) => c.chunk.text)),
       ],
     );
     for (const session of sessions) {
