@@ -58,10 +58,12 @@ export function createBridgeWork(deps: BridgeWorkDeps): BridgeWork {
   /**
    * The chat took a post: every conversation waiting on the chat goes now, its backoff started again (issue 31: after
    * an outage each one otherwise slept out its own doubled wait, up to retryMaxMs, while the chat answered others).
+   * Only those: a wait the chat refused or rate-limited keeps its backoff (the outbox resets it on its own success).
    */
   const chatAnswered = () => {
-    for (const work of owed.values()) work.failures = 0;
-    queue.wake();
+    queue.wake((work) => {
+      work.failures = 0;
+    });
   };
   const poster = wakingPoster(deps.outbox.poster, chatAnswered);
   const outbox: OutboxDeps = { ...deps.outbox, poster, journal };

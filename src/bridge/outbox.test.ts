@@ -40,7 +40,7 @@ function world() {
     records: [] as JournalRecord[],
     log: [] as string[],
   };
-  const failure: PostFailure = { refused: false, retryAfterMs: null, detail: "fetch failed" };
+  const failure: PostFailure = { refused: false, rateLimited: false, retryAfterMs: null, detail: "fetch failed" };
   const poster: Poster = {
     postText: async (_user, text) => {
       if (state.down) return failure;
@@ -150,5 +150,30 @@ describe("deliverRound", () => {
     expect(state.posts).toEqual([
       "⚠️ 2 reply part(s) could not be delivered within 24 h and were given up (the answer to your message of 2026-03-01 09:00 UTC). Ask again if you still need it.",
     ]);
+  });
+
+  it("waits for the chat (a wake ends it) only when the chat is down, not when it refused or rate-limited the post", async () => {
+    const { state, deps } = world();
+    const answers: PostFailure[] = [];
+    const next = () => answers.shift() ?? null;
+    deps.poster = {
+      postText: async () => next(),
+      postReply: async (_user, _parts, from) => {
+        const failure = next();
+        return failure === null ? { posted: 0, failed: null } : { posted: 0, failed: { part: from, failure } };
+      },
+    };
+    const refused: PostFailure = { refused: true, rateLimited: false, retryAfterMs: null, detail: "HTTP 403" };
+    const limited: PostFailure = { refused: false, rateLimited: true, retryAfterMs: 3_000, detail: "HTTP 429" };
+    const down: PostFailure = { refused: false, rateLimited: false, retryAfterMs: null, detail: "HTTP 502" };
+    // The part refused, and the notice in its place too: a per-user refusal, not an outage.
+    answers.push(refused, refused);
+    expect(await deliverRound(delivery(["a"]), deps)).toEqual({ retryInMs: 1_000, forChat: false });
+    answers.push(limited);
+    expect(await deliverRound(delivery(["a"]), deps)).toEqual({ retryInMs: 3_000, forChat: false });
+    // The part refused, and the notice failed on a chat that went down meanwhile: that wait is for the chat.
+    answers.push(refused, down);
+    expect(await deliverRound(delivery(["a"]), deps)).toEqual({ retryInMs: 1_000, forChat: true });
+    expect(state.posts).toEqual([]);
   });
 });

@@ -5,7 +5,8 @@
 // A part the chat did not take makes the round answer "retry later" (the queue gives the conversation's slot up
 // and keeps its later messages behind it): waits double from `retryBaseMs` up to `retryMaxMs`, and the deadline is
 // `deliveryHours` after the reply was first due, counted from the journal, so it survives restarts. A wait for the
-// chat is cut short when the chat takes any post (bridge-work.ts wakes the queue and restarts every backoff).
+// chat (down or unreachable; not one that refused or rate-limited the post) is cut short when the chat takes any
+// post (bridge-work.ts wakes the queue and restarts those backoffs).
 // A part the chat refuses outright (a 4xx, a Synology error) is probed: a short notice saying so is posted in its
 // place; if the chat takes that, the part was the problem and is skipped; if not, the chat (or the bridge's URL or
 // token) is, and the part waits like any other.
@@ -58,8 +59,11 @@ export async function deliverRound(work: Delivery, deps: OutboxDeps): Promise<Re
       wait = Math.min(wait, Math.max(0, deliveryDeadline(work.dueAt, deps.deliveryHours) - deps.now().getTime()));
     }
     deps.log(`bridge: ${label}: ${why}; next try in ${wait} ms`);
-    // A wait for the chat ends as soon as the chat takes another post (queue.ts wake); one for the journal does not.
-    return { retryInMs: wait, forChat: failure !== null || forChat };
+    // A wait for the chat ends as soon as the chat takes another post (queue.ts wake); one for the journal does not,
+    // nor one the chat refused (it answered: taking another conversation's post says nothing about this one) or
+    // rate-limited (its own backoff must grow).
+    const chatDown = failure !== null && !failure.refused && !failure.rateLimited;
+    return { retryInMs: wait, forChat: chatDown || forChat };
   };
 
   try {

@@ -58,7 +58,7 @@ describe("createPoster", () => {
     ).postReply("1", ["a", "b", "c"], 0, async (part) => void posted.push(part));
     expect(report).toEqual({
       posted: 1,
-      failed: { part: 1, failure: { refused: false, retryAfterMs: null, detail: "HTTP 502" } },
+      failed: { part: 1, failure: { refused: false, rateLimited: false, retryAfterMs: null, detail: "HTTP 502" } },
     });
     expect(calls.map(textOf)).toEqual(["a", "b"]);
     expect(posted).toEqual([0]);
@@ -74,14 +74,21 @@ describe("createPoster", () => {
         status: 200,
         body: '{"success":false,"error":{"code":411,"errors":"create post too frequently"}}',
       }),
-    ).toEqual({ refused: false, retryAfterMs: null, detail: "Synology error 411: create post too frequently" });
+    ).toEqual({
+      refused: false,
+      rateLimited: true,
+      retryAfterMs: null,
+      detail: "Synology error 411: create post too frequently",
+    });
     expect(await outcomes({ status: 429, body: "", headers: { "retry-after": "3" } })).toEqual({
       refused: false,
+      rateLimited: true,
       retryAfterMs: 3_000,
       detail: "HTTP 429",
     });
     expect(await outcomes({ status: 403, body: "" })).toEqual({
       refused: true,
+      rateLimited: false,
       retryAfterMs: null,
       detail: "HTTP 403",
     });
@@ -119,6 +126,7 @@ describe("createPoster", () => {
     });
     expect(await failing.postText("5", "hello", "notice")).toEqual({
       refused: false,
+      rateLimited: false,
       retryAfterMs: null,
       detail: "fetch failed",
     });

@@ -19,6 +19,8 @@ export interface PosterOptions {
 /** Why a part was not delivered. `refused`: the chat answered, and trying the same again will not help. */
 export interface PostFailure {
   refused: boolean;
+  /** The chat is up but asked to post more slowly (HTTP 429, Synology's rate-limit errors). */
+  rateLimited: boolean;
   /** What the chat asked to wait (Retry-After, a rate limit), or null. */
   retryAfterMs: number | null;
   detail: string;
@@ -76,8 +78,8 @@ export function createPoster(options: PosterOptions): Poster {
     }
     if (outcome.kind === "ok") return null;
     if (outcome.kind === "rate-limited")
-      return { refused: false, retryAfterMs: outcome.retryAfterMs, detail: outcome.detail };
-    return { refused: !outcome.retryable, retryAfterMs: null, detail: outcome.detail };
+      return { refused: false, rateLimited: true, retryAfterMs: outcome.retryAfterMs, detail: outcome.detail };
+    return { refused: !outcome.retryable, rateLimited: false, retryAfterMs: null, detail: outcome.detail };
   }
 
   async function postText(userId: string, text: string, label: string): Promise<PostFailure | null> {

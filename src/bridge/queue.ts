@@ -21,8 +21,9 @@ export interface WorkQueue<T extends QueueItem> {
   /** Items waiting (not running; those waiting to be retried included), in all conversations and in one. */
   waiting(key?: string): number;
   running(): number;
-  /** Ends every wait for the chat now (each conversation still runs in order); returns how many were waiting. */
-  wake(): number;
+  /** Ends every wait for the chat now (each conversation still runs in order); `woken` sees each item whose wait
+   *  ended; returns how many were waiting. */
+  wake(woken?: (item: T) => void): number;
   /** Resolves when nothing waits or runs. */
   idle(): Promise<void>;
   /** Stops starting work (items waiting to be retried stay where they are); resolves when running work has
@@ -127,17 +128,19 @@ export function createWorkQueue<T extends QueueItem>(options: {
     },
     waiting: (key) => (key === undefined ? waitingCount : (queues.get(key)?.items.length ?? 0)),
     running: () => active.size,
-    wake() {
+    wake(woken) {
       // The timers stay: one that fires after a wake finds its readyAt gone and only pumps.
-      let woken = 0;
+      let count = 0;
       for (const queue of queues.values()) {
         if (!queue.forChat || queue.readyAt === 0) continue;
         queue.readyAt = 0;
         queue.forChat = false;
-        woken += 1;
+        count += 1;
+        const head = queue.items[0];
+        if (head !== undefined) woken?.(head);
       }
-      if (woken > 0) pump();
-      return woken;
+      if (count > 0) pump();
+      return count;
     },
     idle: () =>
       waitingCount === 0 && active.size === 0 ? Promise.resolve() : new Promise((resolve) => idleWaiters.push(resolve)),

@@ -1,0 +1,107 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { OpenWork } from "../core/bridge/journal.ts";
+import { createBridgeWork } from "./bridge-work.ts";
+import type { Poster, PostFailure } from "./poster.ts";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A reply journaled before a restart, owed to user `userId` (one conversation each). */
+function owedReply(userId: string): OpenWork {
+  return {
+    message: {
+      id: `m-${userId}`,
+      at: new Date().toISOString(),
+      key: `dm:${userId}`,
+      userId,
+      username: userId,
+      channelId: null,
+      channelName: null,
+      postId: null,
+      text: "hi",
+      bytes: 2,
+    },
+    parts: [`reply to ${userId}`],
+    posted: 0,
+    dueAt: new Date().toISOString(),
+    gaveUp: null,
+  };
+}
+
+describe("createBridgeWork: the chat taking a post", () => {
+  it("wakes only the conversations waiting for the chat; a refused or rate-limited wait runs its own backoff", async () => {
+    // "refused": the chat refuses this user's part and the notice in its place; "limited": rate-limited;
+    // "down": the chat unreachable on the first try; "ok": takes everything.
+    const tries = new Map<string, number>();
+    let downOnce = true;
+    const answerFor = (userId: string): PostFailure | null => {
+      tries.set(userId, (tries.get(userId) ?? 0) + 1);
+      if (userId === "refused") return { refused: true, rateLimited: false, retryAfterMs: null, detail: "HTTP 403" };
+      if (userId === "limited") return { refused: false, rateLimited: true, retryAfterMs: null, detail: "HTTP 429" };
+      if (userId === "down" && downOnce) {
+        downOnce = false;
+        return { refused: false, rateLimited: false, retryAfterMs: null, detail: "fetch failed" };
+      }
+      return null;
+    };
+    const poster: Poster = {
+      postText: async (userId) => answerFor(userId),
+      postReply: async (userId, parts, from, onPosted) => {
+        const failure = answerFor(userId);
+        if (failure !== null) return { posted: 0, failed: { part: from, failure } };
+        await onPosted(from);
+        return { posted: parts.length - from, failed: null };
+      },
+    };
+    const log: string[] = [];
+    const dir = mkdtempSync(join(tmpdir(), "ctx-bridge-work-"));
+    dirs.push(dir);
+    const work = createBridgeWork({
+      journal: { path: "/none", append: async () => {}, compact: async () => {}, close: async () => {} },
+      // An hour's first wait: only a wake can run a conversation again within the test.
+      outbox: {
+        poster,
+        now: () => new Date(),
+        deliveryHours: 24,
+        retryBaseMs: 3_600_000,
+        retryMaxMs: 3_600_000,
+        log: (line) => log.push(line),
+      },
+      conversation: {
+        sessionsDir: dir,
+        limits: { softLimitTokens: 1, hardLimitTokens: 2, idleMinutes: 1 },
+        inputChunkChars: 10,
+        windowTokens: 10,
+        maxInputBytes: 10,
+        runClaude: async () => {
+          throw new Error("not reached: every reply is journaled");
+        },
+        summarize: async () => ({ summary: "", provider: "none", warnings: [] }),
+        redact: (text) => text,
+        now: () => new Date(),
+        warn: () => {},
+      },
+      concurrency: 1,
+      outputChunkChars: 100,
+      workingNoticeSeconds: 0,
+      redact: (text) => text,
+      now: () => new Date(),
+      log: (line) => log.push(line),
+    });
+    // Run in this order, one at a time: the three fail, then "ok" is taken and wakes what waits for the chat.
+    work.resume(["refused", "limited", "down", "ok"].map(owedReply));
+    for (let waited = 0; work.pending().parts > 2 && waited < 2_000; waited += 5)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    // "down" went again at once and was delivered; "refused" (part and notice) and "limited" were tried once each.
+    expect(Object.fromEntries(tries)).toEqual({ refused: 2, limited: 1, down: 2, ok: 1 });
+    expect(work.pending().parts).toBe(2);
+    expect(work.queue.waiting()).toBe(2);
+    await work.stop(0, () => {});
+  });
+});
