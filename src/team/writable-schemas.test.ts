@@ -11,7 +11,7 @@ describe("writableSchemaWarnings", () => {
   it("keeps a name the server gives on one line: a newline or an escape in it cannot start a line of its own", () => {
     const lines = writableSchemaWarnings([{ schema: 'evil\nwarning: all clear "x"', creators: ["ro\u001b[2Jle"] }]);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).not.toMatch(/[\n\r\u001b]/);
+    for (const control of ["\n", "\r", "\u001b"]) expect(lines[0]).not.toContain(control);
     expect(lines[0]).toContain('"evil\\nwarning: all clear ""x"""');
   });
 });
