@@ -21,8 +21,8 @@ import {
 import { FEEDBACK_CANDIDATES, FEEDBACK_DOCUMENTS, feedbackTerms } from "../core/search/feedback.ts";
 import type { ChunkHit, IndexedSession, MemoryType, TeamOrigin } from "../core/search/model.ts";
 import type { WeightedQuery } from "../core/search/passage.ts";
+import type { TeamCandidates, TeamChunkRow, TeamSessionRow, TeamWeighing } from "../core/search/team-candidates.ts";
 import { tokenizeForSearch } from "../core/search/tokens.ts";
-import type { TeamCandidates, TeamChunkRow, TeamSessionRow, TeamWeighing } from "../team/search.ts";
 import { planPostings, type SessionIndex } from "./session-index/session-index.ts";
 
 export interface TeamHits {
@@ -115,7 +115,7 @@ export function teamBm25Model(query: string, statistics: CorpusStatistics): Bm25
 }
 
 /**
- * A team search weighed by the team's statistics (src/team/search.ts TeamWeighing): the query's terms are read
+ * A team search weighed by the team's statistics (core/search/team-candidates.ts TeamWeighing): the query's terms are read
  * first, the server's full-text search is given the words the team's BM25 would match on, and, with `feedback`, the
  * statistics of the words the best team candidates share are read too, so search-sessions.ts weighs the feedback
  * words by the team's corpus (scope team) or by the local and the team's together (scope all).

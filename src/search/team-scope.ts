@@ -3,11 +3,12 @@
 // back). Loaded only for a search that asks for the team (it brings in the PostgreSQL client).
 import type { Config } from "../config/schema.ts";
 import type { SearchFilters } from "../core/search/model.ts";
+import type { TeamCandidates, TeamWeighing } from "../core/search/team-candidates.ts";
 import { hideSecrets } from "../core/team/server-url.ts";
 import { describeError } from "../errors.ts";
 import { knownPasswords } from "../team/connect.ts";
 import type { KeptTeamConnection } from "../team/kept-connection.ts";
-import { searchTeam, type TeamCandidates, type TeamWeighing } from "../team/search.ts";
+import { searchTeam } from "../team/search.ts";
 import { requireJoinedTeam } from "./search-scope.ts";
 import { CHUNK_CANDIDATES } from "./search-sessions.ts";
 

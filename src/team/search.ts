@@ -3,64 +3,13 @@
 // author's handle and the project's identity. Row-level security scopes every row to the member's teams; the team id
 // narrows to the one joined. Scoring is not done here: the candidates' texts are scored on this machine with BM25 over
 // the team's statistics, read here too (./term-stats.ts; src/search/team-hits.ts, docs/team.md "Search").
-import type { CorpusStatistics } from "../core/search/bm25-score.ts";
 import type { SearchFilters } from "../core/search/model.ts";
+import type { TeamCandidates, TeamChunkRow, TeamSessionRow, TeamWeighing } from "../core/search/team-candidates.ts";
 import { CtxError } from "../errors.ts";
 import { type TeamClient, type TeamConnectOptions, withTeamClient } from "./connect.ts";
 import { findMembership } from "./inspect.ts";
 import type { KeptTeamConnection } from "./kept-connection.ts";
 import { readTeamStatistics } from "./term-stats.ts";
-
-/** A team chunk the server's full-text search proposed (text as pushed: redacted). */
-export interface TeamChunkRow {
-  sessionId: string;
-  source: string;
-  chunkIndex: number;
-  text: string;
-  memoryType: "PATTERN" | "WORKING_SOLUTION" | "WAITING" | null;
-  lastUuid: string | null;
-}
-
-/** A team session with what the results show about it. */
-export interface TeamSessionRow {
-  id: string;
-  /** The author's handle in the team. */
-  author: string;
-  /** The project's identity: `github.com/acme/app`, plus `/<path>` for a folder inside the repository. */
-  project: string;
-  title: string;
-  branch: string | null;
-  startedAt: number | null;
-  endedAt: number | null;
-  messageCount: number;
-  memoryMarkers: string[];
-  forkable: boolean;
-  /** How many chunks the session has on the server (for the chunk ratio). */
-  totalChunks: number;
-  /** From the pushed lineage, when it says. */
-  chainQuality: number | null;
-}
-
-export interface TeamCandidates {
-  chunks: TeamChunkRow[];
-  sessions: Map<string, TeamSessionRow>;
-  /**
-   * The team's BM25 statistics (migration 5, ./term-stats.ts) for the terms the request's weighing asked about;
-   * null when the request had none, or the server keeps none (a schema older than 5).
-   */
-  statistics?: CorpusStatistics | null;
-}
-
-/**
- * How the searching machine weighs a search by the team's own statistics (src/search/team-hits.ts teamWeighing):
- * the terms read first, the text the server's full-text search is then given, and the terms to read once the
- * candidates are in (the feedback words their best chunks share).
- */
-export interface TeamWeighing {
-  terms: readonly string[];
-  queryText(statistics: CorpusStatistics): string;
-  moreTerms?(chunks: readonly TeamChunkRow[], statistics: CorpusStatistics): string[];
-}
 
 export interface TeamSearchRequest {
   query: string;
