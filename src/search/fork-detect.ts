@@ -23,11 +23,11 @@ import { requireJoinedTeam, type SearchScope } from "./search-scope.ts";
 
 export type { ForkDetectReport };
 
+import type { TeamFetch } from "../team/search-fetch.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import type { SyncSummary } from "./sync/sync-index.ts";
 import { scoreTeamCandidates, teamQueryText, teamWeighing } from "./team-hits.ts";
-import type { TeamFetch } from "./team-scope.ts";
 
 export interface ForkDetectRequest {
   query: string;
@@ -37,7 +37,7 @@ export interface ForkDetectRequest {
   /** ISO date or a relative age such as `7d`, `3w`, `2m`. */
   since?: string;
   until?: string;
-  /** Where to search; absent = `search.scope` (./team-scope.ts). */
+  /** Where to search; absent = `search.scope` (src/team/search-fetch.ts). */
   scope?: SearchScope;
   /** Only sessions whose matching chunks carry one of these memory markers. */
   markers?: MemoryType[];
@@ -128,7 +128,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     // are what a server without them is sent.
     const teamQuery = teamQueryFor(dbPath, query);
     const weighing = teamWeighing(query, { feedback: options.config.search.weights.feedbackSimilarity > 0 });
-    teamFetch = import("./team-scope.ts").then(({ startTeamFetch }) =>
+    teamFetch = import("../team/search-fetch.ts").then(({ startTeamFetch }) =>
       startTeamFetch(
         options.config,
         options.env,

@@ -1,5 +1,5 @@
 // Where a fork-detect search looks: `search.scope`, `ctx search --team | --scope`, ctx_fork_detect's `scope`.
-// `local` is this machine's index; `team` and `all` also ask the team server (./team-scope.ts), which needs a joined
+// `local` is this machine's index; `team` and `all` also ask the team server (src/team/search-fetch.ts), which needs a joined
 // team: without one, that is an error with the way to join.
 import type { Config } from "../config/schema.ts";
 import { CtxError } from "../errors.ts";

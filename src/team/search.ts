@@ -156,7 +156,7 @@ async function readTeamSessions(
 
 /**
  * The candidates on one connection. `connectTimeoutMs` bounds connecting and each query alike (the caller also
- * bounds the whole, src/search/team-scope.ts), so a stalled server never holds a search.
+ * bounds the whole, src/team/search-fetch.ts), so a stalled server never holds a search.
  */
 export function searchTeam(
   url: string,

@@ -6,11 +6,11 @@ import type { SearchFilters } from "../core/search/model.ts";
 import type { TeamCandidates, TeamWeighing } from "../core/search/team-candidates.ts";
 import { hideSecrets } from "../core/team/server-url.ts";
 import { describeError } from "../errors.ts";
-import { knownPasswords } from "../team/connect.ts";
-import type { KeptTeamConnection } from "../team/kept-connection.ts";
-import { searchTeam } from "../team/search.ts";
-import { requireJoinedTeam } from "./search-scope.ts";
-import { CHUNK_CANDIDATES } from "./search-sessions.ts";
+import { requireJoinedTeam } from "../search/search-scope.ts";
+import { CHUNK_CANDIDATES } from "../search/search-sessions.ts";
+import { knownPasswords } from "./connect.ts";
+import type { KeptTeamConnection } from "./kept-connection.ts";
+import { searchTeam } from "./search.ts";
 
 export interface TeamFetch {
   candidates: TeamCandidates | null;
