@@ -1,6 +1,6 @@
 // The layer rules of ARCHITECTURE.md, checked by `pnpm deps` (part of `pnpm check`): no import cycles, a pure
 // core, and imports that only run down the layers:
-//   bin -> cli | mcp | hooks -> search | summaries | setup | bridge | team -> store -> config -> core
+//   bin -> cli | mcp | hooks -> summaries | setup | bridge | team -> search -> store -> config -> core
 // (errors.ts, log.ts, terminal-text.ts and version.ts at the top of src/ are the base every layer may use; core may use
 // errors.ts; the shells sanitize at their output, so core needs no terminal-text.ts).
 // TypeScript 7 ships no compiler API yet, so dependency-cruiser parses with swc (both dev dependencies).
@@ -60,6 +60,14 @@ module.exports = {
         "search, summaries, setup and bridge do not import the CLI, the MCP server, the hooks or the entry point.",
       from: { path: SERVICES, pathNot: TEST_FILES },
       to: { path: SHELLS },
+    },
+    {
+      name: "search-below-other-services",
+      severity: "error",
+      comment:
+        "src/search (the session index, fork detection) is the services' floor: team, setup and the rest build on it, never the reverse. Fork detection reaches the team through its port (ForkDetectOptions.teamCandidates, built by the shells).",
+      from: { path: "^src/search/", pathNot: TEST_FILES },
+      to: { path: SERVICES, pathNot: "^src/search/" },
     },
     {
       name: "shells-apart",

@@ -19,6 +19,7 @@ import { connectTeam, type TeamClient } from "../src/team/connect.ts";
 import { addTeamMember } from "../src/team/members.ts";
 import { migrateTeamSchema } from "../src/team/migrate.ts";
 import { pushPending } from "../src/team/push.ts";
+import { teamCandidatesPort } from "../src/team/search-port.ts";
 import { FIXTURE_CLAUDE_DIR } from "../tests/helpers/claude-projects.ts";
 import { startPgCluster } from "../tests/helpers/pg-cluster.ts";
 import { findLocomoDir, loadLocomo } from "./locomo-data.ts";
@@ -125,7 +126,15 @@ export async function run(): Promise<Record<string, unknown>> {
       for (const q of data.queries) {
         const result = await runForkDetect(
           { query: q.query, limit: 10, scope },
-          { config: configOf(role), env: searchEnv, projectRoot: home, now: () => now, claudeDir, refreshBudgetMs: 0 },
+          {
+            config: configOf(role),
+            env: searchEnv,
+            projectRoot: home,
+            now: () => now,
+            claudeDir,
+            refreshBudgetMs: 0,
+            teamCandidates: teamCandidatesPort(configOf(role), searchEnv),
+          },
         );
         for (const notice of result.notices) notices.add(notice);
         shown += result.candidates.length;

@@ -19,6 +19,7 @@ import { connectTeam, type TeamClient } from "../src/team/connect.ts";
 import { KeptTeamConnection } from "../src/team/kept-connection.ts";
 import { addTeamMember } from "../src/team/members.ts";
 import { migrateTeamSchema } from "../src/team/migrate.ts";
+import { teamCandidatesPort } from "../src/team/search-port.ts";
 import { closeClients, connectClient, testDeps } from "../tests/helpers/mcp-project.ts";
 import { startPgCluster } from "../tests/helpers/pg-cluster.ts";
 import { insertTeamSessions, type TeamFixtureSession } from "../tests/helpers/team-fixture.ts";
@@ -118,6 +119,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const config = { ...base, team: { ...base.team, url, name: "web" } };
     // As `ctx serve` runs it (src/mcp/stdio.ts): one team connection kept between searches.
     const teamConnection = new KeptTeamConnection();
+    const teamCandidates = teamCandidatesPort(config, env, teamConnection);
     const client = await connectClient(
       testDeps(home, {
         forkDetect: (request) =>
@@ -127,7 +129,7 @@ export async function run(): Promise<Record<string, unknown>> {
             projectRoot: home,
             now: () => Date.now(),
             refreshBudgetMs: 0,
-            teamConnection,
+            teamCandidates,
           }),
       }),
     );

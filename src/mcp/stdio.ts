@@ -9,6 +9,7 @@ import { runForkDetect } from "../search/fork-detect.ts";
 import { memoryDirFor } from "../store/memory/memory-store.ts";
 import { collectProjectStatus } from "../store/status/project-status.ts";
 import { KeptTeamConnection } from "../team/kept-connection.ts";
+import { teamCandidatesPort } from "../team/search-port.ts";
 import { startBackgroundArchive } from "./background-archive.ts";
 import { BackgroundGuard } from "./background-guard.ts";
 import { startBackgroundIndex } from "./background-index.ts";
@@ -30,6 +31,7 @@ export async function serveStdio(options: {
   const sessionId = env.CLAUDE_CODE_SESSION_ID;
   const config = loadServerConfig(options.projectRoot, env, options.logger);
   const teamConnection = new KeptTeamConnection();
+  const teamCandidates = teamCandidatesPort(config, env, teamConnection);
   const guardTicks = new BackgroundGuard();
   const server = createServer({
     version: options.version,
@@ -47,7 +49,7 @@ export async function serveStdio(options: {
         env,
         projectRoot: options.projectRoot,
         now: () => Date.now(),
-        teamConnection,
+        teamCandidates,
         ...(sessionId === undefined || sessionId === "" ? {} : { currentSessionId: sessionId }),
       }),
     guardTicks,

@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import { writeSampleClaudeDir } from "../../tests/helpers/sample-claude-dir.ts";
 import { assistantText, userPrompt } from "../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../config/defaults.ts";
+import type { TeamCandidatesRequest } from "../core/search/team-candidates.ts";
 import { runForkDetect } from "./fork-detect.ts";
 
 describe("runForkDetect catching the index up", () => {
@@ -30,5 +31,33 @@ describe("runForkDetect catching the index up", () => {
     const later = await runForkDetect({ query: "zebra stripes" }, { ...options, now: () => Date.now() + 61_000 });
     expect(later.refresh?.filesIngested).toBe(1);
     expect(later.candidates[0]?.sessionId).toBe("fresh-1");
+  });
+
+  it("asks the team through the port the caller gave, and refuses a team search without one", async () => {
+    const base = mkdtempSync(join(tmpdir(), "ctx-fork-port-"));
+    const claudeDir = join(base, "claude");
+    writeSampleClaudeDir(claudeDir);
+    const env = { CLAUDE_CONFIG_DIR: claudeDir, CTX_HOME: join(base, "home") };
+    const config = defaultConfig();
+    const joined = { ...config, team: { ...config.team, url: "postgresql://db.example/library", name: "web" } };
+    const options = { config: joined, env, projectRoot: "/x", now: () => Date.now() };
+    await expect(runForkDetect({ query: "phoenix server", scope: "all" }, options)).rejects.toMatchObject({
+      code: "USAGE",
+    });
+    const asked: TeamCandidatesRequest[] = [];
+    const result = await runForkDetect(
+      { query: "phoenix server", scope: "all", since: "2000-01-01" },
+      {
+        ...options,
+        teamCandidates: async (request) => {
+          asked.push(request);
+          return { candidates: null, notice: "team results left out: a test said so" };
+        },
+      },
+    );
+    expect(asked).toHaveLength(1);
+    expect(asked[0]?.filters.since).toBe(Date.parse("2000-01-01"));
+    expect(asked[0]?.query).toContain("phoenix");
+    expect(result.notices).toEqual(["team results left out: a test said so"]);
   });
 });

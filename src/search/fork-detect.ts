@@ -14,16 +14,15 @@ import {
 } from "../core/search/fork-candidates.ts";
 import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
 import type { MemoryType, SearchFilters } from "../core/search/model.ts";
+import type { TeamCandidatesPort, TeamFetch } from "../core/search/team-candidates.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
-import type { KeptTeamConnection } from "../team/kept-connection.ts";
 import type { ForkDetectReport } from "./fork-report-schema.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
 import { requireJoinedTeam, type SearchScope } from "./search-scope.ts";
 
 export type { ForkDetectReport };
 
-import type { TeamFetch } from "../team/search-fetch.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import type { SyncSummary } from "./sync/sync-index.ts";
@@ -53,8 +52,11 @@ export interface ForkDetectOptions {
   currentSessionId?: string;
   /** How long to spend catching the index up before searching (0 = search what is there). */
   refreshBudgetMs?: number;
-  /** A long-lived process (ctx serve) keeps its team-server connection between searches. */
-  teamConnection?: KeptTeamConnection;
+  /**
+   * The team's candidates, for a search whose scope asks for the team: the shells give it
+   * (src/team/search-port.ts teamCandidatesPort; `ctx serve` keeps its connection between searches).
+   */
+  teamCandidates?: TeamCandidatesPort;
 }
 
 export interface ForkDetectResult {
@@ -119,26 +121,28 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     env: options.env,
   });
   const dbPath = resolveIndexPath(options.env);
-  // The team's candidates are fetched while the local index catches up and is searched. The module is loaded only
-  // for a team search: it brings in the PostgreSQL client, which a local search never loads.
+  // The team's candidates are fetched while the local index catches up and is searched, through the port the shell
+  // gave: the team's code (and the PostgreSQL client) is loaded only for a team search.
   let teamFetch: Promise<TeamFetch> | null = null;
   if (scope !== "local") {
     requireJoinedTeam(options.config, scope);
+    const fetchTeam = options.teamCandidates;
+    if (fetchTeam === undefined) {
+      throw new CtxError("USAGE", `a ${scope} search is not available here`, {
+        hint: "search with scope local, or through `ctx search` or the ctx MCP server",
+      });
+    }
     // Weighed by the team's own statistics (./team-hits.ts teamWeighing); the words the local index would match on
     // are what a server without them is sent.
     const teamQuery = teamQueryFor(dbPath, query);
     const weighing = teamWeighing(query, { feedback: options.config.search.weights.feedbackSimilarity > 0 });
-    teamFetch = import("../team/search-fetch.ts").then(({ startTeamFetch }) =>
-      startTeamFetch(
-        options.config,
-        options.env,
-        teamQuery,
-        teamFilters(request, now),
-        teamProject(request.project),
-        options.teamConnection,
-        weighing,
-      ),
-    );
+    const projectContains = teamProject(request.project);
+    teamFetch = fetchTeam({
+      query: teamQuery,
+      filters: teamFilters(request, now),
+      ...(projectContains === undefined ? {} : { projectContains }),
+      weighing,
+    });
   }
   const budgetMs = options.refreshBudgetMs ?? DEFAULT_REFRESH_BUDGET_MS;
   const refresh = syncedWithin(dbPath, now, FRESH_ENOUGH_MS)

@@ -64,6 +64,11 @@ export function knownPasswords(url: string, env: NodeJS.ProcessEnv = process.env
   return found;
 }
 
+/** An error's text with every password this process knows of hidden: the one masking of a team error's words. */
+export function describeTeamFailure(error: unknown, url: string, env: NodeJS.ProcessEnv = process.env): string {
+  return hideSecrets(describeError(error), knownPasswords(url, env));
+}
+
 /** A driver or server error as a person reads it: the server without its password, the message cleaned. */
 export function teamError(
   code: "TEAM_UNREACHABLE" | "TEAM_REFUSED",
@@ -73,7 +78,7 @@ export function teamError(
   env: NodeJS.ProcessEnv = process.env,
   hint?: string,
 ): CtxError {
-  const detail = hideSecrets(describeError(error), knownPasswords(url, env));
+  const detail = describeTeamFailure(error, url, env);
   const options = hint === undefined ? {} : { hint };
   return new CtxError(code, `${what} (${describeTeamUrl(url)}): ${detail}`, options);
 }

@@ -1,22 +1,14 @@
 // The team side of a fork-detect search: the server's candidates fetched while the local index is searched,
 // bounded by team.connectTimeoutMs as a whole, and any failure turned into one notice (the local results still come
-// back). Loaded only for a search that asks for the team (it brings in the PostgreSQL client).
+// back). Loaded only for a search that asks for the team (it brings in the PostgreSQL client): fork detection reaches
+// it through its port (./search-port.ts).
 import type { Config } from "../config/schema.ts";
-import type { SearchFilters } from "../core/search/model.ts";
-import type { TeamCandidates, TeamWeighing } from "../core/search/team-candidates.ts";
-import { hideSecrets } from "../core/team/server-url.ts";
-import { describeError } from "../errors.ts";
+import type { TeamCandidatesRequest, TeamFetch } from "../core/search/team-candidates.ts";
 import { requireJoinedTeam } from "../search/search-scope.ts";
 import { CHUNK_CANDIDATES } from "../search/search-sessions.ts";
-import { knownPasswords } from "./connect.ts";
+import { describeTeamFailure } from "./connect.ts";
 import type { KeptTeamConnection } from "./kept-connection.ts";
 import { searchTeam } from "./search.ts";
-
-export interface TeamFetch {
-  candidates: TeamCandidates | null;
-  /** One line on why the team's results are missing; null when they came. */
-  notice: string | null;
-}
 
 /**
  * Starts fetching the team's candidates; never rejects. Whatever goes wrong (unreachable, refused, slower than
@@ -25,14 +17,12 @@ export interface TeamFetch {
 export function startTeamFetch(
   config: Config,
   env: NodeJS.ProcessEnv,
-  query: string,
-  filters: SearchFilters,
-  projectContains: string | undefined,
+  request: TeamCandidatesRequest,
   kept?: KeptTeamConnection,
-  weighing?: TeamWeighing,
 ): Promise<TeamFetch> {
   const { url, name } = requireJoinedTeam(config, "team");
   const limitMs = config.team.connectTimeoutMs;
+  const { query, filters, projectContains, weighing } = request;
   const work = searchTeam(
     url,
     {
@@ -57,7 +47,7 @@ export function startTeamFetch(
     (candidates): TeamFetch => ({ candidates, notice: null }),
     (error: unknown): TeamFetch => ({
       candidates: null,
-      notice: `team results left out: ${hideSecrets(describeError(error), knownPasswords(url, env))}`,
+      notice: `team results left out: ${describeTeamFailure(error, url, env)}`,
     }),
   );
   let timer: NodeJS.Timeout | undefined;

@@ -20,6 +20,7 @@ import { addSharedProject, readSharedProjects, sharedRootsForIngest } from "../s
 import { connectTeam, type TeamClient, withTeamClient } from "./connect.ts";
 import { pushPending } from "./push.ts";
 import { searchTeam } from "./search.ts";
+import { teamCandidatesPort } from "./search-port.ts";
 import { addMember, migrateTeam } from "./service.ts";
 import { forgetSessions } from "./share.ts";
 
@@ -186,6 +187,10 @@ describe.skipIf(cluster === null)(
             now: () => Date.now(),
             claudeDir: member(role).claudeDir,
             refreshBudgetMs: 0,
+            teamCandidates: teamCandidatesPort(
+              { ...base, team: { ...base.team, url: url(role), name: "web" } },
+              member(role).env,
+            ),
           },
         );
       for (const query of QUERIES) {

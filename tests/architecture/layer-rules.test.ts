@@ -71,6 +71,9 @@ describe("the layer rules", () => {
       // the bridge service importing the CLI, and the store importing the bridge service
       "src/bridge/service.ts": 'import { p } from "../cli/program.ts";\nexport const b = p;\n',
       "src/store/bridge/uses-service.ts": 'import { b } from "../../bridge/service.ts";\nexport const z = b;\n',
+      // fork detection importing the team's code (it reaches the team through its port)
+      "src/team/search-fetch.ts": 'import { x } from "../search/sync/sync-index.ts";\nexport const t = x;\n',
+      "src/search/fork-detect.ts": 'import { t } from "../team/search-fetch.ts";\nexport const f = t;\n',
       "src/mcp/server.ts": "export const m = 1;\n",
       "src/hooks/serve.ts":
         'import { m } from "../mcp/server.ts";\nimport { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport const v = [m, McpServer];\n',
@@ -85,6 +88,7 @@ describe("the layer rules", () => {
         "core-no-io",
         "hooks-without-mcp-sdk",
         "no-circular",
+        "search-below-other-services",
         "services-below-shells",
         "shells-apart",
         "store-below-services",
@@ -97,6 +101,13 @@ describe("the layer rules", () => {
       expect.objectContaining({
         rule: expect.objectContaining({ name: "services-below-shells" }),
         from: "src/bridge/service.ts",
+      }),
+    );
+    expect(violations).toContainEqual(
+      expect.objectContaining({
+        rule: expect.objectContaining({ name: "search-below-other-services" }),
+        from: "src/search/fork-detect.ts",
+        to: "src/team/search-fetch.ts",
       }),
     );
     expect(violations).toContainEqual(

@@ -19,6 +19,7 @@ import { openSessionIndex } from "../../src/search/session-index/session-index.t
 import { KeptTeamConnection } from "../../src/team/kept-connection.ts";
 import { addTeamMember } from "../../src/team/members.ts";
 import { migrateTeamSchema } from "../../src/team/migrate.ts";
+import { teamCandidatesPort } from "../../src/team/search-port.ts";
 import { writeSampleClaudeDir } from "../helpers/sample-claude-dir.ts";
 import { startTeamTestCluster } from "../helpers/team-cluster.ts";
 import { insertTeamSessions } from "../helpers/team-fixture.ts";
@@ -61,8 +62,13 @@ function closedPort(): Promise<number> {
 describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${started.skipReason})` : ""}`, () => {
   const pg = cluster as NonNullable<typeof cluster>;
   const aliceUrl = () => pg.url("alice", "alice-pw", "library");
+  const portFor = (config: ReturnType<typeof configFor>, kept?: KeptTeamConnection) =>
+    teamCandidatesPort(config, env, kept);
   const search = (scope: "local" | "team" | "all", query = QUERY, limit = 10, url = aliceUrl()) =>
-    runForkDetect({ query, scope, limit }, { config: configFor(url), env, projectRoot: root, now: () => NOW });
+    runForkDetect(
+      { query, scope, limit },
+      { config: configFor(url), env, projectRoot: root, now: () => NOW, teamCandidates: portFor(configFor(url)) },
+    );
 
   beforeAll(async () => {
     for (const role of ["owner", "alice", "bob", "carol"]) await pg.createRole(role, `${role}-pw`);
@@ -164,7 +170,13 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
     // Asking as a team alice is not in gives a notice, never carol's rows.
     const other = await runForkDetect(
       { query: QUERY, scope: "team" },
-      { config: configFor(aliceUrl(), "data"), env, projectRoot: root, now: () => NOW },
+      {
+        config: configFor(aliceUrl(), "data"),
+        env,
+        projectRoot: root,
+        now: () => NOW,
+        teamCandidates: portFor(configFor(aliceUrl(), "data")),
+      },
     );
     expect(other.candidates).toEqual([]);
     expect(other.notices).toHaveLength(1);
@@ -183,7 +195,8 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
 
   it("ctx serve's kept connection is reused; one the server dropped costs one notice, then it reconnects", async () => {
     const kept = new KeptTeamConnection();
-    const options = { config: configFor(aliceUrl()), env, projectRoot: root, now: () => NOW, teamConnection: kept };
+    const config = configFor(aliceUrl());
+    const options = { config, env, projectRoot: root, now: () => NOW, teamCandidates: portFor(config, kept) };
     const backends = async () =>
       Number((await pg.sql("SELECT count(*) AS n FROM pg_stat_activity WHERE usename = 'alice'")).rows[0]?.n);
     const before = await backends();

@@ -17,6 +17,7 @@ import {
 } from "../../search/fork-detect.ts";
 import { parseSearchScope, type SearchScope } from "../../search/search-scope.ts";
 import { loadCachedConfig } from "../../store/config/config-cache.ts";
+import { teamCandidatesPort } from "../../team/search-port.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
 import { colorsFor, highlightSearchList } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
@@ -61,6 +62,8 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
       const limit = parseLimit(options.limit ?? "5");
       const scope = scopeOf(options);
       const projectRoot = findProjectRoot(ctx.cwd, ctx.env);
+      // Through the config cache, as the hooks read it: a config seen before loads no zod (bench/run.ts cli).
+      const config = await loadCachedConfig({ projectRoot, env: ctx.env });
       const result = await runForkDetect(
         {
           query,
@@ -72,11 +75,11 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
           ...(options.marker === undefined ? {} : { markers: markersOf(options.marker) }),
         },
         {
-          // Through the config cache, as the hooks read it: a config seen before loads no zod (bench/run.ts cli).
-          config: await loadCachedConfig({ projectRoot, env: ctx.env }),
+          config,
           env: ctx.env,
           projectRoot,
           now: () => Date.now(),
+          teamCandidates: teamCandidatesPort(config, ctx.env),
           ...(options.claudeDir === undefined ? {} : { claudeDir: options.claudeDir }),
           ...(options.refresh ? {} : { refreshBudgetMs: 0 }),
           // Run from Claude Code's Bash tool, the asking session is not a candidate for its own fork.

@@ -52,3 +52,28 @@ export interface TeamWeighing {
   queryText(statistics: CorpusStatistics): string;
   moreTerms?(chunks: readonly TeamChunkRow[], statistics: CorpusStatistics): string[];
 }
+
+/** What fork detection asks the team side for (src/search/fork-detect.ts builds it). */
+export interface TeamCandidatesRequest {
+  /** The words to send: those the local index would match on, or the whole query (search/team-hits.ts). */
+  query: string;
+  /** The time bounds; the team side honours these two filters only. */
+  filters: { since?: number; until?: number };
+  /** Keep only projects whose identity contains this text (case-insensitive). */
+  projectContains?: string;
+  /** Weigh by the team's statistics (search/team-hits.ts teamWeighing). */
+  weighing?: TeamWeighing;
+}
+
+export interface TeamFetch {
+  candidates: TeamCandidates | null;
+  /** One line on why the team's results are missing (no password in it); null when they came. */
+  notice: string | null;
+}
+
+/**
+ * Fork detection's port to the team: started beside the local search, never rejects (whatever goes wrong is a notice).
+ * The shells give it (src/team/search-port.ts teamCandidatesPort); fork detection never imports the team's code, so a
+ * local search never loads the PostgreSQL client.
+ */
+export type TeamCandidatesPort = (request: TeamCandidatesRequest) => Promise<TeamFetch>;
