@@ -13,7 +13,7 @@ import { CtxError } from "../errors.ts";
 import { findCheckout, knownClaudeFolders, readGitCheckout } from "../team/checkout.ts";
 import { teamConnectOptions, withTeamClient } from "../team/connect.ts";
 import { decodeTeamTranscript, fetchTeamSession, placeTeamTranscript, type TeamSession } from "../team/fork-session.ts";
-import { findMembership } from "../team/inspect.ts";
+import { requireMembership } from "../team/inspect.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
 import type { CliContext } from "./command-io.ts";
 import type { ForkReport } from "./fork-report.ts";
@@ -39,12 +39,7 @@ export async function forkTeamSession(
   }
   const { url, name: team, maxTranscriptMegabytes } = config.team;
   const session = await withTeamClient(url, teamConnectOptions(config.team, ctx.env), async (client) => {
-    const membership = await findMembership(client, team);
-    if (membership === null) {
-      throw new CtxError("TEAM_REFUSED", `this role is not a member of team ${JSON.stringify(team)}`, {
-        hint: "`ctx team status` shows what the server says",
-      });
-    }
+    const membership = await requireMembership(client, team);
     return fetchTeamSession(client, membership.id, sessionId);
   });
   if (session === null) {

@@ -70,6 +70,20 @@ export async function checkMembership(client: TeamClient, team: string): Promise
   };
 }
 
+/**
+ * The caller's membership of `team`, or TEAM_REFUSED: the one check every team operation makes before it reads or
+ * writes the team's rows (push, search, share, fork). `ctx team join` checks more (checkMembership).
+ */
+export async function requireMembership(client: TeamClient, team: string): Promise<TeamRow> {
+  const member = await findMembership(client, team);
+  if (member === null) {
+    throw new CtxError("TEAM_REFUSED", `this role is not a member of team ${JSON.stringify(team)}`, {
+      hint: "`ctx team status` shows what the server says; the administrator adds members with `ctx team add-member`",
+    });
+  }
+  return member;
+}
+
 /** The caller's membership of `team` by name, or null (not a member, or no such team: the same to a member). */
 export async function findMembership(client: TeamClient, team: string): Promise<TeamRow | null> {
   const { rows } = await client.query<TeamRow>(

@@ -31,7 +31,7 @@ import {
 import { redactTranscriptBytes } from "../store/snapshots/redact-thread.ts";
 import { type SharedProject, sharedProjectOf } from "../store/team/team-state.ts";
 import { knownPasswords, type TeamClient, withTeamClient } from "./connect.ts";
-import { findMembership } from "./inspect.ts";
+import { requireMembership } from "./inspect.ts";
 import { readSchemaVersion, requireCurrentSchema } from "./migrate.ts";
 import { setAsideReason, writeSettingAside } from "./set-aside.ts";
 import { storableClient } from "./storable-client.ts";
@@ -198,12 +198,7 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
         const client = storableClient(connection);
         // A server older than this ctx has no column for the chunks' terms (schema 5): say so, rather than fail on it.
         requireCurrentSchema(await readSchemaVersion(client));
-        const member = await findMembership(client, options.team);
-        if (member === null) {
-          throw new CtxError("TEAM_REFUSED", `this role is not a member of team ${JSON.stringify(options.team)}`, {
-            hint: "ask the administrator to run `ctx team add-member`, then `ctx team join` again",
-          });
-        }
+        const member = await requireMembership(client, options.team);
         const projectIds = new Map<string, string>();
         // The next batch is read (chunks unpacked, the transcript redacted and compressed) while the server writes
         // this one: the two are the push's two costs, on two processes.

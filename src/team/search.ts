@@ -5,9 +5,8 @@
 // the team's statistics, read here too (./term-stats.ts; src/search/team-hits.ts, docs/team.md "Search").
 import type { SearchFilters } from "../core/search/model.ts";
 import type { TeamCandidates, TeamChunkRow, TeamSessionRow, TeamWeighing } from "../core/search/team-candidates.ts";
-import { CtxError } from "../errors.ts";
 import { type TeamClient, type TeamConnectOptions, withTeamClient } from "./connect.ts";
-import { findMembership } from "./inspect.ts";
+import { requireMembership } from "./inspect.ts";
 import type { KeptTeamConnection } from "./kept-connection.ts";
 import { readTeamStatistics } from "./term-stats.ts";
 
@@ -38,12 +37,7 @@ export async function fetchTeamCandidates(
   team: string,
   request: TeamSearchRequest,
 ): Promise<TeamCandidates> {
-  const member = await findMembership(client, team);
-  if (member === null) {
-    throw new CtxError("TEAM_REFUSED", `this role is not a member of team ${JSON.stringify(team)}`, {
-      hint: "check `ctx team status`; the administrator adds members with `ctx team add-member`",
-    });
-  }
+  const member = await requireMembership(client, team);
   const weighing = request.weighing;
   const statistics = weighing === undefined ? null : await readTeamStatistics(client, member.id, weighing.terms);
   const query = weighing === undefined || statistics === null ? request.query : weighing.queryText(statistics);

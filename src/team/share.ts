@@ -11,7 +11,7 @@ import { dropOutboxSessions, enqueueSessionsUnder, isInsideRoot } from "../searc
 import { addSharedProject, readSharedProjects, removeSharedRoot, sharedRoots } from "../store/team/team-state.ts";
 import { checkoutIdentity } from "./checkout.ts";
 import { type TeamConnectOptions, withTeamClient } from "./connect.ts";
-import { findMembership } from "./inspect.ts";
+import { requireMembership } from "./inspect.ts";
 import { upsertProject } from "./push.ts";
 
 export interface TeamServer {
@@ -32,16 +32,6 @@ export interface ShareResult {
   serverError: string | null;
 }
 
-async function membership(client: Parameters<typeof findMembership>[0], team: string) {
-  const member = await findMembership(client, team);
-  if (member === null) {
-    throw new CtxError("TEAM_REFUSED", `this role is not a member of team ${JSON.stringify(team)}`, {
-      hint: "ask the administrator to run `ctx team add-member`, then `ctx team join` again",
-    });
-  }
-  return member;
-}
-
 export async function shareProject(input: {
   env: NodeJS.ProcessEnv;
   folder: string;
@@ -54,7 +44,7 @@ export async function shareProject(input: {
   let serverError: string | null = null;
   try {
     serverProjectId = await withTeamClient(input.server.url, input.server.options, async (client) => {
-      const member = await membership(client, input.server.team);
+      const member = await requireMembership(client, input.server.team);
       return upsertProject(client, member.id, project);
     });
   } catch (error) {
@@ -130,7 +120,7 @@ export async function forgetSessions(input: {
   project?: ProjectIdentity;
 }): Promise<ForgetResult> {
   const deleted = await withTeamClient(input.server.url, input.server.options, async (client) => {
-    const member = await membership(client, input.server.team);
+    const member = await requireMembership(client, input.server.team);
     const params: unknown[] = [member.id];
     let where = "";
     if (input.ids !== undefined) {
