@@ -68,7 +68,17 @@ describe("ctx MCP server", () => {
     const c = await connect();
     expect(c.getServerVersion()).toMatchObject({ name: "ctx", version: "9.9.9" });
     expect(c.getInstructions()).toBe(SERVER_INSTRUCTIONS);
-    expect(Buffer.byteLength(SERVER_INSTRUCTIONS)).toBeLessThan(2048);
+    expect(Buffer.byteLength(SERVER_INSTRUCTIONS, "utf8")).toBeLessThan(2048);
+  });
+
+  it("names in its instructions only tools it has, and leaves room under the 2 KB for new relationships", async () => {
+    // The tool list is the catalogue: the instructions name tools only to say when to call which, so a new tool
+    // needs no line in them, but a renamed or removed one must not linger there.
+    const { tools } = await (await connect()).listTools();
+    const named = SERVER_INSTRUCTIONS.match(/\bctx_[a-z_]*[a-z]/g) ?? [];
+    expect(named.length).toBeGreaterThan(0);
+    for (const name of named) expect(tools.map((t) => t.name)).toContain(name);
+    expect(Buffer.byteLength(SERVER_INSTRUCTIONS, "utf8")).toBeLessThanOrEqual(1200);
   });
 
   it("lists ctx_status with input and output schemas and read-only annotations", async () => {
@@ -112,7 +122,6 @@ describe("ctx MCP server", () => {
       expect(tool.name).toMatch(/^ctx_[a-z]+(_[a-z]+)*$/);
       expect(tool.outputSchema?.type).toBe("object");
       expect(tool.annotations?.openWorldHint).toBe(false);
-      expect(SERVER_INSTRUCTIONS).toContain(tool.name);
     }
     const annotations = (name: string) => tools.find((t) => t.name === name)?.annotations;
     for (const name of [

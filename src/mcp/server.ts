@@ -7,31 +7,24 @@ import { PROMPT_REGISTRARS } from "./prompts/registry.ts";
 import { RESOURCE_REGISTRARS } from "./resources/registry.ts";
 import { TOOLS } from "./tools/registry.ts";
 
-// Claude Code truncates server instructions at 2 KB; keep this short and factual.
+// What the tool list cannot say: what ctx is for, which tool to call when, and the limits. Each tool's own
+// description is the catalogue, so a new tool needs no line here (server.test.ts checks that every ctx_ name here
+// is a registered tool). Claude Code truncates server instructions at 2 KB; the test keeps this well under it.
 export const SERVER_INSTRUCTIONS = [
-  "ctx keeps this project's working context alive across compactions and sessions.",
-  "Its state lives in the project's .ctx/ folder; its hooks record sessions as Claude Code runs them.",
-  "Tools:",
-  "- ctx_status: what ctx holds for this project (sessions seen, state health).",
-  "- ctx_save {name?}: save this session's context now (task, todos, plan, decisions, files), secrets redacted.",
-  "- ctx_restore {name?, mode?, sections?}: the saved context as text; summary by default, full adds the conversation.",
-  "- ctx_diff {name?}: tracked files modified, deleted or added since the save.",
-  "- ctx_checkpoint: a crash-recovery checkpoint now.",
-  "- ctx_clear {force}: delete the current saved context; only when the user asks.",
-  "- ctx_snapshot_list {verbose?}: snapshots taken before compactions.",
-  "- ctx_snapshot_restore {id}: one snapshot's context as text (changes nothing).",
-  "- ctx_fork_detect {query, project?, limit?, since?, until?}: past sessions closest to a task, with fork commands.",
-  "- ctx_budget {op: list|add|pin|unpin|evict|estimate|assemble}: items kept in view across compactions.",
-  "- ctx_memory_write {name, description, type, content}: remember across sessions (Claude Code's MEMORY.md).",
-  "- ctx_memory_read {name}, ctx_memory_list, ctx_memory_search {query, scope?}, ctx_memory_delete {name}: the memories",
-  '  (scope "all": every project\'s memory, from the session index).',
-  "- ctx_summarize {session?, from?}: per-message summaries (kept); returns recent verbatim, older summarised.",
-  "- ctx_context_stats {session?}: tokens per summary layer and the compression ratio.",
-  "- ctx_clear_summaries {session?, all?}: delete stored summaries (made again when needed).",
-  "- ctx_health {session_id?}: context-window tier, tokens used, velocity, tool calls left before auto-compaction.",
-  "- ctx_audit {session?}: what each compaction's summary lost of the tasks, plan, decisions, rules and files saved.",
-  "- ctx_guard_tick: for ctx's own hook only.",
-  "Resources: ctx://status (JSON), ctx://context (full saved context), ctx://snapshots, ctx://snapshots/{id}, ctx://health (JSON).",
+  "ctx keeps this project's working context (task, todos, plan, decisions, files) alive across compactions and " +
+    "sessions: its hooks save it (secrets redacted, in .ctx/) before a compaction and give it back after. " +
+    "When to use which tool:",
+  "- Before work that may have been done before: ctx_fork_detect, then offer its sessions to fork (never run the " +
+    "commands yourself).",
+  "- Before a risky change: ctx_save with a name; ctx_restore reads it back (changing no files), ctx_diff shows " +
+    "what changed on disk since.",
+  "- After a compaction: ctx_audit shows what its summary lost; ctx_restore or a snapshot gives it back.",
+  "- When the context window fills: ctx_health gives the tier and tool calls left; ctx_budget keeps items in view " +
+    "across compactions.",
+  "- Facts for later sessions: the memory tools (Claude Code's MEMORY.md), not the saved context.",
+  'Limits: all is this project\'s, except ctx_fork_detect and a memory search with scope "all" (other projects). ' +
+    "Delete (ctx_clear, summaries, memories) only when the user asks. ctx_guard_tick is ctx's own hook's, not the " +
+    "conversation's.",
 ].join("\n");
 
 export function createServer(deps: ServerDeps): McpServer {
