@@ -2,8 +2,9 @@
 // here, `<module>.compiled.ts` beside it holds a checker for each named schema, compiled into plain JavaScript
 // (src/core/schema/compile.ts, from the schema's plan: src/core/schema/plan.ts): `check<Name>` for `<Name>Schema`,
 // checking into `<Name>` (the type declared beside each schema). `pnpm build` runs this before tsup (`node build/compile-schemas.ts`);
-// `--check` writes nothing and fails when a module is not current, which tests/build/compiled-schemas.test.ts
-// asserts. The generated modules are committed, so that type checks and tests run from the sources alone.
+// `--check` writes nothing and fails when a module is not current: `pnpm lint` runs it, so `pnpm check` fails before
+// its build would rewrite one (tests/build/compiled-schemas.test.ts). The generated modules are committed (marked
+// generated in .gitattributes), so that type checks and tests run from the sources alone.
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";

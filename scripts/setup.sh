@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what ctx needs to build and test from nothing: Node 24 + pnpm (from the npm registry, when the
 # machine's Node is older than 22), the locked dependencies, and the build. Safe to run again.
-# Usage: source scripts/setup.sh   (leaves node and pnpm on PATH)
+# Usage: source scripts/setup.sh [--no-build]   (leaves node and pnpm on PATH; --no-build: install only)
 set -euo pipefail
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 # An assignment, not `eval "$(…)"`: eval of an empty string succeeds and would hide the toolchain's failure.
@@ -15,6 +15,8 @@ if [ ! -d node_modules ] || [ pnpm-lock.yaml -nt node_modules/.modules.yaml ]; t
   echo "setup: installing dependencies (pnpm install --frozen-lockfile)" >&2
   pnpm install --frozen-lockfile --config.confirmModulesPurge=false --reporter=append-only >&2
 fi
-echo "setup: building (pnpm build)" >&2
-pnpm build >/dev/null
+if [ "${1:-}" != "--no-build" ]; then
+  echo "setup: building (pnpm build)" >&2
+  pnpm build >/dev/null
+fi
 cd - >/dev/null
