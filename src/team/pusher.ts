@@ -6,16 +6,14 @@
 // left behind. A server that cannot be reached ends the run (after team.connectTimeoutMs): the outbox keeps the work
 // for the next ingest's pusher or `ctx team push`. A session the server refuses for its own data is set aside
 // (src/team/set-aside.ts) and no longer counts as pending, so the run still ends when the rest is pushed.
-import { setPriority } from "node:os";
 import { join } from "node:path";
 import { describeError, isCtxError } from "../errors.ts";
 import { openSessionIndex } from "../search/session-index/session-index.ts";
 import { outboxDepth } from "../search/session-index/team-outbox.ts";
 import { withLock } from "../store/files/lock.ts";
+import { LOW_PRIORITY, startDetachedCtx } from "../store/process/detached-child.ts";
 import { recordPush, teamStateDir } from "../store/team/team-state.ts";
 import { emptyPushSummary, type PushOptions, type PushSummary, pushPending } from "./push.ts";
-
-const LOW_PRIORITY = 10;
 
 export function pusherLockTarget(env: NodeJS.ProcessEnv): string {
   return join(teamStateDir(env), "pusher");
@@ -31,22 +29,12 @@ export interface StartPusherOptions {
 /** Starts a detached `ctx team push --background`; returns its pid (undefined when it could not start). */
 export function startBackgroundPusher(options: StartPusherOptions): number | undefined {
   if (options.cliPath === "") return undefined;
-  const { spawn } = process.getBuiltinModule("node:child_process");
-  const child = spawn(options.execPath ?? process.execPath, [options.cliPath, "team", "push", "--background"], {
-    detached: true,
-    stdio: "ignore",
+  return startDetachedCtx(["team", "push", "--background"], {
+    cliPath: options.cliPath,
+    execPath: options.execPath,
     env: options.env,
+    priority: LOW_PRIORITY,
   });
-  child.on("error", () => {});
-  child.unref();
-  if (child.pid !== undefined) {
-    try {
-      setPriority(child.pid, LOW_PRIORITY);
-    } catch {
-      // Not allowed here: it runs at normal priority.
-    }
-  }
-  return child.pid;
 }
 
 export type BackgroundPushResult =

@@ -3,13 +3,11 @@
 // hook never waits: the child is detached with no stdio and unref'd. `ctx serve` marks that it watches with a pid
 // file (markWatching); a pid file whose process is gone counts as not watching.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { setPriority } from "node:os";
 import { join } from "node:path";
 import { ctxHome } from "../../config/paths.ts";
+import { LOW_PRIORITY, startDetachedCtx } from "../../store/process/detached-child.ts";
 
 const WATCHER_PID_FILE = "index-watcher.pid";
-/** A nice value for the child: indexing yields to whatever the person does next. */
-const LOW_PRIORITY = 10;
 
 function pidFile(env: NodeJS.ProcessEnv): string {
   return join(ctxHome(env), WATCHER_PID_FILE);
@@ -62,22 +60,11 @@ export function queueSessionIndexing(options: QueueIndexOptions): {
 } {
   if (options.cliPath === "" || options.transcriptPath === "") return { outcome: "skipped" };
   if (isWatching(options.env)) return { outcome: "watched" };
-  // Loaded here, not imported: child_process (and net under it) costs every SessionEnd that loads it (bench/run.ts
-  // hooks, builtinCostMs), and a watched session starts no child.
-  const { spawn } = process.getBuiltinModule("node:child_process");
-  const child = spawn(
-    options.execPath ?? process.execPath,
-    [options.cliPath, "index", "--quiet", "--file", options.transcriptPath],
-    { detached: true, stdio: "ignore", env: options.env },
-  );
-  child.on("error", () => {});
-  child.unref();
-  if (child.pid !== undefined) {
-    try {
-      setPriority(child.pid, LOW_PRIORITY);
-    } catch {
-      // Not allowed here: it runs at normal priority.
-    }
-  }
-  return child.pid === undefined ? { outcome: "queued" } : { outcome: "queued", pid: child.pid };
+  const pid = startDetachedCtx(["index", "--quiet", "--file", options.transcriptPath], {
+    cliPath: options.cliPath,
+    execPath: options.execPath,
+    env: options.env,
+    priority: LOW_PRIORITY,
+  });
+  return pid === undefined ? { outcome: "queued" } : { outcome: "queued", pid };
 }

@@ -3,10 +3,10 @@
 // nice'd `ctx archive run --quiet` child, never in the hook or the server's event loop.
 import { existsSync } from "node:fs";
 import { mkdir, stat, utimes, writeFile } from "node:fs/promises";
-import { setPriority } from "node:os";
 import { join } from "node:path";
 import { withHooksDisabled } from "../../config/hooks-disabled.ts";
 import { ctxHome } from "../../config/paths.ts";
+import { LOWEST_PRIORITY, startDetachedCtx } from "../process/detached-child.ts";
 
 /** SessionStart checks at most this often. */
 export const HOOK_ARCHIVE_INTERVAL_MS = 3_600_000;
@@ -43,25 +43,14 @@ export async function startArchivePassIfDue(options: {
 }): Promise<number | null> {
   if (options.cliPath === "" || !(await archivePassDue(options.env, options.now, options.intervalMs))) return null;
   await markArchiveRun(options.env, options.now);
-  // Loaded here, not imported: child_process (and net under it) would cost every SessionStart (bench/run.ts hooks,
-  // builtinCostMs), and a pass is due at most once an hour.
-  const { spawn } = process.getBuiltinModule("node:child_process");
-  const child = spawn(options.execPath, [options.cliPath, "archive", "run", "--quiet"], {
-    cwd: options.cwd,
-    detached: true,
-    stdio: "ignore",
+  const pid = startDetachedCtx(["archive", "run", "--quiet"], {
+    cliPath: options.cliPath,
+    execPath: options.execPath,
     env: withHooksDisabled(options.env),
+    cwd: options.cwd,
+    priority: LOWEST_PRIORITY,
   });
-  child.on("error", () => undefined);
-  if (child.pid !== undefined) {
-    try {
-      setPriority(child.pid, 19);
-    } catch {
-      // Not permitted on this system: it runs at normal priority, still off the hook path.
-    }
-  }
-  child.unref();
-  return child.pid ?? null;
+  return pid ?? null;
 }
 
 /** Whether the archive lists `sessionId` (its meta exists; the container is verified on restore). */

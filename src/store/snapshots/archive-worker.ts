@@ -9,6 +9,7 @@ import { CtxError, describeError } from "../../errors.ts";
 import { writeFileAtomic } from "../files/atomic-write.ts";
 import { decodeContainer, encodeContainer, HEADER_BYTES } from "../files/container.ts";
 import { type LockOptions, withLock } from "../files/lock.ts";
+import { startDetachedCtx } from "../process/detached-child.ts";
 import {
   catalogFile,
   entryOf,
@@ -117,19 +118,14 @@ export function spawnDetachedRecompress(
   id: string,
   options: SpawnRecompressOptions,
 ): { pid: number | undefined } {
-  // Loaded here, not imported: child_process (and net under it) has a cost (bench/run.ts hooks, builtinCostMs), paid
-  // only by a process that starts a child.
-  const { spawn } = process.getBuiltinModule("node:child_process");
-  const child = spawn(options.execPath, [options.cliPath, "snapshot", "recompress", id, "--project", projectRoot], {
-    cwd: projectRoot,
-    detached: true,
-    stdio: "ignore",
+  // No priority given: it runs at the hook's, as it always has.
+  const pid = startDetachedCtx(["snapshot", "recompress", id, "--project", projectRoot], {
+    cliPath: options.cliPath,
+    execPath: options.execPath,
     env: withHooksDisabled(options.env ?? process.env),
+    cwd: projectRoot,
   });
-  // A failed start (missing binary) is reported as an event; archiving is optional, so it must not crash the hook.
-  child.on("error", () => undefined);
-  child.unref();
-  return { pid: child.pid };
+  return { pid };
 }
 
 function sameChecksum(a: Uint8Array, b: Uint8Array): boolean {
