@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { SettingListSchema, SettingSchema } from "../../config/settings.ts";
-import { ConfigEditResultSchema } from "./config.ts";
+import { ConfigEditResultSchema } from "./config-helpers.ts";
 
 let root: string;
 let home: string;
