@@ -1,6 +1,6 @@
-// `ctx config list|get|set|unset|path [--global|--project] [--json]`: the four config layers (defaults, the global
-// file, the project's file, CTX_* variables) seen and edited from the shell. Values are checked against the
-// schema before anything is written; a refused value names the field and what it allows.
+// `ctx config list|get|set|unset|path [--global|--project] [--json]` and `trust|untrust`: the four config layers
+// (defaults, the global file, the project's file, CTX_* variables) seen and edited from the shell. Values are checked
+// against the schema before anything is written; a refused value names the field and what it allows.
 // One file per subcommand beside this one; what they share is in config-helpers.ts.
 import type { Command } from "commander";
 import type { CliContext } from "../command-io.ts";
