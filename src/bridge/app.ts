@@ -267,7 +267,7 @@ export function createWebhookApp(deps: WebhookAppDeps): Hono {
 
   app.get("/healthz", async (c) => c.json({ ok: true, version: deps.version, ...(await deps.health()) }));
   app.notFound((c) => c.json({ error: "not found: POST /webhook, GET /healthz" }, 404));
-  // A request that fails while its body is read (the sender gone, or cut off at the time limit: http-server.ts)
+  // A request that fails while its body is read (the sender gone, or cut off at the time limit: ../http/listener.ts)
   // is one line in the bridge's log, not Hono's stack trace on stderr; nothing was accepted.
   app.onError((error, c) => {
     deps.warn(`bridge: a webhook request failed before it was accepted (${describeError(error)})`);

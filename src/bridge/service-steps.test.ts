@@ -11,12 +11,12 @@ import { startMockSynology } from "../../tests/e2e/harness/mock-synology.ts";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import type { JournalMessage } from "../core/bridge/journal.ts";
+import { listenHttp } from "../http/listener.ts";
 import { journalPath, openJournal } from "../store/bridge/journal-store.ts";
 import { createWebhookApp } from "./app.ts";
 import { openBridgeStore, recoverJournal } from "./bridge-store.ts";
 import { createBridgeWork } from "./bridge-work.ts";
 import type { ClaudeProcesses } from "./claude-runner.ts";
-import { listenHttp } from "./http-server.ts";
 import { buildRunnerAndPoster, startBridge, stopBridge } from "./service.ts";
 import { resolveBridgeSettings } from "./settings.ts";
 

@@ -7,7 +7,7 @@
 //      (./poster.ts);
 //   4. build the work: the queue, the conversations and the reply outbox, the recovered work first
 //      (./bridge-work.ts);
-//   5. start HTTP: the webhook app on loopback by default (./app.ts, ./http-server.ts);
+//   5. start HTTP: the webhook app on loopback by default (./app.ts, ../http/listener.ts);
 //   6. stop: no new messages, running turns get a grace period, then their process groups are killed; the
 //      journal keeps them and every reply still waiting for the chat for the next start.
 // A step that fails undoes the ones before it (the lock let go, the journal closed) and says why.
@@ -17,13 +17,13 @@ import { claudeConfigDir, claudeProjectDirName } from "../config/claude-paths.ts
 import type { Config } from "../config/schema.ts";
 import { bridgeChildEnv } from "../core/bridge/child-env.ts";
 import { redactText } from "../core/redact/redact.ts";
+import { listenHttp } from "../http/listener.ts";
 import type { JournalWrite } from "../store/bridge/journal-store.ts";
 import { sessionsDir } from "../store/bridge/session-store.ts";
 import { createWebhookApp } from "./app.ts";
 import { type BridgeStore, openBridgeStore, recoverJournal } from "./bridge-store.ts";
 import { type BridgeWork, createBridgeWork } from "./bridge-work.ts";
 import { type ClaudeProcesses, createClaudeRunner } from "./claude-runner.ts";
-import { listenHttp } from "./http-server.ts";
 import { createPoster, type Poster } from "./poster.ts";
 import { type BridgeSettings, resolveBridgeSettings } from "./settings.ts";
 import { makeRollingSummary, type RollingSummaryDeps } from "./summarize.ts";
