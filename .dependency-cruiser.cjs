@@ -1,12 +1,12 @@
 // The layer rules of ARCHITECTURE.md, checked by `pnpm deps` (part of `pnpm check`): no import cycles, a pure
 // core, and imports that only run down the layers:
-//   bin -> cli | mcp | hooks -> summaries | setup | bridge | team -> search -> store -> config -> core
+//   bin -> cli | mcp | hooks -> summaries | setup | bridge | team | http -> search -> store -> config -> core
 // (errors.ts, log.ts, terminal-text.ts and version.ts at the top of src/ are the base every layer may use; core may use
 // errors.ts; the shells sanitize at their output, so core needs no terminal-text.ts).
 // TypeScript 7 ships no compiler API yet, so dependency-cruiser parses with swc (both dev dependencies).
 
 const SHELLS = "^src/(bin|cli|mcp|hooks)/";
-const SERVICES = "^src/(search|summaries|setup|bridge|team)/";
+const SERVICES = "^src/(search|summaries|setup|bridge|team|http)/";
 const TEST_FILES = "\\.test\\.ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -49,7 +49,7 @@ module.exports = {
       name: "store-below-services",
       severity: "error",
       comment:
-        "src/store (ctx's own files) does not import the services (search, summaries, setup, bridge) or the shells.",
+        "src/store (ctx's own files) does not import the services (search, summaries, setup, bridge, team, http) or the shells.",
       from: { path: "^src/store/", pathNot: TEST_FILES },
       to: { path: `${SERVICES}|${SHELLS}` },
     },
@@ -57,7 +57,7 @@ module.exports = {
       name: "services-below-shells",
       severity: "error",
       comment:
-        "search, summaries, setup and bridge do not import the CLI, the MCP server, the hooks or the entry point.",
+        "search, summaries, setup, bridge, team and http do not import the CLI, the MCP server, the hooks or the entry point.",
       from: { path: SERVICES, pathNot: TEST_FILES },
       to: { path: SHELLS },
     },

@@ -7,7 +7,8 @@
 //      (./poster.ts);
 //   4. build the work: the queue, the conversations and the reply outbox, the recovered work first
 //      (./bridge-work.ts);
-//   5. start HTTP: the webhook app on loopback by default (./app.ts, ../http/listener.ts);
+//   5. start HTTP: the webhook app on loopback by default (./app.ts), through ctx's shared listener
+//      (../http/listener.ts: its request time limit keeps a trickling sender from holding a body slot);
 //   6. stop: no new messages, running turns get a grace period, then their process groups are killed; the
 //      journal keeps them and every reply still waiting for the chat for the next start.
 // A step that fails undoes the ones before it (the lock let go, the journal closed) and says why.
@@ -17,7 +18,7 @@ import { claudeConfigDir, claudeProjectDirName } from "../config/claude-paths.ts
 import type { Config } from "../config/schema.ts";
 import { bridgeChildEnv } from "../core/bridge/child-env.ts";
 import { redactText } from "../core/redact/redact.ts";
-import { listenHttp } from "../http/listener.ts";
+import { type ListenHints, listenHttp } from "../http/listener.ts";
 import type { JournalWrite } from "../store/bridge/journal-store.ts";
 import { sessionsDir } from "../store/bridge/session-store.ts";
 import { createWebhookApp } from "./app.ts";
@@ -96,7 +97,11 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
       ),
     }),
   });
-  const http = await listenHttp(app, settings.host, settings.port).catch(async (error: unknown) => {
+  const http = await listenHttp(app, {
+    host: settings.host,
+    port: settings.port,
+    hints: LISTEN_HINTS,
+  }).catch(async (error: unknown) => {
     await work.stop(0, claude.killAll);
     await journal.close();
     await store.release();
@@ -115,6 +120,12 @@ export async function startBridge(options: BridgeServiceOptions): Promise<Runnin
   };
   return { url: `http://${settings.host}:${http.port}`, port: http.port, stopped, stop };
 }
+
+/** What `ctx bridge synology` says when it cannot listen (its flags and settings; the listener is shared). */
+export const LISTEN_HINTS: ListenHints = {
+  addressInUse: "another program uses that port: pick one with --port",
+  other: "check bridge.host",
+};
 
 /**
  * Step 3: Claude Code as child processes (or the benchmark's stand-in) and the chat's poster. Every child the
