@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { type AcceptedMessage, createWebhookApp } from "./app.ts";
+import type { AcceptedMessage } from "./accepted-message.ts";
+import { createWebhookApp } from "./app.ts";
 
 function app(fail: () => boolean = () => false) {
   const accepted: AcceptedMessage[] = [];

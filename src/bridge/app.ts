@@ -17,15 +17,9 @@ import {
   WebhookFieldsSchema,
 } from "../core/bridge/webhook.ts";
 import { describeError } from "../errors.ts";
+import type { AcceptedMessage } from "./accepted-message.ts";
 import { readBodyCapped } from "./body-reader.ts";
 import { createReadSlots } from "./read-slots.ts";
-
-export interface AcceptedMessage {
-  /** What the journal keeps (text redacted). */
-  journaled: JournalMessage;
-  /** What Claude gets: the text as the person sent it. */
-  live: JournalMessage;
-}
 
 export interface WebhookAppDeps {
   token: string;

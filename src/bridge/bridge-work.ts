@@ -8,7 +8,7 @@ import { pendingDelivery } from "../core/bridge/outbox.ts";
 import { replyMessages } from "../core/bridge/payload.ts";
 import { describeError } from "../errors.ts";
 import type { Journal } from "../store/bridge/journal-store.ts";
-import type { AcceptedMessage } from "./app.ts";
+import type { AcceptedMessage } from "./accepted-message.ts";
 import { type Answer, answerMessage, BridgeHalted, type ConversationDeps } from "./conversation.ts";
 import { type Delivery, deliverRound, journaledState, type OutboxDeps } from "./outbox.ts";
 import type { Poster } from "./poster.ts";
