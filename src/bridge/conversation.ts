@@ -34,17 +34,21 @@ import { deleteBridgeSession, readBridgeSession, updateBridgeSession } from "../
 import type { ClaudeRunner } from "./claude-runner.ts";
 import type { RollingSummary } from "./summarize.ts";
 
-export interface ConversationDeps {
+/** What a rollover needs: the summariser, and the bridge's redaction, clock and log. */
+export interface RollOverDeps {
+  summarize: (session: BridgeSession) => Promise<RollingSummary>;
+  redact: (text: string) => string;
+  now: () => Date;
+  warn: (line: string) => void;
+}
+
+export interface ConversationDeps extends RollOverDeps {
   sessionsDir: string;
   limits: ContextLimits;
   inputChunkChars: number;
   windowTokens: number;
   maxInputBytes: number;
   runClaude: ClaudeRunner;
-  summarize: (session: BridgeSession) => Promise<RollingSummary>;
-  redact: (text: string) => string;
-  now: () => Date;
-  warn: (line: string) => void;
   queueInfo: (key: string) => QueueInfo;
   /** True once the bridge is stopping and has ended the running Claude turns. */
   halted?: () => boolean;
@@ -264,7 +268,7 @@ async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promi
 async function rollOver(
   session: BridgeSession,
   reason: string,
-  deps: ConversationDeps,
+  deps: RollOverDeps,
 ): Promise<{ session: BridgeSession }> {
   let summary: string;
   try {
