@@ -18,29 +18,13 @@ import {
   tooLargeNotice,
   tooLongForSessionNotice,
 } from "../core/bridge/messages.ts";
-import {
-  appendHistory,
-  type BridgeSession,
-  foldIntoSummary,
-  historyEntry,
-  newBridgeSession,
-  resetClaudeSession,
-} from "../core/bridge/session.ts";
+import { appendHistory, historyEntry, newBridgeSession, resetClaudeSession } from "../core/bridge/session.ts";
 import { chatStatusText, type QueueInfo } from "../core/bridge/status.ts";
 import { chatCommandOf } from "../core/bridge/webhook.ts";
-import { cleanCommandText } from "../core/text/command-text.ts";
 import { describeError, isCtxError } from "../errors.ts";
 import { deleteBridgeSession, readBridgeSession, updateBridgeSession } from "../store/bridge/session-store.ts";
 import type { ClaudeRunner } from "./claude-runner.ts";
-import type { RollingSummary } from "./summarize.ts";
-
-/** What a rollover needs: the summariser, and the bridge's redaction, clock and log. */
-export interface RollOverDeps {
-  summarize: (session: BridgeSession) => Promise<RollingSummary>;
-  redact: (text: string) => string;
-  now: () => Date;
-  warn: (line: string) => void;
-}
+import { type RollOverDeps, rollOver } from "./roll-over.ts";
 
 export interface ConversationDeps extends RollOverDeps {
   sessionsDir: string;
@@ -258,37 +242,6 @@ async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promi
     claudeMs,
     rolledOver,
     failed: failure !== null || overflow !== null,
-  };
-}
-
-/**
- * Summarises the conversation and resets it to a new Claude session that the summary will seed. A failed summary
- * is a warning, not a stop: the history is folded extractively instead.
- */
-async function rollOver(
-  session: BridgeSession,
-  reason: string,
-  deps: RollOverDeps,
-): Promise<{ session: BridgeSession }> {
-  let summary: string;
-  try {
-    const made = await deps.summarize(session);
-    for (const warning of made.warnings) deps.warn(`bridge: summary: ${deps.redact(warning)}`);
-    summary = cleanCommandText(made.summary);
-  } catch (error) {
-    deps.warn(
-      `bridge: summarising ${session.key} (${reason}) failed, folding its history instead: ${deps.redact(describeError(error))}`,
-    );
-    summary = foldIntoSummary(session.summary, session.history);
-  }
-  return {
-    session: {
-      ...resetClaudeSession(session),
-      summary,
-      summarizedAt: deps.now().toISOString(),
-      summaries: session.summaries + 1,
-      history: [],
-    },
   };
 }
 
