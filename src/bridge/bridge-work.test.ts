@@ -105,3 +105,80 @@ describe("createBridgeWork: the chat taking a post", () => {
     await work.stop(0, () => {});
   });
 });
+
+describe("createBridgeWork: chat commands before the conversation", () => {
+  it("answers /status in its place in the conversation's queue, without Claude, showing what waits behind it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "ctx-bridge-work-"));
+    dirs.push(dir);
+    const replies: string[] = [];
+    const poster: Poster = {
+      postText: async () => null,
+      postReply: async (_userId, parts, from, onPosted) => {
+        for (let part = from; part < parts.length; part += 1) {
+          replies.push(parts[part] as string);
+          await onPosted(part);
+        }
+        return { posted: parts.length - from, failed: null };
+      },
+    };
+    const prompts: string[] = [];
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const work = createBridgeWork({
+      journal: { path: "/none", append: async () => {}, compact: async () => {}, close: async () => {} },
+      outbox: {
+        poster,
+        now: () => new Date(),
+        deliveryHours: 24,
+        retryBaseMs: 1_000,
+        retryMaxMs: 1_000,
+        log: () => {},
+      },
+      conversation: {
+        sessionsDir: dir,
+        limits: { softLimitTokens: 120_000, hardLimitTokens: 180_000, idleMinutes: 30 },
+        inputChunkChars: 15_000,
+        windowTokens: 200_000,
+        maxInputBytes: 1_048_576,
+        runClaude: async (request) => {
+          prompts.push(request.prompt);
+          await held;
+          return {
+            text: `answer: ${request.prompt}`,
+            sessionId: "s-1",
+            usage: {},
+            contextTokens: 1_000,
+            durationMs: 0,
+          };
+        },
+        summarize: async () => ({ summary: "", provider: "none", warnings: [] }),
+        redact: (text) => text,
+        now: () => new Date(),
+        warn: () => {},
+      },
+      concurrency: 1,
+      outputChunkChars: 3_500,
+      workingNoticeSeconds: 0,
+      redact: (text) => text,
+      now: () => new Date(),
+      log: () => {},
+    });
+    const accept = (id: string, text: string) => {
+      const message = { ...owedReply("7").message, id, text, bytes: text.length };
+      return work.accept({ journaled: message, live: message });
+    };
+    // "one" holds Claude while /status and "three" queue behind it in the same conversation.
+    await accept("m-1", "one");
+    await accept("m-2", "/status");
+    await accept("m-3", "three");
+    release();
+    for (let waited = 0; replies.length < 3 && waited < 2_000; waited += 5)
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(replies[0]).toBe("answer: one");
+    expect(replies[1]).toMatch(/^Context: 1,000 of 200,000 tokens/);
+    expect(replies[1]).toContain("Queue: 1 waiting here, 1 in the bridge, 1 running.");
+    expect(replies[2]).toBe("answer: three");
+    expect(prompts).toEqual(["one", "three"]);
+    await work.stop(0, () => {});
+  });
+});

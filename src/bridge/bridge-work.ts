@@ -1,15 +1,18 @@
 // The bridge's work: every message it owes (accepted now, or recovered from the journal), the queue that runs
-// them (one at a time per conversation), and what running one means: answer it (./conversation.ts, with the
-// "working on it" notice), journal its reply and deliver it through the outbox (./outbox.ts), then mark it done.
-// `accept` is what the HTTP step calls once a message is parsed: the message is owed before its record is
-// written, and queued once the record is on disk.
+// them (one at a time per conversation), and what running one means: answer it (a chat command from its table,
+// ./chat-commands.ts; anything else through ./conversation.ts, with the "working on it" notice), journal its
+// reply and deliver it through the outbox (./outbox.ts), then mark it done. `accept` is what the HTTP step calls
+// once a message is parsed: the message is owed before its record is written, and queued once the record is on
+// disk.
 import type { JournalMessage, OpenWork } from "../core/bridge/journal.ts";
 import { pendingDelivery } from "../core/bridge/outbox.ts";
 import { replyMessages } from "../core/bridge/payload.ts";
+import type { QueueInfo } from "../core/bridge/status.ts";
 import { describeError } from "../errors.ts";
 import type { Journal } from "../store/bridge/journal-store.ts";
 import type { AcceptedMessage } from "./accepted-message.ts";
-import { type Answer, answerMessage, BridgeHalted, type ConversationDeps } from "./conversation.ts";
+import { type ChatCommandDeps, chatCommandFor } from "./chat-commands.ts";
+import { type Answer, answerMessage, BridgeHalted, type ConversationDeps, plainAnswer } from "./conversation.ts";
 import { type Delivery, deliverRound, journaledState, type OutboxDeps } from "./outbox.ts";
 import type { Poster } from "./poster.ts";
 import { createWorkQueue, type RetryLater, type WorkQueue } from "./queue.ts";
@@ -27,8 +30,8 @@ interface Work extends Delivery {
 export interface BridgeWorkDeps {
   journal: Journal;
   outbox: Omit<OutboxDeps, "journal">;
-  /** Everything answerMessage needs but the queue's numbers, which this module knows. */
-  conversation: Omit<ConversationDeps, "queueInfo" | "halted">;
+  /** Everything answerMessage and the chat commands need but the bridge's state, which this module knows. */
+  conversation: Omit<ConversationDeps, "halted"> & Omit<ChatCommandDeps, "queue">;
   concurrency: number;
   outputChunkChars: number;
   workingNoticeSeconds: number;
@@ -69,30 +72,36 @@ export function createBridgeWork(deps: BridgeWorkDeps): BridgeWork {
   const outbox: OutboxDeps = { ...deps.outbox, poster, journal };
   let halted = false;
 
-  const conversation: ConversationDeps = {
-    ...deps.conversation,
-    halted: () => halted,
-    queueInfo: (key) => {
-      const pending = pendingDelivery(owed.values());
-      return {
-        queuedHere: queue.waiting(key),
-        queuedTotal: queue.waiting(),
-        running: queue.running(),
-        pendingParts: pending.parts,
-        oldestPendingMs: pending.oldestDueAt === null ? null : now().getTime() - Date.parse(pending.oldestDueAt),
-      };
-    },
+  const conversation: ConversationDeps = { ...deps.conversation, halted: () => halted };
+  /** The queue and the outbox as `/status` shows them to the conversation `key`. */
+  const queueInfo = (key: string): QueueInfo => {
+    const pending = pendingDelivery(owed.values());
+    return {
+      queuedHere: queue.waiting(key),
+      queuedTotal: queue.waiting(),
+      running: queue.running(),
+      pendingParts: pending.parts,
+      oldestPendingMs: pending.oldestDueAt === null ? null : now().getTime() - Date.parse(pending.oldestDueAt),
+    };
   };
 
-  /** The message answered (or the reason it could not be, in words); null when the bridge is stopping. */
-  async function answer(work: Work): Promise<Answer | null> {
+  /** A chat command is answered first, from the table (chat-commands.ts); anything else goes to the conversation. */
+  function respond(work: Work): Promise<Answer> {
+    const command = chatCommandFor(work.live);
+    if (command !== null)
+      return command(work.live, { ...deps.conversation, queue: queueInfo(work.key) }).then(plainAnswer);
     const stopNotice = startWorkingNotice({
       afterSeconds: wantsWorkingNotice(work.live) ? deps.workingNoticeSeconds : 0,
       post: (text) => poster.postText(work.message.userId, text, "working notice"),
       warn: log,
     });
+    return answerMessage(work.live, conversation).finally(stopNotice);
+  }
+
+  /** The message answered (or the reason it could not be, in words); null when the bridge is stopping. */
+  async function answer(work: Work): Promise<Answer | null> {
     try {
-      return await answerMessage(work.live, conversation).finally(stopNotice);
+      return await respond(work);
     } catch (error) {
       if (error instanceof BridgeHalted) return null; // stopping: the journal still owes it
       // The session store failed (damaged file, disk full): the person hears about it, the bridge goes on.

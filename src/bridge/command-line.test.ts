@@ -12,6 +12,7 @@ import { newBridgeSession } from "../core/bridge/session.ts";
 import { CtxError } from "../errors.ts";
 import { readBridgeSession, updateBridgeSession } from "../store/bridge/session-store.ts";
 import { runClaudeProcess } from "../summaries/claude-process.ts";
+import { CHAT_COMMANDS } from "./chat-commands.ts";
 import { createClaudeRunner } from "./claude-runner.ts";
 import { answerMessage, type ConversationDeps } from "./conversation.ts";
 
@@ -69,7 +70,6 @@ async function world(command: string) {
     sessionsDir: join(dir, "sessions"),
     limits: { softLimitTokens: 120_000, hardLimitTokens: 180_000, idleMinutes: 30 },
     inputChunkChars: 15_000,
-    windowTokens: 200_000,
     maxInputBytes: 1_048_576,
     runClaude: runner.run,
     summarize: async (session) => ({ summary: session.summary, provider: "extractive", warnings: [] }),
@@ -79,7 +79,6 @@ async function world(command: string) {
       return new Date(clock);
     },
     warn: (line) => logged.push(line),
-    queueInfo: () => ({ queuedHere: 0, queuedTotal: 0, running: 1, pendingParts: 0, oldestPendingMs: null }),
   };
   // The state a rollover left before the fix: a summary holding NUL, a new Claude session still to start.
   const planted = {
@@ -136,8 +135,10 @@ describe("break 5: one NUL character breaks a conversation for good", () => {
     expect(logged.join("\n")).toContain("bridge: Claude exited with code 2: <conversation-summary>");
     expect((await readBridgeSession(deps.sessionsDir, KEY))?.lastTurnFailed).toBe(true);
 
-    const renewed = await answerMessage(message("/new"), deps);
-    expect(renewed.text).toContain("without the earlier summary");
+    // A chat command, answered before the conversation (chat-commands.ts).
+    const queue = { queuedHere: 0, queuedTotal: 0, running: 1, pendingParts: 0, oldestPendingMs: null };
+    const renewed = await CHAT_COMMANDS.new(message("/new"), { ...deps, windowTokens: 200_000, queue });
+    expect(renewed).toContain("without the earlier summary");
     const fresh = await readBridgeSession(deps.sessionsDir, KEY);
     expect(fresh?.summary).toBe("");
     expect(fresh?.history).toEqual([]);

@@ -6,6 +6,7 @@ import type { JournalMessage } from "../core/bridge/journal.ts";
 import { planPromptParts } from "../core/bridge/messages.ts";
 import { CtxError } from "../errors.ts";
 import { readBridgeSession } from "../store/bridge/session-store.ts";
+import { chatCommandFor } from "./chat-commands.ts";
 import type { ClaudeTurnRequest } from "./claude-runner.ts";
 import { answerMessage, type ConversationDeps } from "./conversation.ts";
 
@@ -37,7 +38,6 @@ async function script(answer: (request: ClaudeTurnRequest, call: number) => { te
     sessionsDir: dir,
     limits: { softLimitTokens: 120_000, hardLimitTokens: 180_000, idleMinutes: 30 },
     inputChunkChars: 15_000,
-    windowTokens: 200_000,
     maxInputBytes: 1_048_576,
     runClaude: async (request) => {
       calls.push(request);
@@ -62,9 +62,16 @@ async function script(answer: (request: ClaudeTurnRequest, call: number) => { te
       return new Date(clock);
     },
     warn: (line) => warnings.push(line),
-    queueInfo: () => ({ queuedHere: 0, queuedTotal: 0, running: 1, pendingParts: 0, oldestPendingMs: null }),
   };
   return { calls, warnings, deps } satisfies Script;
+}
+
+/** A chat command, answered as the work answers it: before the conversation, from the table (chat-commands.ts). */
+async function command(text: string, deps: ConversationDeps): Promise<string> {
+  const handler = chatCommandFor(message(text));
+  if (handler === null) throw new Error(`${text} is no chat command`);
+  const queue = { queuedHere: 0, queuedTotal: 0, running: 1, pendingParts: 0, oldestPendingMs: null };
+  return handler(message(text), { ...deps, windowTokens: 200_000, queue });
 }
 
 describe("answerMessage", () => {
@@ -101,14 +108,14 @@ describe("answerMessage", () => {
     const stored = await readBridgeSession(deps.sessionsDir, "3:42");
     expect(stored?.history[0]?.text).toBe("my key is [REDACTED], prefer tabs");
     expect(calls[0]?.prompt).toBe("my key is sk-secret, prefer tabs");
-    expect((await answerMessage(message("/new"), deps)).text).toContain("Started a fresh Claude session");
+    expect(await command("/new", deps)).toContain("Started a fresh Claude session");
     const renewed = await readBridgeSession(deps.sessionsDir, "3:42");
     expect(renewed?.claudeSessionId).toBeNull();
     expect(renewed?.summary).toContain("prefer tabs");
     await answerMessage(message("next"), deps);
     expect(calls[1]?.resume).toBeNull();
     expect(calls[1]?.appendSystemPrompt).toContain("prefer tabs");
-    expect((await answerMessage(message("/forget"), deps)).text).toContain("Forgotten");
+    expect(await command("/forget", deps)).toContain("Forgotten");
     expect(await readBridgeSession(deps.sessionsDir, "3:42")).toBeNull();
   });
 
@@ -128,7 +135,7 @@ describe("answerMessage", () => {
     const { deps, calls } = await script(() => ({ text: "never", tokens: 1 }));
     const tooLarge = await answerMessage({ ...message(""), bytes: 2_000_000, refused: "too-large" }, deps);
     expect(tooLarge.text).toContain("1.91 MiB (2,000,000 bytes), over this bridge's limit of 1.00 MiB");
-    expect((await answerMessage(message("/status"), deps)).text).toContain("No conversation yet");
+    expect(await command("/status", deps)).toContain("No conversation yet");
     expect(calls).toHaveLength(0);
   });
 });

@@ -1,10 +1,11 @@
-// Answers one accepted chat message (the product document's ContextManager): a refused message gets its notice,
-// a chat command its answer; a prompt runs through Claude Code, in parts of one session when long, after a
-// rollover to a new session seeded with the rolling summary when the real context is past the soft limit (never
-// starting a turn past the hard limit; a long message is judged whole before part 1, and never continues in a
-// session that lacks its earlier parts). The session file is written once the turn is done; the caller journals
-// and posts the reply. A failure is told in words (ctx's own error messages), never by quoting what went to the
-// command line (break 5); after a failed turn, `/new` starts without the summary.
+// Answers one accepted chat message that is no chat command (the work answers those first: chat-commands.ts), the
+// product document's ContextManager: a refused message gets its notice; a prompt runs through Claude Code, in
+// parts of one session when long, after a rollover to a new session seeded with the rolling summary when the real
+// context is past the soft limit (never starting a turn past the hard limit; a long message is judged whole before
+// part 1, and never continues in a session that lacks its earlier parts). The session file is written once the
+// turn is done; the caller journals and posts the reply. A failure is told in words (ctx's own error messages),
+// never by quoting what went to the command line (break 5), and marks the session, so `/new` then starts without
+// the summary.
 import { addUsage, type ContextLimits, decideTurn, pendingTokens } from "../core/bridge/context.ts";
 import type { JournalMessage } from "../core/bridge/journal.ts";
 import {
@@ -18,11 +19,9 @@ import {
   tooLargeNotice,
   tooLongForSessionNotice,
 } from "../core/bridge/messages.ts";
-import { appendHistory, historyEntry, newBridgeSession, resetClaudeSession } from "../core/bridge/session.ts";
-import { chatStatusText, type QueueInfo } from "../core/bridge/status.ts";
-import { chatCommandOf } from "../core/bridge/webhook.ts";
+import { appendHistory, historyEntry, newBridgeSession } from "../core/bridge/session.ts";
 import { describeError, isCtxError } from "../errors.ts";
-import { deleteBridgeSession, readBridgeSession, updateBridgeSession } from "../store/bridge/session-store.ts";
+import { readBridgeSession, updateBridgeSession } from "../store/bridge/session-store.ts";
 import type { ClaudeRunner } from "./claude-runner.ts";
 import { type RollOverDeps, rollOver } from "./roll-over.ts";
 
@@ -30,10 +29,8 @@ export interface ConversationDeps extends RollOverDeps {
   sessionsDir: string;
   limits: ContextLimits;
   inputChunkChars: number;
-  windowTokens: number;
   maxInputBytes: number;
   runClaude: ClaudeRunner;
-  queueInfo: (key: string) => QueueInfo;
   /** True once the bridge is stopping and has ended the running Claude turns. */
   halted?: () => boolean;
 }
@@ -60,59 +57,15 @@ const REFUSALS = {
     "not sent to Claude. Check the webhook's settings or the proxy in front of the bridge.",
 } as const;
 
-/** An answer that ran no Claude turn: a refusal, a command's reply. */
-function plain(text: string): Answer {
+/** An answer that ran no Claude turn: a refusal, a chat command's reply (chat-commands.ts). */
+export function plainAnswer(text: string): Answer {
   return { text, parts: 0, contextTokens: null, claudeMs: 0, rolledOver: null, failed: false };
 }
 
 export async function answerMessage(message: JournalMessage, deps: ConversationDeps): Promise<Answer> {
-  if (message.refused === "too-large") return plain(tooLargeNotice(message.bytes, deps.maxInputBytes));
-  if (message.refused !== undefined) return plain(REFUSALS[message.refused]);
-  if (message.text.trim() === "") return plain(REFUSALS.empty);
-  const command = chatCommandOf(message.text);
-  if (command === "status") {
-    const session = await readBridgeSession(deps.sessionsDir, message.key);
-    return plain(
-      chatStatusText({
-        session,
-        windowTokens: deps.windowTokens,
-        softLimitTokens: deps.limits.softLimitTokens,
-        ...deps.queueInfo(message.key),
-      }),
-    );
-  }
-  if (command === "forget") {
-    const dropped = await deleteBridgeSession(deps.sessionsDir, message.key);
-    return plain(
-      dropped
-        ? "Forgotten: this conversation's summary and history are gone; your next message starts afresh."
-        : "There was nothing to forget: this conversation had no saved session.",
-    );
-  }
-  if (command === "new") {
-    const current = await readBridgeSession(deps.sessionsDir, message.key);
-    if (current === null) return plain("Started fresh: your next message begins a new Claude session.");
-    if (current.lastTurnFailed === true) {
-      // The summary may be what made the turn fail: a clean start carries none of it.
-      const fresh = {
-        ...resetClaudeSession(current),
-        summary: "",
-        summarizedAt: null,
-        history: [],
-        lastTurnFailed: false,
-      };
-      await updateBridgeSession(deps.sessionsDir, message.key, () => fresh);
-      return plain(
-        "Started a fresh Claude session without the earlier summary, since Claude could not answer the last message.",
-      );
-    }
-    const next = await rollOver(current, "new", deps);
-    await updateBridgeSession(deps.sessionsDir, message.key, () => next.session);
-    return plain(
-      `Started a fresh Claude session; the summary of this conversation (${next.session.summary.length} characters) ` +
-        "is kept and carried into it.",
-    );
-  }
+  if (message.refused === "too-large") return plainAnswer(tooLargeNotice(message.bytes, deps.maxInputBytes));
+  if (message.refused !== undefined) return plainAnswer(REFUSALS[message.refused]);
+  if (message.text.trim() === "") return plainAnswer(REFUSALS.empty);
   return runPrompt(message, deps);
 }
 
@@ -122,7 +75,8 @@ async function runPrompt(message: JournalMessage, deps: ConversationDeps): Promi
   const hardLimit = deps.limits.hardLimitTokens;
   const messageTokens = pendingTokens(prompts);
   // Even a fresh session could not take it all: it would be cut short or lose its first parts, so it is not sent.
-  if (messageTokens > hardLimit) return plain(tooLongForSessionNotice(message.text.length, messageTokens, hardLimit));
+  if (messageTokens > hardLimit)
+    return plainAnswer(tooLongForSessionNotice(message.text.length, messageTokens, hardLimit));
   const now = deps.now();
   let session =
     (await readBridgeSession(deps.sessionsDir, message.key)) ??

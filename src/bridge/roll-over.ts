@@ -1,3 +1,6 @@
+// A conversation's rollover: summarised (the configured provider, or its history folded when that fails) and reset
+// to a new Claude session the summary will seed. The conversation rolls over past its limits; `/new` on request
+// (chat-commands.ts).
 import { type BridgeSession, foldIntoSummary, resetClaudeSession } from "../core/bridge/session.ts";
 import { cleanCommandText } from "../core/text/command-text.ts";
 import { describeError } from "../errors.ts";
