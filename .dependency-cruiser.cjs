@@ -1,12 +1,12 @@
 // The layer rules of ARCHITECTURE.md, checked by `pnpm deps` (part of `pnpm check`): no import cycles, a pure
 // core, and imports that only run down the layers:
-//   bin -> cli | mcp | hooks -> summaries | setup | bridge | team | http -> search -> store -> config -> core
+//   bin -> cli | mcp | hooks -> summaries | setup | bridge | team -> transplant | http -> search -> store -> config -> core
 // (errors.ts, log.ts, terminal-text.ts and version.ts at the top of src/ are the base every layer may use; core may use
 // errors.ts; the shells sanitize at their output, so core needs no terminal-text.ts).
 // TypeScript 7 ships no compiler API yet, so dependency-cruiser parses with swc (both dev dependencies).
 
 const SHELLS = "^src/(bin|cli|mcp|hooks)/";
-const SERVICES = "^src/(search|summaries|setup|bridge|team|http)/";
+const SERVICES = "^src/(search|summaries|setup|bridge|team|transplant|http)/";
 const TEST_FILES = "\\.test\\.ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
