@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
-import { authorCheckoutRoot, firstTranscriptCwd, MAX_JSON_DEPTH, rewriteTranscriptCwd } from "./fork-transcript.ts";
+import { authorCheckoutRoot, firstTranscriptCwd, MAX_JSON_DEPTH, rewriteTranscriptCwd } from "./transcript-cwd.ts";
 
 describe("a teammate's transcript moved to this checkout", () => {
   it("finds the author's checkout root from the first cwd and the path inside the repository", () => {
