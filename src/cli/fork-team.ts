@@ -10,11 +10,11 @@ import type { Config } from "../config/schema.ts";
 import { forkCommandFor } from "../core/search/fork-candidates.ts";
 import { isSessionId } from "../core/transcript/session-id.ts";
 import { CtxError } from "../errors.ts";
-import { findCheckout, knownClaudeFolders, readGitCheckout } from "../team/checkout.ts";
 import { teamConnectOptions, withTeamClient } from "../team/connect.ts";
 import { decodeTeamTranscript, fetchTeamSession, placeTeamTranscript, type TeamSession } from "../team/fork-session.ts";
 import { requireMembership } from "../team/inspect.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
+import { findCheckout, knownClaudeFolders, readGitCheckout } from "../transplant/checkout.ts";
 import type { CliContext } from "./command-io.ts";
 import type { ForkReport } from "./fork-report.ts";
 
