@@ -11,10 +11,11 @@ import { forkCommandFor } from "../core/search/fork-candidates.ts";
 import { isSessionId } from "../core/transcript/session-id.ts";
 import { CtxError } from "../errors.ts";
 import { teamConnectOptions, withTeamClient } from "../team/connect.ts";
-import { decodeTeamTranscript, fetchTeamSession, placeTeamTranscript, type TeamSession } from "../team/fork-session.ts";
+import { decodeTeamTranscript, fetchTeamSession, type TeamSession } from "../team/fork-session.ts";
 import { requireMembership } from "../team/inspect.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
 import { findCheckout, knownClaudeFolders, readGitCheckout } from "../transplant/checkout.ts";
+import { placeTeamTranscript } from "../transplant/place-transcript.ts";
 import type { CliContext } from "./command-io.ts";
 import type { ForkReport } from "./fork-report.ts";
 
