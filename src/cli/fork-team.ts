@@ -15,7 +15,7 @@ import { decodeTeamTranscript, fetchTeamSession, type TeamSession } from "../tea
 import { requireMembership } from "../team/inspect.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
 import { findCheckout, knownClaudeFolders, readGitCheckout } from "../transplant/checkout.ts";
-import { placeTeamTranscript } from "../transplant/place-transcript.ts";
+import { placeTranscript } from "../transplant/place-transcript.ts";
 import type { CliContext } from "./command-io.ts";
 import type { ForkReport } from "./fork-report.ts";
 
@@ -50,7 +50,15 @@ export async function forkTeamSession(
   }
   const transcript = decodeTeamTranscript(session, maxTranscriptMegabytes);
   const checkout = await locateCheckout(ctx, session, options);
-  const placed = await placeTeamTranscript(session, transcript, checkout, ctx.env, new Date());
+  const placed = await placeTranscript({
+    sessionId: session.id,
+    text: transcript,
+    checkoutRoot: checkout,
+    repoPath: session.repoPath,
+    conflictHint: "ctx never replaces a transcript: move it away to fetch the team's copy again; nothing was written",
+    env: ctx.env,
+    now: new Date(),
+  });
   return {
     sessionId,
     source: "team",

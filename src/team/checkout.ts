@@ -1,10 +1,7 @@
-// Git checkouts and team projects: a folder's identity on the team server (its repository's remote, `origin` first,
-// normalised by core/team/project-identity.ts, and the folder's path inside the repository: what `ctx team share`
-// records), and this machine's checkout of a team project (docs/team.md, Fork): a git working tree whose remote is
-// the project's, holding the project's folder. Looked for in the current folder's repository, then in the folders
-// Claude Code has run in (each project folder's newest transcript records its `cwd`). Git's files are read as text,
-// never by running git: a folder named by a transcript may hold a repository whose config would run commands
-// (core.fsmonitor and the like).
+// A folder's identity on the team server: its repository's remote (`origin` first, normalised by
+// core/team/project-identity.ts) and the folder's path inside the repository, what `ctx team share` records and
+// `ctx team forget --project` names. The repository is read by transplant/checkout.ts (git's files as text, never
+// by running git).
 import { realpath } from "node:fs/promises";
 import { relative } from "node:path";
 import { identityOf, type ProjectIdentity } from "../core/team/project-identity.ts";

@@ -1,8 +1,7 @@
 // A teammate's session fetched from the team server for `ctx fork`: its row, its project's identity and its
 // redacted transcript (compressed by the pusher: gzip or zstd), checked against its length and SHA-256 before
-// anything is written; then made this machine's (cwd fields moved to this checkout) and written into Claude Code's
-// project folder for that checkout, beside the user's own sessions (store/files/claude-file.ts: an identical file is
-// left alone, a different one is never replaced).
+// anything is written. transplant/place-transcript.ts then makes it this machine's (cwd fields moved to this
+// checkout) and writes it into Claude Code's project folder for that checkout, beside the user's own sessions.
 import { createHash } from "node:crypto";
 import { isPlainRepoPath } from "../core/team/project-identity.ts";
 import { hasControlCharacter } from "../core/text/control-characters.ts";

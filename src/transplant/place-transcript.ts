@@ -1,6 +1,10 @@
-// A transcript from another machine placed in Claude Code's project folder for this machine's checkout: its cwd
-// fields moved to the checkout (core/transplant/transcript-cwd.ts), written through store/files/claude-file.ts (an
-// identical file is left alone, a different one is never replaced), the fork's folder resolved inside the checkout.
+// A session's transcript from another machine (a teammate's, for `ctx fork`; later an imported one) placed in
+// Claude Code's project folder for this machine's checkout of its repository: every cwd field in the other machine's
+// checkout moved into this one (core/transplant/transcript-cwd.ts), the file written through
+// store/files/claude-file.ts (never through a link; an identical file is left alone, a different one never
+// replaced), and the folder the session resumes in resolved inside the checkout (store/files/contained-path.ts).
+// The caller checks the transcript and names the session, the checkout and the folder inside it; what it says when
+// a different transcript is already there is its own (conflictHint).
 import { createHash } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
@@ -9,16 +13,34 @@ import { authorCheckoutRoot, firstTranscriptCwd, rewriteTranscriptCwd } from "..
 import { CtxError } from "../errors.ts";
 import { claudeTargetState, writeNewClaudeFile } from "../store/files/claude-file.ts";
 import { resolveInside } from "../store/files/contained-path.ts";
-import type { TeamSession } from "../team/fork-session.ts";
+
+export interface TranscriptPlacement {
+  /** The session's id: the file is `<sessionId>.jsonl`. The caller makes sure it is a Claude Code session id. */
+  sessionId: string;
+  /** The transcript's bytes, checked by the caller. */
+  text: Buffer;
+  /** This machine's checkout of the session's repository. */
+  checkoutRoot: string;
+  /**
+   * The session's project folder inside the repository ('' at its root), where the session resumes. The caller
+   * makes sure it is plain folder names (core/team/project-identity.ts isPlainRepoPath); it is resolved inside the
+   * checkout all the same.
+   */
+  repoPath: string;
+  /** The hint when a different transcript of the session is already in Claude Code's folder. */
+  conflictHint: string;
+  env: NodeJS.ProcessEnv;
+  now: Date;
+}
 
 export interface PlacedTranscript {
   /** The transcript file in Claude Code's project folder. */
   path: string;
   /** False when an identical file was already there. */
   written: boolean;
-  /** The folder the fork runs in: the project's folder in this checkout (the session's first cwd, moved here). */
+  /** The folder the session resumes in (the fork runs in): the project's folder in this checkout. */
   cwd: string;
-  /** The author's checkout root as the transcript recorded it, and this machine's. */
+  /** The other machine's checkout root as the transcript recorded it, and this machine's. */
   from: string | null;
   to: string;
   rewrittenFields: number;
@@ -26,39 +48,34 @@ export interface PlacedTranscript {
 
 /**
  * Writes the checked transcript into Claude Code's project folder for this machine's checkout (`checkoutRoot`,
- * links resolved as Claude Code resolves its cwd), every cwd in the author's checkout moved into it.
+ * links resolved as Claude Code resolves its cwd), every cwd in the other machine's checkout moved into it.
  */
-export async function placeTeamTranscript(
-  session: TeamSession,
-  text: Buffer,
-  checkoutRoot: string,
-  env: NodeJS.ProcessEnv,
-  now: Date,
-): Promise<PlacedTranscript> {
+export async function placeTranscript(placement: TranscriptPlacement): Promise<PlacedTranscript> {
+  const { sessionId, text, checkoutRoot, repoPath } = placement;
   const to = await realpath(checkoutRoot);
-  // The folder the fork runs in is the checkout's, resolved inside it (a link in the checkout leading out is refused):
-  // never a folder the transcript's own cwd fields name, nor one a repo_path leads to outside the checkout.
-  const target = await resolveInside(to, session.repoPath === "" ? "." : session.repoPath, {
+  // The folder the session resumes in is the checkout's, resolved inside it (a link in the checkout leading out is
+  // refused): never a folder the transcript's own cwd fields name, nor one repoPath leads to outside the checkout.
+  const target = await resolveInside(to, repoPath === "" ? "." : repoPath, {
     label: "the checkout",
   });
   const original = text.toString("utf8");
   const first = firstTranscriptCwd(original);
-  const author = first === null ? null : authorCheckoutRoot(first, session.repoPath);
+  const author = first === null ? null : authorCheckoutRoot(first, repoPath);
   const rewritten =
     author === null
       ? { text: original, rewritten: 0, firstCwd: null }
       : rewriteTranscriptCwd(original, { from: author.root, to: author.inside === "" ? to : join(to, author.inside) });
   const cwd = target;
   const bytes = Buffer.from(rewritten.text, "utf8");
-  const path = join(claudeConfigDir(env), "projects", claudeProjectDirName(cwd), `${session.id}.jsonl`);
+  const path = join(claudeConfigDir(placement.env), "projects", claudeProjectDirName(cwd), `${sessionId}.jsonl`);
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const state = await claudeTargetState(path, sha256, "nothing was written");
   if (state === "different") {
-    throw new CtxError("CONFLICT", `a different transcript of session ${session.id} is already at ${path}`, {
-      hint: "ctx never replaces a transcript: move it away to fetch the team's copy again; nothing was written",
+    throw new CtxError("CONFLICT", `a different transcript of session ${sessionId} is already at ${path}`, {
+      hint: placement.conflictHint,
     });
   }
-  if (state === "absent") await writeNewClaudeFile(path, bytes, now);
+  if (state === "absent") await writeNewClaudeFile(path, bytes, placement.now);
   return {
     path,
     written: state === "absent",

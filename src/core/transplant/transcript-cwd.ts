@@ -1,9 +1,10 @@
-// A teammate's transcript made this machine's: every `cwd` field that lies in the author's checkout of the project
-// is moved to this machine's checkout, keeping the part inside the repository (a monorepo's package folder, or a
-// folder the session `cd`'d into). Lines without such a field keep their bytes; a line that does not parse is kept
-// as it is (Claude Code skips it the same way on both machines). A line nested deeper than MAX_JSON_DEPTH is refused
-// with a CtxError: the walk below and JSON.stringify recurse (JSON.parse does not), and Claude Code writes nothing
-// that deep, so such a line is a teammate's or a server's doing, not a session's.
+// A transcript from another machine (a teammate's, for `ctx fork`) made this machine's: every `cwd` field that lies
+// in the author's checkout of the project is moved to this machine's checkout, keeping the part inside the
+// repository (a monorepo's package folder, or a folder the session `cd`'d into). Lines without such a field keep
+// their bytes; a line that does not parse is kept as it is (Claude Code skips it the same way on both machines). A
+// line nested deeper than MAX_JSON_DEPTH is refused with a CtxError: the walk below and JSON.stringify recurse
+// (JSON.parse does not), and Claude Code writes nothing that deep, so such a line is a teammate's or a server's doing,
+// not a session's.
 
 import { CtxError } from "../../errors.ts";
 
