@@ -15,8 +15,10 @@ import { hasControlCharacter } from "../../core/text/control-characters.ts";
 import { isSessionId } from "../../core/transcript/session-id.ts";
 import { CtxError } from "../../errors.ts";
 import { findLocalSession } from "../../search/local-session.ts";
+import { sanitizeLogLine } from "../../terminal-text.ts";
 import type { CliContext } from "../command-io.ts";
 import type { ForkReport } from "../fork-report.ts";
+import type { CheckoutQuestion } from "../fork-team.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 import type { ForkTarget } from "../search-picker.ts";
@@ -110,11 +112,32 @@ async function forkReport(
       hint: "`ctx search <words>` lists the sessions you can fork; a teammate's session needs `ctx team join` first",
     });
   }
-  const { forkTeamSession } = await import("../fork-team.ts");
-  return forkTeamSession(ctx, config, sessionId, at, {
+  const { forkTeamSession, refuseCheckoutQuestion } = await import("../fork-team.ts");
+  return forkTeamSession({
+    sessionId,
+    at,
+    team: config.team,
+    env: ctx.env,
+    cwd: ctx.cwd,
     ...(flags.checkout === undefined ? {} : { checkout: resolve(ctx.cwd, flags.checkout) }),
     claudeDir: claudeConfigDir(ctx.env),
+    // Only a terminal is asked for the checkout's folder; anything else gets the `--checkout <dir>` hint.
+    askCheckout: ctx.terminal === undefined ? refuseCheckoutQuestion : askCheckoutOn(ctx.terminal),
   });
+}
+
+/** The terminal's question for the checkout's folder (@clack/prompts); null when the person cancels. */
+function askCheckoutOn(terminal: NonNullable<CliContext["terminal"]>): CheckoutQuestion {
+  return async (project) => {
+    const { isCancel, text } = await import("@clack/prompts");
+    const answer = await text({
+      input: terminal.input as Readable,
+      output: terminal.output as Writable,
+      message: sanitizeLogLine(`No checkout of ${project} found here. Its folder on this machine:`),
+      placeholder: "/path/to/the/checkout",
+    });
+    return isCancel(answer) ? null : answer;
+  };
 }
 
 /** What the person is told about a fetched session (stderr: stdout keeps the command alone). */
