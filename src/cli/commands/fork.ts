@@ -15,10 +15,10 @@ import { hasControlCharacter } from "../../core/text/control-characters.ts";
 import { isSessionId } from "../../core/transcript/session-id.ts";
 import { CtxError } from "../../errors.ts";
 import { findLocalSession } from "../../search/local-session.ts";
+import type { CheckoutQuestion } from "../../team/fork-flow.ts";
+import type { ForkReport } from "../../team/fork-report.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
 import type { CliContext } from "../command-io.ts";
-import type { ForkReport } from "../fork-report.ts";
-import type { CheckoutQuestion } from "../fork-team.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 import type { ForkTarget } from "../search-picker.ts";
@@ -112,7 +112,7 @@ async function forkReport(
       hint: "`ctx search <words>` lists the sessions you can fork; a teammate's session needs `ctx team join` first",
     });
   }
-  const { forkTeamSession, refuseCheckoutQuestion } = await import("../fork-team.ts");
+  const { forkTeamSession, refuseCheckoutQuestion } = await import("../../team/fork-flow.ts");
   return forkTeamSession({
     sessionId,
     at,

@@ -8,13 +8,13 @@ import type { Config } from "../config/schema.ts";
 import { forkCommandFor } from "../core/search/fork-candidates.ts";
 import { isSessionId } from "../core/transcript/session-id.ts";
 import { CtxError } from "../errors.ts";
-import { teamConnectOptions, withTeamClient } from "../team/connect.ts";
-import { decodeTeamTranscript, fetchTeamSession, type TeamSession } from "../team/fork-session.ts";
-import { requireMembership } from "../team/inspect.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
 import { findCheckout, knownClaudeFolders, readGitCheckout } from "../transplant/checkout.ts";
 import { placeTranscript } from "../transplant/place-transcript.ts";
+import { teamConnectOptions, withTeamClient } from "./connect.ts";
 import type { ForkReport } from "./fork-report.ts";
+import { decodeTeamTranscript, fetchTeamSession, type TeamSession } from "./fork-session.ts";
+import { requireMembership } from "./inspect.ts";
 
 /**
  * Asked for this machine's checkout when none is found; `project` is the project's identity as one line. Answers
