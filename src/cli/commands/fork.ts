@@ -15,9 +15,9 @@ import { hasControlCharacter } from "../../core/text/control-characters.ts";
 import { isSessionId } from "../../core/transcript/session-id.ts";
 import { CtxError } from "../../errors.ts";
 import { findLocalSession } from "../../search/local-session.ts";
-import type { CheckoutQuestion } from "../../team/fork-flow.ts";
 import type { ForkReport } from "../../team/fork-report.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
+import type { CheckoutQuestion } from "../../transplant/locate-checkout.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
@@ -112,7 +112,8 @@ async function forkReport(
       hint: "`ctx search <words>` lists the sessions you can fork; a teammate's session needs `ctx team join` first",
     });
   }
-  const { forkTeamSession, refuseCheckoutQuestion } = await import("../../team/fork-flow.ts");
+  const { forkTeamSession } = await import("../../team/fork-flow.ts");
+  const { refuseCheckoutQuestion } = await import("../../transplant/locate-checkout.ts");
   return forkTeamSession({
     sessionId,
     at,
