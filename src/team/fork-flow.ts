@@ -1,8 +1,10 @@
-// `ctx fork` of a teammate's session: fetched from the member's team (team.url, team.name), checked, then written
-// into Claude Code's project folder for this machine's checkout of its project. The checkout is --checkout, else
-// the current folder's repository, else a folder Claude Code has run in, whose git remote is the project's; with
-// none, the caller's question is asked (askCheckout: a terminal's prompt, or refuseCheckoutQuestion's hint).
-
+// A teammate's session forked on this machine (`ctx fork <id>` when the id is not a local session): connect as the
+// member (team.url, team.name), check the membership, fetch and check the session (./fork-session.ts), find this
+// machine's checkout of its project (transplant/locate-checkout.ts: --checkout, else the current folder's repository,
+// else a folder Claude Code has run in, whose git remote is the project's; with none, the caller's askCheckout: a
+// terminal's question, or refuseCheckoutQuestion's hint) and place the transcript there
+// (transplant/place-transcript.ts). The result is the ctx fork --json report (./fork-report.ts), its server text
+// already one line each; the shell only prints it.
 import type { Config } from "../config/schema.ts";
 import { forkCommandFor } from "../core/search/fork-candidates.ts";
 import { isSessionId } from "../core/transcript/session-id.ts";

@@ -1,4 +1,5 @@
-// What `ctx fork --json` prints: the session, where it came from, and the command that forks it.
+// What `ctx fork --json` prints: the session, where it came from, and the command that forks it. Made by
+// ./fork-flow.ts for a teammate's session and by cli/commands/fork.ts for a local one.
 import * as z from "zod/mini";
 
 export const ForkReportSchema = z.object({

@@ -7,7 +7,7 @@ import { findCheckout, knownClaudeFolders, readGitCheckout } from "./checkout.ts
 
 /**
  * Asked for this machine's checkout when none is found; `project` is the project's identity as one line. Answers
- * the folder (absolute, or relative to the fork's `cwd`), or null when none is given. A caller that cannot ask
+ * the folder (absolute, or relative to the search's `cwd`), or null when none is given. A caller that cannot ask
  * passes refuseCheckoutQuestion.
  */
 export type CheckoutQuestion = (project: string) => Promise<string | null>;
