@@ -9,7 +9,7 @@ import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { startPgCluster } from "../../../tests/helpers/pg-cluster.ts";
 import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from "../../core/team/migrations.ts";
-import { TeamStatusSchema } from "./team.ts";
+import { TeamStatusSchema } from "../../team/status.ts";
 
 const started = await startPgCluster();
 const cluster = "cluster" in started ? started.cluster : null;

@@ -3,11 +3,8 @@
 // server and team in the member's OWN config (~/.ctx/config.json; `team.url` is secret, so a repository's file can
 // never set it). The server is always shown without its password. node-postgres is loaded only by these commands.
 import type { Command } from "commander";
-import * as z from "zod/mini";
 import { globalConfigPath, loadConfig } from "../../config/load.ts";
 import { findProjectRoot } from "../../config/paths.ts";
-import { TeamCountsSchema } from "../../core/team/counts.ts";
-import { TEAM_SCHEMA_VERSION } from "../../core/team/migrations.ts";
 import { describeTeamUrl, parseTeamUrl, passwordsInUrl } from "../../core/team/server-url.ts";
 import { CtxError, describeError } from "../../errors.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
@@ -15,39 +12,12 @@ import { setConfigValue } from "../../store/config/config-file.ts";
 import type { TeamMembership } from "../../team/inspect.ts";
 import type { TeamMemberResult } from "../../team/members.ts";
 import type { TeamMigrateResult } from "../../team/migrate.ts";
-import { WritableSchemaSchema, writableSchemaWarnings } from "../../team/writable-schemas.ts";
+import { emptyStatus, type TeamSharing, type TeamStatus, TeamStatusSchema } from "../../team/status.ts";
+import { writableSchemaWarnings } from "../../team/writable-schemas.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
-
-export const TeamStatusSchema = z.object({
-  /** Whether this machine has joined a team (team.url and team.name set). */
-  joined: z.boolean(),
-  server: z.nullable(z.string()),
-  team: z.nullable(z.string()),
-  reachable: z.nullable(z.boolean()),
-  /** Why the server could not be used, password removed. */
-  error: z.nullable(z.string()),
-  role: z.nullable(z.string()),
-  handle: z.nullable(z.string()),
-  schemaVersion: z.nullable(z.number()),
-  expectedSchemaVersion: z.number(),
-  counts: z.nullable(TeamCountsSchema),
-  /** Schemas on a default search_path where others may create (empty when unknown): warned about on stderr. */
-  writableSchemas: z.array(WritableSchemaSchema),
-  /** What this machine shares and has queued (read locally: known whether or not the server answers). */
-  sharing: z.object({
-    projects: z.array(z.object({ remoteUrl: z.string(), repoPath: z.string(), roots: z.array(z.string()) })),
-    outbox: z.object({ sessions: z.number(), items: z.number(), oldestAt: z.nullable(z.number()) }),
-    lastPushAt: z.nullable(z.number()),
-    lastError: z.nullable(z.string()),
-    /** Sessions the server refused for their own data, held back with its reason (one line, no password). */
-    setAside: z.array(z.object({ sessionId: z.string(), reason: z.string(), at: z.number() })),
-  }),
-});
-export type TeamStatus = z.infer<typeof TeamStatusSchema>;
-type TeamSharing = TeamStatus["sharing"];
 
 interface JsonFlag {
   json?: boolean;
@@ -337,23 +307,6 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
 
 function projectName(project: { remoteUrl: string; repoPath: string }): string {
   return project.repoPath === "" ? project.remoteUrl : `${project.remoteUrl} (${project.repoPath})`;
-}
-
-function emptyStatus(server: string | null, team: string | null, sharing: TeamSharing): TeamStatus {
-  return {
-    sharing,
-    joined: false,
-    server,
-    team,
-    reachable: null,
-    error: null,
-    role: null,
-    handle: null,
-    schemaVersion: null,
-    expectedSchemaVersion: TEAM_SCHEMA_VERSION,
-    counts: null,
-    writableSchemas: [],
-  };
 }
 
 function formatMember(result: TeamMemberResult): string {
