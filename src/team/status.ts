@@ -1,8 +1,13 @@
-// What `ctx team status` reports (its --json schema): the server and this member as the server sees them, and what
-// this machine shares and has queued.
+// What `ctx team status` reports (its --json schema) and its assembly: the server and this member as the server sees
+// them (or why it could not be asked, password removed), and what this machine shares and has queued, read locally
+// whether or not the server answers. The PostgreSQL client, the index and ctx's team state are loaded only when read.
 import * as z from "zod/mini";
+import type { Config } from "../config/schema.ts";
 import { TeamCountsSchema } from "../core/team/counts.ts";
 import { TEAM_SCHEMA_VERSION } from "../core/team/migrations.ts";
+import { describeTeamUrl } from "../core/team/server-url.ts";
+import { describeError } from "../errors.ts";
+import { resolveIndexPath } from "../search/paths.ts";
 import { WritableSchemaSchema } from "./writable-schemas.ts";
 
 export const TeamStatusSchema = z.object({
@@ -33,7 +38,7 @@ export const TeamStatusSchema = z.object({
 export type TeamStatus = z.infer<typeof TeamStatusSchema>;
 export type TeamSharing = TeamStatus["sharing"];
 
-export function emptyStatus(server: string | null, team: string | null, sharing: TeamSharing): TeamStatus {
+function emptyStatus(server: string | null, team: string | null, sharing: TeamSharing): TeamStatus {
   return {
     sharing,
     joined: false,
@@ -47,5 +52,38 @@ export function emptyStatus(server: string | null, team: string | null, sharing:
     expectedSchemaVersion: TEAM_SCHEMA_VERSION,
     counts: null,
     writableSchemas: [],
+  };
+}
+
+/** The status of the team this machine joined (`settings`: config.team); nothing is asked of a server before joining. */
+export async function readTeamStatus(settings: Config["team"], env: NodeJS.ProcessEnv): Promise<TeamStatus> {
+  const sharing = await readSharing(env);
+  if (settings.url === "" || settings.name === "") {
+    return emptyStatus(settings.url === "" ? null : describeTeamUrl(settings.url), settings.name || null, sharing);
+  }
+  const { teamStatus } = await import("./service.ts");
+  const { teamConnectOptions } = await import("./connect.ts");
+  return teamStatus(settings.url, teamConnectOptions(settings, env), settings.name).then(
+    (found) => ({ ...found, sharing }),
+    (error: unknown) => ({
+      ...emptyStatus(describeTeamUrl(settings.url), settings.name, sharing),
+      joined: true,
+      reachable: false,
+      error: describeError(error),
+    }),
+  );
+}
+
+async function readSharing(env: NodeJS.ProcessEnv): Promise<TeamSharing> {
+  const { readSharedProjects, readPushState } = await import("../store/team/team-state.ts");
+  const { readOutboxDepth } = await import("./push.ts");
+  const { readSetAsideSessions } = await import("./set-aside.ts");
+  const [projects, state] = await Promise.all([readSharedProjects(env), readPushState(env)]);
+  return {
+    projects: projects.map((p) => ({ remoteUrl: p.remoteUrl, repoPath: p.repoPath, roots: p.roots })),
+    outbox: readOutboxDepth(resolveIndexPath(env)),
+    lastPushAt: state?.lastPushAt ?? null,
+    lastError: state?.lastError ?? null,
+    setAside: readSetAsideSessions(resolveIndexPath(env)),
   };
 }

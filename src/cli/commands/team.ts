@@ -5,14 +5,14 @@
 import type { Command } from "commander";
 import { globalConfigPath, loadConfig } from "../../config/load.ts";
 import { findProjectRoot } from "../../config/paths.ts";
-import { describeTeamUrl, parseTeamUrl, passwordsInUrl } from "../../core/team/server-url.ts";
-import { CtxError, describeError } from "../../errors.ts";
+import { parseTeamUrl, passwordsInUrl } from "../../core/team/server-url.ts";
+import { CtxError } from "../../errors.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
 import { setConfigValue } from "../../store/config/config-file.ts";
 import type { TeamMembership } from "../../team/inspect.ts";
 import type { TeamMemberResult } from "../../team/members.ts";
 import type { TeamMigrateResult } from "../../team/migrate.ts";
-import { emptyStatus, type TeamSharing, type TeamStatus, TeamStatusSchema } from "../../team/status.ts";
+import { readTeamStatus, type TeamSharing, type TeamStatus, TeamStatusSchema } from "../../team/status.ts";
 import { writableSchemaWarnings } from "../../team/writable-schemas.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
 import type { CliContext } from "../command-io.ts";
@@ -104,46 +104,13 @@ export function registerTeamCommand(program: Command, ctx: CliContext): void {
     .description("the team this machine joined: server (no password), team, member, schema version, row counts")
     .option("--json", "print JSON for scripts")
     .action(async (flags: JsonFlag) => {
-      const settings = config().team;
-      const sharing = await readSharing();
-      let status: TeamStatus;
-      if (settings.url === "" || settings.name === "") {
-        status = emptyStatus(
-          settings.url === "" ? null : describeTeamUrl(settings.url),
-          settings.name || null,
-          sharing,
-        );
-      } else {
-        const { teamStatus } = await service();
-        status = await teamStatus(settings.url, connectOptions(), settings.name).then(
-          (found) => ({ ...found, sharing }),
-          (error: unknown) => ({
-            ...emptyStatus(describeTeamUrl(settings.url), settings.name, sharing),
-            joined: true,
-            reachable: false,
-            error: describeError(error),
-          }),
-        );
-      }
+      const status = await readTeamStatus(config().team, ctx.env);
       if (status.joined && status.reachable !== true) ctx.setExitCode(1);
       for (const line of writableSchemaWarnings(status.writableSchemas)) ctx.err(`${line}\n`);
       if (flags.json) return ctx.out(formatJson(TeamStatusSchema.parse(status)));
       ctx.out(formatStatus(status));
     });
 
-  const readSharing = async (): Promise<TeamSharing> => {
-    const { readSharedProjects, readPushState } = await import("../../store/team/team-state.ts");
-    const { readOutboxDepth } = await import("../../team/push.ts");
-    const { readSetAsideSessions } = await import("../../team/set-aside.ts");
-    const [projects, state] = await Promise.all([readSharedProjects(ctx.env), readPushState(ctx.env)]);
-    return {
-      projects: projects.map((p) => ({ remoteUrl: p.remoteUrl, repoPath: p.repoPath, roots: p.roots })),
-      outbox: readOutboxDepth(resolveIndexPath(ctx.env)),
-      lastPushAt: state?.lastPushAt ?? null,
-      lastError: state?.lastError ?? null,
-      setAside: readSetAsideSessions(resolveIndexPath(ctx.env)),
-    };
-  };
   const joinedServer = () => {
     const settings = config().team;
     if (settings.url === "" || settings.name === "") {
