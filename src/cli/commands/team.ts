@@ -1,7 +1,8 @@
-// `ctx team init|migrate|add-member|join|status`: the team session library on PostgreSQL (docs/team.md). The
-// administrator creates ctx's schema and adds members; each member joins with their own role, which stores the
-// server and team in the member's OWN config (~/.ctx/config.json; `team.url` is secret, so a repository's file can
-// never set it). The server is always shown without its password. node-postgres is loaded only by these commands.
+// `ctx team …`: the team session library on PostgreSQL (docs/team.md). The administrator creates ctx's schema and
+// adds members; each member joins with their own role, which stores the server and team in the member's OWN config
+// (~/.ctx/config.json; `team.url` is secret, so a repository's file can never set it), then shares projects, pushes
+// and forgets. The server is always shown without its password. node-postgres is loaded only by these commands.
+// One file per subcommand beside this one (team-*.ts); what they share is in team-shared.ts.
 import type { Command } from "commander";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
