@@ -7,6 +7,7 @@
 // already one line each; the shell only prints it.
 import type { Config } from "../config/schema.ts";
 import { forkCommandFor } from "../core/search/fork-candidates.ts";
+import { projectName } from "../core/team/project-identity.ts";
 import { isSessionId } from "../core/transcript/session-id.ts";
 import { CtxError } from "../errors.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
@@ -54,7 +55,7 @@ export async function forkTeamSession(options: TeamForkOptions): Promise<ForkRep
   const checkout = await locateCheckout({
     remoteUrl: session.remoteUrl,
     repoPath: session.repoPath,
-    project: projectName(session),
+    project: oneLineName(session),
     cwd: options.cwd,
     claudeDir: options.claudeDir,
     ...(options.checkout === undefined ? {} : { checkout: options.checkout }),
@@ -80,7 +81,7 @@ export async function forkTeamSession(options: TeamForkOptions): Promise<ForkRep
       team,
       author: sanitizeLogLine(session.author),
       title: sanitizeLogLine(session.title),
-      project: projectName(session),
+      project: oneLineName(session),
       checkout: placed.to,
       written: placed.written,
       rewrittenCwdFields: placed.rewrittenFields,
@@ -89,6 +90,6 @@ export async function forkTeamSession(options: TeamForkOptions): Promise<ForkRep
 }
 
 /** The project's identity as one line: the server's text, in notes, prompts and errors. */
-function projectName(session: TeamSession): string {
-  return sanitizeLogLine(session.repoPath === "" ? session.remoteUrl : `${session.remoteUrl} (${session.repoPath})`);
+function oneLineName(session: TeamSession): string {
+  return sanitizeLogLine(projectName(session));
 }

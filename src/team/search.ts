@@ -5,6 +5,7 @@
 // the team's statistics, read here too (./term-stats.ts; src/search/team-hits.ts, docs/team.md "Search").
 import type { SearchFilters } from "../core/search/model.ts";
 import type { TeamCandidates, TeamChunkRow, TeamSessionRow, TeamWeighing } from "../core/search/team-candidates.ts";
+import { projectName } from "../core/team/project-identity.ts";
 import { type TeamClient, type TeamConnectOptions, withTeamClient } from "./connect.ts";
 import { requireMembership } from "./inspect.ts";
 import type { KeptTeamConnection } from "./kept-connection.ts";
@@ -133,7 +134,7 @@ async function readTeamSessions(
       id: row.id,
       // A member removed from the team keeps its rows until deleted: shown by its role.
       author: row.handle ?? row.author,
-      project: row.repo_path === "" ? row.remote_url : `${row.remote_url}/${row.repo_path}`,
+      project: projectName({ remoteUrl: row.remote_url, repoPath: row.repo_path }),
       title: row.title,
       branch: row.branch,
       startedAt: row.started_at?.getTime() ?? null,

@@ -24,7 +24,7 @@ describe("this machine's checkout of a remote, or the caller's question", () => 
     search = {
       remoteUrl: "github.com/acme/app",
       repoPath: "packages/web",
-      project: "github.com/acme/app (packages/web)",
+      project: "github.com/acme/app/packages/web",
       cwd: join(base, "elsewhere"),
       claudeDir: join(base, "no-claude"),
       askCheckout: async (project) => {
@@ -37,7 +37,7 @@ describe("this machine's checkout of a remote, or the caller's question", () => 
   it("asks only when none is found, and takes the answer relative to the folder asked from", async () => {
     gitCheckout(join(base, "clone"), "git@github.com:acme/app.git");
     expect(await locateCheckout(search)).toBe(join(base, "clone"));
-    expect(asked).toEqual(["github.com/acme/app (packages/web)"]);
+    expect(asked).toEqual(["github.com/acme/app/packages/web"]);
     // From inside the checkout, nobody is asked.
     expect(await locateCheckout({ ...search, cwd: join(base, "clone", "packages") })).toBe(join(base, "clone"));
     expect(asked).toHaveLength(1);
@@ -48,7 +48,7 @@ describe("this machine's checkout of a remote, or the caller's question", () => 
     const wrong = await rejectedCtxError(locateCheckout(search));
     expect(wrong.code).toBe("USAGE");
     expect(wrong.message).toBe(
-      `${join(base, "clone")} is not a checkout of github.com/acme/app (packages/web) (its remotes: github.com/acme/other)`,
+      `${join(base, "clone")} is not a checkout of github.com/acme/app/packages/web (its remotes: github.com/acme/other)`,
     );
     for (const answer of [null, "  "]) {
       const none = await rejectedCtxError(locateCheckout({ ...search, askCheckout: async () => answer }));
@@ -64,7 +64,7 @@ describe("this machine's checkout of a remote, or the caller's question", () => 
     const refused = await rejectedCtxError(locateCheckout({ ...search, askCheckout: refuseCheckoutQuestion }));
     expect([refused.code, refused.message, refused.hint]).toEqual([
       "NOT_FOUND",
-      "no checkout of github.com/acme/app (packages/web) found on this machine",
+      "no checkout of github.com/acme/app/packages/web found on this machine",
       "clone it, or name the folder with `--checkout <dir>`; nothing was written",
     ]);
     gitCheckout(join(base, "clone"), "https://github.com/acme/app");

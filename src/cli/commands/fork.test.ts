@@ -142,7 +142,7 @@ describe.skipIf(cluster === null)(`ctx fork${"skipReason" in started ? ` (${star
       forkCommand: `cd ${join(checkout, "packages", "web")} && claude --resume ${ZSTD_ID} --fork-session --resume-session-at ${AT}`,
       team: {
         team: "web",
-        project: "github.com/acme/app (packages/web)",
+        project: "github.com/acme/app/packages/web",
         checkout,
         written: true,
         rewrittenCwdFields: 4,
@@ -173,7 +173,7 @@ describe.skipIf(cluster === null)(`ctx fork${"skipReason" in started ? ` (${star
   it("without a checkout, fails with the --checkout hint; a folder of another repository is refused", async () => {
     const emptyClaude = join(base, "empty-claude");
     const lost = await rejectedCtxError(run([GZIP_ID, "--print"], base, { CLAUDE_CONFIG_DIR: emptyClaude }));
-    expect(lost.message).toContain("no checkout of github.com/acme/app (packages/web)");
+    expect(lost.message).toContain("no checkout of github.com/acme/app/packages/web");
     expect(lost.hint).toContain("--checkout <dir>");
     const other = join(base, "other");
     mkdirSync(join(other, ".git"), { recursive: true });

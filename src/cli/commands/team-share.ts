@@ -1,10 +1,11 @@
 // `ctx team share` and `ctx team unshare`: this project's sessions shared with the team from now on, or no longer
 // (the decision is kept in ctx's own state, never in a file of the repository).
 import type { Command } from "commander";
+import { projectName } from "../../core/team/project-identity.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson } from "../output.ts";
-import { type JsonFlag, projectName, type TeamCommandKit } from "./team-shared.ts";
+import type { JsonFlag, TeamCommandKit } from "./team-shared.ts";
 
 export function registerTeamShareCommands(team: Command, ctx: CliContext, kit: TeamCommandKit): void {
   const { joinedServer, projectFolder } = kit;

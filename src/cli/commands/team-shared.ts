@@ -40,7 +40,3 @@ export function teamCommandKit(ctx: CliContext) {
 }
 
 export type TeamCommandKit = ReturnType<typeof teamCommandKit>;
-
-export function projectName(project: { remoteUrl: string; repoPath: string }): string {
-  return project.repoPath === "" ? project.remoteUrl : `${project.remoteUrl} (${project.repoPath})`;
-}

@@ -1,11 +1,12 @@
 // `ctx team status [--json]`: the team this machine joined, as team/status.ts assembles it, printed; an unreachable
 // server exits 1.
 import type { Command } from "commander";
+import { projectName } from "../../core/team/project-identity.ts";
 import { readTeamStatus, type TeamSharing, type TeamStatus, TeamStatusSchema } from "../../team/status.ts";
 import { writableSchemaWarnings } from "../../team/writable-schemas.ts";
 import type { CliContext } from "../command-io.ts";
 import { formatJson, formatRows } from "../output.ts";
-import { type JsonFlag, projectName, type TeamCommandKit } from "./team-shared.ts";
+import type { JsonFlag, TeamCommandKit } from "./team-shared.ts";
 
 export function registerTeamStatusCommand(team: Command, ctx: CliContext, kit: TeamCommandKit): void {
   const { config } = kit;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isPlainRepoPath, normaliseGitRemote, projectIdentity } from "./project-identity.ts";
+import { isPlainRepoPath, normaliseGitRemote, projectIdentity, projectName } from "./project-identity.ts";
 
 describe("a project's identity across machines", () => {
   it("is the same for one repository cloned over ssh, scp-style ssh and https with credentials", () => {
@@ -53,5 +53,14 @@ describe("a project's identity across machines", () => {
     // And this machine never shares what a teammate's ctx would refuse.
     expect(projectIdentity("git@github.com:acme/app.git", "pack\u001bages/web")).toBeNull();
     expect(normaliseGitRemote("git@github.com:acme/a\u001b]0;x\u0007pp.git")).toBeNull();
+  });
+});
+
+describe("a project's one name", () => {
+  it("is the remote's identity, plus the folder inside the repository", () => {
+    expect(projectName({ remoteUrl: "github.com/acme/app", repoPath: "" })).toBe("github.com/acme/app");
+    expect(projectName({ remoteUrl: "github.com/acme/app", repoPath: "packages/web" })).toBe(
+      "github.com/acme/app/packages/web",
+    );
   });
 });

@@ -47,6 +47,15 @@ export function normaliseGitRemote(remote: string): string | null {
   return hasControlCharacter(normalised) ? null : normalised;
 }
 
+/**
+ * A project's one name, wherever ctx shows or matches one: the remote's identity, plus `/<path>` for a folder inside
+ * the repository (`github.com/acme/app/packages/web`). Search results show it, `--project` matches against it (the
+ * team server's query spells the same in SQL: team/search.ts), and the team's commands and forks print it.
+ */
+export function projectName(project: ProjectIdentity): string {
+  return project.repoPath === "" ? project.remoteUrl : `${project.remoteUrl}/${project.repoPath}`;
+}
+
 /** The identity of the project at `pathInRepo` (relative to the repository's root, any separator). */
 export function projectIdentity(remote: string, pathInRepo: string): ProjectIdentity | null {
   const remoteUrl = normaliseGitRemote(remote);
