@@ -70,6 +70,14 @@ module.exports = {
       to: { path: SERVICES, pathNot: "^src/search/" },
     },
     {
+      name: "shared-capabilities-below-their-users",
+      severity: "error",
+      comment:
+        "src/transplant (a session placed on this machine) and src/http (ctx's HTTP listener) serve the team, the bridge and the coming library and page: they import none of those services.",
+      from: { path: "^src/(transplant|http)/", pathNot: TEST_FILES },
+      to: { path: "^src/(summaries|setup|bridge|team)/" },
+    },
+    {
       name: "shells-apart",
       severity: "error",
       comment:

@@ -74,6 +74,8 @@ describe("the layer rules", () => {
       // fork detection importing the team's code (it reaches the team through its port)
       "src/team/search-fetch.ts": 'import { x } from "../search/sync/sync-index.ts";\nexport const t = x;\n',
       "src/search/fork-detect.ts": 'import { t } from "../team/search-fetch.ts";\nexport const f = t;\n',
+      // the transplant capability importing the team that uses it
+      "src/transplant/place-transcript.ts": 'import { t } from "../team/search-fetch.ts";\nexport const pt = t;\n',
       "src/mcp/server.ts": "export const m = 1;\n",
       "src/hooks/serve.ts":
         'import { m } from "../mcp/server.ts";\nimport { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport const v = [m, McpServer];\n',
@@ -89,6 +91,7 @@ describe("the layer rules", () => {
         "hooks-without-mcp-sdk",
         "no-circular",
         "search-below-other-services",
+        "shared-capabilities-below-their-users",
         "services-below-shells",
         "shells-apart",
         "store-below-services",
