@@ -22,7 +22,8 @@ import { enqueueSessionsUnder, outboxDepth } from "../search/session-index/team-
 import { syncIndex } from "../search/sync/sync-index.ts";
 import { withLock } from "../store/files/lock.ts";
 import { readSharedProjects, sharedRootsForIngest } from "../store/team/team-state.ts";
-import { decompressTranscript, type PushOptions, pushPending } from "./push.ts";
+import { type PushOptions, pushPending } from "./push.ts";
+import { decompressTranscript } from "./push-read.ts";
 import { drainOutbox, pusherLockTarget } from "./pusher.ts";
 import { addMember, migrateTeam } from "./service.ts";
 

@@ -4,12 +4,9 @@
 // split in halves and each half written again, down to the one session it refuses, which is set aside with its
 // reason (src/search/session-index/team-outbox.ts keeps it queued, held back) while the rest goes on. A batch with one
 // bad session among n costs about 2·log2(n) more transactions; the others land once.
-import { existsSync } from "node:fs";
 import { hideSecrets } from "../core/team/server-url.ts";
 import { collapseWhitespace, truncateText } from "../core/transcript/text.ts";
 import { describeError } from "../errors.ts";
-import { openSessionIndex } from "../search/session-index/session-index.ts";
-import { readSetAside, type SetAsideSession } from "../search/session-index/team-outbox.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
 import { sqlState } from "./connect.ts";
 
@@ -55,21 +52,5 @@ export async function writeSettingAside<T, R>(
     const first = await writeSettingAside(work.slice(0, half), write, setAside);
     const second = await writeSettingAside(work.slice(half), write, setAside);
     return [...first, ...second];
-  }
-}
-
-/** The sessions set aside and still held back, for `ctx team status` (no index yet, or one to rebuild: none). */
-export function readSetAsideSessions(dbPath: string): SetAsideSession[] {
-  if (!existsSync(dbPath)) return [];
-  let index: ReturnType<typeof openSessionIndex>;
-  try {
-    index = openSessionIndex(dbPath, { readonly: true });
-  } catch {
-    return [];
-  }
-  try {
-    return readSetAside(index.db);
-  } finally {
-    index.close();
   }
 }

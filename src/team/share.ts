@@ -12,7 +12,7 @@ import { addSharedProject, readSharedProjects, removeSharedRoot, sharedRoots } f
 import { checkoutIdentity } from "./checkout.ts";
 import { type TeamConnectOptions, withTeamClient } from "./connect.ts";
 import { requireMembership } from "./inspect.ts";
-import { upsertProject } from "./push.ts";
+import { upsertProject } from "./push-write.ts";
 
 export interface TeamServer {
   url: string;

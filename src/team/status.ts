@@ -76,8 +76,8 @@ export async function readTeamStatus(settings: Config["team"], env: NodeJS.Proce
 
 async function readSharing(env: NodeJS.ProcessEnv): Promise<TeamSharing> {
   const { readSharedProjects, readPushState } = await import("../store/team/team-state.ts");
-  const { readOutboxDepth } = await import("./push.ts");
-  const { readSetAsideSessions } = await import("./set-aside.ts");
+  const { readOutboxDepth } = await import("./outbox-status.ts");
+  const { readSetAsideSessions } = await import("./outbox-status.ts");
   const [projects, state] = await Promise.all([readSharedProjects(env), readPushState(env)]);
   return {
     projects: projects.map((p) => ({ remoteUrl: p.remoteUrl, repoPath: p.repoPath, roots: p.roots })),

@@ -22,7 +22,7 @@ import { claudeProjectDirName } from "../../src/config/claude-paths.ts";
 import type { TeamClient } from "../../src/team/connect.ts";
 import { addTeamMember } from "../../src/team/members.ts";
 import { migrateTeamSchema } from "../../src/team/migrate.ts";
-import { upsertProject } from "../../src/team/push.ts";
+import { upsertProject } from "../../src/team/push-write.ts";
 import { assertBuilt, CTX_BIN, runProcess } from "../e2e/ctx-process.ts";
 import { startTeamTestCluster } from "../helpers/team-cluster.ts";
 import { insertTeamSessions, type TeamFixtureSession, teamIdOf } from "../helpers/team-fixture.ts";
