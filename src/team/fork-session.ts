@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import { isPlainRepoPath } from "../core/team/project-identity.ts";
 import { hasControlCharacter } from "../core/text/control-characters.ts";
 import { CtxError } from "../errors.ts";
-import { decompressPayload } from "../store/files/codecs.ts";
+import { decompressTranscript, isTranscriptCodec } from "../store/files/codecs.ts";
 import type { TeamClient } from "./connect.ts";
 
 export interface TeamTranscript {
@@ -127,11 +127,9 @@ export function decodeTeamTranscript(session: TeamSession, maxMegabytes: number)
 }
 
 function decompress(transcript: TeamTranscript): Buffer {
-  const limit = Math.max(1, transcript.rawBytes);
-  if (transcript.codec === "gzip") {
-    return process.getBuiltinModule("node:zlib").gunzipSync(transcript.data, { maxOutputLength: limit });
+  if (isTranscriptCodec(transcript.codec)) {
+    return Buffer.from(decompressTranscript(transcript.codec, transcript.data, transcript.rawBytes));
   }
-  if (transcript.codec === "zstd") return Buffer.from(decompressPayload("zstd", transcript.data, limit));
   throw new CtxError(
     "STATE_CORRUPT",
     `the transcript's codec ${JSON.stringify(transcript.codec)} is not one ctx knows`,

@@ -1,14 +1,14 @@
 // Reads a batch of the push (src/team/push.ts) from this machine: the outbox items' rows in the session index and
-// each main transcript, redacted with the project's redactor and compressed.
+// each main transcript, redacted with the project's redactor and compressed (store/files/codecs.ts, the codec the
+// server's `codec` column records).
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
 import type { DatabaseSync } from "node:sqlite";
-import * as zlib from "node:zlib";
-import { CtxError } from "../errors.ts";
 import { unpackChunkText } from "../search/session-index/chunk-text.ts";
 import { readLineage } from "../search/session-index/lineage.ts";
 import type { OutboxItem } from "../search/session-index/team-outbox.ts";
+import { compressTranscript, TRANSCRIPT_CODEC } from "../store/files/codecs.ts";
 import { redactTranscriptBytes } from "../store/snapshots/redact-thread.ts";
 import { type SharedProject, sharedProjectOf } from "../store/team/team-state.ts";
 
@@ -23,21 +23,6 @@ export interface PushReadOptions {
 }
 
 const BATCH_CHUNKS = 4_000;
-
-/** zstd when this Node has it (≥ 22.15 / 23.8), else gzip: the schema's `codec` column says which. */
-export const TRANSCRIPT_CODEC: "zstd" | "gzip" = typeof zlib.zstdCompressSync === "function" ? "zstd" : "gzip";
-
-export function compressTranscript(raw: Uint8Array): Buffer {
-  return TRANSCRIPT_CODEC === "zstd"
-    ? zlib.zstdCompressSync(raw, { params: { [zlib.constants.ZSTD_c_compressionLevel]: 6 } })
-    : zlib.gzipSync(raw, { level: 6 });
-}
-
-export function decompressTranscript(codec: string, data: Uint8Array): Buffer {
-  if (codec === "zstd") return zlib.zstdDecompressSync(data);
-  if (codec === "gzip") return zlib.gunzipSync(data);
-  throw new CtxError("TEAM_REFUSED", `a transcript on the server has an unknown codec ${JSON.stringify(codec)}`);
-}
 
 export interface SessionWork {
   id: string;
@@ -75,7 +60,7 @@ export interface TranscriptRow {
   codec: string;
   rawBytes: number;
   sha256: string;
-  data: Buffer;
+  data: Uint8Array;
 }
 
 /** Reads the local rows for the outbox items, stopping at ~BATCH_CHUNKS chunks (whole sessions). */

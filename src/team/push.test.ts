@@ -20,10 +20,10 @@ import { copySessionsInto, createGitCheckout, SPOTTER_CWD } from "../../tests/he
 import { openSessionIndex } from "../search/session-index/session-index.ts";
 import { enqueueSessionsUnder, outboxDepth } from "../search/session-index/team-outbox.ts";
 import { syncIndex } from "../search/sync/sync-index.ts";
+import { decompressTranscript } from "../store/files/codecs.ts";
 import { withLock } from "../store/files/lock.ts";
 import { readSharedProjects, sharedRootsForIngest } from "../store/team/team-state.ts";
 import { type PushOptions, pushPending } from "./push.ts";
-import { decompressTranscript } from "./push-read.ts";
 import { drainOutbox, pusherLockTarget } from "./pusher.ts";
 import { addMember, migrateTeam } from "./service.ts";
 
@@ -210,7 +210,7 @@ describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${sta
     expect(Number(subagentChunks[0]?.n)).toBeGreaterThanOrEqual(0);
     const transcripts = await sql("SELECT session_id, codec, raw_bytes, data FROM ctx_team.transcripts");
     for (const t of transcripts) {
-      const raw = decompressTranscript(t.codec, t.data);
+      const raw = Buffer.from(decompressTranscript(t.codec, t.data, Number(t.raw_bytes)));
       expect(raw.byteLength).toBe(Number(t.raw_bytes));
       const text = raw.toString("utf8");
       // The planted prompt arrives with markers where its secrets were.

@@ -1,6 +1,17 @@
 import { randomBytes } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { CODECS, codecFromId, codecToId, compressPayload, decompressPayload, nativeZstdIn } from "./codecs.ts";
+import {
+  CODECS,
+  codecFromId,
+  codecToId,
+  compressPayload,
+  compressTranscript,
+  decompressPayload,
+  decompressTranscript,
+  isTranscriptCodec,
+  nativeZstdIn,
+  TRANSCRIPT_CODEC,
+} from "./codecs.ts";
 
 const text = new TextEncoder().encode("the quick brown fox jumps over the lazy dog. ".repeat(2_000));
 // Larger than lz4js's 4 MiB block, so the frame holds two blocks, one of them partly incompressible.
@@ -96,5 +107,35 @@ describe("native zstd by Node version (known without loading zlib)", () => {
   it("agrees with the running Node's zlib", () => {
     const zlib = process.getBuiltinModule("node:zlib");
     expect(nativeZstdIn(process.versions.node)).toBe(typeof zlib.zstdCompressSync === "function");
+  });
+});
+
+describe("team transcripts", () => {
+  const zlib = process.getBuiltinModule("node:zlib");
+
+  it("compresses with the codec this Node has (zstd natively, else gzip) and reads it back", () => {
+    expect(TRANSCRIPT_CODEC).toBe(nativeZstdIn(process.versions.node) ? "zstd" : "gzip");
+    const packed = compressTranscript(text);
+    expect(packed.length).toBeLessThan(text.length / 10);
+    expect(Buffer.from(decompressTranscript(TRANSCRIPT_CODEC, packed, text.length)).equals(Buffer.from(text))).toBe(
+      true,
+    );
+  });
+
+  it("reads the rows pushed before the codec moved here: gzip and zstd at level 6, no content size", () => {
+    const gzip = zlib.gzipSync(text, { level: 6 });
+    expect(Buffer.from(decompressTranscript("gzip", gzip, text.length)).equals(Buffer.from(text))).toBe(true);
+    const zstd = zlib.zstdCompressSync(text, { params: { [zlib.constants.ZSTD_c_compressionLevel]: 6 } });
+    expect(Buffer.from(decompressTranscript("zstd", zstd, text.length)).equals(Buffer.from(text))).toBe(true);
+  });
+
+  it("stops at the pushed length (a bomb) and throws on a damaged frame", () => {
+    expect(() => decompressTranscript("gzip", zlib.gzipSync(text), 100)).toThrow();
+    expect(() => decompressTranscript("zstd", compressPayload("zstd", text), 100)).toThrow();
+    expect(() => decompressTranscript("gzip", zlib.gzipSync(text).subarray(0, 50), text.length)).toThrow();
+  });
+
+  it("knows only zstd and gzip as transcript codecs (lz4 is the container's)", () => {
+    expect(["zstd", "gzip", "lz4", "none", ""].map(isTranscriptCodec)).toEqual([true, true, false, false, false]);
   });
 });

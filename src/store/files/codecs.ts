@@ -1,7 +1,8 @@
 // Payload compression for the container: the codec names and ids stored in file headers, and the
 // compressors behind them. Both produce standard frames (`lz4 -d` / `zstd -d` decode a cut-out payload):
 // LZ4 frames from lz4js; zstd frames written by node:zlib (level 19 for archives, level 1 on hook paths) and
-// read by node:zlib, or by fzstd on a Node without native zstd (before 22.15).
+// read by node:zlib, or by fzstd on a Node without native zstd (before 22.15). Also the team server's transcript
+// codecs (zstd, or gzip on such a Node), which are not container codecs: no header names them.
 import { decompress as decompressZstdFrame } from "fzstd";
 import * as lz4 from "lz4js";
 import { hash as xxh32 } from "lz4js/xxh32.js";
@@ -83,6 +84,38 @@ export function decompressPayload(codec: Codec, data: Uint8Array, expectedLength
       return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
     }
   }
+}
+
+/**
+ * The codecs of a transcript pushed to the team server (the `codec` column of ctx_team.transcripts): zstd where Node
+ * has it natively, else gzip. Never a container codec: CODECS is what a file header may name.
+ */
+export type TranscriptCodec = "zstd" | "gzip";
+
+/** What the pusher writes: zstd where this Node has it (22.15+ / 23.8+), else gzip. */
+export const TRANSCRIPT_CODEC: TranscriptCodec = NATIVE_ZSTD ? "zstd" : "gzip";
+
+/** The level of both: a push compresses every transcript it sends, beside the server's writes (bench/run.ts team-push). */
+const TRANSCRIPT_LEVEL = 6;
+
+export function compressTranscript(data: Uint8Array): Uint8Array {
+  return TRANSCRIPT_CODEC === "zstd"
+    ? compressZstd(data, TRANSCRIPT_LEVEL)
+    : zlib().gzipSync(data, { level: TRANSCRIPT_LEVEL });
+}
+
+export function isTranscriptCodec(codec: string): codec is TranscriptCodec {
+  return codec === "zstd" || codec === "gzip";
+}
+
+/**
+ * Decompresses a pushed transcript, bounded by the length it was pushed with (a bomb stops there). Throws a plain
+ * Error on a malformed frame; the caller checks the length and digest.
+ */
+export function decompressTranscript(codec: TranscriptCodec, data: Uint8Array, expectedLength: number): Uint8Array {
+  if (codec === "zstd") return decompressPayload("zstd", data, expectedLength);
+  const out = zlib().gunzipSync(data, { maxOutputLength: Math.max(1, expectedLength) });
+  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
 }
 
 function compressZstd(data: Uint8Array, level: number): Uint8Array {
