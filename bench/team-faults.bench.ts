@@ -196,7 +196,7 @@ export async function run(): Promise<Record<string, unknown>> {
       ).map((r) => [r.id, Number(r.n)]),
     );
     const localSessions = (local.db.prepare("SELECT id FROM sessions").all() as { id: string }[]).map((r) => r.id);
-    const queued = outboxDepth(local.db);
+    const queued = outboxDepth(local);
     local.close();
     process.stderr.write(`bench: team-faults: ${localSessions.length} sessions indexed, ${queued.items} queued\n`);
 
@@ -260,7 +260,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const extra = [...serverChunks.keys()].filter((id) => !localIds.has(id));
     const chunkMismatch = localSessions.filter((id) => (serverChunks.get(id) ?? -1) !== (localChunks.get(id) ?? 0));
     const after = openSessionIndex(dbPath, { readonly: true });
-    const outboxAfter = outboxDepth(after.db);
+    const outboxAfter = outboxDepth(after);
     after.close();
     const exactlyOnce =
       lost.length === 0 && extra.length === 0 && chunkMismatch.length === 0 && transcripts === localSessions.length;

@@ -20,7 +20,7 @@ export function readOutboxDepth(dbPath: string): OutboxDepth {
     return empty;
   }
   try {
-    return outboxDepth(index.db);
+    return outboxDepth(index);
   } finally {
     index.close();
   }
@@ -36,7 +36,7 @@ export function readSetAsideSessions(dbPath: string): SetAsideSession[] {
     return [];
   }
   try {
-    return readSetAside(index.db);
+    return readSetAside(index);
   } finally {
     index.close();
   }

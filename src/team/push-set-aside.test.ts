@@ -11,7 +11,8 @@ import { FIXTURE } from "../../tests/helpers/claude-projects.ts";
 import { runCliCaptured } from "../../tests/helpers/cli-run.ts";
 import { startPgCluster } from "../../tests/helpers/pg-cluster.ts";
 import { createTeamCheckout } from "../../tests/helpers/team-checkout.ts";
-import { openSessionIndex } from "../search/session-index/session-index.ts";
+import { databaseOf } from "../search/session-index/database.ts";
+import { openSessionIndex, type SessionIndex } from "../search/session-index/session-index.ts";
 import { enqueueSessionsUnder, outboxDepth } from "../search/session-index/team-outbox.ts";
 import { syncIndex } from "../search/sync/sync-index.ts";
 import { readSharedProjects, sharedRootsForIngest } from "../store/team/team-state.ts";
@@ -40,17 +41,19 @@ describe.skipIf(cluster === null)(`push set aside${"skipReason" in started ? ` (
   const serverIds = async () => (await sql("SELECT id FROM ctx_team.sessions ORDER BY id")).map((r) => String(r.id));
   const cli = (argv: string[]) => runCliCaptured(["team", ...argv], { cwd: repo, env });
   const index = async () => syncIndex({ claudeDir, dbPath, teamShare: { roots: await sharedRootsForIngest(env) } });
-  const withIndex = <T>(work: (db: ReturnType<typeof openSessionIndex>["db"]) => T): T => {
+  const withIndex = <T>(work: (index: SessionIndex) => T): T => {
     const local = openSessionIndex(dbPath);
     try {
-      return work(local.db);
+      return work(local);
     } finally {
       local.close();
     }
   };
   const localChunks = (id: string) =>
-    withIndex((db) =>
-      Number((db.prepare("SELECT count(*) AS n FROM chunks WHERE session_id = ?").get(id) as { n: number }).n),
+    withIndex((index) =>
+      Number(
+        (databaseOf(index).prepare("SELECT count(*) AS n FROM chunks WHERE session_id = ?").get(id) as { n: number }).n,
+      ),
     );
   const serverChunks = async (id: string) =>
     Number((await sql(`SELECT count(*) AS n FROM ctx_team.chunks WHERE session_id = '${id}'`))[0]?.n);
@@ -117,8 +120,10 @@ describe.skipIf(cluster === null)(`push set aside${"skipReason" in started ? ` (
     const [bad, ...good] = ids as [string, ...string[]];
     await sql("DELETE FROM ctx_team.sessions");
     // A chunk type the server's CHECK does not know: the server refuses this one session's rows (SQLSTATE 23514).
-    withIndex((db) => db.prepare("UPDATE chunks SET memory_type = 'NEWER_TYPE' WHERE session_id = ?").run(bad));
-    withIndex((db) => enqueueSessionsUnder(db, [repo]));
+    withIndex((index) =>
+      databaseOf(index).prepare("UPDATE chunks SET memory_type = 'NEWER_TYPE' WHERE session_id = ?").run(bad),
+    );
+    withIndex((index) => enqueueSessionsUnder(index, [repo]));
     // All three in one batch: the batch is refused, then written in halves down to the one session.
     const summary = await pushPending({
       url: aliceUrl(),
@@ -174,7 +179,7 @@ describe.skipIf(cluster === null)(`push set aside${"skipReason" in started ? ` (
     // Permission denied (SQLSTATE 42501) holds for every session: the push fails and the outbox keeps them all.
     await sql("REVOKE INSERT ON ctx_team.sessions FROM alice");
     try {
-      withIndex((db) => enqueueSessionsUnder(db, [repo]));
+      withIndex((index) => enqueueSessionsUnder(index, [repo]));
       const failed = JSON.parse((await cli(["push", "--json"])).stdout);
       expect(failed).toMatchObject({ outcome: "failed" });
       expect(withIndex(outboxDepth).sessions).toBe(ids.length);

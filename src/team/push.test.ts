@@ -97,7 +97,7 @@ describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${sta
   const depth = () => {
     const local = openSessionIndex(dbPath);
     try {
-      return outboxDepth(local.db);
+      return outboxDepth(local);
     } finally {
       local.close();
     }
@@ -105,7 +105,7 @@ describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${sta
   const requeueAll = () => {
     const local = openSessionIndex(dbPath);
     try {
-      enqueueSessionsUnder(local.db, [repo]);
+      enqueueSessionsUnder(local, [repo]);
     } finally {
       local.close();
     }

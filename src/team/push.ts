@@ -105,8 +105,8 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
   const summary = emptyPushSummary();
   const index = openSessionIndex(options.dbPath);
   try {
-    if (options.retrySetAside === true) releaseSetAside(index.db);
-    if (outboxDepth(index.db).items === 0) return summary;
+    if (options.retrySetAside === true) releaseSetAside(index);
+    if (outboxDepth(index).items === 0) return summary;
     await withTeamClient(
       options.url,
       {
@@ -127,12 +127,12 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
         const prepare = async (inFlight: ReadonlySet<string>): Promise<Prepared | null> => {
           if (options.signal?.aborted === true) return null;
           const limit = options.batchSessions ?? DEFAULT_BATCH_SESSIONS;
-          const items = readOutbox(index.db, limit + inFlight.size).filter((i) => !inFlight.has(i.sessionId));
+          const items = readOutbox(index, limit + inFlight.size).filter((i) => !inFlight.has(i.sessionId));
           if (items.length === 0) return null;
-          const pending = outboxDepth(index.db).sessions;
+          const pending = outboxDepth(index).sessions;
           const read = await readWork(index.db, items, options);
           if (read.dropped.length > 0) {
-            dropOutboxSessions(index.db, read.dropped);
+            dropOutboxSessions(index, read.dropped);
             summary.dropped += read.dropped.length;
           }
           return { ...read, pending };
@@ -170,11 +170,11 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
             await options.afterCommit?.(summary.batches);
           }
           acknowledgeOutbox(
-            index.db,
+            index,
             taken.filter((i) => !refused.has(i.sessionId)),
           );
           setAsideSessions(
-            index.db,
+            index,
             [...refused].map(([sessionId, reason]) => ({
               sessionId,
               reason,

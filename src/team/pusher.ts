@@ -84,7 +84,7 @@ export async function drainOutbox(
 function pendingItems(dbPath: string): number {
   const index = openSessionIndex(dbPath);
   try {
-    return outboxDepth(index.db).items;
+    return outboxDepth(index).items;
   } finally {
     index.close();
   }

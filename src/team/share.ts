@@ -7,7 +7,12 @@ import { realpath } from "node:fs/promises";
 import type { ProjectIdentity } from "../core/team/project-identity.ts";
 import { CtxError, describeError } from "../errors.ts";
 import { openSessionIndex } from "../search/session-index/session-index.ts";
-import { dropOutboxSessions, enqueueSessionsUnder, isInsideRoot } from "../search/session-index/team-outbox.ts";
+import {
+  dropOutboxSessions,
+  enqueueSessionsUnder,
+  isInsideRoot,
+  readQueuedSessions,
+} from "../search/session-index/team-outbox.ts";
 import { addSharedProject, readSharedProjects, removeSharedRoot, sharedRoots } from "../store/team/team-state.ts";
 import { checkoutIdentity } from "./checkout.ts";
 import { type TeamConnectOptions, withTeamClient } from "./connect.ts";
@@ -55,7 +60,7 @@ export async function shareProject(input: {
   const index = openSessionIndex(input.dbPath);
   let queued: number;
   try {
-    queued = enqueueSessionsUnder(index.db, [root]);
+    queued = enqueueSessionsUnder(index, [root]);
   } finally {
     index.close();
   }
@@ -80,23 +85,14 @@ export async function unshareProject(input: {
   const index = openSessionIndex(input.dbPath);
   let dropped = 0;
   try {
-    const ids = (
-      index.db
-        .prepare(
-          "SELECT DISTINCT o.session_id AS id, s.cwd FROM team_outbox o LEFT JOIN sessions s ON s.id = o.session_id",
-        )
-        .all() as Array<{ id: string; cwd: string | null }>
-    )
+    const ids = readQueuedSessions(index)
       .filter(
         (s) =>
           s.cwd === null || (isInsideRoot(s.cwd, root) && !stillShared.some((r) => isInsideRoot(s.cwd as string, r))),
       )
-      .map((s) => s.id);
-    dropOutboxSessions(index.db, ids);
+      .map((s) => s.sessionId);
+    dropOutboxSessions(index, ids);
     dropped = ids.length;
-  } catch (error) {
-    // No outbox yet: nothing was queued.
-    if (!/no such table/.test(describeError(error))) throw error;
   } finally {
     index.close();
   }
@@ -140,7 +136,7 @@ export async function forgetSessions(input: {
   // Not pushed again by what was still queued (new activity in a still-shared project is pushed as usual).
   const index = openSessionIndex(input.dbPath);
   try {
-    dropOutboxSessions(index.db, deleted);
+    dropOutboxSessions(index, deleted);
   } finally {
     index.close();
   }

@@ -159,8 +159,8 @@ describe.skipIf(cluster === null)(
     const requeue = () => {
       const local = openSessionIndex(dbPath);
       try {
-        enqueueSessionsUnder(local.db, [repo]);
-        return outboxDepth(local.db).items;
+        enqueueSessionsUnder(local, [repo]);
+        return outboxDepth(local).items;
       } finally {
         local.close();
       }
@@ -168,7 +168,7 @@ describe.skipIf(cluster === null)(
     const depth = () => {
       const local = openSessionIndex(dbPath, { readonly: true });
       try {
-        return outboxDepth(local.db).items;
+        return outboxDepth(local).items;
       } finally {
         local.close();
       }

@@ -16,6 +16,7 @@ import type { WeightedQuery } from "../../core/search/passage.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import { CtxError } from "../../errors.ts";
 import { unpackChunkText } from "./chunk-text.ts";
+import { attachDatabase } from "./database.ts";
 import { DatabaseSync, fts5MissingError } from "./node-sqlite.ts";
 import { filterClause, type SessionRow, sessionFromRow } from "./rows.ts";
 import { ensureSchema, hasTable, readSchemaVersion, SCHEMA_VERSION } from "./schema.ts";
@@ -302,6 +303,7 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
       );
     },
   };
+  attachDatabase(index, db);
   return guardAgainstCorruption(index);
 }
 

@@ -7,7 +7,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { layOutClaudeDir } from "../../../tests/helpers/claude-projects.ts";
 import { syncIndex } from "../sync/sync-index.ts";
-import { openSessionIndex } from "./session-index.ts";
+import { databaseOf } from "./database.ts";
+import { openSessionIndex, type SessionIndex } from "./session-index.ts";
 import {
   acknowledgeOutbox,
   createOutboxWriter,
@@ -21,10 +22,10 @@ import {
   setAsideSessions,
 } from "./team-outbox.ts";
 
-function withIndex<T>(dbPath: string, work: (db: ReturnType<typeof openSessionIndex>["db"]) => T): T {
+function withIndex<T>(dbPath: string, work: (index: SessionIndex) => T): T {
   const index = openSessionIndex(dbPath);
   try {
-    return work(index.db);
+    return work(index);
   } finally {
     index.close();
   }
@@ -33,12 +34,12 @@ function withIndex<T>(dbPath: string, work: (db: ReturnType<typeof openSessionIn
 describe("team outbox", () => {
   it("queues again with the smaller chunk index and a new seq; a stale acknowledgement leaves it queued", () => {
     const dbPath = join(mkdtempSync(join(tmpdir(), "ctx-outbox-")), "index.db");
-    withIndex(dbPath, (db) => {
+    withIndex(dbPath, (index) => {
       let now = 1_000;
-      const write = createOutboxWriter(db, () => now);
+      const write = createOutboxWriter(index, () => now);
       write("s1", "/a.jsonl", 5);
       write("s2", "/b.jsonl", 0);
-      const read = readOutbox(db, 10);
+      const read = readOutbox(index, 10);
       expect(read.map((i) => [i.sessionId, i.fromChunk])).toEqual([
         ["s1", 5],
         ["s2", 0],
@@ -46,12 +47,12 @@ describe("team outbox", () => {
       // Queued again while a push of `read` is in flight.
       now = 2_000;
       write("s1", "/a.jsonl", 7);
-      expect(acknowledgeOutbox(db, read)).toBe(1);
-      const left = readOutbox(db, 10);
+      expect(acknowledgeOutbox(index, read)).toBe(1);
+      const left = readOutbox(index, 10);
       expect(left).toEqual([{ sessionId: "s1", source: "/a.jsonl", fromChunk: 5, seq: 3, enqueuedAt: 1_000 }]);
-      expect(outboxDepth(db)).toEqual({ sessions: 1, items: 1, oldestAt: 1_000 });
-      expect(acknowledgeOutbox(db, left)).toBe(1);
-      expect(outboxDepth(db)).toEqual({ sessions: 0, items: 0, oldestAt: null });
+      expect(outboxDepth(index)).toEqual({ sessions: 1, items: 1, oldestAt: 1_000 });
+      expect(acknowledgeOutbox(index, left)).toBe(1);
+      expect(outboxDepth(index)).toEqual({ sessions: 0, items: 0, oldestAt: null });
     });
   });
 
@@ -63,7 +64,11 @@ describe("team outbox", () => {
     expect(withIndex(dbPath, outboxDepth).items).toBe(0);
     const cwds = withIndex(
       dbPath,
-      (db) => db.prepare("SELECT id, cwd FROM sessions ORDER BY id").all() as Array<{ id: string; cwd: string }>,
+      (index) =>
+        databaseOf(index).prepare("SELECT id, cwd FROM sessions ORDER BY id").all() as Array<{
+          id: string;
+          cwd: string;
+        }>,
     );
     const shared = cwds[0] as { id: string; cwd: string };
     const others = cwds.filter((s) => s.cwd !== shared.cwd);
@@ -72,68 +77,69 @@ describe("team outbox", () => {
     const queued: string[] = [];
     const main = withIndex(
       dbPath,
-      (db) => (db.prepare("SELECT path FROM sessions WHERE id = ?").get(shared.id) as { path: string }).path,
+      (index) =>
+        (databaseOf(index).prepare("SELECT path FROM sessions WHERE id = ?").get(shared.id) as { path: string }).path,
     );
     const text = readFileSync(main, "utf8");
     writeFileSync(main, `${text}${text.split("\n")[0]}\n`);
     await syncIndex({ claudeDir, dbPath, teamShare: { roots: [shared.cwd], onQueued: (id) => queued.push(id) } });
     expect(queued).toEqual([shared.id]);
-    const items = withIndex(dbPath, (db) => readOutbox(db, 100));
+    const items = withIndex(dbPath, (index) => readOutbox(index, 100));
     expect(new Set(items.map((i) => i.sessionId))).toEqual(new Set([shared.id]));
     // Share's backfill: every indexed file of every session under the root, from chunk 0.
-    const sessions = withIndex(dbPath, (db) => enqueueSessionsUnder(db, [shared.cwd]));
+    const sessions = withIndex(dbPath, (index) => enqueueSessionsUnder(index, [shared.cwd]));
     expect(sessions).toBe(cwds.filter((s) => isInsideRoot(s.cwd, shared.cwd)).length);
     const files = withIndex(
       dbPath,
-      (db) =>
-        db
+      (index) =>
+        databaseOf(index)
           .prepare(`SELECT count(*) AS n FROM files WHERE session_id IN (SELECT id FROM sessions WHERE cwd = ?)`)
           .get(shared.cwd) as { n: number },
     );
-    const all = withIndex(dbPath, (db) => readOutbox(db, 100));
+    const all = withIndex(dbPath, (index) => readOutbox(index, 100));
     expect(all.length).toBe(Number(files.n));
     expect(all.every((i) => i.fromChunk === 0)).toBe(true);
   });
 
   it("a set-aside session is held back with its reason until it is queued again, released or pushed", () => {
     const dbPath = join(mkdtempSync(join(tmpdir(), "ctx-outbox-")), "index.db");
-    withIndex(dbPath, (db) => {
+    withIndex(dbPath, (index) => {
       let now = 1_000;
-      const write = createOutboxWriter(db, () => now);
+      const write = createOutboxWriter(index, () => now);
       write("bad", "/bad.jsonl", 0);
       write("bad", "/bad-agent.jsonl", 0);
       write("good", "/good.jsonl", 0);
-      const tried = readOutbox(db, 10).filter((i) => i.sessionId === "bad");
+      const tried = readOutbox(index, 10).filter((i) => i.sessionId === "bad");
       setAsideSessions(
-        db,
+        index,
         [{ sessionId: "bad", seq: Math.max(...tried.map((i) => i.seq)), reason: "refused" }],
         () => 5,
       );
-      expect(readOutbox(db, 10).map((i) => i.sessionId)).toEqual(["good"]);
-      expect(outboxDepth(db)).toEqual({ sessions: 1, items: 1, oldestAt: 1_000 });
-      expect(readSetAside(db)).toEqual([{ sessionId: "bad", reason: "refused", at: 5 }]);
+      expect(readOutbox(index, 10).map((i) => i.sessionId)).toEqual(["good"]);
+      expect(outboxDepth(index)).toEqual({ sessions: 1, items: 1, oldestAt: 1_000 });
+      expect(readSetAside(index)).toEqual([{ sessionId: "bad", reason: "refused", at: 5 }]);
       // Queued again (the session changed, `ctx index --full`): it is tried again, and no longer listed.
       now = 2_000;
       write("bad", "/bad.jsonl", 3);
-      expect(readOutbox(db, 10).map((i) => i.sessionId)).toEqual(["bad", "bad", "good"]);
-      expect(readSetAside(db)).toEqual([]);
+      expect(readOutbox(index, 10).map((i) => i.sessionId)).toEqual(["bad", "bad", "good"]);
+      expect(readSetAside(index)).toEqual([]);
       // Refused again, then released by `ctx team push --retry-set-aside`.
-      const again = readOutbox(db, 10).filter((i) => i.sessionId === "bad");
-      setAsideSessions(db, [{ sessionId: "bad", seq: Math.max(...again.map((i) => i.seq)), reason: "still" }]);
-      expect(readSetAside(db).map((s) => s.reason)).toEqual(["still"]);
-      expect(releaseSetAside(db)).toBe(1);
-      expect(outboxDepth(db).sessions).toBe(2);
+      const again = readOutbox(index, 10).filter((i) => i.sessionId === "bad");
+      setAsideSessions(index, [{ sessionId: "bad", seq: Math.max(...again.map((i) => i.seq)), reason: "still" }]);
+      expect(readSetAside(index).map((s) => s.reason)).toEqual(["still"]);
+      expect(releaseSetAside(index)).toBe(1);
+      expect(outboxDepth(index).sessions).toBe(2);
       // Set aside again, then pushed (acknowledged): nothing is left of it.
-      setAsideSessions(db, [{ sessionId: "bad", seq: Math.max(...again.map((i) => i.seq)), reason: "x" }]);
-      expect(acknowledgeOutbox(db, again)).toBe(2);
-      expect(db.prepare("SELECT count(*) AS n FROM team_set_aside").get()).toEqual({ n: 0 });
+      setAsideSessions(index, [{ sessionId: "bad", seq: Math.max(...again.map((i) => i.seq)), reason: "x" }]);
+      expect(acknowledgeOutbox(index, again)).toBe(2);
+      expect(databaseOf(index).prepare("SELECT count(*) AS n FROM team_set_aside").get()).toEqual({ n: 0 });
       // Unshared: its items and its being set aside go together.
       write("gone", "/gone.jsonl", 0);
-      const gone = readOutbox(db, 10).filter((i) => i.sessionId === "gone");
-      setAsideSessions(db, [{ sessionId: "gone", seq: gone[0]?.seq ?? 0, reason: "x" }]);
-      dropOutboxSessions(db, ["gone"]);
-      expect(db.prepare("SELECT count(*) AS n FROM team_set_aside").get()).toEqual({ n: 0 });
-      expect(readOutbox(db, 10).map((i) => i.sessionId)).toEqual(["good"]);
+      const gone = readOutbox(index, 10).filter((i) => i.sessionId === "gone");
+      setAsideSessions(index, [{ sessionId: "gone", seq: gone[0]?.seq ?? 0, reason: "x" }]);
+      dropOutboxSessions(index, ["gone"]);
+      expect(databaseOf(index).prepare("SELECT count(*) AS n FROM team_set_aside").get()).toEqual({ n: 0 });
+      expect(readOutbox(index, 10).map((i) => i.sessionId)).toEqual(["good"]);
     });
   });
 

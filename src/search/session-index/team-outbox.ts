@@ -11,6 +11,8 @@
 // queued again (an item with a later `seq`: the session changed, `ctx index --full`, `ctx team share`) or
 // `ctx team push --retry-set-aside` releases it, so one bad session never blocks the rest (issue 31).
 import type { DatabaseSync } from "node:sqlite";
+import { databaseOf } from "./database.ts";
+import type { SessionIndex } from "./session-index.ts";
 
 export const TEAM_OUTBOX_SQL = `CREATE TABLE IF NOT EXISTS team_outbox(
   session_id TEXT NOT NULL, source TEXT NOT NULL, from_chunk INTEGER NOT NULL, seq INTEGER NOT NULL,
@@ -26,7 +28,7 @@ export interface OutboxItem {
   enqueuedAt: number;
 }
 
-export function ensureTeamOutbox(db: DatabaseSync): void {
+function ensureTeamOutbox(db: DatabaseSync): void {
   db.exec(TEAM_OUTBOX_SQL);
 }
 
@@ -53,7 +55,8 @@ function notHeld(db: DatabaseSync): string {
 export type OutboxWriter = (sessionId: string, source: string, fromChunk: number) => void;
 
 /** Queues (session, source) from `fromChunk`; call inside the ingest's transaction. */
-export function createOutboxWriter(db: DatabaseSync, now: () => number = Date.now): OutboxWriter {
+export function createOutboxWriter(index: SessionIndex, now: () => number = Date.now): OutboxWriter {
+  const db = databaseOf(index);
   ensureTeamOutbox(db);
   const insert = db.prepare(
     `INSERT INTO team_outbox(session_id, source, from_chunk, seq, enqueued_at)
@@ -66,7 +69,8 @@ export function createOutboxWriter(db: DatabaseSync, now: () => number = Date.no
 }
 
 /** The oldest `limit` items (whole sessions: every source of a session read is included), held sessions left out. */
-export function readOutbox(db: DatabaseSync, limit: number): OutboxItem[] {
+export function readOutbox(index: SessionIndex, limit: number): OutboxItem[] {
+  const db = databaseOf(index);
   if (!hasOutbox(db)) return [];
   const rows = db
     .prepare(
@@ -89,7 +93,8 @@ export function readOutbox(db: DatabaseSync, limit: number): OutboxItem[] {
  * Deletes the items that were not queued again since they were read; returns how many went. Their sessions are
  * no longer set aside (they went through, or were dropped).
  */
-export function acknowledgeOutbox(db: DatabaseSync, items: readonly OutboxItem[]): number {
+export function acknowledgeOutbox(index: SessionIndex, items: readonly OutboxItem[]): number {
+  const db = databaseOf(index);
   if (items.length === 0) return 0;
   const remove = db.prepare("DELETE FROM team_outbox WHERE session_id = ? AND source = ? AND seq = ?");
   const release = hasSetAside(db) ? db.prepare("DELETE FROM team_set_aside WHERE session_id = ?") : null;
@@ -115,7 +120,8 @@ export interface OutboxDepth {
 }
 
 /** What waits to be pushed; set-aside sessions not counted (`readSetAside` lists them). */
-export function outboxDepth(db: DatabaseSync): OutboxDepth {
+export function outboxDepth(index: SessionIndex): OutboxDepth {
+  const db = databaseOf(index);
   if (!hasOutbox(db)) return { sessions: 0, items: 0, oldestAt: null };
   const row = db
     .prepare(
@@ -131,7 +137,8 @@ export function outboxDepth(db: DatabaseSync): OutboxDepth {
 }
 
 /** Drops every item of these sessions (their project is no longer shared), and their being set aside. */
-export function dropOutboxSessions(db: DatabaseSync, sessionIds: readonly string[]): void {
+export function dropOutboxSessions(index: SessionIndex, sessionIds: readonly string[]): void {
+  const db = databaseOf(index);
   if (sessionIds.length === 0 || !hasOutbox(db)) return;
   const remove = db.prepare("DELETE FROM team_outbox WHERE session_id = ?");
   const release = hasSetAside(db) ? db.prepare("DELETE FROM team_set_aside WHERE session_id = ?") : null;
@@ -154,11 +161,12 @@ export interface SetAsideSession {
  * item queued for the session after it (a later seq) makes the session pushed again.
  */
 export function setAsideSessions(
-  db: DatabaseSync,
+  index: SessionIndex,
   sessions: ReadonlyArray<{ sessionId: string; seq: number; reason: string }>,
   now: () => number = Date.now,
 ): void {
   if (sessions.length === 0) return;
+  const db = databaseOf(index);
   db.exec(TEAM_SET_ASIDE_SQL);
   const upsert = db.prepare(
     `INSERT INTO team_set_aside(session_id, seq, reason, set_aside_at) VALUES (?, ?, ?, ?)
@@ -176,7 +184,8 @@ export function setAsideSessions(
 }
 
 /** The sessions set aside and still held back (nothing of them queued since), oldest first. */
-export function readSetAside(db: DatabaseSync): SetAsideSession[] {
+export function readSetAside(index: SessionIndex): SetAsideSession[] {
+  const db = databaseOf(index);
   if (!hasOutbox(db) || !hasSetAside(db)) return [];
   const rows = db
     .prepare(
@@ -188,9 +197,10 @@ export function readSetAside(db: DatabaseSync): SetAsideSession[] {
 }
 
 /** Lets every set-aside session be pushed again (`ctx team push --retry-set-aside`); returns how many were held. */
-export function releaseSetAside(db: DatabaseSync): number {
+export function releaseSetAside(index: SessionIndex): number {
+  const db = databaseOf(index);
   if (!hasOutbox(db) || !hasSetAside(db)) return 0;
-  const held = readSetAside(db).length;
+  const held = readSetAside(index).length;
   db.exec("DELETE FROM team_set_aside");
   return held;
 }
@@ -202,11 +212,45 @@ export function isInsideRoot(cwd: string, root: string): boolean {
 }
 
 /**
+ * Queues what an ingest wrote for a session whose cwd is inside one of `roots` (the shared checkouts); call inside
+ * the ingest's transaction. Returns whether it was queued. The outbox table is made when something is first queued.
+ */
+export function createSharedOutboxWriter(
+  index: SessionIndex,
+  roots: readonly string[],
+): (sessionId: string, source: string, fromChunk: number) => boolean {
+  const cwdOf = databaseOf(index).prepare("SELECT cwd FROM sessions WHERE id = ?");
+  let write: OutboxWriter | null = null;
+  return (sessionId, source, fromChunk) => {
+    const cwd = (cwdOf.get(sessionId) as { cwd: string | null } | undefined)?.cwd ?? null;
+    if (cwd === null || !roots.some((root) => isInsideRoot(cwd, root))) return false;
+    write ??= createOutboxWriter(index);
+    write(sessionId, source, fromChunk);
+    return true;
+  };
+}
+
+/** Every session with something queued (held back or not) and its cwd; null when the session left the index. */
+export function readQueuedSessions(index: SessionIndex): Array<{ sessionId: string; cwd: string | null }> {
+  const db = databaseOf(index);
+  if (!hasOutbox(db)) return [];
+  const rows = db
+    .prepare("SELECT DISTINCT o.session_id AS id, s.cwd FROM team_outbox o LEFT JOIN sessions s ON s.id = o.session_id")
+    .all() as Array<{ id: string; cwd: string | null }>;
+  return rows.map((row) => ({ sessionId: row.id, cwd: row.cwd }));
+}
+
+/**
  * Queues every indexed file of the sessions whose cwd is inside one of `roots`, from its first chunk: what
  * `ctx team share` does for the sessions indexed before the project was shared. Returns the sessions queued.
  */
-export function enqueueSessionsUnder(db: DatabaseSync, roots: readonly string[], now: () => number = Date.now): number {
+export function enqueueSessionsUnder(
+  index: SessionIndex,
+  roots: readonly string[],
+  now: () => number = Date.now,
+): number {
   if (roots.length === 0) return 0;
+  const db = databaseOf(index);
   const sessions = (
     db.prepare("SELECT id, cwd FROM sessions WHERE cwd IS NOT NULL").all() as Array<{
       id: string;
@@ -217,7 +261,7 @@ export function enqueueSessionsUnder(db: DatabaseSync, roots: readonly string[],
   const files = db.prepare("SELECT path FROM files WHERE session_id = ?");
   db.exec("BEGIN IMMEDIATE");
   try {
-    const write = createOutboxWriter(db, now);
+    const write = createOutboxWriter(index, now);
     for (const session of sessions) {
       for (const { path } of files.all(session.id) as Array<{ path: string }>) write(session.id, path, 0);
     }

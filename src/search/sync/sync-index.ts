@@ -5,10 +5,9 @@
 // Then the auto-memory topic files, the same way (src/search/sync/sync-memory.ts).
 
 import { resolve } from "node:path";
-import type { DatabaseSync } from "node:sqlite";
 import { CtxError } from "../../errors.ts";
-import { openSessionIndex } from "../session-index/session-index.ts";
-import { createOutboxWriter, isInsideRoot, type OutboxWriter } from "../session-index/team-outbox.ts";
+import { openSessionIndex, type SessionIndex } from "../session-index/session-index.ts";
+import { createSharedOutboxWriter } from "../session-index/team-outbox.ts";
 import { IndexWriter } from "../session-index/writer.ts";
 import { type ContentReader, createContentReader } from "./content-reader.ts";
 import type { DiscoveredFile } from "./discover.ts";
@@ -120,7 +119,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   let reader: ContentReader | null = null;
   try {
     const writer = new IndexWriter(index.db);
-    const queueForTeam = teamQueue(index.db, options.teamShare);
+    const queueForTeam = teamQueue(index, options.teamShare);
     const work = orderWork(files.filter((file) => full || !isUnchanged(file, writer.getFile(file.path))));
     const totalBytes = work.reduce((sum, file) => sum + file.size, 0);
     const threaded = useThread(options.thread, work.length, totalBytes);
@@ -231,17 +230,14 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
 }
 
 /** Queues a written file in the team outbox when its session belongs to a shared checkout (null: none shared). */
-function teamQueue(db: DatabaseSync, share: SyncOptions["teamShare"]): ((prepared: PreparedFile) => void) | null {
+function teamQueue(index: SessionIndex, share: SyncOptions["teamShare"]): ((prepared: PreparedFile) => void) | null {
   if (share === undefined || share.roots.length === 0) return null;
-  const cwdOf = db.prepare("SELECT cwd FROM sessions WHERE id = ?");
-  let write: OutboxWriter | null = null;
+  const queue = createSharedOutboxWriter(index, share.roots);
   return (prepared) => {
     const sessionId = prepared.file.sessionId;
-    const cwd = (cwdOf.get(sessionId) as { cwd: string | null } | undefined)?.cwd ?? null;
-    if (cwd === null || !share.roots.some((root) => isInsideRoot(cwd, root))) return;
-    write ??= createOutboxWriter(db);
-    write(sessionId, prepared.file.path, prepared.replaced ? 0 : prepared.job.firstChunkIndex);
-    share.onQueued?.(sessionId);
+    if (queue(sessionId, prepared.file.path, prepared.replaced ? 0 : prepared.job.firstChunkIndex)) {
+      share.onQueued?.(sessionId);
+    }
   };
 }
 
