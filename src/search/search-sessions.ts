@@ -113,7 +113,7 @@ export async function searchSessions(
       : null;
   const periods = weights.namedDate > 0 ? parseQueryDates(query) : [];
   const lineage = readLineage(
-    index.db,
+    index,
     pool.map((entry) => entry.sessionId),
   );
   const matches: SessionMatches[] = [];

@@ -4,9 +4,14 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import { basename } from "node:path";
-import type { DatabaseSync } from "node:sqlite";
-import { unpackChunkText } from "../search/session-index/chunk-text.ts";
 import { readLineage } from "../search/session-index/lineage.ts";
+import type { SessionIndex } from "../search/session-index/session-index.ts";
+import {
+  lastChunkIndex,
+  readSourceChunks,
+  readStoredSessions,
+  type StoredChunk,
+} from "../search/session-index/stored-rows.ts";
 import type { OutboxItem } from "../search/session-index/team-outbox.ts";
 import { compressTranscript, TRANSCRIPT_CODEC } from "../store/files/codecs.ts";
 import { redactTranscriptBytes } from "../store/snapshots/redact-thread.ts";
@@ -41,20 +46,8 @@ export interface SessionWork {
   lastIndex: Map<string, number>;
 }
 
-export interface ChunkRow {
-  source: string;
-  chunkIndex: number;
-  startOffset: number;
-  firstMessage: number;
-  lastMessage: number;
-  text: string;
-  tokenCount: number;
-  hasCode: boolean;
-  languages: string[];
-  memoryType: string | null;
-  startsExchange: boolean;
-  lastUuid: string | null;
-}
+/** A chunk as the server keys it: `source` is "" for the main transcript, else the subagent file's name. */
+export type ChunkRow = Omit<StoredChunk, "source"> & { source: string };
 
 export interface TranscriptRow {
   codec: string;
@@ -65,73 +58,51 @@ export interface TranscriptRow {
 
 /** Reads the local rows for the outbox items, stopping at ~BATCH_CHUNKS chunks (whole sessions). */
 export async function readWork(
-  db: DatabaseSync,
+  index: SessionIndex,
   items: readonly OutboxItem[],
   options: PushReadOptions,
 ): Promise<{ work: SessionWork[]; taken: OutboxItem[]; dropped: string[] }> {
   const bySession = new Map<string, OutboxItem[]>();
   for (const item of items) bySession.set(item.sessionId, [...(bySession.get(item.sessionId) ?? []), item]);
-  const sessionRow = db.prepare(
-    "SELECT id, cwd, path, git_branch, created_at, updated_at, message_count, title, memory_markers FROM sessions WHERE id = ?",
-  );
-  const chunkRows = db.prepare(
-    `SELECT chunk_index, first_message, last_message, text, token_count, has_code, languages, memory_type, start_offset,
-            starts_exchange, last_uuid FROM chunks WHERE source = ? AND chunk_index >= ? ORDER BY chunk_index`,
-  );
-  const lastChunk = db.prepare("SELECT max(chunk_index) AS n FROM chunks WHERE source = ?");
   const work: SessionWork[] = [];
   const taken: OutboxItem[] = [];
   const dropped: string[] = [];
   let chunksInBatch = 0;
   const ids = [...bySession.keys()];
-  const lineage = readLineage(db, ids);
+  const lineage = readLineage(index, ids);
   for (const id of ids) {
     if (work.length > 0 && chunksInBatch >= BATCH_CHUNKS) break;
     const sessionItems = bySession.get(id) ?? [];
-    const row = sessionRow.get(id) as Record<string, unknown> | undefined;
-    const cwd = typeof row?.cwd === "string" ? row.cwd : null;
-    const project = sharedProjectOf(options.shared, cwd);
+    // Read as its turn comes (after the transcripts before it), as its chunks are.
+    const row = readStoredSessions(index, [id]).get(id);
+    const project = sharedProjectOf(options.shared, row?.cwd ?? null);
     if (row === undefined || project === null) {
       dropped.push(id);
       continue;
     }
-    const mainPath = typeof row.path === "string" ? row.path : null;
+    const mainPath = row.path;
     const session: SessionWork = {
       id,
       project,
-      title: String(row.title ?? ""),
-      branch: typeof row.git_branch === "string" ? row.git_branch : null,
-      startedAt: row.created_at === null ? null : Number(row.created_at),
-      endedAt: row.updated_at === null ? null : Number(row.updated_at),
-      messageCount: Number(row.message_count ?? 0),
+      title: row.title,
+      branch: row.gitBranch,
+      startedAt: row.createdAt,
+      endedAt: row.updatedAt,
+      messageCount: row.messageCount,
       lineage: lineage.get(id) ?? {},
-      memoryMarkers: parseJsonArray(row.memory_markers),
+      memoryMarkers: row.memoryMarkers,
       transcript: null,
       chunks: [],
       lastIndex: new Map(),
     };
     for (const item of sessionItems) {
       const source = item.source === mainPath ? "" : basename(item.source).replace(/\.jsonl$/, "");
-      const last = (lastChunk.get(item.source) as { n: number | null }).n;
+      const last = lastChunkIndex(index, item.source);
       // No chunks here (yet): nothing to send and nothing to delete (an index being rebuilt must not empty the server).
       if (last === null) continue;
-      session.lastIndex.set(source, Number(last));
-      for (const chunk of chunkRows.iterate(item.source, item.fromChunk) as Iterable<Record<string, unknown>>) {
-        session.chunks.push({
-          source,
-          chunkIndex: Number(chunk.chunk_index),
-          startOffset: Number(chunk.start_offset),
-          firstMessage: Number(chunk.first_message),
-          lastMessage: Number(chunk.last_message),
-          text: unpackChunkText(chunk.text),
-          tokenCount: Number(chunk.token_count ?? 0),
-          hasCode: Number(chunk.has_code) === 1,
-          languages: parseJsonArray(chunk.languages),
-          memoryType: typeof chunk.memory_type === "string" ? chunk.memory_type : null,
-          startsExchange: Number(chunk.starts_exchange) === 1,
-          lastUuid: typeof chunk.last_uuid === "string" ? chunk.last_uuid : null,
-        });
-      }
+      session.lastIndex.set(source, last);
+      for (const chunk of readSourceChunks(index, item.source, item.fromChunk))
+        session.chunks.push({ ...chunk, source });
     }
     if (mainPath !== null && sessionItems.some((item) => item.source === mainPath)) {
       session.transcript = await readTranscript(mainPath, options);
@@ -175,14 +146,4 @@ async function readTranscript(
       data: compressTranscript(redacted),
     },
   };
-}
-
-function parseJsonArray(value: unknown): string[] {
-  if (typeof value !== "string" || value === "") return [];
-  try {
-    const parsed: unknown = JSON.parse(value);
-    return Array.isArray(parsed) ? parsed.filter((v): v is string => typeof v === "string") : [];
-  } catch {
-    return [];
-  }
 }

@@ -130,7 +130,7 @@ export async function pushPending(options: PushOptions): Promise<PushSummary> {
           const items = readOutbox(index, limit + inFlight.size).filter((i) => !inFlight.has(i.sessionId));
           if (items.length === 0) return null;
           const pending = outboxDepth(index).sessions;
-          const read = await readWork(index.db, items, options);
+          const read = await readWork(index, items, options);
           if (read.dropped.length > 0) {
             dropOutboxSessions(index, read.dropped);
             summary.dropped += read.dropped.length;

@@ -1,7 +1,8 @@
 // Reads the lineage of indexed sessions (src/core/search/lineage.ts has the rules): each session's family, the
 // sessions sharing its first line's uuid, through the sessions_root index.
-import type { DatabaseSync } from "node:sqlite";
 import { type Lineage, type LineageRow, lineageOf, NEUTRAL_CHAIN_QUALITY } from "../../core/search/lineage.ts";
+import { databaseOf } from "./database.ts";
+import type { SessionIndex } from "./session-index.ts";
 
 interface Row {
   id: string;
@@ -12,7 +13,8 @@ interface Row {
   created_at: number | null;
 }
 
-export function readLineage(db: DatabaseSync, ids: readonly string[]): Map<string, Lineage> {
+export function readLineage(index: SessionIndex, ids: readonly string[]): Map<string, Lineage> {
+  const db = databaseOf(index);
   const rootOf = db.prepare("SELECT root_uuid FROM sessions WHERE id = ?");
   const familyOf = db.prepare(
     "SELECT id, root_uuid, origin_session, copied_root, message_count, created_at FROM sessions WHERE root_uuid = ?",

@@ -31,8 +31,8 @@ export function sessionFromRow(row: SessionRow): IndexedSession {
   };
 }
 
-export function parseStringArray(json: string | null): string[] {
-  if (json === null || json === "") return [];
+export function parseStringArray(json: unknown): string[] {
+  if (typeof json !== "string" || json === "") return [];
   try {
     const value: unknown = JSON.parse(json);
     return Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : [];

@@ -1,0 +1,129 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import type { IndexedChunk } from "../../core/search/model.ts";
+import { databaseOf } from "./database.ts";
+import { openSessionIndex, type SessionIndex } from "./session-index.ts";
+import { lastChunkIndex, readSessionChunks, readSourceChunks, readStoredSessions } from "./stored-rows.ts";
+import { IndexWriter } from "./writer.ts";
+
+const open: SessionIndex[] = [];
+afterEach(() => {
+  for (const index of open.splice(0)) index.close();
+});
+
+function freshIndex(): SessionIndex {
+  const index = openSessionIndex(join(mkdtempSync(join(tmpdir(), "ctx-stored-")), "index.db"));
+  open.push(index);
+  return index;
+}
+
+const MAIN = "/t/a.jsonl";
+/** Sorts before MAIN: the main transcript's chunks still come first. */
+const AGENT = "/t/a-agents/agent-1.jsonl";
+const LONG = "the same words again and again, ".repeat(40);
+
+function chunk(chunkIndex: number, text: string, extra: Partial<IndexedChunk> = {}): IndexedChunk {
+  return {
+    sessionId: "a",
+    chunkIndex,
+    firstMessage: chunkIndex * 2,
+    lastMessage: chunkIndex * 2 + 1,
+    text,
+    tokenCount: 7,
+    hasCode: false,
+    languages: [],
+    memoryType: null,
+    ...extra,
+  };
+}
+
+function addSessions(index: SessionIndex): void {
+  const writer = new IndexWriter(databaseOf(index));
+  writer.ensureSession("a", "-p", MAIN);
+  writer.updateSession({
+    id: "a",
+    project: "-p",
+    path: MAIN,
+    cwd: "/work",
+    gitBranch: "main",
+    aiTitle: "Fix the bug",
+    firstPrompt: null,
+    firstTimestamp: 1_000,
+    lastTimestamp: 2_000,
+  });
+  writer.insertChunk(chunk(0, "first", { hasCode: true, languages: ["typescript"] }), MAIN, 0, true, undefined, "u0");
+  writer.insertChunk(chunk(1, LONG, { memoryType: "WORKING_SOLUTION" }), MAIN, 100, false);
+  writer.insertChunk(chunk(2, "third"), MAIN, 200, true, undefined, "u2");
+  writer.insertChunk(chunk(0, "agent one"), AGENT, 0, true);
+  writer.insertChunk(chunk(1, "agent two"), AGENT, 50, true);
+  writer.finishSession("a", 3_000);
+  // A row the ingest made and has not filled in (no times, no cwd).
+  writer.ensureSession("bare", "-p", "/t/bare.jsonl");
+}
+
+describe("the index's rows as stored", () => {
+  it("reads sessions whole, leaving absent values null, and leaves out ids it does not hold", () => {
+    const index = freshIndex();
+    addSessions(index);
+    const sessions = readStoredSessions(index, ["a", "bare", "nobody"]);
+    expect([...sessions.keys()]).toEqual(["a", "bare"]);
+    expect(sessions.get("a")).toEqual({
+      id: "a",
+      cwd: "/work",
+      path: MAIN,
+      gitBranch: "main",
+      createdAt: 1_000,
+      updatedAt: 2_000,
+      messageCount: 0,
+      title: "Fix the bug",
+      memoryMarkers: ["WORKING_SOLUTION"],
+    });
+    expect(sessions.get("bare")).toMatchObject({ cwd: null, gitBranch: null, createdAt: null, updatedAt: null });
+  });
+
+  it("reads a file's chunks from an index on, its texts unpacked, and its last chunk's index", () => {
+    const index = freshIndex();
+    addSessions(index);
+    const stored = databaseOf(index).prepare("SELECT text FROM chunks WHERE chunk_index = 1 AND source = ?").get(MAIN);
+    expect((stored as { text: unknown }).text).toBeInstanceOf(Uint8Array); // deflated in the table
+    const chunks = readSourceChunks(index, MAIN, 1);
+    expect(chunks.map((c) => c.chunkIndex)).toEqual([1, 2]);
+    expect(chunks[0]).toEqual({
+      sessionId: "a",
+      source: MAIN,
+      chunkIndex: 1,
+      startOffset: 100,
+      firstMessage: 2,
+      lastMessage: 3,
+      text: LONG,
+      tokenCount: 7,
+      hasCode: false,
+      languages: [],
+      memoryType: "WORKING_SOLUTION",
+      startsExchange: false,
+      lastUuid: null,
+    });
+    expect(readSourceChunks(index, MAIN)[0]).toMatchObject({
+      hasCode: true,
+      languages: ["typescript"],
+      lastUuid: "u0",
+    });
+    expect(lastChunkIndex(index, MAIN)).toBe(2);
+    expect(lastChunkIndex(index, AGENT)).toBe(1);
+    expect(lastChunkIndex(index, "/t/none.jsonl")).toBeNull();
+    expect(readSourceChunks(index, "/t/none.jsonl")).toEqual([]);
+  });
+
+  it("reads a session's chunks in order, the main transcript's first, at most `limit`", () => {
+    const index = freshIndex();
+    addSessions(index);
+    const order = (limit?: number) =>
+      readSessionChunks(index, "a", limit).map((c) => `${c.source === MAIN ? "main" : "agent"}:${c.chunkIndex}`);
+    expect(order()).toEqual(["main:0", "main:1", "main:2", "agent:0", "agent:1"]);
+    expect(order(2)).toEqual(["main:0", "main:1"]);
+    expect(order(0)).toEqual([]);
+    expect(readSessionChunks(index, "nobody")).toEqual([]);
+  });
+});

@@ -1,0 +1,120 @@
+// The index's sessions and chunks as stored, whole: for what sends or shows a session as it is (the team push, a
+// session's preview or export), where search reads only what ranks. Nothing is defaulted that the row does not hold
+// (a session without times has null ones), and a chunk's text is unpacked (./chunk-text.ts).
+import { unpackChunkText } from "./chunk-text.ts";
+import { databaseOf } from "./database.ts";
+import { parseStringArray } from "./rows.ts";
+import type { SessionIndex } from "./session-index.ts";
+
+export interface StoredSession {
+  id: string;
+  cwd: string | null;
+  /** Its main transcript; null when the index has none for it. */
+  path: string | null;
+  gitBranch: string | null;
+  /** Its first and last message's times (epoch ms). */
+  createdAt: number | null;
+  updatedAt: number | null;
+  messageCount: number;
+  title: string;
+  /** Its chunks' memory markers as stored (core/search/model.ts MemoryType, unchecked). */
+  memoryMarkers: string[];
+}
+
+export interface StoredChunk {
+  sessionId: string;
+  /** The transcript file it came from: the session's main transcript or one of its subagents'. */
+  source: string;
+  /** Its place among `source`'s chunks, from 0. */
+  chunkIndex: number;
+  /** The byte offset in `source` of its first message's line. */
+  startOffset: number;
+  firstMessage: number;
+  lastMessage: number;
+  text: string;
+  tokenCount: number;
+  hasCode: boolean;
+  languages: string[];
+  memoryType: string | null;
+  /** Whether its first message opens an exchange. */
+  startsExchange: boolean;
+  /** The uuid of its last line (`claude --resume … --resume-session-at` forks there). */
+  lastUuid: string | null;
+}
+
+const CHUNK_COLUMNS = `session_id, source, chunk_index, first_message, last_message, text, token_count, has_code, languages,
+  memory_type, start_offset, starts_exchange, last_uuid`;
+
+/** These sessions' rows, by id; an id the index does not hold is left out. */
+export function readStoredSessions(index: SessionIndex, ids: readonly string[]): Map<string, StoredSession> {
+  const select = databaseOf(index).prepare(
+    "SELECT id, cwd, path, git_branch, created_at, updated_at, message_count, title, memory_markers FROM sessions WHERE id = ?",
+  );
+  const sessions = new Map<string, StoredSession>();
+  for (const id of ids) {
+    const row = select.get(id) as Record<string, unknown> | undefined;
+    if (row === undefined) continue;
+    sessions.set(id, {
+      id,
+      cwd: typeof row.cwd === "string" ? row.cwd : null,
+      path: typeof row.path === "string" ? row.path : null,
+      gitBranch: typeof row.git_branch === "string" ? row.git_branch : null,
+      createdAt: row.created_at === null ? null : Number(row.created_at),
+      updatedAt: row.updated_at === null ? null : Number(row.updated_at),
+      messageCount: Number(row.message_count ?? 0),
+      title: String(row.title ?? ""),
+      memoryMarkers: parseStringArray(row.memory_markers),
+    });
+  }
+  return sessions;
+}
+
+/** The chunks of one transcript file from `fromChunk` on, in order. */
+export function readSourceChunks(index: SessionIndex, source: string, fromChunk = 0): StoredChunk[] {
+  const rows = databaseOf(index)
+    .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE source = ? AND chunk_index >= ? ORDER BY chunk_index`)
+    .all(source, fromChunk) as Array<Record<string, unknown>>;
+  return rows.map(chunkFromRow);
+}
+
+/** The index of a transcript file's last chunk; null when it has none (yet). */
+export function lastChunkIndex(index: SessionIndex, source: string): number | null {
+  const row = databaseOf(index).prepare("SELECT max(chunk_index) AS n FROM chunks WHERE source = ?").get(source) as {
+    n: number | null;
+  };
+  return row.n === null ? null : Number(row.n);
+}
+
+/**
+ * A session's chunks in order: its main transcript's first, then each subagent file's (by path), each from its first
+ * chunk; at most `limit` of them when given.
+ */
+export function readSessionChunks(index: SessionIndex, sessionId: string, limit?: number): StoredChunk[] {
+  const rows = databaseOf(index)
+    .prepare(
+      `SELECT ${CHUNK_COLUMNS} FROM chunks c
+       WHERE c.session_id = ?
+       ORDER BY c.source IS NOT (SELECT path FROM sessions WHERE id = c.session_id), c.source, c.chunk_index
+       LIMIT ?`,
+    )
+    .all(sessionId, limit === undefined ? -1 : Math.max(0, Math.trunc(limit))) as Array<Record<string, unknown>>;
+  return rows.map(chunkFromRow);
+}
+
+function chunkFromRow(row: Record<string, unknown>): StoredChunk {
+  return {
+    sessionId: String(row.session_id),
+    source: String(row.source),
+    chunkIndex: Number(row.chunk_index),
+    startOffset: Number(row.start_offset),
+    firstMessage: Number(row.first_message),
+    lastMessage: Number(row.last_message),
+    text: unpackChunkText(row.text),
+    tokenCount: Number(row.token_count ?? 0),
+    hasCode: Number(row.has_code) === 1,
+    languages: parseStringArray(row.languages),
+    memoryType: typeof row.memory_type === "string" ? row.memory_type : null,
+    startsExchange: Number(row.starts_exchange) === 1,
+    lastUuid: typeof row.last_uuid === "string" ? row.last_uuid : null,
+  };
+}
