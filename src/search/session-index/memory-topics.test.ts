@@ -46,7 +46,7 @@ const TOPICS: Array<Omit<IndexedMemoryTopic, "path" | "mtimeMs" | "size">> = [
 let index: SessionIndex;
 beforeEach(() => {
   index = openSessionIndex(join(mkdtempSync(join(tmpdir(), "ctx-topics-")), "index.db"));
-  const writer = createMemoryTopicWriter(index.db);
+  const writer = createMemoryTopicWriter(index);
   for (const topic of TOPICS) {
     writer.put({ ...topic, path: `/c/projects/${topic.project}/memory/${topic.name}.md`, mtimeMs: 1, size: 1 });
   }
@@ -83,7 +83,7 @@ describe("searchMemoryTopics", () => {
   it("is empty for a query without words, for unknown words, and after the topic is removed", () => {
     expect(searchMemoryTopics(index, "  ?! ", { limit: 5 })).toEqual([]);
     expect(searchMemoryTopics(index, "kubernetes", { limit: 5 })).toEqual([]);
-    createMemoryTopicWriter(index.db).remove("/c/projects/-cli/memory/terminal output.md");
+    createMemoryTopicWriter(index).remove("/c/projects/-cli/memory/terminal output.md");
     expect(searchMemoryTopics(index, "stdout stderr", { limit: 5 })).toEqual([]);
   });
 });

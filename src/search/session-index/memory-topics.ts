@@ -2,10 +2,10 @@
 // contentless FTS5 rows (writes, each in the caller's short transaction), and BM25 search over every
 // project's topics with the same calibrated 0..1 similarity as chunks (src/core/search/bm25-calibration.ts).
 // Text arrives here already redacted (src/search/sync/sync-memory.ts).
-import type { DatabaseSync } from "node:sqlite";
 import { calibrateBm25, referenceScore, selectDiscriminatingTerms } from "../../core/search/bm25-calibration.ts";
 import { buildFtsMatch, selectQueryTerms } from "../../core/search/fts-query.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
+import { databaseOf } from "./database.ts";
 import type { SessionIndex } from "./session-index.ts";
 
 export interface IndexedMemoryTopic {
@@ -43,7 +43,8 @@ export function memoryTopicTokens(topic: Pick<IndexedMemoryTopic, "name" | "desc
 
 export type MemoryTopicWriter = ReturnType<typeof createMemoryTopicWriter>;
 
-export function createMemoryTopicWriter(db: DatabaseSync) {
+export function createMemoryTopicWriter(index: SessionIndex) {
+  const db = databaseOf(index);
   const statements = {
     stored: db.prepare("SELECT path, size, mtime_ms FROM memory_topics"),
     upsert: db.prepare(
@@ -89,11 +90,11 @@ export function createMemoryTopicWriter(db: DatabaseSync) {
 
 /** The topics best matching `query` across projects, best first; [] for a query without searchable words. */
 export function searchMemoryTopics(
-  index: Pick<SessionIndex, "db">,
+  index: SessionIndex,
   query: string,
   options: MemoryTopicSearchOptions,
 ): MemoryTopicHit[] {
-  const { db } = index;
+  const db = databaseOf(index);
   const terms = selectQueryTerms(tokenizeForSearch(query));
   if (terms.length === 0 || options.limit <= 0 || options.projects?.length === 0) return [];
   const total = Number((db.prepare("SELECT count(*) AS n FROM memory_topics").get() as { n: number }).n);

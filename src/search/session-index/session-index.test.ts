@@ -50,7 +50,7 @@ function chunk(sessionId: string, chunkIndex: number, text: string, extra: Parti
 }
 
 function addSession(index: SessionIndex, id: string, project: string, updatedAt: number, texts: string[]): void {
-  const writer = new IndexWriter(index.db);
+  const writer = new IndexWriter(index);
   writer.ensureSession(id, project, `/t/${id}.jsonl`);
   writer.updateSession({
     id,
@@ -162,7 +162,7 @@ describe("searching chunks", () => {
     const [first, second] = hits as [ChunkHit, ChunkHit];
     const texts = new Set([long, "postgres vacuum notes"]);
     expect(texts.has(first.text)).toBe(true);
-    new IndexWriter(index.db).deleteChunks("/t/db.jsonl", 0);
+    new IndexWriter(index).deleteChunks("/t/db.jsonl", 0);
     expect(second.text).toBe("");
     // Read once: the first hit keeps the text it read.
     expect(texts.has(first.text)).toBe(true);
@@ -257,7 +257,7 @@ describe("searching chunks", () => {
   it("deleting chunks removes their FTS rows and vectors", () => {
     const { index } = freshIndex();
     addSession(index, "a", "p", 1_000, ["alpha words", "beta words"]);
-    const writer = new IndexWriter(index.db);
+    const writer = new IndexWriter(index);
     // The embedder creates its table after this writer was made.
     index.db.exec(
       "CREATE TABLE chunk_vectors(chunk_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vector BLOB NOT NULL)",
@@ -278,10 +278,10 @@ describe("what the index says about itself", () => {
   it("lastSyncAt is null before the first sync and the time the last one recorded after", () => {
     const { index } = freshIndex();
     expect(index.lastSyncAt()).toBeNull();
-    new IndexWriter(index.db).setMeta("last_sync_at", "1764000000000");
+    new IndexWriter(index).setMeta("last_sync_at", "1764000000000");
     expect(index.lastSyncAt()).toBe(1_764_000_000_000);
     expect(index.stats().lastSyncAt).toBe(1_764_000_000_000);
-    new IndexWriter(index.db).setMeta("last_sync_at", "not a time");
+    new IndexWriter(index).setMeta("last_sync_at", "not a time");
     expect(index.lastSyncAt()).toBeNull();
   });
 

@@ -62,6 +62,12 @@ export interface SessionIndex {
   chunkCount(sessionId: string): number;
   /** The most recently updated sessions (for "no good match: here are your recent sessions"). */
   recentSessions(limit: number, filters?: SearchFilters): IndexedSession[];
+  /**
+   * Runs `work` in one write transaction (BEGIN IMMEDIATE: another writer is waited for up to the busy timeout) and
+   * commits it; when `work` throws, rolls back and throws that. `work` is synchronous: a transaction is never held
+   * open across an await, where another sync in this process would block the event loop waiting for the lock.
+   */
+  writeTransaction<T>(work: () => T): T;
 }
 
 const CORRUPT_HINT = "run `ctx reindex`";
@@ -234,6 +240,17 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
       const rows = db.prepare("SELECT DISTINCT project FROM sessions ORDER BY project").all() as { project: string }[];
       return rows.map((row) => String(row.project));
     },
+    writeTransaction(work) {
+      db.exec("BEGIN IMMEDIATE");
+      try {
+        const result = work();
+        db.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (db.isTransaction) db.exec("ROLLBACK");
+        throw error;
+      }
+    },
     recentSessions(limit, filters = {}) {
       const where = filterClause(filters);
       const rows = db
@@ -323,11 +340,14 @@ function withStoredText(hit: Omit<ChunkHit, "text">, stored: () => StoredText): 
   }) as ChunkHit;
 }
 
-/** The methods that query the database answer a damaged page with INDEX_CORRUPT ("run ctx reindex"). */
+/**
+ * The methods that query the database answer a damaged page with INDEX_CORRUPT ("run ctx reindex"). Not
+ * writeTransaction: what its work throws reaches the caller as it was (a sync tells a database error by its errcode).
+ */
 function guardAgainstCorruption(index: SessionIndex): SessionIndex {
   const target = index as unknown as Record<string, unknown>;
   for (const [key, value] of Object.entries(target)) {
-    if (typeof value !== "function" || key === "close") continue;
+    if (typeof value !== "function" || key === "close" || key === "writeTransaction") continue;
     const method = value as (...args: unknown[]) => unknown;
     target[key] = (...args: unknown[]) => {
       try {

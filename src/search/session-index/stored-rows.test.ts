@@ -40,7 +40,7 @@ function chunk(chunkIndex: number, text: string, extra: Partial<IndexedChunk> = 
 }
 
 function addSessions(index: SessionIndex): void {
-  const writer = new IndexWriter(databaseOf(index));
+  const writer = new IndexWriter(index);
   writer.ensureSession("a", "-p", MAIN);
   writer.updateSession({
     id: "a",

@@ -4,7 +4,9 @@ import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { IndexedChunk, MemoryType } from "../../core/search/model.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import { packChunkText, unpackChunkText } from "./chunk-text.ts";
+import { databaseOf } from "./database.ts";
 import { hasTable } from "./schema.ts";
+import type { SessionIndex } from "./session-index.ts";
 
 export interface FileRecord {
   path: string;
@@ -133,9 +135,9 @@ export class IndexWriter {
   /** Prepared on the first delete that finds chunk_vectors. */
   private deleteVectors: StatementSync | null = null;
 
-  constructor(db: DatabaseSync) {
-    this.db = db;
-    this.statements = prepareStatements(db);
+  constructor(index: SessionIndex) {
+    this.db = databaseOf(index);
+    this.statements = prepareStatements(this.db);
   }
 
   getFile(path: string): FileRecord | null {

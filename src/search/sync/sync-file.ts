@@ -1,12 +1,11 @@
-// Brings one transcript file's rows in the session index up to date (the unit of work, and of transaction,
-// of syncIndex). A grown file is re-chunked from its last chunk: that chunk is deleted and the file re-read
+// Brings one transcript file's rows in the session index up to date (the unit of syncIndex's work; several files
+// share one transaction). A grown file is re-chunked from its last chunk: that chunk is deleted and the file re-read
 // from the line its first message starts on, moving back until a chunk whose start later lines cannot change
 // (see IndexWriter.restartPoint); with the previous chunk's text for the overlap, the chunks come out exactly
 // as in a full read (a test checks this, growing real transcripts block by block).
 // A shrunk or replaced file (its first bytes changed) loses its rows and is read again from the start.
 import { createHash } from "node:crypto";
 import { open } from "node:fs/promises";
-import type { DatabaseSync } from "node:sqlite";
 import { buildChunks, CHUNK_TARGET_TOKENS } from "../../core/search/chunker.ts";
 import type { IndexedChunk } from "../../core/search/model.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
@@ -174,16 +173,6 @@ export function finishPacking(content: FileContent): FileContent {
   return content;
 }
 
-/** Plans and reads one file in this thread. */
-export async function prepareFile(
-  writer: IndexWriter,
-  file: DiscoveredFile,
-  options: { full: boolean },
-): Promise<PreparedFile | null> {
-  const plan = await planFile(writer, file, options);
-  return plan === null ? null : { ...plan, content: await readFileContent(plan.job) };
-}
-
 /**
  * Writes a prepared file; the caller holds the write transaction (several files may share one: FTS5 flushes
  * its pending terms once per commit, so batching is most of the indexing speed). Raced = another process
@@ -238,26 +227,6 @@ export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): 
     unknownEntries: content.unknownEntries,
     raced: false,
   };
-}
-
-/** One file in its own transaction. */
-export async function syncFile(
-  db: DatabaseSync,
-  writer: IndexWriter,
-  file: DiscoveredFile,
-  options: { full: boolean },
-): Promise<FileSyncResult> {
-  const prepared = await prepareFile(writer, file, options);
-  if (prepared === null) return { ...NOTHING, raced: !options.full && isUnchanged(file, writer.getFile(file.path)) };
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    const result = applyPreparedFile(writer, prepared);
-    db.exec(result.raced ? "ROLLBACK" : "COMMIT");
-    return result;
-  } catch (error) {
-    if (db.isTransaction) db.exec("ROLLBACK");
-    throw error;
-  }
 }
 
 function sameRecord(a: FileRecord | null, b: FileRecord | null): boolean {

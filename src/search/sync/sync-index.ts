@@ -118,7 +118,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   };
   let reader: ContentReader | null = null;
   try {
-    const writer = new IndexWriter(index.db);
+    const writer = new IndexWriter(index);
     const queueForTeam = teamQueue(index, options.teamShare);
     const work = orderWork(files.filter((file) => full || !isUnchanged(file, writer.getFile(file.path))));
     const totalBytes = work.reduce((sum, file) => sum + file.size, 0);
@@ -136,8 +136,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     // needs to finish.
     const flush = () => {
       if (batch.length === 0) return;
-      index.db.exec("BEGIN IMMEDIATE");
-      try {
+      index.writeTransaction(() => {
         for (const prepared of batch) {
           const result = applyPreparedFile(writer, prepared);
           if (!result.raced) {
@@ -149,11 +148,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
           summary.skippedLines += result.skippedLines;
           summary.unknownEntries += result.unknownEntries;
         }
-        index.db.exec("COMMIT");
-      } catch (error) {
-        if (index.db.isTransaction) index.db.exec("ROLLBACK");
-        throw error;
-      }
+      });
       batch = [];
       batchBytes = 0;
     };
@@ -213,7 +208,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     while (reading.length > 0) await takeOldest();
     flush();
     if (!summary.interrupted) {
-      summary.memoryTopics = await syncMemoryTopics(index.db, options.claudeDir, {
+      summary.memoryTopics = await syncMemoryTopics(index, options.claudeDir, {
         full,
         ...(options.allowlist === undefined ? {} : { allowlist: options.allowlist }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),

@@ -5,10 +5,10 @@
 import type { Dirent } from "node:fs";
 import { lstat, readdir, readFile } from "node:fs/promises";
 import { basename, join } from "node:path";
-import type { DatabaseSync } from "node:sqlite";
 import { INDEX_FILE, parseTopicFile } from "../../core/memory/topics.ts";
 import { redactText } from "../../core/redact/redact.ts";
 import { createMemoryTopicWriter, type IndexedMemoryTopic, memoryTopicTokens } from "../session-index/memory-topics.ts";
+import type { SessionIndex } from "../session-index/session-index.ts";
 
 /** Larger files are not memory topics Claude Code wrote: skipped. */
 export const MAX_TOPIC_BYTES = 1024 * 1024;
@@ -58,17 +58,17 @@ export interface MemorySyncOptions {
 }
 
 export async function syncMemoryTopics(
-  db: DatabaseSync,
+  index: SessionIndex,
   claudeDir: string,
   options: MemorySyncOptions,
 ): Promise<MemorySyncSummary> {
   const files = await discoverMemoryTopics(claudeDir);
-  const writer = createMemoryTopicWriter(db);
+  const writer = createMemoryTopicWriter(index);
   const stored = writer.stored();
   const summary: MemorySyncSummary = { scanned: files.length, indexed: 0, removed: 0 };
   const onDisk = new Set(files.map((file) => file.path));
   for (const path of stored.keys()) {
-    if (!onDisk.has(path) && inTransaction(db, () => writer.remove(path))) summary.removed += 1;
+    if (!onDisk.has(path) && index.writeTransaction(() => writer.remove(path))) summary.removed += 1;
   }
   for (const file of files) {
     if (options.signal?.aborted === true) break;
@@ -76,11 +76,11 @@ export async function syncMemoryTopics(
     if (!options.full && known !== undefined && known.size === file.size && known.mtimeMs === file.mtimeMs) continue;
     const topic = await readTopic(file, options.allowlist ?? []);
     if (topic === null) {
-      if (known !== undefined && inTransaction(db, () => writer.remove(file.path))) summary.removed += 1;
+      if (known !== undefined && index.writeTransaction(() => writer.remove(file.path))) summary.removed += 1;
       continue;
     }
     const tokens = memoryTopicTokens(topic);
-    inTransaction(db, () => writer.put(topic, tokens));
+    index.writeTransaction(() => writer.put(topic, tokens));
     summary.indexed += 1;
   }
   return summary;
@@ -103,18 +103,6 @@ async function readTopic(file: DiscoveredTopicFile, allowlist: readonly string[]
     mtimeMs: file.mtimeMs,
     size: file.size,
   };
-}
-
-function inTransaction<T>(db: DatabaseSync, fn: () => T): T {
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    const result = fn();
-    db.exec("COMMIT");
-    return result;
-  } catch (error) {
-    db.exec("ROLLBACK");
-    throw error;
-  }
 }
 
 /** A folder's entries; [] when it is absent, unreadable or not a folder. Symlinks are never followed. */
