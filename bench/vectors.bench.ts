@@ -61,7 +61,7 @@ export async function run(): Promise<Record<string, unknown>> {
       embedDocuments: async (texts) => texts.map(() => query),
     };
     const rssBefore = process.memoryUsage().rss;
-    const search = createVectorSearch({ db }, embedder);
+    const search = createVectorSearch(db, embedder);
     start = performance.now();
     const firstHits = await search("q", 50, {});
     const firstQueryMs = performance.now() - start;

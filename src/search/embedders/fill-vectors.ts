@@ -4,8 +4,7 @@
 // written stays written; the next run starts from what is still missing). Stops between batches on abort.
 import { existsSync } from "node:fs";
 import { CtxError } from "../../errors.ts";
-import { DatabaseSync } from "../session-index/node-sqlite.ts";
-import { chunksMissingVectors, countMissingVectors, ensureVectorTable, putVectors } from "../session-index/vectors.ts";
+import { openVectorFillStore } from "../session-index/vector-fill.ts";
 import type { Embedder } from "./types.ts";
 
 export interface FillProgress {
@@ -41,11 +40,9 @@ export async function fillVectors(options: FillVectorsOptions): Promise<FillSumm
       hint: "run `ctx index` first",
     });
   }
-  const db = new DatabaseSync(options.dbPath, { timeout: 5_000 });
+  const store = openVectorFillStore(options.dbPath);
   try {
-    db.exec("PRAGMA busy_timeout = 5000");
-    ensureVectorTable(db);
-    const total = countMissingVectors(db, model);
+    const total = store.countMissing(model);
     let embedded = 0;
     let interrupted = false;
     for (;;) {
@@ -53,7 +50,7 @@ export async function fillVectors(options: FillVectorsOptions): Promise<FillSumm
         interrupted = true;
         break;
       }
-      const batch = chunksMissingVectors(db, model, options.batchSize ?? 32);
+      const batch = store.missing(model, options.batchSize ?? 32);
       if (batch.length === 0) break;
       const vectors = await options.embedder.embedDocuments(batch.map((chunk) => chunk.text));
       if (vectors.length !== batch.length) {
@@ -68,7 +65,7 @@ export async function fillVectors(options: FillVectorsOptions): Promise<FillSumm
         text: chunk.text,
         vector: vectors[i] as Float32Array,
       }));
-      embedded += putVectors(db, model, rows);
+      embedded += store.put(model, rows);
       const elapsed = now() - started;
       const done = Math.min(embedded, total);
       options.onProgress?.({
@@ -77,8 +74,8 @@ export async function fillVectors(options: FillVectorsOptions): Promise<FillSumm
         etaMs: done > 0 ? Math.round((elapsed / done) * (total - done)) : null,
       });
     }
-    return { embedded, remaining: countMissingVectors(db, model), model, durationMs: now() - started, interrupted };
+    return { embedded, remaining: store.countMissing(model), model, durationMs: now() - started, interrupted };
   } finally {
-    db.close();
+    store.close();
   }
 }

@@ -10,8 +10,9 @@ import { missingEmbedderPackages } from "../../../tests/helpers/embedder-package
 import { writeTinyEmbeddingModel } from "../../../tests/helpers/tiny-embedding-model.ts";
 import { defaultConfig } from "../../config/defaults.ts";
 import { searchSessions } from "../search-sessions.ts";
+import { databaseOf } from "../session-index/database.ts";
 import { openSessionIndex } from "../session-index/session-index.ts";
-import { countMissingVectors, countVectors } from "../session-index/vectors.ts";
+import { countIndexVectors, countMissingVectors } from "../session-index/vectors.ts";
 import { syncIndex } from "../sync/sync-index.ts";
 import { createEmbedder } from "./create.ts";
 import { fillVectors } from "./fill-vectors.ts";
@@ -61,14 +62,14 @@ describe.skipIf(noPackages)("vectors on the real session index", () => {
       const lines = readFileSync(file, "utf8").trim().split("\n");
       appendFileSync(file, `${lines.slice(-2).join("\n")}\n`);
       await syncIndex({ claudeDir, dbPath });
-      const missing = countMissingVectors(index.db, embedder.id);
+      const missing = countMissingVectors(databaseOf(index), embedder.id);
       expect(missing).toBeGreaterThan(0);
       expect(missing).toBeLessThan(index.stats().chunks);
       const refill = await fillVectors({ dbPath, embedder });
       expect(refill.embedded).toBe(missing);
-      expect(countVectors(index.db, embedder.id)).toBe(index.stats().chunks);
+      expect(countIndexVectors(index, embedder.id)).toBe(index.stats().chunks);
       // Every vector belongs to a live chunk.
-      const orphans = index.db
+      const orphans = databaseOf(index)
         .prepare(
           "SELECT count(*) AS n FROM chunk_vectors v WHERE NOT EXISTS (SELECT 1 FROM chunks c WHERE c.id = v.chunk_id)",
         )

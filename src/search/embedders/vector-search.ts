@@ -5,21 +5,22 @@ import type { Config } from "../../config/schema.ts";
 import { describeError } from "../../errors.ts";
 import { type Logger, silentLogger } from "../../log.ts";
 import type { VectorSearch } from "../search-sessions.ts";
-import { countVectors, createVectorSearch, type VectorIndexHandle } from "../session-index/vectors.ts";
+import type { SessionIndex } from "../session-index/session-index.ts";
+import { countIndexVectors, createIndexVectorSearch } from "../session-index/vectors.ts";
 import { createEmbedder } from "./create.ts";
 import type { Embedder } from "./types.ts";
 
 interface Prepared {
   embedder: Embedder | null;
-  /** Keyed by the connection: callers may wrap the same index in new objects. */
-  searches: WeakMap<VectorIndexHandle["db"], VectorSearch>;
+  /** Keyed by the open index: one vector cache per index and embedder config. */
+  searches: WeakMap<SessionIndex, VectorSearch>;
 }
 
 /** Per embedder config: loading a model costs seconds, so one embedder (and its vector cache) per process. */
 const prepared = new Map<string, Prepared>();
 
 export function vectorSearchFor(
-  index: VectorIndexHandle,
+  index: SessionIndex,
   config: Config,
   deps: { env?: NodeJS.ProcessEnv; logger?: Logger } = {},
 ): VectorSearch | undefined {
@@ -38,10 +39,10 @@ export function vectorSearchFor(
     prepared.set(key, entry);
   }
   const embedder = entry.embedder;
-  if (embedder === null || countVectors(index.db, embedder.id) === 0) return undefined;
-  let search = entry.searches.get(index.db);
+  if (embedder === null || countIndexVectors(index, embedder.id) === 0) return undefined;
+  let search = entry.searches.get(index);
   if (search === undefined) {
-    const inner = createVectorSearch(index, embedder);
+    const inner = createIndexVectorSearch(index, embedder);
     search = async (query, limit, filters) => {
       try {
         return await inner(query, limit, filters);
@@ -50,7 +51,7 @@ export function vectorSearchFor(
         return [];
       }
     };
-    entry.searches.set(index.db, search);
+    entry.searches.set(index, search);
   }
   return search;
 }

@@ -84,7 +84,7 @@ describe("createVectorSearch", () => {
     const db = corpus();
     const embedder = bagOfWordsEmbedder();
     expect(await embedAll(db, embedder)).toBe(4);
-    const search = createVectorSearch({ db }, embedder);
+    const search = createVectorSearch(db, embedder);
     const hits = await search("oauth token refresh", 3, {});
     expect(hits.map((h) => h.text)).toEqual([
       "login form oauth token refresh bug",
@@ -101,7 +101,7 @@ describe("createVectorSearch", () => {
     const db = corpus();
     const embedder = bagOfWordsEmbedder();
     await embedAll(db, embedder);
-    const search = createVectorSearch({ db }, embedder);
+    const search = createVectorSearch(db, embedder);
     const sessions = async (filters: Parameters<typeof search>[2]) =>
       [...new Set((await search("token", 10, filters)).map((h) => h.sessionId))].sort();
     expect(await sessions({})).toEqual(["auth", "db"]);
@@ -115,7 +115,7 @@ describe("createVectorSearch", () => {
   it("sees vectors added, replaced and deleted after its first search", async () => {
     const db = corpus();
     const embedder = bagOfWordsEmbedder();
-    const search = createVectorSearch({ db }, embedder);
+    const search = createVectorSearch(db, embedder);
     expect(await search("token", 5, {})).toEqual([]); // no vectors yet
     await embedAll(db, embedder);
     expect((await search("sqlite migration", 1, {}))[0]?.sessionId).toBe("db");
@@ -133,11 +133,11 @@ describe("createVectorSearch", () => {
   it("ignores vectors of another model and returns nothing without the table", async () => {
     const { db } = openContractDb();
     const embedder = bagOfWordsEmbedder();
-    expect(await createVectorSearch({ db }, embedder)("x", 5, {})).toEqual([]);
+    expect(await createVectorSearch(db, embedder)("x", 5, {})).toEqual([]);
     ensureVectorTable(db);
     addSession(db, "s");
     const id = addChunk(db, "s", "x");
     putVectors(db, "other-model", [{ chunkId: id, vector: (await embedder.embedDocuments(["x"]))[0] as Float32Array }]);
-    expect(await createVectorSearch({ db }, embedder)("x", 5, {})).toEqual([]);
+    expect(await createVectorSearch(db, embedder)("x", 5, {})).toEqual([]);
   });
 });

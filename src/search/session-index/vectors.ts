@@ -7,12 +7,9 @@ import type { ChunkHit, MemoryType, SearchFilters } from "../../core/search/mode
 import { similarityFromCosine, topIndexes } from "../../core/search/vector-math.ts";
 import type { Embedder } from "../embedders/types.ts";
 import { unpackChunkText } from "./chunk-text.ts";
+import { databaseOf } from "./database.ts";
 import { filterClause } from "./rows.ts";
-
-/** What a vector search needs of the session index (src/search/session-index/session-index.ts SessionIndex). */
-export interface VectorIndexHandle {
-  readonly db: DatabaseSync;
-}
+import type { SessionIndex } from "./session-index.ts";
 
 /** Same shape as src/search/search-sessions.ts VectorSearch. */
 export type VectorSearchFn = (query: string, limit: number, filters: SearchFilters) => Promise<ChunkHit[]>;
@@ -68,6 +65,11 @@ export function countMissingVectors(db: DatabaseSync, model: string): number {
   return row.n;
 }
 
+/** How many vectors of `model` the open index holds (vector search stays off at 0). */
+export function countIndexVectors(index: SessionIndex, model: string): number {
+  return countVectors(databaseOf(index), model);
+}
+
 export function countVectors(db: DatabaseSync, model: string): number {
   if (!hasTable(db, "chunk_vectors")) return 0;
   return (db.prepare("SELECT count(*) AS n FROM chunk_vectors WHERE model = ?").get(model) as { n: number }).n;
@@ -121,26 +123,31 @@ export function decodeVector(bytes: Uint8Array): Float32Array {
   return Float32Array.from({ length }, (_, i) => view.getFloat32(i * 4, true));
 }
 
+/** A VectorSearch over the open index (createVectorSearch on its database). */
+export function createIndexVectorSearch(index: SessionIndex, embedder: Embedder): VectorSearchFn {
+  return createVectorSearch(databaseOf(index), embedder);
+}
+
 /**
- * A VectorSearch over `index`: embeds the query, scores every stored vector of the embedder's model by dot
- * product (= cosine, all unit length) and returns the top `limit` chunks with a 0..1 similarity
- * (core/search/vector-math.ts similarityFromCosine). Vectors live in one packed in-memory matrix, refreshed
- * incrementally (rows newer than the last seen `seq`; deletions found by a count mismatch).
+ * A VectorSearch over `db` (the index's tables, or the contract's in tests): embeds the query, scores every stored
+ * vector of the embedder's model by dot product (= cosine, all unit length) and returns the top `limit` chunks with a
+ * 0..1 similarity (core/search/vector-math.ts similarityFromCosine). Vectors live in one packed in-memory matrix,
+ * refreshed incrementally (rows newer than the last seen `seq`; deletions found by a count mismatch).
  */
-export function createVectorSearch(index: VectorIndexHandle, embedder: Embedder): VectorSearchFn {
-  const cache = createVectorCache(index.db, embedder.id);
+export function createVectorSearch(db: DatabaseSync, embedder: Embedder): VectorSearchFn {
+  const cache = createVectorCache(db, embedder.id);
   return async (query, limit, filters) => {
     const [queryVector] = await embedder.embedQueries([query]);
-    if (queryVector === undefined || !hasTable(index.db, "chunk_vectors")) return [];
+    if (queryVector === undefined || !hasTable(db, "chunk_vectors")) return [];
     await cache.refresh();
     if (cache.dimensions !== queryVector.length || cache.used === 0) return [];
-    const allowed = allowedSessions(index.db, filters);
+    const allowed = allowedSessions(db, filters);
     const scores = cache.score(queryVector, allowed);
     const top = topIndexes(scores, limit).map((slot) => ({
       chunkId: cache.chunkIds[slot] as number,
       cosine: scores[slot] as number,
     }));
-    return hitsFor(index.db, top);
+    return hitsFor(db, top);
   };
 }
 
