@@ -4,7 +4,7 @@ import { existsSync, renameSync, rmSync } from "node:fs";
 import type { Command } from "commander";
 import { isCtxError } from "../../errors.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
-import { resetSchema } from "../../search/session-index/schema.ts";
+import { emptyIndex, vacuumIndex } from "../../search/session-index/maintenance.ts";
 import { integrityProblems, isCorruptionError, openSessionIndex } from "../../search/session-index/session-index.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
@@ -36,13 +36,13 @@ export function clearSessionIndex(dbPath: string, now: Date = new Date()): strin
   try {
     const index = openSessionIndex(dbPath);
     try {
-      resetSchema(index.db);
+      emptyIndex(index);
       try {
-        index.db.exec("VACUUM"); // rewrites the (now empty) file: a damaged page fails here if not before
+        vacuumIndex(index); // rewrites the (now empty) file: a damaged page fails here if not before
       } catch (error) {
         if (isCorruptionError(error)) throw error; // else (another process busy): the check below decides
       }
-      const problems = integrityProblems(index.db);
+      const problems = integrityProblems(index);
       if (problems.length > 0) throw Object.assign(new Error(problems.join("; ")), { errcode: 11 });
     } finally {
       index.close();

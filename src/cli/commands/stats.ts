@@ -47,7 +47,7 @@ export function readIndexStats(path: string): IndexStatsReport {
   const index = openSessionIndex(path, { readonly: true });
   try {
     // The structure first: counts read from a damaged file may be wrong without any error.
-    const problems = integrityProblems(index.db);
+    const problems = integrityProblems(index);
     return { path, exists: true, ...index.stats(), integrity: problems.length === 0 ? "ok" : problems.join("; ") };
   } finally {
     index.close();

@@ -1,9 +1,13 @@
-// `ctx doctor`'s look at the session index: absent, healthy (PRAGMA quick_check) or damaged. Read-only.
+// `ctx doctor`'s look at the session index: absent, healthy (PRAGMA quick_check) or damaged. Read-only. And whether
+// this Node's SQLite has FTS5, which doctor checks with the Node version (node-sqlite.ts, private to this folder).
 import { existsSync } from "node:fs";
 import type { SessionIndexFacts } from "../../core/setup/doctor-environment.ts";
 import { describeError, isCtxError } from "../../errors.ts";
+import { databaseOf } from "./database.ts";
 import { fts5MissingError } from "./node-sqlite.ts";
 import { isCorruptionError, openSessionIndex } from "./session-index.ts";
+
+export { sqliteHasFts5 } from "./node-sqlite.ts";
 
 export function inspectSessionIndex(path: string): SessionIndexFacts {
   if (!existsSync(path)) return { kind: "missing", path };
@@ -21,7 +25,7 @@ export function inspectSessionIndex(path: string): SessionIndexFacts {
     throw error;
   }
   try {
-    const rows = index.db.prepare("PRAGMA quick_check").all() as Array<{ quick_check: string }>;
+    const rows = databaseOf(index).prepare("PRAGMA quick_check").all() as Array<{ quick_check: string }>;
     const problems = rows.map((row) => row.quick_check).filter((text) => text !== "ok");
     if (problems.length > 0) return { kind: "corrupt", path, problem: problems.slice(0, 3).join("; ") };
     const stats = index.stats();

@@ -16,7 +16,7 @@ import type { WeightedQuery } from "../../core/search/passage.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import { CtxError } from "../../errors.ts";
 import { unpackChunkText } from "./chunk-text.ts";
-import { attachDatabase } from "./database.ts";
+import { attachDatabase, databaseOf } from "./database.ts";
 import { DatabaseSync, fts5MissingError } from "./node-sqlite.ts";
 import { filterClause, type SessionRow, sessionFromRow } from "./rows.ts";
 import { ensureSchema, hasTable, readSchemaVersion, SCHEMA_VERSION } from "./schema.ts";
@@ -364,9 +364,9 @@ function guardAgainstCorruption(index: SessionIndex): SessionIndex {
  * A query that failed with SQLITE_CORRUPT/NOTADB becomes INDEX_CORRUPT, with what `PRAGMA quick_check` found;
  * any other error is returned as it was.
  */
-export function asIndexError(index: Pick<SessionIndex, "db" | "path">, error: unknown): unknown {
+export function asIndexError(index: SessionIndex, error: unknown): unknown {
   if (error instanceof CtxError || !isCorruptionError(error)) return error;
-  const problems = integrityProblems(index.db);
+  const problems = integrityProblems(index);
   const found = problems.length > 0 ? `: ${problems[0]}` : "";
   return new CtxError("INDEX_CORRUPT", `the session index ${index.path} is damaged${found}`, {
     hint: `${CORRUPT_HINT} (the damaged file is moved aside and the index built again)`,
@@ -375,9 +375,9 @@ export function asIndexError(index: Pick<SessionIndex, "db" | "path">, error: un
 }
 
 /** `PRAGMA quick_check`: [] when the file's structure is sound, else the first problems SQLite reports. */
-export function integrityProblems(db: DatabaseSync, max = 5): string[] {
+export function integrityProblems(index: SessionIndex, max = 5): string[] {
   try {
-    const rows = db.prepare(`PRAGMA quick_check(${max})`).all() as Array<{ quick_check?: string }>;
+    const rows = databaseOf(index).prepare(`PRAGMA quick_check(${max})`).all() as Array<{ quick_check?: string }>;
     const lines = rows.map((row) => String(row.quick_check ?? Object.values(row)[0] ?? ""));
     return lines.length === 1 && lines[0] === "ok" ? [] : lines;
   } catch (error) {
