@@ -78,6 +78,14 @@ module.exports = {
       to: { path: "^src/(summaries|setup|bridge|team)/" },
     },
     {
+      name: "session-index-database-inside",
+      severity: "error",
+      comment:
+        "Only src/search/session-index/ runs SQL against the session index: everything else reads and writes it through the folder's typed functions and methods, so a change of the index's tables stays there. node:sqlite, its loader (node-sqlite.ts) and the handle behind an open index (database.ts) are the folder's own; a test may read tables through database.ts.",
+      from: { path: "^src/", pathNot: `^src/search/session-index/|${TEST_FILES}` },
+      to: { path: "^(node:)?sqlite$|^src/search/session-index/(database|node-sqlite)\\.ts$" },
+    },
+    {
       name: "shells-apart",
       severity: "error",
       comment:

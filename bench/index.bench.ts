@@ -14,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { build } from "tsup";
 import { defaultConfig } from "../src/config/defaults.ts";
 import { searchSessions } from "../src/search/search-sessions.ts";
+import { databaseOf } from "../src/search/session-index/database.ts";
 import { openSessionIndex } from "../src/search/session-index/session-index.ts";
 import { syncIndex } from "../src/search/sync/sync-index.ts";
 import { layOutClaudeDir } from "../tests/helpers/claude-projects.ts";
@@ -108,8 +109,8 @@ async function runMeasured(args: string[], env: NodeJS.ProcessEnv, script = ctxB
 function indexFootprint(dbPath: string) {
   const index = openSessionIndex(dbPath);
   try {
-    index.db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
-    const count = (sql: string) => Number((index.db.prepare(sql).get() as { n: number | null }).n ?? 0);
+    databaseOf(index).exec("PRAGMA wal_checkpoint(TRUNCATE)");
+    const count = (sql: string) => Number((databaseOf(index).prepare(sql).get() as { n: number | null }).n ?? 0);
     return {
       bytes: index.stats().bytes,
       sessions: count("SELECT count(*) AS n FROM sessions"),

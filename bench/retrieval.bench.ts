@@ -12,6 +12,7 @@ import { join } from "node:path";
 import { defaultConfig } from "../src/config/defaults.ts";
 import type { Config } from "../src/config/schema.ts";
 import { runForkDetect } from "../src/search/fork-detect.ts";
+import { databaseOf } from "../src/search/session-index/database.ts";
 import { openSessionIndex } from "../src/search/session-index/session-index.ts";
 import { syncIndex } from "../src/search/sync/sync-index.ts";
 import { findLocomoDir, type LocomoData, type LocomoQuery, loadLocomo } from "./locomo-data.ts";
@@ -158,7 +159,7 @@ export async function run(): Promise<Record<string, unknown>> {
     const sync = await syncIndex({ claudeDir: data.claudeDir, dbPath });
     const index = openSessionIndex(dbPath, { readonly: true });
     try {
-      const newest = (index.db.prepare("SELECT max(updated_at) AS t FROM sessions").get() as { t: number }).t;
+      const newest = (databaseOf(index).prepare("SELECT max(updated_at) AS t FROM sessions").get() as { t: number }).t;
       // Two clocks: the real one (the sessions are years old, as a user's old sessions would be), and `now` just
       // after the newest session (the user searches right after their latest one, so recency spreads over the
       // conversations' real time span, months).

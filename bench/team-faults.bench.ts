@@ -19,6 +19,7 @@ import { loadavg } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
+import { databaseOf } from "../src/search/session-index/database.ts";
 import { openSessionIndex } from "../src/search/session-index/session-index.ts";
 import { outboxDepth } from "../src/search/session-index/team-outbox.ts";
 import { syncIndex } from "../src/search/sync/sync-index.ts";
@@ -176,7 +177,9 @@ export async function run(): Promise<Record<string, unknown>> {
       const index = openSessionIndex(dbPath, { readonly: true });
       try {
         return (
-          index.db.prepare("SELECT DISTINCT cwd FROM sessions WHERE cwd IS NOT NULL").all() as { cwd: string }[]
+          databaseOf(index).prepare("SELECT DISTINCT cwd FROM sessions WHERE cwd IS NOT NULL").all() as {
+            cwd: string;
+          }[]
         ).map((r) => r.cwd);
       } finally {
         index.close();
@@ -189,13 +192,15 @@ export async function run(): Promise<Record<string, unknown>> {
     const local = openSessionIndex(dbPath, { readonly: true });
     const localChunks = new Map(
       (
-        local.db.prepare("SELECT session_id AS id, count(*) AS n FROM chunks GROUP BY session_id").all() as {
+        databaseOf(local).prepare("SELECT session_id AS id, count(*) AS n FROM chunks GROUP BY session_id").all() as {
           id: string;
           n: number;
         }[]
       ).map((r) => [r.id, Number(r.n)]),
     );
-    const localSessions = (local.db.prepare("SELECT id FROM sessions").all() as { id: string }[]).map((r) => r.id);
+    const localSessions = (databaseOf(local).prepare("SELECT id FROM sessions").all() as { id: string }[]).map(
+      (r) => r.id,
+    );
     const queued = outboxDepth(local);
     local.close();
     process.stderr.write(`bench: team-faults: ${localSessions.length} sessions indexed, ${queued.items} queued\n`);

@@ -8,6 +8,7 @@ import { spawn } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { databaseOf } from "../src/search/session-index/database.ts";
 import { openSessionIndex } from "../src/search/session-index/session-index.ts";
 import { syncIndex } from "../src/search/sync/sync-index.ts";
 import { addSharedProject } from "../src/store/team/team-state.ts";
@@ -79,12 +80,14 @@ export async function run(): Promise<Record<string, unknown>> {
       await syncIndex({ claudeDir, dbPath });
       const index = openSessionIndex(dbPath);
       const cwds = (
-        index.db.prepare("SELECT DISTINCT cwd FROM sessions WHERE cwd IS NOT NULL").all() as Array<{
+        databaseOf(index).prepare("SELECT DISTINCT cwd FROM sessions WHERE cwd IS NOT NULL").all() as Array<{
           cwd: string;
         }>
       ).map((r) => r.cwd);
-      const sessions = Number((index.db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n);
-      const chunks = Number((index.db.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n);
+      const sessions = Number(
+        (databaseOf(index).prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n,
+      );
+      const chunks = Number((databaseOf(index).prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n);
       index.close();
       for (const [i, cwd] of cwds.entries()) {
         await addSharedProject(env, { remoteUrl: `example.com/bench/project-${i}`, repoPath: "" }, cwd);

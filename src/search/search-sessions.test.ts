@@ -6,6 +6,7 @@ import { LONG_SESSION, layOutClaudeDir, VIEWER_PROJECT } from "../../tests/helpe
 import { defaultConfig } from "../config/defaults.ts";
 import type { ChunkHit } from "../core/search/model.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
+import { databaseOf } from "./session-index/database.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import { syncIndex } from "./sync/sync-index.ts";
 
@@ -64,7 +65,7 @@ describe("searchSessions on the fixture transcripts", () => {
   });
 
   it("fuses vector hits by reciprocal rank; the similarity stays calibrated", async () => {
-    const viewerChunk = index.db
+    const viewerChunk = databaseOf(index)
       .prepare("SELECT id, session_id, chunk_index, text FROM chunks WHERE session_id = ? LIMIT 1")
       .get("5c0375b4-57a5-4f26-b12d-d022ee4e51b7") as {
       id: number;

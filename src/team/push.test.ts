@@ -17,6 +17,7 @@ import { runCliCaptured } from "../../tests/helpers/cli-run.ts";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { findPostgresBin, PG_SUPERUSER_PASSWORD, startPgCluster } from "../../tests/helpers/pg-cluster.ts";
 import { copySessionsInto, createGitCheckout, SPOTTER_CWD } from "../../tests/helpers/team-checkout.ts";
+import { databaseOf } from "../search/session-index/database.ts";
 import { openSessionIndex } from "../search/session-index/session-index.ts";
 import { enqueueSessionsUnder, outboxDepth } from "../search/session-index/team-outbox.ts";
 import { syncIndex } from "../search/sync/sync-index.ts";
@@ -85,7 +86,7 @@ describe.skipIf(cluster === null)(`team push${"skipReason" in started ? ` (${sta
     try {
       return Number(
         (
-          local.db
+          databaseOf(local)
             .prepare(`SELECT count(*) AS n FROM chunks WHERE session_id IN (${sharedIds.map(() => "?").join(",")})`)
             .get(...sharedIds) as { n: number }
         ).n,

@@ -13,6 +13,7 @@ import { defaultConfig } from "../config/defaults.ts";
 import { chunkTerms } from "../core/search/bm25-score.ts";
 import { runForkDetect } from "../search/fork-detect.ts";
 import { unpackChunkText } from "../search/session-index/chunk-text.ts";
+import { databaseOf } from "../search/session-index/database.ts";
 import { openSessionIndex } from "../search/session-index/session-index.ts";
 import { syncIndex } from "../search/sync/sync-index.ts";
 import { scoreTeamCandidates, teamWeighing } from "../search/team-hits.ts";
@@ -119,10 +120,10 @@ describe.skipIf(cluster === null)(
     const localStatistics = (m: Member) => {
       const index = openSessionIndex(m.dbPath, { readonly: true });
       try {
-        const chunks = Number((index.db.prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n);
-        const texts = index.db.prepare("SELECT text FROM chunks").all() as { text: string | Uint8Array }[];
+        const chunks = Number((databaseOf(index).prepare("SELECT count(*) AS n FROM chunks").get() as { n: number }).n);
+        const texts = databaseOf(index).prepare("SELECT text FROM chunks").all() as { text: string | Uint8Array }[];
         const tokens = texts.reduce((sum, row) => sum + chunkTerms(unpackChunkText(row.text)).tokens, 0);
-        const vocabulary = index.db.prepare("SELECT term, doc FROM chunks_vocab").all() as {
+        const vocabulary = databaseOf(index).prepare("SELECT term, doc FROM chunks_vocab").all() as {
           term: string;
           doc: number;
         }[];

@@ -42,6 +42,13 @@ const CLEAN = {
   "src/config/load.ts": 'import { e } from "../core/guard/tiers.ts";\nexport const c = e;\n',
   "src/store/files/state.ts": 'import { c } from "../../config/load.ts";\nexport const s = c;\n',
   "src/search/sync/sync-index.ts": 'import { s } from "../../store/files/state.ts";\nexport const x = s;\n',
+  // The session index's own modules use SQLite and the handle behind an open index; a test elsewhere may read tables.
+  "src/search/session-index/database.ts":
+    'import type { DatabaseSync } from "node:sqlite";\nexport type D = DatabaseSync;\n',
+  "src/search/session-index/node-sqlite.ts": "export const fts5 = true;\n",
+  "src/search/session-index/session-index.ts":
+    'import type { D } from "./database.ts";\nimport { fts5 } from "./node-sqlite.ts";\nexport const open = (d?: D) => [d, fts5];\n',
+  "src/team/push.test.ts": 'import type { D } from "../search/session-index/database.ts";\nexport type T = D;\n',
   "src/hooks/table.ts": 'import { x } from "../search/sync/sync-index.ts";\nexport const h = x;\n',
   "src/cli/program.ts": 'import { h } from "../hooks/table.ts";\nexport const p = h;\n',
   "src/bin/ctx.ts": 'import { p } from "../cli/program.ts";\nconsole.log(p);\n',
@@ -76,6 +83,11 @@ describe("the layer rules", () => {
       "src/search/fork-detect.ts": 'import { t } from "../team/search-fetch.ts";\nexport const f = t;\n',
       // the transplant capability importing the team that uses it
       "src/transplant/place-transcript.ts": 'import { t } from "../team/search-fetch.ts";\nexport const pt = t;\n',
+      // SQL against the index outside src/search/session-index/: its handle, node:sqlite, its loader
+      "src/team/push-read.ts":
+        'import type { D } from "../search/session-index/database.ts";\nexport const read = (d: D) => d;\n',
+      "src/search/sync/raw.ts": 'import { DatabaseSync } from "node:sqlite";\nexport const raw = DatabaseSync;\n',
+      "src/setup/doctor.ts": 'import { fts5 } from "../search/session-index/node-sqlite.ts";\nexport const d = fts5;\n',
       "src/mcp/server.ts": "export const m = 1;\n",
       "src/hooks/serve.ts":
         'import { m } from "../mcp/server.ts";\nimport { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport const v = [m, McpServer];\n',
@@ -93,6 +105,7 @@ describe("the layer rules", () => {
         "search-below-other-services",
         "shared-capabilities-below-their-users",
         "services-below-shells",
+        "session-index-database-inside",
         "shells-apart",
         "store-below-services",
       ].sort(),
@@ -119,5 +132,11 @@ describe("the layer rules", () => {
         from: "src/store/bridge/uses-service.ts",
       }),
     );
+    const outside = violations.filter((violation) => violation.rule.name === "session-index-database-inside");
+    expect(outside.map((violation) => violation.from).sort()).toEqual([
+      "src/search/sync/raw.ts",
+      "src/setup/doctor.ts",
+      "src/team/push-read.ts",
+    ]);
   });
 });

@@ -15,6 +15,7 @@ import { ForkDetectReportSchema } from "../../src/search/fork-report-schema.ts";
 import { resolveIndexPath } from "../../src/search/paths.ts";
 import { parseSearchScope } from "../../src/search/search-scope.ts";
 import { unpackChunkText } from "../../src/search/session-index/chunk-text.ts";
+import { databaseOf } from "../../src/search/session-index/database.ts";
 import { openSessionIndex } from "../../src/search/session-index/session-index.ts";
 import { KeptTeamConnection } from "../../src/team/kept-connection.ts";
 import { addTeamMember } from "../../src/team/members.ts";
@@ -83,7 +84,7 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
     await search("local");
     const index = openSessionIndex(resolveIndexPath(env), { readonly: true });
     const session = index.getSession(PHOENIX);
-    const rows = index.db
+    const rows = databaseOf(index)
       .prepare("SELECT text, last_uuid FROM chunks WHERE session_id = ? ORDER BY source, chunk_index")
       .all(PHOENIX) as { text: string | Uint8Array; last_uuid: string | null }[];
     index.close();

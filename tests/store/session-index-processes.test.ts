@@ -5,6 +5,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { databaseOf } from "../../src/search/session-index/database.ts";
 import { openSessionIndex } from "../../src/search/session-index/session-index.ts";
 import { syncIndex } from "../../src/search/sync/sync-index.ts";
 import { layOutClaudeDir } from "../helpers/claude-projects.ts";
@@ -26,7 +27,7 @@ function runChild(claudeDir: string, dbPath: string): Promise<{ code: number | n
 function chunkRows(dbPath: string): unknown[] {
   const index = openSessionIndex(dbPath, { readonly: true });
   try {
-    return index.db
+    return databaseOf(index)
       .prepare("SELECT session_id, source, chunk_index, text FROM chunks ORDER BY source, chunk_index")
       .all();
   } finally {

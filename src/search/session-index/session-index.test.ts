@@ -5,6 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { thrownCtxError } from "../../../tests/helpers/ctx-error.ts";
 import type { ChunkHit, IndexedChunk } from "../../core/search/model.ts";
+import { databaseOf } from "./database.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import {
   NEWEST_POSTINGS,
@@ -79,9 +80,9 @@ describe("opening the session index", () => {
     const { index, dir, path } = freshIndex();
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    expect(index.db.prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
-    expect(index.db.prepare("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
-    expect(index.db.prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
+    expect(databaseOf(index).prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    expect(databaseOf(index).prepare("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
+    expect(databaseOf(index).prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
       value: String(SCHEMA_VERSION),
     });
     expect(index.stats()).toMatchObject({ sessions: 0, chunks: 0, projects: 0, lastSyncAt: null, vectors: 0 });
@@ -120,7 +121,7 @@ describe("opening the session index", () => {
   it("a schema version bump drops and rebuilds the tables when opened for writing", () => {
     const { index, path } = freshIndex();
     addSession(index, "s1", "p", 1_000, ["alpha beta"]);
-    index.db.prepare("UPDATE meta SET value = '0' WHERE key = 'schema_version'").run();
+    databaseOf(index).prepare("UPDATE meta SET value = '0' WHERE key = 'schema_version'").run();
     index.close();
     open.pop();
     const reopened = openSessionIndex(path);
@@ -259,11 +260,12 @@ describe("searching chunks", () => {
     addSession(index, "a", "p", 1_000, ["alpha words", "beta words"]);
     const writer = new IndexWriter(index);
     // The embedder creates its table after this writer was made.
-    index.db.exec(
+    databaseOf(index).exec(
       "CREATE TABLE chunk_vectors(chunk_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vector BLOB NOT NULL)",
     );
-    index.db.exec("INSERT INTO chunk_vectors SELECT id, 'm', x'00' FROM chunks");
-    const maxId = () => Number((index.db.prepare("SELECT max(id) AS id FROM chunks").get() as { id: number }).id);
+    databaseOf(index).exec("INSERT INTO chunk_vectors SELECT id, 'm', x'00' FROM chunks");
+    const maxId = () =>
+      Number((databaseOf(index).prepare("SELECT max(id) AS id FROM chunks").get() as { id: number }).id);
     const deletedId = maxId();
     writer.deleteChunks("/t/a.jsonl", 1);
     expect(index.searchChunks("beta", {}, 5)).toEqual([]);

@@ -32,7 +32,6 @@ export interface IndexStats {
 }
 
 export interface SessionIndex {
-  readonly db: DatabaseSync;
   readonly path: string;
   /**
    * The schema version of the tables this open dropped because another version of ctx made them (0: unknown), or
@@ -216,7 +215,6 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
   };
 
   const index: SessionIndex = {
-    db,
     path,
     rebuiltFrom,
     close: () => db.close(),

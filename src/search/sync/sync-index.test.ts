@@ -9,6 +9,7 @@ import {
   SPOTTER_PROJECT,
   VIEWER_PROJECT,
 } from "../../../tests/helpers/claude-projects.ts";
+import { databaseOf } from "../session-index/database.ts";
 import { openSessionIndex } from "../session-index/session-index.ts";
 import { syncIndex } from "./sync-index.ts";
 
@@ -20,7 +21,7 @@ function tempRoot(): string {
 function dumpChunks(dbPath: string): Array<Record<string, unknown>> {
   const index = openSessionIndex(dbPath, { readonly: true });
   try {
-    return index.db
+    return databaseOf(index)
       .prepare(
         "SELECT session_id, source, chunk_index, first_message, last_message, text FROM chunks ORDER BY source, chunk_index",
       )
@@ -70,7 +71,7 @@ describe("syncIndex on the real fixture transcripts", () => {
     const sessions = (dbPath: string) => {
       const index = openSessionIndex(dbPath, { readonly: true });
       try {
-        return index.db.prepare("SELECT * FROM sessions ORDER BY id").all();
+        return databaseOf(index).prepare("SELECT * FROM sessions ORDER BY id").all();
       } finally {
         index.close();
       }
@@ -89,7 +90,7 @@ describe("syncIndex on the real fixture transcripts", () => {
     expect(first.chunks).toBeGreaterThan(10);
 
     const index = openSessionIndex(dbPath, { readonly: true });
-    const files = index.db.prepare("SELECT path, session_id, kind FROM files ORDER BY path").all() as Array<{
+    const files = databaseOf(index).prepare("SELECT path, session_id, kind FROM files ORDER BY path").all() as Array<{
       path: string;
       session_id: string;
       kind: string;
@@ -97,7 +98,9 @@ describe("syncIndex on the real fixture transcripts", () => {
     expect(files.some((file) => file.path.includes("agent-acompact"))).toBe(false);
     const subagent = files.find((file) => file.kind === "subagent");
     expect(subagent?.session_id).toBe(LONG_SESSION);
-    const subagentChunks = index.db.prepare("SELECT count(*) AS n, min(session_id) AS s FROM chunks WHERE source = ?");
+    const subagentChunks = databaseOf(index).prepare(
+      "SELECT count(*) AS n, min(session_id) AS s FROM chunks WHERE source = ?",
+    );
     expect(subagentChunks.get(subagent?.path ?? "")).toMatchObject({ s: LONG_SESSION });
 
     const long = index.getSession(LONG_SESSION);
@@ -186,7 +189,10 @@ describe("incremental sync", () => {
     const dbPath = join(root, "index.db");
     await syncIndex({ claudeDir, dbPath });
     const index = openSessionIndex(dbPath, { readonly: true });
-    const stored = index.db.prepare("SELECT offset, size FROM files").get() as { offset: number; size: number };
+    const stored = databaseOf(index).prepare("SELECT offset, size FROM files").get() as {
+      offset: number;
+      size: number;
+    };
     index.close();
     expect(stored.offset).toBe(Buffer.byteLength(`${lines.slice(0, 60).join("\n")}\n`));
     expect(stored.size).toBeGreaterThan(stored.offset);
@@ -271,7 +277,7 @@ describe("interruption and concurrency", () => {
       batchFiles: 2,
       onProgress: () => {
         const stats = reader.stats();
-        const orphans = reader.db
+        const orphans = databaseOf(reader)
           .prepare("SELECT count(*) AS n FROM chunks WHERE session_id NOT IN (SELECT id FROM sessions)")
           .get() as { n: number };
         expect(orphans.n).toBe(0);

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildSecretCases } from "../../../tests/fixtures/redaction/fake-secrets.ts";
 import { memoryFolder, writeTopic } from "../../../tests/helpers/memory-topics.ts";
+import { databaseOf } from "../session-index/database.ts";
 import { openSessionIndex } from "../session-index/session-index.ts";
 import { syncIndex } from "./sync-index.ts";
 
@@ -12,7 +13,7 @@ const TOKEN = buildSecretCases().find((c) => c.id === "github-ghp")?.secrets[0]?
 function rows(dbPath: string): Array<Record<string, unknown>> {
   const index = openSessionIndex(dbPath, { readonly: true });
   try {
-    return index.db
+    return databaseOf(index)
       .prepare("SELECT project, name, description, type, body, path FROM memory_topics ORDER BY path")
       .all() as Array<Record<string, unknown>>;
   } finally {
@@ -88,7 +89,9 @@ describe("syncIndex and the auto-memory topic files", () => {
     const index = openSessionIndex(dbPath, { readonly: true });
     try {
       const match = (word: string) =>
-        index.db.prepare("SELECT count(*) AS n FROM memory_topics_fts WHERE memory_topics_fts MATCH ?").get(word);
+        databaseOf(index)
+          .prepare("SELECT count(*) AS n FROM memory_topics_fts WHERE memory_topics_fts MATCH ?")
+          .get(word);
       expect(match('"jitter"')).toEqual({ n: 1 });
       expect(match('"exponenti"')).toEqual({ n: 0 });
       expect(match('"small"')).toEqual({ n: 0 });
