@@ -7,6 +7,8 @@
 // COMMIT, and an item queued again meanwhile (a new `seq`) stays for the next push.
 // What leaves the machine: the local index's rows (redacted at ingest) and the main transcript, redacted here with the
 // project's redactor (core/redact, config `redaction.allowlist`) before it is compressed.
+// This module runs the batches, reading the next while the server writes this one: ./push-read.ts reads one from this
+// machine, ./push-write.ts writes it to the server.
 import { openSessionIndex } from "../search/session-index/session-index.ts";
 import {
   acknowledgeOutbox,
@@ -83,7 +85,6 @@ interface Prepared {
   pending: number;
 }
 
-/** Sends everything queued now; returns what was pushed. Throws (password-free) when the server cannot be used. */
 /** A summary with nothing pushed yet (what pushes add to). */
 export function emptyPushSummary(): PushSummary {
   return {
@@ -100,6 +101,7 @@ export function emptyPushSummary(): PushSummary {
   };
 }
 
+/** Sends everything queued now; returns what was pushed. Throws (password-free) when the server cannot be used. */
 export async function pushPending(options: PushOptions): Promise<PushSummary> {
   const started = Date.now();
   const summary = emptyPushSummary();
