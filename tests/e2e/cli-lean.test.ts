@@ -30,11 +30,11 @@ interface Loaded {
   functions: string[];
 }
 
-async function loadedBy(args: string[], okCodes: number[] = [0]): Promise<Loaded> {
+async function loadedBy(args: string[], okCodes: number[] = [0], more: Record<string, string> = {}): Promise<Loaded> {
   const list = join(mkdtempSync(join(root, "imports-")), "imports.txt");
   const run = await runCtx(args, {
     cwd: project,
-    env: { ...env, CTX_RECORD_IMPORTS: list, NODE_OPTIONS: `--import=${recorder}` },
+    env: { ...env, ...more, CTX_RECORD_IMPORTS: list, NODE_OPTIONS: `--import=${recorder}` },
   });
   expect(okCodes, run.stderr).toContain(run.code);
   const modules = readFileSync(list, "utf8").split("\n");
@@ -52,6 +52,11 @@ async function loadedBy(args: string[], okCodes: number[] = [0]): Promise<Loaded
     functions: all(/^(?:async )?function (\w+)\(/gm),
   };
 }
+
+/** node-postgres and its helpers, by their module URLs. */
+const PG_CLIENT = /\/node_modules\/(?:\.pnpm\/)?(?:pg|pg-connection-string|pgpass)[@/]/;
+/** The team's side of a search (src/team/search-port.ts, which loads them, is the port itself). */
+const TEAM_FETCH = /^src\/team\/(?:search-fetch|search|connect)\.ts$/;
 
 /** The commands whose module was loaded, by their register functions (./src/cli/program.ts). */
 const commandModules = (loaded: Loaded) => loaded.functions.filter((name) => /^register\w+Commands?$/.test(name));
@@ -107,9 +112,26 @@ describe("the CLI loads only what it runs", () => {
     expect(loaded.sources.filter((source) => unused.test(source))).toEqual([]);
     for (const name of ["syncIndex", "createEmbedder", "vectorSearchFor", "createServer"])
       expect(loaded.functions).not.toContain(name);
+    // Nor the team's code or the PostgreSQL client: fork detection asks the team through its port, which loads them
+    // only for a search whose scope asks for the team (below).
+    expect(matching(loaded, PG_CLIENT)).toEqual([]);
+    expect(loaded.sources.filter((source) => TEAM_FETCH.test(source))).toEqual([]);
     // Nor zod: the config comes from the cache the first search filled, and the report's schemas are the MCP tool's.
     expect(loaded.sources.filter((source) => source.includes("/zod@"))).toEqual([]);
     expect(first.sources.filter((source) => source.includes("/zod@"))).not.toEqual([]);
+  });
+
+  it("`ctx search --scope all` loads the team's fetch and the PostgreSQL client through the port", async () => {
+    // An unreachable team server: the local results come back with one notice.
+    const port = "postgresql://ctx@127.0.0.1:9/library";
+    const loaded = await loadedBy(["search", "phoenix server", "--json", "--no-refresh", "--scope", "all"], [0, 1], {
+      CTX_TEAM__URL: port,
+      CTX_TEAM__NAME: "web",
+      CTX_TEAM__CONNECT_TIMEOUT_MS: "2000",
+    });
+    expect(JSON.parse(loaded.stdout).notices).toEqual([expect.stringContaining("team results left out")]);
+    expect(matching(loaded, PG_CLIENT)).not.toEqual([]);
+    expect(loaded.sources.filter((source) => TEAM_FETCH.test(source))).not.toEqual([]);
   });
 
   it("`ctx completion` loads every command: its script lists each one's options", async () => {
