@@ -1,6 +1,9 @@
 // The session index (SQLite through node:sqlite): opening it safely (WAL, busy timeout, foreign keys,
 // 0600 file in a 0700 folder, corruption detected up front) and reading it: stats, sessions, BM25 chunk
 // search with a calibrated 0..1 similarity (src/core/search/bm25-calibration.ts). Writers: ./writer.ts.
+// Past 300 lines because the open, the corruption guard and every read share the handle and its prepared statements;
+// rows read whole are ./stored-rows.ts, the outbox ./team-outbox.ts. The scale work (issue 36) changes these tables and
+// is where this file splits by table.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import {
