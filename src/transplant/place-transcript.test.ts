@@ -73,4 +73,14 @@ describe("a transcript from another machine placed in Claude Code's folder for t
     expect(existsSync(projects())).toBe(false);
     expect(readdirSync(outside)).toEqual([]);
   });
+
+  it("refuses an id that is not a Claude Code session id before anything is written", async () => {
+    for (const sessionId of ["../../escape", "a/b", ""]) {
+      const error = await rejectedCtxError(placeTranscript({ ...placement, sessionId }));
+      expect(error.code).toBe("USAGE");
+      expect(error.message).toContain("is not a Claude Code session id");
+    }
+    expect(existsSync(projects())).toBe(false);
+    expect(readdirSync(base)).not.toContain("escape.jsonl");
+  });
 });

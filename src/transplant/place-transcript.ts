@@ -9,13 +9,14 @@ import { createHash } from "node:crypto";
 import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { claudeConfigDir, claudeProjectDirName } from "../config/claude-paths.ts";
+import { isSessionId } from "../core/transcript/session-id.ts";
 import { authorCheckoutRoot, firstTranscriptCwd, rewriteTranscriptCwd } from "../core/transplant/transcript-cwd.ts";
 import { CtxError } from "../errors.ts";
 import { claudeTargetState, writeNewClaudeFile } from "../store/files/claude-file.ts";
 import { resolveInside } from "../store/files/contained-path.ts";
 
 export interface TranscriptPlacement {
-  /** The session's id: the file is `<sessionId>.jsonl`. The caller makes sure it is a Claude Code session id. */
+  /** The session's id: the file is `<sessionId>.jsonl`, so anything but a Claude Code session id is refused. */
   sessionId: string;
   /** The transcript's bytes, checked by the caller. */
   text: Buffer;
@@ -52,6 +53,12 @@ export interface PlacedTranscript {
  */
 export async function placeTranscript(placement: TranscriptPlacement): Promise<PlacedTranscript> {
   const { sessionId, text, checkoutRoot, repoPath } = placement;
+  // The id names the file: checked here, where the path is made, whoever the caller is (a teammate's row, an import).
+  if (!isSessionId(sessionId)) {
+    throw new CtxError("USAGE", `${JSON.stringify(sessionId)} is not a Claude Code session id (a UUID)`, {
+      hint: "nothing was written",
+    });
+  }
   const to = await realpath(checkoutRoot);
   // The folder the session resumes in is the checkout's, resolved inside it (a link in the checkout leading out is
   // refused): never a folder the transcript's own cwd fields name, nor one repoPath leads to outside the checkout.
@@ -65,9 +72,8 @@ export async function placeTranscript(placement: TranscriptPlacement): Promise<P
     author === null
       ? { text: original, rewritten: 0, firstCwd: null }
       : rewriteTranscriptCwd(original, { from: author.root, to: author.inside === "" ? to : join(to, author.inside) });
-  const cwd = target;
   const bytes = Buffer.from(rewritten.text, "utf8");
-  const path = join(claudeConfigDir(placement.env), "projects", claudeProjectDirName(cwd), `${sessionId}.jsonl`);
+  const path = join(claudeConfigDir(placement.env), "projects", claudeProjectDirName(target), `${sessionId}.jsonl`);
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const state = await claudeTargetState(path, sha256, "nothing was written");
   if (state === "different") {
@@ -79,7 +85,7 @@ export async function placeTranscript(placement: TranscriptPlacement): Promise<P
   return {
     path,
     written: state === "absent",
-    cwd,
+    cwd: target,
     from: author?.root ?? null,
     to,
     rewrittenFields: rewritten.rewritten,
