@@ -1,6 +1,7 @@
 // The index's sessions and chunks as stored, whole: for what sends or shows a session as it is (the team push, a
 // session's preview or export), where search reads only what ranks. Nothing is defaulted that the row does not hold
 // (a session without times has null ones), and a chunk's text is unpacked (./chunk-text.ts).
+import type { IndexedChunk } from "../../core/search/model.ts";
 import { unpackChunkText } from "./chunk-text.ts";
 import { databaseOf } from "./database.ts";
 import { parseStringArray } from "./rows.ts";
@@ -21,20 +22,13 @@ export interface StoredSession {
   memoryMarkers: string[];
 }
 
-export interface StoredChunk {
-  sessionId: string;
+/** A chunk as stored (core/search/model.ts IndexedChunk, whole): where it sits in its file, and its marker unchecked. */
+export interface StoredChunk extends Omit<IndexedChunk, "memoryType"> {
   /** The transcript file it came from: the session's main transcript or one of its subagents'. */
   source: string;
-  /** Its place among `source`'s chunks, from 0. */
-  chunkIndex: number;
   /** The byte offset in `source` of its first message's line. */
   startOffset: number;
-  firstMessage: number;
-  lastMessage: number;
-  text: string;
-  tokenCount: number;
-  hasCode: boolean;
-  languages: string[];
+  /** As stored (core/search/model.ts MemoryType, unchecked). */
   memoryType: string | null;
   /** Whether its first message opens an exchange. */
   startsExchange: boolean;
