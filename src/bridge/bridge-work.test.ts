@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { bridgeWorkDeps } from "../../tests/helpers/bridge-work-deps.ts";
 import type { OpenWork } from "../core/bridge/journal.ts";
 import { createBridgeWork } from "./bridge-work.ts";
 import type { Poster, PostFailure } from "./poster.ts";
@@ -61,38 +62,20 @@ describe("createBridgeWork: the chat taking a post", () => {
     const log: string[] = [];
     const dir = mkdtempSync(join(tmpdir(), "ctx-bridge-work-"));
     dirs.push(dir);
-    const work = createBridgeWork({
-      journal: { path: "/none", append: async () => {}, compact: async () => {}, close: async () => {} },
-      // An hour's first wait: only a wake can run a conversation again within the test.
-      outbox: {
+    const work = createBridgeWork(
+      bridgeWorkDeps({
         poster,
-        now: () => new Date(),
-        deliveryHours: 24,
-        retryBaseMs: 3_600_000,
-        retryMaxMs: 3_600_000,
-        log: (line) => log.push(line),
-      },
-      conversation: {
         sessionsDir: dir,
-        limits: { softLimitTokens: 1, hardLimitTokens: 2, idleMinutes: 1 },
-        inputChunkChars: 10,
-        windowTokens: 10,
-        maxInputBytes: 10,
-        runClaude: async () => {
-          throw new Error("not reached: every reply is journaled");
+        // An hour's first wait: only a wake can run a conversation again within the test.
+        outbox: { retryBaseMs: 3_600_000, retryMaxMs: 3_600_000 },
+        conversation: {
+          runClaude: async () => {
+            throw new Error("not reached: every reply is journaled");
+          },
         },
-        summarize: async () => ({ summary: "", provider: "none", warnings: [] }),
-        redact: (text) => text,
-        now: () => new Date(),
-        warn: () => {},
-      },
-      concurrency: 1,
-      outputChunkChars: 100,
-      workingNoticeSeconds: 0,
-      redact: (text) => text,
-      now: () => new Date(),
-      log: (line) => log.push(line),
-    });
+        log: (line) => log.push(line),
+      }),
+    );
     // Run in this order, one at a time: the three fail, then "ok" is taken and wakes what waits for the chat.
     work.resume(["refused", "limited", "down", "ok"].map(owedReply));
     for (let waited = 0; work.pending().parts > 2 && waited < 2_000; waited += 5)
@@ -124,45 +107,31 @@ describe("createBridgeWork: chat commands before the conversation", () => {
     const prompts: string[] = [];
     let release: () => void = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
-    const work = createBridgeWork({
-      journal: { path: "/none", append: async () => {}, compact: async () => {}, close: async () => {} },
-      outbox: {
+    const work = createBridgeWork(
+      bridgeWorkDeps({
         poster,
-        now: () => new Date(),
-        deliveryHours: 24,
-        retryBaseMs: 1_000,
-        retryMaxMs: 1_000,
-        log: () => {},
-      },
-      conversation: {
         sessionsDir: dir,
-        limits: { softLimitTokens: 120_000, hardLimitTokens: 180_000, idleMinutes: 30 },
-        inputChunkChars: 15_000,
-        windowTokens: 200_000,
-        maxInputBytes: 1_048_576,
-        runClaude: async (request) => {
-          prompts.push(request.prompt);
-          await held;
-          return {
-            text: `answer: ${request.prompt}`,
-            sessionId: "s-1",
-            usage: {},
-            contextTokens: 1_000,
-            durationMs: 0,
-          };
+        outbox: { retryBaseMs: 1_000, retryMaxMs: 1_000 },
+        conversation: {
+          limits: { softLimitTokens: 120_000, hardLimitTokens: 180_000, idleMinutes: 30 },
+          inputChunkChars: 15_000,
+          windowTokens: 200_000,
+          maxInputBytes: 1_048_576,
+          runClaude: async (request) => {
+            prompts.push(request.prompt);
+            await held;
+            return {
+              text: `answer: ${request.prompt}`,
+              sessionId: "s-1",
+              usage: {},
+              contextTokens: 1_000,
+              durationMs: 0,
+            };
+          },
         },
-        summarize: async () => ({ summary: "", provider: "none", warnings: [] }),
-        redact: (text) => text,
-        now: () => new Date(),
-        warn: () => {},
-      },
-      concurrency: 1,
-      outputChunkChars: 3_500,
-      workingNoticeSeconds: 0,
-      redact: (text) => text,
-      now: () => new Date(),
-      log: () => {},
-    });
+        outputChunkChars: 3_500,
+      }),
+    );
     const accept = (id: string, text: string) => {
       const message = { ...owedReply("7").message, id, text, bytes: text.length };
       return work.accept({ journaled: message, live: message });

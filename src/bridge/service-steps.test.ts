@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { Hono } from "hono";
 import { afterEach, describe, expect, it } from "vitest";
 import { startMockSynology } from "../../tests/e2e/harness/mock-synology.ts";
+import { bridgeWorkDeps } from "../../tests/helpers/bridge-work-deps.ts";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import type { JournalMessage } from "../core/bridge/journal.ts";
@@ -210,37 +211,7 @@ describe("step 4: the work", () => {
         throw new Error("not reached");
       },
     };
-    const work = createBridgeWork({
-      journal: failing,
-      outbox: {
-        poster: neverPosts,
-        now: () => new Date(),
-        deliveryHours: 24,
-        retryBaseMs: 1,
-        retryMaxMs: 1,
-        log: () => {},
-      },
-      conversation: {
-        sessionsDir: tempDir(),
-        limits: { softLimitTokens: 1, hardLimitTokens: 2, idleMinutes: 1 },
-        inputChunkChars: 10,
-        windowTokens: 10,
-        maxInputBytes: 10,
-        runClaude: async () => {
-          throw new Error("not reached");
-        },
-        summarize: async () => ({ summary: "", provider: "none", warnings: [] }),
-        redact: (text) => text,
-        now: () => new Date(),
-        warn: () => {},
-      },
-      concurrency: 1,
-      outputChunkChars: 100,
-      workingNoticeSeconds: 0,
-      redact: (text) => text,
-      now: () => new Date(),
-      log: () => {},
-    });
+    const work = createBridgeWork(bridgeWorkDeps({ journal: failing, poster: neverPosts, sessionsDir: tempDir() }));
     const message = messageOf("m1");
     await expect(work.accept({ journaled: message, live: message })).rejects.toThrow("no space left");
     expect(work.queue.waiting()).toBe(0);
