@@ -129,6 +129,11 @@ export const COMMANDS = {
     term: "fork [options] <session-id>",
     description: "fork a session, yours or a teammate's: print or run `claude --resume <id> --fork-session`",
   },
+  forks: {
+    group: "Find a session",
+    term: "forks [options]",
+    description: "list the forks made from your sessions, the search that offered each, and what became of it",
+  },
   embed: {
     group: "Find a session",
     term: "embed [options]",
@@ -241,7 +246,8 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "ctx fork <session-id> --json | jq -r .forkCommand",
   ],
   index: ["ctx index", "ctx index --claude-dir ~/other-machine/.claude --full"],
-  stats: ["ctx stats"],
+  forks: ["ctx forks", "ctx forks --project this --since 30d", "ctx forks --json | jq '.stats.successRate'"],
+  stats: ["ctx stats", "ctx stats --json | jq '.forks'"],
   reindex: ["ctx reindex"],
   embed: ["ctx embed --setup", "ctx embed"],
   archive: ["ctx archive", "ctx archive run", "ctx archive list --json", "ctx archive restore <session>"],

@@ -17,6 +17,8 @@ import type { MemoryType, SearchFilters } from "../core/search/model.ts";
 import type { TeamCandidatesPort, TeamFetch } from "../core/search/team-candidates.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
+import { readPaidOffSources } from "../store/library/fork-paid-off.ts";
+import { recordForkOffer } from "./fork-offer-log.ts";
 import type { ForkDetectReport } from "./fork-report-schema.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
 import { requireJoinedTeam, type SearchScope } from "./search-scope.ts";
@@ -57,6 +59,11 @@ export interface ForkDetectOptions {
    * (src/team/search-port.ts teamCandidatesPort; `ctx serve` keeps its connection between searches).
    */
   teamCandidates?: TeamCandidatesPort;
+  /**
+   * Record what this search offered in the fork log (docs/forks.md), as asked by `ctx search` or the MCP tool;
+   * absent: nothing recorded. `warn` hears a log that could not be written (the search goes on).
+   */
+  recordOffer?: { via: "cli" | "mcp"; warn: (message: string) => void };
 }
 
 export interface ForkDetectResult {
@@ -178,6 +185,9 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       ? undefined
       : (await import("./embedders/vector-search.ts")).vectorSearchFor(index, options.config, { env: options.env });
   const fetched = teamFetch === null ? null : await teamFetch;
+  // Sources whose forks paid off rank a little higher (docs/forks.md "Ranking"); a small file, absent until fork
+  // history was first built.
+  const paidOffForks = await readPaidOffSources(options.env);
   const notices = fetched?.notice == null ? [] : [fetched.notice];
   if (fetched?.candidates != null && fetched.candidates.statistics == null && index.sessionCount() === 0) {
     notices.push(TEAM_NEEDS_STATISTICS);
@@ -194,11 +204,15 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       now,
       ...(vectorSearch === undefined ? {} : { vectorSearch }),
       ...(team === undefined ? {} : { team }),
+      paidOffForks,
       localResults: scope !== "team",
     })
   )
     .filter((entry) => entry.session.id !== options.currentSessionId)
     .slice(0, limit);
+  if (options.recordOffer !== undefined) {
+    await recordForkOffer(options.env, now, options.recordOffer.via, query, ranked, options.recordOffer.warn);
+  }
   const context = {
     now,
     cleanupPeriodDays: readCleanupPeriodDays(claudeDir),

@@ -21,6 +21,7 @@ import { teamCandidatesPort } from "../../team/search-port.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
 import { colorsFor, highlightSearchList } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
+import { recordForkRun } from "../fork-run-log.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 
@@ -82,6 +83,7 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
           teamCandidates: teamCandidatesPort(config, ctx.env),
           ...(options.claudeDir === undefined ? {} : { claudeDir: options.claudeDir }),
           ...(options.refresh ? {} : { refreshBudgetMs: 0 }),
+          recordOffer: { via: "cli", warn: (message) => ctx.err(`ctx: ${sanitizeLogLine(message)}\n`) },
           // Run from Claude Code's Bash tool, the asking session is not a candidate for its own fork.
           ...(ctx.env.CLAUDE_CODE_SESSION_ID ? { currentSessionId: ctx.env.CLAUDE_CODE_SESSION_ID } : {}),
         },
@@ -127,6 +129,8 @@ async function pickAndAct(ctx: CliContext, query: string, candidates: readonly F
     ctx.setExitCode(130);
     return;
   }
+  // The picker runs the plain fork command (the whole session): no point.
+  if (pick.action === "run") await recordForkRun(ctx, "picker", pick.candidate.sessionId, null);
   await actOnFork(ctx, pick.action, pick.candidate, clipboard);
 }
 

@@ -1,12 +1,17 @@
-// `ctx stats [--json]`: what the session index holds (sessions, chunks, projects, size, last sync, vectors).
+// `ctx stats [--json]`: what the session index holds (sessions, chunks, projects, size, last sync, vectors), and
+// fork history's counts in a section of their own (`forks`: docs/forks.md).
 import { existsSync } from "node:fs";
 import type { Command } from "commander";
+import { findProjectRoot } from "../../config/paths.ts";
 import { CtxError } from "../../errors.ts";
+import { loadForkHistory } from "../../search/fork-history.ts";
+import type { ForkStats } from "../../search/fork-history-schema.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
 import { type IndexStats, integrityProblems, openSessionIndex } from "../../search/session-index/session-index.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
+import { formatForkStats } from "./forks.ts";
 
 export type IndexStatsReport = { path: string; exists: boolean } & IndexStats & {
     /** `PRAGMA quick_check` of the whole file: "ok", or what SQLite found damaged. */
@@ -18,9 +23,14 @@ export function registerStatsCommand(program: Command, ctx: CliContext): void {
     .command("stats")
     .description(COMMANDS.stats.description)
     .option("--json", "print JSON for scripts")
-    .action((options: { json?: boolean }) => {
+    .action(async (options: { json?: boolean }) => {
       const report = readIndexStats(resolveIndexPath(ctx.env));
-      ctx.out(options.json === true ? formatJson(report) : formatIndexStats(report));
+      const forks = await readForkStats(ctx);
+      ctx.out(
+        options.json === true
+          ? formatJson({ ...report, forks })
+          : `${formatIndexStats(report)}\nforks (ctx forks lists them)\n${formatForkStats(forks)}`,
+      );
       // The figures are printed either way (they may still help); a damaged file is an error to act on.
       if (report.exists && report.integrity !== "ok") {
         throw new CtxError("INDEX_CORRUPT", `the session index ${report.path} is damaged: ${report.integrity}`, {
@@ -28,6 +38,11 @@ export function registerStatsCommand(program: Command, ctx: CliContext): void {
         });
       }
     });
+}
+
+/** The `forks` section (search/fork-history-schema.ts ForkStatsSchema): the search success rate and the outcomes. */
+export async function readForkStats(ctx: CliContext): Promise<ForkStats> {
+  return (await loadForkHistory({ env: ctx.env, projectRoot: findProjectRoot(ctx.cwd, ctx.env) })).stats;
 }
 
 export function readIndexStats(path: string): IndexStatsReport {

@@ -1,0 +1,42 @@
+// The fork log's lines (docs/forks.md): what ctx offered (a search's sessions with their fork points) and which
+// fork it ran. One JSON object a line in `~/.ctx/library/fork-log.jsonl`; a line that fails this schema is skipped
+// and counted, never trusted. Add fields, never reorder or rename: old lines stay readable.
+import * as z from "zod/mini";
+
+/** One session a search offered, and where its fork-at command would cut it (the best chunk's last line). */
+export const ForkOfferSessionSchema = z.object({
+  sessionId: z.string(),
+  /** The uuid `--resume-session-at` would stop at; null when the index knows no line for the match. */
+  point: z.nullable(z.string()),
+});
+export type ForkOfferSession = z.infer<typeof ForkOfferSessionSchema>;
+
+export const ForkOfferRecordSchema = z.object({
+  kind: z.literal("offer"),
+  /** When the search ran (ms since the epoch). */
+  at: z.number(),
+  /** Who asked: `ctx search` or the `ctx_fork_detect` tool. */
+  via: z.enum(["cli", "mcp"]),
+  /** The query, redacted and cut to QUERY_CHARS. */
+  query: z.string(),
+  sessions: z.array(ForkOfferSessionSchema),
+});
+export type ForkOfferRecord = z.infer<typeof ForkOfferRecordSchema>;
+
+export const ForkRunRecordSchema = z.object({
+  kind: z.literal("run"),
+  at: z.number(),
+  /** The picker of `ctx search` ran it, or `ctx fork <id>` printed or ran it (the person named that session). */
+  via: z.enum(["picker", "fork"]),
+  sessionId: z.string(),
+  point: z.nullable(z.string()),
+});
+export type ForkRunRecord = z.infer<typeof ForkRunRecordSchema>;
+
+export const ForkLogRecordSchema = z.discriminatedUnion("kind", [ForkOfferRecordSchema, ForkRunRecordSchema]);
+export type ForkLogRecord = z.infer<typeof ForkLogRecordSchema>;
+
+/** A query longer than this is cut: the log keeps what a person would recognise, not a pasted log. */
+export const QUERY_CHARS = 500;
+/** Sessions kept per offer: a search shows at most a few; a `--limit 50` search need not fill the log. */
+export const OFFER_SESSIONS = 10;

@@ -1,0 +1,130 @@
+// Fork history end to end (docs/forks.md): the forks the session index knows (its lineage), each one's own part
+// read from its transcript, matched to the fork log's searches and runs; then the paid-off sources written for
+// search. Built when a person asks (`ctx forks`, `ctx stats`) and after `ctx index`, never inside a search: it reads
+// every fork's transcript, and a search must not wait for that. Shared by the CLI and the MCP server.
+import { existsSync } from "node:fs";
+import {
+  buildForkHistory,
+  type ForkHistory,
+  type ForkRecord,
+  type IndexedFork,
+  paidOffBySource,
+} from "../core/library/fork-history.ts";
+import type { ForkLogRecord } from "../core/library/fork-log-schema.ts";
+import { createForkOutcomeReader, type ForkOwnPart } from "../core/library/fork-outcome.ts";
+import { selectProjects } from "../core/search/fork-query.ts";
+import { isSkipped } from "../core/transcript/entries.ts";
+import { CtxError } from "../errors.ts";
+import { readForkLog } from "../store/library/fork-log.ts";
+import { writePaidOffSources } from "../store/library/fork-paid-off.ts";
+import { readTranscriptEntries } from "../store/transcript/reader.ts";
+import type { ForkRecordReport, ForkStats, ForksReport } from "./fork-history-schema.ts";
+import { resolveIndexPath } from "./paths.ts";
+import { readForkedSessions } from "./session-index/lineage.ts";
+import { openSessionIndex } from "./session-index/session-index.ts";
+
+export interface ForkHistoryRequest {
+  env: NodeJS.ProcessEnv;
+  /** Where `--project this` points. */
+  projectRoot: string;
+  /** "this", a path, or part of a project folder name (as `ctx search --project`). */
+  project?: string;
+  /** Forks and searches from this time on (ms). */
+  since?: number;
+}
+
+/** Reads the log, the index and the forks' transcripts; writes the paid-off sources (from all forks) for search. */
+export async function loadForkHistory(request: ForkHistoryRequest): Promise<ForksReport> {
+  const log = await readForkLog(request.env);
+  const dbPath = resolveIndexPath(request.env);
+  const { forked, projects } = readIndexedForks(dbPath);
+  const indexed = await Promise.all(forked.map((fork) => withOwnPart(fork, log.records)));
+  // The lift is learnt from every fork, whatever this listing's filters.
+  await writePaidOffSources(request.env, paidOffBySource(buildForkHistory(log.records, indexed).forks));
+  let shown = indexed;
+  if (request.project !== undefined && request.project.trim() !== "") {
+    const wanted = new Set(selectProjects(request.project, request.projectRoot, projects));
+    if (wanted.size === 0) {
+      throw new CtxError("NOT_FOUND", `no indexed project matches "${request.project}"`, {
+        hint: `known projects: ${projects.slice(0, 8).join(", ") || "none yet (run ctx index)"}`,
+      });
+    }
+    shown = indexed.filter((fork) => wanted.has(fork.project));
+  }
+  const history = buildForkHistory(log.records, shown, request.since === undefined ? {} : { since: request.since });
+  return { forks: history.forks.map(toReport), stats: statsOf(history, log.skipped) };
+}
+
+function readIndexedForks(dbPath: string): {
+  forked: Array<IndexedFork & { path: string | null }>;
+  projects: string[];
+} {
+  if (!existsSync(dbPath)) return { forked: [], projects: [] };
+  const index = openSessionIndex(dbPath, { readonly: true });
+  try {
+    const forked = readForkedSessions(index).map((fork) => ({
+      sessionId: fork.id,
+      parentId: fork.parentId,
+      project: fork.project,
+      cwd: fork.cwd,
+      path: fork.path,
+      createdAt: fork.createdAt,
+      updatedAt: fork.updatedAt,
+      forkedAgain: fork.forkedAgain,
+      own: null,
+    }));
+    return { forked, projects: index.projects() };
+  } finally {
+    index.close();
+  }
+}
+
+/** The fork with its own part read from its transcript (null when the transcript is gone or unreadable). */
+async function withOwnPart(
+  fork: IndexedFork & { path: string | null },
+  records: readonly ForkLogRecord[],
+): Promise<IndexedFork> {
+  const points = new Set<string>();
+  for (const record of records) {
+    if (record.kind === "run" && record.sessionId === fork.parentId && record.point !== null) points.add(record.point);
+    if (record.kind !== "offer") continue;
+    for (const offered of record.sessions) {
+      if (offered.sessionId === fork.parentId && offered.point !== null) points.add(offered.point);
+    }
+  }
+  const { path, ...rest } = fork;
+  return { ...rest, own: path === null ? null : await readOwnPart(path, fork.sessionId, points) };
+}
+
+async function readOwnPart(path: string, sessionId: string, points: ReadonlySet<string>): Promise<ForkOwnPart | null> {
+  if (!existsSync(path)) return null;
+  const reader = createForkOutcomeReader(sessionId, points);
+  try {
+    for await (const line of readTranscriptEntries(path)) if (!isSkipped(line.entry)) reader.add(line.entry);
+  } catch {
+    // Unreadable now (removed meanwhile, permissions): the outcome is unknown, the fork still listed.
+    return null;
+  }
+  return reader.finish();
+}
+
+function toReport(fork: ForkRecord): ForkRecordReport {
+  return {
+    ...fork,
+    at: new Date(fork.at).toISOString(),
+    offer: fork.offer === null ? null : { ...fork.offer, at: new Date(fork.offer.at).toISOString() },
+  };
+}
+
+function statsOf(history: ForkHistory, skipped: number): ForkStats {
+  return {
+    searches: history.searches,
+    searchesWithOffers: history.searchesWithOffers,
+    searchesFollowedByFork: history.searchesFollowedByFork,
+    successRate: history.successRate,
+    forks: history.forks.length,
+    forksFromSearch: history.forks.filter((fork) => fork.fromSearch).length,
+    verdicts: history.verdicts,
+    skippedLogLines: skipped,
+  };
+}
