@@ -15,7 +15,7 @@ import { createForkOutcomeReader, type ForkOwnPart } from "../core/library/fork-
 import { selectProjects } from "../core/search/fork-query.ts";
 import { isSkipped } from "../core/transcript/entries.ts";
 import { CtxError } from "../errors.ts";
-import { readForkLog } from "../store/library/fork-log.ts";
+import { readForkLog } from "../store/library/fork-log-read.ts";
 import { writePaidOffSources } from "../store/library/fork-paid-off.ts";
 import { readTranscriptEntries } from "../store/transcript/reader.ts";
 import type { ForkRecordReport, ForkStats, ForksReport } from "./fork-history-schema.ts";

@@ -1,7 +1,7 @@
 // What a search offered, into the fork log (docs/forks.md): the query (redacted, cut) and the sessions with the
 // point their fork-at command cuts them at. Never fails the search it follows: a log that cannot be written is
 // one warning on stderr.
-import { offerRecord } from "../core/library/fork-history.ts";
+import { offerRecord } from "../core/library/fork-offer.ts";
 import type { RankedSession } from "../core/search/model.ts";
 import { appendForkLog } from "../store/library/fork-log.ts";
 

@@ -2,8 +2,7 @@
 // source and the fork ctx ran, with what became of it; the search success rate; and the chain-quality lift a
 // paid-off fork gives its source. Pure: the caller reads the log, the index and the transcripts, and passes the clock.
 import { redactText } from "../redact/redact.ts";
-import type { ForkLogRecord, ForkOfferRecord, ForkOfferSession, ForkRunRecord } from "./fork-log-schema.ts";
-import { OFFER_SESSIONS, QUERY_CHARS } from "./fork-log-schema.ts";
+import type { ForkLogRecord, ForkOfferRecord, ForkRunRecord } from "./fork-log-schema.ts";
 import { type ForkOwnPart, type ForkVerdict, forkVerdict } from "./fork-outcome.ts";
 
 /** A fork counts as the search's when made within this long of it: a printed command run after lunch or the next
@@ -60,17 +59,6 @@ export interface ForkHistory {
   /** searchesFollowedByFork / searchesWithOffers; null when no search offered anything. */
   successRate: number | null;
   verdicts: Record<ForkVerdict | "unknown", number>;
-}
-
-/** The log line for a search: the query redacted and cut, the offered sessions with their points. */
-export function offerRecord(
-  at: number,
-  via: "cli" | "mcp",
-  query: string,
-  sessions: readonly ForkOfferSession[],
-): ForkOfferRecord {
-  const cut = query.length > QUERY_CHARS ? `${query.slice(0, QUERY_CHARS - 1)}…` : query;
-  return { kind: "offer", at, via, query: redactText(cut).text, sessions: sessions.slice(0, OFFER_SESSIONS) };
 }
 
 export function buildForkHistory(

@@ -17,7 +17,7 @@ export const ForkOfferRecordSchema = z.object({
   at: z.number(),
   /** Who asked: `ctx search` or the `ctx_fork_detect` tool. */
   via: z.enum(["cli", "mcp"]),
-  /** The query, redacted and cut to QUERY_CHARS. */
+  /** The query, redacted and cut to QUERY_CHARS (./fork-offer.ts). */
   query: z.string(),
   sessions: z.array(ForkOfferSessionSchema),
 });
@@ -35,8 +35,3 @@ export type ForkRunRecord = z.infer<typeof ForkRunRecordSchema>;
 
 export const ForkLogRecordSchema = z.discriminatedUnion("kind", [ForkOfferRecordSchema, ForkRunRecordSchema]);
 export type ForkLogRecord = z.infer<typeof ForkLogRecordSchema>;
-
-/** A query longer than this is cut: the log keeps what a person would recognise, not a pasted log. */
-export const QUERY_CHARS = 500;
-/** Sessions kept per offer: a search shows at most a few; a `--limit 50` search need not fill the log. */
-export const OFFER_SESSIONS = 10;

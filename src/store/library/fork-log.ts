@@ -4,25 +4,24 @@
 // Bounded: past MAX_LOG_BYTES the file is renamed to `fork-log.1.jsonl` under its lock (the older generation is
 // dropped), so the log holds between one and two generations. A writer that opened the file just before the
 // rename lands its line in the older generation, which is read too. A line that is not a record is skipped and
-// counted. This module loads no zod (a search appends through it); the reader checks lines with the schema.
+// counted. This module loads no zod (a search appends through it); ./fork-log-read.ts checks lines with the schema.
 import { constants } from "node:fs";
 import { type FileHandle, open, rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ForkLogRecord } from "../../core/library/fork-log-schema.ts";
 import { ensurePrivateDir } from "../files/atomic-write.ts";
+import { withLock } from "../files/lock.ts";
 import { notRegular } from "../files/safe-path.ts";
 import { libraryDir } from "./library-dir.ts";
 
 /** About 2,000 searches a generation (a record is ~500 bytes): months of use, read in milliseconds. */
 export const MAX_LOG_BYTES = 1024 * 1024;
-/** A line longer than this is not ctx's (a query is cut at 500 characters): skipped unread. */
-const MAX_LINE_BYTES = 64 * 1024;
 
 export function forkLogPath(env: NodeJS.ProcessEnv): string {
   return join(libraryDir(env), "fork-log.jsonl");
 }
 
-const olderPath = (path: string) => path.replace(/\.jsonl$/, ".1.jsonl");
+export const olderPath = (path: string) => path.replace(/\.jsonl$/, ".1.jsonl");
 
 /** Appends one record; rotates the file when it has grown past `maxBytes`. */
 export async function appendForkLog(
@@ -45,8 +44,6 @@ export async function appendForkLog(
 }
 
 async function rotate(path: string, maxBytes: number): Promise<void> {
-  // Loaded only here: one append in two thousand rotates, and a search should not load the lock's machinery.
-  const { withLock } = await import("../files/lock.ts");
   await withLock(path, async () => {
     // Checked again under the lock: another writer may have rotated it already.
     const info = await stat(path).catch(() => null);
@@ -64,58 +61,4 @@ async function openForAppend(path: string): Promise<FileHandle> {
     throw notRegular(path);
   }
   return handle;
-}
-
-export interface ForkLogRead {
-  /** Oldest first. */
-  records: ForkLogRecord[];
-  /** Lines that were not records (a torn write, a hand edit, another program's text). */
-  skipped: number;
-}
-
-/** Both generations, oldest first; a missing file is an empty log. */
-export async function readForkLog(env: NodeJS.ProcessEnv): Promise<ForkLogRead> {
-  const { ForkLogRecordSchema } = await import("../../core/library/fork-log-schema.ts");
-  const path = forkLogPath(env);
-  const records: ForkLogRecord[] = [];
-  let skipped = 0;
-  for (const file of [olderPath(path), path]) {
-    const text = await readRegular(file);
-    if (text === null) continue;
-    for (const line of text.split("\n")) {
-      if (line.trim() === "") continue;
-      if (line.length > MAX_LINE_BYTES) {
-        skipped++;
-        continue;
-      }
-      let value: unknown;
-      try {
-        value = JSON.parse(line);
-      } catch {
-        skipped++;
-        continue;
-      }
-      const parsed = ForkLogRecordSchema.safeParse(value);
-      if (parsed.success) records.push(parsed.data);
-      else skipped++;
-    }
-  }
-  records.sort((a, b) => a.at - b.at);
-  return { records, skipped };
-}
-
-async function readRegular(path: string): Promise<string | null> {
-  let handle: FileHandle;
-  try {
-    handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-  try {
-    if (!(await handle.stat()).isFile()) throw notRegular(path);
-    return await handle.readFile("utf8");
-  } finally {
-    await handle.close();
-  }
 }
