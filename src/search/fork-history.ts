@@ -19,6 +19,7 @@ import { readForkLog } from "../store/library/fork-log-read.ts";
 import { writePaidOffSources } from "../store/library/fork-paid-off.ts";
 import { readTranscriptEntries } from "../store/transcript/reader.ts";
 import type { ForkRecordReport, ForkStats, ForksReport } from "./fork-history-schema.ts";
+import { formatForks } from "./fork-history-text.ts";
 import { resolveIndexPath } from "./paths.ts";
 import { readForkedSessions } from "./session-index/lineage.ts";
 import { openSessionIndex } from "./session-index/session-index.ts";
@@ -127,4 +128,20 @@ function statsOf(history: ForkHistory, skipped: number): ForkStats {
     verdicts: history.verdicts,
     skippedLogLines: skipped,
   };
+}
+
+/**
+ * Fork history for Claude (the `forks` op of the MCP library tool, docs/forks.md): the list as text, and the same
+ * report as structured data (ForksReportSchema, ./fork-history-schema.ts, is its output schema). `limit` keeps the
+ * newest forks (the stats count them all).
+ */
+export async function forkHistoryForModel(
+  request: ForkHistoryRequest & { limit?: number },
+): Promise<{ text: string; structured: ForksReport }> {
+  const report = await loadForkHistory(request);
+  const limit = request.limit ?? 20;
+  const structured = { ...report, forks: report.forks.slice(0, Math.max(0, limit)) };
+  const more = report.forks.length - structured.forks.length;
+  const text = `${formatForks(structured)}${more > 0 ? `(${more} older fork(s) not shown)\n` : ""}`;
+  return { text, structured };
 }

@@ -6,12 +6,12 @@ import { findProjectRoot } from "../../config/paths.ts";
 import { CtxError } from "../../errors.ts";
 import { loadForkHistory } from "../../search/fork-history.ts";
 import type { ForkStats } from "../../search/fork-history-schema.ts";
+import { formatForkStats } from "../../search/fork-history-text.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
 import { type IndexStats, integrityProblems, openSessionIndex } from "../../search/session-index/session-index.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
-import { formatForkStats } from "./forks.ts";
 
 export type IndexStatsReport = { path: string; exists: boolean } & IndexStats & {
     /** `PRAGMA quick_check` of the whole file: "ok", or what SQLite found damaged. */
