@@ -187,7 +187,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   const fetched = teamFetch === null ? null : await teamFetch;
   // Sources whose forks paid off rank a little higher (docs/forks.md "Ranking"); a small file, absent until fork
   // history was first built.
-  const paidOffForks = await readPaidOffSources(options.env);
+  const paidOffForks = readPaidOffSources(options.env);
   const notices = fetched?.notice == null ? [] : [fetched.notice];
   if (fetched?.candidates != null && fetched.candidates.statistics == null && index.sessionCount() === 0) {
     notices.push(TEAM_NEEDS_STATISTICS);
@@ -211,7 +211,11 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     .filter((entry) => entry.session.id !== options.currentSessionId)
     .slice(0, limit);
   if (options.recordOffer !== undefined) {
-    await recordForkOffer(options.env, now, options.recordOffer.via, query, ranked, options.recordOffer.warn);
+    // The query's words are kept where the redactor is loaded already (core/library/fork-offer.ts says why): the MCP
+    // server, and a search that caught the index up (the sync redacts what it ingests).
+    const { via, warn } = options.recordOffer;
+    const redact = via === "mcp" || refresh !== null ? (await import("../core/redact/redact.ts")).redactText : null;
+    await recordForkOffer(options.env, now, via, query, ranked, warn, redact && ((text) => redact(text).text));
   }
   const context = {
     now,

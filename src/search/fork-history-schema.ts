@@ -18,7 +18,10 @@ export const ForkRecordSchema = z.object({
   /** Made after a search (`ctx search` or `ctx_fork_detect`) offered its source within a day; false for a fork
    *  made outside ctx (a plain `claude --resume --fork-session`, `/branch`). */
   fromSearch: z.boolean(),
-  offer: z.nullable(z.object({ at: z.string(), via: z.enum(["cli", "mcp"]), query: z.string() })),
+  /** The search: when, which, its words (redacted; null when only the hash was kept) and their hash. */
+  offer: z.nullable(
+    z.object({ at: z.string(), via: z.enum(["cli", "mcp"]), query: z.nullable(z.string()), queryHash: z.string() }),
+  ),
   /** How ctx ran it: the search picker or `ctx fork`; null when the person ran the printed command. */
   ranBy: z.nullable(z.enum(["picker", "fork"])),
   outcome: z.object({

@@ -21,7 +21,7 @@ function formatFork(fork: ForkRecordReport): string {
     `   from ${fork.source}${fork.point === null ? "" : ` at ${fork.point}`} · ${fork.at} · ${fork.cwd ?? fork.project}`,
     fork.offer === null
       ? "   not from a search"
-      : `   offered by ${fork.offer.via === "cli" ? "ctx search" : "ctx_fork_detect"} ${fork.offer.at}: "${fork.offer.query}"${fork.ranBy === null ? "" : ` · run by ${fork.ranBy === "picker" ? "the picker" : "ctx fork"}`}`,
+      : `   offered by ${fork.offer.via === "cli" ? "ctx search" : "ctx_fork_detect"} ${fork.offer.at}: ${fork.offer.query === null ? `query ${fork.offer.queryHash.slice(0, 12)} (words not kept)` : `"${fork.offer.query}"`}${fork.ranBy === null ? "" : ` · run by ${fork.ranBy === "picker" ? "the picker" : "ctx fork"}`}`,
     `   ${o.prompts} prompt(s), ${o.replies} repl(ies), ${formatDuration(o.durationMs)} · ${files}${o.forkedAgain ? " · forked again" : ""}`,
   ];
   if (o.filesModified.length > 0)

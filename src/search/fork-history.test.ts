@@ -30,7 +30,10 @@ beforeAll(async () => {
   copyFileSync(new URL("fork.jsonl", fixtures), join(folder, `${FORK}.jsonl`));
   mkdirSync(env.CTX_HOME ?? "", { recursive: true, mode: 0o700 });
   await syncIndex({ claudeDir: join(root, "claude"), dbPath: resolveIndexPath(env) });
-  await appendForkLog(env, offerRecord(FORK_MADE - 60_000, "mcp", HOSTILE, [{ sessionId: SOURCE, point: null }]));
+  await appendForkLog(
+    env,
+    offerRecord(FORK_MADE - 60_000, "mcp", HOSTILE, [{ sessionId: SOURCE, point: null }], (text) => text),
+  );
   appendFileSync(forkLogPath(env), "{torn\n");
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -50,7 +53,7 @@ describe("fork history", () => {
     });
     expect(report.stats).toMatchObject({ searches: 1, searchesFollowedByFork: 1, successRate: 1, skippedLogLines: 1 });
     // What search reads: the source's one paid-off fork.
-    expect([...(await readPaidOffSources(env))]).toEqual([[SOURCE, 1]]);
+    expect([...readPaidOffSources(env)]).toEqual([[SOURCE, 1]]);
   });
 
   it("gives Claude the list as text with every field on one line, and the report as data", async () => {

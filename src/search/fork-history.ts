@@ -16,7 +16,7 @@ import { selectProjects } from "../core/search/fork-query.ts";
 import { isSkipped } from "../core/transcript/entries.ts";
 import { CtxError } from "../errors.ts";
 import { readForkLog } from "../store/library/fork-log-read.ts";
-import { writePaidOffSources } from "../store/library/fork-paid-off.ts";
+import { writePaidOffSources } from "../store/library/fork-paid-off-write.ts";
 import { readTranscriptEntries } from "../store/transcript/reader.ts";
 import type { ForkRecordReport, ForkStats, ForksReport } from "./fork-history-schema.ts";
 import { formatForks } from "./fork-history-text.ts";

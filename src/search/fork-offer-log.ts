@@ -12,13 +12,14 @@ export async function recordForkOffer(
   query: string,
   ranked: readonly RankedSession[],
   warn: (message: string) => void,
+  redact: ((text: string) => string) | null,
 ): Promise<void> {
   // Team sessions are forked through `ctx fork`, which records its own run.
   const sessions = ranked
     .filter((entry) => entry.team === undefined)
     .map((entry) => ({ sessionId: entry.session.id, point: entry.bestChunk.lastUuid ?? null }));
   try {
-    await appendForkLog(env, offerRecord(at, via, query, sessions));
+    await appendForkLog(env, offerRecord(at, via, query, sessions, redact));
   } catch (error) {
     warn(`fork history: could not record this search: ${(error as Error).message}`);
   }

@@ -7,6 +7,7 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { queryHashOf } from "../../src/core/library/fork-offer.ts";
 import type { ForksReport } from "../../src/search/fork-history-schema.ts";
 import { CLAUDE_CODE_VERSION, ensureClaudeCli } from "./harness/claude-cli.ts";
 import { runClaudeTurn } from "./harness/claude-turn.ts";
@@ -86,7 +87,8 @@ describe.skipIf(claudeBin === undefined)(`fork history with Claude Code ${CLAUDE
           source,
           fromSearch: true,
           ranBy: "fork",
-          offer: { via: "cli", query: "zorblat importer" },
+          // A `ctx search` that did not catch the index up keeps the query's hash, not its words (docs/forks.md).
+          offer: { via: "cli", query: null, queryHash: queryHashOf("zorblat importer") },
           outcome: {
             verdict: "paid-off",
             prompts: 1,
@@ -112,7 +114,7 @@ describe.skipIf(claudeBin === undefined)(`fork history with Claude Code ${CLAUDE
 
         const text = await runCtx(sandbox, ["forks"]);
         expect(text.stdout).toContain(`from ${source}`);
-        expect(text.stdout).toContain('"zorblat importer"');
+        expect(text.stdout).toContain(`query ${queryHashOf("zorblat importer").slice(0, 12)} (words not kept)`);
         const stats = await runCtx(sandbox, ["stats", "--json"]);
         expect(stats.exitCode, stats.stderr).toBe(0);
         expect((JSON.parse(stats.stdout) as { forks: ForksReport["stats"] }).forks.successRate).toBe(1);

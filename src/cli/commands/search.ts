@@ -21,7 +21,6 @@ import { teamCandidatesPort } from "../../team/search-port.ts";
 import { sanitizeLogLine } from "../../terminal-text.ts";
 import { colorsFor, highlightSearchList } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
-import { recordForkRun } from "../fork-run-log.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 
@@ -130,7 +129,10 @@ async function pickAndAct(ctx: CliContext, query: string, candidates: readonly F
     return;
   }
   // The picker runs the plain fork command (the whole session): no point.
-  if (pick.action === "run") await recordForkRun(ctx, "picker", pick.candidate.sessionId, null);
+  if (pick.action === "run") {
+    const { recordForkRun } = await import("../fork-run-log.ts");
+    await recordForkRun(ctx, "picker", pick.candidate.sessionId, null);
+  }
   await actOnFork(ctx, pick.action, pick.candidate, clipboard);
 }
 

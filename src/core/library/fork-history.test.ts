@@ -1,8 +1,12 @@
 import { describe, expect, it } from "vitest";
+import { redactText } from "../redact/redact.ts";
 import { liftChainQuality, PAID_OFF_GAP_CLOSED } from "./chain-lift.ts";
 import { buildForkHistory, FORK_WINDOW_MS, type IndexedFork, paidOffBySource } from "./fork-history.ts";
 import type { ForkLogRecord } from "./fork-log-schema.ts";
-import { OFFER_SESSIONS, offerRecord, QUERY_CHARS } from "./fork-offer.ts";
+import { OFFER_SESSIONS, offerRecord, QUERY_CHARS, queryHashOf } from "./fork-offer.ts";
+
+const redact = (text: string) => redactText(text).text;
+
 import type { ForkOwnPart } from "./fork-outcome.ts";
 
 // A fixed clock: every time is an offset from this.
@@ -40,6 +44,7 @@ const offer = (at: number, ...ids: string[]): ForkLogRecord =>
     "cli",
     "retry helper",
     ids.map((sessionId) => ({ sessionId, point: `${sessionId}-point` })),
+    redact,
   );
 
 describe("buildForkHistory", () => {
@@ -96,7 +101,7 @@ describe("buildForkHistory", () => {
 
   it("counts only what happened since `since`; with no search that offered anything the rate is null", () => {
     const history = buildForkHistory(
-      [offer(NOW - 48 * HOUR, "src-a"), offerRecord(NOW - HOUR, "mcp", "nothing", [])],
+      [offer(NOW - 48 * HOUR, "src-a"), offerRecord(NOW - HOUR, "mcp", "nothing", [], null)],
       [fork("fork-a", "src-a", own(1, [], NOW - 47 * HOUR))],
       { since: NOW - 2 * HOUR },
     );
@@ -114,7 +119,7 @@ describe("buildForkHistory", () => {
 describe("offerRecord", () => {
   it("redacts a secret in the query, cuts a long one and keeps OFFER_SESSIONS sessions", () => {
     const secret = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ-AAAAAA";
-    const record = offerRecord(NOW, "cli", `fix auth ${secret}\n\u001b[31mred`, []);
+    const record = offerRecord(NOW, "cli", `fix auth ${secret}\n\u001b[31mred`, [], redact);
     expect(record.query).not.toContain(secret);
     expect(record.query).toContain("fix auth");
     const long = offerRecord(
@@ -122,9 +127,19 @@ describe("offerRecord", () => {
       "cli",
       "x".repeat(1024 * 1024),
       Array.from({ length: 50 }, (_, i) => ({ sessionId: `s${i}`, point: null })),
+      redact,
     );
-    expect(long.query.length).toBe(QUERY_CHARS);
+    expect(long.query?.length).toBe(QUERY_CHARS);
     expect(long.sessions).toHaveLength(OFFER_SESSIONS);
+  });
+
+  it("keeps only the query's hash without a redactor: the same words, the same hash", () => {
+    const record = offerRecord(NOW, "cli", `deploy with ${"x".repeat(10)}`, [], null);
+    expect(record.query).toBeNull();
+    expect(record.queryHash).toMatch(/^[0-9a-f]{32}$/);
+    expect(record.queryHash).toBe(queryHashOf(`deploy with ${"x".repeat(10)}`));
+    expect(record.queryHash).not.toBe(queryHashOf("deploy with"));
+    expect(JSON.stringify(record)).not.toContain("deploy");
   });
 });
 

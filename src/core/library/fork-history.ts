@@ -34,7 +34,7 @@ export interface ForkRecord {
   /** The offered point when the fork was cut there (`--resume-session-at`), else null. */
   point: string | null;
   fromSearch: boolean;
-  offer: { at: number; via: "cli" | "mcp"; query: string } | null;
+  offer: { at: number; via: "cli" | "mcp"; query: string | null; queryHash: string } | null;
   /** How ctx ran it, when it did. */
   ranBy: "picker" | "fork" | null;
   outcome: {
@@ -84,7 +84,7 @@ export function buildForkHistory(
       at,
       point: fork.own?.sawPoint ?? null,
       fromSearch: offer !== null,
-      offer: offer === null ? null : { at: offer.at, via: offer.via, query: offer.query },
+      offer: offer === null ? null : { at: offer.at, via: offer.via, query: offer.query, queryHash: offer.queryHash },
       ranBy: run?.via ?? null,
       outcome: outcomeOf(fork),
     });

@@ -17,8 +17,10 @@ export const ForkOfferRecordSchema = z.object({
   at: z.number(),
   /** Who asked: `ctx search` or the `ctx_fork_detect` tool. */
   via: z.enum(["cli", "mcp"]),
-  /** The query, redacted and cut to QUERY_CHARS (./fork-offer.ts). */
-  query: z.string(),
+  /** The query, redacted and cut to QUERY_CHARS; null when only its hash was kept (./fork-offer.ts says when). */
+  query: z.nullable(z.string()),
+  /** The query's SHA-256 (first 16 bytes, hex). */
+  queryHash: z.string(),
   sessions: z.array(ForkOfferSessionSchema),
 });
 export type ForkOfferRecord = z.infer<typeof ForkOfferRecordSchema>;

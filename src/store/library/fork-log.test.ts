@@ -15,7 +15,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { ForkLogRecord } from "../../core/library/fork-log-schema.ts";
 import { appendForkLog, forkLogPath } from "./fork-log.ts";
 import { readForkLog } from "./fork-log-read.ts";
-import { readPaidOffSources, writePaidOffSources } from "./fork-paid-off.ts";
+import { readPaidOffSources } from "./fork-paid-off.ts";
+import { writePaidOffSources } from "./fork-paid-off-write.ts";
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -100,7 +101,7 @@ describe("the fork log", () => {
 
 describe("the paid-off sources", () => {
   it("round-trips, and a missing or damaged file is no lift", async () => {
-    expect((await readPaidOffSources(env)).size).toBe(0);
+    expect(readPaidOffSources(env).size).toBe(0);
     await writePaidOffSources(
       env,
       new Map([
@@ -108,13 +109,13 @@ describe("the paid-off sources", () => {
         ["b", 1],
       ]),
     );
-    expect([...(await readPaidOffSources(env))]).toEqual([
+    expect([...readPaidOffSources(env)]).toEqual([
       ["a", 2],
       ["b", 1],
     ]);
     writeFileSync(join(root, ".ctx", "library", "fork-paid-off.json"), '{"v":1,"sources":{"a":"lots","b":-1,"c":1}');
-    expect((await readPaidOffSources(env)).size).toBe(0);
+    expect(readPaidOffSources(env).size).toBe(0);
     writeFileSync(join(root, ".ctx", "library", "fork-paid-off.json"), '{"v":1,"sources":{"a":"lots","b":-1,"c":1}}');
-    expect([...(await readPaidOffSources(env))]).toEqual([["c", 1]]);
+    expect([...readPaidOffSources(env)]).toEqual([["c", 1]]);
   });
 });

@@ -5,13 +5,13 @@
 // dropped), so the log holds between one and two generations. A writer that opened the file just before the
 // rename lands its line in the older generation, which is read too. A line that is not a record is skipped and
 // counted. This module loads no zod (a search appends through it); ./fork-log-read.ts checks lines with the schema.
-import { constants } from "node:fs";
-import { type FileHandle, open, rename, stat } from "node:fs/promises";
+// The append is synchronous: four system calls, where the promise API would start libuv's thread pool in a search
+// process that otherwise never uses it (bench/run.ts cli: milliseconds of a ~50 ms search).
+import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
+import { rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ForkLogRecord } from "../../core/library/fork-log-schema.ts";
-import { ensurePrivateDir } from "../files/atomic-write.ts";
-import { withLock } from "../files/lock.ts";
-import { notRegular } from "../files/safe-path.ts";
+import { assertNoLinkInCtxPath, notRegular } from "../files/safe-path.ts";
 import { libraryDir } from "./library-dir.ts";
 
 /** About 2,000 searches a generation (a record is ~500 bytes): months of use, read in milliseconds. */
@@ -30,20 +30,37 @@ export async function appendForkLog(
   maxBytes = MAX_LOG_BYTES,
 ): Promise<void> {
   const path = forkLogPath(env);
-  await ensurePrivateDir(libraryDir(env));
   const line = `${JSON.stringify(record)}\n`;
   let size: number;
-  const handle = await openForAppend(path);
+  const fd = await openLog(env, path);
   try {
-    await handle.write(line);
-    size = (await handle.stat()).size;
+    // One write(2) of the whole line: O_APPEND places it at the end as one piece, whoever else is appending.
+    writeSync(fd, line);
+    size = fstatSync(fd).size;
   } finally {
-    await handle.close();
+    closeSync(fd);
   }
   if (size > maxBytes) await rotate(path, maxBytes);
 }
 
+/** The log opened for appending; its folder made (0700) the first time. The folder's link check is every time's. */
+async function openLog(env: NodeJS.ProcessEnv, path: string): Promise<number> {
+  const folder = libraryDir(env);
+  assertNoLinkInCtxPath(folder);
+  try {
+    return openForAppend(path);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  // Loaded the first time only: a search appends to a folder that is there.
+  const { ensurePrivateDir } = await import("../files/atomic-write.ts");
+  await ensurePrivateDir(folder);
+  return openForAppend(path);
+}
+
 async function rotate(path: string, maxBytes: number): Promise<void> {
+  // Loaded when the log is full only, once in about two thousand searches.
+  const { withLock } = await import("../files/lock.ts");
   await withLock(path, async () => {
     // Checked again under the lock: another writer may have rotated it already.
     const info = await stat(path).catch(() => null);
@@ -52,13 +69,13 @@ async function rotate(path: string, maxBytes: number): Promise<void> {
   });
 }
 
-async function openForAppend(path: string): Promise<FileHandle> {
+function openForAppend(path: string): number {
   const flags =
     constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
-  const handle = await open(path, flags, 0o600);
-  if (!(await handle.stat()).isFile()) {
-    await handle.close();
+  const fd = openSync(path, flags, 0o600);
+  if (!fstatSync(fd).isFile()) {
+    closeSync(fd);
     throw notRegular(path);
   }
-  return handle;
+  return fd;
 }
