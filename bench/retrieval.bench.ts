@@ -15,7 +15,7 @@ import { runForkDetect } from "../src/search/fork-detect.ts";
 import { databaseOf } from "../src/search/session-index/database.ts";
 import { openSessionIndex } from "../src/search/session-index/session-index.ts";
 import { syncIndex } from "../src/search/sync/sync-index.ts";
-import { writePaidOffSources } from "../src/store/library/fork-paid-off.ts";
+import { writePaidOffSources } from "../src/store/library/fork-paid-off-write.ts";
 import { findLocomoDir, type LocomoData, type LocomoQuery, loadLocomo } from "./locomo-data.ts";
 import { buildBm25, readSessionText } from "./retrieval-bm25.ts";
 import { type QueryOutcome, summarizeByCategory } from "./retrieval-metrics.ts";
