@@ -1,6 +1,15 @@
 // Fork history over a real index of a fork made by Claude Code 2.1.330 (tests/fixtures/forks), a fork log with a
 // hostile query and a corrupt line, and the paid-off sources it leaves for search.
-import { appendFileSync, copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import {
+  appendFileSync,
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -19,6 +28,7 @@ const HOSTILE = "fix \u001b[2J\u001b]0;pwned\u0007 the\nimporter";
 
 let root: string;
 let env: NodeJS.ProcessEnv;
+let forkPath: string;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "ctx-fork-history-"));
@@ -27,7 +37,8 @@ beforeAll(async () => {
   mkdirSync(folder, { recursive: true });
   const fixtures = new URL("../../tests/fixtures/forks/", import.meta.url);
   copyFileSync(new URL("source.jsonl", fixtures), join(folder, `${SOURCE}.jsonl`));
-  copyFileSync(new URL("fork.jsonl", fixtures), join(folder, `${FORK}.jsonl`));
+  forkPath = join(folder, `${FORK}.jsonl`);
+  copyFileSync(new URL("fork.jsonl", fixtures), forkPath);
   mkdirSync(env.CTX_HOME ?? "", { recursive: true, mode: 0o700 });
   await syncIndex({ claudeDir: join(root, "claude"), dbPath: resolveIndexPath(env) });
   await appendForkLog(
@@ -74,6 +85,23 @@ describe("fork history", () => {
     await expect(loadForkHistory({ env, projectRoot: root, project: "no-such-project" })).rejects.toThrow(
       /no indexed project matches/,
     );
+  });
+
+  it("reads a fork's transcript again only when it changed", async () => {
+    await loadForkHistory({ env, projectRoot: root });
+    const cachePath = join(env.CTX_HOME ?? "", "library", "fork-outcomes.json");
+    expect(statSync(cachePath).mode & 0o777).toBe(0o600);
+    // A reading kept for the transcript as it is answers instead of the transcript: shown by planting one.
+    const cache = JSON.parse(readFileSync(cachePath, "utf8")) as { entries: Record<string, { prompts: number }> };
+    for (const entry of Object.values(cache.entries)) entry.prompts = 99;
+    writeFileSync(cachePath, JSON.stringify(cache));
+    expect((await loadForkHistory({ env, projectRoot: root })).forks[0]?.outcome.prompts).toBe(99);
+    // The transcript grows: read again.
+    appendFileSync(forkPath, "\n");
+    expect((await loadForkHistory({ env, projectRoot: root })).forks[0]?.outcome.prompts).toBe(1);
+    // A damaged cache is no cache.
+    writeFileSync(cachePath, "{");
+    expect((await loadForkHistory({ env, projectRoot: root })).forks[0]?.outcome.prompts).toBe(1);
   });
 
   it("is empty without an index or a log", async () => {

@@ -3,6 +3,7 @@
 // search. Built when a person asks (`ctx forks`, `ctx stats`) and after `ctx index`, never inside a search: it reads
 // every fork's transcript, and a search must not wait for that. Shared by the CLI and the MCP server.
 import { existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import {
   buildForkHistory,
   type ForkHistory,
@@ -12,10 +13,12 @@ import {
 } from "../core/library/fork-history.ts";
 import type { ForkLogRecord } from "../core/library/fork-log-schema.ts";
 import { createForkOutcomeReader, type ForkOwnPart } from "../core/library/fork-outcome.ts";
+import { redactText } from "../core/redact/redact.ts";
 import { selectProjects } from "../core/search/fork-query.ts";
 import { isSkipped } from "../core/transcript/entries.ts";
 import { CtxError } from "../errors.ts";
 import { readForkLog } from "../store/library/fork-log-read.ts";
+import { outcomeKey, readOutcomeCache, writeOutcomeCache } from "../store/library/fork-outcome-cache.ts";
 import { writePaidOffSources } from "../store/library/fork-paid-off-write.ts";
 import { readTranscriptEntries } from "../store/transcript/reader.ts";
 import type { ForkRecordReport, ForkStats, ForksReport } from "./fork-history-schema.ts";
@@ -23,6 +26,9 @@ import { formatForks } from "./fork-history-text.ts";
 import { resolveIndexPath } from "./paths.ts";
 import { readForkedSessions } from "./session-index/lineage.ts";
 import { openSessionIndex } from "./session-index/session-index.ts";
+
+/** Fork transcripts read at once: enough to overlap their reads, few enough for any descriptor limit. */
+const TRANSCRIPTS_AT_ONCE = 4;
 
 export interface ForkHistoryRequest {
   env: NodeJS.ProcessEnv;
@@ -39,7 +45,10 @@ export async function loadForkHistory(request: ForkHistoryRequest): Promise<Fork
   const log = await readForkLog(request.env);
   const dbPath = resolveIndexPath(request.env);
   const { forked, projects } = readIndexedForks(dbPath);
-  const indexed = await Promise.all(forked.map((fork) => withOwnPart(fork, log.records)));
+  const cache = await readOutcomeCache(request.env);
+  const kept = new Map<string, ForkOwnPart>();
+  const indexed = await mapInTurns(forked, TRANSCRIPTS_AT_ONCE, (fork) => withOwnPart(fork, log.records, cache, kept));
+  await writeOutcomeCache(request.env, kept);
   // The lift is learnt from every fork, whatever this listing's filters.
   await writePaidOffSources(request.env, paidOffBySource(buildForkHistory(log.records, indexed).forks));
   let shown = indexed;
@@ -80,10 +89,12 @@ function readIndexedForks(dbPath: string): {
   }
 }
 
-/** The fork with its own part read from its transcript (null when the transcript is gone or unreadable). */
+/** The fork with its own part: from the cache when its transcript is unchanged, else read (null when it is gone). */
 async function withOwnPart(
   fork: IndexedFork & { path: string | null },
   records: readonly ForkLogRecord[],
+  cache: ReadonlyMap<string, ForkOwnPart>,
+  kept: Map<string, ForkOwnPart>,
 ): Promise<IndexedFork> {
   const points = new Set<string>();
   for (const record of records) {
@@ -94,11 +105,15 @@ async function withOwnPart(
     }
   }
   const { path, ...rest } = fork;
-  return { ...rest, own: path === null ? null : await readOwnPart(path, fork.sessionId, points) };
+  const info = path === null ? null : await stat(path).catch(() => null);
+  if (path === null || info === null || !info.isFile()) return { ...rest, own: null };
+  const key = outcomeKey(path, info.size, info.mtimeMs, points);
+  const own = cache.get(key) ?? (await readOwnPart(path, fork.sessionId, points));
+  if (own !== null) kept.set(key, own);
+  return { ...rest, own };
 }
 
 async function readOwnPart(path: string, sessionId: string, points: ReadonlySet<string>): Promise<ForkOwnPart | null> {
-  if (!existsSync(path)) return null;
   const reader = createForkOutcomeReader(sessionId, points);
   try {
     for await (const line of readTranscriptEntries(path)) if (!isSkipped(line.entry)) reader.add(line.entry);
@@ -106,7 +121,23 @@ async function readOwnPart(path: string, sessionId: string, points: ReadonlySet<
     // Unreadable now (removed meanwhile, permissions): the outcome is unknown, the fork still listed.
     return null;
   }
-  return reader.finish();
+  const own = reader.finish();
+  // Redacted here: the reading is kept (./store/library/fork-outcome-cache.ts) and shown.
+  return { ...own, filesModified: own.filesModified.map((file) => redactText(file).text) };
+}
+
+/** `work` over `items` with at most `width` running at once; results in the items' order. */
+async function mapInTurns<T, R>(items: readonly T[], width: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const at = next++;
+      results[at] = await work(items[at] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(width, items.length) }, worker));
+  return results;
 }
 
 function toReport(fork: ForkRecord): ForkRecordReport {
