@@ -1,6 +1,6 @@
 // `ctx forks` and the `forks` section of `ctx stats` in-process: JSON and text from an index of a fork made by Claude
 // Code 2.1.330 and a fork log, a bad `--since` and an unknown `--project` refused with their hints.
-import { copyFileSync, mkdirSync, mkdtempSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -66,5 +66,15 @@ describe("ctx stats", () => {
     expect(report.forks).toMatchObject({ searches: 1, successRate: 1, forks: 1, verdicts: { "paid-off": 1 } });
     const text = await runCliCaptured(["stats"], { cwd: root, env });
     expect(text.stdout).toContain("forks (ctx forks lists them)");
+  });
+
+  it("says why when the fork log cannot be read (a link)", async () => {
+    const other = { ...env, CTX_HOME: join(root, "other-home") };
+    mkdirSync(join(root, "other-home", "library"), { recursive: true, mode: 0o700 });
+    writeFileSync(join(root, "elsewhere.jsonl"), "");
+    symlinkSync(join(root, "elsewhere.jsonl"), join(root, "other-home", "library", "fork-log.jsonl"));
+    const failure = await rejectedCtxError(runCliCaptured(["stats", "--json"], { cwd: root, env: other }));
+    expect(failure.code).toBe("UNSAFE_PATH");
+    expect(failure.message).toContain("symbolic link");
   });
 });

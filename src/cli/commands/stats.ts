@@ -25,12 +25,21 @@ export function registerStatsCommand(program: Command, ctx: CliContext): void {
     .option("--json", "print JSON for scripts")
     .action(async (options: { json?: boolean }) => {
       const report = readIndexStats(resolveIndexPath(ctx.env));
-      const forks = await readForkStats(ctx);
+      // Fork history reads ctx's own log: a log it cannot read (a link, a pipe) leaves `forks` null and is the error
+      // after the index's figures, which are printed all the same.
+      let forks: ForkStats | null = null;
+      let forksFailure: unknown = null;
+      try {
+        forks = await readForkStats(ctx);
+      } catch (error) {
+        forksFailure = error;
+      }
       ctx.out(
         options.json === true
           ? formatJson({ ...report, forks })
-          : `${formatIndexStats(report)}\nforks (ctx forks lists them)\n${formatForkStats(forks)}`,
+          : `${formatIndexStats(report)}${forks === null ? "" : `\nforks (ctx forks lists them)\n${formatForkStats(forks)}`}`,
       );
+      if (forksFailure !== null) throw forksFailure;
       // The figures are printed either way (they may still help); a damaged file is an error to act on.
       if (report.exists && report.integrity !== "ok") {
         throw new CtxError("INDEX_CORRUPT", `the session index ${report.path} is damaged: ${report.integrity}`, {

@@ -3,6 +3,7 @@
 import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
 import { type ForkLogRecord, ForkLogRecordSchema } from "../../core/library/fork-log-schema.ts";
+import { CtxError } from "../../errors.ts";
 import { notRegular } from "../files/safe-path.ts";
 import { forkLogPath, olderPath } from "./fork-log.ts";
 
@@ -51,7 +52,13 @@ async function readRegular(path: string): Promise<string | null> {
   try {
     handle = await open(path, constants.O_RDONLY | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0));
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return null;
+    if (code === "ELOOP") {
+      throw new CtxError("UNSAFE_PATH", `${path} is a symbolic link; ctx never reads its fork log through one`, {
+        hint: "remove the link: the next search starts a new log",
+      });
+    }
     throw error;
   }
   try {

@@ -11,6 +11,7 @@ import { closeSync, constants, fstatSync, openSync, writeSync } from "node:fs";
 import { rename, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { ForkLogRecord } from "../../core/library/fork-log-schema.ts";
+import { CtxError } from "../../errors.ts";
 import { assertNoLinkInCtxPath, notRegular } from "../files/safe-path.ts";
 import { libraryDir } from "./library-dir.ts";
 
@@ -72,7 +73,15 @@ async function rotate(path: string, maxBytes: number): Promise<void> {
 function openForAppend(path: string): number {
   const flags =
     constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_NOFOLLOW | (constants.O_NONBLOCK ?? 0);
-  const fd = openSync(path, flags, 0o600);
+  let fd: number;
+  try {
+    fd = openSync(path, flags, 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
+    throw new CtxError("UNSAFE_PATH", `${path} is a symbolic link; ctx never writes its fork log through one`, {
+      hint: "remove the link: the next search starts a new log",
+    });
+  }
   if (!fstatSync(fd).isFile()) {
     closeSync(fd);
     throw notRegular(path);
