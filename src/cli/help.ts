@@ -129,6 +129,18 @@ export const COMMANDS = {
     term: "fork [options] <session-id>",
     description: "fork a session, yours or a teammate's: print or run `claude --resume <id> --fork-session`",
   },
+  export: {
+    group: "Find a session",
+    term: "export [options] <id...>",
+    description:
+      "write sessions (transcripts, subagents, metadata, your tags and notes) to one redacted, checksummed bundle",
+  },
+  import: {
+    group: "Find a session",
+    term: "import [options] <file>",
+    description:
+      "place a bundle's sessions into Claude Code's folder for your checkout, and print their resume commands",
+  },
   embed: {
     group: "Find a session",
     term: "embed [options]",
@@ -239,6 +251,11 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "ctx fork <session-id> --at <message-uuid> --print",
     "ctx fork <teammate's session-id> --checkout ~/src/app",
     "ctx fork <session-id> --json | jq -r .forkCommand",
+  ],
+  export: ["ctx export <session-id> --out auth-fix.ctxbundle", "ctx export <id> <id> --out ~/handoff.ctxbundle --json"],
+  import: [
+    "ctx import auth-fix.ctxbundle",
+    "ctx import auth-fix.ctxbundle --checkout ~/src/app --json | jq -r '.sessions[].resumeCommand'",
   ],
   index: ["ctx index", "ctx index --claude-dir ~/other-machine/.claude --full"],
   stats: ["ctx stats"],

@@ -31,6 +31,8 @@ const COMMAND_MODULES: Record<CommandName, () => Promise<Register>> = {
   reindex: async () => (await import("./commands/reindex.ts")).registerReindexCommand,
   search: async () => (await import("./commands/search.ts")).registerSearchCommand,
   fork: async () => (await import("./commands/fork.ts")).registerForkCommand,
+  export: async () => (await import("./commands/export.ts")).registerExportCommand,
+  import: async () => (await import("./commands/import.ts")).registerImportCommand,
   embed: async () => (await import("./commands/embed.ts")).registerEmbedCommand,
   "context-stats": async () => (await import("./commands/context-stats.ts")).registerContextStatsCommand,
   statusline: async () => (await import("./commands/statusline.ts")).registerStatusLineCommand,

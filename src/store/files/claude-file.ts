@@ -1,11 +1,11 @@
-// Writing into Claude Code's own folder (`ctx archive restore`, `ctx fork` of a teammate's session): it is the
+// Writing into Claude Code's own folder (`ctx archive restore`, `ctx fork` of a teammate's session, `ctx import`): it is the
 // person's folder, not ctx's and not a repository. What is already at a target is looked at first: only a regular
 // file counts, one with the same bytes is left alone, a different one is never replaced unless the caller says so.
 // A file is written to a temp name beside its target (opened O_NOFOLLOW, 0600), then put in place: renamed over
 // the target when replacing is allowed, else linked to it, which fails when something appeared there meanwhile.
 import { createHash } from "node:crypto";
 import { constants } from "node:fs";
-import { link, lstat, mkdir, open, unlink, utimes } from "node:fs/promises";
+import { type FileHandle, link, lstat, mkdir, open, rename, unlink, utimes } from "node:fs/promises";
 import { dirname } from "node:path";
 import { CtxError } from "../../errors.ts";
 import { openRegularFile } from "./open-regular.ts";
@@ -60,17 +60,59 @@ export function claudeTempPath(target: string, purpose: string): string {
  * appeared at the target after it was looked at; the temp file is removed whatever happens.
  */
 export async function writeNewClaudeFile(target: string, data: Uint8Array, now: Date): Promise<void> {
+  await putClaudeFile(target, "fork", now, false, async (handle) => {
+    for (let at = 0; at < data.length; ) at += (await handle.write(data, at, data.length - at)).bytesWritten;
+  });
+}
+
+/**
+ * Copies the file at `source` (ctx's own staged copy, read in pieces) to `target`, dated `now`: a new file as
+ * writeNewClaudeFile writes one, or, with `replace` (the person's --force, after claudeTargetState said
+ * "different"), renamed over what is there.
+ */
+export async function copyToClaudeFile(
+  target: string,
+  source: string,
+  now: Date,
+  options: { replace: boolean },
+): Promise<void> {
+  await putClaudeFile(target, "import", now, options.replace, async (handle) => {
+    const from = await openRegularFile(source, { noFollow: true });
+    if (from === null) throw Object.assign(new Error(`ENOENT: no such file, open '${source}'`), { code: "ENOENT" });
+    try {
+      for await (const chunk of from.createReadStream({ autoClose: false, highWaterMark: 1 << 20 })) {
+        const piece = chunk as Buffer;
+        for (let at = 0; at < piece.length; ) at += (await handle.write(piece, at, piece.length - at)).bytesWritten;
+      }
+    } finally {
+      await from.close();
+    }
+  });
+}
+
+/** The temp file written by `fill`, synced and dated, then linked to the target (or renamed over it: `replace`). */
+async function putClaudeFile(
+  target: string,
+  purpose: string,
+  now: Date,
+  replace: boolean,
+  fill: (handle: FileHandle) => Promise<void>,
+): Promise<void> {
   await mkdir(dirname(target), { recursive: true, mode: 0o700 });
-  const temp = claudeTempPath(target, "fork");
+  const temp = claudeTempPath(target, purpose);
   try {
     const handle = await open(temp, CLAUDE_WRITE_FLAGS, 0o600);
     try {
-      for (let at = 0; at < data.length; ) at += (await handle.write(data, at, data.length - at)).bytesWritten;
+      await fill(handle);
       await handle.sync();
     } finally {
       await handle.close();
     }
     await utimes(temp, now, now);
+    if (replace) {
+      await rename(temp, target);
+      return;
+    }
     await link(temp, target).catch((error: NodeJS.ErrnoException) => {
       if (error.code !== "EEXIST") throw error;
       throw new CtxError("CONFLICT", `${target} appeared while ctx was writing it`, {
