@@ -62,7 +62,10 @@ describe("exportSessions", () => {
     const texts = new Map<string, string[]>();
     let current: string[] = [];
     const read = await readBundle(options.out, DEFAULT_BUNDLE_LIMITS, {
-      open: async (name) => void texts.set(name, (current = [])),
+      open: async (name) => {
+        current = [];
+        texts.set(name, current);
+      },
       write: async (chunk) => void current.push(Buffer.from(chunk).toString("latin1")),
       close: async () => undefined,
     });

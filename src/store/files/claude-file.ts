@@ -37,18 +37,34 @@ export async function claudeTargetState(
 
 /** A regular file's SHA-256 (hex), read in pieces, never through a link. */
 export async function sha256OfRegularFile(path: string): Promise<string> {
+  const hash = createHash("sha256");
+  await readInPieces(path, async (piece) => {
+    hash.update(piece);
+  });
+  return hash.digest("hex");
+}
+
+/**
+ * Hands a regular file's bytes (never through a link) to `use` a piece at a time, in one reused buffer: a stream's
+ * fresh buffer per piece is garbage V8 collects late, tens of MiB of a large transcript at once (bench/run.ts bundle).
+ */
+async function readInPieces(path: string, use: (piece: Buffer) => Promise<void>): Promise<void> {
   const handle = await openRegularFile(path, { noFollow: true });
   if (handle === null) throw Object.assign(new Error(`ENOENT: no such file, open '${path}'`), { code: "ENOENT" });
   try {
-    const hash = createHash("sha256");
-    for await (const chunk of handle.createReadStream({ autoClose: false, highWaterMark: 1 << 20 })) {
-      hash.update(chunk as Buffer);
+    const buffer = Buffer.allocUnsafe(PIECE_BYTES);
+    for (let position = 0; ; ) {
+      const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
+      if (bytesRead === 0) return;
+      position += bytesRead;
+      await use(buffer.subarray(0, bytesRead));
     }
-    return hash.digest("hex");
   } finally {
     await handle.close();
   }
 }
+
+const PIECE_BYTES = 1 << 20;
 
 /** The temp name a file for `target` is written to before it is put in place. */
 export function claudeTempPath(target: string, purpose: string): string {
@@ -77,16 +93,9 @@ export async function copyToClaudeFile(
   options: { replace: boolean },
 ): Promise<void> {
   await putClaudeFile(target, "import", now, options.replace, async (handle) => {
-    const from = await openRegularFile(source, { noFollow: true });
-    if (from === null) throw Object.assign(new Error(`ENOENT: no such file, open '${source}'`), { code: "ENOENT" });
-    try {
-      for await (const chunk of from.createReadStream({ autoClose: false, highWaterMark: 1 << 20 })) {
-        const piece = chunk as Buffer;
-        for (let at = 0; at < piece.length; ) at += (await handle.write(piece, at, piece.length - at)).bytesWritten;
-      }
-    } finally {
-      await from.close();
-    }
+    await readInPieces(source, async (piece) => {
+      for (let at = 0; at < piece.length; ) at += (await handle.write(piece, at, piece.length - at)).bytesWritten;
+    });
   });
 }
 
