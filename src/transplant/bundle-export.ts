@@ -49,7 +49,6 @@ export interface ExportOptions {
 }
 
 interface SessionToExport {
-  row: StoredSession & { path: string };
   session: Omit<BundleSession, "files">;
   files: Array<{ name: string; path: string }>;
 }
@@ -155,7 +154,6 @@ async function sessionsToExport(ids: readonly string[], options: ExportOptions):
     const family = lineage.get(id);
     const annotation = annotations.get(id);
     out.push({
-      row: { ...row, path: row.path },
       session: {
         id,
         title: row.title,

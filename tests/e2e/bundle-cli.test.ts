@@ -16,6 +16,7 @@ import { open } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { ExportReportSchema, ImportReportSchema } from "../../src/transplant/bundle-report.ts";
 import { transcriptIn, writeTestBundle } from "../helpers/bundle-files.ts";
 import { FIXTURE, LONG_SESSION } from "../helpers/claude-projects.ts";
 import { createGitCheckout, SPOTTER_CWD } from "../helpers/team-checkout.ts";
@@ -60,7 +61,11 @@ describe("ctx export / ctx import (built binary)", () => {
       timeoutMs: 60_000,
     });
     expect(exported.code, exported.stderr).toBe(0);
-    expect(JSON.parse(exported.stdout).sessions.map((s: { files: number }) => s.files)).toEqual([3, 1]);
+    const exportReport = ExportReportSchema.parse(JSON.parse(exported.stdout));
+    expect(exportReport.sessions.map((s) => [s.sessionId, s.files])).toEqual([
+      [LONG_SESSION, 3],
+      [shortId, 1],
+    ]);
     expect(statSync(bundle).mode & 0o777).toBe(0o600);
 
     const imported = await runCtx(["import", bundle], { cwd: repoB, env: machineB, timeoutMs: 60_000 });
@@ -80,10 +85,8 @@ describe("ctx export / ctx import (built binary)", () => {
     ]);
 
     const again = await runCtx(["import", bundle, "--json"], { cwd: repoB, env: machineB });
-    expect(JSON.parse(again.stdout).sessions.map((s: { outcome: string }) => s.outcome)).toEqual([
-      "unchanged",
-      "unchanged",
-    ]);
+    const importReport = ImportReportSchema.parse(JSON.parse(again.stdout));
+    expect(importReport.sessions.map((s) => s.outcome)).toEqual(["unchanged", "unchanged"]);
 
     expect((await runCtx(["index", "--json"], { cwd: repoB, env: machineB })).code).toBe(0);
     const stats = JSON.parse((await runCtx(["stats", "--json"], { cwd: repoB, env: machineB })).stdout);
