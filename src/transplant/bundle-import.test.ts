@@ -189,6 +189,14 @@ describe("a hostile bundle is refused whole, nothing written", () => {
     expect(await refused()).toMatch(/not a ctx session bundle's/);
   });
 
+  it("a manifest nested deep", async () => {
+    let deep: unknown = "x";
+    // As deep as the msgpack encoder goes (100): past the reader's 64.
+    for (let i = 0; i < 90; i++) deep = [deep];
+    await writeTestBundle(bundle, sound(), (manifest) => ({ ...manifest, extra: deep }));
+    expect(await refused()).toMatch(/nested more than 64 deep/);
+  });
+
   it("a file that is not a bundle, and a missing one", async () => {
     writeFileSync(bundle, "just text\n");
     expect(await refused()).toMatch(/not a ctx container/);
