@@ -124,6 +124,11 @@ export const COMMANDS = {
     term: "search [options] <query...>",
     description: "find the past sessions closest to a task, with the command that forks each",
   },
+  show: {
+    group: "Find a session",
+    term: "show [options] <session-id>",
+    description: "read a session before forking it: its record, lineage, then prompts, replies, tools and files",
+  },
   fork: {
     group: "Find a session",
     term: "fork [options] <session-id>",
@@ -245,6 +250,11 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'ctx search "start the phoenix server in the background"',
     'ctx search "flaky login test" --project this --since 3w',
     "ctx search \"retry helper\" --json | jq -r '.results[0].forkCommand'",
+  ],
+  show: [
+    "ctx show 4d5611e5",
+    "ctx show <session-id> --at <message-uuid>",
+    "ctx show <session-id> --json | jq -r '.exchanges[].prompt'",
   ],
   fork: [
     "ctx fork <session-id>",

@@ -30,6 +30,7 @@ const COMMAND_MODULES: Record<CommandName, () => Promise<Register>> = {
   stats: async () => (await import("./commands/stats.ts")).registerStatsCommand,
   reindex: async () => (await import("./commands/reindex.ts")).registerReindexCommand,
   search: async () => (await import("./commands/search.ts")).registerSearchCommand,
+  show: async () => (await import("./commands/show.ts")).registerShowCommand,
   fork: async () => (await import("./commands/fork.ts")).registerForkCommand,
   export: async () => (await import("./commands/export.ts")).registerExportCommand,
   import: async () => (await import("./commands/import.ts")).registerImportCommand,
