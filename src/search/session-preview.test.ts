@@ -1,0 +1,120 @@
+// A session's preview from a real index of the fixture transcripts: finding it by the start of its id, its
+// transcript streamed exchange by exchange, its subagents, and damage: a malformed line, a line cut short, a
+// transcript that is gone.
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LONG_SESSION, layOutClaudeDir, SPOTTER_PROJECT } from "../../tests/helpers/claude-projects.ts";
+import { rejectedCtxError, thrownCtxError } from "../../tests/helpers/ctx-error.ts";
+import type { PreviewExchange } from "../core/library/preview.ts";
+import {
+  boundedPreviewOf,
+  openIndexForPreview,
+  previewTextFor,
+  readSessionPreview,
+  resolveSessionId,
+} from "./session-preview.ts";
+import type { SessionIndex } from "./session-index/session-index.ts";
+import { syncIndex } from "./sync/sync-index.ts";
+
+const root = mkdtempSync(join(tmpdir(), "ctx-preview-"));
+const claudeDir = layOutClaudeDir(root);
+const spotter = join(claudeDir, "projects", SPOTTER_PROJECT);
+const env = { HOME: join(root, "home"), CTX_HOME: join(root, "ctx-home") };
+const dbPath = join(root, "ctx-home", "index.db");
+let index: SessionIndex;
+
+beforeAll(async () => {
+  // Two more copies of the short session, to be damaged and removed after indexing.
+  const short = readFileSync(join(spotter, "short.jsonl"), "utf8");
+  writeFileSync(join(spotter, "damaged.jsonl"), short);
+  writeFileSync(join(spotter, "gone.jsonl"), short);
+  await syncIndex({ claudeDir, dbPath });
+  index = openIndexForPreview(env);
+});
+afterAll(() => index?.close());
+
+describe("resolveSessionId", () => {
+  it("finds a session by its whole id or a unique start of it", () => {
+    expect(resolveSessionId(index, LONG_SESSION)).toBe(LONG_SESSION);
+    expect(resolveSessionId(index, "4d56")).toBe(LONG_SESSION);
+    expect(resolveSessionId(index, "  tool_h ")).toBe("tool_heavy");
+  });
+
+  it("says so for an unknown, an ambiguous and an empty id; `%` and `_` are plain characters", () => {
+    expect(() => resolveSessionId(index, "zzz")).toThrow('no indexed session has an id starting with "zzz"');
+    expect(() => resolveSessionId(index, "%")).toThrow(/no indexed session/);
+    expect(() => resolveSessionId(index, "_")).toThrow(/no indexed session/);
+    const ambiguous = thrownCtxError(() => resolveSessionId(index, "s"));
+    expect(ambiguous).toMatchObject({ code: "USAGE", hint: "give more of the id" });
+    expect(ambiguous.message).toContain("short, subagent");
+    expect(() => resolveSessionId(index, " ")).toThrow("the session id is empty");
+  });
+});
+
+describe("readSessionPreview", () => {
+  it("hands each exchange on as it closes, then the subagents the index knows", async () => {
+    const seen: number[] = [];
+    let headerFirst = false;
+    const preview = await readSessionPreview(index, LONG_SESSION, {
+      keepExchanges: false,
+      onHeader: () => {
+        headerFirst = seen.length === 0;
+      },
+      onExchange: (exchange) => {
+        seen.push(exchange.number);
+      },
+    });
+    expect(headerFirst).toBe(true);
+    expect(seen).toEqual([1, 2, 3]);
+    expect(preview.exchanges).toEqual([]);
+    expect(preview.header).toMatchObject({ sessionId: LONG_SESSION, branch: "spotter-dov", messageCount: 142 });
+    // The compaction summariser's transcript is not indexed: one subagent.
+    expect(preview.subagents.transcripts).toBe(1);
+    expect(preview.read).toEqual({ transcript: "read", linesSkipped: 0, atFound: null });
+  });
+
+  it("marks the --at exchange", async () => {
+    const all = await readSessionPreview(index, LONG_SESSION);
+    const at = (all.exchanges[1] as PreviewExchange).uuid;
+    const marked = await readSessionPreview(index, LONG_SESSION, { atUuid: at });
+    expect(marked.exchanges.map((exchange) => exchange.matched)).toEqual([false, true, false]);
+    expect(marked.read.atFound).toBe(true);
+  });
+
+  it("skips and counts a malformed line and a line cut short, and shows the rest", async () => {
+    const path = join(spotter, "damaged.jsonl");
+    const lines = readFileSync(path, "utf8").split("\n");
+    lines.splice(1, 0, '{"type":"assistant","message":{"content":[{"type":"text"');
+    writeFileSync(path, lines.join("\n"));
+    appendFileSync(path, '{"type":"user","message":{"role":"user","content":"cut sh');
+    const preview = await readSessionPreview(index, "damaged");
+    expect(preview.read.linesSkipped).toBe(2);
+    expect(preview.exchanges.length).toBe(1);
+    expect((preview.exchanges[0] as PreviewExchange).prompt).not.toBe("");
+  });
+
+  it("shows the index's record when the transcript is gone", async () => {
+    rmSync(join(spotter, "gone.jsonl"));
+    const preview = await readSessionPreview(index, "gone");
+    expect(preview.read.transcript).toBe("missing");
+    expect(preview.exchanges).toEqual([]);
+    expect(preview.header.title).not.toBe("");
+    expect(await boundedPreviewOf(index, "gone")).toContain("the transcript is gone");
+  });
+});
+
+describe("previewTextFor", () => {
+  it("is a few KB at most, found by the start of the id", async () => {
+    const text = await previewTextFor("4d5611", { env });
+    expect(Buffer.byteLength(text)).toBeLessThanOrEqual(3_000);
+    expect(text).toContain(`session   ${LONG_SESSION}`);
+    expect(text).toContain("── 1 ·");
+  });
+
+  it("says there is no index yet", async () => {
+    const error = await rejectedCtxError(previewTextFor("4d56", { env: { CTX_HOME: join(root, "nothing") } }));
+    expect(error).toMatchObject({ code: "NOT_FOUND", hint: "run `ctx index` first" });
+  });
+});
