@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LONG_SESSION, layOutClaudeDir, SPOTTER_PROJECT } from "../../tests/helpers/claude-projects.ts";
 import { rejectedCtxError, thrownCtxError } from "../../tests/helpers/ctx-error.ts";
 import type { PreviewExchange } from "../core/library/preview.ts";
+import type { SessionIndex } from "./session-index/session-index.ts";
 import {
   boundedPreviewOf,
   openIndexForPreview,
@@ -15,7 +16,6 @@ import {
   readSessionPreview,
   resolveSessionId,
 } from "./session-preview.ts";
-import type { SessionIndex } from "./session-index/session-index.ts";
 import { syncIndex } from "./sync/sync-index.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ctx-preview-"));
