@@ -1,15 +1,17 @@
 // `ctx show` through the built binary over a copy of the fixture sessions: piped output (whole, never paged), --json
 // checked against its schema, --at marking what a search matched, ids that are unknown or ambiguous, and a
 // transcript holding escape sequences, which reach the terminal escaped.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { dirname, join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SessionPreviewSchema } from "../../src/core/library/preview-schema.ts";
 import { LONG_SESSION } from "../helpers/claude-projects.ts";
+import { missingTool } from "../helpers/required-tool.ts";
 import { writeSampleClaudeDir } from "../helpers/sample-claude-dir.ts";
 import { assistantText, userPrompt } from "../helpers/transcript-lines.ts";
-import { runCtx } from "./ctx-process.ts";
+import { CTX_BIN, runCtx } from "./ctx-process.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ctx-show-e2e-"));
 const claudeDir = join(root, "claude");
@@ -27,7 +29,7 @@ const ESC = String.fromCharCode(0x1b);
 
 beforeAll(async () => {
   writeSampleClaudeDir(claudeDir);
-  writeFileSync(pager, `#!/bin/sh\ntouch '${pagerMark}'\ncat\n`);
+  writeFileSync(pager, `#!/bin/sh\ncat > '${pagerMark}'\n`);
   chmodSync(pager, 0o755);
   const folder = join(claudeDir, "projects", "-hostile");
   mkdirSync(folder, { recursive: true });
@@ -90,5 +92,42 @@ describe("ctx show (built binary)", () => {
     expect(run.stdout).toContain("> \\u001b]52;c;cHduZWQ=\\u001b\\ tune the zephyr\n> ── 2 · ▶ matched ──\n");
     expect(run.stdout).toContain("  done \\u001b[2J");
     expect(run.stdout.split("\n").filter((line) => line.startsWith("── "))).toHaveLength(1);
+  });
+});
+
+const hasTmux = missingTool("tmux", spawnSync("tmux", ["-V"]).status === 0, "apt-get install -y tmux") === null;
+const socket = `ctx-show-test-${process.pid}`;
+const tmux = (...args: string[]) => spawnSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { encoding: "utf8" });
+afterAll(() => {
+  if (hasTmux) tmux("kill-server");
+});
+
+/** Runs `ctx show` with a terminal as its stdout (tmux), then waits for it to end. */
+async function showOnTerminal(name: string, args: string[]): Promise<string> {
+  const script = join(root, `${name}.sh`);
+  const exports = Object.entries({ ...env, PATH: `${dirname(process.execPath)}:/usr/bin:/bin`, TERM: "xterm-256color" })
+    .map(([key, value]) => `export ${key}='${value}'`)
+    .join("\n");
+  writeFileSync(script, `${exports}\nnode '${CTX_BIN}' ${args.join(" ")}\necho "EXIT=$?"\nsleep 60\n`);
+  expect(tmux("new-session", "-d", "-x", "160", "-y", "50", "-s", name, `bash ${script}`).status).toBe(0);
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const shown = tmux("capture-pane", "-p", "-J", "-t", name).stdout;
+    if (shown.includes("EXIT=")) return shown;
+    if (Date.now() > deadline) throw new Error(`ctx show never ended:\n${shown}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe.skipIf(!hasTmux)("ctx show on a terminal", () => {
+  it("pages through $PAGER, the text sanitized; --no-pager prints it to the terminal", async () => {
+    expect(await showOnTerminal("paged", ["show", HOSTILE])).toContain("EXIT=0");
+    const paged = readFileSync(pagerMark, "utf8");
+    expect(paged).toContain("> \\u001b]52;c;cHduZWQ=\\u001b\\ tune the zephyr\n");
+    expect(paged).not.toContain(ESC);
+
+    const direct = await showOnTerminal("direct", ["show", HOSTILE, "--no-pager"]);
+    expect(direct).toContain("tune the zephyr");
+    expect(direct).toContain("EXIT=0");
   });
 });
