@@ -114,14 +114,32 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
 }
 
 async function pickAndAct(ctx: CliContext, query: string, candidates: readonly ForkCandidate[]): Promise<void> {
-  const { actOnFork, findClipboardTool, pickForkCandidate } = await import("../search-picker.ts");
+  const [{ actOnFork, findClipboardTool, pickForkCandidate, PANE_LINES }, preview] = await Promise.all([
+    import("../search-picker.ts"),
+    import("../../search/session-preview.ts"),
+  ]);
   const terminal = ctx.terminal as NonNullable<CliContext["terminal"]>;
   const clipboard = findClipboardTool(ctx.env, process.platform);
-  const pick = await pickForkCandidate(query, candidates, {
-    input: terminal.input as Readable,
-    output: terminal.output as Writable,
-    clipboard,
-  });
+  // The picker's pane: each local session's preview, read from its transcript while the person looks at the list.
+  const index = preview.openIndexForPreview(ctx.env);
+  let pick: Awaited<ReturnType<typeof pickForkCandidate>>;
+  try {
+    pick = await pickForkCandidate(query, candidates, {
+      input: terminal.input as Readable,
+      output: terminal.output as Writable,
+      clipboard,
+      preview: (candidate) =>
+        candidate.team !== undefined && !candidate.team.local
+          ? Promise.resolve(null)
+          : preview.boundedPreviewOf(index, candidate.sessionId, {
+              atUuid: candidate.matchUuid ?? null,
+              maxBytes: PANE_LINES * 160,
+              brief: true,
+            }),
+    });
+  } finally {
+    index.close();
+  }
   if (pick === null) {
     ctx.err("ctx: nothing picked\n");
     ctx.setExitCode(130);

@@ -74,6 +74,10 @@ export const ForkCandidateSchema = z.object({
   chainQuality: z.number(),
   /** Set on a session from the team server. */
   team: z.optional(TeamOriginSchema),
+  /** The uuid of the best-matching chunk's last line (`ctx show <id> --at <it>` marks it); null when unknown. */
+  matchUuid: z.optional(z.nullable(z.string())),
+  /** A bounded preview of the session as text (docs/preview.md), when the search asked for one (`preview`). */
+  sessionPreview: z.optional(z.string()),
 });
 export type ForkCandidate = z.infer<typeof ForkCandidateSchema>;
 

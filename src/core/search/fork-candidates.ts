@@ -112,6 +112,7 @@ export function toForkCandidate(
     forks: ranked.lineage?.forks ?? [],
     chainQuality: ranked.components.chainQuality,
     ...(ranked.team === undefined ? {} : { team: ranked.team }),
+    matchUuid: ranked.bestChunk.lastUuid ?? null,
   };
 }
 
@@ -165,6 +166,7 @@ function toTeamCandidate(ranked: RankedSession, rank: number, now: number, weak:
     forks: [],
     chainQuality: ranked.components.chainQuality,
     team,
+    matchUuid: atUuid,
   };
 }
 
@@ -263,6 +265,16 @@ export function renderForkCandidates(query: string, candidates: readonly ForkCan
     if (candidate.forkCommand !== "") block.push(`   fork: ${candidate.forkCommand}`);
     if (candidate.forkAtCommand !== null) block.push(`   fork at the match: ${candidate.forkAtCommand}`);
     if (candidate.inSessionCommand !== "") block.push(`   in Claude Code: ${candidate.inSessionCommand}`);
+    if (candidate.sessionPreview !== undefined) {
+      // Indented under its candidate: no line of a session's preview can pass for a line of the list.
+      block.push(
+        "   session preview:",
+        ...candidate.sessionPreview
+          .trimEnd()
+          .split("\n")
+          .map((line) => `      ${line}`),
+      );
+    }
     lines.push("", `${candidate.rank}. ${candidate.topic}`, ...block);
   }
   if (strong.length === 0) {
