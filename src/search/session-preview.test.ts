@@ -75,6 +75,12 @@ describe("readSessionPreview", () => {
     expect(preview.read).toEqual({ transcript: "read", linesSkipped: 0, atFound: null });
   });
 
+  it("counts the files an old transcript's inline subagent lines wrote as the subagents'", async () => {
+    const preview = await readSessionPreview(index, resolveSessionId(index, "fe5e1c67"));
+    expect(preview.subagents.transcripts).toBe(0);
+    expect(preview.subagents.files).toContain("/path/to/Demo/components/TodoItem.tsx");
+  });
+
   it("marks the --at exchange", async () => {
     const all = await readSessionPreview(index, LONG_SESSION);
     const at = (all.exchanges[1] as PreviewExchange).uuid;

@@ -105,10 +105,16 @@ export async function readSessionPreview(
     if (keep) exchanges.push(exchange);
   };
   const builder = createPreviewBuilder({ atUuid: options.atUuid ?? null });
+  const subagentPaths = subagentFilesOf(index, sessionId);
+  const subagents = { transcripts: subagentPaths.length, files: [] as string[], filesOmitted: 0 };
   const read = header.transcriptPath === null ? null : readTranscriptEntries(header.transcriptPath);
   if (read !== null) {
     for await (const line of read) {
       if (isSkipped(line.entry)) continue;
+      // An old transcript keeps its subagents' lines inline (isSidechain): what they wrote counts as theirs.
+      if ((line.entry.type === "assistant" || line.entry.type === "user") && line.entry.isSidechain === true) {
+        addSubagentEntry(subagents, line.entry);
+      }
       const closed = builder.add(line.entry);
       if (closed !== null) await hand(closed);
       if (options.stopped?.() === true) break;
@@ -116,8 +122,6 @@ export async function readSessionPreview(
   }
   await hand(builder.finish());
   const missing = read === null || read.stats.fileSize === null;
-  const subagentPaths = subagentFilesOf(index, sessionId);
-  const subagents = { transcripts: subagentPaths.length, files: [] as string[], filesOmitted: 0 };
   for (const path of subagentPaths) {
     for await (const line of readTranscriptEntries(path)) {
       if (!isSkipped(line.entry)) addSubagentEntry(subagents, line.entry);
