@@ -168,7 +168,7 @@ export function writtenPath(name: string | undefined, input: unknown): string | 
   if (name === undefined || !WRITING_TOOLS.has(name) || input === null || typeof input !== "object") return null;
   const record = input as Record<string, unknown>;
   const path = record.file_path ?? record.notebook_path;
-  return typeof path === "string" && path.trim() !== "" ? truncateText(path.trim(), 300) : null;
+  return typeof path === "string" && path.trim() !== "" ? truncateText(redactText(path.trim()).text, 300) : null;
 }
 
 /** Adds a path once; past `max` the list stops growing (the caller counts what it left out when it needs to). */
