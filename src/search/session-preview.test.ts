@@ -9,6 +9,7 @@ import { LONG_SESSION, layOutClaudeDir, SPOTTER_PROJECT } from "../../tests/help
 import { rejectedCtxError, thrownCtxError } from "../../tests/helpers/ctx-error.ts";
 import type { PreviewExchange } from "../core/library/preview.ts";
 import type { SessionIndex } from "./session-index/session-index.ts";
+import { readSessionChunks } from "./session-index/stored-rows.ts";
 import {
   boundedPreviewOf,
   openIndexForPreview,
@@ -30,6 +31,7 @@ beforeAll(async () => {
   const short = readFileSync(join(spotter, "short.jsonl"), "utf8");
   writeFileSync(join(spotter, "damaged.jsonl"), short);
   writeFileSync(join(spotter, "gone.jsonl"), short);
+  writeFileSync(join(spotter, "long-gone.jsonl"), readFileSync(join(spotter, `${LONG_SESSION}.jsonl`)));
   await syncIndex({ claudeDir, dbPath });
   index = openIndexForPreview(env);
 });
@@ -72,7 +74,7 @@ describe("readSessionPreview", () => {
     expect(preview.header).toMatchObject({ sessionId: LONG_SESSION, branch: "spotter-dov", messageCount: 142 });
     // The compaction summariser's transcript is not indexed: one subagent.
     expect(preview.subagents.transcripts).toBe(1);
-    expect(preview.read).toEqual({ transcript: "read", linesSkipped: 0, atFound: null });
+    expect(preview.read).toEqual({ transcript: "read", linesSkipped: 0, atFound: null, fromIndex: false });
   });
 
   it("counts the files an old transcript's inline subagent lines wrote as the subagents'", async () => {
@@ -101,13 +103,33 @@ describe("readSessionPreview", () => {
     expect((preview.exchanges[0] as PreviewExchange).prompt).not.toBe("");
   });
 
-  it("shows the index's record when the transcript is gone", async () => {
+  it("shows the index's record, and the conversation as the index kept it, when the transcript is gone", async () => {
+    const before = await readSessionPreview(index, "gone");
     rmSync(join(spotter, "gone.jsonl"));
     const preview = await readSessionPreview(index, "gone");
-    expect(preview.read.transcript).toBe("missing");
-    expect(preview.exchanges).toEqual([]);
-    expect(preview.header.title).not.toBe("");
-    expect(await boundedPreviewOf(index, "gone")).toContain("the transcript is gone");
+    expect(preview.read).toMatchObject({ transcript: "missing", fromIndex: true });
+    expect(preview.header).toEqual(before.header);
+    expect(preview.exchanges.map((exchange) => exchange.prompt)).toEqual(before.exchanges.map((e) => e.prompt));
+    const text = await boundedPreviewOf(index, "gone");
+    expect(text).toContain("the transcript is gone");
+    expect(text).toContain("the conversation above is what the session index kept of it");
+  });
+
+  it("rebuilds a long session's exchanges from its chunks, tools, files and the --at mark included", async () => {
+    // A search's --at is a chunk's last line: the one of the chunk where "continue" is asked.
+    const at =
+      readSessionChunks(index, "long-gone").find((chunk) => chunk.text.includes("User: continue"))?.lastUuid ?? null;
+    const before = await readSessionPreview(index, "long-gone", { atUuid: at });
+    expect(before.exchanges.map((e) => e.matched)).toEqual([false, true, false]);
+    rmSync(join(spotter, "long-gone.jsonl"));
+    const after = await readSessionPreview(index, "long-gone", { atUuid: at });
+    expect(after.read).toMatchObject({ transcript: "missing", fromIndex: true, atFound: true });
+    expect(after.exchanges.map((e) => e.prompt)).toEqual(before.exchanges.map((e) => e.prompt));
+    expect(after.exchanges.map((e) => e.matched)).toEqual([false, true, false]);
+    const [was, is] = [before.exchanges[0], after.exchanges[0]] as [PreviewExchange, PreviewExchange];
+    expect(is.files).toEqual(was.files);
+    expect(is.tools.slice(0, 3)).toEqual(was.tools.slice(0, 3));
+    expect(is.replies[0]).toBe(was.replies[0]);
   });
 });
 

@@ -12,6 +12,7 @@ import {
   type SessionAnnotation,
   type SessionPreview,
 } from "../core/library/preview.ts";
+import { exchangesFromChunks } from "../core/library/preview-from-chunks.ts";
 import { BOUNDED_PREVIEW_BYTES, renderBoundedPreview } from "../core/library/preview-text.ts";
 import { isSkipped } from "../core/transcript/entries.ts";
 import { CtxError } from "../errors.ts";
@@ -20,6 +21,7 @@ import { resolveIndexPath } from "./paths.ts";
 import { readLineage } from "./session-index/lineage.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import { findSessionIds, subagentFilesOf } from "./session-index/session-lookup.ts";
+import { readSessionChunks } from "./session-index/stored-rows.ts";
 
 export interface PreviewReadOptions {
   /** The uuid of the line a search matched (a chunk's `lastUuid`): its exchange is marked. */
@@ -122,6 +124,16 @@ export async function readSessionPreview(
   }
   await hand(builder.finish());
   const missing = read === null || read.stats.fileSize === null;
+  let atFound = builder.atFound();
+  let fromIndex = false;
+  if (missing) {
+    // What the index kept of the main transcript stands in for it.
+    const chunks = readSessionChunks(index, sessionId).filter((chunk) => chunk.source === header.transcriptPath);
+    const rebuilt = exchangesFromChunks(chunks, options.atUuid ?? null);
+    for (const exchange of rebuilt.exchanges) await hand(exchange);
+    fromIndex = rebuilt.exchanges.length > 0;
+    atFound = rebuilt.atFound;
+  }
   for (const path of subagentPaths) {
     for await (const line of readTranscriptEntries(path)) {
       if (!isSkipped(line.entry)) addSubagentEntry(subagents, line.entry);
@@ -134,7 +146,7 @@ export async function readSessionPreview(
     header,
     exchanges,
     subagents,
-    read: { transcript: missing ? "missing" : "read", linesSkipped, atFound: builder.atFound() },
+    read: { transcript: missing ? "missing" : "read", linesSkipped, atFound, fromIndex },
   };
 }
 

@@ -75,6 +75,9 @@ export const PreviewReadSchema = z.object({
   linesSkipped: z.int(),
   /** `--at` was given: whether a line with that uuid was found; null without `--at`. */
   atFound: z.nullable(z.boolean()),
+  /** The transcript is gone and the exchanges were rebuilt from the session index's chunks (its redacted text,
+   *  tool calls as gists), core/library/preview-from-chunks.ts. */
+  fromIndex: z.boolean(),
 });
 export type PreviewRead = z.infer<typeof PreviewReadSchema>;
 

@@ -110,7 +110,10 @@ export function renderPreviewFooter(
   if (read.transcript === "missing") {
     lines.push(
       `the transcript is gone${header.transcriptPath === null ? "" : ` (${oneLine(header.transcriptPath, 300)})`}: ` +
-        "Claude Code's cleanup removed it or it was moved; the session index's record is shown above " +
+        "Claude Code's cleanup removed it or it was moved; " +
+        (read.fromIndex
+          ? "the conversation above is what the session index kept of it "
+          : "the session index's record is shown above ") +
         "(`ctx archive restore` brings back a transcript ctx archived)",
     );
   } else if (exchanges === 0) lines.push("the transcript holds no conversation yet");

@@ -53,7 +53,7 @@ function previewOf(exchanges: PreviewExchange[]): SessionPreview {
     header,
     exchanges,
     subagents: { transcripts: 1, files: [], filesOmitted: 0 },
-    read: { transcript: "read", linesSkipped: 0, atFound: null },
+    read: { transcript: "read", linesSkipped: 0, atFound: null, fromIndex: false },
   };
 }
 
@@ -187,7 +187,7 @@ describe("the renderers", () => {
   it("says when the transcript is gone, with the index's record still shown", () => {
     const text = renderSessionPreview({
       ...previewOf([]),
-      read: { transcript: "missing", linesSkipped: 0, atFound: null },
+      read: { transcript: "missing", linesSkipped: 0, atFound: null, fromIndex: false },
     });
     expect(text).toContain("Work on bead spotter-dov\n  session   4d5611e5");
     expect(text).toMatch(/the transcript is gone \(.*\): Claude Code's cleanup removed it/);

@@ -61,8 +61,9 @@ export function createPreviewBuilder(options: { atUuid?: string | null } = {}): 
     open = {
       exchange: {
         number: count,
-        uuid: entry?.uuid ?? null,
-        lastUuid: entry?.uuid ?? null,
+        // An entry rebuilt from the index's chunks (./preview-from-chunks.ts) has no uuid of its own: "".
+        uuid: entry?.uuid || null,
+        lastUuid: entry?.uuid || null,
         timestamp: isoTime(entry?.timestamp),
         prompt: bounded(prompt, PREVIEW_LIMITS.promptChars),
         replies: [],
@@ -125,7 +126,7 @@ export function createPreviewBuilder(options: { atUuid?: string | null } = {}): 
         addAssistant(entry);
       }
       const state = open as OpenExchange | null;
-      if (state !== null && typeof uuid === "string") {
+      if (state !== null && typeof uuid === "string" && uuid !== "") {
         state.exchange.lastUuid = uuid;
         if (uuid === atUuid) state.exchange.matched = true;
       }
