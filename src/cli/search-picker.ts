@@ -52,15 +52,20 @@ export async function pickForkCandidate(
   const load = deps.preview;
   let picking = true;
   if (load !== undefined && candidates.length > 0) {
-    // The first session's pane is there when the picker opens; the others load while the person reads it (@clack
-    // reads an option's hint at each render, so a pane loaded later shows at the next key).
+    // The first session's pane is there when the picker opens; the others load while the person reads it. @clack
+    // reads an option's hint at each render and renders again when its output says it was resized: a pane loaded
+    // later is drawn at once, on the highlighted session or when the selection reaches it.
     const loadPane = async (candidate: ForkCandidate) => {
       const text = await load(candidate).catch(() => null);
       if (text !== null) panes.set(candidate, paneText(text));
     };
     await loadPane(candidates[0] as ForkCandidate);
     void (async () => {
-      for (const candidate of candidates.slice(1)) if (picking) await loadPane(candidate);
+      for (const candidate of candidates.slice(1)) {
+        if (!picking) return;
+        await loadPane(candidate);
+        if (picking) deps.output.emit("resize");
+      }
     })();
   }
   const picked = await select<ForkCandidate>({
