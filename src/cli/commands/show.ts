@@ -62,6 +62,9 @@ async function printPreview(
     if (pager === null) ctx.out(text);
     else await pager.write(sanitizeTerminalText(text));
   };
+  // Ctrl-C in the pager reaches ctx too (one process group): the pager decides (less ignores it), and ctx keeps
+  // feeding it rather than dying under it with the terminal still in the pager's mode.
+  const release = pager === null ? undefined : ctx.onInterrupt?.(() => {});
   let exchanges = 0;
   let cwd: string | null = null;
   let pending: Promise<void> = Promise.resolve();
@@ -84,5 +87,6 @@ async function printPreview(
     await write(renderPreviewFooter(preview.header, preview.subagents, preview.read, exchanges));
   } finally {
     await pager?.end();
+    release?.();
   }
 }
