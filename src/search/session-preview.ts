@@ -57,7 +57,8 @@ export function resolveSessionId(index: SessionIndex, idText: string): string {
       hint: "`ctx search <words>` finds a session; run `ctx index` if it is recent",
     });
   }
-  throw new CtxError("USAGE", `"${id}" is the start of several sessions' ids (${found.slice(0, 3).join(", ")}, …)`, {
+  const named = found.length > 3 ? `${found.slice(0, 3).join(", ")}, …` : found.join(", ");
+  throw new CtxError("USAGE", `"${id}" is the start of several sessions' ids (${named})`, {
     hint: "give more of the id",
   });
 }

@@ -79,7 +79,9 @@ describe("ctx show (built binary)", () => {
     // Two of the fixture sessions' ids start with 5 (55604662…, 5c0375b4…).
     const ambiguous = await runCtx(["show", "5"], { cwd: root, env });
     expect(ambiguous.code).not.toBe(0);
-    expect(ambiguous.stderr).toContain('"5" is the start of several sessions\' ids');
+    expect(ambiguous.stderr).toContain(
+      '"5" is the start of several sessions\' ids (55604662-cf2a-4331-851a-ec234028f8ca, 5c0375b4-57a5-4f26-b12d-d022ee4e51b7)\nhint: give more of the id',
+    );
     const badAt = await runCtx(["show", LONG_SESSION, "--at", "x;rm"], { cwd: root, env });
     expect(badAt.code).not.toBe(0);
     expect(badAt.stderr).toContain("--at takes a message's uuid");
