@@ -334,7 +334,13 @@ async function refreshIndex(
   ]);
   // Shared projects' sessions are queued for the team (the next `ctx index` or `ctx team push` sends them).
   const roots = await sharedRootsForIngest(env);
-  return syncIndex({ claudeDir, dbPath, signal: AbortSignal.timeout(budgetMs), teamShare: { roots } });
+  return syncIndex({
+    claudeDir,
+    dbPath,
+    signal: AbortSignal.timeout(budgetMs),
+    teamShare: { roots },
+    libraryEnv: env,
+  });
 }
 
 function buildFilters(request: ForkDetectRequest, projectRoot: string, now: number, known: string[]): SearchFilters {

@@ -2,6 +2,7 @@
 // session's preview or export), where search reads only what ranks. Nothing is defaulted that the row does not hold
 // (a session without times has null ones), and a chunk's text is unpacked (./chunk-text.ts).
 import type { IndexedChunk } from "../../core/search/model.ts";
+import { NOTE_SOURCE } from "./annotations.ts";
 import { unpackChunkText } from "./chunk-text.ts";
 import { databaseOf } from "./database.ts";
 import { parseStringArray } from "./rows.ts";
@@ -81,17 +82,20 @@ export function lastChunkIndex(index: SessionIndex, source: string): number | nu
 
 /**
  * A session's chunks in order: its main transcript's first, then each subagent file's (by path), each from its first
- * chunk; at most `limit` of them when given.
+ * chunk; at most `limit` of them when given. Its note's chunk (./annotations.ts) is the person's, not the transcript's:
+ * left out.
  */
 export function readSessionChunks(index: SessionIndex, sessionId: string, limit?: number): StoredChunk[] {
   const rows = databaseOf(index)
     .prepare(
       `SELECT ${CHUNK_COLUMNS} FROM chunks c
-       WHERE c.session_id = ?
+       WHERE c.session_id = ? AND c.source <> ?
        ORDER BY c.source IS NOT (SELECT path FROM sessions WHERE id = c.session_id), c.source, c.chunk_index
        LIMIT ?`,
     )
-    .all(sessionId, limit === undefined ? -1 : Math.max(0, Math.trunc(limit))) as Array<Record<string, unknown>>;
+    .all(sessionId, NOTE_SOURCE, limit === undefined ? -1 : Math.max(0, Math.trunc(limit))) as Array<
+    Record<string, unknown>
+  >;
   return rows.map(chunkFromRow);
 }
 

@@ -1,0 +1,212 @@
+// The session library's flow, shared by `ctx session …` and the ctx_library tool: name a session (a unique prefix of
+// an indexed id), change its star, labels or note in the library state (the truth, store/library/), then mirror it
+// into the session index (./session-index/annotations.ts) so search filters and shows it at once; and list the
+// annotated sessions with what the index knows of each.
+import { existsSync } from "node:fs";
+import {
+  type AnnotationFilter,
+  applyLibraryChange,
+  type LibraryChange,
+  matchesAnnotationFilter,
+  normalizeLabels,
+  prepareNote,
+  type SessionAnnotation,
+} from "../core/library/annotation.ts";
+import type { AnnotationRecord } from "../core/library/annotation-schema.ts";
+import { hasControlCharacter } from "../core/text/control-characters.ts";
+import { CtxError } from "../errors.ts";
+import { annotationOf, changeAnnotation, readLibrary } from "../store/library/library-state.ts";
+import type { LibraryEntry, LibraryListing, LibraryUpdate } from "./library-schema.ts";
+import { resolveIndexPath } from "./paths.ts";
+import { mirrorAnnotation, sessionIdsStartingWith } from "./session-index/annotations.ts";
+import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
+
+export interface LibraryDeps {
+  env: NodeJS.ProcessEnv;
+  now: () => Date;
+  /** Strings the redactor leaves alone (config `redaction.allowlist`). */
+  allowlist?: readonly string[];
+  /** The asking session (CLAUDE_CODE_SESSION_ID): accepted by its full id even before the index holds it. */
+  currentSessionId?: string;
+}
+
+/** What a person asks to change; labels and the note as they typed them (normalised and checked here). */
+export type LibraryRequest =
+  | { op: "star" | "unstar" }
+  | { op: "tag" | "untag"; tags: readonly string[] }
+  | { op: "note"; note: string | null };
+
+/** A prefix this short names too many sessions by accident (a typo would tag a stranger). */
+export const MIN_ID_PREFIX = 4;
+const MAX_ID_CHARS = 200;
+
+/** Changes one session's annotation: checked, redacted, stored, mirrored. Nothing is written for a bad request. */
+export async function updateLibrary(
+  deps: LibraryDeps,
+  idText: string,
+  request: LibraryRequest,
+): Promise<LibraryUpdate> {
+  // Checked before the id is looked up or anything is opened: a hostile tag or note is refused whole.
+  const { change, redactions } = changeOf(request, deps.allowlist);
+  const index = openIndexIfPresent(deps.env);
+  try {
+    const sessionId = resolveSessionId(idText, {
+      index,
+      library: await readLibrary(deps.env, deps.now()),
+      ...(deps.currentSessionId === undefined ? {} : { currentSessionId: deps.currentSessionId }),
+    });
+    const record = await changeAnnotation(
+      deps.env,
+      sessionId,
+      (current) => applyLibraryChange(current, change),
+      deps.now(),
+    );
+    const notices: string[] = [];
+    if (index !== null) {
+      try {
+        mirrorAnnotation(index, sessionId, record);
+      } catch (error) {
+        // The library file is the truth and holds the change; the next sync (any search or `ctx index`) mirrors it.
+        notices.push(
+          `saved, but the search index could not be updated yet (${describe(error)}): the next sync does it`,
+        );
+      }
+    }
+    return {
+      op: request.op,
+      sessionId,
+      annotation: record === null ? { starred: false, labels: [], note: null } : annotationOf(record),
+      updatedAt: record?.updatedAt ?? null,
+      redactions,
+      notices,
+    };
+  } finally {
+    index?.close();
+  }
+}
+
+/** The annotated sessions that pass `filter` (labels as typed: normalised here), most recently annotated first. */
+export async function listLibrary(deps: LibraryDeps, filter: AnnotationFilter): Promise<LibraryListing> {
+  const wanted: AnnotationFilter = {
+    ...(filter.starred === true ? { starred: true } : {}),
+    ...(filter.labels === undefined ? {} : { labels: normalizeLabels(filter.labels) }),
+  };
+  const entries = Object.entries(await readLibrary(deps.env, deps.now()))
+    .filter(([, record]) => matchesAnnotationFilter(annotationOf(record), wanted))
+    .sort(([a, x], [b, y]) => y.updatedAt - x.updatedAt || (a < b ? -1 : 1));
+  const index = openListingIndex(deps.env);
+  try {
+    const sessions = index?.getSessions(entries.map(([id]) => id)) ?? new Map();
+    return {
+      sessions: entries.map(([id, record]) => entryOf(id, record, sessions.get(id))),
+      labels: labelTotals(entries.map(([, record]) => record)),
+    };
+  } finally {
+    index?.close();
+  }
+}
+
+function entryOf(
+  sessionId: string,
+  record: AnnotationRecord,
+  session: { title: string; project: string; cwd: string | null; updatedAt: number } | undefined,
+): LibraryEntry {
+  return {
+    sessionId,
+    ...annotationOf(record),
+    annotatedAt: new Date(record.updatedAt).toISOString(),
+    indexed: session !== undefined,
+    title: session?.title ?? null,
+    project: session?.project ?? null,
+    cwd: session?.cwd ?? null,
+    lastActive: session === undefined ? null : new Date(session.updatedAt).toISOString(),
+  };
+}
+
+function labelTotals(records: readonly AnnotationRecord[]): Array<{ label: string; sessions: number }> {
+  const counts = new Map<string, number>();
+  for (const record of records) for (const label of record.labels) counts.set(label, (counts.get(label) ?? 0) + 1);
+  return [...counts]
+    .map(([label, sessions]) => ({ label, sessions }))
+    .sort((a, b) => b.sessions - a.sessions || (a.label < b.label ? -1 : 1));
+}
+
+function changeOf(
+  request: LibraryRequest,
+  allowlist?: readonly string[],
+): { change: LibraryChange; redactions: number } {
+  switch (request.op) {
+    case "star":
+    case "unstar":
+      return { change: { op: request.op }, redactions: 0 };
+    case "tag":
+    case "untag":
+      if (request.tags.length === 0) throw new CtxError("USAGE", `${request.op} needs at least one tag`);
+      return { change: { op: request.op, labels: normalizeLabels(request.tags) }, redactions: 0 };
+    case "note": {
+      if (request.note === null) return { change: { op: "note", note: null }, redactions: 0 };
+      const prepared = prepareNote(request.note, allowlist === undefined ? {} : { allowlist });
+      return { change: { op: "note", note: prepared.note }, redactions: prepared.redactions };
+    }
+  }
+}
+
+/**
+ * The one session `text` names: a session id or a unique prefix of one (at least MIN_ID_PREFIX characters), among
+ * the indexed sessions and the annotated ones; the asking session by its full id even before it is indexed. An
+ * unknown or ambiguous id is an error, so nothing is written for it.
+ */
+export function resolveSessionId(
+  text: string,
+  known: { index: SessionIndex | null; library: Readonly<Record<string, unknown>>; currentSessionId?: string },
+): string {
+  const prefix = text.trim();
+  if (prefix === "" || prefix.length > MAX_ID_CHARS || hasControlCharacter(prefix)) {
+    throw new CtxError("USAGE", "that is not a session id", {
+      hint: "give a session id (or its first characters) from `ctx search` or `ctx session list`",
+    });
+  }
+  if (prefix === known.currentSessionId) return prefix;
+  if (prefix.length < MIN_ID_PREFIX) {
+    throw new CtxError("USAGE", `give at least ${MIN_ID_PREFIX} characters of the session id, not "${prefix}"`);
+  }
+  const found = new Set(known.index === null ? [] : sessionIdsStartingWith(known.index, prefix, 6));
+  for (const id of Object.keys(known.library)) if (id.startsWith(prefix)) found.add(id);
+  const ids = [...found].sort();
+  if (ids.length === 1) return ids[0] as string;
+  if (ids.length === 0) {
+    throw new CtxError("NOT_FOUND", `no indexed session has an id starting with "${prefix}"`, {
+      hint: "copy the id from `ctx search` or `ctx session list`; a session from the last minute may need `ctx index` first",
+    });
+  }
+  const shown = ids.slice(0, 5).join(", ");
+  throw new CtxError(
+    "USAGE",
+    `"${prefix}" is the start of several session ids (${shown}${ids.length > 5 ? ", …" : ""})`,
+    {
+      hint: "give more characters of the id",
+    },
+  );
+}
+
+/** The index for reading and mirroring, or null when there is none yet (the next sync mirrors the library). */
+function openIndexIfPresent(env: NodeJS.ProcessEnv, readonly = false): SessionIndex | null {
+  const path = resolveIndexPath(env);
+  if (!existsSync(path)) return null;
+  return openSessionIndex(path, { readonly });
+}
+
+/** The index to name the listed sessions, read-only; none when it is missing or unreadable (the list stands alone). */
+function openListingIndex(env: NodeJS.ProcessEnv): SessionIndex | null {
+  try {
+    return openIndexIfPresent(env, true);
+  } catch {
+    return null;
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+export type { SessionAnnotation };
