@@ -145,6 +145,10 @@ export const COMMANDS = {
     term: "import [options] <file>",
     description:
       "place a bundle's sessions into Claude Code's folder for your checkout, and print their resume commands",
+  session: {
+    group: "Find a session",
+    term: "session",
+    description: "star, tag and note sessions, and list them: star, unstar, tag, untag, note, list",
   },
   embed: {
     group: "Find a session",
@@ -271,6 +275,20 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   stats: ["ctx stats"],
   reindex: ["ctx reindex"],
   embed: ["ctx embed --setup", "ctx embed"],
+  session: ["ctx session star 1af7fc5e", "ctx session tag 1af7fc5e auth payments", "ctx session list --starred"],
+  "session star": ["ctx session star 1af7fc5e", "ctx session star 1af7fc5e --json"],
+  "session unstar": ["ctx session unstar 1af7fc5e"],
+  "session tag": ["ctx session tag 1af7fc5e auth payments-v2", 'ctx search "token refresh" --tag auth'],
+  "session untag": ["ctx session untag 1af7fc5e payments-v2"],
+  "session note": [
+    'ctx session note 1af7fc5e "the retry fix that worked; see the last exchange"',
+    "ctx session note 1af7fc5e --clear",
+  ],
+  "session list": [
+    "ctx session list",
+    "ctx session list --starred --tag auth",
+    "ctx session list --json | jq -r '.sessions[].sessionId'",
+  ],
   archive: ["ctx archive", "ctx archive run", "ctx archive list --json", "ctx archive restore <session>"],
   "archive status": ["ctx archive", "ctx archive --json"],
   "archive run": ["ctx archive run", "ctx archive run --json"],

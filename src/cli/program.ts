@@ -34,6 +34,7 @@ const COMMAND_MODULES: Record<CommandName, () => Promise<Register>> = {
   fork: async () => (await import("./commands/fork.ts")).registerForkCommand,
   export: async () => (await import("./commands/export.ts")).registerExportCommand,
   import: async () => (await import("./commands/import.ts")).registerImportCommand,
+  session: async () => (await import("./commands/session.ts")).registerSessionCommand,
   embed: async () => (await import("./commands/embed.ts")).registerEmbedCommand,
   "context-stats": async () => (await import("./commands/context-stats.ts")).registerContextStatsCommand,
   statusline: async () => (await import("./commands/statusline.ts")).registerStatusLineCommand,

@@ -50,11 +50,31 @@ describe("pickerOption", () => {
       relativeDate: "yesterday",
       cwd: `/p${esc}[2J\nforged`,
       project: "-p",
-    } as ForkCandidate;
+      starred: false,
+      labels: [],
+      note: null,
+    } as unknown as ForkCandidate;
     const option = pickerOption(candidate);
     expect(option.label).toBe("1. \\u001b]0;owned\\u0007fix it");
     expect(option.hint).toBe("80% · yesterday · /p\\u001b[2J\\nforged");
     expect(option.value).toBe(candidate);
+  });
+
+  it("shows your star and tags in the label and your note in the hint", () => {
+    const candidate = {
+      rank: 2,
+      topic: "Fix the login retry",
+      scorePercent: 64,
+      relativeDate: "3 days ago",
+      cwd: "/src/app",
+      project: "-src-app",
+      starred: true,
+      labels: ["auth", "db"],
+      note: "the retry with backoff is the one that worked",
+    } as unknown as ForkCandidate;
+    const option = pickerOption(candidate);
+    expect(option.label).toBe("2. ★ Fix the login retry  [auth, db]");
+    expect(option.hint).toBe("64% · 3 days ago · /src/app · note: the retry with backoff is the one that worked");
   });
 });
 

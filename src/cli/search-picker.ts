@@ -99,20 +99,22 @@ export async function pickForkAction(forkCommand: string, where: string, deps: P
 }
 
 /**
- * A session as the picker lists it: its rank and topic (the preview's label, core/library/preview-text.ts), and as a
- * hint, which @clack shows for the highlighted session only, its score, age and folder, then its preview's pane when
- * `pane` has it; all sanitized.
+/**
+ * A session as the picker lists it: its rank, your star, its topic and your tags (the preview's label,
+ * core/library/preview-text.ts), and as a hint, which @clack shows for the highlighted session only, its score, age,
+ * folder and the start of your note, then its preview's pane when `pane` has it; all sanitized.
  */
 export function pickerOption(
   candidate: ForkCandidate,
   pane: () => string | null = () => null,
 ): { value: ForkCandidate; label: string; readonly hint: string } {
+  const note = candidate.note === null ? "" : ` · note: ${truncateText(candidate.note, 60)}`;
   const line = sanitizeLogLine(
-    `${candidate.scorePercent}% · ${candidate.relativeDate} · ${candidate.cwd ?? candidate.project}`,
+    `${candidate.scorePercent}% · ${candidate.relativeDate} · ${candidate.cwd ?? candidate.project}${note}`,
   );
   return {
     value: candidate,
-    label: sanitizeLogLine(renderPreviewLabel(candidate.rank, candidate.topic)),
+    label: sanitizeLogLine(renderPreviewLabel(candidate.rank, candidate.topic, candidate)),
     get hint() {
       const text = pane();
       return text === null ? line : `${line}\n${text}`;

@@ -4,6 +4,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
+import { normalizeLabels } from "../core/library/annotation.ts";
 import {
   type ForkCandidate,
   type RecentSession,
@@ -42,6 +43,10 @@ export interface ForkDetectRequest {
   markers?: MemoryType[];
   /** A bounded preview of the top results (docs/preview.md): `true` for the top 3, a number for that many. */
   preview?: boolean | number;
+  /** Only sessions the person tagged with every one of these (`ctx session tag`; normalised here). */
+  tags?: string[];
+  /** Only sessions the person starred. */
+  starred?: boolean;
 }
 
 /** How many results `preview: true` previews, and the most a number may ask for. */
@@ -358,6 +363,8 @@ function buildFilters(request: ForkDetectRequest, projectRoot: string, now: numb
   if (since !== undefined) filters.since = since;
   if (until !== undefined) filters.until = until;
   if (request.markers !== undefined && request.markers.length > 0) filters.markers = request.markers;
+  if (request.tags !== undefined && request.tags.length > 0) filters.labels = normalizeLabels(request.tags);
+  if (request.starred === true) filters.starred = true;
   return filters;
 }
 

@@ -9,10 +9,10 @@ import {
   type LibraryChange,
   matchesAnnotationFilter,
   normalizeLabels,
-  prepareNote,
   type SessionAnnotation,
 } from "../core/library/annotation.ts";
 import type { AnnotationRecord } from "../core/library/annotation-schema.ts";
+import { prepareNote } from "../core/library/note.ts";
 import { hasControlCharacter } from "../core/text/control-characters.ts";
 import { CtxError } from "../errors.ts";
 import { annotationOf, changeAnnotation, readLibrary } from "../store/library/library-state.ts";

@@ -8,8 +8,8 @@ import {
   matchesAnnotationFilter,
   normalizeLabel,
   normalizeLabels,
-  prepareNote,
 } from "./annotation.ts";
+import { prepareNote } from "./note.ts";
 
 describe("labels", () => {
   it("are trimmed, lowercased, deduplicated and sorted", () => {

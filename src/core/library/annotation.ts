@@ -1,10 +1,10 @@
-// The rules of a session's annotations: what a label and a note may be (bounded, one line, no control characters:
-// a hostile 1 MB tag or an escape sequence is refused with a clear line, never stored), the note redacted before it is
-// kept, and each library operation as a pure change of one annotation. Data in, data out; the store keeps the result.
+// The rules of a session's annotations: what a label may be (bounded, one word, no control characters: a hostile 1 MB
+// tag or an escape sequence is refused with a clear line, never stored), each library operation as a pure change of
+// one annotation, the filters and the one-line text every result shows. The note's own rule is ./note.ts (it loads
+// the redactor, which a search that only shows annotations does not need).
 
 import type * as z from "zod/mini";
 import { CtxError } from "../../errors.ts";
-import { redactText } from "../redact/redact.ts";
 import { hasControlCharacter } from "../text/control-characters.ts";
 import type { SessionAnnotationSchema } from "./annotation-schema.ts";
 
@@ -61,33 +61,6 @@ export function normalizeLabel(raw: string): string {
 /** The labels normalised, without duplicates, sorted. */
 export function normalizeLabels(raw: readonly string[]): string[] {
   return [...new Set(raw.map(normalizeLabel))].sort();
-}
-
-/**
- * The note as stored: trimmed, one line, at most MAX_NOTE_BYTES, its secrets redacted (core/redact, as everything
- * ctx persists). Throws USAGE for an empty, multi-line, oversized or control-character note.
- */
-export function prepareNote(
-  raw: string,
-  options: { allowlist?: readonly string[] } = {},
-): { note: string; redactions: number } {
-  // Measured before anything else: a 1 MB note is refused without being scanned or echoed (UTF-8 takes at least a
-  // byte per UTF-16 unit, so a longer string is over without encoding it).
-  const bytes = raw.length > MAX_NOTE_BYTES ? raw.length : new TextEncoder().encode(raw).length;
-  if (bytes > MAX_NOTE_BYTES) {
-    throw new CtxError("USAGE", `a note is at most ${MAX_NOTE_BYTES} bytes; this one has ${bytes} or more`, {
-      hint: "keep the note to a few sentences (the session itself holds the rest)",
-    });
-  }
-  const note = raw.trim().normalize("NFC");
-  if (note === "") throw new CtxError("USAGE", "the note is empty", { hint: "to remove a note, use --clear" });
-  if (hasControlCharacter(note)) {
-    throw new CtxError("USAGE", "a note is one line of text: it holds a control character (a newline or an escape)", {
-      hint: "write the note on one line, without terminal escape sequences",
-    });
-  }
-  const redacted = redactText(note, options.allowlist === undefined ? {} : { allowlist: options.allowlist });
-  return { note: redacted.text, redactions: redacted.findings.length };
 }
 
 /** The annotation after `change` (labels of a tag/untag already normalised). Throws USAGE past MAX_LABELS. */

@@ -3,6 +3,7 @@
 // terminal's sanitizer (src/terminal-text.ts) to pass: a transcript's line breaks stay inside their indented block,
 // so no text of the session can forge a header or an exchange line.
 import { forkCommandFor } from "../search/fork-candidates.ts";
+import type { SessionAnnotation } from "./annotation.ts";
 import { oneLine } from "./preview.ts";
 import type {
   PreviewExchange,
@@ -194,6 +195,13 @@ function cutToBytes(text: string, maxBytes: number): string {
 }
 
 /** A session as a list shows it on one line: `3. Fix the login loop` (the picker's label). */
-export function renderPreviewLabel(rank: number, title: string, maxChars = 72): string {
-  return `${rank}. ${oneLine(title === "" ? "(untitled session)" : title, maxChars)}`;
+export function renderPreviewLabel(
+  rank: number,
+  title: string,
+  annotation: Pick<SessionAnnotation, "starred" | "labels"> | null = null,
+  maxChars = 72,
+): string {
+  const star = annotation?.starred === true ? "★ " : "";
+  const tags = annotation !== null && annotation.labels.length > 0 ? `  [${annotation.labels.join(", ")}]` : "";
+  return `${rank}. ${star}${oneLine(title === "" ? "(untitled session)" : title, maxChars)}${tags}`;
 }

@@ -78,6 +78,10 @@ export const ForkCandidateSchema = z.object({
   matchUuid: z.optional(z.nullable(z.string())),
   /** A bounded preview of the session as text (docs/preview.md), when the search asked for one (`preview`). */
   sessionPreview: z.optional(z.string()),
+  /** The person's star, tags and note on the session (`ctx session`, the session library); a teammate's is theirs. */
+  starred: z.boolean(),
+  labels: z.array(z.string()),
+  note: z.nullable(z.string()),
 });
 export type ForkCandidate = z.infer<typeof ForkCandidateSchema>;
 
@@ -89,5 +93,9 @@ export const RecentSessionSchema = z.object({
   cwd: z.nullable(z.string()),
   relativeDate: z.string(),
   forkCommand: z.string(),
+  /** The person's star, tags and note on the session, as on a candidate. */
+  starred: z.boolean(),
+  labels: z.array(z.string()),
+  note: z.nullable(z.string()),
 });
 export type RecentSession = z.infer<typeof RecentSessionSchema>;

@@ -215,10 +215,34 @@ describe("fork candidates", () => {
     expect(text).not.toContain("── weak matches");
   });
 
+  it("carries the person's star, tags and note, and shows them in the text", () => {
+    const context = { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => NOW - 2 * DAY };
+    const plain = toForkCandidate(ranked(), 1, context);
+    expect([plain.starred, plain.labels, plain.note]).toEqual([false, [], null]);
+    const entry = ranked();
+    entry.session.annotation = { starred: true, labels: ["auth", "db"], note: "the backoff fix" };
+    const noted = toForkCandidate(entry, 1, context);
+    expect([noted.starred, noted.labels, noted.note]).toEqual([true, ["auth", "db"], "the backoff fix"]);
+    const text = renderForkCandidates("login", [noted, plain], 35);
+    expect(text).toContain("   yours: ★ starred · tags: auth, db · note: the backoff fix");
+    expect(text.match(/yours:/g)).toHaveLength(1);
+  });
+
   it("when nothing matches at all offers the options and recent sessions", () => {
     const none = renderNoMatch("quantum", [
-      { sessionId: "s1", topic: "Recent work", project: "p", cwd: "/p", relativeDate: "yesterday", forkCommand: "f" },
+      {
+        sessionId: "s1",
+        topic: "Recent work",
+        project: "p",
+        cwd: "/p",
+        relativeDate: "yesterday",
+        forkCommand: "f",
+        starred: true,
+        labels: ["auth"],
+        note: null,
+      },
     ]);
+    expect(none).toContain("   yours: ★ starred · tags: auth");
     expect(none).toContain("nothing in the index holds its words");
     expect(none).toContain("start fresh");
     expect(none).toContain("1. Recent work · yesterday · /p");

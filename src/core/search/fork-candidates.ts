@@ -1,6 +1,8 @@
 // Turns ranked sessions into what /fork-detect shows: a percentage score with its parts, a relative date, a
 // trimmed preview, whether the transcript still exists (Claude Code deletes transcripts after
 // `cleanupPeriodDays`), and copy-paste fork commands that run from the session's own folder.
+
+import { describeAnnotation, type SessionAnnotation } from "../library/annotation.ts";
 import { quoteShellWord, shellCommand } from "../shell/quote.ts";
 import { isSessionId } from "../transcript/session-id.ts";
 import type { ForkCandidate, RecentSession } from "./fork-candidate-schema.ts";
@@ -113,7 +115,15 @@ export function toForkCandidate(
     chainQuality: ranked.components.chainQuality,
     ...(ranked.team === undefined ? {} : { team: ranked.team }),
     matchUuid: ranked.bestChunk.lastUuid ?? null,
+    ...annotationFields(session.annotation),
   };
+}
+
+/** The person's star, tags and note as a result carries them (none: not starred, no tags, no note). */
+function annotationFields(
+  annotation: SessionAnnotation | undefined,
+): Pick<ForkCandidate, "starred" | "labels" | "note"> {
+  return { starred: annotation?.starred ?? false, labels: annotation?.labels ?? [], note: annotation?.note ?? null };
 }
 
 /** What a candidate says of its session and its match, local or on the team server alike. */
@@ -167,6 +177,7 @@ function toTeamCandidate(ranked: RankedSession, rank: number, now: number, weak:
     chainQuality: ranked.components.chainQuality,
     team,
     matchUuid: atUuid,
+    ...annotationFields(session.annotation),
   };
 }
 
@@ -257,6 +268,8 @@ export function renderForkCandidates(query: string, candidates: readonly ForkCan
       `   session ${candidate.sessionId}`,
       `   preview: ${candidate.preview}`,
     ];
+    const yours = describeAnnotation(candidate);
+    if (yours !== null) block.push(`   yours: ${yours}`);
     const team = teamLine(candidate);
     if (team !== null) block.push(team);
     const chain = chainLine(candidate);
@@ -294,6 +307,7 @@ export function toRecentSession(session: IndexedSession, now: number): RecentSes
     cwd: session.cwd,
     relativeDate: describeAge(session.updatedAt, now),
     forkCommand: forkCommandFor(session.id, session.cwd),
+    ...annotationFields(session.annotation),
   };
 }
 
@@ -303,9 +317,13 @@ export function renderNoMatch(query: string, recent: readonly RecentSession[] = 
     `No past session matches "${query}": nothing in the index holds its words.`,
     "Options: refine the query with words the session would contain (file names, error text, feature names),",
     "start fresh, or pick one of the most recent sessions below (run `ctx index` if sessions are missing).",
-    ...recent.flatMap((session, i) => [
-      `${i + 1}. ${session.topic} · ${session.relativeDate} · ${session.cwd ?? session.project}`,
-      `   fork: ${session.forkCommand}`,
-    ]),
+    ...recent.flatMap((session, i) => {
+      const yours = describeAnnotation(session);
+      return [
+        `${i + 1}. ${session.topic} · ${session.relativeDate} · ${session.cwd ?? session.project}`,
+        ...(yours === null ? [] : [`   yours: ${yours}`]),
+        `   fork: ${session.forkCommand}`,
+      ];
+    }),
   ].join("\n");
 }
