@@ -16,6 +16,7 @@ import { prepareNote } from "../core/library/note.ts";
 import { hasControlCharacter } from "../core/text/control-characters.ts";
 import { CtxError } from "../errors.ts";
 import { annotationOf, changeAnnotation, readLibrary } from "../store/library/library-state.ts";
+import { sharedRootsForIngest } from "../store/team/team-state.ts";
 import type { LibraryEntry, LibraryListing, LibraryUpdate } from "./library-schema.ts";
 import { resolveIndexPath } from "./paths.ts";
 import { mirrorAnnotation, sessionIdsStartingWith } from "./session-index/annotations.ts";
@@ -64,7 +65,8 @@ export async function updateLibrary(
     const notices: string[] = [];
     if (index !== null) {
       try {
-        mirrorAnnotation(index, sessionId, record);
+        // A shared project's session is queued for the team: its tags and note go with the next push.
+        mirrorAnnotation(index, sessionId, record, await sharedRootsForIngest(deps.env));
       } catch (error) {
         // The library file is the truth and holds the change; the next sync (any search or `ctx index`) mirrors it.
         notices.push(

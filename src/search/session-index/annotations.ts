@@ -9,6 +9,7 @@ import { databaseOf } from "./database.ts";
 import { parseStringArray } from "./rows.ts";
 import { hasTable } from "./schema.ts";
 import type { SessionIndex } from "./session-index.ts";
+import { createSharedOutboxWriter } from "./team-outbox.ts";
 
 /** A note chunk's source: never a transcript's path (those are absolute), so no file's re-chunking touches it. */
 export const NOTE_SOURCE = "ctx:library-note";
@@ -62,12 +63,30 @@ export function mirrorAnnotations(
   return summary;
 }
 
-/** One session's mirror after a library change (null: its annotation was removed), in one transaction. */
-export function mirrorAnnotation(index: SessionIndex, sessionId: string, record: AnnotationRecord | null): void {
-  index.writeTransaction(() => {
+/**
+ * The team outbox's source for a session whose row alone changed (its tags or note): no file's chunks have it, so
+ * the push sends the session's row and nothing else (src/team/push-read.ts).
+ */
+export const LIBRARY_OUTBOX_SOURCE = "ctx:library";
+
+/**
+ * One session's mirror after a library change (null: its annotation was removed), in one transaction; with the
+ * shared checkouts' roots (`ctx team share`), a session of one of them is queued for the team push in the same
+ * transaction, so its tags and note reach the server with the next push.
+ */
+export function mirrorAnnotation(
+  index: SessionIndex,
+  sessionId: string,
+  record: AnnotationRecord | null,
+  teamRoots: readonly string[] = [],
+): { queuedForTeam: boolean } {
+  return index.writeTransaction(() => {
     const writer = mirrorWriter(index);
     if (record === null) writer.remove(sessionId);
     else writer.put(sessionId, record);
+    const queued =
+      teamRoots.length > 0 && createSharedOutboxWriter(index, teamRoots)(sessionId, LIBRARY_OUTBOX_SOURCE, 0);
+    return { queuedForTeam: queued };
   });
 }
 

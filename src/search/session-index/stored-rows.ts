@@ -21,6 +21,9 @@ export interface StoredSession {
   title: string;
   /** Its chunks' memory markers as stored (core/search/model.ts MemoryType, unchecked). */
   memoryMarkers: string[];
+  /** The person's labels and note on it (the session library's mirror, ./annotations.ts): none when unannotated. */
+  labels: string[];
+  note: string | null;
 }
 
 /** A chunk as stored (core/search/model.ts IndexedChunk, whole): where it sits in its file, and its marker unchecked. */
@@ -43,7 +46,8 @@ const CHUNK_COLUMNS = `session_id, source, chunk_index, first_message, last_mess
 /** These sessions' rows, by id; an id the index does not hold is left out. */
 export function readStoredSessions(index: SessionIndex, ids: readonly string[]): Map<string, StoredSession> {
   const select = databaseOf(index).prepare(
-    "SELECT id, cwd, path, git_branch, created_at, updated_at, message_count, title, memory_markers FROM sessions WHERE id = ?",
+    `SELECT s.id, s.cwd, s.path, s.git_branch, s.created_at, s.updated_at, s.message_count, s.title, s.memory_markers,
+       a.labels, a.note FROM sessions s LEFT JOIN annotations a ON a.session_id = s.id WHERE s.id = ?`,
   );
   const sessions = new Map<string, StoredSession>();
   for (const id of ids) {
@@ -59,6 +63,8 @@ export function readStoredSessions(index: SessionIndex, ids: readonly string[]):
       messageCount: Number(row.message_count ?? 0),
       title: String(row.title ?? ""),
       memoryMarkers: parseStringArray(row.memory_markers),
+      labels: parseStringArray(row.labels),
+      note: typeof row.note === "string" ? row.note : null,
     });
   }
   return sessions;
