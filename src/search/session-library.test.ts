@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { beforeEach, describe, expect, it } from "vitest";
 import { layOutClaudeDir, VIEWER_SESSIONS } from "../../tests/helpers/claude-projects.ts";
 import { defaultConfig } from "../config/defaults.ts";
@@ -8,6 +9,7 @@ import { changeAnnotation, readLibrary } from "../store/library/library-state.ts
 import { resolveIndexPath } from "./paths.ts";
 import { searchSessions } from "./search-sessions.ts";
 import { readMirroredLabels } from "./session-index/annotations.ts";
+import { databaseOf } from "./session-index/database.ts";
 import { emptyIndex } from "./session-index/maintenance.ts";
 import { openSessionIndex } from "./session-index/session-index.ts";
 import { readSessionChunks } from "./session-index/stored-rows.ts";
@@ -112,6 +114,17 @@ describe("the session library on a real index", () => {
     const index = openSessionIndex(dbPath, { readonly: true });
     expect(readMirroredLabels(index, INIT)).toEqual(["a"]);
     index.close();
+  });
+
+  it("an index made by another version of ctx is not dropped: the person is told to run ctx index, nothing written", async () => {
+    const index = openSessionIndex(dbPath);
+    databaseOf(index).prepare("UPDATE meta SET value = '5' WHERE key = 'schema_version'").run();
+    index.close();
+    await expect(updateLibrary(deps(), INIT, { op: "star" })).rejects.toThrow(/has format 5/);
+    expect(await readLibrary(env)).toEqual({});
+    const raw = new DatabaseSync(dbPath, { readOnly: true });
+    expect(Number((raw.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n)).toBeGreaterThan(0);
+    raw.close();
   });
 
   it("accepts the asking session by its full id before it is indexed, and lists what is annotated", async () => {

@@ -49,42 +49,49 @@ export async function updateLibrary(
 ): Promise<LibraryUpdate> {
   // Checked before the id is looked up or anything is opened: a hostile tag or note is refused whole.
   const { change, redactions } = changeOf(request, deps.allowlist);
-  const index = openIndexIfPresent(deps.env);
+  // Read-only to name the session: a read-write open of an index made by another version of ctx would drop its tables
+  // (the next sync rebuilds them), leaving nothing to name a session by; this way the person is told to run
+  // `ctx index` and nothing is written.
+  const reader = openIndexIfPresent(deps.env, true);
+  let sessionId: string;
   try {
-    const sessionId = resolveSessionId(idText, {
-      index,
+    sessionId = resolveSessionId(idText, {
+      index: reader,
       library: await readLibrary(deps.env, deps.now()),
       ...(deps.currentSessionId === undefined ? {} : { currentSessionId: deps.currentSessionId }),
     });
-    const record = await changeAnnotation(
-      deps.env,
-      sessionId,
-      (current) => applyLibraryChange(current, change),
-      deps.now(),
-    );
-    const notices: string[] = [];
-    if (index !== null) {
+  } finally {
+    reader?.close();
+  }
+  const record = await changeAnnotation(
+    deps.env,
+    sessionId,
+    (current) => applyLibraryChange(current, change),
+    deps.now(),
+  );
+  const notices: string[] = [];
+  if (reader !== null) {
+    try {
+      const index = openSessionIndex(resolveIndexPath(deps.env));
       try {
         // A shared project's session is queued for the team: its tags and note go with the next push.
         mirrorAnnotation(index, sessionId, record, await sharedRootsForIngest(deps.env));
-      } catch (error) {
-        // The library file is the truth and holds the change; the next sync (any search or `ctx index`) mirrors it.
-        notices.push(
-          `saved, but the search index could not be updated yet (${describe(error)}): the next sync does it`,
-        );
+      } finally {
+        index.close();
       }
+    } catch (error) {
+      // The library file is the truth and holds the change; the next sync (any search or `ctx index`) mirrors it.
+      notices.push(`saved, but the search index could not be updated yet (${describe(error)}): the next sync does it`);
     }
-    return {
-      op: request.op,
-      sessionId,
-      annotation: record === null ? { starred: false, labels: [], note: null } : annotationOf(record),
-      updatedAt: record?.updatedAt ?? null,
-      redactions,
-      notices,
-    };
-  } finally {
-    index?.close();
   }
+  return {
+    op: request.op,
+    sessionId,
+    annotation: record === null ? { starred: false, labels: [], note: null } : annotationOf(record),
+    updatedAt: record?.updatedAt ?? null,
+    redactions,
+    notices,
+  };
 }
 
 /** The annotated sessions that pass `filter` (labels as typed: normalised here), most recently annotated first. */
