@@ -14,7 +14,9 @@ import { outboxDepth } from "../search/session-index/team-outbox.ts";
 import { updateLibrary } from "../search/session-library.ts";
 import { syncIndex } from "../search/sync/sync-index.ts";
 import { readSharedProjects, sharedRootsForIngest } from "../store/team/team-state.ts";
+import { withTeamClient } from "./connect.ts";
 import { pushPending } from "./push.ts";
+import { fetchTeamCandidates } from "./search.ts";
 import { addMember, migrateTeam } from "./service.ts";
 
 const started = await startPgCluster();
@@ -97,6 +99,14 @@ describe.skipIf(cluster === null)(
         Number((await sql(`SELECT count(*) AS n FROM ctx_team.chunks WHERE session_id = '${mine}'`))[0]?.n),
       ).toBeGreaterThan(0);
       expect((await sql(`SELECT forkable FROM ctx_team.sessions WHERE id = '${mine}'`))[0]?.forkable).toBe(true);
+      // A teammate's search sees them as the author's.
+      const found = await withTeamClient(
+        pg.url("bob", "bob-pw", "annotations"),
+        { connectTimeoutMs: 2_000 },
+        (client) => fetchTeamCandidates(client, "web", { query: "phoenix server", limit: 50 }),
+      );
+      expect(found.sessions.get(mine)).toMatchObject({ author: "alice", labels: ["deploy", "ops"] });
+      expect(found.sessions.get(mine)?.note).toMatch(/^works with --detached/);
 
       await updateLibrary(library(), mine, { op: "untag", tags: ["deploy", "ops"] });
       await updateLibrary(library(), mine, { op: "note", note: null });

@@ -36,6 +36,9 @@ export const TeamOriginSchema = z.object({
   forkable: z.boolean(),
   /** The same session is in this machine's index: it forks as a local session. */
   local: z.boolean(),
+  /** The author's own tags and note on it (docs/library.md "Team"); absent from a server that keeps none. */
+  labels: z.optional(z.array(z.string())),
+  note: z.optional(z.nullable(z.string())),
 });
 
 export const ForkCandidateSchema = z.object({

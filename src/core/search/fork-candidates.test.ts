@@ -228,6 +228,27 @@ describe("fork candidates", () => {
     expect(text.match(/yours:/g)).toHaveLength(1);
   });
 
+  it("a team result shows its author's own tags and note as theirs, apart from yours", () => {
+    const context = { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => null };
+    const entry = ranked();
+    entry.team = {
+      author: "bobby",
+      project: "github.com/acme/app",
+      branch: "main",
+      forkable: true,
+      local: false,
+      labels: ["deploy"],
+      note: "the detached start",
+    };
+    const candidate = toForkCandidate(entry, 1, context);
+    expect([candidate.starred, candidate.labels, candidate.note]).toEqual([false, [], null]);
+    const text = renderForkCandidates("login", [candidate], 35);
+    expect(text).toContain(
+      "   team: by bobby · github.com/acme/app · branch main · on the team server · their tags: deploy · their note: the detached start",
+    );
+    expect(text).not.toContain("yours:");
+  });
+
   it("when nothing matches at all offers the options and recent sessions", () => {
     const none = renderNoMatch("quantum", [
       {

@@ -188,6 +188,10 @@ function teamLine(candidate: ForkCandidate): string | null {
   const parts = [`by ${team.author}`, team.project];
   if (team.branch !== null && team.branch !== "") parts.push(`branch ${team.branch}`);
   parts.push(team.local ? "on this machine" : "on the team server");
+  // The author's own tags and note, said as theirs (yours are on the `yours:` line).
+  if (team.labels !== undefined && team.labels.length > 0) parts.push(`their tags: ${team.labels.join(", ")}`);
+  if (team.note != null)
+    parts.push(`their note: ${team.note.length > 160 ? `${team.note.slice(0, 160)}…` : team.note}`);
   return `   team: ${parts.join(" · ")}`;
 }
 

@@ -89,6 +89,9 @@ export interface TeamOrigin {
   forkable: boolean;
   /** Whether the same session id is in the local index (this machine has it). */
   local: boolean;
+  /** The author's own tags and note on the session (pushed with it: docs/library.md "Team"). */
+  labels?: string[];
+  note?: string | null;
 }
 
 /** A session ranked for a query. */
