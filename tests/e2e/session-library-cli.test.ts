@@ -54,6 +54,19 @@ describe("the session library (built binary)", () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
   });
 
+  it("concurrent writers (separate processes) lose no change", async () => {
+    const tags = Array.from({ length: 6 }, (_, i) => `parallel-${i}`);
+    const runs = await Promise.all(tags.map((tag) => ctx("session", "tag", PHOENIX, tag, "--json")));
+    for (const run of runs) expect(run.code, run.stderr).toBe(0);
+    const listed = JSON.parse((await ctx("session", "list", "--json")).stdout) as {
+      sessions: Array<{ labels: string[] }>;
+    };
+    expect(listed.sessions[0]?.labels).toEqual(expect.arrayContaining(["deploy", "ops", ...tags]));
+    expect(await searchIds("phoenix", "--tag", "parallel-5", "--tag", "parallel-0")).toEqual([PHOENIX]);
+    const untag = await ctx("session", "untag", PHOENIX, ...tags);
+    expect(untag.code, untag.stderr).toBe(0);
+  });
+
   it("ctx reindex and a deleted index.db keep every annotation", async () => {
     expect((await ctx("reindex", "--quiet")).code).toBe(0);
     expect(await searchIds("phoenix", "--tag", "deploy", "--starred")).toEqual([PHOENIX]);
