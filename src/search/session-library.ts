@@ -9,7 +9,6 @@ import {
   type LibraryChange,
   matchesAnnotationFilter,
   normalizeLabels,
-  type SessionAnnotation,
 } from "../core/library/annotation.ts";
 import type { AnnotationRecord } from "../core/library/annotation-schema.ts";
 import { prepareNote } from "../core/library/note.ts";
@@ -52,7 +51,7 @@ export async function updateLibrary(
   // Read-only to name the session: a read-write open of an index made by another version of ctx would drop its tables
   // (the next sync rebuilds them), leaving nothing to name a session by; this way the person is told to run
   // `ctx index` and nothing is written.
-  const reader = openIndexIfPresent(deps.env, true);
+  const reader = openReaderIfPresent(deps.env);
   let sessionId: string;
   try {
     sessionId = resolveSessionId(idText, {
@@ -198,17 +197,17 @@ export function resolveSessionId(
   );
 }
 
-/** The index for reading and mirroring, or null when there is none yet (the next sync mirrors the library). */
-function openIndexIfPresent(env: NodeJS.ProcessEnv, readonly = false): SessionIndex | null {
+/** The index, read-only, or null when there is none yet (the next sync mirrors the library into it). */
+function openReaderIfPresent(env: NodeJS.ProcessEnv): SessionIndex | null {
   const path = resolveIndexPath(env);
   if (!existsSync(path)) return null;
-  return openSessionIndex(path, { readonly });
+  return openSessionIndex(path, { readonly: true });
 }
 
 /** The index to name the listed sessions, read-only; none when it is missing or unreadable (the list stands alone). */
 function openListingIndex(env: NodeJS.ProcessEnv): SessionIndex | null {
   try {
-    return openIndexIfPresent(env, true);
+    return openReaderIfPresent(env);
   } catch {
     return null;
   }
@@ -217,5 +216,3 @@ function openListingIndex(env: NodeJS.ProcessEnv): SessionIndex | null {
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
-
-export type { SessionAnnotation };
