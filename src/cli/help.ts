@@ -145,6 +145,7 @@ export const COMMANDS = {
     term: "import [options] <file>",
     description:
       "place a bundle's sessions into Claude Code's folder for your checkout, and print their resume commands",
+  },
   session: {
     group: "Find a session",
     term: "session",

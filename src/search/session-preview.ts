@@ -69,6 +69,7 @@ export function readPreviewHeader(
   sessionId: string,
   annotation: SessionAnnotation | null = null,
 ): PreviewHeader {
+  // The index's mirror of the library (refilled by every sync) unless the caller holds a fresher one.
   const session = index.getSession(sessionId);
   if (session === null) throw new CtxError("NOT_FOUND", `the session ${sessionId} is not in the index`);
   const lineage = readLineage(index, [sessionId]).get(sessionId);
@@ -84,7 +85,7 @@ export function readPreviewHeader(
     parents: lineage?.parents ?? [],
     forks: lineage?.forks ?? [],
     transcriptPath: session.path === "" ? null : session.path,
-    annotation,
+    annotation: annotation ?? session.annotation ?? null,
   };
 }
 

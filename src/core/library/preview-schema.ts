@@ -2,18 +2,9 @@
 // adds on request): one zod schema each, the types inferred from them. ./preview.ts, which builds the preview,
 // imports the types only, so `ctx show` without --json loads no zod.
 import * as z from "zod/mini";
+import { SessionAnnotationSchema } from "./annotation-schema.ts";
 
-/**
- * A session's stars, labels and note (docs/preview.md). The library's own state keeps them; this is the shape the
- * preview shows. (The library helper defines the same `SessionAnnotation` in core/library/annotation.ts: the lead
- * points this at it when the branches meet.)
- */
-export const SessionAnnotationSchema = z.object({
-  starred: z.boolean(),
-  labels: z.array(z.string()),
-  note: z.nullable(z.string()),
-});
-export type SessionAnnotation = z.infer<typeof SessionAnnotationSchema>;
+export type { SessionAnnotation } from "./annotation.ts";
 
 /** What the session index knows of the session: shown even when its transcript is gone. */
 export const PreviewHeaderSchema = z.object({
