@@ -40,6 +40,10 @@ export const forkDetectTool = defineTool({
           `Add a preview of the top results (a few KB each: dates, lineage, then the session's prompts, short replies, tools and files, the matching exchange marked): true for the top ${DEFAULT_PREVIEWS}, a number for that many (at most ${MAX_PREVIEWS}). Use it when the user wants to know what a session holds before forking it.`,
         ),
       ),
+    tags: z
+      .optional(z.array(z.string().check(z.maxLength(200))).check(z.maxLength(20)))
+      .check(z.describe("Only sessions the user tagged with every one of these (ctx_library).")),
+    starred: z.optional(z.boolean()).check(z.describe("Only sessions the user starred.")),
     scope: z
       .optional(z.enum(SEARCH_SCOPES))
       .check(
@@ -61,6 +65,8 @@ export const forkDetectTool = defineTool({
       ...(input.scope === undefined ? {} : { scope: input.scope }),
       ...(input.markers === undefined ? {} : { markers: input.markers }),
       ...(input.preview === undefined ? {} : { preview: input.preview }),
+      ...(input.tags === undefined ? {} : { tags: input.tags }),
+      ...(input.starred === true ? { starred: true } : {}),
     });
     const report = forkDetectReportOf(result);
     return { text: report.message, structured: report };
