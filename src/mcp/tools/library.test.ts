@@ -70,6 +70,14 @@ describe("ctx_library through a real MCP client", () => {
     const listed = await call(client, { op: "list", starred: true });
     expect(listed.output?.listing?.sessions.map((s) => s.sessionId)).toEqual([PHOENIX]);
     expect(textOf(listed.result)).toContain("note: background start");
+    const shown = await call(client, { op: "show" });
+    expect(shown.result.isError).toBeFalsy();
+    expect(shown.output?.preview).toBe(textOf(shown.result));
+    expect(textOf(shown.result)).toContain("background start works with elixir --detached");
+    expect(Buffer.byteLength(textOf(shown.result))).toBeLessThanOrEqual(3_000);
+    const byPrefix = await call(client, { op: "show", session_id: PHOENIX.slice(0, 8) });
+    expect(textOf(byPrefix.result)).toBe(textOf(shown.result));
+
     await call(client, { op: "note", note: "" });
     expect((await readLibrary(env))[PHOENIX]?.note).toBeNull();
   });
@@ -93,6 +101,7 @@ describe("ctx_library through a real MCP client", () => {
     const client = await connect(PHOENIX);
     await expectSchemaRejection(client, "ctx_library", { op: "tag" }, "tags");
     await expectSchemaRejection(client, "ctx_library", { op: "note", note: "x".repeat(1_000_000) }, "note");
-    await expectSchemaRejection(client, "ctx_library", { op: "show" }, "op");
+    await expectSchemaRejection(client, "ctx_library", { op: "delete" }, "op");
+    await expectSchemaRejection(client, "ctx_library", { op: "show", tags: ["x"] }, "tags");
   });
 });

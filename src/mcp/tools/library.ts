@@ -26,8 +26,15 @@ const FIELDS = {
     .string()
     .check(z.maxLength(8_192), z.describe("note: one line, at most 4 KB (secrets are redacted); empty clears it.")),
   starred: z.boolean().check(z.describe("list: only starred sessions.")),
+  at: z
+    .string()
+    .check(
+      z.minLength(1),
+      z.maxLength(200),
+      z.describe("show: mark the exchange ending at this message uuid (a result's matchUuid from ctx_fork_detect)."),
+    ),
 };
-export const LIBRARY_OPS = ["star", "unstar", "tag", "untag", "note", "list"] as const;
+export const LIBRARY_OPS = ["star", "unstar", "tag", "untag", "note", "list", "show"] as const;
 
 /** The real input: a union discriminated on `op`, so each op takes exactly its own fields. */
 export const LibraryInputSchema = z.discriminatedUnion("op", [
@@ -37,6 +44,7 @@ export const LibraryInputSchema = z.discriminatedUnion("op", [
   z.strictObject({ op: z.literal("untag"), session_id: z.optional(FIELDS.session_id), tags: FIELDS.tags }),
   z.strictObject({ op: z.literal("note"), session_id: z.optional(FIELDS.session_id), note: FIELDS.note }),
   z.strictObject({ op: z.literal("list"), starred: z.optional(FIELDS.starred), tags: z.optional(FIELDS.tags) }),
+  z.strictObject({ op: z.literal("show"), session_id: z.optional(FIELDS.session_id), at: z.optional(FIELDS.at) }),
 ]);
 export type LibraryInput = z.infer<typeof LibraryInputSchema>;
 
@@ -57,6 +65,8 @@ export const LibraryOutputSchema = z.object({
   op: z.string(),
   update: z.optional(LibraryUpdateSchema),
   listing: z.optional(LibraryListingSchema),
+  /** show: the session's bounded preview (docs/preview.md), the same text ctx_fork_detect's preview holds. */
+  preview: z.optional(z.string()),
 });
 export type LibraryOutput = z.infer<typeof LibraryOutputSchema>;
 
@@ -93,6 +103,12 @@ export async function runLibraryOp(deps: LibraryDeps, input: LibraryInput): Prom
       hint: "pass session_id (from ctx_fork_detect)",
     });
   }
+  if (input.op === "show") {
+    // Loaded on the op's first use: the preview reads transcripts, which no other op needs.
+    const { previewTextFor } = await import("../../search/session-preview.ts");
+    const preview = await previewTextFor(id, { env: deps.env, atUuid: input.at ?? null });
+    return { text: preview, structured: { op: "show", preview } };
+  }
   const update = await updateLibrary(
     deps,
     id,
@@ -117,11 +133,12 @@ export const libraryTool = defineTool({
   description:
     "The user's session library: star, tag and note past sessions so ctx_fork_detect can filter (tags, starred) and " +
     "find them (a note's words count as the session's). op star|unstar {session_id?}|tag|untag {session_id?, tags}|" +
-    "note {session_id?, note} (empty note clears)|list {starred?, tags?}. session_id defaults to this session: call it " +
+    "note {session_id?, note} (empty note clears)|list {starred?, tags?}|show {session_id?, at?} (read a session " +
+    "before forking it: prompts, replies, tools, files). session_id defaults to this session: call it " +
     "when the user asks to star, tag or note the current session.",
   input: LibraryToolInputSchema,
   output: LibraryOutputSchema,
-  // Destructive: unstar, untag and an empty note remove what the user said.
+  // Destructive: unstar, untag and an empty note remove what the user said (show and list only read).
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   handle: (input, deps) => runLibraryOp(libraryDeps(deps), LibraryInputSchema.parse(input)),
 });
