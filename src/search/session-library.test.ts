@@ -13,7 +13,7 @@ import { databaseOf } from "./session-index/database.ts";
 import { emptyIndex } from "./session-index/maintenance.ts";
 import { openSessionIndex } from "./session-index/session-index.ts";
 import { readSessionChunks } from "./session-index/stored-rows.ts";
-import { listLibrary, updateLibrary } from "./session-library.ts";
+import { adoptAnnotation, annotationsOf, listLibrary, updateLibrary } from "./session-library.ts";
 import { syncIndex } from "./sync/sync-index.ts";
 
 const search = defaultConfig().search;
@@ -139,5 +139,27 @@ describe("the session library on a real index", () => {
     expect(all.sessions[0]?.title).not.toBeNull();
     expect((await listLibrary(deps(), { starred: true })).sessions.map((s) => s.sessionId)).toEqual([current]);
     expect((await listLibrary(deps(), { labels: ["AUTH"] })).labels).toEqual([{ label: "auth", sessions: 1 }]);
+  });
+});
+
+describe("a bundle's annotations adopted by ctx import", () => {
+  it("joins labels, keeps the person's star and note, and drops what the library's rules refuse", async () => {
+    await updateLibrary(deps(), INIT, { op: "note", note: "mine" });
+    const dropped = await adoptAnnotation(deps(), INIT, {
+      starred: true,
+      labels: ["Handoff", "\u001b[2Jx", "two words"],
+      note: "theirs",
+    });
+    expect(dropped).toEqual(['tag "\\u001b[2Jx"', 'tag "two words"']);
+    expect(await annotationsOf(env, [INIT, OTHER])).toEqual(
+      new Map([[INIT, { starred: true, labels: ["handoff"], note: "mine" }]]),
+    );
+    const fresh = await adoptAnnotation(deps(), OTHER, {
+      starred: false,
+      labels: [],
+      note: "fixed with key AKIAIOSFODNN7EXAMPLE in staging",
+    });
+    expect(fresh).toEqual([]);
+    expect((await readLibrary(env))[OTHER]?.note).not.toContain("AKIAIOSFODNN7EXAMPLE");
   });
 });

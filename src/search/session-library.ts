@@ -7,8 +7,11 @@ import {
   type AnnotationFilter,
   applyLibraryChange,
   type LibraryChange,
+  MAX_LABELS,
   matchesAnnotationFilter,
+  normalizeLabel,
   normalizeLabels,
+  type SessionAnnotation,
 } from "../core/library/annotation.ts";
 import type { AnnotationRecord } from "../core/library/annotation-schema.ts";
 import { prepareNote } from "../core/library/note.ts";
@@ -112,6 +115,61 @@ export async function listLibrary(deps: LibraryDeps, filter: AnnotationFilter): 
   } finally {
     index?.close();
   }
+}
+
+/** The person's annotations of these sessions, for a bundle (`ctx export`): only the sessions that have one. */
+export async function annotationsOf(
+  env: NodeJS.ProcessEnv,
+  ids: readonly string[],
+): Promise<ReadonlyMap<string, SessionAnnotation>> {
+  const library = await readLibrary(env);
+  const found = new Map<string, SessionAnnotation>();
+  for (const id of ids) {
+    const record = library[id];
+    if (record !== undefined) found.set(id, annotationOf(record));
+  }
+  return found;
+}
+
+/**
+ * A bundle's annotation of a session `ctx import` placed: a bundle is untrusted, so its labels and note pass the
+ * library's own rules (normalised, bounded, the note redacted again) and a label or note they refuse is dropped, never
+ * stored. Merged with what the person already said of the session: labels joined, a star kept, their own note kept.
+ * Mirrored into the index by the next sync (`ctx index`, any search). Returns the labels and note it dropped.
+ */
+export async function adoptAnnotation(
+  deps: LibraryDeps,
+  sessionId: string,
+  annotation: SessionAnnotation,
+): Promise<string[]> {
+  const dropped: string[] = [];
+  const labels: string[] = [];
+  for (const label of annotation.labels) {
+    try {
+      labels.push(normalizeLabel(label));
+    } catch {
+      dropped.push(`tag ${JSON.stringify(label.slice(0, 24))}`);
+    }
+  }
+  let note: string | null = null;
+  if (annotation.note !== null) {
+    try {
+      note = prepareNote(annotation.note, deps.allowlist === undefined ? {} : { allowlist: deps.allowlist }).note;
+    } catch {
+      dropped.push("note");
+    }
+  }
+  await changeAnnotation(
+    deps.env,
+    sessionId,
+    (current) => {
+      const base = current ?? { starred: false, labels: [], note: null };
+      const joined = [...new Set([...base.labels, ...labels])].sort().slice(0, MAX_LABELS);
+      return { starred: base.starred || annotation.starred, labels: joined, note: base.note ?? note };
+    },
+    deps.now(),
+  );
+  return dropped;
 }
 
 function entryOf(

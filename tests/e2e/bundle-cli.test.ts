@@ -55,6 +55,14 @@ beforeAll(() => {
 describe("ctx export / ctx import (built binary)", () => {
   it("moves two sessions to another machine's checkout and prints how to resume them", async () => {
     expect((await runCtx(["index", "--json"], { cwd: repoA, env: machineA })).code).toBe(0);
+    for (const args of [
+      ["session", "tag", LONG_SESSION, "auth", "handoff"],
+      ["session", "star", LONG_SESSION],
+      ["session", "note", LONG_SESSION, "the retry fix that worked"],
+    ]) {
+      const run = await runCtx(args, { cwd: repoA, env: machineA });
+      expect(run.code, run.stderr).toBe(0);
+    }
     const exported = await runCtx(["export", LONG_SESSION, shortId, "--out", bundle, "--json"], {
       cwd: repoA,
       env: machineA,
@@ -91,6 +99,16 @@ describe("ctx export / ctx import (built binary)", () => {
     expect((await runCtx(["index", "--json"], { cwd: repoB, env: machineB })).code).toBe(0);
     const stats = JSON.parse((await runCtx(["stats", "--json"], { cwd: repoB, env: machineB })).stdout);
     expect(stats).toMatchObject({ sessions: 2, projects: 1 });
+    // The person's tags, star and note came with the bundle into machine B's library, and its search filters on them.
+    const found = await runCtx(["search", "retry fix", "--tag", "handoff", "--starred", "--json"], {
+      cwd: repoB,
+      env: machineB,
+    });
+    expect(found.code, found.stderr).toBe(0);
+    const results = JSON.parse(found.stdout).results as Array<Record<string, unknown>>;
+    expect(results.map((r) => [r.sessionId, r.starred, r.labels, r.note])).toEqual([
+      [LONG_SESSION, true, ["auth", "handoff"], "the retry fix that worked"],
+    ]);
   });
 
   it("refuses an unknown id and writes no file", async () => {

@@ -16,7 +16,7 @@ interface ExportFlags {
   force?: boolean;
 }
 
-/** The library's annotations, once its store is wired in (none until then). */
+/** Where the bundle's annotations come from: the session library (search/session-library.ts) unless a test gives another. */
 export interface ExportCommandDeps {
   annotations?: AnnotationsSource;
 }
@@ -41,7 +41,9 @@ export function registerExportCommand(program: Command, ctx: CliContext, deps: E
         env: ctx.env,
         now: new Date(),
         allowlist: config.redaction.allowlist,
-        ...(deps.annotations === undefined ? {} : { annotations: deps.annotations }),
+        annotations:
+          deps.annotations ??
+          (async (ids) => (await import("../../search/session-library.ts")).annotationsOf(ctx.env, ids)),
       });
       ctx.out(flags.json === true ? formatJson(report) : exportText(report));
     });

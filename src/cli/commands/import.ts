@@ -16,7 +16,8 @@ interface ImportFlags {
   checkout?: string;
 }
 
-/** The library's store for the bundle's annotations, once it is wired in (they are dropped until then). */
+/** Where the bundle's annotations go: the session library (search/session-library.ts adoptAnnotation) unless a test
+ *  gives another. */
 export interface ImportCommandDeps {
   annotations?: AnnotationsSink;
 }
@@ -43,12 +44,23 @@ export function registerImportCommand(program: Command, ctx: CliContext, deps: I
         // Only a terminal is asked for the checkout's folder; anything else gets the `--checkout <dir>` hint.
         askCheckout: ctx.terminal === undefined ? refuseCheckoutQuestion : askCheckoutOn(ctx.terminal),
         now: new Date(),
-        ...(deps.annotations === undefined ? {} : { annotations: deps.annotations }),
+        annotations: deps.annotations ?? librarySink(ctx),
       });
       if (flags.json === true) return ctx.out(formatJson(report));
       ctx.err(importNotice(report));
       ctx.out(report.sessions.map((session) => `${session.resumeCommand}\n`).join(""));
     });
+}
+
+/** The bundle's annotations into this person's library, each checked by the library's own rules. */
+function librarySink(ctx: CliContext): AnnotationsSink {
+  return async (sessionId, annotation) => {
+    const { adoptAnnotation } = await import("../../search/session-library.ts");
+    const dropped = await adoptAnnotation({ env: ctx.env, now: () => new Date() }, sessionId, annotation);
+    if (dropped.length > 0) {
+      ctx.err(`ctx: ${sessionId}: the bundle's ${dropped.join(", ")} not kept (refused by the library's rules)\n`);
+    }
+  };
 }
 
 /** What was placed where (stderr: stdout keeps the resume commands alone, one a line). */
