@@ -103,7 +103,7 @@ describe("the session library on a real index", () => {
       labels: [],
       note: null,
     }));
-    await expect(updateLibrary(deps(), "1af7", { op: "star" })).rejects.toThrow(/start of several session ids/);
+    await expect(updateLibrary(deps(), "1af7", { op: "star" })).rejects.toThrow(/start of several sessions' ids/);
     await changeAnnotation(env, "1af7aaaa-0000-4000-8000-000000000000", () => ({
       starred: false,
       labels: [],

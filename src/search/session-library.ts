@@ -15,14 +15,14 @@ import {
 } from "../core/library/annotation.ts";
 import type { AnnotationRecord } from "../core/library/annotation-schema.ts";
 import { prepareNote } from "../core/library/note.ts";
-import { hasControlCharacter } from "../core/text/control-characters.ts";
 import { CtxError } from "../errors.ts";
 import { annotationOf, changeAnnotation, readLibrary } from "../store/library/library-state.ts";
 import { sharedRootsForIngest } from "../store/team/team-state.ts";
 import type { LibraryEntry, LibraryListing, LibraryUpdate } from "./library-schema.ts";
 import { resolveIndexPath } from "./paths.ts";
-import { mirrorAnnotation, sessionIdsStartingWith } from "./session-index/annotations.ts";
+import { mirrorAnnotation } from "./session-index/annotations.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
+import { resolveSessionId } from "./session-naming.ts";
 
 export interface LibraryDeps {
   env: NodeJS.ProcessEnv;
@@ -41,7 +41,6 @@ export type LibraryRequest =
 
 /** A prefix this short names too many sessions by accident (a typo would tag a stranger). */
 export const MIN_ID_PREFIX = 4;
-const MAX_ID_CHARS = 200;
 
 /** Changes one session's annotation: checked, redacted, stored, mirrored. Nothing is written for a bad request. */
 export async function updateLibrary(
@@ -59,7 +58,8 @@ export async function updateLibrary(
   try {
     sessionId = resolveSessionId(idText, {
       index: reader,
-      library: await readLibrary(deps.env, deps.now()),
+      alsoKnown: Object.keys(await readLibrary(deps.env, deps.now())),
+      minPrefix: MIN_ID_PREFIX,
       ...(deps.currentSessionId === undefined ? {} : { currentSessionId: deps.currentSessionId }),
     });
   } finally {
@@ -215,44 +215,6 @@ function changeOf(
       return { change: { op: "note", note: prepared.note }, redactions: prepared.redactions };
     }
   }
-}
-
-/**
- * The one session `text` names: a session id or a unique prefix of one (at least MIN_ID_PREFIX characters), among
- * the indexed sessions and the annotated ones; the asking session by its full id even before it is indexed. An
- * unknown or ambiguous id is an error, so nothing is written for it.
- */
-export function resolveSessionId(
-  text: string,
-  known: { index: SessionIndex | null; library: Readonly<Record<string, unknown>>; currentSessionId?: string },
-): string {
-  const prefix = text.trim();
-  if (prefix === "" || prefix.length > MAX_ID_CHARS || hasControlCharacter(prefix)) {
-    throw new CtxError("USAGE", "that is not a session id", {
-      hint: "give a session id (or its first characters) from `ctx search` or `ctx session list`",
-    });
-  }
-  if (prefix === known.currentSessionId) return prefix;
-  if (prefix.length < MIN_ID_PREFIX) {
-    throw new CtxError("USAGE", `give at least ${MIN_ID_PREFIX} characters of the session id, not "${prefix}"`);
-  }
-  const found = new Set(known.index === null ? [] : sessionIdsStartingWith(known.index, prefix, 6));
-  for (const id of Object.keys(known.library)) if (id.startsWith(prefix)) found.add(id);
-  const ids = [...found].sort();
-  if (ids.length === 1) return ids[0] as string;
-  if (ids.length === 0) {
-    throw new CtxError("NOT_FOUND", `no indexed session has an id starting with "${prefix}"`, {
-      hint: "copy the id from `ctx search` or `ctx session list`; a session from the last minute may need `ctx index` first",
-    });
-  }
-  const shown = ids.slice(0, 5).join(", ");
-  throw new CtxError(
-    "USAGE",
-    `"${prefix}" is the start of several session ids (${shown}${ids.length > 5 ? ", …" : ""})`,
-    {
-      hint: "give more characters of the id",
-    },
-  );
 }
 
 /** The index, read-only, or null when there is none yet (the next sync mirrors the library into it). */

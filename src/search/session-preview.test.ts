@@ -10,13 +10,8 @@ import { rejectedCtxError, thrownCtxError } from "../../tests/helpers/ctx-error.
 import type { PreviewExchange } from "../core/library/preview.ts";
 import type { SessionIndex } from "./session-index/session-index.ts";
 import { readSessionChunks } from "./session-index/stored-rows.ts";
-import {
-  boundedPreviewOf,
-  openIndexForPreview,
-  previewTextFor,
-  readSessionPreview,
-  resolveSessionId,
-} from "./session-preview.ts";
+import { resolveSessionId } from "./session-naming.ts";
+import { boundedPreviewOf, openIndexForPreview, previewTextFor, readSessionPreview } from "./session-preview.ts";
 import { syncIndex } from "./sync/sync-index.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ctx-preview-"));
@@ -39,19 +34,19 @@ afterAll(() => index?.close());
 
 describe("resolveSessionId", () => {
   it("finds a session by its whole id or a unique start of it", () => {
-    expect(resolveSessionId(index, LONG_SESSION)).toBe(LONG_SESSION);
-    expect(resolveSessionId(index, "4d56")).toBe(LONG_SESSION);
-    expect(resolveSessionId(index, "  tool_h ")).toBe("tool_heavy");
+    expect(resolveSessionId(LONG_SESSION, { index })).toBe(LONG_SESSION);
+    expect(resolveSessionId("4d56", { index })).toBe(LONG_SESSION);
+    expect(resolveSessionId("  tool_h ", { index })).toBe("tool_heavy");
   });
 
   it("says so for an unknown, an ambiguous and an empty id; `%` and `_` are plain characters", () => {
-    expect(() => resolveSessionId(index, "zzz")).toThrow('no indexed session has an id starting with "zzz"');
-    expect(() => resolveSessionId(index, "%")).toThrow(/no indexed session/);
-    expect(() => resolveSessionId(index, "_")).toThrow(/no indexed session/);
-    const ambiguous = thrownCtxError(() => resolveSessionId(index, "s"));
+    expect(() => resolveSessionId("zzz", { index })).toThrow('no indexed session has an id starting with "zzz"');
+    expect(() => resolveSessionId("%", { index })).toThrow(/no indexed session/);
+    expect(() => resolveSessionId("_", { index })).toThrow(/no indexed session/);
+    const ambiguous = thrownCtxError(() => resolveSessionId("s", { index }));
     expect(ambiguous).toMatchObject({ code: "USAGE", hint: "give more of the id" });
     expect(ambiguous.message).toContain("short, subagent");
-    expect(() => resolveSessionId(index, " ")).toThrow("the session id is empty");
+    expect(() => resolveSessionId(" ", { index })).toThrow("the session id is empty");
   });
 });
 
@@ -78,7 +73,7 @@ describe("readSessionPreview", () => {
   });
 
   it("counts the files an old transcript's inline subagent lines wrote as the subagents'", async () => {
-    const preview = await readSessionPreview(index, resolveSessionId(index, "fe5e1c67"));
+    const preview = await readSessionPreview(index, resolveSessionId("fe5e1c67", { index }));
     expect(preview.subagents.transcripts).toBe(0);
     expect(preview.subagents.files).toContain("/path/to/Demo/components/TodoItem.tsx");
   });

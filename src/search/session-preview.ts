@@ -20,8 +20,9 @@ import { readTranscriptEntries } from "../store/transcript/reader.ts";
 import { resolveIndexPath } from "./paths.ts";
 import { readLineage } from "./session-index/lineage.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
-import { findSessionIds, subagentFilesOf } from "./session-index/session-lookup.ts";
+import { subagentFilesOf } from "./session-index/session-lookup.ts";
 import { readSessionChunks } from "./session-index/stored-rows.ts";
+import { resolveSessionId } from "./session-naming.ts";
 
 export interface PreviewReadOptions {
   /** The uuid of the line a search matched (a chunk's `lastUuid`): its exchange is marked. */
@@ -44,23 +45,6 @@ export function openIndexForPreview(env: NodeJS.ProcessEnv, dbPath = resolveInde
     throw new CtxError("NOT_FOUND", "there is no session index yet", { hint: "run `ctx index` first" });
   }
   return openSessionIndex(dbPath, { readonly: true });
-}
-
-/** The one session `idText` names (its id or a unique start of it); NOT_FOUND or USAGE (ambiguous) otherwise. */
-export function resolveSessionId(index: SessionIndex, idText: string): string {
-  const id = idText.trim();
-  if (id === "") throw new CtxError("USAGE", "the session id is empty", { hint: "give a session id or its start" });
-  const found = findSessionIds(index, id, 4);
-  if (found.length === 1) return found[0] as string;
-  if (found.length === 0) {
-    throw new CtxError("NOT_FOUND", `no indexed session has an id starting with "${id}"`, {
-      hint: "`ctx search <words>` finds a session; run `ctx index` if it is recent",
-    });
-  }
-  const named = found.length > 3 ? `${found.slice(0, 3).join(", ")}, …` : found.join(", ");
-  throw new CtxError("USAGE", `"${id}" is the start of several sessions' ids (${named})`, {
-    hint: "give more of the id",
-  });
 }
 
 /** What the index holds of the session, with its lineage and annotation. */
@@ -169,7 +153,7 @@ export async function previewTextFor(
 ): Promise<string> {
   const index = openIndexForPreview(options.env, options.dbPath);
   try {
-    return await boundedPreviewOf(index, resolveSessionId(index, sessionIdText), options);
+    return await boundedPreviewOf(index, resolveSessionId(sessionIdText, { index }), options);
   } finally {
     index.close();
   }

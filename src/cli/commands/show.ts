@@ -7,7 +7,8 @@ import type { Command } from "commander";
 import { renderPreviewExchange, renderPreviewFooter, renderPreviewHeader } from "../../core/library/preview-text.ts";
 import { isSessionId } from "../../core/transcript/session-id.ts";
 import { CtxError } from "../../errors.ts";
-import { openIndexForPreview, readSessionPreview, resolveSessionId } from "../../search/session-preview.ts";
+import { resolveSessionId } from "../../search/session-naming.ts";
+import { openIndexForPreview, readSessionPreview } from "../../search/session-preview.ts";
 import { sanitizeLogLine, sanitizeTerminalText } from "../../terminal-text.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
@@ -37,7 +38,7 @@ export function registerShowCommand(program: Command, ctx: CliContext): void {
       }
       const index = openIndexForPreview(ctx.env);
       try {
-        const sessionId = resolveSessionId(index, idText);
+        const sessionId = resolveSessionId(idText, { index });
         if (flags.json === true) {
           ctx.out(formatJson(await readSessionPreview(index, sessionId, { atUuid: at })));
           return;

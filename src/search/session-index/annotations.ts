@@ -144,17 +144,6 @@ function mirrorWriter(index: SessionIndex) {
   };
 }
 
-/**
- * The sessions whose id starts with `prefix` (at most `limit`, sorted): how a person names a session by the first
- * characters of its id. LIKE's wildcards in the prefix are matched literally (substr comparison, not LIKE).
- */
-export function sessionIdsStartingWith(index: SessionIndex, prefix: string, limit: number): string[] {
-  const rows = databaseOf(index)
-    .prepare("SELECT id FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?")
-    .all(prefix.length, prefix, limit) as Array<{ id: string }>;
-  return rows.map((row) => String(row.id));
-}
-
 /** The mirrored labels with how many sessions carry each (completion, `ctx session list`): most used first. */
 export function labelCounts(index: SessionIndex): Array<{ label: string; sessions: number }> {
   const rows = databaseOf(index)
