@@ -25,6 +25,7 @@ import {
 } from "../core/search/ranking.ts";
 import { tokenizeForSearch } from "../core/search/tokens.ts";
 import { CtxError } from "../errors.ts";
+import { readCanonicals, readCopies } from "./session-index/duplicates.ts";
 import { readLineage } from "./session-index/lineage.ts";
 import type { SessionIndex } from "./session-index/session-index.ts";
 import type { TeamHits } from "./team-hits.ts";
@@ -81,6 +82,7 @@ export async function searchSessions(
     if (list === undefined) bySession.set(hit.sessionId, [hit]);
     else list.push(hit);
   }
+  foldDuplicates(bySession, localResults ? readCanonicals(index, bySession.keys()) : new Map());
   const limit = options.limit ?? DEFAULT_SESSION_LIMIT;
   // The pool: sessions by their best chunk; only these are scored further and ranked.
   const pool = [...bySession.entries()]
@@ -165,7 +167,33 @@ export async function searchSessions(
       // this machine's library annotates it (a teammate's own tags are theirs, not a filter of yours).
       matchesAnnotationFilter(match.session.annotation, annotationFilter),
   );
-  return rankSessions(kept, options.search, options.now ?? Date.now(), limit);
+  const ranked = rankSessions(kept, options.search, options.now ?? Date.now(), limit);
+  const copies = readCopies(
+    index,
+    ranked.filter((result) => !team?.sessions.has(result.session.id)).map((result) => result.session.id),
+  );
+  for (const result of ranked) {
+    const alsoIn = copies.get(result.session.id);
+    if (alsoIn !== undefined) result.alsoIn = alsoIn;
+  }
+  return ranked;
+}
+
+/**
+ * A duplicate's hits (a copy that added nothing, docs/search.md "Duplicates") are its canonical session's: dropped
+ * when the canonical has hits of its own (the same copied text), else counted as the canonical's, so a group fills
+ * one place in the results, never the top five.
+ */
+function foldDuplicates(bySession: Map<string, ChunkHit[]>, canonicals: ReadonlyMap<string, string>): void {
+  for (const [copy, canonical] of canonicals) {
+    const copyHits = bySession.get(copy);
+    bySession.delete(copy);
+    if (copyHits === undefined || bySession.has(canonical)) continue;
+    bySession.set(
+      canonical,
+      copyHits.map((hit) => ({ ...hit, sessionId: canonical })),
+    );
+  }
 }
 
 /** Each chunk's token stream (tokenizeForSearch, as the index holds it), tokenized once per search. */

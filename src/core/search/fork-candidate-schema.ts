@@ -85,6 +85,11 @@ export const ForkCandidateSchema = z.object({
   starred: z.boolean(),
   labels: z.array(z.string()),
   note: z.nullable(z.string()),
+  /**
+   * Its copies, shown once as this result (docs/search.md "Duplicates"): forks or copies that added nothing of their
+   * own (their session id and project folder), and its own transcript in another project folder (the same id).
+   */
+  alsoIn: z.array(z.object({ sessionId: z.string(), project: z.string() })),
 });
 export type ForkCandidate = z.infer<typeof ForkCandidateSchema>;
 

@@ -116,6 +116,7 @@ export function toForkCandidate(
     ...(ranked.team === undefined ? {} : { team: ranked.team }),
     matchUuid: ranked.bestChunk.lastUuid ?? null,
     ...annotationFields(session.annotation),
+    alsoIn: ranked.alsoIn ?? [],
   };
 }
 
@@ -178,6 +179,7 @@ function toTeamCandidate(ranked: RankedSession, rank: number, now: number, weak:
     team,
     matchUuid: atUuid,
     ...annotationFields(session.annotation),
+    alsoIn: [],
   };
 }
 
@@ -219,6 +221,12 @@ function archivedOrNot(
     forkCommand: fork,
     forkAtCommand: forkAt,
   };
+}
+
+/** "also in -home-me-app (3f2a1b9c), -home-me-old (5c0375b4)" or null for a session without copies. */
+export function alsoInLine(candidate: ForkCandidate): string | null {
+  if (candidate.alsoIn.length === 0) return null;
+  return `   also in ${candidate.alsoIn.map((copy) => `${copy.project} (${copy.sessionId.slice(0, 8)})`).join(", ")}`;
 }
 
 /** "fork of 1af7fc5e · 2 forks, 1 went on" or null for a session without lineage. */
@@ -278,6 +286,8 @@ export function renderForkCandidates(query: string, candidates: readonly ForkCan
     if (team !== null) block.push(team);
     const chain = chainLine(candidate);
     if (chain !== null) block.push(chain);
+    const alsoIn = alsoInLine(candidate);
+    if (alsoIn !== null) block.push(alsoIn);
     if (candidate.warning !== null) block.push(`   warning: ${candidate.warning}`);
     if (candidate.forkCommand !== "") block.push(`   fork: ${candidate.forkCommand}`);
     if (candidate.forkAtCommand !== null) block.push(`   fork at the match: ${candidate.forkAtCommand}`);

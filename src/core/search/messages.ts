@@ -23,6 +23,11 @@ export interface IndexMessage {
   sidechain: boolean;
   /** The uuid of the message's last line (a reply written one content block per line ends on its last block). */
   endUuid?: string | null;
+  /**
+   * An assistant reply copied in from another session (its `requestSessionId` names another session: what
+   * `--fork-session` copies). A session with no reply of its own adds nothing to what it copied (./duplicates.ts).
+   */
+  copied?: boolean;
 }
 
 export interface TranscriptMeta {
@@ -161,6 +166,8 @@ export function createIndexMessageBuilder(redaction: RedactOptions = {}): IndexM
         tools: [],
         sidechain: chain === "side",
       };
+      const origin = (entry as { requestSessionId?: unknown }).requestSessionId;
+      if (typeof origin === "string" && origin !== "" && origin !== entry.sessionId) message.copied = true;
       messages.push(message);
       reply = { message, id };
       open[chain] = reply;

@@ -109,4 +109,6 @@ export interface RankedSession {
   lineage?: { parents: string[]; forks: string[]; chainQuality: number };
   /** Set when the session came from the team server. */
   team?: TeamOrigin;
+  /** Its copies folded into it (duplicates, docs/search.md), when the caller read them. */
+  alsoIn?: Array<{ sessionId: string; project: string }>;
 }

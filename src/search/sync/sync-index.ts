@@ -8,6 +8,7 @@ import { resolve } from "node:path";
 import { CtxError } from "../../errors.ts";
 import { readLibraryForMirror } from "../../store/library/library-state.ts";
 import { type MirrorSummary, mirrorAnnotations } from "../session-index/annotations.ts";
+import { refreshDuplicates } from "../session-index/duplicates.ts";
 import { openSessionIndex, type SessionIndex } from "../session-index/session-index.ts";
 import { createSharedOutboxWriter } from "../session-index/team-outbox.ts";
 import { IndexWriter } from "../session-index/writer.ts";
@@ -146,10 +147,12 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     const flush = () => {
       if (batch.length === 0) return;
       index.writeTransaction(() => {
+        const written = new Set<string>();
         for (const prepared of batch) {
           const result = applyPreparedFile(writer, prepared);
           if (!result.raced) {
             summary.filesIngested += 1;
+            written.add(prepared.file.sessionId);
             queueForTeam?.(prepared);
           }
           summary.messages += result.messages;
@@ -157,6 +160,8 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
           summary.skippedLines += result.skippedLines;
           summary.unknownEntries += result.unknownEntries;
         }
+        // A written session's family is judged again: a copy that went on, or a parent that grew (duplicates.ts).
+        refreshDuplicates(index, written);
       });
       batch = [];
       batchBytes = 0;
