@@ -112,7 +112,8 @@ export const COMMANDS = {
   stats: {
     group: "Find a session",
     term: "stats [options]",
-    description: "show what the session index holds: sessions, chunks, projects, size, last sync",
+    description:
+      "show what the session index holds: sessions per project and month, size, last sync, duplicates, last reindex",
   },
   reindex: {
     group: "Find a session",
@@ -273,7 +274,7 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "ctx import auth-fix.ctxbundle --checkout ~/src/app --json | jq -r '.sessions[].resumeCommand'",
   ],
   index: ["ctx index", "ctx index --claude-dir ~/other-machine/.claude --full"],
-  stats: ["ctx stats"],
+  stats: ["ctx stats", "ctx stats --top 20", "ctx stats --json"],
   reindex: ["ctx reindex"],
   embed: ["ctx embed --setup", "ctx embed"],
   session: ["ctx session star 1af7fc5e", "ctx session tag 1af7fc5e auth payments", "ctx session list --starred"],

@@ -1,26 +1,26 @@
-// `ctx stats [--json]`: what the session index holds (sessions, chunks, projects, size, last sync, vectors).
-import { existsSync } from "node:fs";
+// `ctx stats [--top N] [--json]`: what the session index holds: sessions, chunks, projects, size, last sync, vectors,
+// integrity, the duplicates found, the last `ctx reindex`, and sessions per project and per month (the first N in
+// the text, all of them in the JSON: core/search/index-stats-schema.ts, the same report ctx_index's `stats` op gives).
 import type { Command } from "commander";
+import type { IndexStatsReport } from "../../core/search/index-stats-schema.ts";
+import { DEFAULT_TOP, indexStatsRows } from "../../core/search/index-stats-text.ts";
 import { CtxError } from "../../errors.ts";
+import { readIndexStatsReport } from "../../search/index-stats.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
-import { type IndexStats, integrityProblems, openSessionIndex } from "../../search/session-index/session-index.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
-
-export type IndexStatsReport = { path: string; exists: boolean } & IndexStats & {
-    /** `PRAGMA quick_check` of the whole file: "ok", or what SQLite found damaged. */
-    integrity: string;
-  };
 
 export function registerStatsCommand(program: Command, ctx: CliContext): void {
   program
     .command("stats")
     .description(COMMANDS.stats.description)
+    .option("--top <n>", `projects and months listed in the text (default ${DEFAULT_TOP}; --json lists all)`)
     .option("--json", "print JSON for scripts")
-    .action((options: { json?: boolean }) => {
-      const report = readIndexStats(resolveIndexPath(ctx.env));
-      ctx.out(options.json === true ? formatJson(report) : formatIndexStats(report));
+    .action((options: { json?: boolean; top?: string }) => {
+      const top = parseTop(options.top);
+      const report = readIndexStatsReport(resolveIndexPath(ctx.env), ctx.env);
+      ctx.out(options.json === true ? formatJson(report) : formatIndexStats(report, top));
       // The figures are printed either way (they may still help); a damaged file is an error to act on.
       if (report.exists && report.integrity !== "ok") {
         throw new CtxError("INDEX_CORRUPT", `the session index ${report.path} is damaged: ${report.integrity}`, {
@@ -30,48 +30,18 @@ export function registerStatsCommand(program: Command, ctx: CliContext): void {
     });
 }
 
-export function readIndexStats(path: string): IndexStatsReport {
-  if (!existsSync(path)) {
-    return {
-      path,
-      exists: false,
-      sessions: 0,
-      chunks: 0,
-      projects: 0,
-      bytes: 0,
-      lastSyncAt: null,
-      vectors: 0,
-      integrity: "ok",
-    };
+function parseTop(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_TOP;
+  const top = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(top) || top < 1) {
+    throw new CtxError("USAGE", `--top takes a whole number of at least 1, not ${JSON.stringify(value.slice(0, 40))}`, {
+      hint: "e.g. ctx stats --top 20",
+    });
   }
-  const index = openSessionIndex(path, { readonly: true });
-  try {
-    // The structure first: counts read from a damaged file may be wrong without any error.
-    const problems = integrityProblems(index);
-    return { path, exists: true, ...index.stats(), integrity: problems.length === 0 ? "ok" : problems.join("; ") };
-  } finally {
-    index.close();
-  }
+  return top;
 }
 
-export function formatIndexStats(report: IndexStatsReport): string {
+export function formatIndexStats(report: IndexStatsReport, top = DEFAULT_TOP): string {
   if (!report.exists) return `No session index yet (${report.path}): run \`ctx index\` to build it.\n`;
-  const number = (value: number) => value.toLocaleString("en-US");
-  return formatRows([
-    ["index", report.path],
-    ["sessions", number(report.sessions)],
-    ["chunks", number(report.chunks)],
-    ["projects", number(report.projects)],
-    ["size", formatBytes(report.bytes)],
-    ["last sync", report.lastSyncAt === null ? "never" : new Date(report.lastSyncAt).toISOString()],
-    ["vectors", number(report.vectors)],
-    ["integrity", report.integrity],
-  ]);
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+  return formatRows(indexStatsRows(report, top));
 }

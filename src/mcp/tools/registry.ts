@@ -11,6 +11,7 @@ import { forkDetectTool } from "./fork-detect.ts";
 import { guardTickTool } from "./guard-tick.ts";
 import { healthTool } from "./health.ts";
 import { libraryTool } from "./library.ts";
+import { indexTool } from "./index-tool.ts";
 import { memoryDeleteTool } from "./memory-delete.ts";
 import { memoryListTool } from "./memory-list.ts";
 import { memoryReadTool } from "./memory-read.ts";
@@ -34,6 +35,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   snapshotRestoreTool,
   forkDetectTool,
   libraryTool,
+  indexTool,
   budgetTool,
   memoryWriteTool,
   memoryReadTool,
