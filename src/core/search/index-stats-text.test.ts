@@ -56,13 +56,13 @@ describe("index stats text", () => {
 
   it("lists the first N projects and the newest months, then how many more", () => {
     const rows = indexStatsRows(report(), 2);
-    const after = (label: string) => rows.slice(rows.findIndex(([l]) => l === label) + 1);
-    expect(after("sessions by project").slice(0, 3)).toEqual([
+    const rowsBelow = (label: string) => rows.slice(rows.findIndex(([l]) => l === label) + 1);
+    expect(rowsBelow("sessions by project").slice(0, 3)).toEqual([
       ["  1,000", "-a · last 2026-12-01"],
       ["  200", "-b"],
       ["  …", "1 more (the JSON lists all)"],
     ]);
-    expect(after("sessions by month").slice(0, 3)).toEqual([
+    expect(rowsBelow("sessions by month").slice(0, 3)).toEqual([
       ["  2026-12", "230"],
       ["  2026-11", "1,000"],
       ["  …", "1 more (the JSON lists all)"],
