@@ -4,7 +4,7 @@
 import { describeError } from "../errors.ts";
 import { resolveClaudeDir, resolveIndexPath } from "../search/paths.ts";
 import { SCHEMA_VERSION } from "../search/session-index/schema.ts";
-import { type SyncSummary, syncIndex } from "../search/sync/sync-index.ts";
+import { type SyncProgress, type SyncSummary, syncIndex } from "../search/sync/sync-index.ts";
 import { sharedRootsForIngest } from "../store/team/team-state.ts";
 import type { CliContext } from "./command-io.ts";
 import { createIndexProgress } from "./index-progress.ts";
@@ -22,7 +22,11 @@ export interface IndexRunOptions {
 /** Exit code of a run stopped by Ctrl-C (128 + SIGINT), as shells expect. */
 export const INTERRUPTED_EXIT_CODE = 130;
 
-export async function runIndexSync(ctx: CliContext, options: IndexRunOptions): Promise<SyncSummary> {
+export async function runIndexSync(
+  ctx: CliContext,
+  options: IndexRunOptions,
+  hooks: { onProgress?: (progress: SyncProgress) => void } = {},
+): Promise<SyncSummary> {
   const claudeDir = resolveClaudeDir({ claudeDir: options.claudeDir, env: ctx.env });
   const dbPath = resolveIndexPath(ctx.env);
   const quiet = options.quiet === true;
@@ -40,11 +44,15 @@ export async function runIndexSync(ctx: CliContext, options: IndexRunOptions): P
       full: options.full === true,
       ...(options.file === undefined ? {} : { onlyTranscript: options.file }),
       signal: controller.signal,
-      onProgress: (p) => progress.update(p),
+      onProgress: (p) => {
+        progress.update(p);
+        hooks.onProgress?.(p);
+      },
       onRebuild: (from) => {
         if (!quiet) ctx.err(`ctx: ${rebuildNotice(from)}\n`);
       },
       onFileError: (path, error) => ctx.logger.warn(`could not index ${path}: ${describeError(error)}`),
+      libraryEnv: ctx.env,
       teamShare: {
         roots: teamRoots,
         onQueued: () => {

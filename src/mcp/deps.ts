@@ -24,4 +24,6 @@ export interface ServerDeps {
   forkDetect: (request: ForkDetectRequest) => Promise<ForkDetectResult>;
   /** ctx_guard_tick's measurements after its answer (./background-guard.ts): one per server, settled before it exits. */
   guardTicks: BackgroundGuard;
+  /** The ctx CLI the server was started from, for the children it starts (ctx_index's rebuild); absent in tests. */
+  cli?: { cliPath: string; execPath: string };
 }

@@ -54,6 +54,7 @@ export async function serveStdio(options: {
         ...(sessionId === undefined || sessionId === "" ? {} : { currentSessionId: sessionId }),
       }),
     guardTicks,
+    ...(options.background === undefined ? {} : { cli: options.background }),
   });
   const transport = new LineTransport(options.stdin, options.stdout);
   transport.onerror = (error) => options.logger.warn(`stdio: ${error.message}`);

@@ -5,6 +5,7 @@
 // (src/core/search/query-dates.ts), then all are ranked (src/core/search/ranking.ts, docs/search.md). A team
 // search adds the team server's chunks, scored as the local index scores (./team-hits.ts), to the same pool.
 import type { Config } from "../config/schema.ts";
+import { matchesAnnotationFilter } from "../core/library/annotation.ts";
 import { liftChainQuality } from "../core/library/chain-lift.ts";
 import { combineStatistics, queryTermsOf, weighWithStatistics } from "../core/search/bm25-score.ts";
 import {
@@ -25,6 +26,7 @@ import {
 } from "../core/search/ranking.ts";
 import { tokenizeForSearch } from "../core/search/tokens.ts";
 import { CtxError } from "../errors.ts";
+import { readCanonicals, readCopies } from "./session-index/duplicates.ts";
 import { readLineage } from "./session-index/lineage.ts";
 import type { SessionIndex } from "./session-index/session-index.ts";
 import type { TeamHits } from "./team-hits.ts";
@@ -65,6 +67,10 @@ export async function searchSessions(
     throw new CtxError("CONFIG_INVALID", problem, { hint: "fix the search section of your ctx config (ctx config)" });
   }
   const filters = options.filters ?? {};
+  const annotationFilter = {
+    ...(filters.starred === true ? { starred: true } : {}),
+    ...(filters.labels === undefined ? {} : { labels: filters.labels }),
+  };
   const localResults = options.localResults ?? true;
   const lexical = localResults ? index.searchChunks(query, filters, CHUNK_CANDIDATES) : [];
   const local =
@@ -79,6 +85,7 @@ export async function searchSessions(
     if (list === undefined) bySession.set(hit.sessionId, [hit]);
     else list.push(hit);
   }
+  foldDuplicates(bySession, localResults ? readCanonicals(index, bySession.keys()) : new Map());
   const limit = options.limit ?? DEFAULT_SESSION_LIMIT;
   // The pool: sessions by their best chunk; only these are scored further and ranked.
   const pool = [...bySession.entries()]
@@ -154,13 +161,42 @@ export async function searchSessions(
     matches.push(match);
   }
   const markers = filters.markers;
-  const kept =
-    markers === undefined || markers.length === 0
-      ? matches
-      : matches.filter((match) =>
-          match.hits.some((hit) => hit.memoryType !== null && markers.includes(hit.memoryType)),
-        );
-  return rankSessions(kept, options.search, options.now ?? Date.now(), limit);
+  const kept = matches.filter(
+    (match) =>
+      (markers === undefined ||
+        markers.length === 0 ||
+        match.hits.some((hit) => hit.memoryType !== null && markers.includes(hit.memoryType))) &&
+      // The index's SQL already kept local sessions by the person's labels and star; a team session passes only when
+      // this machine's library annotates it (a teammate's own tags are theirs, not a filter of yours).
+      matchesAnnotationFilter(match.session.annotation, annotationFilter),
+  );
+  const ranked = rankSessions(kept, options.search, options.now ?? Date.now(), limit);
+  const copies = readCopies(
+    index,
+    ranked.filter((result) => !team?.sessions.has(result.session.id)).map((result) => result.session.id),
+  );
+  for (const result of ranked) {
+    const alsoIn = copies.get(result.session.id);
+    if (alsoIn !== undefined) result.alsoIn = alsoIn;
+  }
+  return ranked;
+}
+
+/**
+ * A duplicate's hits (a copy that added nothing, docs/search.md "Duplicates") are its canonical session's: dropped
+ * when the canonical has hits of its own (the same copied text), else counted as the canonical's, so a group fills
+ * one place in the results, never the top five.
+ */
+function foldDuplicates(bySession: Map<string, ChunkHit[]>, canonicals: ReadonlyMap<string, string>): void {
+  for (const [copy, canonical] of canonicals) {
+    const copyHits = bySession.get(copy);
+    bySession.delete(copy);
+    if (copyHits === undefined || bySession.has(canonical)) continue;
+    bySession.set(
+      canonical,
+      copyHits.map((hit) => ({ ...hit, sessionId: canonical })),
+    );
+  }
 }
 
 /** Each chunk's token stream (tokenizeForSearch, as the index holds it), tokenized once per search. */

@@ -53,6 +53,8 @@ describe("init on disk", () => {
       ".claude/commands/clear-summaries.md",
       ".claude/commands/context-stats.md",
       ".claude/commands/fork-detect.md",
+      ".claude/commands/reindex.md",
+      ".claude/commands/stats.md",
       ".claude/commands/summarize-all.md",
       ".claude/commands/summarize-from.md",
       ".claude/settings.json",

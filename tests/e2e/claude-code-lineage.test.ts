@@ -1,8 +1,9 @@
 // Lineage rules on sessions made by the real Claude Code CLI (pinned release, offline against the mock Messages
 // API): a session, a `--resume` of it, a `--resume --fork-session` copy and a `--resume-session-at` fork at its first
-// prompt. `ctx index` then `ctx search --json` must show the forks' parent, the original's forks, a resume that made
-// no new session, and a forkAtCommand that Claude Code accepts. Skips with a reason when the CLI cannot be installed,
-// unless CI is set.
+// prompt, and a `--fork-session` that ran only a local command (`/cost`: a copy that added nothing). `ctx index` then
+// `ctx search --json` must show the forks' parent, the original's forks, a resume that made no new session, a
+// forkAtCommand that Claude Code accepts, and the copy folded into the original ("also in", docs/search.md). Skips
+// with a reason when the CLI cannot be installed, unless CI is set.
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -27,6 +28,7 @@ interface Result {
   forks: string[];
   chainQuality: number;
   forkAtCommand: string | null;
+  alsoIn: Array<{ sessionId: string; project: string }>;
 }
 
 describe.skipIf(claudeBin === undefined)(`session lineage from Claude Code ${CLAUDE_CODE_VERSION}`, () => {
@@ -68,13 +70,24 @@ describe.skipIf(claudeBin === undefined)(`session lineage from Claude Code ${CLA
         ]);
         const forkAt = forkedAt.result?.session_id ?? "";
         expect(new Set([original, fork, forkAt]).size).toBe(3);
+        // A fork that only ran a local command: no request reaches the model, the copy gets no reply of its own.
+        const copiedOnly = await runClaudeTurn({
+          sandbox,
+          mock,
+          prompt: "/cost",
+          turns: [],
+          args: ["--resume", original, "--fork-session"],
+        });
+        expect(copiedOnly.exitCode, copiedOnly.stderr).toBe(0);
+        const copy = copiedOnly.result?.session_id ?? "";
+        expect(new Set([original, fork, forkAt, copy]).size).toBe(4);
 
         const claudeDir = join(sandbox.home, ".claude");
         const transcripts = readdirSync(join(claudeDir, "projects"), { recursive: true }).filter((name) =>
           String(name).endsWith(".jsonl"),
         );
-        // The resume appended to the original's file: three sessions, three files.
-        expect(transcripts).toHaveLength(3);
+        // The resume appended to the original's file: four sessions, four files.
+        expect(transcripts).toHaveLength(4);
         const index = await runCtx(sandbox, ["index", "--claude-dir", claudeDir, "--quiet"]);
         expect(index.exitCode, index.stderr).toBe(0);
         const search = await runCtx(sandbox, ["search", "quarkolith", "--json", "--no-refresh", "--limit", "5"]);
@@ -84,9 +97,15 @@ describe.skipIf(claudeBin === undefined)(`session lineage from Claude Code ${CLA
         expect(byId.get(fork)?.parents).toEqual([original]);
         expect(byId.get(forkAt)?.parents).toEqual([original]);
         expect(byId.get(original)?.parents).toEqual([]);
-        expect([...(byId.get(original)?.forks ?? [])].sort()).toEqual([fork, forkAt].sort());
+        // The copy is shown once, as the original: never a result of its own.
+        expect(byId.has(copy)).toBe(false);
+        expect(byId.get(original)?.alsoIn.map((entry) => entry.sessionId)).toEqual([copy]);
+        expect(byId.get(fork)?.alsoIn).toEqual([]);
+        expect([...(byId.get(original)?.forks ?? [])].sort()).toEqual([copy, fork, forkAt].sort());
         // Neither fork went on past 20 messages of its own.
         expect(byId.get(original)?.chainQuality).toBe(0);
+        const text = await runCtx(sandbox, ["search", "quarkolith", "--no-refresh", "--limit", "5"]);
+        expect(text.stdout).toMatch(new RegExp(`also in \\S+ \\(${copy.slice(0, 8)}\\)`));
 
         // The forkAtCommand's arguments work in Claude Code: a new session that stops at that line.
         const command = byId.get(original)?.forkAtCommand ?? "";

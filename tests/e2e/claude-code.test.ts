@@ -166,7 +166,15 @@ describe.skipIf(claudeBin === undefined)(`ctx in Claude Code ${CLAUDE_CODE_VERSI
       expect(validate.stdout).toContain("✔ Validation passed");
       for (const event of CTX_HOOK_SPECS.map((spec) => spec.event))
         expect(validate.stdout).toContain(`hooks: ${event}`);
-      for (const name of ["fork-detect", "summarize-all", "summarize-from", "clear-summaries", "context-stats"]) {
+      for (const name of [
+        "fork-detect",
+        "summarize-all",
+        "summarize-from",
+        "clear-summaries",
+        "context-stats",
+        "stats",
+        "reindex",
+      ]) {
         expect(validate.stdout).toContain(`commands: ctx:${name}`);
       }
 

@@ -79,7 +79,7 @@ describe("ctx init", () => {
     const { stdout } = await run(["init", "--dry-run", "--json", "--command", "ctx", "--project", repo]);
     const report = InitReportSchema.parse(JSON.parse(stdout));
     expect(report).toMatchObject({ project: repo, dryRun: true, command: { command: "ctx", args: [] } });
-    expect(report.changes.map((change) => change.action)).toEqual(Array(10).fill("create"));
+    expect(report.changes.map((change) => change.action)).toEqual(Array(12).fill("create"));
     expect(existsSync(join(repo, ".mcp.json"))).toBe(false);
     expect(existsSync(join(repo, ".ctx"))).toBe(false);
   });

@@ -6,6 +6,7 @@ import { isCtxError } from "../../errors.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
 import { emptyIndex, vacuumIndex } from "../../search/session-index/maintenance.ts";
 import { integrityProblems, isCorruptionError, openSessionIndex } from "../../search/session-index/session-index.ts";
+import { startRebuildRecord } from "../../search/sync/rebuild-record.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
 import { type IndexRunOptions, runIndexSync } from "../index-run.ts";
@@ -18,11 +19,23 @@ export function registerReindexCommand(program: Command, ctx: CliContext): void 
     .option("--json", "print the sync summary as JSON")
     .option("--quiet", "no progress and no summary")
     .action(async (options: IndexRunOptions) => {
-      const movedAside = clearSessionIndex(resolveIndexPath(ctx.env), new Date());
-      if (movedAside !== null && options.quiet !== true) {
-        ctx.err(`ctx: the session index was damaged; kept it as ${movedAside} and building a new one\n`);
+      // The run records itself (`ctx stats`, and /reindex's ctx_index tool, read how it is going and how it ended).
+      const record = await startRebuildRecord(ctx.env, { onWriteError: (message) => ctx.logger.warn(message) });
+      try {
+        const movedAside = clearSessionIndex(resolveIndexPath(ctx.env), new Date());
+        if (movedAside !== null && options.quiet !== true) {
+          ctx.err(`ctx: the session index was damaged; kept it as ${movedAside} and building a new one\n`);
+        }
+        const summary = await runIndexSync(
+          ctx,
+          { ...options, full: true },
+          { onProgress: (p) => record.progress(p.done, p.total) },
+        );
+        await record.finish(summary.interrupted ? "interrupted" : "done", summary.sessionsTotal);
+      } catch (error) {
+        await record.fail(error);
+        throw error;
       }
-      await runIndexSync(ctx, { ...options, full: true });
     });
 }
 

@@ -1,30 +1,30 @@
-// `ctx stats [--json]`: what the session index holds (sessions, chunks, projects, size, last sync, vectors), and
-// fork history's counts in a section of their own (`forks`: docs/forks.md).
-import { existsSync } from "node:fs";
+// `ctx stats [--top N] [--json]`: what the session index holds: sessions, chunks, projects, size, last sync, vectors,
+// integrity, the duplicates found, the last `ctx reindex`, and sessions per project and per month (the first N in
+// the text, all of them in the JSON: core/search/index-stats-schema.ts, the same report ctx_index's `stats` op gives);
+// and fork history's counts in a section of their own (`forks`: search/fork-history-schema.ts, docs/forks.md).
 import type { Command } from "commander";
 import { findProjectRoot } from "../../config/paths.ts";
+import type { IndexStatsReport } from "../../core/search/index-stats-schema.ts";
+import { DEFAULT_TOP, indexStatsRows } from "../../core/search/index-stats-text.ts";
 import { CtxError } from "../../errors.ts";
 import { loadForkHistory } from "../../search/fork-history.ts";
 import type { ForkStats } from "../../search/fork-history-schema.ts";
 import { formatForkStats } from "../../search/fork-history-text.ts";
+import { readIndexStatsReport } from "../../search/index-stats.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
-import { type IndexStats, integrityProblems, openSessionIndex } from "../../search/session-index/session-index.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson, formatRows } from "../output.ts";
-
-export type IndexStatsReport = { path: string; exists: boolean } & IndexStats & {
-    /** `PRAGMA quick_check` of the whole file: "ok", or what SQLite found damaged. */
-    integrity: string;
-  };
 
 export function registerStatsCommand(program: Command, ctx: CliContext): void {
   program
     .command("stats")
     .description(COMMANDS.stats.description)
+    .option("--top <n>", `projects and months listed in the text (default ${DEFAULT_TOP}; --json lists all)`)
     .option("--json", "print JSON for scripts")
-    .action(async (options: { json?: boolean }) => {
-      const report = readIndexStats(resolveIndexPath(ctx.env));
+    .action(async (options: { json?: boolean; top?: string }) => {
+      const top = parseTop(options.top);
+      const report = readIndexStatsReport(resolveIndexPath(ctx.env), ctx.env);
       // Fork history reads ctx's own log: a log it cannot read (a link, a pipe) leaves `forks` null and is the error
       // after the index's figures, which are printed all the same.
       let forks: ForkStats | null = null;
@@ -37,7 +37,7 @@ export function registerStatsCommand(program: Command, ctx: CliContext): void {
       ctx.out(
         options.json === true
           ? formatJson({ ...report, forks })
-          : `${formatIndexStats(report)}${forks === null ? "" : `\nforks (ctx forks lists them)\n${formatForkStats(forks)}`}`,
+          : `${formatIndexStats(report, top)}${forks === null ? "" : `\nforks (ctx forks lists them)\n${formatForkStats(forks)}`}`,
       );
       if (forksFailure !== null) throw forksFailure;
       // The figures are printed either way (they may still help); a damaged file is an error to act on.
@@ -54,48 +54,18 @@ export async function readForkStats(ctx: CliContext): Promise<ForkStats> {
   return (await loadForkHistory({ env: ctx.env, projectRoot: findProjectRoot(ctx.cwd, ctx.env) })).stats;
 }
 
-export function readIndexStats(path: string): IndexStatsReport {
-  if (!existsSync(path)) {
-    return {
-      path,
-      exists: false,
-      sessions: 0,
-      chunks: 0,
-      projects: 0,
-      bytes: 0,
-      lastSyncAt: null,
-      vectors: 0,
-      integrity: "ok",
-    };
+function parseTop(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_TOP;
+  const top = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(top) || top < 1) {
+    throw new CtxError("USAGE", `--top takes a whole number of at least 1, not ${JSON.stringify(value.slice(0, 40))}`, {
+      hint: "e.g. ctx stats --top 20",
+    });
   }
-  const index = openSessionIndex(path, { readonly: true });
-  try {
-    // The structure first: counts read from a damaged file may be wrong without any error.
-    const problems = integrityProblems(index);
-    return { path, exists: true, ...index.stats(), integrity: problems.length === 0 ? "ok" : problems.join("; ") };
-  } finally {
-    index.close();
-  }
+  return top;
 }
 
-export function formatIndexStats(report: IndexStatsReport): string {
+export function formatIndexStats(report: IndexStatsReport, top = DEFAULT_TOP): string {
   if (!report.exists) return `No session index yet (${report.path}): run \`ctx index\` to build it.\n`;
-  const number = (value: number) => value.toLocaleString("en-US");
-  return formatRows([
-    ["index", report.path],
-    ["sessions", number(report.sessions)],
-    ["chunks", number(report.chunks)],
-    ["projects", number(report.projects)],
-    ["size", formatBytes(report.bytes)],
-    ["last sync", report.lastSyncAt === null ? "never" : new Date(report.lastSyncAt).toISOString()],
-    ["vectors", number(report.vectors)],
-    ["integrity", report.integrity],
-  ]);
-}
-
-function formatBytes(bytes: number): string {
-  if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 ** 2) return `${(bytes / 1024).toFixed(1)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 ** 2).toFixed(1)} MiB`;
-  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+  return formatRows(indexStatsRows(report, top));
 }

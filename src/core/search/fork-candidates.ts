@@ -1,6 +1,8 @@
 // Turns ranked sessions into what /fork-detect shows: a percentage score with its parts, a relative date, a
 // trimmed preview, whether the transcript still exists (Claude Code deletes transcripts after
 // `cleanupPeriodDays`), and copy-paste fork commands that run from the session's own folder.
+
+import { describeAnnotation, type SessionAnnotation } from "../library/annotation.ts";
 import { quoteShellWord, shellCommand } from "../shell/quote.ts";
 import { isSessionId } from "../transcript/session-id.ts";
 import type { ForkCandidate, RecentSession } from "./fork-candidate-schema.ts";
@@ -114,7 +116,17 @@ export function toForkCandidate(
     // paid off, docs/forks.md).
     chainQuality: ranked.lineage?.chainQuality ?? ranked.components.chainQuality,
     ...(ranked.team === undefined ? {} : { team: ranked.team }),
+    matchUuid: ranked.bestChunk.lastUuid ?? null,
+    ...annotationFields(session.annotation),
+    alsoIn: ranked.alsoIn ?? [],
   };
+}
+
+/** The person's star, tags and note as a result carries them (none: not starred, no tags, no note). */
+function annotationFields(
+  annotation: SessionAnnotation | undefined,
+): Pick<ForkCandidate, "starred" | "labels" | "note"> {
+  return { starred: annotation?.starred ?? false, labels: annotation?.labels ?? [], note: annotation?.note ?? null };
 }
 
 /** What a candidate says of its session and its match, local or on the team server alike. */
@@ -167,6 +179,9 @@ function toTeamCandidate(ranked: RankedSession, rank: number, now: number, weak:
     forks: [],
     chainQuality: ranked.components.chainQuality,
     team,
+    matchUuid: atUuid,
+    ...annotationFields(session.annotation),
+    alsoIn: [],
   };
 }
 
@@ -177,6 +192,10 @@ function teamLine(candidate: ForkCandidate): string | null {
   const parts = [`by ${team.author}`, team.project];
   if (team.branch !== null && team.branch !== "") parts.push(`branch ${team.branch}`);
   parts.push(team.local ? "on this machine" : "on the team server");
+  // The author's own tags and note, said as theirs (yours are on the `yours:` line).
+  if (team.labels !== undefined && team.labels.length > 0) parts.push(`their tags: ${team.labels.join(", ")}`);
+  if (team.note != null)
+    parts.push(`their note: ${team.note.length > 160 ? `${team.note.slice(0, 160)}…` : team.note}`);
   return `   team: ${parts.join(" · ")}`;
 }
 
@@ -204,6 +223,12 @@ function archivedOrNot(
     forkCommand: fork,
     forkAtCommand: forkAt,
   };
+}
+
+/** "also in -home-me-app (3f2a1b9c), -home-me-old (5c0375b4)" or null for a session without copies. */
+export function alsoInLine(candidate: ForkCandidate): string | null {
+  if (candidate.alsoIn.length === 0) return null;
+  return `   also in ${candidate.alsoIn.map((copy) => `${copy.project} (${copy.sessionId.slice(0, 8)})`).join(", ")}`;
 }
 
 /** "fork of 1af7fc5e · 2 forks, 1 went on" or null for a session without lineage. */
@@ -257,14 +282,28 @@ export function renderForkCandidates(query: string, candidates: readonly ForkCan
       `   session ${candidate.sessionId}`,
       `   preview: ${candidate.preview}`,
     ];
+    const yours = describeAnnotation(candidate);
+    if (yours !== null) block.push(`   yours: ${yours}`);
     const team = teamLine(candidate);
     if (team !== null) block.push(team);
     const chain = chainLine(candidate);
     if (chain !== null) block.push(chain);
+    const alsoIn = alsoInLine(candidate);
+    if (alsoIn !== null) block.push(alsoIn);
     if (candidate.warning !== null) block.push(`   warning: ${candidate.warning}`);
     if (candidate.forkCommand !== "") block.push(`   fork: ${candidate.forkCommand}`);
     if (candidate.forkAtCommand !== null) block.push(`   fork at the match: ${candidate.forkAtCommand}`);
     if (candidate.inSessionCommand !== "") block.push(`   in Claude Code: ${candidate.inSessionCommand}`);
+    if (candidate.sessionPreview !== undefined) {
+      // Indented under its candidate: no line of a session's preview can pass for a line of the list.
+      block.push(
+        "   session preview:",
+        ...candidate.sessionPreview
+          .trimEnd()
+          .split("\n")
+          .map((line) => `      ${line}`),
+      );
+    }
     lines.push("", `${candidate.rank}. ${candidate.topic}`, ...block);
   }
   if (strong.length === 0) {
@@ -284,6 +323,7 @@ export function toRecentSession(session: IndexedSession, now: number): RecentSes
     cwd: session.cwd,
     relativeDate: describeAge(session.updatedAt, now),
     forkCommand: forkCommandFor(session.id, session.cwd),
+    ...annotationFields(session.annotation),
   };
 }
 
@@ -293,9 +333,13 @@ export function renderNoMatch(query: string, recent: readonly RecentSession[] = 
     `No past session matches "${query}": nothing in the index holds its words.`,
     "Options: refine the query with words the session would contain (file names, error text, feature names),",
     "start fresh, or pick one of the most recent sessions below (run `ctx index` if sessions are missing).",
-    ...recent.flatMap((session, i) => [
-      `${i + 1}. ${session.topic} · ${session.relativeDate} · ${session.cwd ?? session.project}`,
-      `   fork: ${session.forkCommand}`,
-    ]),
+    ...recent.flatMap((session, i) => {
+      const yours = describeAnnotation(session);
+      return [
+        `${i + 1}. ${session.topic} · ${session.relativeDate} · ${session.cwd ?? session.project}`,
+        ...(yours === null ? [] : [`   yours: ${yours}`]),
+        `   fork: ${session.forkCommand}`,
+      ];
+    }),
   ].join("\n");
 }

@@ -23,6 +23,11 @@ export interface IndexMessage {
   sidechain: boolean;
   /** The uuid of the message's last line (a reply written one content block per line ends on its last block). */
   endUuid?: string | null;
+  /**
+   * An assistant reply copied in from another session (its `requestSessionId` names another session: what
+   * `--fork-session` copies). A session with no reply of its own adds nothing to what it copied (./duplicates.ts).
+   */
+  copied?: boolean;
 }
 
 export interface TranscriptMeta {
@@ -161,6 +166,8 @@ export function createIndexMessageBuilder(redaction: RedactOptions = {}): IndexM
         tools: [],
         sidechain: chain === "side",
       };
+      const origin = (entry as { requestSessionId?: unknown }).requestSessionId;
+      if (typeof origin === "string" && origin !== "" && origin !== entry.sessionId) message.copied = true;
       messages.push(message);
       reply = { message, id };
       open[chain] = reply;
@@ -224,7 +231,7 @@ function parseTimestamp(value: string | undefined): number | null {
 }
 
 /** The text blocks of a user entry (tool results and images left out). */
-function userText(entry: UserEntry): string {
+export function userText(entry: UserEntry): string {
   const content = entry.message.content;
   if (typeof content === "string") return content.trim();
   const parts: string[] = [];
@@ -237,7 +244,7 @@ function userText(entry: UserEntry): string {
 /**
  * What the person asked: "" for noise; a slash command becomes `/name args` (its expansion is a meta entry).
  */
-function promptText(text: string): string {
+export function promptText(text: string): string {
   if (text === "" || NOISE_PREFIXES.some((prefix) => text.startsWith(prefix))) return "";
   const command = /<command-name>([^<]*)<\/command-name>/.exec(text);
   if (command !== null) {

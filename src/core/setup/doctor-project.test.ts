@@ -13,6 +13,8 @@ const NONE: Record<InitFileKey, string | null> = {
   summarizeFrom: null,
   clearSummaries: null,
   contextStats: null,
+  stats: null,
+  reindex: null,
   gitignore: null,
 };
 

@@ -10,6 +10,8 @@ import { diffTool } from "./diff.ts";
 import { forkDetectTool } from "./fork-detect.ts";
 import { guardTickTool } from "./guard-tick.ts";
 import { healthTool } from "./health.ts";
+import { indexTool } from "./index-tool.ts";
+import { libraryTool } from "./library.ts";
 import { memoryDeleteTool } from "./memory-delete.ts";
 import { memoryListTool } from "./memory-list.ts";
 import { memoryReadTool } from "./memory-read.ts";
@@ -32,6 +34,8 @@ export const TOOLS: readonly ToolDefinition[] = [
   snapshotListTool,
   snapshotRestoreTool,
   forkDetectTool,
+  libraryTool,
+  indexTool,
   budgetTool,
   memoryWriteTool,
   memoryReadTool,

@@ -4,7 +4,10 @@
 // came from, the byte offset of its first message's line, and whether that message opens an exchange: a grown
 // file is re-chunked from its last chunk that opens an exchange), chunks.last_uuid (the uuid of the chunk's last
 // line: `claude --resume <id> --fork-session --resume-session-at <uuid>` forks there), sessions.root_uuid /
-// origin_session / copied_root (lineage clues, src/search/session-index/lineage.ts).
+// origin_session / copied_root (lineage clues, src/search/session-index/lineage.ts), chunks.replies / own_replies
+// (main-chain assistant replies first seen in the chunk, and those not copied from another session; summed into
+// sessions.replies / own_replies), duplicates (each copy that added nothing of its own, and the session it folds
+// into: ./duplicates.ts, rules in src/core/search/duplicates.ts).
 //
 // chunks.text is the chunk's text as ./chunk-text.ts stores it: deflated (a BLOB) when that is smaller, else plain.
 //
@@ -19,13 +22,20 @@
 // memory_topics holds Claude Code's auto-memory topic files (`projects/<project>/memory/*.md`, the "deep" layer),
 // redacted; memory_topics_fts indexes tokenizeForSearch(name, description, body) the same contentless way. Its
 // rowid is memory_topics.id (an INTEGER PRIMARY KEY: a plain rowid may change on VACUUM), path is the key.
+//
+// annotations mirrors the session library (store/library/library-state.ts, the truth: stars, the person's labels, a
+// note), refilled by every sync (./annotations.ts): keyed by session id without a foreign key, since a session may be
+// annotated before it is indexed. A note is also one chunk of its session (source NOTE_SOURCE, chunk_index -1,
+// note_chunk the chunk's id), so its words count as the session's words in BM25 with the index's own statistics.
+// Labels are not `sessions.tags` (languages and memory markers, recomputed on every ingest).
 import type { DatabaseSync } from "node:sqlite";
 
 /**
  * Bump on any change below or in how a column is stored: an index with another version is dropped and rebuilt by
- * the next sync (the sync says so). 5: chunks.text deflated.
+ * the next sync (the sync says so). 5: chunks.text deflated. 6: annotations (the session library's mirror), replies /
+ * own_replies and the duplicates table.
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 const TOKEN_CHARS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -40,15 +50,19 @@ CREATE INDEX files_session ON files(session_id);
 CREATE TABLE sessions(
   id TEXT PRIMARY KEY, project TEXT, cwd TEXT, path TEXT, git_branch TEXT, created_at INTEGER, updated_at INTEGER,
   message_count INTEGER, title TEXT, tags TEXT, memory_markers TEXT, ai_title TEXT, first_prompt TEXT,
-  root_uuid TEXT, origin_session TEXT, copied_root INTEGER NOT NULL DEFAULT 0);
+  root_uuid TEXT, origin_session TEXT, copied_root INTEGER NOT NULL DEFAULT 0,
+  replies INTEGER NOT NULL DEFAULT 0, own_replies INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX sessions_root ON sessions(root_uuid);
 CREATE INDEX sessions_updated ON sessions(updated_at);
 CREATE INDEX sessions_project ON sessions(project);
 CREATE TABLE chunks(
   id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id), chunk_index INTEGER,
   first_message INTEGER, last_message INTEGER, text TEXT, token_count INTEGER, has_code INTEGER, languages TEXT,
-  memory_type TEXT, source TEXT NOT NULL, start_offset INTEGER NOT NULL, starts_exchange INTEGER NOT NULL, last_uuid TEXT);
+  memory_type TEXT, source TEXT NOT NULL, start_offset INTEGER NOT NULL, starts_exchange INTEGER NOT NULL, last_uuid TEXT,
+  replies INTEGER NOT NULL DEFAULT 0, own_replies INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX chunks_session ON chunks(session_id);
+CREATE TABLE duplicates(session_id TEXT PRIMARY KEY, canonical_id TEXT NOT NULL) WITHOUT ROWID;
+CREATE INDEX duplicates_canonical ON duplicates(canonical_id);
 CREATE INDEX chunks_source ON chunks(source, chunk_index);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(tokens, content='', contentless_delete=1, tokenize=${sqlString(TOKENIZER)});
 CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, row);
@@ -58,9 +72,14 @@ CREATE TABLE memory_topics(
 CREATE INDEX memory_topics_project ON memory_topics(project);
 CREATE VIRTUAL TABLE memory_topics_fts USING fts5(tokens, content='', contentless_delete=1, tokenize=${sqlString(TOKENIZER)});
 CREATE VIRTUAL TABLE memory_topics_vocab USING fts5vocab(memory_topics_fts, row);
+CREATE TABLE annotations(
+  session_id TEXT PRIMARY KEY, starred INTEGER NOT NULL, labels TEXT NOT NULL, note TEXT, updated_at INTEGER NOT NULL,
+  note_chunk INTEGER);
 `;
 
 const TABLES = [
+  "annotations",
+  "duplicates",
   "memory_topics_vocab",
   "memory_topics_fts",
   "memory_topics",

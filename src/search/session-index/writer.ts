@@ -90,7 +90,8 @@ function prepareStatements(db: DatabaseSync) {
     deleteChunks: db.prepare("DELETE FROM chunks WHERE source = ? AND chunk_index >= ?"),
     insertChunk: db.prepare(
       `INSERT INTO chunks(session_id, chunk_index, first_message, last_message, text, token_count, has_code, languages,
-       memory_type, source, start_offset, starts_exchange, last_uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+       memory_type, source, start_offset, starts_exchange, last_uuid, replies, own_replies)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertFts: db.prepare("INSERT INTO chunks_fts(rowid, tokens) VALUES (?, ?)"),
     ensureSession: db.prepare(
@@ -114,11 +115,14 @@ function prepareStatements(db: DatabaseSync) {
     sessionMarkers: db.prepare(
       "SELECT DISTINCT memory_type AS v FROM chunks WHERE session_id = ? AND memory_type IS NOT NULL ORDER BY 1",
     ),
+    sessionReplies: db.prepare(
+      "SELECT coalesce(sum(replies), 0) AS replies, coalesce(sum(own_replies), 0) AS own FROM chunks WHERE session_id = ?",
+    ),
     mainMessages: db.prepare(
       "SELECT coalesce(sum(messages), 0) AS n FROM files WHERE session_id = ? AND kind = 'main'",
     ),
     finishSession: db.prepare(
-      `UPDATE sessions SET message_count = ?, tags = ?, memory_markers = ?,
+      `UPDATE sessions SET message_count = ?, replies = ?, own_replies = ?, tags = ?, memory_markers = ?,
        title = coalesce(ai_title, first_prompt, ''), created_at = coalesce(created_at, ?), updated_at = coalesce(updated_at, ?)
        WHERE id = ?`,
     ),
@@ -215,6 +219,7 @@ export class IndexWriter {
     tokens: string | Uint8Array = tokenizeForSearch(chunk.text ?? ""),
     lastUuid: string | null = null,
     packed = packChunkText(chunk.text ?? ""),
+    counts: { replies: number; ownReplies: number } = { replies: 0, ownReplies: 0 },
   ): void {
     const result = this.statements.insertChunk.run(
       chunk.sessionId,
@@ -230,6 +235,8 @@ export class IndexWriter {
       startOffset,
       startsExchange ? 1 : 0,
       lastUuid,
+      counts.replies,
+      counts.ownReplies,
     );
     this.statements.insertFts.run(result.lastInsertRowid, tokens);
   }
@@ -267,8 +274,11 @@ export class IndexWriter {
     const languages = (this.statements.sessionLanguages.all(id) as Array<{ v: string }>).map((row) => row.v);
     const markers = (this.statements.sessionMarkers.all(id) as Array<{ v: string }>).map((row) => row.v as MemoryType);
     const count = Number((this.statements.mainMessages.get(id) as { n: number }).n);
+    const replies = this.statements.sessionReplies.get(id) as { replies: number; own: number };
     this.statements.finishSession.run(
       count,
+      Number(replies.replies),
+      Number(replies.own),
       JSON.stringify(sessionTags(languages, markers)),
       JSON.stringify(markers),
       fallbackTime,

@@ -77,6 +77,9 @@ export interface ChunkToWrite {
   startOffset: number;
   startsExchange: boolean;
   lastUuid: string | null;
+  /** Main-chain assistant replies first seen in this chunk, and those not copied from another session. */
+  replies: number;
+  ownReplies: number;
 }
 
 /** A file read, chunked, tokenized and packed: everything but the writes, and no database. */
@@ -138,10 +141,23 @@ export async function readFileContent(job: ContentJob, options: { pack?: boolean
     firstChunkIndex: job.firstChunkIndex,
     previousText: job.previousText,
   });
+  // Each message counts in the first chunk holding it (chunks may share one; a restart never splits one).
+  let counted = job.firstOrdinal;
   const toWrite = chunks.map(({ text, ...chunk }): ChunkToWrite => {
     const first = increment.messages[chunk.firstMessage - job.firstOrdinal];
     const last = increment.messages[chunk.lastMessage - job.firstOrdinal];
+    let replies = 0;
+    let ownReplies = 0;
+    for (let ordinal = Math.max(counted, chunk.firstMessage); ordinal <= chunk.lastMessage; ordinal++) {
+      const message = increment.messages[ordinal - job.firstOrdinal];
+      if (message?.role !== "assistant" || message.sidechain) continue;
+      replies++;
+      if (message.copied !== true) ownReplies++;
+    }
+    counted = Math.max(counted, chunk.lastMessage + 1);
     return {
+      replies,
+      ownReplies,
       chunk,
       tokens: tokenizeForSearch(text),
       packed: pack ? packChunkText(text) : chunkTextToPack(text),
@@ -192,7 +208,10 @@ export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): 
   for (const row of content.chunks) {
     // Packed already (finishPacking, outside the transaction); never stored as bytes that are not deflated.
     const packed = row.deflated ? row.packed : packChunkTextBytes(row.packed);
-    writer.insertChunk(row.chunk, file.path, row.startOffset, row.startsExchange, row.tokens, row.lastUuid, packed);
+    writer.insertChunk(row.chunk, file.path, row.startOffset, row.startsExchange, row.tokens, row.lastUuid, packed, {
+      replies: row.replies,
+      ownReplies: row.ownReplies,
+    });
   }
   const meta = content.meta;
   writer.updateSession({

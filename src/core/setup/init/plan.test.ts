@@ -20,6 +20,8 @@ const NO_FILES: Record<InitFileKey, string | null> = {
   summarizeFrom: null,
   clearSummaries: null,
   contextStats: null,
+  stats: null,
+  reindex: null,
   gitignore: null,
 };
 
@@ -64,6 +66,8 @@ describe("planInit install", () => {
       ".claude/commands/summarize-from.md": "create",
       ".claude/commands/clear-summaries.md": "create",
       ".claude/commands/context-stats.md": "create",
+      ".claude/commands/stats.md": "create",
+      ".claude/commands/reindex.md": "create",
       ".gitignore": "create",
       ".ctx/": "create",
     });
@@ -181,6 +185,8 @@ describe("planInit remove", () => {
       summarizeFrom: null,
       clearSummaries: null,
       contextStats: null,
+      stats: null,
+      reindex: null,
     });
   });
 

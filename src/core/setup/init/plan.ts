@@ -22,15 +22,19 @@ export const INIT_FILES = {
   summarizeFrom: ".claude/commands/summarize-from.md",
   clearSummaries: ".claude/commands/clear-summaries.md",
   contextStats: ".claude/commands/context-stats.md",
+  stats: ".claude/commands/stats.md",
+  reindex: ".claude/commands/reindex.md",
   gitignore: ".gitignore",
 } as const;
 
-/** The Smart Context slash commands ctx writes, by their INIT_FILES key. */
+/** The slash commands of the shared table (./summaries-commands.ts) ctx writes, by their INIT_FILES key. */
 const SUMMARIES_COMMAND_FILES = {
   summarizeAll: "summarize-all",
   summarizeFrom: "summarize-from",
   clearSummaries: "clear-summaries",
   contextStats: "context-stats",
+  stats: "stats",
+  reindex: "reindex",
 } as const satisfies Partial<Record<InitFileKey, SummariesCommandName>>;
 export const CTX_DIR_ENTRY = ".ctx/";
 

@@ -13,6 +13,8 @@ const empty = {
     summarizeFrom: null,
     clearSummaries: null,
     contextStats: null,
+    stats: null,
+    reindex: null,
     gitignore: null,
   },
   ctxDir: { kind: "missing" as const },

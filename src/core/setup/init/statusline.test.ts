@@ -12,6 +12,8 @@ const NO_FILES: Record<InitFileKey, string | null> = {
   summarizeFrom: null,
   clearSummaries: null,
   contextStats: null,
+  stats: null,
+  reindex: null,
   gitignore: null,
 };
 const snapshot = (settings: string | null): ProjectSnapshot => ({

@@ -1,5 +1,6 @@
-// The Smart Context document's slash commands (/summarize-all, /summarize-from <id>, /clear-summaries,
-// /context-stats), written by `ctx init` into .claude/commands/ and shipped in the plugin's commands/, each
+// The slash commands that call one ctx MCP tool each: the Smart Context document's (/summarize-all, /summarize-from
+// <id>, /clear-summaries, /context-stats) and the session index's (/stats, /reindex: ctx_index), written by
+// `ctx init` into .claude/commands/ and shipped in the plugin's commands/, each
 // calling the matching ctx MCP tool; the MCP prompts of the same names carry the same text. A hash line in
 // the frontmatter records what ctx wrote, so ctx updates its own unmodified files and never overwrites a
 // file the person wrote or edited (the same rule as /fork-detect).
@@ -7,7 +8,14 @@ import { createHash } from "node:crypto";
 
 const MARKER_PREFIX = "# ctx-generated sha256:";
 
-export const SUMMARIES_COMMAND_NAMES = ["summarize-all", "summarize-from", "clear-summaries", "context-stats"] as const;
+export const SUMMARIES_COMMAND_NAMES = [
+  "summarize-all",
+  "summarize-from",
+  "clear-summaries",
+  "context-stats",
+  "stats",
+  "reindex",
+] as const;
 export type SummariesCommandName = (typeof SUMMARIES_COMMAND_NAMES)[number];
 
 interface CommandSpec {
@@ -72,6 +80,29 @@ What to clear: ${args}
 
 1. Call ${named("ctx_context_stats")} with no arguments.
 2. Show me its report as it is: the messages and tokens of each layer (older folded, middle summarised, recent verbatim), the compression ratio, the budget, the stored summaries and the last reply's real context size. If it returns an error, show its hint.
+`,
+  },
+  stats: {
+    description:
+      "Show what ctx's session index holds: sessions per project and month, size, last sync, duplicates (ctx)",
+    argumentHint: null,
+    tool: "ctx_index",
+    steps: () =>
+      `Show the statistics of ctx's session index (the past sessions /fork-detect searches).
+
+1. Call ${named("ctx_index")} with \`op: "stats"\`.
+2. Show me its report as it is: sessions, projects, index size, last sync, the duplicate sessions it found, the last rebuild, and the sessions per project and per month. If it returns an error, show its hint.
+`,
+  },
+  reindex: {
+    description: "Rebuild ctx's session index from Claude Code's transcripts, in the background (ctx)",
+    argumentHint: null,
+    tool: "ctx_index",
+    steps: () =>
+      `Rebuild ctx's session index (the past sessions /fork-detect searches) from the transcripts.
+
+1. Call ${named("ctx_index")} with \`op: "reindex"\`: it starts the rebuild in the background and answers at once (or reports the one already running).
+2. Tell me in one or two lines that the rebuild started (or is running) and how far it got. Searches keep working on what is indexed meanwhile; /stats shows its progress. If it returns an error, show its hint.
 `,
   },
 };

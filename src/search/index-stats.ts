@@ -1,0 +1,45 @@
+// `ctx stats` and the ctx_index tool's `stats` op: the session index's figures as one report
+// (core/search/index-stats-schema.ts), read in one pass of grouped queries (session-index/index-counts.ts) plus the
+// record of the last rebuild (sync/rebuild-record.ts). Opens the index read-only; a missing index is a report
+// that says so, not an error.
+import { existsSync } from "node:fs";
+import type { IndexStatsReport } from "../core/search/index-stats-schema.ts";
+import { readIndexCounts } from "./session-index/index-counts.ts";
+import { integrityProblems, openSessionIndex } from "./session-index/session-index.ts";
+import { readRebuildRecord } from "./sync/rebuild-record.ts";
+
+export function readIndexStatsReport(path: string, env: NodeJS.ProcessEnv): IndexStatsReport {
+  const rebuild = readRebuildRecord(env);
+  if (!existsSync(path)) {
+    return {
+      path,
+      exists: false,
+      sessions: 0,
+      chunks: 0,
+      projects: 0,
+      bytes: 0,
+      lastSyncAt: null,
+      vectors: 0,
+      integrity: "ok",
+      byProject: [],
+      byMonth: [],
+      duplicates: { copies: 0, foldedInto: 0, sharedTranscripts: 0 },
+      rebuild,
+    };
+  }
+  const index = openSessionIndex(path, { readonly: true });
+  try {
+    // The structure first: counts read from a damaged file may be wrong without any error.
+    const problems = integrityProblems(index);
+    return {
+      path,
+      exists: true,
+      ...index.stats(),
+      integrity: problems.length === 0 ? "ok" : problems.join("; "),
+      ...readIndexCounts(index),
+      rebuild,
+    };
+  } finally {
+    index.close();
+  }
+}

@@ -1,0 +1,75 @@
+// What `ctx stats` counts beyond IndexStats, each one grouped query over a whole table (no per-session loop: issue 36
+// wants the report under 500 ms at 100,000 sessions): sessions per project and per month, and the duplicates found
+// at index time (./duplicates.ts).
+import { databaseOf } from "./database.ts";
+import type { SessionIndex } from "./session-index.ts";
+
+export interface ProjectCount {
+  project: string;
+  sessions: number;
+  /** Its newest session's last activity (epoch ms), or null when no session has a time. */
+  lastActiveAt: number | null;
+}
+
+export interface MonthCount {
+  /** `YYYY-MM` (UTC) of the sessions' first message. */
+  month: string;
+  sessions: number;
+}
+
+export interface DuplicateCounts {
+  /** Sessions folded into another (copies that added nothing of their own). */
+  copies: number;
+  /** The sessions they fold into. */
+  foldedInto: number;
+  /** Session ids whose transcript is in more than one project folder. */
+  sharedTranscripts: number;
+}
+
+export interface IndexCounts {
+  /** Most sessions first (then by name). */
+  byProject: ProjectCount[];
+  /** Oldest month first; sessions without a time are left out. */
+  byMonth: MonthCount[];
+  duplicates: DuplicateCounts;
+}
+
+export function readIndexCounts(index: SessionIndex): IndexCounts {
+  const db = databaseOf(index);
+  const byProject = db
+    .prepare(
+      `SELECT coalesce(project, '') AS project, count(*) AS sessions, max(updated_at) AS last FROM sessions
+       GROUP BY project ORDER BY sessions DESC, project`,
+    )
+    .all() as Array<{ project: string; sessions: number; last: number | null }>;
+  const byMonth = db
+    .prepare(
+      `SELECT strftime('%Y-%m', created_at / 1000, 'unixepoch') AS month, count(*) AS sessions FROM sessions
+       WHERE created_at IS NOT NULL GROUP BY month ORDER BY month`,
+    )
+    .all() as Array<{ month: string | null; sessions: number }>;
+  const folded = db
+    .prepare("SELECT count(*) AS copies, count(DISTINCT canonical_id) AS folded_into FROM duplicates")
+    .get() as { copies: number; folded_into: number };
+  const shared = db
+    .prepare(
+      `SELECT count(*) AS n FROM (SELECT session_id FROM files WHERE kind = 'main' GROUP BY session_id
+       HAVING count(*) > 1)`,
+    )
+    .get() as { n: number };
+  return {
+    byProject: byProject.map((row) => ({
+      project: String(row.project),
+      sessions: Number(row.sessions),
+      lastActiveAt: row.last === null ? null : Number(row.last),
+    })),
+    byMonth: byMonth
+      .filter((row) => row.month !== null)
+      .map((row) => ({ month: String(row.month), sessions: Number(row.sessions) })),
+    duplicates: {
+      copies: Number(folded.copies),
+      foldedInto: Number(folded.folded_into),
+      sharedTranscripts: Number(shared.n),
+    },
+  };
+}
