@@ -14,6 +14,12 @@ import {
 } from "../core/search/fork-candidates.ts";
 import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
 import type { MemoryType, SearchFilters } from "../core/search/model.ts";
+import {
+  type QueryUnderstanding,
+  renderListing,
+  understandQuery,
+  understoodLines,
+} from "../core/search/query-understanding.ts";
 import type { TeamCandidatesPort, TeamFetch } from "../core/search/team-candidates.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
@@ -23,6 +29,7 @@ import { requireJoinedTeam, type SearchScope } from "./search-scope.ts";
 
 export type { ForkDetectReport };
 
+import { applyUnderstanding, understoodReport, withoutExcludedTeam } from "./query-filters.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import type { SyncSummary } from "./sync/sync-index.ts";
@@ -73,6 +80,10 @@ export interface ForkDetectResult {
   scope: SearchScope;
   /** One line each on what the search had to leave out (the team server unreachable, …). */
   notices: string[];
+  /** The query's time words and exclusions (core/search/query-understanding.ts); absent when it has neither. */
+  understood?: QueryUnderstanding;
+  /** The query's time window held no session at all, so every date was searched instead. */
+  widened?: boolean;
 }
 
 export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
@@ -88,15 +99,23 @@ export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
     indexedSessions: result.indexedSessions,
     scope: result.scope,
     notices: result.notices,
+    ...(result.understood === undefined ? {} : { understood: understoodReport(result.understood, result.widened) }),
   };
 }
 
 /** The answer as text: the candidates (strong, then weak), or the recent sessions when nothing matched. */
 export function renderForkDetect(result: ForkDetectResult): string {
+  const understood = result.understood;
+  // What was searched: the query without its time words and exclusions, which the lines above the answer name.
+  const searched = understood === undefined || understood.text === "" ? result.query : understood.text;
+  const answer =
+    understood?.listing === true
+      ? renderListing(understood, result.recent)
+      : result.candidates.length > 0
+        ? renderForkCandidates(searched, result.candidates, result.thresholdPercent)
+        : renderNoMatch(searched, result.recent);
   const text =
-    result.candidates.length > 0
-      ? renderForkCandidates(result.query, result.candidates, result.thresholdPercent)
-      : renderNoMatch(result.query, result.recent);
+    understood === undefined ? answer : [...understoodLines(understood, result.widened), "", answer].join("\n");
   return result.notices.length === 0 ? text : `${text}\n\n${result.notices.map((n) => `Note: ${n}`).join("\n")}`;
 }
 
@@ -115,6 +134,9 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     throw new CtxError("USAGE", "the query is empty", { hint: "say what you are about to work on" });
   }
   const now = options.now();
+  const understood = understandQuery(query, now) ?? undefined;
+  // The words searched: without the time words ("last week" must not match sessions that say "week") and exclusions.
+  const searchText = understood === undefined ? query : understood.text;
   const scope = request.scope ?? options.config.search.scope;
   const claudeDir = resolveClaudeDir({
     ...(options.claudeDir === undefined ? {} : { claudeDir: options.claudeDir }),
@@ -134,12 +156,12 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     }
     // Weighed by the team's own statistics (./team-hits.ts teamWeighing); the words the local index would match on
     // are what a server without them is sent.
-    const teamQuery = teamQueryFor(dbPath, query);
-    const weighing = teamWeighing(query, { feedback: options.config.search.weights.feedbackSimilarity > 0 });
+    const teamQuery = teamQueryFor(dbPath, searchText);
+    const weighing = teamWeighing(searchText, { feedback: options.config.search.weights.feedbackSimilarity > 0 });
     const projectContains = teamProject(request.project);
     teamFetch = fetchTeam({
       query: teamQuery,
-      filters: teamFilters(request, now),
+      filters: teamFilters(request, now, understood),
       ...(projectContains === undefined ? {} : { projectContains }),
       weighing,
     });
@@ -167,11 +189,33 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       refresh,
       scope,
       notices: [],
+      ...(understood === undefined ? {} : { understood }),
     };
   }
   const index = openReader(dbPath);
-  const filters = buildFilters(request, options.projectRoot, now, index.projects());
+  const asked = buildFilters(request, options.projectRoot, now, index.projects());
+  const filters = applyUnderstanding(asked, understood);
   const limit = request.limit ?? 5;
+  if (understood?.listing === true) {
+    // Nothing to search for: the window's sessions (less the excluded ones), most recent first.
+    const listed = index
+      .recentSessions(limit + 1, filters)
+      .filter((session) => session.id !== options.currentSessionId)
+      .slice(0, limit)
+      .map((session) => toRecentSession(session, now));
+    return {
+      query,
+      candidates: [],
+      recent: listed,
+      thresholdPercent: Math.round(threshold * 100),
+      projects: filters.projects ?? null,
+      indexedSessions: index.sessionCount(),
+      refresh,
+      scope,
+      notices: [],
+      understood,
+    };
+  }
   // The embedders are loaded only when one is configured: a BM25 search never needs them.
   const vectorSearch =
     scope === "team" || options.config.embedder.provider === "none"
@@ -185,20 +229,31 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   const team =
     fetched?.candidates == null
       ? undefined
-      : scoreTeamCandidates(index, query, fetched.candidates, { skipLocal: scope === "all" });
-  const ranked = (
-    await searchSessions(index, query, {
-      filters,
-      limit: limit + 1,
-      search: options.config.search,
-      now,
-      ...(vectorSearch === undefined ? {} : { vectorSearch }),
-      ...(team === undefined ? {} : { team }),
-      localResults: scope !== "team",
-    })
-  )
-    .filter((entry) => entry.session.id !== options.currentSessionId)
-    .slice(0, limit);
+      : scoreTeamCandidates(index, searchText, withoutExcludedTeam(fetched.candidates, understood), {
+          skipLocal: scope === "all",
+        });
+  const search = async (searchFilters: SearchFilters) =>
+    (
+      await searchSessions(index, searchText, {
+        filters: searchFilters,
+        limit: limit + 1,
+        search: options.config.search,
+        now,
+        ...(vectorSearch === undefined ? {} : { vectorSearch }),
+        ...(team === undefined ? {} : { team }),
+        localResults: scope !== "team",
+      })
+    )
+      .filter((entry) => entry.session.id !== options.currentSessionId)
+      .slice(0, limit);
+  let ranked = await search(filters);
+  let widened = false;
+  if (ranked.length === 0 && understood?.period != null && index.recentSessions(1, filters).length === 0) {
+    // The window holds no session at all (a question about a story's "last week", an index that is older): every date
+    // is searched, and the answer says so. A window with sessions none of which match lists them below instead.
+    ranked = await search(applyUnderstanding(asked, { ...understood, period: null }));
+    widened = true;
+  }
   const context = {
     now,
     cleanupPeriodDays: readCleanupPeriodDays(claudeDir),
@@ -216,7 +271,10 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     candidates.length > 0
       ? []
       : index
-          .recentSessions(4, filters)
+          .recentSessions(
+            4,
+            widened && understood !== undefined ? applyUnderstanding(asked, { ...understood, period: null }) : filters,
+          )
           .filter((session) => session.id !== options.currentSessionId)
           .slice(0, 3)
           .map((session) => toRecentSession(session, now));
@@ -230,6 +288,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     refresh,
     scope,
     notices,
+    ...(understood === undefined ? {} : { understood, widened }),
   };
 }
 
@@ -247,10 +306,21 @@ function teamQueryFor(dbPath: string, query: string): string {
 const TEAM_NEEDS_STATISTICS =
   "team results are scored with this machine's index statistics, and there is no index yet: the team server keeps none (the administrator runs `ctx team migrate`)";
 
-/** The team side honours the time bounds (a bad one is reported by the local side's own check). */
-function teamFilters(request: ForkDetectRequest, now: number): SearchFilters {
-  const since = request.since === undefined ? null : parseTimeBound(request.since, now);
-  const until = request.until === undefined ? null : parseTimeBound(request.until, now);
+/**
+ * The team side honours the time bounds, the query's window among them (a bad one is reported by the local side's own
+ * check). The server keeps a session that ended after `since` and started by `until`: the window's overlap.
+ */
+function teamFilters(
+  request: ForkDetectRequest,
+  now: number,
+  understood: QueryUnderstanding | undefined,
+): SearchFilters {
+  let since = request.since === undefined ? null : parseTimeBound(request.since, now);
+  let until = request.until === undefined ? null : parseTimeBound(request.until, now);
+  const from = understood?.period?.from ?? null;
+  const to = understood?.period?.to ?? null;
+  if (from !== null) since = since === null ? from : Math.max(since, from);
+  if (to !== null) until = until === null ? to - 1 : Math.min(until, to - 1);
   return { ...(since === null ? {} : { since }), ...(until === null ? {} : { until }) };
 }
 

@@ -92,7 +92,9 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
         ctx.err("ctx: the index is still catching up; results may miss recent sessions (run `ctx index`)\n");
       }
       // No session at all exits 1 in both forms (like grep), so scripts can test the status alone.
-      if (result.candidates.length === 0) {
+      // A query with nothing to search but its time words ("what did I do yesterday") answers with the sessions listed.
+      const listed = result.understood?.listing === true && result.recent.length > 0;
+      if (result.candidates.length === 0 && !listed) {
         if (result.indexedSessions === 0) ctx.err("ctx: the index is empty: run `ctx index` first\n");
         ctx.setExitCode(1);
       }
@@ -138,6 +140,7 @@ function fieldsOnOneLine(result: ForkDetectResult): ForkDetectResult {
     query: onOneLine(result.query),
     candidates: onOneLine(result.candidates),
     recent: onOneLine(result.recent),
+    ...(result.understood === undefined ? {} : { understood: onOneLine(result.understood) }),
   };
 }
 

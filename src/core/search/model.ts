@@ -57,9 +57,13 @@ export interface SearchFilters {
   projects?: string[];
   since?: number;
   until?: number;
+  /** Keep only sessions that started before this (a query's time window ends here: query-time.ts). */
+  startedBefore?: number;
   tags?: string[];
   /** Keep only sessions with a matching chunk carrying one of these memory markers (`ctx search --marker`). */
   markers?: MemoryType[];
+  /** Leave out sessions with a chunk matching any of these FTS5 phrases (query-negation.ts exclusionPhrase). */
+  exclude?: string[];
 }
 
 /** The memory markers that lifted a session: each type once, with the best-matching chunk that carries it. */
