@@ -77,6 +77,9 @@ function fixture() {
   );
   write("y-morning", new Date(2026, 11, 1, 9), "style the login form css", "The form uses flexbox now.");
   write("y-evening", new Date(2026, 11, 1, 20), "redis cache eviction policy", "allkeys-lru it is.");
+  write("lint-before", new Date(2026, 10, 5, 9), "eslint rules for the monorepo", "The eslint rules are in place.");
+  write("pnpm-move", new Date(2026, 10, 10, 9), "migrate the repo from npm to pnpm", "The migration to pnpm is done.");
+  write("lint-after", new Date(2026, 10, 20, 9), "eslint rules for the monorepo", "The eslint rules are in place.");
   const env = { CLAUDE_CONFIG_DIR: claudeDir, CTX_HOME: join(base, "home") };
   // Wednesday 2 December 2026, 10:30 in Berlin.
   const now = () => new Date(2026, 11, 2, 10, 30).getTime();
@@ -148,6 +151,26 @@ describe("runForkDetect with time words and exclusions", () => {
     expect(none.candidates).toEqual([]);
     expect(none.widened).toBe(false);
     expect(none.recent.map((s) => s.sessionId)).toEqual(["k8s-week", "docker-week"]);
+  });
+
+  it("ranks the sessions on an event's side higher, the event found by its words", async () => {
+    const plain = await runForkDetect({ query: "eslint rules monorepo" }, options);
+    // Alike in words: recency puts the later one first.
+    expect(ids(plain).slice(0, 2)).toEqual(["lint-after", "lint-before"]);
+    const before = await runForkDetect({ query: "eslint rules monorepo before the migration to pnpm" }, options);
+    expect(before.eventSession?.id).toBe("pnpm-move");
+    expect(ids(before).indexOf("lint-before")).toBeLessThan(ids(before).indexOf("lint-after"));
+    const report = ForkDetectReportSchema.parse(forkDetectReportOf(before));
+    expect(report.understood?.event).toMatchObject({ side: "before", sessionId: "pnpm-move" });
+    expect(report.message.split("\n")[0]).toBe(
+      'Ranked sessions before "the migration to pnpm" higher (the session "migrate the repo from npm to pnpm", 10 Nov 2026).',
+    );
+    const after = await runForkDetect({ query: "eslint rules monorepo after the migration to pnpm" }, options);
+    expect(ids(after).indexOf("lint-after")).toBeLessThan(ids(after).indexOf("lint-before"));
+    // No session holds the event's words: said, and the ranking is the plain one.
+    const unknown = await runForkDetect({ query: "eslint rules monorepo before the zanzibar offsite" }, options);
+    expect(unknown.eventSession).toBeNull();
+    expect(forkDetectReportOf(unknown).message).toMatch(/^Found no session about "the zanzibar offsite"/);
   });
 
   it("gives the team side the window and the searched words, and drops its chunks that hold an exclusion", async () => {

@@ -15,6 +15,7 @@ import {
 import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
 import type { MemoryType, SearchFilters } from "../core/search/model.ts";
 import {
+  type EventSession,
   type QueryUnderstanding,
   renderListing,
   understandQuery,
@@ -29,7 +30,7 @@ import { requireJoinedTeam, type SearchScope } from "./search-scope.ts";
 
 export type { ForkDetectReport };
 
-import { applyUnderstanding, understoodReport, withoutExcludedTeam } from "./query-filters.ts";
+import { applyUnderstanding, findEventSession, understoodReport, withoutExcludedTeam } from "./query-filters.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import type { SyncSummary } from "./sync/sync-index.ts";
@@ -84,6 +85,8 @@ export interface ForkDetectResult {
   understood?: QueryUnderstanding;
   /** The query's time window held no session at all, so every date was searched instead. */
   widened?: boolean;
+  /** The session an event bound ("before the migration to pnpm") found; null when none matched its words. */
+  eventSession?: EventSession | null;
 }
 
 export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
@@ -99,7 +102,9 @@ export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
     indexedSessions: result.indexedSessions,
     scope: result.scope,
     notices: result.notices,
-    ...(result.understood === undefined ? {} : { understood: understoodReport(result.understood, result.widened) }),
+    ...(result.understood === undefined
+      ? {}
+      : { understood: understoodReport(result.understood, result.widened, result.eventSession) }),
   };
 }
 
@@ -115,7 +120,9 @@ export function renderForkDetect(result: ForkDetectResult): string {
         ? renderForkCandidates(searched, result.candidates, result.thresholdPercent)
         : renderNoMatch(searched, result.recent);
   const text =
-    understood === undefined ? answer : [...understoodLines(understood, result.widened), "", answer].join("\n");
+    understood === undefined
+      ? answer
+      : [...understoodLines(understood, result.widened, result.eventSession), "", answer].join("\n");
   return result.notices.length === 0 ? text : `${text}\n\n${result.notices.map((n) => `Note: ${n}`).join("\n")}`;
 }
 
@@ -232,6 +239,14 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       : scoreTeamCandidates(index, searchText, withoutExcludedTeam(fetched.candidates, understood), {
           skipLocal: scope === "all",
         });
+  const eventSession =
+    understood?.event == null
+      ? undefined
+      : await findEventSession(index, understood.event, filters, options.config.search, now, options.currentSessionId);
+  const event =
+    understood?.event == null || eventSession == null
+      ? undefined
+      : { side: understood.event.side, session: eventSession };
   const search = async (searchFilters: SearchFilters) =>
     (
       await searchSessions(index, searchText, {
@@ -242,6 +257,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
         ...(vectorSearch === undefined ? {} : { vectorSearch }),
         ...(team === undefined ? {} : { team }),
         localResults: scope !== "team",
+        ...(event === undefined ? {} : { event }),
       })
     )
       .filter((entry) => entry.session.id !== options.currentSessionId)
@@ -289,6 +305,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     scope,
     notices,
     ...(understood === undefined ? {} : { understood, widened }),
+    ...(eventSession === undefined ? {} : { eventSession }),
   };
 }
 

@@ -42,6 +42,21 @@ export const ForkDetectReportSchema = z.object({
       listing: z.boolean(),
       /** The window held no session at all, so every date was searched. */
       widened: z.boolean(),
+      /**
+       * "before the migration to pnpm": the sessions on that side of the event's session (the best strong match for
+       * its words; null fields when none) rank higher, as a named date does.
+       */
+      event: z.optional(
+        z.nullable(
+          z.object({
+            side: z.enum(["before", "after"]),
+            words: z.string(),
+            sessionId: z.nullable(z.string()),
+            title: z.nullable(z.string()),
+            at: z.nullable(z.string()),
+          }),
+        ),
+      ),
       lines: z.array(z.string()),
     }),
   ),

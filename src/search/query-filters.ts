@@ -1,11 +1,20 @@
 // A query's time window and exclusions (core/search/query-understanding.ts) as the filters a search honours: the
 // session index's (since, startedBefore, exclude: search/session-index/rows.ts), the team's candidates (the server
 // has the window; the exclusions are checked here on the chunks it sent), and the report's `understood` field.
+import type { Config } from "../config/schema.ts";
 import type { SearchFilters } from "../core/search/model.ts";
+import type { QueryEvent } from "../core/search/query-event.ts";
 import { exclusionPhrase, mentionsExcluded } from "../core/search/query-negation.ts";
-import { describePeriod, type QueryUnderstanding, understoodLines } from "../core/search/query-understanding.ts";
+import {
+  describePeriod,
+  type EventSession,
+  type QueryUnderstanding,
+  understoodLines,
+} from "../core/search/query-understanding.ts";
 import type { TeamCandidates } from "../core/search/team-candidates.ts";
 import type { ForkDetectReport } from "./fork-report-schema.ts";
+import { isStrongMatch, searchSessions } from "./search-sessions.ts";
+import type { SessionIndex } from "./session-index/session-index.ts";
 
 /**
  * The person's filters narrowed by the query's: a session is in the window when it was active during it (last active
@@ -48,8 +57,10 @@ export function withoutExcludedTeam(
 export function understoodReport(
   understood: QueryUnderstanding,
   widened = false,
+  eventSession: EventSession | null = null,
 ): NonNullable<ForkDetectReport["understood"]> {
   const period = understood.period;
+  const event = understood.event;
   return {
     searched: understood.text,
     period:
@@ -64,6 +75,35 @@ export function understoodReport(
     excluded: understood.excluded,
     listing: understood.listing,
     widened,
-    lines: understoodLines(understood, widened),
+    event:
+      event === null
+        ? null
+        : {
+            side: event.side,
+            words: event.words,
+            sessionId: eventSession?.id ?? null,
+            title: eventSession?.title ?? null,
+            at: eventSession === null ? null : new Date(eventSession.createdAt).toISOString(),
+          },
+    lines: understoodLines(understood, widened, eventSession),
   };
+}
+
+/**
+ * The session an event bound names: the best strong match for the event's words in the local index (the person's own
+ * history), under the same filters; null when nothing matches them strongly.
+ */
+export async function findEventSession(
+  index: SessionIndex,
+  event: QueryEvent,
+  filters: SearchFilters,
+  search: Config["search"],
+  now: number,
+  currentSessionId: string | undefined,
+): Promise<EventSession | null> {
+  const ranked = await searchSessions(index, event.words, { filters, limit: 2, search, now });
+  const best = ranked.find((entry) => entry.session.id !== currentSessionId);
+  if (best === undefined || !isStrongMatch(best, search)) return null;
+  const { id, title, createdAt, updatedAt } = best.session;
+  return { id, title, createdAt, updatedAt };
 }

@@ -29,6 +29,7 @@ describe("understandQuery", () => {
       text: "docker",
       period: { from: day(2026, 11, 23), to: day(2026, 11, 30), words: ["last week"] },
       excluded: ["kubernetes"],
+      event: null,
       listing: false,
     });
     expect(understoodLines(understood ?? never())).toEqual([
@@ -44,6 +45,23 @@ describe("understandQuery", () => {
       period: null,
       excluded: ["last week"],
     });
+  });
+
+  it("reads an event bound, keeps its words searched, and says which session it found", () => {
+    const understood = understandQuery("lint rules before the migration to pnpm", now()) ?? never();
+    expect(understood).toMatchObject({
+      text: "lint rules before the migration to pnpm",
+      period: null,
+      event: { side: "before", words: "the migration to pnpm" },
+      listing: false,
+    });
+    const session = { id: "s", title: "Move to pnpm", createdAt: day(2026, 11, 3, 9), updatedAt: day(2026, 11, 3, 10) };
+    expect(understoodLines(understood, false, session)).toEqual([
+      'Ranked sessions before "the migration to pnpm" higher (the session "Move to pnpm", 3 Nov 2026).',
+    ]);
+    expect(understoodLines(understood)).toEqual([
+      'Found no session about "the migration to pnpm": "before the migration to pnpm" did not change the ranking.',
+    ]);
   });
 
   it("lists instead of searching when only time words and asking words are left", () => {

@@ -4,11 +4,20 @@
 // Pure: the caller passes `now`; dates are written in the runtime's local time zone.
 import type { RecentSession } from "./fork-candidate-schema.ts";
 import { isStopword } from "./fts-query.ts";
+import { parseQueryEvent, type QueryEvent } from "./query-event.ts";
 import { parseQueryNegation, type QueryNegation } from "./query-negation.ts";
 import { parseQueryTime, type QueryPeriod } from "./query-time.ts";
 import { tokenizeForSearch } from "./tokens.ts";
 
-export type { QueryPeriod };
+export type { QueryEvent, QueryPeriod };
+
+/** The session an event bound named (the best strong match for its words), or null when none was found. */
+export interface EventSession {
+  id: string;
+  title: string;
+  createdAt: number;
+  updatedAt: number;
+}
 
 export interface QueryUnderstanding {
   /** The words to search: the query without its time words and exclusions. */
@@ -16,6 +25,8 @@ export interface QueryUnderstanding {
   period: QueryPeriod | null;
   /** What to leave out, as written. */
   excluded: string[];
+  /** "before the migration to pnpm": ranks the sessions on that side of the event's session higher (query-event.ts). */
+  event: QueryEvent | null;
   /**
    * Nothing left to search ("what did I do yesterday", "-docker"): the sessions the window and the exclusions
    * leave are listed, most recent first, instead of searched.
@@ -37,12 +48,13 @@ const ASKING_WORDS = new Set(
 export function understandQuery(query: string, now: number): QueryUnderstanding | null {
   const negation: QueryNegation = parseQueryNegation(query);
   const time = parseQueryTime(negation.text, now);
-  if (time.period === null && negation.excluded.length === 0) return null;
+  const event = parseQueryEvent(time.text);
+  if (time.period === null && negation.excluded.length === 0 && event === null) return null;
   const tokens = tokenizeForSearch(time.text)
     .split(" ")
     .filter((token) => token !== "" && !isStopword(token));
   const listing = tokens.every((token) => time.period !== null && ASKING_WORDS.has(token));
-  return { text: time.text, period: time.period, excluded: negation.excluded, listing };
+  return { text: time.text, period: time.period, excluded: negation.excluded, event, listing };
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
@@ -84,7 +96,11 @@ export function describePeriod(period: Pick<QueryPeriod, "from" | "to">): string
 }
 
 /** The lines that say what the query was read as: its window, what it left out, and whether the window was widened. */
-export function understoodLines(understood: QueryUnderstanding, widened = false): string[] {
+export function understoodLines(
+  understood: QueryUnderstanding,
+  widened = false,
+  eventSession: EventSession | null = null,
+): string[] {
   const lines: string[] = [];
   const period = understood.period;
   if (period !== null) {
@@ -93,6 +109,14 @@ export function understoodLines(understood: QueryUnderstanding, widened = false)
       widened
         ? `No session is ${describePeriod(period)} (${words}): searched sessions of any date.`
         : `Searched sessions ${describePeriod(period)} (${words}).`,
+    );
+  }
+  const event = understood.event;
+  if (event !== null) {
+    lines.push(
+      eventSession === null
+        ? `Found no session about "${event.words}": "${event.side} ${event.words}" did not change the ranking.`
+        : `Ranked sessions ${event.side} "${event.words}" higher (the session "${eventSession.title}", ${dayText(new Date(eventSession.createdAt))}).`,
     );
   }
   if (understood.excluded.length > 0) {
