@@ -143,6 +143,8 @@ describe("runForkDetect with time words and exclusions", () => {
     const result = await runForkDetect({ query: "docker network three years ago" }, options);
     expect(new Set(ids(result))).toEqual(new Set(["docker-old", "docker-week", "k8s-week"]));
     expect(result.widened).toBe(true);
+    // Widened, the time words are searched as the words they are, as before they were read.
+    expect(forkDetectReportOf(result).understood?.searched).toBe("docker network three years ago");
     expect(forkDetectReportOf(result).message.split("\n")[0]).toBe(
       "No session is from 1 Jan – 31 Dec 2023 (three years ago): searched sessions of any date.",
     );

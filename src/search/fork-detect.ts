@@ -112,7 +112,8 @@ export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
 export function renderForkDetect(result: ForkDetectResult): string {
   const understood = result.understood;
   // What was searched: the query without its time words and exclusions, which the lines above the answer name.
-  const searched = understood === undefined || understood.text === "" ? result.query : understood.text;
+  const words = result.widened === true ? understood?.textWithTime : understood?.text;
+  const searched = words === undefined || words === "" ? result.query : words;
   const answer =
     understood?.listing === true
       ? renderListing(understood, result.recent)
@@ -247,9 +248,9 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     understood?.event == null || eventSession == null
       ? undefined
       : { side: understood.event.side, session: eventSession };
-  const search = async (searchFilters: SearchFilters) =>
+  const search = async (searchFilters: SearchFilters, text = searchText) =>
     (
-      await searchSessions(index, searchText, {
+      await searchSessions(index, text, {
         filters: searchFilters,
         limit: limit + 1,
         search: options.config.search,
@@ -266,8 +267,9 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   let widened = false;
   if (ranked.length === 0 && understood?.period != null && index.recentSessions(1, filters).length === 0) {
     // The window holds no session at all (a question about a story's "last week", an index that is older): every date
-    // is searched, and the answer says so. A window with sessions none of which match lists them below instead.
-    ranked = await search(applyUnderstanding(asked, { ...understood, period: null }));
+    // is searched, the time words among the words as they were before they were read, and the answer says so. A window
+    // with sessions none of which match lists them below instead.
+    ranked = await search(applyUnderstanding(asked, { ...understood, period: null }), understood.textWithTime);
     widened = true;
   }
   const context = {

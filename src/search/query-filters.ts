@@ -62,7 +62,7 @@ export function understoodReport(
   const period = understood.period;
   const event = understood.event;
   return {
-    searched: understood.text,
+    searched: widened ? understood.textWithTime : understood.text,
     period:
       period === null
         ? null

@@ -27,6 +27,7 @@ describe("understandQuery", () => {
     const understood = understandQuery("last week docker -kubernetes", now());
     expect(understood).toEqual({
       text: "docker",
+      textWithTime: "last week docker",
       period: { from: day(2026, 11, 23), to: day(2026, 11, 30), words: ["last week"] },
       excluded: ["kubernetes"],
       event: null,

@@ -22,6 +22,8 @@ export interface EventSession {
 export interface QueryUnderstanding {
   /** The words to search: the query without its time words and exclusions. */
   text: string;
+  /** The query without its exclusions only: what a window that holds no session widens to (its time words searched). */
+  textWithTime: string;
   period: QueryPeriod | null;
   /** What to leave out, as written. */
   excluded: string[];
@@ -54,7 +56,14 @@ export function understandQuery(query: string, now: number): QueryUnderstanding 
     .split(" ")
     .filter((token) => token !== "" && !isStopword(token));
   const listing = tokens.every((token) => time.period !== null && ASKING_WORDS.has(token));
-  return { text: time.text, period: time.period, excluded: negation.excluded, event, listing };
+  return {
+    text: time.text,
+    textWithTime: negation.text,
+    period: time.period,
+    excluded: negation.excluded,
+    event,
+    listing,
+  };
 }
 
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
