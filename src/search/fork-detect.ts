@@ -4,36 +4,31 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
-import {
-  type ForkCandidate,
-  type RecentSession,
-  renderForkCandidates,
-  renderNoMatch,
-  toForkCandidate,
-  toRecentSession,
-} from "../core/search/fork-candidates.ts";
-import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
+import { toForkCandidate, toRecentSession } from "../core/search/fork-candidates.ts";
 import type { MemoryType, SearchFilters } from "../core/search/model.ts";
-import {
-  type EventSession,
-  type QueryUnderstanding,
-  renderListing,
-  understandQuery,
-  understoodLines,
-} from "../core/search/query-understanding.ts";
+import { understandQuery } from "../core/search/query-understanding.ts";
 import type { TeamCandidatesPort, TeamFetch } from "../core/search/team-candidates.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
+import type { ForkDetectResult } from "./fork-detect-report.ts";
 import type { ForkDetectReport } from "./fork-report-schema.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
+import {
+  applyUnderstanding,
+  buildFilters,
+  findEventSession,
+  teamFilters,
+  teamProject,
+  withoutExcludedTeam,
+} from "./query-filters.ts";
 import { requireJoinedTeam, type SearchScope } from "./search-scope.ts";
-
-export type { ForkDetectReport };
-
-import { applyUnderstanding, findEventSession, understoodReport, withoutExcludedTeam } from "./query-filters.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import type { SyncSummary } from "./sync/sync-index.ts";
+
+export { forkDetectReportOf, renderForkDetect } from "./fork-detect-report.ts";
+export type { ForkDetectReport, ForkDetectResult };
+
 import { scoreTeamCandidates, teamQueryText, teamWeighing } from "./team-hits.ts";
 
 export interface ForkDetectRequest {
@@ -65,66 +60,6 @@ export interface ForkDetectOptions {
    * (src/team/search-port.ts teamCandidatesPort; `ctx serve` keeps its connection between searches).
    */
   teamCandidates?: TeamCandidatesPort;
-}
-
-export interface ForkDetectResult {
-  query: string;
-  /** Strong matches (relevance at or above the threshold) best first, then the weak ones (`weak: true`). */
-  candidates: ForkCandidate[];
-  /** When nothing matches at all: the most recently active sessions (same filters), to pick from instead. */
-  recent: RecentSession[];
-  thresholdPercent: number;
-  projects: string[] | null;
-  indexedSessions: number;
-  /** What catching up did; null when it was skipped. */
-  refresh: SyncSummary | null;
-  scope: SearchScope;
-  /** One line each on what the search had to leave out (the team server unreachable, …). */
-  notices: string[];
-  /** The query's time words and exclusions (core/search/query-understanding.ts); absent when it has neither. */
-  understood?: QueryUnderstanding;
-  /** The query's time window held no session at all, so every date was searched instead. */
-  widened?: boolean;
-  /** The session an event bound ("before the migration to pnpm") found; null when none matched its words. */
-  eventSession?: EventSession | null;
-}
-
-export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
-  const weak = result.candidates.filter((candidate) => candidate.weak).length;
-  return {
-    query: result.query,
-    message: renderForkDetect(result),
-    results: result.candidates,
-    thresholdPercent: result.thresholdPercent,
-    strongMatches: result.candidates.length - weak,
-    weakMatches: weak,
-    recent: result.recent,
-    indexedSessions: result.indexedSessions,
-    scope: result.scope,
-    notices: result.notices,
-    ...(result.understood === undefined
-      ? {}
-      : { understood: understoodReport(result.understood, result.widened, result.eventSession) }),
-  };
-}
-
-/** The answer as text: the candidates (strong, then weak), or the recent sessions when nothing matched. */
-export function renderForkDetect(result: ForkDetectResult): string {
-  const understood = result.understood;
-  // What was searched: the query without its time words and exclusions, which the lines above the answer name.
-  const words = result.widened === true ? understood?.textWithTime : understood?.text;
-  const searched = words === undefined || words === "" ? result.query : words;
-  const answer =
-    understood?.listing === true
-      ? renderListing(understood, result.recent)
-      : result.candidates.length > 0
-        ? renderForkCandidates(searched, result.candidates, result.thresholdPercent)
-        : renderNoMatch(searched, result.recent);
-  const text =
-    understood === undefined
-      ? answer
-      : [...understoodLines(understood, result.widened, result.eventSession), "", answer].join("\n");
-  return result.notices.length === 0 ? text : `${text}\n\n${result.notices.map((n) => `Note: ${n}`).join("\n")}`;
 }
 
 const DEFAULT_REFRESH_BUDGET_MS = 1_500;
@@ -326,33 +261,6 @@ const TEAM_NEEDS_STATISTICS =
   "team results are scored with this machine's index statistics, and there is no index yet: the team server keeps none (the administrator runs `ctx team migrate`)";
 
 /**
- * The team side honours the time bounds, the query's window among them (a bad one is reported by the local side's own
- * check). The server keeps a session that ended after `since` and started by `until`: the window's overlap.
- */
-function teamFilters(
-  request: ForkDetectRequest,
-  now: number,
-  understood: QueryUnderstanding | undefined,
-): SearchFilters {
-  let since = request.since === undefined ? null : parseTimeBound(request.since, now);
-  let until = request.until === undefined ? null : parseTimeBound(request.until, now);
-  const from = understood?.period?.from ?? null;
-  const to = understood?.period?.to ?? null;
-  if (from !== null) since = since === null ? from : Math.max(since, from);
-  if (to !== null) until = until === null ? to - 1 : Math.min(until, to - 1);
-  return { ...(since === null ? {} : { since }), ...(until === null ? {} : { until }) };
-}
-
-/**
- * `project` for the team side: team sessions carry a project identity (`github.com/acme/app`), not a folder, so
- * the text is matched against it; "this" and "." name no identity here and leave the team side unfiltered.
- */
-function teamProject(project: string | undefined): string | undefined {
-  const text = project?.trim() ?? "";
-  return text === "" || text === "this" || text === "." ? undefined : text;
-}
-
-/**
  * One read-only connection per index file for the life of the process (the MCP server answers many searches;
  * the vector cache is kept per connection). A rebuilt index is a new file: its inode tells, and it is reopened.
  */
@@ -394,35 +302,6 @@ async function refreshIndex(
   // Shared projects' sessions are queued for the team (the next `ctx index` or `ctx team push` sends them).
   const roots = await sharedRootsForIngest(env);
   return syncIndex({ claudeDir, dbPath, signal: AbortSignal.timeout(budgetMs), teamShare: { roots } });
-}
-
-function buildFilters(request: ForkDetectRequest, projectRoot: string, now: number, known: string[]): SearchFilters {
-  const filters: SearchFilters = {};
-  if (request.project !== undefined && request.project.trim() !== "") {
-    filters.projects = selectProjects(request.project, projectRoot, known);
-    if (filters.projects.length === 0) {
-      throw new CtxError("NOT_FOUND", `no indexed project matches "${request.project}"`, {
-        hint: `known projects: ${known.slice(0, 8).join(", ") || "none yet (run ctx index)"}`,
-      });
-    }
-  }
-  const since = timeBound("since", request.since, now);
-  const until = timeBound("until", request.until, now);
-  if (since !== undefined) filters.since = since;
-  if (until !== undefined) filters.until = until;
-  if (request.markers !== undefined && request.markers.length > 0) filters.markers = request.markers;
-  return filters;
-}
-
-function timeBound(name: string, text: string | undefined, now: number): number | undefined {
-  if (text === undefined || text.trim() === "") return undefined;
-  const parsed = parseTimeBound(text, now);
-  if (parsed === null) {
-    throw new CtxError("USAGE", `${name} "${text}" is not a date`, {
-      hint: "use an ISO date (2026-10-01) or an age such as 7d, 3w, 2m, 1y",
-    });
-  }
-  return parsed;
 }
 
 /** The person's `cleanupPeriodDays` from Claude Code's user settings, else the default. */

@@ -1,8 +1,10 @@
-// A query's time window and exclusions (core/search/query-understanding.ts) as the filters a search honours: the
-// session index's (since, startedBefore, exclude: search/session-index/rows.ts), the team's candidates (the server
-// has the window; the exclusions are checked here on the chunks it sent), and the report's `understood` field.
+// The filters a fork-detect search honours: the person's (`--project`, `--since`, `--until`, `--marker`), narrowed by
+// the query's time window and exclusions (core/search/query-understanding.ts) for the session index (since,
+// startedBefore, exclude: search/session-index/rows.ts) and the team (the server has the window; the exclusions are
+// checked here on the chunks it sent); the event session a query names; and the report's `understood` field.
 import type { Config } from "../config/schema.ts";
-import type { SearchFilters } from "../core/search/model.ts";
+import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
+import type { MemoryType, SearchFilters } from "../core/search/model.ts";
 import type { QueryEvent } from "../core/search/query-event.ts";
 import { exclusionPhrase, mentionsExcluded } from "../core/search/query-negation.ts";
 import {
@@ -12,9 +14,18 @@ import {
   understoodLines,
 } from "../core/search/query-understanding.ts";
 import type { TeamCandidates } from "../core/search/team-candidates.ts";
+import { CtxError } from "../errors.ts";
 import type { ForkDetectReport } from "./fork-report-schema.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import type { SessionIndex } from "./session-index/session-index.ts";
+
+/** The filters a fork-detect request names (./fork-detect.ts ForkDetectRequest). */
+export interface RequestFilters {
+  project?: string;
+  since?: string;
+  until?: string;
+  markers?: MemoryType[];
+}
 
 /**
  * The person's filters narrowed by the query's: a session is in the window when it was active during it (last active
@@ -106,4 +117,66 @@ export async function findEventSession(
   if (best === undefined || !isStrongMatch(best, search)) return null;
   const { id, title, createdAt, updatedAt } = best.session;
   return { id, title, createdAt, updatedAt };
+}
+
+/** The person's own filters (`--project`, `--since`, `--until`, `--marker`) as the index's; a bad one is a CtxError. */
+export function buildFilters(
+  request: RequestFilters,
+  projectRoot: string,
+  now: number,
+  known: string[],
+): SearchFilters {
+  const filters: SearchFilters = {};
+  if (request.project !== undefined && request.project.trim() !== "") {
+    filters.projects = selectProjects(request.project, projectRoot, known);
+    if (filters.projects.length === 0) {
+      throw new CtxError("NOT_FOUND", `no indexed project matches "${request.project}"`, {
+        hint: `known projects: ${known.slice(0, 8).join(", ") || "none yet (run ctx index)"}`,
+      });
+    }
+  }
+  const since = timeBound("since", request.since, now);
+  const until = timeBound("until", request.until, now);
+  if (since !== undefined) filters.since = since;
+  if (until !== undefined) filters.until = until;
+  if (request.markers !== undefined && request.markers.length > 0) filters.markers = request.markers;
+  return filters;
+}
+
+function timeBound(name: string, text: string | undefined, now: number): number | undefined {
+  if (text === undefined || text.trim() === "") return undefined;
+  const parsed = parseTimeBound(text, now);
+  if (parsed === null) {
+    throw new CtxError("USAGE", `${name} "${text}" is not a date`, {
+      hint: "use an ISO date (2026-10-01) or an age such as 7d, 3w, 2m, 1y",
+    });
+  }
+  return parsed;
+}
+
+/**
+ * The team side honours the time bounds, the query's window among them (a bad one is reported by the local side's own
+ * check). The server keeps a session that ended after `since` and started by `until`: the window's overlap.
+ */
+export function teamFilters(
+  request: RequestFilters,
+  now: number,
+  understood: QueryUnderstanding | undefined,
+): SearchFilters {
+  let since = request.since === undefined ? null : parseTimeBound(request.since, now);
+  let until = request.until === undefined ? null : parseTimeBound(request.until, now);
+  const from = understood?.period?.from ?? null;
+  const to = understood?.period?.to ?? null;
+  if (from !== null) since = since === null ? from : Math.max(since, from);
+  if (to !== null) until = until === null ? to - 1 : Math.min(until, to - 1);
+  return { ...(since === null ? {} : { since }), ...(until === null ? {} : { until }) };
+}
+
+/**
+ * `project` for the team side: team sessions carry a project identity (`github.com/acme/app`), not a folder, so
+ * the text is matched against it; "this" and "." name no identity here and leave the team side unfiltered.
+ */
+export function teamProject(project: string | undefined): string | undefined {
+  const text = project?.trim() ?? "";
+  return text === "" || text === "this" || text === "." ? undefined : text;
 }
