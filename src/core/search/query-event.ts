@@ -18,7 +18,7 @@ const ANCHORED = /(?:day|days|week|weeks|weekend|month|months|year|years|night|m
 /** The query's event bound, or null. Run on the text the time words left (query-time.ts reads dates first). */
 export function parseQueryEvent(text: string): QueryEvent | null {
   const m = EVENT.exec(text);
-  if (m === null || ANCHORED.test(text.slice(0, m.index))) return null;
+  if (m === null || ANCHORED.test(text.slice(Math.max(0, m.index - 24), m.index))) return null;
   const words = (m[2] ?? "").replace(/[.,;:!?]+$/u, "").trim();
   if (words.split(/\s+/u).length < 2) return null;
   return { side: m[1]?.toLowerCase() === "before" ? "before" : "after", words };

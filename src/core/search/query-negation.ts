@@ -28,6 +28,9 @@ const COMMANDS = new Set(
 const WORD_FLAG_COMMANDS = new Set(
   "clang dig ffmpeg find gcc g++ go java javac kotlinc openssl qemu-img swift terraform test xcodebuild".split(" "),
 );
+/** Exclusions read from one query; past this many the rest stay words (each is a subquery of the search). */
+export const MAX_EXCLUSIONS = 16;
+const LOOK_AROUND = 64;
 const FLAG_NOUN = /^\s+(?:flag|flags|option|options|switch|argument|parameter)\b/iu;
 const WORD = "\\p{L}[\\p{L}\\p{N}_]*(?:-[\\p{L}\\p{N}_]+)*";
 // `-word` or `-"phrase"` at the start of the query or after whitespace, ending at whitespace, punctuation or the end.
@@ -57,9 +60,12 @@ export function parseQueryNegation(query: string): QueryNegation {
     const phrase = m[1];
     const word = m[2] ?? "";
     const end = m.index + m[0].length;
-    const before = query.slice(0, m.index);
-    const afterFlag = flagEnd >= 0 && query.slice(flagEnd, m.index).trim().split(/\s+/u).length <= 1;
-    if (phrase === undefined && (afterFlag || looksLikeFlag(word, before, query.slice(end)))) {
+    if (spans.length >= MAX_EXCLUSIONS) break;
+    // Bounded looks around the word: a hostile megabyte of dashes is read in linear time.
+    const before = query.slice(Math.max(0, m.index - LOOK_AROUND), m.index);
+    const afterFlag =
+      flagEnd >= 0 && m.index - flagEnd < LOOK_AROUND && /^\s*\S*\s*$/u.test(query.slice(flagEnd, m.index));
+    if (phrase === undefined && (afterFlag || looksLikeFlag(word, before, query.slice(end, end + LOOK_AROUND)))) {
       flagEnd = end;
       continue;
     }
@@ -68,7 +74,7 @@ export function parseQueryNegation(query: string): QueryNegation {
   }
   const question = /\?\s*$/u.test(query);
   SPOKEN.lastIndex = 0;
-  for (let m = SPOKEN.exec(query); m !== null; m = SPOKEN.exec(query)) {
+  for (let m = SPOKEN.exec(query); m !== null && spans.length < MAX_EXCLUSIONS; m = SPOKEN.exec(query)) {
     const end = m.index + m[0].length;
     if (spans.some((s) => m !== null && m.index < s.end && end > s.start)) continue;
     if (question && !/^not/iu.test(m[1] ?? "")) continue;

@@ -123,6 +123,14 @@ function partOfDay(now: number, days: number, part: string | undefined): Window 
   return [dayStart(now, days, from), dayStart(now, days, to)];
 }
 
+/**
+ * A query says when in a few phrases; past this many the rest stay words (a hostile megabyte of "today" is read in
+ * linear time).
+ */
+const MAX_TIME_PHRASES = 8;
+/** The words before a phrase that can bound it or anchor it ("the week before"): a bounded look back. */
+const LOOK_BACK = 48;
+
 /** The relative periods, longest wording first (a span already read is not read again). */
 const RELATIVE: ReadonlyArray<{ re: RegExp; read: Read; boundOnly?: true }> = [
   { re: pattern("the\\s+day\\s+before\\s+yesterday"), read: (_, now) => partOfDay(now, -2, undefined) },
@@ -191,6 +199,7 @@ export function parseQueryTime(query: string, now: number): QueryTime {
     re.lastIndex = 0;
     for (let m = re.exec(query); m !== null; m = re.exec(query)) {
       const end = m.index + m[0].length;
+      if (found.length >= MAX_TIME_PHRASES) break;
       if (claimed(m.index, end)) continue;
       const window = read(m, now);
       if (window === null) continue;
@@ -201,6 +210,7 @@ export function parseQueryTime(query: string, now: number): QueryTime {
   }
   // A named date is a bound only after since/before/after/until; alone it stays a boost (query-dates.ts).
   for (const date of findQueryDates(query)) {
+    if (found.length >= MAX_TIME_PHRASES) break;
     if (claimed(date.start, date.end)) continue;
     const named = { start: date.start, end: date.end, window: namedWindow(date.period, now) };
     const read = bounded(query, named);
@@ -227,7 +237,8 @@ export function parseQueryTime(query: string, now: number): QueryTime {
 
 /** The span widened over a bound word before it ("since", "before", …), its window turned into that bound. */
 function bounded(query: string, found: Found): Found {
-  const before = query.slice(0, found.start);
+  const lookFrom = Math.max(0, found.start - LOOK_BACK);
+  const before = query.slice(lookFrom, found.start);
   const bound = BOUND.exec(before);
   const word = bound?.[1]?.toLowerCase();
   if (bound === null || word === undefined) return found;
@@ -235,7 +246,7 @@ function bounded(query: string, found: Found): Found {
   const [from, to] = found.window;
   const window: Window =
     word === "since" ? [from, null] : word === "before" ? [null, from] : word === "after" ? [to, null] : [null, to];
-  return { start: bound.index, end: found.end, window };
+  return { start: lookFrom + bound.index, end: found.end, window };
 }
 
 /** A named date's window; a month without a year is its latest occurrence that has begun. */

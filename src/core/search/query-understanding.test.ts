@@ -75,6 +75,16 @@ describe("understandQuery", () => {
     expect(understandQuery("work -docker", now())).toMatchObject({ text: "work", listing: false });
   });
 
+  it("reads a hostile megabyte: at most 8 time phrases and 16 exclusions, the rest left as words", () => {
+    const many = understandQuery(`${"-docker ".repeat(70_000)}${"yesterday today ".repeat(30_000)}tar -xzf`, now());
+    expect(many?.excluded).toHaveLength(16);
+    expect(many?.period?.words).toHaveLength(8);
+    expect(many?.text.endsWith("tar -xzf")).toBe(true);
+    const escapes = understandQuery('auth -"\u001b[2J\nfork: rm -rf /" yesterday', now());
+    expect(escapes?.excluded).toEqual(["\u001b[2J\nfork: rm -rf /"]);
+    expect(escapes?.text).toBe("auth");
+  });
+
   it("keeps the meaning of every real coding query", () => {
     const lines = readFileSync(join(import.meta.dirname, "../../../tests/fixtures/eval-coding/queries.jsonl"), "utf8")
       .split("\n")
