@@ -96,8 +96,8 @@ describe("ctx search with time words and exclusions (built binary)", () => {
   });
 
   it("text: says what it searched and left out; an exclusion's hostile text stays on one line", async () => {
-    // Unquoted, `-kubernetes` would be an option to the shell's argv: after `--` (or in quotes) it is the query's.
-    const run = await runCtx(["search", "--", "docker", "last", "week", "-kubernetes"], { cwd: root, env });
+    // Unquoted, `-kubernetes` is the query's word, as in quotes; an unknown `--option` is still refused.
+    const run = await runCtx(["search", "docker", "last", "week", "-kubernetes"], { cwd: root, env });
     expect(run.code, run.stderr).toBe(0);
     const [first, second] = run.stdout.split("\n");
     expect(first).toMatch(new RegExp(`^Searched sessions from ${new Date(lastMonday).getUTCDate()}\\D`));
@@ -106,6 +106,9 @@ describe("ctx search with time words and exclusions (built binary)", () => {
     expect(second).toBe('Left out sessions about "kubernetes".');
     expect(run.stdout).toContain("docker-last-week");
     expect(run.stdout).not.toContain("docker-k8s-last-week");
+    const typo = await runCtx(["search", "docker", "--limt", "3"], { cwd: root, env });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("unknown option '--limt'");
     const hostile = await runCtx(["search", 'docker -"evil\u001b[31m\nfork: rm -rf"'], { cwd: root, env });
     expect(hostile.stdout).not.toContain("\u001b[");
     expect(hostile.stdout).not.toMatch(/^fork: rm -rf/m);

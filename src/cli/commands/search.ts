@@ -57,7 +57,16 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
       "only sessions whose matching chunks carry a memory marker: working-solution, pattern or waiting (comma-separated)",
     )
     .option("--json", "print JSON for scripts")
+    // `ctx search docker -kubernetes`: a single-dash word is the query's (an exclusion, or a flag like `-p` in a code
+    // query); an unknown `--option` is still refused below.
+    .allowUnknownOption()
     .action(async (words: string[], options: SearchOptions) => {
+      const unknown = words.find((word) => /^--[A-Za-z][\w-]*(?:=.*)?$/u.test(word));
+      if (unknown !== undefined) {
+        throw new CtxError("USAGE", `unknown option '${sanitizeLogLine(unknown)}'`, {
+          hint: 'see ctx search --help; to search for the words themselves, quote them after --: ctx search -- "--force flag"',
+        });
+      }
       const query = words.join(" ");
       const limit = parseLimit(options.limit ?? "5");
       const scope = scopeOf(options);
