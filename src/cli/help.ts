@@ -124,10 +124,32 @@ export const COMMANDS = {
     term: "search [options] <query...>",
     description: "find the past sessions closest to a task, with the command that forks each",
   },
+  show: {
+    group: "Find a session",
+    term: "show [options] <session-id>",
+    description: "read a session before forking it: its record, lineage, then prompts, replies, tools and files",
+  },
   fork: {
     group: "Find a session",
     term: "fork [options] <session-id>",
     description: "fork a session, yours or a teammate's: print or run `claude --resume <id> --fork-session`",
+  },
+  export: {
+    group: "Find a session",
+    term: "export [options] <id...>",
+    description:
+      "write sessions (transcripts, subagents, metadata, your tags and notes) to one redacted, checksummed bundle",
+  },
+  import: {
+    group: "Find a session",
+    term: "import [options] <file>",
+    description:
+      "place a bundle's sessions into Claude Code's folder for your checkout, and print their resume commands",
+  },
+  session: {
+    group: "Find a session",
+    term: "session",
+    description: "star, tag and note sessions, and list them: star, unstar, tag, untag, note, list",
   },
   embed: {
     group: "Find a session",
@@ -235,16 +257,40 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     'ctx search "docker networking last week -kubernetes"',
     "ctx search \"retry helper\" --json | jq -r '.results[0].forkCommand'",
   ],
+  show: [
+    "ctx show 4d5611e5",
+    "ctx show <session-id> --at <message-uuid>",
+    "ctx show <session-id> --json | jq -r '.exchanges[].prompt'",
+  ],
   fork: [
     "ctx fork <session-id>",
     "ctx fork <session-id> --at <message-uuid> --print",
     "ctx fork <teammate's session-id> --checkout ~/src/app",
     "ctx fork <session-id> --json | jq -r .forkCommand",
   ],
+  export: ["ctx export <session-id> --out auth-fix.ctxbundle", "ctx export <id> <id> --out ~/handoff.ctxbundle --json"],
+  import: [
+    "ctx import auth-fix.ctxbundle",
+    "ctx import auth-fix.ctxbundle --checkout ~/src/app --json | jq -r '.sessions[].resumeCommand'",
+  ],
   index: ["ctx index", "ctx index --claude-dir ~/other-machine/.claude --full"],
   stats: ["ctx stats"],
   reindex: ["ctx reindex"],
   embed: ["ctx embed --setup", "ctx embed"],
+  session: ["ctx session star 1af7fc5e", "ctx session tag 1af7fc5e auth payments", "ctx session list --starred"],
+  "session star": ["ctx session star 1af7fc5e", "ctx session star 1af7fc5e --json"],
+  "session unstar": ["ctx session unstar 1af7fc5e"],
+  "session tag": ["ctx session tag 1af7fc5e auth payments-v2", 'ctx search "token refresh" --tag auth'],
+  "session untag": ["ctx session untag 1af7fc5e payments-v2"],
+  "session note": [
+    'ctx session note 1af7fc5e "the retry fix that worked; see the last exchange"',
+    "ctx session note 1af7fc5e --clear",
+  ],
+  "session list": [
+    "ctx session list",
+    "ctx session list --starred --tag auth",
+    "ctx session list --json | jq -r '.sessions[].sessionId'",
+  ],
   archive: ["ctx archive", "ctx archive run", "ctx archive list --json", "ctx archive restore <session>"],
   "archive status": ["ctx archive", "ctx archive --json"],
   "archive run": ["ctx archive run", "ctx archive run --json"],

@@ -45,6 +45,7 @@ export async function runIndexSync(ctx: CliContext, options: IndexRunOptions): P
         if (!quiet) ctx.err(`ctx: ${rebuildNotice(from)}\n`);
       },
       onFileError: (path, error) => ctx.logger.warn(`could not index ${path}: ${describeError(error)}`),
+      libraryEnv: ctx.env,
       teamShare: {
         roots: teamRoots,
         onQueued: () => {

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
 import type { ForkCandidate } from "../core/search/fork-candidates.ts";
-import { copyToClipboard, findClipboardTool, pickerOption } from "./search-picker.ts";
+import { copyToClipboard, findClipboardTool, PANE_LINES, paneText, pickerOption } from "./search-picker.ts";
 
 function binWith(...tools: Array<[name: string, script: string]>): string {
   const dir = mkdtempSync(join(tmpdir(), "ctx-clipboard-"));
@@ -50,10 +50,58 @@ describe("pickerOption", () => {
       relativeDate: "yesterday",
       cwd: `/p${esc}[2J\nforged`,
       project: "-p",
-    } as ForkCandidate;
+      starred: false,
+      labels: [],
+      note: null,
+    } as unknown as ForkCandidate;
     const option = pickerOption(candidate);
     expect(option.label).toBe("1. \\u001b]0;owned\\u0007fix it");
     expect(option.hint).toBe("80% · yesterday · /p\\u001b[2J\\nforged");
     expect(option.value).toBe(candidate);
+  });
+
+  it("shows your star and tags in the label and your note in the hint", () => {
+    const candidate = {
+      rank: 2,
+      topic: "Fix the login retry",
+      scorePercent: 64,
+      relativeDate: "3 days ago",
+      cwd: "/src/app",
+      project: "-src-app",
+      starred: true,
+      labels: ["auth", "db"],
+      note: "the retry with backoff is the one that worked",
+    } as unknown as ForkCandidate;
+    const option = pickerOption(candidate);
+    expect(option.label).toBe("2. ★ Fix the login retry  [auth, db]");
+    expect(option.hint).toBe("64% · 3 days ago · /src/app · note: the retry with backoff is the one that worked");
+  });
+});
+
+describe("the preview pane", () => {
+  it("follows the highlighted session's hint: its score line, then its preview once loaded", () => {
+    let loaded: string | null = null;
+    const option = pickerOption(
+      { rank: 2, topic: "fix it", scorePercent: 70, relativeDate: "today", cwd: "/p", project: "-p" } as ForkCandidate,
+      () => loaded,
+    );
+    expect(option.label).toBe("2. fix it");
+    expect(option.hint).toBe("70% · today · /p");
+    loaded = paneText("── 1 ──\n> the prompt");
+    expect(option.hint).toBe("70% · today · /p\n      ── 1 ──\n      > the prompt");
+  });
+
+  it("break 4: keeps to its lines, each one sanitized line cut to the pane's width", () => {
+    const esc = String.fromCharCode(0x1b);
+    const preview = [
+      `> ${esc}]52;c;cHduZWQ=${String.fromCharCode(7)}x\r`,
+      `> ${"w".repeat(5_000)}`,
+      ...Array(40).fill("> more"),
+    ];
+    const lines = paneText(preview.join("\n")).split("\n");
+    expect(lines).toHaveLength(PANE_LINES);
+    expect(lines[0]).toBe("      > \\u001b]52;c;cHduZWQ=\\u0007x\\r");
+    expect(lines[1]?.length).toBeLessThanOrEqual(6 + 110);
+    expect(lines.join("")).not.toContain(esc);
   });
 });

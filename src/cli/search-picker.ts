@@ -4,15 +4,17 @@
 // `ctx search` prints its list as before. Every text it hands @clack/prompts (which writes it to the terminal as it
 // is) goes through sanitizeLogLine first: one line each, no control from a transcript or a folder name.
 import { spawn } from "node:child_process";
-import { accessSync, constants, statSync } from "node:fs";
-import { delimiter, join } from "node:path";
+import { statSync } from "node:fs";
 import type { Readable, Writable } from "node:stream";
 import { isCancel, select } from "@clack/prompts";
+import { renderPreviewLabel } from "../core/library/preview-text.ts";
 import { type ForkCandidate, forkArgv } from "../core/search/fork-candidates.ts";
+import { truncateText } from "../core/transcript/text.ts";
 import { CtxError } from "../errors.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
 import { colorsFor } from "./color.ts";
 import type { CliContext } from "./command-io.ts";
+import { onPath } from "./on-path.ts";
 
 export type PickAction = "print" | "copy" | "run";
 
@@ -25,7 +27,14 @@ export interface PickerDeps {
   input: Readable;
   output: Writable;
   clipboard: ClipboardTool | null;
+  /** The session's bounded preview as text (src/search/session-preview.ts), shown under the highlighted session;
+   *  null when it has none (a teammate's session, a transcript that is gone). */
+  preview?: (candidate: ForkCandidate) => Promise<string | null>;
 }
+
+/** The pane under the highlighted session: this many lines of its preview, each cut to this many characters. */
+export const PANE_LINES = 12;
+const PANE_WIDTH = 110;
 
 export interface Pick {
   candidate: ForkCandidate;
@@ -39,12 +48,33 @@ export async function pickForkCandidate(
   deps: PickerDeps,
 ): Promise<Pick | null> {
   const io = { input: deps.input, output: deps.output };
+  const panes = new Map<ForkCandidate, string>();
+  const load = deps.preview;
+  let picking = true;
+  if (load !== undefined && candidates.length > 0) {
+    // The first session's pane is there when the picker opens; the others load while the person reads it. @clack
+    // reads an option's hint at each render and renders again when its output says it was resized: a pane loaded
+    // later is drawn at once, on the highlighted session or when the selection reaches it.
+    const loadPane = async (candidate: ForkCandidate) => {
+      const text = await load(candidate).catch(() => null);
+      if (text !== null) panes.set(candidate, paneText(text));
+    };
+    await loadPane(candidates[0] as ForkCandidate);
+    void (async () => {
+      for (const candidate of candidates.slice(1)) {
+        if (!picking) return;
+        await loadPane(candidate);
+        if (picking) deps.output.emit("resize");
+      }
+    })();
+  }
   const picked = await select<ForkCandidate>({
     ...io,
     message: sanitizeLogLine(`Sessions matching "${query}": pick one to fork`),
-    options: candidates.map((candidate) => pickerOption(candidate)),
+    options: candidates.map((candidate) => pickerOption(candidate, () => panes.get(candidate) ?? null)),
     maxItems: 8,
   });
+  picking = false;
   if (isCancel(picked)) return null;
   const action = await pickForkAction(picked.forkCommand, picked.cwd ?? picked.project, deps);
   return action === null ? null : { candidate: picked, action };
@@ -68,20 +98,38 @@ export async function pickForkAction(forkCommand: string, where: string, deps: P
   return isCancel(action) ? null : action;
 }
 
-/** A session as the picker lists it: its rank and topic, and as a hint its score, age and folder; all sanitized. */
-export function pickerOption(candidate: ForkCandidate): { value: ForkCandidate; label: string; hint: string } {
+/**
+/**
+ * A session as the picker lists it: its rank, your star, its topic and your tags (the preview's label,
+ * core/library/preview-text.ts), and as a hint, which @clack shows for the highlighted session only, its score, age,
+ * folder and the start of your note, then its preview's pane when `pane` has it; all sanitized.
+ */
+export function pickerOption(
+  candidate: ForkCandidate,
+  pane: () => string | null = () => null,
+): { value: ForkCandidate; label: string; readonly hint: string } {
+  const note = candidate.note === null ? "" : ` · note: ${truncateText(candidate.note, 60)}`;
+  const line = sanitizeLogLine(
+    `${candidate.scorePercent}% · ${candidate.relativeDate} · ${candidate.cwd ?? candidate.project}${note}`,
+  );
   return {
     value: candidate,
-    label: sanitizeLogLine(`${candidate.rank}. ${shorten(candidate.topic, 72)}`),
-    hint: sanitizeLogLine(
-      `${candidate.scorePercent}% · ${candidate.relativeDate} · ${candidate.cwd ?? candidate.project}`,
-    ),
+    label: sanitizeLogLine(renderPreviewLabel(candidate.rank, candidate.topic, candidate)),
+    get hint() {
+      const text = pane();
+      return text === null ? line : `${line}\n${text}`;
+    },
   };
 }
 
-function shorten(text: string, max: number): string {
-  const flat = text.replace(/\s+/g, " ").trim();
-  return flat.length <= max ? flat : `${flat.slice(0, max - 1).trimEnd()}…`;
+/** The pane: the preview's first lines, each one sanitized line cut to the pane's width, indented under the list. */
+export function paneText(preview: string): string {
+  return preview
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .slice(0, PANE_LINES)
+    .map((line) => `      ${truncateText(sanitizeLogLine(line), PANE_WIDTH)}`)
+    .join("\n");
 }
 
 /** The first clipboard tool on PATH that fits this session (Wayland, X11, macOS, WSL). */
@@ -93,20 +141,6 @@ export function findClipboardTool(env: NodeJS.ProcessEnv, platform: NodeJS.Platf
     tools.push({ command: "xclip", args: ["-selection", "clipboard"] }, { command: "xsel", args: ["-ib"] });
   if (env.WSL_DISTRO_NAME) tools.push({ command: "clip.exe", args: [] });
   return tools.find((tool) => onPath(tool.command, env)) ?? null;
-}
-
-function onPath(command: string, env: NodeJS.ProcessEnv): boolean {
-  return (env.PATH ?? "").split(delimiter).some((dir) => {
-    if (dir === "") return false;
-    const path = join(dir, command);
-    try {
-      if (!statSync(path).isFile()) return false;
-      accessSync(path, constants.X_OK);
-      return true;
-    } catch {
-      return false;
-    }
-  });
 }
 
 export function copyToClipboard(tool: ClipboardTool, text: string, env: NodeJS.ProcessEnv): Promise<void> {

@@ -106,6 +106,7 @@ describe("ctx MCP server", () => {
       "ctx_fork_detect",
       "ctx_guard_tick",
       "ctx_health",
+      "ctx_library",
       "ctx_memory_delete",
       "ctx_memory_list",
       "ctx_memory_read",
@@ -136,7 +137,7 @@ describe("ctx MCP server", () => {
     ]) {
       expect(annotations(name)?.readOnlyHint).toBe(true);
     }
-    for (const name of ["ctx_save", "ctx_checkpoint", "ctx_clear", "ctx_guard_tick"])
+    for (const name of ["ctx_save", "ctx_checkpoint", "ctx_clear", "ctx_guard_tick", "ctx_library"])
       expect(annotations(name)?.readOnlyHint).toBe(false);
     expect(annotations("ctx_clear")?.destructiveHint).toBe(true);
     expect(annotations("ctx_save")?.destructiveHint).toBe(false);

@@ -15,7 +15,7 @@ export const SERVER_INSTRUCTIONS = [
     "sessions: its hooks save it (secrets redacted, in .ctx/) before a compaction and give it back after. " +
     "When to use which tool:",
   "- Before work that may have been done before: ctx_fork_detect, then offer its sessions to fork (never run the " +
-    "commands yourself).",
+    "commands yourself); ctx_library stars, tags or notes a session when asked.",
   "- Before a risky change: ctx_save with a name; ctx_restore reads it back (changing no files), ctx_diff shows " +
     "what changed on disk since.",
   "- After a compaction: ctx_audit shows what its summary lost; ctx_restore or a snapshot gives it back.",

@@ -192,6 +192,8 @@ describe("runForkDetect with time words and exclusions", () => {
       forkable: true,
       totalChunks: 1,
       chainQuality: null,
+      labels: [],
+      note: null,
     });
     const chunk = (sessionId: string, text: string) => ({
       sessionId,

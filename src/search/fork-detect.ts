@@ -4,7 +4,7 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
-import { toForkCandidate, toRecentSession } from "../core/search/fork-candidates.ts";
+import { type ForkCandidate, toForkCandidate, toRecentSession } from "../core/search/fork-candidates.ts";
 import type { MemoryType, SearchFilters } from "../core/search/model.ts";
 import { understandQuery } from "../core/search/query-understanding.ts";
 import type { TeamCandidatesPort, TeamFetch } from "../core/search/team-candidates.ts";
@@ -43,7 +43,17 @@ export interface ForkDetectRequest {
   scope?: SearchScope;
   /** Only sessions whose matching chunks carry one of these memory markers. */
   markers?: MemoryType[];
+  /** A bounded preview of the top results (docs/preview.md): `true` for the top 3, a number for that many. */
+  preview?: boolean | number;
+  /** Only sessions the person tagged with every one of these (`ctx session tag`; normalised here). */
+  tags?: string[];
+  /** Only sessions the person starred. */
+  starred?: boolean;
 }
+
+/** How many results `preview: true` previews, and the most a number may ask for. */
+export const DEFAULT_PREVIEWS = 3;
+export const MAX_PREVIEWS = 10;
 
 export interface ForkDetectOptions {
   config: Config;
@@ -220,6 +230,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     ...strong.map((entry, i) => toForkCandidate(entry, i + 1, context)),
     ...weak.map((entry, i) => toForkCandidate(entry, strong.length + i + 1, context, true)),
   ];
+  await addPreviews(index, candidates, request.preview);
   const recent =
     candidates.length > 0
       ? []
@@ -244,6 +255,29 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     ...(understood === undefined ? {} : { understood, widened }),
     ...(eventSession === undefined ? {} : { eventSession }),
   };
+}
+
+/** The bounded preview of the first results the request asks for, each read from its transcript (a teammate's
+ *  session this machine does not have gets none). */
+async function addPreviews(
+  index: SessionIndex,
+  candidates: ForkCandidate[],
+  preview: boolean | number | undefined,
+): Promise<void> {
+  const count =
+    preview === true
+      ? DEFAULT_PREVIEWS
+      : typeof preview === "number"
+        ? Math.min(Math.max(0, preview), MAX_PREVIEWS)
+        : 0;
+  if (count === 0) return;
+  const { boundedPreviewOf } = await import("./session-preview.ts");
+  for (const candidate of candidates.slice(0, count)) {
+    if (candidate.team !== undefined && !candidate.team.local) continue;
+    candidate.sessionPreview = await boundedPreviewOf(index, candidate.sessionId, {
+      atUuid: candidate.matchUuid ?? null,
+    });
+  }
 }
 
 /** The query's words the local index would match on (./team-hits.ts teamQueryText); the whole query without one. */
@@ -301,7 +335,13 @@ async function refreshIndex(
   ]);
   // Shared projects' sessions are queued for the team (the next `ctx index` or `ctx team push` sends them).
   const roots = await sharedRootsForIngest(env);
-  return syncIndex({ claudeDir, dbPath, signal: AbortSignal.timeout(budgetMs), teamShare: { roots } });
+  return syncIndex({
+    claudeDir,
+    dbPath,
+    signal: AbortSignal.timeout(budgetMs),
+    teamShare: { roots },
+    libraryEnv: env,
+  });
 }
 
 /** The person's `cleanupPeriodDays` from Claude Code's user settings, else the default. */

@@ -3,6 +3,7 @@
 // startedBefore, exclude: search/session-index/rows.ts) and the team (the server has the window; the exclusions are
 // checked here on the chunks it sent); the event session a query names; and the report's `understood` field.
 import type { Config } from "../config/schema.ts";
+import { normalizeLabels } from "../core/library/annotation.ts";
 import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
 import type { MemoryType, SearchFilters } from "../core/search/model.ts";
 import type { QueryEvent } from "../core/search/query-event.ts";
@@ -25,6 +26,9 @@ export interface RequestFilters {
   since?: string;
   until?: string;
   markers?: MemoryType[];
+  /** The person's labels (`ctx session tag`), every one required; normalised here. */
+  tags?: string[];
+  starred?: boolean;
 }
 
 /**
@@ -140,6 +144,8 @@ export function buildFilters(
   if (since !== undefined) filters.since = since;
   if (until !== undefined) filters.until = until;
   if (request.markers !== undefined && request.markers.length > 0) filters.markers = request.markers;
+  if (request.tags !== undefined && request.tags.length > 0) filters.labels = normalizeLabels(request.tags);
+  if (request.starred === true) filters.starred = true;
   return filters;
 }
 

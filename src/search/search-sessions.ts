@@ -5,6 +5,7 @@
 // (src/core/search/query-dates.ts), then all are ranked (src/core/search/ranking.ts, docs/search.md). A team
 // search adds the team server's chunks, scored as the local index scores (./team-hits.ts), to the same pool.
 import type { Config } from "../config/schema.ts";
+import { matchesAnnotationFilter } from "../core/library/annotation.ts";
 import { combineStatistics, queryTermsOf, weighWithStatistics } from "../core/search/bm25-score.ts";
 import {
   FEEDBACK_CANDIDATES,
@@ -68,6 +69,10 @@ export async function searchSessions(
     throw new CtxError("CONFIG_INVALID", problem, { hint: "fix the search section of your ctx config (ctx config)" });
   }
   const filters = options.filters ?? {};
+  const annotationFilter = {
+    ...(filters.starred === true ? { starred: true } : {}),
+    ...(filters.labels === undefined ? {} : { labels: filters.labels }),
+  };
   const localResults = options.localResults ?? true;
   const lexical = localResults ? index.searchChunks(query, filters, CHUNK_CANDIDATES) : [];
   const local =
@@ -161,12 +166,15 @@ export async function searchSessions(
     matches.push(match);
   }
   const markers = filters.markers;
-  const kept =
-    markers === undefined || markers.length === 0
-      ? matches
-      : matches.filter((match) =>
-          match.hits.some((hit) => hit.memoryType !== null && markers.includes(hit.memoryType)),
-        );
+  const kept = matches.filter(
+    (match) =>
+      (markers === undefined ||
+        markers.length === 0 ||
+        match.hits.some((hit) => hit.memoryType !== null && markers.includes(hit.memoryType))) &&
+      // The index's SQL already kept local sessions by the person's labels and star; a team session passes only when
+      // this machine's library annotates it (a teammate's own tags are theirs, not a filter of yours).
+      matchesAnnotationFilter(match.session.annotation, annotationFilter),
+  );
   return rankSessions(kept, options.search, options.now ?? Date.now(), limit);
 }
 

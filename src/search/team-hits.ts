@@ -83,6 +83,8 @@ export function scoreTeamCandidates(
         branch: row.branch,
         forkable: row.forkable,
         local,
+        ...(row.labels.length === 0 ? {} : { labels: row.labels }),
+        ...(row.note === null ? {} : { note: row.note }),
       });
     }
   }

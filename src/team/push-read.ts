@@ -39,6 +39,9 @@ export interface SessionWork {
   messageCount: number;
   lineage: unknown;
   memoryMarkers: string[];
+  /** The author's tags and note on the session (the session library; pushed only for the author's own sessions). */
+  labels: string[];
+  note: string | null;
   /** null: the main transcript was not in this batch (its stored transcript and forkable flag stay). */
   transcript: { forkable: boolean; row: TranscriptRow | null } | null;
   chunks: ChunkRow[];
@@ -91,6 +94,8 @@ export async function readWork(
       messageCount: row.messageCount,
       lineage: lineage.get(id) ?? {},
       memoryMarkers: row.memoryMarkers,
+      labels: row.labels,
+      note: row.note,
       transcript: null,
       chunks: [],
       lastIndex: new Map(),

@@ -38,24 +38,25 @@ export async function writeBatch(
     const projectOf = (s: SessionWork) => projectIds.get(`${s.project.remoteUrl}\n${s.project.repoPath}`) as string;
     await client.query(
       `INSERT INTO ctx_team.sessions AS s (team_id, id, project_id, title, branch, started_at, ended_at, message_count,
-         lineage, memory_markers, forkable, pushed_at)
+         lineage, memory_markers, forkable, pushed_at, labels, note)
        SELECT $1::bigint, u.id, u.project_id, u.title, u.branch,
               CASE WHEN u.started IS NULL THEN NULL ELSE pg_catalog.to_timestamp(u.started / 1000.0::float8) END,
               CASE WHEN u.ended IS NULL THEN NULL ELSE pg_catalog.to_timestamp(u.ended / 1000.0::float8) END,
               u.messages, u.lineage::pg_catalog.jsonb, pg_catalog.string_to_array(u.markers, E'\\x1f'::text),
-              coalesce(u.forkable, false), pg_catalog.now()
+              coalesce(u.forkable, false), pg_catalog.now(),
+              coalesce(pg_catalog.string_to_array(u.labels, E'\\x1f'::text), '{}'::text[]), u.note
        FROM ROWS FROM (
          pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::bigint[]), pg_catalog.unnest($4::text[]),
          pg_catalog.unnest($5::text[]), pg_catalog.unnest($6::float8[]), pg_catalog.unnest($7::float8[]),
          pg_catalog.unnest($8::integer[]), pg_catalog.unnest($9::text[]), pg_catalog.unnest($10::text[]),
-         pg_catalog.unnest($11::boolean[])
+         pg_catalog.unnest($11::boolean[]), pg_catalog.unnest($13::text[]), pg_catalog.unnest($14::text[])
        )
-            AS u(id, project_id, title, branch, started, ended, messages, lineage, markers, forkable)
+            AS u(id, project_id, title, branch, started, ended, messages, lineage, markers, forkable, labels, note)
        ON CONFLICT (team_id, id) DO UPDATE SET project_id = excluded.project_id, title = excluded.title,
          branch = excluded.branch, started_at = excluded.started_at, ended_at = excluded.ended_at,
          message_count = excluded.message_count, lineage = excluded.lineage, memory_markers = excluded.memory_markers,
          forkable = CASE WHEN $12::text[] @> ARRAY[excluded.id] THEN excluded.forkable ELSE s.forkable END,
-         pushed_at = pg_catalog.now()`,
+         pushed_at = pg_catalog.now(), labels = excluded.labels, note = excluded.note`,
       [
         teamId,
         work.map((s) => s.id),
@@ -69,6 +70,8 @@ export async function writeBatch(
         work.map((s) => joinList(s.memoryMarkers)),
         work.map((s) => s.transcript?.forkable ?? null),
         work.filter((s) => s.transcript !== null).map((s) => s.id),
+        work.map((s) => joinList(s.labels)),
+        work.map((s) => s.note),
       ],
     );
     const chunks = work.flatMap((s) => s.chunks.map((c) => ({ session: s.id, ...c })));

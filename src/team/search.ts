@@ -116,9 +116,12 @@ async function readTeamSessions(
     forkable: boolean;
     total_chunks: string;
     chain_quality: unknown;
+    labels: string[] | null;
+    note: string | null;
   }>(
     `SELECT s.id, m.handle, s.author, p.remote_url, p.repo_path, s.title, s.branch, s.started_at, s.ended_at,
             s.message_count, s.memory_markers, s.forkable, s.lineage -> 'chainQuality'::text AS chain_quality,
+            s.labels, s.note,
             (SELECT pg_catalog.count(*) FROM ctx_team.chunks c WHERE c.team_id = s.team_id AND c.session_id = s.id)
               AS total_chunks
        FROM ctx_team.sessions s
@@ -144,6 +147,8 @@ async function readTeamSessions(
       forkable: row.forkable,
       totalChunks: Number(row.total_chunks),
       chainQuality: chain,
+      labels: Array.isArray(row.labels) ? row.labels.filter((label) => typeof label === "string") : [],
+      note: typeof row.note === "string" ? row.note : null,
     });
   }
   return sessions;

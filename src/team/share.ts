@@ -14,7 +14,7 @@ import {
   readQueuedSessions,
 } from "../search/session-index/team-outbox.ts";
 import { addSharedProject, readSharedProjects, removeSharedRoot, sharedRoots } from "../store/team/team-state.ts";
-import { checkoutIdentity } from "./checkout.ts";
+import { checkoutIdentity } from "../transplant/checkout-identity.ts";
 import { type TeamConnectOptions, withTeamClient } from "./connect.ts";
 import { requireMembership } from "./inspect.ts";
 import { upsertProject } from "./push-write.ts";

@@ -1,4 +1,4 @@
-// A session's transcript from another machine (a teammate's, for `ctx fork`; later an imported one) placed in
+// A session's transcript from another machine (a teammate's, for `ctx fork`; an imported one: bundle-import.ts) placed in
 // Claude Code's project folder for this machine's checkout of its repository: every cwd field in the other machine's
 // checkout moved into this one (core/transplant/transcript-cwd.ts), the file written through
 // store/files/claude-file.ts (never through a link; an identical file is left alone, a different one never
@@ -10,7 +10,12 @@ import { realpath } from "node:fs/promises";
 import { join } from "node:path";
 import { claudeConfigDir, claudeProjectDirName } from "../config/claude-paths.ts";
 import { isSessionId } from "../core/transcript/session-id.ts";
-import { authorCheckoutRoot, firstTranscriptCwd, rewriteTranscriptCwd } from "../core/transplant/transcript-cwd.ts";
+import {
+  authorCheckoutRoot,
+  type CwdRewrite,
+  firstTranscriptCwd,
+  rewriteTranscriptCwd,
+} from "../core/transplant/transcript-cwd.ts";
 import { CtxError } from "../errors.ts";
 import { claudeTargetState, writeNewClaudeFile } from "../store/files/claude-file.ts";
 import { resolveInside } from "../store/files/contained-path.ts";
@@ -59,21 +64,13 @@ export async function placeTranscript(placement: TranscriptPlacement): Promise<P
       hint: "nothing was written",
     });
   }
-  const to = await realpath(checkoutRoot);
-  // The folder the session resumes in is the checkout's, resolved inside it (a link in the checkout leading out is
-  // refused): never a folder the transcript's own cwd fields name, nor one repoPath leads to outside the checkout.
-  const target = await resolveInside(to, repoPath === "" ? "." : repoPath, {
-    label: "the checkout",
-  });
+  const { to, cwd: target, path } = await transcriptTarget(checkoutRoot, repoPath, sessionId, placement.env);
   const original = text.toString("utf8");
   const first = firstTranscriptCwd(original);
-  const author = first === null ? null : authorCheckoutRoot(first, repoPath);
+  const rewrite = first === null ? null : cwdRewriteFor(first, repoPath, to);
   const rewritten =
-    author === null
-      ? { text: original, rewritten: 0, firstCwd: null }
-      : rewriteTranscriptCwd(original, { from: author.root, to: author.inside === "" ? to : join(to, author.inside) });
+    rewrite === null ? { text: original, rewritten: 0, firstCwd: null } : rewriteTranscriptCwd(original, rewrite);
   const bytes = Buffer.from(rewritten.text, "utf8");
-  const path = join(claudeConfigDir(placement.env), "projects", claudeProjectDirName(target), `${sessionId}.jsonl`);
   const sha256 = createHash("sha256").update(bytes).digest("hex");
   const state = await claudeTargetState(path, sha256, "nothing was written");
   if (state === "different") {
@@ -86,8 +83,28 @@ export async function placeTranscript(placement: TranscriptPlacement): Promise<P
     path,
     written: state === "absent",
     cwd: target,
-    from: author?.root ?? null,
+    from: rewrite?.from ?? null,
     to,
     rewrittenFields: rewritten.rewritten,
   };
+}
+
+/** Where a session of the project at `repoPath` in this machine's checkout goes, and the folder it resumes in. */
+export async function transcriptTarget(
+  checkoutRoot: string,
+  repoPath: string,
+  sessionId: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ to: string; cwd: string; path: string }> {
+  const to = await realpath(checkoutRoot);
+  // The folder the session resumes in is the checkout's, resolved inside it (a link in the checkout leading out is
+  // refused): never a folder the transcript's own cwd fields name, nor one repoPath leads to outside the checkout.
+  const cwd = await resolveInside(to, repoPath === "" ? "." : repoPath, { label: "the checkout" });
+  return { to, cwd, path: join(claudeConfigDir(env), "projects", claudeProjectDirName(cwd), `${sessionId}.jsonl`) };
+}
+
+/** The other machine's checkout moved to this one (`to`), from the transcript's first `cwd` and the project's folder. */
+export function cwdRewriteFor(firstCwd: string, repoPath: string, to: string): CwdRewrite {
+  const author = authorCheckoutRoot(firstCwd, repoPath);
+  return { from: author.root, to: author.inside === "" ? to : join(to, author.inside) };
 }

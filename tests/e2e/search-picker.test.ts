@@ -1,5 +1,5 @@
-// The `ctx search` picker driven through a real pseudo-terminal (tmux, on its own server socket): the arrow key
-// moves to the second session, Enter picks it, Enter again prints its fork command; Esc cancels with exit 130.
+// The `ctx search` picker driven through a real pseudo-terminal (tmux, on its own server socket): the highlighted
+// session's preview pane follows the selection, the arrow key moves to the second session, Enter picks it, Enter again prints its fork command; Esc cancels with exit 130.
 // Off a terminal the list is printed as before (tests/e2e/search-cli.test.ts). A transcript holding OSC 0, OSC 52
 // and CSI 2J must reach the picker's terminal escaped: tmux would otherwise set the pane's title and a paste buffer.
 import { spawnSync } from "node:child_process";
@@ -95,8 +95,13 @@ afterAll(() => {
 describe.skipIf(!hasTmux)("ctx search on a terminal: the picker", () => {
   it("moves to the second session with the arrow key and prints its fork command", async () => {
     startSearch("pick");
-    await waitFor("pick", "pick one to fork");
+    // The highlighted session's preview pane, its matched exchange marked; the pane follows the selection.
+    const first = await waitFor("pick", "pick one to fork");
+    expect(first).toContain("dates     2026-02-10 22:57 UTC → 2026-02-10 22:59 UTC · 7 messages");
+    expect(first).toMatch(/── 3 · 2026-02-10 22:59 UTC · ▶ matched ──/);
     tmux("send-keys", "-t", "pick", "Down");
+    const second = await waitFor("pick", "142 messages");
+    expect(second).not.toContain("22:59 UTC · 7 messages");
     tmux("send-keys", "-t", "pick", "Enter");
     await waitFor("pick", "print the fork command");
     tmux("send-keys", "-t", "pick", "Enter");

@@ -16,8 +16,7 @@ import { isSessionId } from "../../core/transcript/session-id.ts";
 import { CtxError } from "../../errors.ts";
 import { findLocalSession } from "../../search/local-session.ts";
 import type { ForkReport } from "../../team/fork-report.ts";
-import { sanitizeLogLine } from "../../terminal-text.ts";
-import type { CheckoutQuestion } from "../../transplant/locate-checkout.ts";
+import { askCheckoutOn } from "../checkout-question.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
@@ -125,20 +124,6 @@ async function forkReport(
     // Only a terminal is asked for the checkout's folder; anything else gets the `--checkout <dir>` hint.
     askCheckout: ctx.terminal === undefined ? refuseCheckoutQuestion : askCheckoutOn(ctx.terminal),
   });
-}
-
-/** The terminal's question for the checkout's folder (@clack/prompts); null when the person cancels. */
-function askCheckoutOn(terminal: NonNullable<CliContext["terminal"]>): CheckoutQuestion {
-  return async (project) => {
-    const { isCancel, text } = await import("@clack/prompts");
-    const answer = await text({
-      input: terminal.input as Readable,
-      output: terminal.output as Writable,
-      message: sanitizeLogLine(`No checkout of ${project} found here. Its folder on this machine:`),
-      placeholder: "/path/to/the/checkout",
-    });
-    return isCancel(answer) ? null : answer;
-  };
 }
 
 /** What the person is told about a fetched session (stderr: stdout keeps the command alone). */

@@ -1,4 +1,4 @@
-// `ctx search "<query>" [--project P] [--limit N] [--since D] [--until D] [--team | --scope S] [--json]`: fork detection from the
+// `ctx search "<query>" [--project P] [--limit N] [--since D] [--until D] [--team | --scope S] [--tag T] [--starred] [--json]`: fork detection from the
 // shell. People get a ranked list with fork commands; scripts get the ctx_fork_detect tool's result
 // (`{"query", "message", "results":[…], …}`, ForkDetectReportSchema).
 
@@ -23,6 +23,7 @@ import { colorsFor, highlightSearchList } from "../color.ts";
 import type { CliContext } from "../command-io.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
+import { collectTags } from "../tag-flags.ts";
 
 interface SearchOptions {
   project?: string;
@@ -36,6 +37,8 @@ interface SearchOptions {
   team?: boolean;
   scope?: string;
   marker?: string;
+  tag?: string[];
+  starred?: boolean;
 }
 
 export function registerSearchCommand(program: Command, ctx: CliContext): void {
@@ -56,6 +59,12 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
       "--marker <name>",
       "only sessions whose matching chunks carry a memory marker: working-solution, pattern or waiting (comma-separated)",
     )
+    .option(
+      "--tag <tag>",
+      "only sessions you tagged with it (`ctx session tag`; repeat for all of several)",
+      collectTags,
+    )
+    .option("--starred", "only sessions you starred (`ctx session star`)")
     .option("--json", "print JSON for scripts")
     // `ctx search docker -kubernetes`: a single-dash word is the query's (an exclusion, or a flag like `-p` in a code
     // query); an unknown `--option` is still refused below.
@@ -82,6 +91,8 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
           ...(options.until === undefined ? {} : { until: options.until }),
           ...(scope === undefined ? {} : { scope }),
           ...(options.marker === undefined ? {} : { markers: markersOf(options.marker) }),
+          ...(options.tag === undefined ? {} : { tags: options.tag }),
+          ...(options.starred === true ? { starred: true } : {}),
         },
         {
           config,
@@ -125,14 +136,32 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
 }
 
 async function pickAndAct(ctx: CliContext, query: string, candidates: readonly ForkCandidate[]): Promise<void> {
-  const { actOnFork, findClipboardTool, pickForkCandidate } = await import("../search-picker.ts");
+  const [{ actOnFork, findClipboardTool, pickForkCandidate, PANE_LINES }, preview] = await Promise.all([
+    import("../search-picker.ts"),
+    import("../../search/session-preview.ts"),
+  ]);
   const terminal = ctx.terminal as NonNullable<CliContext["terminal"]>;
   const clipboard = findClipboardTool(ctx.env, process.platform);
-  const pick = await pickForkCandidate(query, candidates, {
-    input: terminal.input as Readable,
-    output: terminal.output as Writable,
-    clipboard,
-  });
+  // The picker's pane: each local session's preview, read from its transcript while the person looks at the list.
+  const index = preview.openIndexForPreview(ctx.env);
+  let pick: Awaited<ReturnType<typeof pickForkCandidate>>;
+  try {
+    pick = await pickForkCandidate(query, candidates, {
+      input: terminal.input as Readable,
+      output: terminal.output as Writable,
+      clipboard,
+      preview: (candidate) =>
+        candidate.team !== undefined && !candidate.team.local
+          ? Promise.resolve(null)
+          : preview.boundedPreviewOf(index, candidate.sessionId, {
+              atUuid: candidate.matchUuid ?? null,
+              maxBytes: PANE_LINES * 160,
+              brief: true,
+            }),
+    });
+  } finally {
+    index.close();
+  }
   if (pick === null) {
     ctx.err("ctx: nothing picked\n");
     ctx.setExitCode(130);

@@ -23,7 +23,7 @@ export function registerTeamForgetCommand(team: Command, ctx: CliContext, kit: T
       }
       const server = joinedServer();
       const { forgetSessions } = await import("../../team/share.ts");
-      const { checkoutIdentity } = await import("../../team/checkout.ts");
+      const { checkoutIdentity } = await import("../../transplant/checkout-identity.ts");
       const project = flags.project === true ? await checkoutIdentity(projectFolder()) : undefined;
       const result = await forgetSessions({
         server,

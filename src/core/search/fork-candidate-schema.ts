@@ -36,6 +36,9 @@ export const TeamOriginSchema = z.object({
   forkable: z.boolean(),
   /** The same session is in this machine's index: it forks as a local session. */
   local: z.boolean(),
+  /** The author's own tags and note on it (docs/library.md "Team"); absent from a server that keeps none. */
+  labels: z.optional(z.array(z.string())),
+  note: z.optional(z.nullable(z.string())),
 });
 
 export const ForkCandidateSchema = z.object({
@@ -74,6 +77,14 @@ export const ForkCandidateSchema = z.object({
   chainQuality: z.number(),
   /** Set on a session from the team server. */
   team: z.optional(TeamOriginSchema),
+  /** The uuid of the best-matching chunk's last line (`ctx show <id> --at <it>` marks it); null when unknown. */
+  matchUuid: z.optional(z.nullable(z.string())),
+  /** A bounded preview of the session as text (docs/preview.md), when the search asked for one (`preview`). */
+  sessionPreview: z.optional(z.string()),
+  /** The person's star, tags and note on the session (`ctx session`, the session library); a teammate's is theirs. */
+  starred: z.boolean(),
+  labels: z.array(z.string()),
+  note: z.nullable(z.string()),
 });
 export type ForkCandidate = z.infer<typeof ForkCandidateSchema>;
 
@@ -85,5 +96,9 @@ export const RecentSessionSchema = z.object({
   cwd: z.nullable(z.string()),
   relativeDate: z.string(),
   forkCommand: z.string(),
+  /** The person's star, tags and note on the session, as on a candidate. */
+  starred: z.boolean(),
+  labels: z.array(z.string()),
+  note: z.nullable(z.string()),
 });
 export type RecentSession = z.infer<typeof RecentSessionSchema>;

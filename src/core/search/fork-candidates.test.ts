@@ -215,10 +215,55 @@ describe("fork candidates", () => {
     expect(text).not.toContain("── weak matches");
   });
 
+  it("carries the person's star, tags and note, and shows them in the text", () => {
+    const context = { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => NOW - 2 * DAY };
+    const plain = toForkCandidate(ranked(), 1, context);
+    expect([plain.starred, plain.labels, plain.note]).toEqual([false, [], null]);
+    const entry = ranked();
+    entry.session.annotation = { starred: true, labels: ["auth", "db"], note: "the backoff fix" };
+    const noted = toForkCandidate(entry, 1, context);
+    expect([noted.starred, noted.labels, noted.note]).toEqual([true, ["auth", "db"], "the backoff fix"]);
+    const text = renderForkCandidates("login", [noted, plain], 35);
+    expect(text).toContain("   yours: ★ starred · tags: auth, db · note: the backoff fix");
+    expect(text.match(/yours:/g)).toHaveLength(1);
+  });
+
+  it("a team result shows its author's own tags and note as theirs, apart from yours", () => {
+    const context = { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => null };
+    const entry = ranked();
+    entry.team = {
+      author: "bobby",
+      project: "github.com/acme/app",
+      branch: "main",
+      forkable: true,
+      local: false,
+      labels: ["deploy"],
+      note: "the detached start",
+    };
+    const candidate = toForkCandidate(entry, 1, context);
+    expect([candidate.starred, candidate.labels, candidate.note]).toEqual([false, [], null]);
+    const text = renderForkCandidates("login", [candidate], 35);
+    expect(text).toContain(
+      "   team: by bobby · github.com/acme/app · branch main · on the team server · their tags: deploy · their note: the detached start",
+    );
+    expect(text).not.toContain("yours:");
+  });
+
   it("when nothing matches at all offers the options and recent sessions", () => {
     const none = renderNoMatch("quantum", [
-      { sessionId: "s1", topic: "Recent work", project: "p", cwd: "/p", relativeDate: "yesterday", forkCommand: "f" },
+      {
+        sessionId: "s1",
+        topic: "Recent work",
+        project: "p",
+        cwd: "/p",
+        relativeDate: "yesterday",
+        forkCommand: "f",
+        starred: true,
+        labels: ["auth"],
+        note: null,
+      },
     ]);
+    expect(none).toContain("   yours: ★ starred · tags: auth");
     expect(none).toContain("nothing in the index holds its words");
     expect(none).toContain("start fresh");
     expect(none).toContain("1. Recent work · yesterday · /p");

@@ -1,6 +1,8 @@
 // Turns ranked sessions into what /fork-detect shows: a percentage score with its parts, a relative date, a
 // trimmed preview, whether the transcript still exists (Claude Code deletes transcripts after
 // `cleanupPeriodDays`), and copy-paste fork commands that run from the session's own folder.
+
+import { describeAnnotation, type SessionAnnotation } from "../library/annotation.ts";
 import { quoteShellWord, shellCommand } from "../shell/quote.ts";
 import { isSessionId } from "../transcript/session-id.ts";
 import type { ForkCandidate, RecentSession } from "./fork-candidate-schema.ts";
@@ -112,7 +114,16 @@ export function toForkCandidate(
     forks: ranked.lineage?.forks ?? [],
     chainQuality: ranked.components.chainQuality,
     ...(ranked.team === undefined ? {} : { team: ranked.team }),
+    matchUuid: ranked.bestChunk.lastUuid ?? null,
+    ...annotationFields(session.annotation),
   };
+}
+
+/** The person's star, tags and note as a result carries them (none: not starred, no tags, no note). */
+function annotationFields(
+  annotation: SessionAnnotation | undefined,
+): Pick<ForkCandidate, "starred" | "labels" | "note"> {
+  return { starred: annotation?.starred ?? false, labels: annotation?.labels ?? [], note: annotation?.note ?? null };
 }
 
 /** What a candidate says of its session and its match, local or on the team server alike. */
@@ -165,6 +176,8 @@ function toTeamCandidate(ranked: RankedSession, rank: number, now: number, weak:
     forks: [],
     chainQuality: ranked.components.chainQuality,
     team,
+    matchUuid: atUuid,
+    ...annotationFields(session.annotation),
   };
 }
 
@@ -175,6 +188,10 @@ function teamLine(candidate: ForkCandidate): string | null {
   const parts = [`by ${team.author}`, team.project];
   if (team.branch !== null && team.branch !== "") parts.push(`branch ${team.branch}`);
   parts.push(team.local ? "on this machine" : "on the team server");
+  // The author's own tags and note, said as theirs (yours are on the `yours:` line).
+  if (team.labels !== undefined && team.labels.length > 0) parts.push(`their tags: ${team.labels.join(", ")}`);
+  if (team.note != null)
+    parts.push(`their note: ${team.note.length > 160 ? `${team.note.slice(0, 160)}…` : team.note}`);
   return `   team: ${parts.join(" · ")}`;
 }
 
@@ -255,6 +272,8 @@ export function renderForkCandidates(query: string, candidates: readonly ForkCan
       `   session ${candidate.sessionId}`,
       `   preview: ${candidate.preview}`,
     ];
+    const yours = describeAnnotation(candidate);
+    if (yours !== null) block.push(`   yours: ${yours}`);
     const team = teamLine(candidate);
     if (team !== null) block.push(team);
     const chain = chainLine(candidate);
@@ -263,6 +282,16 @@ export function renderForkCandidates(query: string, candidates: readonly ForkCan
     if (candidate.forkCommand !== "") block.push(`   fork: ${candidate.forkCommand}`);
     if (candidate.forkAtCommand !== null) block.push(`   fork at the match: ${candidate.forkAtCommand}`);
     if (candidate.inSessionCommand !== "") block.push(`   in Claude Code: ${candidate.inSessionCommand}`);
+    if (candidate.sessionPreview !== undefined) {
+      // Indented under its candidate: no line of a session's preview can pass for a line of the list.
+      block.push(
+        "   session preview:",
+        ...candidate.sessionPreview
+          .trimEnd()
+          .split("\n")
+          .map((line) => `      ${line}`),
+      );
+    }
     lines.push("", `${candidate.rank}. ${candidate.topic}`, ...block);
   }
   if (strong.length === 0) {
@@ -282,6 +311,7 @@ export function toRecentSession(session: IndexedSession, now: number): RecentSes
     cwd: session.cwd,
     relativeDate: describeAge(session.updatedAt, now),
     forkCommand: forkCommandFor(session.id, session.cwd),
+    ...annotationFields(session.annotation),
   };
 }
 
@@ -291,9 +321,13 @@ export function renderNoMatch(query: string, recent: readonly RecentSession[] = 
     `No past session matches "${query}": nothing in the index holds its words.`,
     "Options: refine the query with words the session would contain (file names, error text, feature names),",
     "start fresh, or pick one of the most recent sessions below (run `ctx index` if sessions are missing).",
-    ...recent.flatMap((session, i) => [
-      `${i + 1}. ${session.topic} · ${session.relativeDate} · ${session.cwd ?? session.project}`,
-      `   fork: ${session.forkCommand}`,
-    ]),
+    ...recent.flatMap((session, i) => {
+      const yours = describeAnnotation(session);
+      return [
+        `${i + 1}. ${session.topic} · ${session.relativeDate} · ${session.cwd ?? session.project}`,
+        ...(yours === null ? [] : [`   yours: ${yours}`]),
+        `   fork: ${session.forkCommand}`,
+      ];
+    }),
   ].join("\n");
 }

@@ -224,7 +224,7 @@ function parseTimestamp(value: string | undefined): number | null {
 }
 
 /** The text blocks of a user entry (tool results and images left out). */
-function userText(entry: UserEntry): string {
+export function userText(entry: UserEntry): string {
   const content = entry.message.content;
   if (typeof content === "string") return content.trim();
   const parts: string[] = [];
@@ -237,7 +237,7 @@ function userText(entry: UserEntry): string {
 /**
  * What the person asked: "" for noise; a slash command becomes `/name args` (its expansion is a meta entry).
  */
-function promptText(text: string): string {
+export function promptText(text: string): string {
   if (text === "" || NOISE_PREFIXES.some((prefix) => text.startsWith(prefix))) return "";
   const command = /<command-name>([^<]*)<\/command-name>/.exec(text);
   if (command !== null) {

@@ -1,6 +1,7 @@
 // The session index's data model, shared by ingestion (src/search/sync/), the SQLite store (src/search/session-index/session-index.ts),
 // ranking (src/core/search/ranking.ts), the embedders and the fork-detect surfaces. Plain data, no I/O.
 // Times are epoch milliseconds; similarity values are calibrated to 0..1 whatever the retriever.
+import type { SessionAnnotation } from "../library/annotation.ts";
 import type { ScoreComponents } from "./fork-candidate-schema.ts";
 
 /** Memory markers a chunk can carry (product document "Smart Fork Detection"); each boosts its session's score. */
@@ -22,6 +23,8 @@ export interface IndexedSession {
   title: string;
   tags: string[];
   memoryMarkers: MemoryType[];
+  /** The person's star, labels and note (the session library); absent when there are none. */
+  annotation?: SessionAnnotation;
 }
 
 /** One searchable chunk of a session: exchanges (a user turn kept with its reply), about 750 tokens. */
@@ -59,7 +62,12 @@ export interface SearchFilters {
   until?: number;
   /** Keep only sessions that started before this (a query's time window ends here: query-time.ts). */
   startedBefore?: number;
+  /** Languages and memory markers (`IndexedSession.tags`), every one required. */
   tags?: string[];
+  /** The person's labels (`ctx session tag`, normalised), every one required. */
+  labels?: string[];
+  /** Only sessions the person starred. */
+  starred?: boolean;
   /** Keep only sessions with a matching chunk carrying one of these memory markers (`ctx search --marker`). */
   markers?: MemoryType[];
   /** Leave out sessions with a chunk matching any of these FTS5 phrases (query-negation.ts exclusionPhrase). */
@@ -85,6 +93,9 @@ export interface TeamOrigin {
   forkable: boolean;
   /** Whether the same session id is in the local index (this machine has it). */
   local: boolean;
+  /** The author's own tags and note on the session (pushed with it: docs/library.md "Team"). */
+  labels?: string[];
+  note?: string | null;
 }
 
 /** A session ranked for a query. */

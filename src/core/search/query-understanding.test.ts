@@ -122,10 +122,14 @@ describe("renderListing", () => {
         cwd: "/app",
         relativeDate: "yesterday",
         forkCommand: "c1",
+        starred: true,
+        labels: ["auth"],
+        note: null,
       },
     ]);
     expect(text).toContain("Sessions on 1 Dec 2026, most recent first:");
     expect(text).toContain("1. Fix login");
+    expect(text).toContain("   yours: ★ starred · tags: auth");
     expect(renderListing(understood, [])).toMatch(/^No session on 1 Dec 2026 is in the index/);
   });
 });

@@ -2,6 +2,7 @@
 // out (query-negation.ts), read together, with the words left to search and the lines that show the person what was
 // understood ("Searched sessions from 23–29 Nov 2026 (last week)."). A query with neither is searched as it is.
 // Pure: the caller passes `now`; dates are written in the runtime's local time zone.
+import { describeAnnotation } from "../library/annotation.ts";
 import type { RecentSession } from "./fork-candidate-schema.ts";
 import { isStopword } from "./fts-query.ts";
 import { parseQueryEvent, type QueryEvent } from "./query-event.ts";
@@ -140,12 +141,16 @@ export function renderListing(understood: QueryUnderstanding, sessions: readonly
   if (sessions.length === 0) return `No session${which} is in the index (run \`ctx index\` if sessions are missing).`;
   return [
     `Sessions${which}, most recent first:`,
-    ...sessions.flatMap((session, i) => [
-      "",
-      `${i + 1}. ${session.topic}`,
-      `   ${session.relativeDate} · ${session.cwd ?? session.project}`,
-      `   session ${session.sessionId}`,
-      `   fork: ${session.forkCommand}`,
-    ]),
+    ...sessions.flatMap((session, i) => {
+      const yours = describeAnnotation(session);
+      return [
+        "",
+        `${i + 1}. ${session.topic}`,
+        `   ${session.relativeDate} · ${session.cwd ?? session.project}`,
+        `   session ${session.sessionId}`,
+        ...(yours === null ? [] : [`   yours: ${yours}`]),
+        `   fork: ${session.forkCommand}`,
+      ];
+    }),
   ].join("\n");
 }

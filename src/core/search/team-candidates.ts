@@ -30,6 +30,9 @@ export interface TeamSessionRow {
   totalChunks: number;
   /** From the pushed lineage, when it says. */
   chainQuality: number | null;
+  /** The author's own tags and note on the session (team schema 6; the note redacted before it was pushed). */
+  labels: string[];
+  note: string | null;
 }
 
 export interface TeamCandidates {

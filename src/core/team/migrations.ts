@@ -382,6 +382,13 @@ CREATE TRIGGER terms_uncounted BEFORE DELETE ON ctx_team.sessions
 REVOKE ALL ON FUNCTION ctx_team.session_terms_uncounted() FROM PUBLIC;
 `;
 
+// The author's own tags and note on a session (issue 34, the session library): pushed with the session row, never for a
+// session another member authored (push-write.ts leaves those out whole), the note redacted before it was stored.
+const SESSION_ANNOTATIONS = `
+ALTER TABLE ctx_team.sessions ADD COLUMN IF NOT EXISTS labels text[] NOT NULL DEFAULT '{}'::text[];
+ALTER TABLE ctx_team.sessions ADD COLUMN IF NOT EXISTS note text;
+`;
+
 export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   {
     version: 1,
@@ -402,6 +409,11 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
     version: 5,
     name: "term statistics: the team's BM25 statistics, counted from the terms pushed with each chunk",
     sql: TERM_STATISTICS,
+  },
+  {
+    version: 6,
+    name: "session annotations: the author's tags and note on each session row",
+    sql: SESSION_ANNOTATIONS,
   },
 ];
 

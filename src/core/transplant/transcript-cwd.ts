@@ -60,6 +60,28 @@ export function authorCheckoutRoot(firstCwd: string, repoPath: string): { root: 
 
 /** Every `cwd` string at or under `rewrite.from`, on any line and at any depth, moved under `rewrite.to`. */
 export function rewriteTranscriptCwd(text: string, rewrite: CwdRewrite): RewrittenTranscript {
+  let rewritten = 0;
+  let firstCwd: string | null = null;
+  const lines = text.split("\n").map((line, index) => {
+    const moved = rewriteTranscriptLine(line, rewrite, index + 1);
+    rewritten += moved.rewritten;
+    if (firstCwd === null && line.includes('"cwd"')) firstCwd = cwdOfLine(moved.line);
+    return moved.line;
+  });
+  return { text: lines.join("\n"), rewritten, firstCwd };
+}
+
+/**
+ * One line (without its newline) with its `cwd` fields under `rewrite.from` moved under `rewrite.to`; the line's own
+ * text when none moved or it does not parse. `lineNumber` names the line in the too-deep error. A stream of lines
+ * (an imported bundle's transcript) is rewritten one at a time with it, as rewriteTranscriptCwd does a whole text.
+ */
+export function rewriteTranscriptLine(
+  line: string,
+  rewrite: CwdRewrite,
+  lineNumber: number,
+): { line: string; rewritten: number } {
+  if (!line.includes('"cwd"')) return { line, rewritten: 0 };
   const from = trimSlashes(rewrite.from);
   const to = trimSlashes(rewrite.to);
   let rewritten = 0;
@@ -68,7 +90,6 @@ export function rewriteTranscriptCwd(text: string, rewrite: CwdRewrite): Rewritt
     if (cwd.startsWith(`${from}/`)) return `${to}${cwd.slice(from.length)}`;
     return null;
   };
-  let lineNumber = 0;
   const visit = (value: unknown, depth: number): unknown => {
     if (value === null || typeof value !== "object") return value;
     if (depth >= MAX_JSON_DEPTH) throw tooDeep(lineNumber);
@@ -82,22 +103,14 @@ export function rewriteTranscriptCwd(text: string, rewrite: CwdRewrite): Rewritt
     }
     return out;
   };
-  let firstCwd: string | null = null;
-  const lines = text.split("\n").map((line, index) => {
-    lineNumber = index + 1;
-    if (!line.includes('"cwd"')) return line;
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(line);
-    } catch {
-      return line;
-    }
-    const before = rewritten;
-    const after = visit(parsed, 0);
-    if (firstCwd === null) firstCwd = cwdOfLine(JSON.stringify(after));
-    return rewritten === before ? line : JSON.stringify(after);
-  });
-  return { text: lines.join("\n"), rewritten, firstCwd };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch {
+    return { line, rewritten: 0 };
+  }
+  const after = visit(parsed, 0);
+  return rewritten === 0 ? { line, rewritten } : { line: JSON.stringify(after), rewritten };
 }
 
 function tooDeep(line: number): CtxError {

@@ -55,6 +55,45 @@ describe("ctx_fork_detect", () => {
     expect(textOf(result)).toContain(`claude --resume ${PHOENIX} --fork-session`);
   });
 
+  it("adds a bounded preview of the top results when asked, in the text and the structured result", async () => {
+    const client = await connect();
+    const plain = ForkDetectReportSchema.parse(
+      (await client.callTool({ name: "ctx_fork_detect", arguments: { query: "start the phoenix server" } }))
+        .structuredContent,
+    );
+    expect(plain.results.every((candidate) => candidate.sessionPreview === undefined)).toBe(true);
+
+    const result = await client.callTool({
+      name: "ctx_fork_detect",
+      arguments: { query: "start the phoenix server in the background", preview: 2 },
+    });
+    expect(result.isError).toBeFalsy();
+    const output = ForkDetectReportSchema.parse(result.structuredContent);
+    const [best, second, third] = output.results;
+    expect(best?.sessionId).toBe(PHOENIX);
+    expect(best?.matchUuid).toMatch(/^[0-9a-f-]{36}$/);
+    // Its matched exchange marked, the whole preview a few KB.
+    expect(best?.sessionPreview).toContain(`  session   ${PHOENIX}`);
+    expect(best?.sessionPreview).toMatch(/── \d+ · [^\n]* · ▶ matched ──/);
+    expect(Buffer.byteLength(best?.sessionPreview ?? "")).toBeLessThanOrEqual(3_000);
+    expect(second?.sessionPreview).toContain(`  session   ${second?.sessionId}`);
+    expect(third?.sessionPreview).toBeUndefined();
+    // In the text, indented under its candidate.
+    expect(textOf(result)).toContain(
+      `   session preview:\n      start phoenix in background\n      ${"  session   "}${PHOENIX}`,
+    );
+
+    const top3 = ForkDetectReportSchema.parse(
+      (
+        await client.callTool({
+          name: "ctx_fork_detect",
+          arguments: { query: "start the phoenix server in the background", preview: true },
+        })
+      ).structuredContent,
+    );
+    expect(top3.results.filter((candidate) => candidate.sessionPreview !== undefined)).toHaveLength(3);
+  });
+
   it("never offers the asking session as its own fork", async () => {
     const client = await connect("/path/to/Demo", PHOENIX);
     const result = await client.callTool({
@@ -113,6 +152,8 @@ describe("ctx_fork_detect", () => {
     await expectSchemaRejection(client, "ctx_fork_detect", { query: "x", limit: 0 }, "limit");
     await expectSchemaRejection(client, "ctx_fork_detect", {}, "query");
     await expectSchemaRejection(client, "ctx_fork_detect", { query: "x", scope: "everywhere" }, "scope");
+    await expectSchemaRejection(client, "ctx_fork_detect", { query: "x", preview: 11 }, "preview");
+    await expectSchemaRejection(client, "ctx_fork_detect", { query: "x", preview: "yes" }, "preview");
   });
 
   it("says how to join a team when asked for team results without one", async () => {

@@ -1,7 +1,7 @@
 // ctx_fork_detect: the past sessions closest to what the person is about to do, ranked by relevance
 // (docs/search.md), each with a copy-paste fork command that runs from the session's own folder.
 import * as z from "zod/mini";
-import { forkDetectReportOf } from "../../search/fork-detect.ts";
+import { DEFAULT_PREVIEWS, forkDetectReportOf, MAX_PREVIEWS } from "../../search/fork-detect.ts";
 import { ForkDetectReportSchema } from "../../search/fork-report-schema.ts";
 import { SEARCH_SCOPES } from "../../search/search-scope.ts";
 import { defineTool } from "../define-tool.ts";
@@ -39,6 +39,17 @@ export const forkDetectTool = defineTool({
           "Only sessions whose matching chunks carry one of these memory markers: a solution that worked, a pattern worth reusing, something left waiting.",
         ),
       ),
+    preview: z
+      .optional(z.union([z.boolean(), z.int().check(z.minimum(0), z.maximum(MAX_PREVIEWS))]))
+      .check(
+        z.describe(
+          `Add a preview of the top results (a few KB each: dates, lineage, then the session's prompts, short replies, tools and files, the matching exchange marked): true for the top ${DEFAULT_PREVIEWS}, a number for that many (at most ${MAX_PREVIEWS}). Use it when the user wants to know what a session holds before forking it.`,
+        ),
+      ),
+    tags: z
+      .optional(z.array(z.string().check(z.maxLength(200))).check(z.maxLength(20)))
+      .check(z.describe("Only sessions the user tagged with every one of these (ctx_library).")),
+    starred: z.optional(z.boolean()).check(z.describe("Only sessions the user starred.")),
     scope: z
       .optional(z.enum(SEARCH_SCOPES))
       .check(
@@ -59,6 +70,9 @@ export const forkDetectTool = defineTool({
       ...(input.until === undefined ? {} : { until: input.until }),
       ...(input.scope === undefined ? {} : { scope: input.scope }),
       ...(input.markers === undefined ? {} : { markers: input.markers }),
+      ...(input.preview === undefined ? {} : { preview: input.preview }),
+      ...(input.tags === undefined ? {} : { tags: input.tags }),
+      ...(input.starred === true ? { starred: true } : {}),
     });
     const report = forkDetectReportOf(result);
     return { text: report.message, structured: report };

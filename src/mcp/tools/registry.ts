@@ -10,6 +10,7 @@ import { diffTool } from "./diff.ts";
 import { forkDetectTool } from "./fork-detect.ts";
 import { guardTickTool } from "./guard-tick.ts";
 import { healthTool } from "./health.ts";
+import { libraryTool } from "./library.ts";
 import { memoryDeleteTool } from "./memory-delete.ts";
 import { memoryListTool } from "./memory-list.ts";
 import { memoryReadTool } from "./memory-read.ts";
@@ -32,6 +33,7 @@ export const TOOLS: readonly ToolDefinition[] = [
   snapshotListTool,
   snapshotRestoreTool,
   forkDetectTool,
+  libraryTool,
   budgetTool,
   memoryWriteTool,
   memoryReadTool,

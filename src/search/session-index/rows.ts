@@ -13,7 +13,15 @@ export interface SessionRow {
   title: string | null;
   tags: string | null;
   memory_markers: string | null;
+  /** From the annotations mirror (LEFT JOIN, SESSION_SELECT): null when the session has none. */
+  annotation_starred?: number | null;
+  annotation_labels?: string | null;
+  annotation_note?: string | null;
 }
+
+/** A session's row with its annotation beside it (the mirror of the session library, ./annotations.ts). */
+export const SESSION_SELECT = `SELECT s.*, a.starred AS annotation_starred, a.labels AS annotation_labels,
+  a.note AS annotation_note FROM sessions s LEFT JOIN annotations a ON a.session_id = s.id`;
 
 export function sessionFromRow(row: SessionRow): IndexedSession {
   return {
@@ -28,6 +36,15 @@ export function sessionFromRow(row: SessionRow): IndexedSession {
     title: row.title ?? "",
     tags: parseStringArray(row.tags),
     memoryMarkers: parseStringArray(row.memory_markers) as MemoryType[],
+    ...(row.annotation_starred == null
+      ? {}
+      : {
+          annotation: {
+            starred: Number(row.annotation_starred) === 1,
+            labels: parseStringArray(row.annotation_labels),
+            note: typeof row.annotation_note === "string" ? row.annotation_note : null,
+          },
+        }),
   };
 }
 
@@ -70,6 +87,16 @@ export function filterClause(filters: SearchFilters): { sql: string; params: Arr
       "AND s.id NOT IN (SELECT x.session_id FROM chunks x WHERE x.id IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?))",
     );
     params.push(phrase);
+  }
+  // The person's labels and star (the annotations mirror): every named label must be there.
+  for (const label of filters.labels ?? []) {
+    parts.push(
+      "AND EXISTS (SELECT 1 FROM annotations a, json_each(a.labels) j WHERE a.session_id = s.id AND j.value = ?)",
+    );
+    params.push(label);
+  }
+  if (filters.starred === true) {
+    parts.push("AND EXISTS (SELECT 1 FROM annotations a WHERE a.session_id = s.id AND a.starred = 1)");
   }
   for (const tag of filters.tags ?? []) {
     parts.push("AND EXISTS (SELECT 1 FROM json_each(s.tags) WHERE json_each.value = ?)");

@@ -19,13 +19,19 @@
 // memory_topics holds Claude Code's auto-memory topic files (`projects/<project>/memory/*.md`, the "deep" layer),
 // redacted; memory_topics_fts indexes tokenizeForSearch(name, description, body) the same contentless way. Its
 // rowid is memory_topics.id (an INTEGER PRIMARY KEY: a plain rowid may change on VACUUM), path is the key.
+//
+// annotations mirrors the session library (store/library/library-state.ts, the truth: stars, the person's labels, a
+// note), refilled by every sync (./annotations.ts): keyed by session id without a foreign key, since a session may be
+// annotated before it is indexed. A note is also one chunk of its session (source NOTE_SOURCE, chunk_index -1,
+// note_chunk the chunk's id), so its words count as the session's words in BM25 with the index's own statistics.
+// Labels are not `sessions.tags` (languages and memory markers, recomputed on every ingest).
 import type { DatabaseSync } from "node:sqlite";
 
 /**
  * Bump on any change below or in how a column is stored: an index with another version is dropped and rebuilt by
- * the next sync (the sync says so). 5: chunks.text deflated.
+ * the next sync (the sync says so). 5: chunks.text deflated. 6: annotations (the session library's mirror).
  */
-export const SCHEMA_VERSION = 5;
+export const SCHEMA_VERSION = 6;
 
 const TOKEN_CHARS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -58,9 +64,13 @@ CREATE TABLE memory_topics(
 CREATE INDEX memory_topics_project ON memory_topics(project);
 CREATE VIRTUAL TABLE memory_topics_fts USING fts5(tokens, content='', contentless_delete=1, tokenize=${sqlString(TOKENIZER)});
 CREATE VIRTUAL TABLE memory_topics_vocab USING fts5vocab(memory_topics_fts, row);
+CREATE TABLE annotations(
+  session_id TEXT PRIMARY KEY, starred INTEGER NOT NULL, labels TEXT NOT NULL, note TEXT, updated_at INTEGER NOT NULL,
+  note_chunk INTEGER);
 `;
 
 const TABLES = [
+  "annotations",
   "memory_topics_vocab",
   "memory_topics_fts",
   "memory_topics",

@@ -21,7 +21,7 @@ import { CtxError } from "../../errors.ts";
 import { unpackChunkText } from "./chunk-text.ts";
 import { attachDatabase, databaseOf } from "./database.ts";
 import { DatabaseSync, fts5MissingError } from "./node-sqlite.ts";
-import { filterClause, type SessionRow, sessionFromRow } from "./rows.ts";
+import { filterClause, SESSION_SELECT, type SessionRow, sessionFromRow } from "./rows.ts";
 import { ensureSchema, hasTable, readSchemaVersion, SCHEMA_VERSION } from "./schema.ts";
 
 export interface IndexStats {
@@ -175,7 +175,7 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
       throw asIndexError(index, error);
     }
   };
-  const selectSession = db.prepare("SELECT * FROM sessions WHERE id = ?");
+  const selectSession = db.prepare(`${SESSION_SELECT} WHERE s.id = ?`);
   const docsWithTerm = db.prepare("SELECT doc FROM chunks_vocab WHERE term = ?");
   const totalChunks = db.prepare("SELECT count(*) AS n FROM chunks");
 
@@ -255,7 +255,7 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
     recentSessions(limit, filters = {}) {
       const where = filterClause(filters);
       const rows = db
-        .prepare(`SELECT * FROM sessions s WHERE 1 ${where.sql} ORDER BY s.updated_at DESC LIMIT ?`)
+        .prepare(`${SESSION_SELECT} WHERE 1 ${where.sql} ORDER BY s.updated_at DESC LIMIT ?`)
         .all(...where.params, Math.max(0, limit)) as unknown as SessionRow[];
       return rows.map(sessionFromRow);
     },

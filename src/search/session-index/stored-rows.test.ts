@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { IndexedChunk } from "../../core/search/model.ts";
+import { mirrorAnnotation } from "./annotations.ts";
 import { databaseOf } from "./database.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index.ts";
 import { lastChunkIndex, readSessionChunks, readSourceChunks, readStoredSessions } from "./stored-rows.ts";
@@ -79,8 +80,19 @@ describe("the index's rows as stored", () => {
       messageCount: 0,
       title: "Fix the bug",
       memoryMarkers: ["WORKING_SOLUTION"],
+      labels: [],
+      note: null,
     });
     expect(sessions.get("bare")).toMatchObject({ cwd: null, gitBranch: null, createdAt: null, updatedAt: null });
+  });
+
+  it("reads a session's labels and note from the library's mirror, and leaves the note's chunk out of its chunks", () => {
+    const index = freshIndex();
+    addSessions(index);
+    const before = readSessionChunks(index, "a").map((c) => c.text);
+    mirrorAnnotation(index, "a", { starred: true, labels: ["auth"], note: "the fix", updatedAt: 5 });
+    expect(readStoredSessions(index, ["a"]).get("a")).toMatchObject({ labels: ["auth"], note: "the fix" });
+    expect(readSessionChunks(index, "a").map((c) => c.text)).toEqual(before);
   });
 
   it("reads a file's chunks from an index on, its texts unpacked, and its last chunk's index", () => {

@@ -2,6 +2,7 @@
 // session's preview or export), where search reads only what ranks. Nothing is defaulted that the row does not hold
 // (a session without times has null ones), and a chunk's text is unpacked (./chunk-text.ts).
 import type { IndexedChunk } from "../../core/search/model.ts";
+import { NOTE_SOURCE } from "./annotations.ts";
 import { unpackChunkText } from "./chunk-text.ts";
 import { databaseOf } from "./database.ts";
 import { parseStringArray } from "./rows.ts";
@@ -20,6 +21,9 @@ export interface StoredSession {
   title: string;
   /** Its chunks' memory markers as stored (core/search/model.ts MemoryType, unchecked). */
   memoryMarkers: string[];
+  /** The person's labels and note on it (the session library's mirror, ./annotations.ts): none when unannotated. */
+  labels: string[];
+  note: string | null;
 }
 
 /** A chunk as stored (core/search/model.ts IndexedChunk, whole): where it sits in its file, and its marker unchecked. */
@@ -42,7 +46,8 @@ const CHUNK_COLUMNS = `session_id, source, chunk_index, first_message, last_mess
 /** These sessions' rows, by id; an id the index does not hold is left out. */
 export function readStoredSessions(index: SessionIndex, ids: readonly string[]): Map<string, StoredSession> {
   const select = databaseOf(index).prepare(
-    "SELECT id, cwd, path, git_branch, created_at, updated_at, message_count, title, memory_markers FROM sessions WHERE id = ?",
+    `SELECT s.id, s.cwd, s.path, s.git_branch, s.created_at, s.updated_at, s.message_count, s.title, s.memory_markers,
+       a.labels, a.note FROM sessions s LEFT JOIN annotations a ON a.session_id = s.id WHERE s.id = ?`,
   );
   const sessions = new Map<string, StoredSession>();
   for (const id of ids) {
@@ -58,6 +63,8 @@ export function readStoredSessions(index: SessionIndex, ids: readonly string[]):
       messageCount: Number(row.message_count ?? 0),
       title: String(row.title ?? ""),
       memoryMarkers: parseStringArray(row.memory_markers),
+      labels: parseStringArray(row.labels),
+      note: typeof row.note === "string" ? row.note : null,
     });
   }
   return sessions;
@@ -81,17 +88,20 @@ export function lastChunkIndex(index: SessionIndex, source: string): number | nu
 
 /**
  * A session's chunks in order: its main transcript's first, then each subagent file's (by path), each from its first
- * chunk; at most `limit` of them when given.
+ * chunk; at most `limit` of them when given. Its note's chunk (./annotations.ts) is the person's, not the transcript's:
+ * left out.
  */
 export function readSessionChunks(index: SessionIndex, sessionId: string, limit?: number): StoredChunk[] {
   const rows = databaseOf(index)
     .prepare(
       `SELECT ${CHUNK_COLUMNS} FROM chunks c
-       WHERE c.session_id = ?
+       WHERE c.session_id = ? AND c.source <> ?
        ORDER BY c.source IS NOT (SELECT path FROM sessions WHERE id = c.session_id), c.source, c.chunk_index
        LIMIT ?`,
     )
-    .all(sessionId, limit === undefined ? -1 : Math.max(0, Math.trunc(limit))) as Array<Record<string, unknown>>;
+    .all(sessionId, NOTE_SOURCE, limit === undefined ? -1 : Math.max(0, Math.trunc(limit))) as Array<
+    Record<string, unknown>
+  >;
   return rows.map(chunkFromRow);
 }
 

@@ -6,6 +6,8 @@
 
 import { resolve } from "node:path";
 import { CtxError } from "../../errors.ts";
+import { readLibraryForMirror } from "../../store/library/library-state.ts";
+import { type MirrorSummary, mirrorAnnotations } from "../session-index/annotations.ts";
 import { openSessionIndex, type SessionIndex } from "../session-index/session-index.ts";
 import { createSharedOutboxWriter } from "../session-index/team-outbox.ts";
 import { IndexWriter } from "../session-index/writer.ts";
@@ -46,6 +48,8 @@ export interface SyncSummary {
   memoryTopics: MemorySyncSummary;
   /** The format of an index made by another version of ctx, dropped and built again by this sync; else null. */
   rebuiltFromFormat: number | null;
+  /** The session library's mirror brought up to date (SyncOptions.libraryEnv); absent when it was not read. */
+  annotations?: MirrorSummary;
 }
 
 export interface SyncOptions {
@@ -73,6 +77,11 @@ export interface SyncOptions {
    * one is queued in the team outbox in the same transaction (src/search/session-index/team-outbox.ts).
    */
   teamShare?: { roots: readonly string[]; onQueued?: (sessionId: string) => void };
+  /**
+   * The environment whose CTX_HOME holds the session library (store/library/): every sync refills the index's mirror
+   * of it (a dropped or rebuilt index gets its stars, labels and notes back). Absent: the mirror is left as it is.
+   */
+  libraryEnv?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -213,6 +222,12 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
         ...(options.allowlist === undefined ? {} : { allowlist: options.allowlist }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
+    }
+    if (options.libraryEnv !== undefined) {
+      // A damaged library file reads as null: the mirror keeps what it had, and the person's next library command
+      // reports and recovers it (a sync runs in the background, where nobody would read the error).
+      const entries = await readLibraryForMirror(options.libraryEnv);
+      if (entries !== null) summary.annotations = mirrorAnnotations(index, entries);
     }
     writer.setMeta("last_sync_at", String(now()));
     summary.sessionsTotal = index.stats().sessions;

@@ -10,7 +10,7 @@
 
 import type { Stats } from "node:fs";
 import { constants } from "node:fs";
-import { lstat, open, readlink, stat } from "node:fs/promises";
+import { type FileHandle, lstat, open, readlink, stat } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { CtxError } from "../../errors.ts";
 import { writeFileAtomicWith } from "./atomic-write.ts";
@@ -67,19 +67,31 @@ export async function writeUserNamedFile(
   data: string | Uint8Array,
   options: UserFileOptions = {},
 ): Promise<string> {
+  return writeUserNamedFileWith(path, (handle) => handle.writeFile(data), options);
+}
+
+/**
+ * writeUserNamedFile for content written through the file's descriptor by `write` (a stream: `ctx export`'s
+ * bundle), at position 0 of an empty file, by the same rules.
+ */
+export async function writeUserNamedFileWith(
+  path: string,
+  write: (handle: FileHandle) => Promise<void>,
+  options: UserFileOptions = {},
+): Promise<string> {
   const target = await userFileTarget(path, options);
   const { existing } = target;
   if (existing !== null && (existing.nlink > 1 || !ownedByMe(existing)))
-    await rewriteInPlace(target.path, existing, data);
+    await rewriteInPlace(target.path, existing, write);
   else {
     const mode = existing === null ? (options.newFileMode ?? 0o600) : existing.mode & 0o777;
-    await writeFileAtomicWith(target.path, (handle) => handle.writeFile(data), { mode });
+    await writeFileAtomicWith(target.path, write, { mode });
   }
   return target.path;
 }
 
 /** Truncates and rewrites the file through a descriptor that is checked to be the file looked at (no link followed). */
-async function rewriteInPlace(path: string, seen: Stats, data: string | Uint8Array): Promise<void> {
+async function rewriteInPlace(path: string, seen: Stats, write: (handle: FileHandle) => Promise<void>): Promise<void> {
   const handle = await open(path, constants.O_WRONLY | noFollow() | (constants.O_NONBLOCK ?? 0));
   try {
     const info = await handle.stat();
@@ -89,7 +101,7 @@ async function rewriteInPlace(path: string, seen: Stats, data: string | Uint8Arr
       });
     }
     await handle.truncate(0);
-    await handle.writeFile(data);
+    await write(handle);
     await handle.sync();
   } finally {
     await handle.close();

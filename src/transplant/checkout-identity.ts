@@ -6,7 +6,7 @@ import { realpath } from "node:fs/promises";
 import { relative } from "node:path";
 import { identityOf, type ProjectIdentity } from "../core/team/project-identity.ts";
 import { CtxError } from "../errors.ts";
-import { readGitCheckout } from "../transplant/checkout.ts";
+import { readGitCheckout } from "./checkout.ts";
 
 /** The team identity of `folder`: its repository's first remote (`origin` first) and its path inside it. */
 export async function checkoutIdentity(folder: string): Promise<ProjectIdentity> {
