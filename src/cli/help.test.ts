@@ -111,7 +111,7 @@ describe("ctx help", () => {
     expect(stdout).toMatch(/Options:[\s\S]*Examples:\n {2}ctx config set retention.maxSnapshots 10\n/);
     expect(stdout).toMatchSnapshot();
     const search = await helpOn(["search", "--help"], { stdoutIsTTY: false });
-    expect(search.stdout.match(/^ {2}ctx search /gm)?.length).toBe(3);
+    expect(search.stdout.match(/^ {2}ctx search /gm)?.length).toBe(4);
   });
 
   it("colours headings on a terminal only, and never with NO_COLOR", async () => {

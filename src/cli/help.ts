@@ -260,6 +260,7 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   search: [
     'ctx search "start the phoenix server in the background"',
     'ctx search "flaky login test" --project this --since 3w',
+    'ctx search "docker networking last week -kubernetes"',
     "ctx search \"retry helper\" --json | jq -r '.results[0].forkCommand'",
   ],
   show: [

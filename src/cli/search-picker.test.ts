@@ -82,7 +82,17 @@ describe("the preview pane", () => {
   it("follows the highlighted session's hint: its score line, then its preview once loaded", () => {
     let loaded: string | null = null;
     const option = pickerOption(
-      { rank: 2, topic: "fix it", scorePercent: 70, relativeDate: "today", cwd: "/p", project: "-p" } as ForkCandidate,
+      {
+        rank: 2,
+        topic: "fix it",
+        scorePercent: 70,
+        relativeDate: "today",
+        cwd: "/p",
+        project: "-p",
+        starred: false,
+        labels: [],
+        note: null,
+      } as unknown as ForkCandidate,
       () => loaded,
     );
     expect(option.label).toBe("2. fix it");

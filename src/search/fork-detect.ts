@@ -4,31 +4,33 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
-import { normalizeLabels } from "../core/library/annotation.ts";
-import {
-  type ForkCandidate,
-  type RecentSession,
-  renderForkCandidates,
-  renderNoMatch,
-  toForkCandidate,
-  toRecentSession,
-} from "../core/search/fork-candidates.ts";
-import { parseTimeBound, selectProjects } from "../core/search/fork-query.ts";
+import { type ForkCandidate, toForkCandidate, toRecentSession } from "../core/search/fork-candidates.ts";
 import type { MemoryType, SearchFilters } from "../core/search/model.ts";
+import { understandQuery } from "../core/search/query-understanding.ts";
 import type { TeamCandidatesPort, TeamFetch } from "../core/search/team-candidates.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
 import { readPaidOffSources } from "../store/library/fork-paid-off.ts";
+import type { ForkDetectResult } from "./fork-detect-report.ts";
 import { recordForkOffer } from "./fork-offer-log.ts";
 import type { ForkDetectReport } from "./fork-report-schema.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
+import {
+  applyUnderstanding,
+  buildFilters,
+  findEventSession,
+  teamFilters,
+  teamProject,
+  withoutExcludedTeam,
+} from "./query-filters.ts";
 import { requireJoinedTeam, type SearchScope } from "./search-scope.ts";
-
-export type { ForkDetectReport };
-
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 import type { SyncSummary } from "./sync/sync-index.ts";
+
+export { forkDetectReportOf, renderForkDetect } from "./fork-detect-report.ts";
+export type { ForkDetectReport, ForkDetectResult };
+
 import { scoreTeamCandidates, teamQueryText, teamWeighing } from "./team-hits.ts";
 
 export interface ForkDetectRequest {
@@ -77,47 +79,6 @@ export interface ForkDetectOptions {
   recordOffer?: { via: "cli" | "mcp"; warn: (message: string) => void };
 }
 
-export interface ForkDetectResult {
-  query: string;
-  /** Strong matches (relevance at or above the threshold) best first, then the weak ones (`weak: true`). */
-  candidates: ForkCandidate[];
-  /** When nothing matches at all: the most recently active sessions (same filters), to pick from instead. */
-  recent: RecentSession[];
-  thresholdPercent: number;
-  projects: string[] | null;
-  indexedSessions: number;
-  /** What catching up did; null when it was skipped. */
-  refresh: SyncSummary | null;
-  scope: SearchScope;
-  /** One line each on what the search had to leave out (the team server unreachable, …). */
-  notices: string[];
-}
-
-export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
-  const weak = result.candidates.filter((candidate) => candidate.weak).length;
-  return {
-    query: result.query,
-    message: renderForkDetect(result),
-    results: result.candidates,
-    thresholdPercent: result.thresholdPercent,
-    strongMatches: result.candidates.length - weak,
-    weakMatches: weak,
-    recent: result.recent,
-    indexedSessions: result.indexedSessions,
-    scope: result.scope,
-    notices: result.notices,
-  };
-}
-
-/** The answer as text: the candidates (strong, then weak), or the recent sessions when nothing matched. */
-export function renderForkDetect(result: ForkDetectResult): string {
-  const text =
-    result.candidates.length > 0
-      ? renderForkCandidates(result.query, result.candidates, result.thresholdPercent)
-      : renderNoMatch(result.query, result.recent);
-  return result.notices.length === 0 ? text : `${text}\n\n${result.notices.map((n) => `Note: ${n}`).join("\n")}`;
-}
-
 const DEFAULT_REFRESH_BUDGET_MS = 1_500;
 /**
  * An index synced this recently is searched as it is: `ctx serve`'s watcher keeps it current, and catching up
@@ -133,6 +94,9 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     throw new CtxError("USAGE", "the query is empty", { hint: "say what you are about to work on" });
   }
   const now = options.now();
+  const understood = understandQuery(query, now) ?? undefined;
+  // The words searched: without the time words ("last week" must not match sessions that say "week") and exclusions.
+  const searchText = understood === undefined ? query : understood.text;
   const scope = request.scope ?? options.config.search.scope;
   const claudeDir = resolveClaudeDir({
     ...(options.claudeDir === undefined ? {} : { claudeDir: options.claudeDir }),
@@ -152,12 +116,12 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     }
     // Weighed by the team's own statistics (./team-hits.ts teamWeighing); the words the local index would match on
     // are what a server without them is sent.
-    const teamQuery = teamQueryFor(dbPath, query);
-    const weighing = teamWeighing(query, { feedback: options.config.search.weights.feedbackSimilarity > 0 });
+    const teamQuery = teamQueryFor(dbPath, searchText);
+    const weighing = teamWeighing(searchText, { feedback: options.config.search.weights.feedbackSimilarity > 0 });
     const projectContains = teamProject(request.project);
     teamFetch = fetchTeam({
       query: teamQuery,
-      filters: teamFilters(request, now),
+      filters: teamFilters(request, now, understood),
       ...(projectContains === undefined ? {} : { projectContains }),
       weighing,
     });
@@ -185,11 +149,33 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       refresh,
       scope,
       notices: [],
+      ...(understood === undefined ? {} : { understood }),
     };
   }
   const index = openReader(dbPath);
-  const filters = buildFilters(request, options.projectRoot, now, index.projects());
+  const asked = buildFilters(request, options.projectRoot, now, index.projects());
+  const filters = applyUnderstanding(asked, understood);
   const limit = request.limit ?? 5;
+  if (understood?.listing === true) {
+    // Nothing to search for: the window's sessions (less the excluded ones), most recent first.
+    const listed = index
+      .recentSessions(limit + 1, filters)
+      .filter((session) => session.id !== options.currentSessionId)
+      .slice(0, limit)
+      .map((session) => toRecentSession(session, now));
+    return {
+      query,
+      candidates: [],
+      recent: listed,
+      thresholdPercent: Math.round(threshold * 100),
+      projects: filters.projects ?? null,
+      indexedSessions: index.sessionCount(),
+      refresh,
+      scope,
+      notices: [],
+      understood,
+    };
+  }
   // The embedders are loaded only when one is configured: a BM25 search never needs them.
   const vectorSearch =
     scope === "team" || options.config.embedder.provider === "none"
@@ -206,21 +192,42 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   const team =
     fetched?.candidates == null
       ? undefined
-      : scoreTeamCandidates(index, query, fetched.candidates, { skipLocal: scope === "all" });
-  const ranked = (
-    await searchSessions(index, query, {
-      filters,
-      limit: limit + 1,
-      search: options.config.search,
-      now,
-      ...(vectorSearch === undefined ? {} : { vectorSearch }),
-      ...(team === undefined ? {} : { team }),
-      paidOffForks,
-      localResults: scope !== "team",
-    })
-  )
-    .filter((entry) => entry.session.id !== options.currentSessionId)
-    .slice(0, limit);
+      : scoreTeamCandidates(index, searchText, withoutExcludedTeam(fetched.candidates, understood), {
+          skipLocal: scope === "all",
+        });
+  const eventSession =
+    understood?.event == null
+      ? undefined
+      : await findEventSession(index, understood.event, filters, options.config.search, now, options.currentSessionId);
+  const event =
+    understood?.event == null || eventSession == null
+      ? undefined
+      : { side: understood.event.side, session: eventSession };
+  const search = async (searchFilters: SearchFilters, text = searchText) =>
+    (
+      await searchSessions(index, text, {
+        filters: searchFilters,
+        limit: limit + 1,
+        search: options.config.search,
+        now,
+        ...(vectorSearch === undefined ? {} : { vectorSearch }),
+        ...(team === undefined ? {} : { team }),
+        paidOffForks,
+        localResults: scope !== "team",
+        ...(event === undefined ? {} : { event }),
+      })
+    )
+      .filter((entry) => entry.session.id !== options.currentSessionId)
+      .slice(0, limit);
+  let ranked = await search(filters);
+  let widened = false;
+  if (ranked.length === 0 && understood?.period != null && index.recentSessions(1, filters).length === 0) {
+    // The window holds no session at all (a question about a story's "last week", an index that is older): every date
+    // is searched, the time words among the words as they were before they were read, and the answer says so. A window
+    // with sessions none of which match lists them below instead.
+    ranked = await search(applyUnderstanding(asked, { ...understood, period: null }), understood.textWithTime);
+    widened = true;
+  }
   if (options.recordOffer !== undefined) {
     // The query's words are kept where the redactor is loaded already (core/library/fork-offer.ts says why): the MCP
     // server, and a search that caught the index up (the sync redacts what it ingests).
@@ -246,7 +253,10 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     candidates.length > 0
       ? []
       : index
-          .recentSessions(4, filters)
+          .recentSessions(
+            4,
+            widened && understood !== undefined ? applyUnderstanding(asked, { ...understood, period: null }) : filters,
+          )
           .filter((session) => session.id !== options.currentSessionId)
           .slice(0, 3)
           .map((session) => toRecentSession(session, now));
@@ -260,6 +270,8 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     refresh,
     scope,
     notices,
+    ...(understood === undefined ? {} : { understood, widened }),
+    ...(eventSession === undefined ? {} : { eventSession }),
   };
 }
 
@@ -299,22 +311,6 @@ function teamQueryFor(dbPath: string, query: string): string {
 
 const TEAM_NEEDS_STATISTICS =
   "team results are scored with this machine's index statistics, and there is no index yet: the team server keeps none (the administrator runs `ctx team migrate`)";
-
-/** The team side honours the time bounds (a bad one is reported by the local side's own check). */
-function teamFilters(request: ForkDetectRequest, now: number): SearchFilters {
-  const since = request.since === undefined ? null : parseTimeBound(request.since, now);
-  const until = request.until === undefined ? null : parseTimeBound(request.until, now);
-  return { ...(since === null ? {} : { since }), ...(until === null ? {} : { until }) };
-}
-
-/**
- * `project` for the team side: team sessions carry a project identity (`github.com/acme/app`), not a folder, so
- * the text is matched against it; "this" and "." name no identity here and leave the team side unfiltered.
- */
-function teamProject(project: string | undefined): string | undefined {
-  const text = project?.trim() ?? "";
-  return text === "" || text === "this" || text === "." ? undefined : text;
-}
 
 /**
  * One read-only connection per index file for the life of the process (the MCP server answers many searches;
@@ -364,37 +360,6 @@ async function refreshIndex(
     teamShare: { roots },
     libraryEnv: env,
   });
-}
-
-function buildFilters(request: ForkDetectRequest, projectRoot: string, now: number, known: string[]): SearchFilters {
-  const filters: SearchFilters = {};
-  if (request.project !== undefined && request.project.trim() !== "") {
-    filters.projects = selectProjects(request.project, projectRoot, known);
-    if (filters.projects.length === 0) {
-      throw new CtxError("NOT_FOUND", `no indexed project matches "${request.project}"`, {
-        hint: `known projects: ${known.slice(0, 8).join(", ") || "none yet (run ctx index)"}`,
-      });
-    }
-  }
-  const since = timeBound("since", request.since, now);
-  const until = timeBound("until", request.until, now);
-  if (since !== undefined) filters.since = since;
-  if (until !== undefined) filters.until = until;
-  if (request.markers !== undefined && request.markers.length > 0) filters.markers = request.markers;
-  if (request.tags !== undefined && request.tags.length > 0) filters.labels = normalizeLabels(request.tags);
-  if (request.starred === true) filters.starred = true;
-  return filters;
-}
-
-function timeBound(name: string, text: string | undefined, now: number): number | undefined {
-  if (text === undefined || text.trim() === "") return undefined;
-  const parsed = parseTimeBound(text, now);
-  if (parsed === null) {
-    throw new CtxError("USAGE", `${name} "${text}" is not a date`, {
-      hint: "use an ISO date (2026-10-01) or an age such as 7d, 3w, 2m, 1y",
-    });
-  }
-  return parsed;
 }
 
 /** The person's `cleanupPeriodDays` from Claude Code's user settings, else the default. */

@@ -18,6 +18,7 @@ import {
 import type { ChunkHit, RankedSession, SearchFilters } from "../core/search/model.ts";
 import { bestPassageSimilarity, type WeightedQuery } from "../core/search/passage.ts";
 import { matchesNamedDate, parseQueryDates } from "../core/search/query-dates.ts";
+import { type ActiveSpan, onEventSide, type QueryEvent } from "../core/search/query-event.ts";
 import {
   fuseByReciprocalRank,
   rankSessions,
@@ -55,6 +56,11 @@ export interface SearchSessionsOptions {
   paidOffForks?: ReadonlyMap<string, number>;
   /** false: rank the team's sessions only (search.scope `team`); the local index still weighs the query. */
   localResults?: boolean;
+  /**
+   * "before the migration to pnpm", its session found: sessions on that side count as active on a named date
+   * (query-event.ts), so the event weighs as a named date does.
+   */
+  event?: { side: QueryEvent["side"]; session: ActiveSpan };
 }
 
 export async function searchSessions(
@@ -122,6 +128,7 @@ export async function searchSessions(
         )
       : null;
   const periods = weights.namedDate > 0 ? parseQueryDates(query) : [];
+  const event = weights.namedDate > 0 ? options.event : undefined;
   const lineage = readLineage(
     index,
     pool.map((entry) => entry.sessionId),
@@ -157,6 +164,9 @@ export async function searchSessions(
     }
     if (periods.length > 0) {
       match.namedDate = matchesNamedDate(periods, session.createdAt - DATE_SLACK_MS, session.updatedAt + DATE_SLACK_MS);
+    }
+    if (event !== undefined) {
+      match.namedDate = (match.namedDate ?? true) && onEventSide(event.side, session, event.session);
     }
     matches.push(match);
   }

@@ -152,6 +152,18 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
     expect(mine?.forkCommand).toBe(`cd /home/marco/projects/spotter && claude --resume ${PHOENIX} --fork-session`);
   });
 
+  it("sends the query's time window to the server as its bounds, and the searched words without the time words", async () => {
+    const since2000 = await search("team", `${QUERY} since 1 January 2000`);
+    expect(since2000.candidates.map((c) => c.sessionId).sort()).toEqual([BOB_COPY, PHOENIX].sort());
+    expect(since2000.understood?.text).toBe(QUERY);
+    // The server keeps no session active after 2030: nothing from the team, whatever the local side widens to.
+    const since2030 = await search("team", `${QUERY} since 1 January 2030`);
+    expect(since2030.candidates.filter((c) => c.team !== undefined)).toEqual([]);
+    // An exclusion leaves out a team session whose returned chunks hold it.
+    const without = await search("team", `${QUERY} -phoenix`);
+    expect(without.candidates.map((c) => c.sessionId)).not.toContain(BOB_COPY);
+  });
+
   it("never shows another team's sessions (row-level security)", async () => {
     for (const scope of ["team", "all"] as const) {
       const result = await search(scope, "phoenix server background", 20);

@@ -66,7 +66,16 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
     )
     .option("--starred", "only sessions you starred (`ctx session star`)")
     .option("--json", "print JSON for scripts")
+    // `ctx search docker -kubernetes`: a single-dash word is the query's (an exclusion, or a flag like `-p` in a code
+    // query); an unknown `--option` is still refused below.
+    .allowUnknownOption()
     .action(async (words: string[], options: SearchOptions) => {
+      const unknown = words.find((word) => /^--[A-Za-z][\w-]*(?:=.*)?$/u.test(word));
+      if (unknown !== undefined) {
+        throw new CtxError("USAGE", `unknown option '${sanitizeLogLine(unknown)}'`, {
+          hint: 'see ctx search --help; to search for the words themselves, quote them after --: ctx search -- "--force flag"',
+        });
+      }
       const query = words.join(" ");
       const limit = parseLimit(options.limit ?? "5");
       const scope = scopeOf(options);
@@ -104,7 +113,9 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
         ctx.err("ctx: the index is still catching up; results may miss recent sessions (run `ctx index`)\n");
       }
       // No session at all exits 1 in both forms (like grep), so scripts can test the status alone.
-      if (result.candidates.length === 0) {
+      // A query with nothing to search but its time words ("what did I do yesterday") answers with the sessions listed.
+      const listed = result.understood?.listing === true && result.recent.length > 0;
+      if (result.candidates.length === 0 && !listed) {
         if (result.indexedSessions === 0) ctx.err("ctx: the index is empty: run `ctx index` first\n");
         ctx.setExitCode(1);
       }
@@ -173,6 +184,7 @@ function fieldsOnOneLine(result: ForkDetectResult): ForkDetectResult {
     query: onOneLine(result.query),
     candidates: onOneLine(result.candidates),
     recent: onOneLine(result.recent),
+    ...(result.understood === undefined ? {} : { understood: onOneLine(result.understood) }),
   };
 }
 

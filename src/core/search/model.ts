@@ -60,6 +60,8 @@ export interface SearchFilters {
   projects?: string[];
   since?: number;
   until?: number;
+  /** Keep only sessions that started before this (a query's time window ends here: query-time.ts). */
+  startedBefore?: number;
   /** Languages and memory markers (`IndexedSession.tags`), every one required. */
   tags?: string[];
   /** The person's labels (`ctx session tag`, normalised), every one required. */
@@ -68,6 +70,8 @@ export interface SearchFilters {
   starred?: boolean;
   /** Keep only sessions with a matching chunk carrying one of these memory markers (`ctx search --marker`). */
   markers?: MemoryType[];
+  /** Leave out sessions with a chunk matching any of these FTS5 phrases (query-negation.ts exclusionPhrase). */
+  exclude?: string[];
 }
 
 /** The memory markers that lifted a session: each type once, with the best-matching chunk that carries it. */

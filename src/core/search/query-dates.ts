@@ -2,7 +2,7 @@
 // "2026-06-03"): each becomes a period of the person's local calendar (a day, a month, a year; a month without a
 // year means that month in any year). A session active during a named period is better evidence than an equally
 // worded one from another time (search-sessions.ts and ranking.ts weigh it as `search.weights.namedDate`; docs/search.md). Relative
-// ages ("last week") are left to --since/--until. Pure: local time comes from the Date the runtime gives.
+// ages ("last week") are query-time.ts's. Pure: local time comes from the Date the runtime gives.
 
 const MONTHS = [
   "january",
@@ -19,7 +19,8 @@ const MONTHS = [
   "december",
 ];
 const SHORT_MONTHS = MONTHS.map((month) => month.slice(0, 3));
-const MONTH = `(${MONTHS.join("|")}|sept|${SHORT_MONTHS.filter((m) => m !== "may").join("|")})\\.?`;
+/** A month's name or abbreviation, one group (monthIndex reads it). */
+export const MONTH = `(${MONTHS.join("|")}|sept|${SHORT_MONTHS.filter((m) => m !== "may").join("|")})\\.?`;
 const DAY = "(\\d{1,2})(?:st|nd|rd|th)?";
 const YEAR = "((?:19|20)\\d{2})";
 
@@ -63,7 +64,7 @@ const PATTERNS: ReadonlyArray<{ re: RegExp; read: (m: RegExpExecArray) => NamedP
   },
 ];
 
-function monthIndex(name: string | undefined): number {
+export function monthIndex(name: string | undefined): number {
   const lower = (name ?? "").toLowerCase().replace(".", "");
   const full = MONTHS.indexOf(lower);
   return full >= 0 ? full : SHORT_MONTHS.indexOf(lower.slice(0, 3));
@@ -78,7 +79,20 @@ function day(year: number, month: number, date: number): NamedPeriod | null {
 
 /** The periods a query names, most precise first; text already claimed by a more precise date is not read again. */
 export function parseQueryDates(query: string): NamedPeriod[] {
-  const periods: NamedPeriod[] = [];
+  return findQueryDates(query).map((found) => found.period);
+}
+
+/** A named date with where it stands in the query (query-time.ts reads "since 3 June" and "before March" from it). */
+export interface FoundDate {
+  period: NamedPeriod;
+  /** The date's text: query.slice(start, end). */
+  start: number;
+  end: number;
+}
+
+/** parseQueryDates with each period's place in the query, most precise first. */
+export function findQueryDates(query: string): FoundDate[] {
+  const found: FoundDate[] = [];
   const claimed: Array<[number, number]> = [];
   for (const { re, read } of PATTERNS) {
     re.lastIndex = 0;
@@ -89,10 +103,10 @@ export function parseQueryDates(query: string): NamedPeriod[] {
       // Claimed even when it is no real date ("31 February 2023"): its month alone is not what was meant.
       claimed.push([start, end]);
       const period = read(m);
-      if (period !== null && !(period.month !== null && period.month < 0)) periods.push(period);
+      if (period !== null && !(period.month !== null && period.month < 0)) found.push({ period, start, end });
     }
   }
-  return periods;
+  return found;
 }
 
 /** Whether a session active from `from` to `to` (epoch ms) was active during the period (local calendar). */
@@ -109,6 +123,11 @@ export function activeDuring(period: NamedPeriod, from: number, to: number): boo
     if (from < end && to >= start) return true;
   }
   return false;
+}
+
+/** The period's [start, end) in epoch ms for `year` (its own year when it names one). */
+export function periodBounds(period: NamedPeriod, year: number): [number, number] {
+  return bounds(period, year);
 }
 
 function bounds(period: NamedPeriod, year: number): [number, number] {

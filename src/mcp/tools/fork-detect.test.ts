@@ -166,4 +166,23 @@ describe("ctx_fork_detect", () => {
     const local = await client.callTool({ name: "ctx_fork_detect", arguments: { query: "phoenix", scope: "local" } });
     expect(ForkDetectReportSchema.parse(local.structuredContent)).toMatchObject({ scope: "local", notices: [] });
   });
+  it("says what the query's time words and exclusions were read as, in the text and the structured result", async () => {
+    const client = await connect();
+    const result = await client.callTool({
+      name: "ctx_fork_detect",
+      arguments: { query: "start the phoenix server since 1 January 2020" },
+    });
+    expect(result.isError).toBeFalsy();
+    const output = ForkDetectReportSchema.parse(result.structuredContent);
+    expect(output.results[0]?.sessionId).toBe(PHOENIX);
+    expect(output.understood?.searched).toBe("start the phoenix server");
+    expect(output.understood?.period?.words).toEqual(["since 1 January 2020"]);
+    expect(textOf(result).split("\n")[0]).toBe("Searched sessions since 1 Jan 2020 (since 1 January 2020).");
+    const without = ForkDetectReportSchema.parse(
+      (await client.callTool({ name: "ctx_fork_detect", arguments: { query: "phoenix server -phoenix" } }))
+        .structuredContent,
+    );
+    expect(without.understood?.excluded).toEqual(["phoenix"]);
+    expect(without.results.map((r) => r.sessionId)).not.toContain(PHOENIX);
+  });
 });

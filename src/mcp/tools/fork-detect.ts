@@ -19,7 +19,13 @@ export const forkDetectTool = defineTool({
   input: {
     query: z
       .string()
-      .check(z.minLength(1), z.maxLength(2_000), z.describe("What the user is about to work on, in their words.")),
+      .check(
+        z.minLength(1),
+        z.maxLength(2_000),
+        z.describe(
+          'What the user is about to work on, in their words. Time words filter ("last week", "yesterday", "since Monday"), and "-word" or "not about X" leaves sessions out; the result says what it understood.',
+        ),
+      ),
     project: z
       .optional(z.string())
       .check(z.describe('"this" for the current project only, a project path, or part of a project folder name.')),

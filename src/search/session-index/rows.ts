@@ -77,6 +77,17 @@ export function filterClause(filters: SearchFilters): { sql: string; params: Arr
     parts.push("AND s.updated_at <= ?");
     params.push(filters.until);
   }
+  if (filters.startedBefore !== undefined) {
+    parts.push("AND s.created_at < ?");
+    params.push(filters.startedBefore);
+  }
+  // An excluded phrase: every session with a chunk that holds it (the FTS table, as the query's own words are found).
+  for (const phrase of filters.exclude ?? []) {
+    parts.push(
+      "AND s.id NOT IN (SELECT x.session_id FROM chunks x WHERE x.id IN (SELECT rowid FROM chunks_fts WHERE chunks_fts MATCH ?))",
+    );
+    params.push(phrase);
+  }
   // The person's labels and star (the annotations mirror): every named label must be there.
   for (const label of filters.labels ?? []) {
     parts.push(
