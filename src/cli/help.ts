@@ -135,6 +135,11 @@ export const COMMANDS = {
     term: "fork [options] <session-id>",
     description: "fork a session, yours or a teammate's: print or run `claude --resume <id> --fork-session`",
   },
+  forks: {
+    group: "Find a session",
+    term: "forks [options]",
+    description: "list the forks made from your sessions, the search that offered each, and what became of it",
+  },
   export: {
     group: "Find a session",
     term: "export [options] <id...>",
@@ -275,7 +280,8 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
     "ctx import auth-fix.ctxbundle --checkout ~/src/app --json | jq -r '.sessions[].resumeCommand'",
   ],
   index: ["ctx index", "ctx index --claude-dir ~/other-machine/.claude --full"],
-  stats: ["ctx stats", "ctx stats --top 20", "ctx stats --json"],
+  forks: ["ctx forks", "ctx forks --project this --since 30d", "ctx forks --json | jq '.stats.successRate'"],
+  stats: ["ctx stats", "ctx stats --top 20", "ctx stats --json | jq '.forks'"],
   reindex: ["ctx reindex"],
   embed: ["ctx embed --setup", "ctx embed"],
   session: ["ctx session star 1af7fc5e", "ctx session tag 1af7fc5e auth payments", "ctx session list --starred"],

@@ -32,6 +32,7 @@ const COMMAND_MODULES: Record<CommandName, () => Promise<Register>> = {
   search: async () => (await import("./commands/search.ts")).registerSearchCommand,
   show: async () => (await import("./commands/show.ts")).registerShowCommand,
   fork: async () => (await import("./commands/fork.ts")).registerForkCommand,
+  forks: async () => (await import("./commands/forks.ts")).registerForksCommand,
   export: async () => (await import("./commands/export.ts")).registerExportCommand,
   import: async () => (await import("./commands/import.ts")).registerImportCommand,
   session: async () => (await import("./commands/session.ts")).registerSessionCommand,

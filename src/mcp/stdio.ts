@@ -50,6 +50,7 @@ export async function serveStdio(options: {
         projectRoot: options.projectRoot,
         now: () => Date.now(),
         teamCandidates,
+        recordOffer: { via: "mcp", warn: (message) => options.logger.warn(message) },
         ...(sessionId === undefined || sessionId === "" ? {} : { currentSessionId: sessionId }),
       }),
     guardTicks,

@@ -10,7 +10,9 @@ import { understandQuery } from "../core/search/query-understanding.ts";
 import type { TeamCandidatesPort, TeamFetch } from "../core/search/team-candidates.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
+import { readPaidOffSources } from "../store/library/fork-paid-off.ts";
 import type { ForkDetectResult } from "./fork-detect-report.ts";
+import { recordForkOffer } from "./fork-offer-log.ts";
 import type { ForkDetectReport } from "./fork-report-schema.ts";
 import { resolveClaudeDir, resolveIndexPath } from "./paths.ts";
 import {
@@ -70,6 +72,11 @@ export interface ForkDetectOptions {
    * (src/team/search-port.ts teamCandidatesPort; `ctx serve` keeps its connection between searches).
    */
   teamCandidates?: TeamCandidatesPort;
+  /**
+   * Record what this search offered in the fork log (docs/forks.md), as asked by `ctx search` or the MCP tool;
+   * absent: nothing recorded. `warn` hears a log that could not be written (the search goes on).
+   */
+  recordOffer?: { via: "cli" | "mcp"; warn: (message: string) => void };
 }
 
 const DEFAULT_REFRESH_BUDGET_MS = 1_500;
@@ -175,6 +182,9 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       ? undefined
       : (await import("./embedders/vector-search.ts")).vectorSearchFor(index, options.config, { env: options.env });
   const fetched = teamFetch === null ? null : await teamFetch;
+  // Sources whose forks paid off rank a little higher (docs/forks.md "Ranking"); a small file, absent until fork
+  // history was first built.
+  const paidOffForks = readPaidOffSources(options.env);
   const notices = fetched?.notice == null ? [] : [fetched.notice];
   if (fetched?.candidates != null && fetched.candidates.statistics == null && index.sessionCount() === 0) {
     notices.push(TEAM_NEEDS_STATISTICS);
@@ -202,6 +212,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
         now,
         ...(vectorSearch === undefined ? {} : { vectorSearch }),
         ...(team === undefined ? {} : { team }),
+        paidOffForks,
         localResults: scope !== "team",
         ...(event === undefined ? {} : { event }),
       })
@@ -216,6 +227,13 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     // with sessions none of which match lists them below instead.
     ranked = await search(applyUnderstanding(asked, { ...understood, period: null }), understood.textWithTime);
     widened = true;
+  }
+  if (options.recordOffer !== undefined) {
+    // The query's words are kept where the redactor is loaded already (core/library/fork-offer.ts says why): the MCP
+    // server, and a search that caught the index up (the sync redacts what it ingests).
+    const { via, warn } = options.recordOffer;
+    const redact = via === "mcp" || refresh !== null ? (await import("../core/redact/redact.ts")).redactText : null;
+    await recordForkOffer(options.env, now, via, query, ranked, warn, redact && ((text) => redact(text).text));
   }
   const context = {
     now,

@@ -6,6 +6,7 @@
 // search adds the team server's chunks, scored as the local index scores (./team-hits.ts), to the same pool.
 import type { Config } from "../config/schema.ts";
 import { matchesAnnotationFilter } from "../core/library/annotation.ts";
+import { liftChainQuality } from "../core/library/chain-lift.ts";
 import { combineStatistics, queryTermsOf, weighWithStatistics } from "../core/search/bm25-score.ts";
 import {
   FEEDBACK_CANDIDATES,
@@ -51,6 +52,8 @@ export interface SearchSessionsOptions {
   vectorSearch?: VectorSearch;
   /** The team server's candidates, already scored as the local index would score them (./team-hits.ts). */
   team?: TeamHits;
+  /** Forks that paid off, per source session (fork history, docs/forks.md): each lifts its source's chain quality. */
+  paidOffForks?: ReadonlyMap<string, number>;
   /** false: rank the team's sessions only (search.scope `team`); the local index still weighs the query. */
   localResults?: boolean;
   /**
@@ -145,7 +148,7 @@ export async function searchSessions(
     const chain = fromTeam === undefined ? lineage.get(sessionId) : undefined;
     if (chain !== undefined) {
       match.lineage = chain;
-      match.chainQuality = chain.chainQuality;
+      match.chainQuality = liftChainQuality(chain.chainQuality, options.paidOffForks?.get(sessionId) ?? 0);
     } else if (fromTeam?.chainQuality != null) match.chainQuality = fromTeam.chainQuality;
     const best = sessionHits.slice(0, PASSAGE_CHUNKS);
     const passageQuery = fromTeam !== undefined && teamWeighted !== null ? teamWeighted : weighted;

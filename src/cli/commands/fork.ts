@@ -18,6 +18,7 @@ import { findLocalSession } from "../../search/local-session.ts";
 import type { ForkReport } from "../../team/fork-report.ts";
 import { askCheckoutOn } from "../checkout-question.ts";
 import type { CliContext } from "../command-io.ts";
+import { recordForkRun } from "../fork-run-log.ts";
 import { COMMANDS } from "../help.ts";
 import { formatJson } from "../output.ts";
 import type { ForkTarget } from "../search-picker.ts";
@@ -47,6 +48,8 @@ export function registerForkCommand(program: Command, ctx: CliContext): void {
         });
       }
       const report = await forkReport(ctx, sessionId, at, flags);
+      // `ctx fork` names one session: printed or run, it is the fork the person chose (docs/forks.md).
+      await recordForkRun(ctx, "fork", sessionId, at);
       if (flags.json === true) return ctx.out(formatJson(report));
       if (report.team !== undefined) ctx.err(teamNotice(report));
       const fork: ForkTarget = {

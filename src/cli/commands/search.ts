@@ -102,6 +102,7 @@ export function registerSearchCommand(program: Command, ctx: CliContext): void {
           teamCandidates: teamCandidatesPort(config, ctx.env),
           ...(options.claudeDir === undefined ? {} : { claudeDir: options.claudeDir }),
           ...(options.refresh ? {} : { refreshBudgetMs: 0 }),
+          recordOffer: { via: "cli", warn: (message) => ctx.err(`ctx: ${sanitizeLogLine(message)}\n`) },
           // Run from Claude Code's Bash tool, the asking session is not a candidate for its own fork.
           ...(ctx.env.CLAUDE_CODE_SESSION_ID ? { currentSessionId: ctx.env.CLAUDE_CODE_SESSION_ID } : {}),
         },
@@ -166,6 +167,11 @@ async function pickAndAct(ctx: CliContext, query: string, candidates: readonly F
     ctx.err("ctx: nothing picked\n");
     ctx.setExitCode(130);
     return;
+  }
+  // The picker runs the plain fork command (the whole session): no point.
+  if (pick.action === "run") {
+    const { recordForkRun } = await import("../fork-run-log.ts");
+    await recordForkRun(ctx, "picker", pick.candidate.sessionId, null);
   }
   await actOnFork(ctx, pick.action, pick.candidate, clipboard);
 }

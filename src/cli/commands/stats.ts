@@ -1,10 +1,15 @@
 // `ctx stats [--top N] [--json]`: what the session index holds: sessions, chunks, projects, size, last sync, vectors,
 // integrity, the duplicates found, the last `ctx reindex`, and sessions per project and per month (the first N in
-// the text, all of them in the JSON: core/search/index-stats-schema.ts, the same report ctx_index's `stats` op gives).
+// the text, all of them in the JSON: core/search/index-stats-schema.ts, the same report ctx_index's `stats` op gives);
+// and fork history's counts in a section of their own (`forks`: search/fork-history-schema.ts, docs/forks.md).
 import type { Command } from "commander";
+import { findProjectRoot } from "../../config/paths.ts";
 import type { IndexStatsReport } from "../../core/search/index-stats-schema.ts";
 import { DEFAULT_TOP, indexStatsRows } from "../../core/search/index-stats-text.ts";
 import { CtxError } from "../../errors.ts";
+import { loadForkHistory } from "../../search/fork-history.ts";
+import type { ForkStats } from "../../search/fork-history-schema.ts";
+import { formatForkStats } from "../../search/fork-history-text.ts";
 import { readIndexStatsReport } from "../../search/index-stats.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
 import type { CliContext } from "../command-io.ts";
@@ -17,10 +22,24 @@ export function registerStatsCommand(program: Command, ctx: CliContext): void {
     .description(COMMANDS.stats.description)
     .option("--top <n>", `projects and months listed in the text (default ${DEFAULT_TOP}; --json lists all)`)
     .option("--json", "print JSON for scripts")
-    .action((options: { json?: boolean; top?: string }) => {
+    .action(async (options: { json?: boolean; top?: string }) => {
       const top = parseTop(options.top);
       const report = readIndexStatsReport(resolveIndexPath(ctx.env), ctx.env);
-      ctx.out(options.json === true ? formatJson(report) : formatIndexStats(report, top));
+      // Fork history reads ctx's own log: a log it cannot read (a link, a pipe) leaves `forks` null and is the error
+      // after the index's figures, which are printed all the same.
+      let forks: ForkStats | null = null;
+      let forksFailure: unknown = null;
+      try {
+        forks = await readForkStats(ctx);
+      } catch (error) {
+        forksFailure = error;
+      }
+      ctx.out(
+        options.json === true
+          ? formatJson({ ...report, forks })
+          : `${formatIndexStats(report, top)}${forks === null ? "" : `\nforks (ctx forks lists them)\n${formatForkStats(forks)}`}`,
+      );
+      if (forksFailure !== null) throw forksFailure;
       // The figures are printed either way (they may still help); a damaged file is an error to act on.
       if (report.exists && report.integrity !== "ok") {
         throw new CtxError("INDEX_CORRUPT", `the session index ${report.path} is damaged: ${report.integrity}`, {
@@ -28,6 +47,11 @@ export function registerStatsCommand(program: Command, ctx: CliContext): void {
         });
       }
     });
+}
+
+/** The `forks` section (search/fork-history-schema.ts ForkStatsSchema): the search success rate and the outcomes. */
+export async function readForkStats(ctx: CliContext): Promise<ForkStats> {
+  return (await loadForkHistory({ env: ctx.env, projectRoot: findProjectRoot(ctx.cwd, ctx.env) })).stats;
 }
 
 function parseTop(value: string | undefined): number {

@@ -112,7 +112,9 @@ export function toForkCandidate(
     inSessionCommand: inSessionCommandFor(session.id),
     parents: ranked.lineage?.parents ?? [],
     forks: ranked.lineage?.forks ?? [],
-    chainQuality: ranked.components.chainQuality,
+    // The lineage's share of forks that went on; `components.chainQuality` is what ranked it (lifted by forks that
+    // paid off, docs/forks.md).
+    chainQuality: ranked.lineage?.chainQuality ?? ranked.components.chainQuality,
     ...(ranked.team === undefined ? {} : { team: ranked.team }),
     matchUuid: ranked.bestChunk.lastUuid ?? null,
     ...annotationFields(session.annotation),

@@ -1,6 +1,12 @@
 // Reads the lineage of indexed sessions (src/core/search/lineage.ts has the rules): each session's family, the
 // sessions sharing its first line's uuid, through the sessions_root index.
-import { type Lineage, type LineageRow, lineageOf, NEUTRAL_CHAIN_QUALITY } from "../../core/search/lineage.ts";
+import {
+  type Lineage,
+  type LineageRow,
+  lineageOf,
+  NEUTRAL_CHAIN_QUALITY,
+  parentsInFamily,
+} from "../../core/search/lineage.ts";
 import { databaseOf } from "./database.ts";
 import type { SessionIndex } from "./session-index.ts";
 
@@ -40,4 +46,62 @@ function toLineageRow(row: Row): LineageRow {
     messageCount: Number(row.message_count ?? 0),
     createdAt: Number(row.created_at ?? 0),
   };
+}
+
+/** A session whose lineage names a parent, as fork history reads it (src/search/fork-history.ts). */
+export interface ForkedSession {
+  id: string;
+  parentId: string;
+  project: string;
+  cwd: string | null;
+  path: string | null;
+  createdAt: number;
+  updatedAt: number;
+  /** Whether the index knows a fork of this fork. */
+  forkedAgain: boolean;
+}
+
+interface ForkRow extends Row {
+  project: string | null;
+  cwd: string | null;
+  path: string | null;
+  updated_at: number | null;
+}
+
+/** Every fork the index knows: the members of families of two or more sessions that have a parent. */
+export function readForkedSessions(index: SessionIndex): ForkedSession[] {
+  const rows = databaseOf(index)
+    .prepare(
+      `SELECT id, root_uuid, origin_session, copied_root, message_count, created_at, project, cwd, path, updated_at
+       FROM sessions WHERE root_uuid IN
+         (SELECT root_uuid FROM sessions WHERE root_uuid IS NOT NULL GROUP BY root_uuid HAVING count(*) > 1)`,
+    )
+    .all() as unknown as ForkRow[];
+  const families = new Map<string, ForkRow[]>();
+  for (const row of rows) {
+    const key = row.root_uuid ?? "";
+    const family = families.get(key);
+    if (family === undefined) families.set(key, [row]);
+    else family.push(row);
+  }
+  const forks: ForkedSession[] = [];
+  for (const family of families.values()) {
+    const parents = parentsInFamily(family.map(toLineageRow));
+    const hasForks = new Set([...parents.values()].filter((parent): parent is string => parent !== null));
+    for (const row of family) {
+      const parentId = parents.get(row.id) ?? null;
+      if (parentId === null) continue;
+      forks.push({
+        id: row.id,
+        parentId,
+        project: row.project ?? "",
+        cwd: row.cwd,
+        path: row.path,
+        createdAt: Number(row.created_at ?? 0),
+        updatedAt: Number(row.updated_at ?? 0),
+        forkedAgain: hasForks.has(row.id),
+      });
+    }
+  }
+  return forks;
 }

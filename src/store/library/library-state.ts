@@ -6,7 +6,6 @@
 import { rename } from "node:fs/promises";
 import { join } from "node:path";
 import * as z from "zod/mini";
-import { ctxHome } from "../../config/paths.ts";
 import type { SessionAnnotation } from "../../core/library/annotation.ts";
 import { isEmptyAnnotation } from "../../core/library/annotation.ts";
 import { type AnnotationRecord, AnnotationRecordSchema } from "../../core/library/annotation-schema.ts";
@@ -14,6 +13,7 @@ import { WITHOUT_CONTROL_CHARACTERS } from "../../core/text/control-characters.t
 import { CtxError, isCtxError } from "../../errors.ts";
 import { withLock } from "../files/lock.ts";
 import { readStateFile, writeStateFile } from "../files/state-file.ts";
+import { libraryDir } from "./library-dir.ts";
 
 const SessionKeySchema = z.string().check(z.minLength(1), z.maxLength(200), z.regex(WITHOUT_CONTROL_CHARACTERS));
 
@@ -25,9 +25,8 @@ export const LibraryFileSchema = z.object({
 export type LibraryFile = z.infer<typeof LibraryFileSchema>;
 export type LibraryEntries = LibraryFile["sessions"];
 
-export function libraryDir(env: NodeJS.ProcessEnv): string {
-  return join(ctxHome(env), "library");
-}
+/** The library's folder: one definition (./library-dir.ts), which the fork log uses without loading this module. */
+export { libraryDir };
 export const libraryPath = (env: NodeJS.ProcessEnv) => join(libraryDir(env), "annotations.ctx");
 /** The last good copy: written after every change, read only when the file itself is damaged. */
 export const libraryBackupPath = (env: NodeJS.ProcessEnv) => join(libraryDir(env), "annotations.backup.ctx");
