@@ -34,7 +34,15 @@ function connect(sessionId?: string) {
     testDeps(projectRoot, {
       env,
       ...(sessionId === undefined ? {} : { sessionId }),
-      forkDetect: (request) => runForkDetect(request, { config, env, projectRoot, now: () => NOW }),
+      // As src/mcp/stdio.ts: every search's offer goes to the fork log (docs/forks.md).
+      forkDetect: (request) =>
+        runForkDetect(request, {
+          config,
+          env,
+          projectRoot,
+          now: () => NOW,
+          recordOffer: { via: "mcp", warn: (message) => expect.fail(message) },
+        }),
     }),
   );
 }
@@ -97,11 +105,24 @@ describe("ctx_library through a real MCP client", () => {
     expect(await readLibrary(env)).toEqual(before);
   });
 
+  it("lists fork history for Claude: the searches it answered are in the log, and no fork yet", async () => {
+    const client = await connect(PHOENIX);
+    await client.callTool({ name: "ctx_fork_detect", arguments: { query: "phoenix server" } });
+    const forks = await call(client, { op: "forks", since: "30d", limit: 5 });
+    expect(forks.result.isError).toBeFalsy();
+    expect(forks.output?.forks?.forks).toEqual([]);
+    expect(forks.output?.forks?.stats.searches).toBeGreaterThanOrEqual(1);
+    const bad = await call(client, { op: "forks", since: "last tuesday-ish" });
+    expect(bad.result.isError).toBe(true);
+    expect(textOf(bad.result)).toContain("is not a date");
+  });
+
   it("rejects arguments outside its schema", async () => {
     const client = await connect(PHOENIX);
     await expectSchemaRejection(client, "ctx_library", { op: "tag" }, "tags");
     await expectSchemaRejection(client, "ctx_library", { op: "note", note: "x".repeat(1_000_000) }, "note");
     await expectSchemaRejection(client, "ctx_library", { op: "delete" }, "op");
     await expectSchemaRejection(client, "ctx_library", { op: "show", tags: ["x"] }, "tags");
+    await expectSchemaRejection(client, "ctx_library", { op: "forks", limit: 1_000 }, "limit");
   });
 });

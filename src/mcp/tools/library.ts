@@ -3,7 +3,9 @@
 // the one asking (CLAUDE_CODE_SESSION_ID), so "tag this session" needs no id. New ops add a branch to LibraryInputSchema
 // and a case to runLibraryOp.
 import * as z from "zod/mini";
+import { parseTimeBound } from "../../core/search/fork-query.ts";
 import { CtxError } from "../../errors.ts";
+import { ForksReportSchema } from "../../search/fork-history-schema.ts";
 import { LibraryListingSchema, LibraryUpdateSchema } from "../../search/library-schema.ts";
 import { type LibraryDeps, listLibrary, updateLibrary } from "../../search/session-library.ts";
 import { defineTool, type ToolReply } from "../define-tool.ts";
@@ -34,7 +36,16 @@ const FIELDS = {
       z.describe("show: mark the exchange ending at this message uuid (a result's matchUuid from ctx_fork_detect)."),
     ),
 };
-export const LIBRARY_OPS = ["star", "unstar", "tag", "untag", "note", "list", "show"] as const;
+const FORKS_FIELDS = {
+  project: z
+    .string()
+    .check(z.minLength(1), z.maxLength(500), z.describe('forks: "this", a path, or part of a project folder name.')),
+  since: z
+    .string()
+    .check(z.minLength(1), z.maxLength(40), z.describe("forks: since an ISO date or an age (7d, 3w, 2m, 1y).")),
+  limit: z.int().check(z.minimum(1), z.maximum(100), z.describe("forks: the newest this many (default 20).")),
+};
+export const LIBRARY_OPS = ["star", "unstar", "tag", "untag", "note", "list", "show", "forks"] as const;
 
 /** The real input: a union discriminated on `op`, so each op takes exactly its own fields. */
 export const LibraryInputSchema = z.discriminatedUnion("op", [
@@ -45,6 +56,12 @@ export const LibraryInputSchema = z.discriminatedUnion("op", [
   z.strictObject({ op: z.literal("note"), session_id: z.optional(FIELDS.session_id), note: FIELDS.note }),
   z.strictObject({ op: z.literal("list"), starred: z.optional(FIELDS.starred), tags: z.optional(FIELDS.tags) }),
   z.strictObject({ op: z.literal("show"), session_id: z.optional(FIELDS.session_id), at: z.optional(FIELDS.at) }),
+  z.strictObject({
+    op: z.literal("forks"),
+    project: z.optional(FORKS_FIELDS.project),
+    since: z.optional(FORKS_FIELDS.since),
+    limit: z.optional(FORKS_FIELDS.limit),
+  }),
 ]);
 export type LibraryInput = z.infer<typeof LibraryInputSchema>;
 
@@ -52,7 +69,9 @@ export type LibraryInput = z.infer<typeof LibraryInputSchema>;
 export const LibraryToolInputSchema = z
   .object({
     op: z.enum(LIBRARY_OPS),
-    ...Object.fromEntries(Object.entries(FIELDS).map(([name, schema]) => [name, z.optional(schema)])),
+    ...Object.fromEntries(
+      Object.entries({ ...FIELDS, ...FORKS_FIELDS }).map(([name, schema]) => [name, z.optional(schema)]),
+    ),
   })
   .check(
     z.superRefine((value, ctx) => {
@@ -67,11 +86,16 @@ export const LibraryOutputSchema = z.object({
   listing: z.optional(LibraryListingSchema),
   /** show: the session's bounded preview (docs/preview.md), the same text ctx_fork_detect's preview holds. */
   preview: z.optional(z.string()),
+  /** forks: the forks made from the user's sessions and what each came to (docs/forks.md). */
+  forks: z.optional(ForksReportSchema),
 });
 export type LibraryOutput = z.infer<typeof LibraryOutputSchema>;
 
-export function libraryDeps(deps: Pick<ServerDeps, "env" | "config" | "now" | "sessionId">): LibraryDeps {
+export function libraryDeps(
+  deps: Pick<ServerDeps, "env" | "config" | "now" | "sessionId" | "projectRoot">,
+): LibraryDeps & { projectRoot: string } {
   return {
+    projectRoot: deps.projectRoot,
     env: deps.env ?? process.env,
     now: deps.now,
     allowlist: deps.config.redaction.allowlist,
@@ -79,7 +103,26 @@ export function libraryDeps(deps: Pick<ServerDeps, "env" | "config" | "now" | "s
   };
 }
 
-export async function runLibraryOp(deps: LibraryDeps, input: LibraryInput): Promise<ToolReply<LibraryOutput>> {
+export async function runLibraryOp(
+  deps: LibraryDeps & { projectRoot: string },
+  input: LibraryInput,
+): Promise<ToolReply<LibraryOutput>> {
+  if (input.op === "forks") {
+    const since = input.since === undefined ? null : parseTimeBound(input.since, deps.now().getTime());
+    if (input.since !== undefined && since === null) {
+      throw new CtxError("USAGE", `since "${input.since}" is not a date`, { hint: "an ISO date or an age: 7d, 3w" });
+    }
+    // Loaded on the op's first use: it reads the fork log and the forks' transcripts.
+    const { forkHistoryForModel } = await import("../../search/fork-history.ts");
+    const { text, structured } = await forkHistoryForModel({
+      env: deps.env,
+      projectRoot: deps.projectRoot,
+      ...(input.project === undefined ? {} : { project: input.project }),
+      ...(since === null ? {} : { since }),
+      ...(input.limit === undefined ? {} : { limit: input.limit }),
+    });
+    return { text, structured: { op: "forks", forks: structured } };
+  }
   if (input.op === "list") {
     const listing = await listLibrary(deps, {
       ...(input.starred === true ? { starred: true } : {}),
@@ -134,7 +177,8 @@ export const libraryTool = defineTool({
     "The user's session library: star, tag and note past sessions so ctx_fork_detect can filter (tags, starred) and " +
     "find them (a note's words count as the session's). op star|unstar {session_id?}|tag|untag {session_id?, tags}|" +
     "note {session_id?, note} (empty note clears)|list {starred?, tags?}|show {session_id?, at?} (read a session " +
-    "before forking it: prompts, replies, tools, files). session_id defaults to this session: call it " +
+    "before forking it: prompts, replies, tools, files)|forks {project?, since?, limit?} (forks made from the " +
+    "user's sessions and whether each paid off). session_id defaults to this session: call it " +
     "when the user asks to star, tag or note the current session.",
   input: LibraryToolInputSchema,
   output: LibraryOutputSchema,
