@@ -13,10 +13,13 @@ export interface QueryEvent {
 // "before the X", up to punctuation, a joining word or six words; not "the week before the X" (a story's anchor).
 const EVENT =
   /(?<![\w-])(before|after|since)\s+(the\s+(?!(?:day|week|weekend|month|year|morning|night)\b)[\p{L}\p{N}][\p{L}\p{N}_.#+/-]*(?:\s+(?!(?:and|or|but|when|where|while|because|so)\b)[\p{L}\p{N}][\p{L}\p{N}_.#+/-]*){0,5})/iu;
+/** EVENT's bound words, with its flags: without one, EVENT never runs. */
+const EVENT_HINT = /before|after|since/iu;
 const ANCHORED = /(?:day|days|week|weeks|weekend|month|months|year|years|night|morning)\s+$/iu;
 
 /** The query's event bound, or null. Run on the text the time words left (query-time.ts reads dates first). */
 export function parseQueryEvent(text: string): QueryEvent | null {
+  if (!EVENT_HINT.test(text)) return null;
   const m = EVENT.exec(text);
   if (m === null || ANCHORED.test(text.slice(Math.max(0, m.index - 24), m.index))) return null;
   const words = (m[2] ?? "").replace(/[.,;:!?]+$/u, "").trim();

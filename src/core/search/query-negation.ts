@@ -34,15 +34,23 @@ const LOOK_AROUND = 64;
 const FLAG_NOUN = /^\s+(?:flag|flags|option|options|switch|argument|parameter)\b/iu;
 const WORD = "\\p{L}[\\p{L}\\p{N}_]*(?:-[\\p{L}\\p{N}_]+)*";
 // `-word` or `-"phrase"` at the start of the query or after whitespace, ending at whitespace, punctuation or the end.
-const DASHED = new RegExp(`(?<=^|\\s)-(?:"([^"]*)"|(${WORD}))(?=$|[\\s,;:!?)])`, "gu");
+// Built on a query's first need (constructing them is most of this module's load; a query without NEGATION_HINT
+// needs neither).
+let dashed: RegExp | null = null;
+const dashedPattern = (): RegExp =>
+  (dashed ??= new RegExp(`(?<=^|\\s)-(?:"([^"]*)"|(${WORD}))(?=$|[\\s,;:!?)])`, "gu"));
 // "not about X", "without X", "except (for) X", "excluding X": X is a quoted phrase or one to three words, up to
 // punctuation or a joining word.
 const JOINING = "and|or|but|with|in|on|for|from|since|before|after|about|that|which|when|where|while";
 const PHRASE_WORD = `(?!(?:${JOINING})(?![\\p{L}\\p{N}]))[\\p{L}\\p{N}][\\p{L}\\p{N}_.#+/-]*`;
-const SPOKEN = new RegExp(
-  `(?<![\\p{L}\\p{N}_-])(not\\s+about|without|except(?:\\s+for)?|excluding)\\s+(?:"([^"]*)"|(${PHRASE_WORD}(?:\\s+${PHRASE_WORD}){0,2}))`,
-  "giu",
-);
+let spoken: RegExp | null = null;
+const spokenPattern = (): RegExp =>
+  (spoken ??= new RegExp(
+    `(?<![\\p{L}\\p{N}_-])(not\\s+about|without|except(?:\\s+for)?|excluding)\\s+(?:"([^"]*)"|(${PHRASE_WORD}(?:\\s+${PHRASE_WORD}){0,2}))`,
+    "giu",
+  ));
+
+export const NEGATION_HINT = /-|not|without|except|excluding/iu;
 
 interface Span {
   start: number;
@@ -52,11 +60,15 @@ interface Span {
 
 /** The query's exclusions and the words left to search. */
 export function parseQueryNegation(query: string): QueryNegation {
+  // Every exclusion holds a dash or one of the spoken words: a query with neither is left as it is before either
+  // pattern runs (a cold search then compiles neither).
+  if (!NEGATION_HINT.test(query)) return { text: query, excluded: [] };
   const spans: Span[] = [];
   // Where the last flag ended: a dashed word right after flags (`find . -name x -exec`) is one more.
   let flagEnd = -1;
-  DASHED.lastIndex = 0;
-  for (let m = DASHED.exec(query); m !== null; m = DASHED.exec(query)) {
+  const dashedRe = dashedPattern();
+  dashedRe.lastIndex = 0;
+  for (let m = dashedRe.exec(query); m !== null; m = dashedRe.exec(query)) {
     const phrase = m[1];
     const word = m[2] ?? "";
     const end = m.index + m[0].length;
@@ -73,8 +85,9 @@ export function parseQueryNegation(query: string): QueryNegation {
     spans.push({ start: m.index, end, excluded: (phrase ?? word).trim() });
   }
   const question = /\?\s*$/u.test(query);
-  SPOKEN.lastIndex = 0;
-  for (let m = SPOKEN.exec(query); m !== null && spans.length < MAX_EXCLUSIONS; m = SPOKEN.exec(query)) {
+  const spokenRe = spokenPattern();
+  spokenRe.lastIndex = 0;
+  for (let m = spokenRe.exec(query); m !== null && spans.length < MAX_EXCLUSIONS; m = spokenRe.exec(query)) {
     const end = m.index + m[0].length;
     if (spans.some((s) => m !== null && m.index < s.end && end > s.start)) continue;
     if (question && !/^not/iu.test(m[1] ?? "")) continue;

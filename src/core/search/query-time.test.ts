@@ -1,7 +1,9 @@
 // Time words read with a fixed clock in pinned time zones: calendar arithmetic across DST changes, month and year
 // boundaries, the words removed from the words searched, and named dates left alone (they stay a boost).
+
+import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseQueryTime } from "./query-time.ts";
+import { parseQueryTime, TIME_HINT } from "./query-time.ts";
 
 const savedTz = process.env.TZ;
 
@@ -152,5 +154,66 @@ describe("parseQueryTime", () => {
         to: Date.UTC(2026, 11, 2),
       });
     });
+  });
+});
+
+describe("the hint a query needs before any pattern runs", () => {
+  // parseQueryTime returns a query without TIME_HINT untouched; that is only right if every phrase it reads holds one.
+  const vocabulary = [
+    "docker",
+    "fix",
+    "the",
+    "a",
+    "few",
+    "two",
+    "3",
+    "12",
+    "last",
+    "past",
+    "this",
+    "previous",
+    "in",
+    "over",
+    "on",
+    "since",
+    "before",
+    "after",
+    "until",
+    "till",
+    "yesterday",
+    "today",
+    "tonight",
+    "earlier",
+    "morning",
+    "evening",
+    "night",
+    "day",
+    "days",
+    "week",
+    "weeks",
+    "weekend",
+    "month",
+    "months",
+    "year",
+    "ago",
+    "monday",
+    "Friday",
+    "March",
+    "may",
+    "3 June 2026",
+    "2026-06-03",
+    "couple",
+    "of",
+    "ſince",
+    "weeK",
+  ];
+  it("is held by every time phrase read from random queries", () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...vocabulary), { maxLength: 8 }), (words) => {
+        const { period } = parseQueryTime(words.join(" "), new Date(2026, 11, 2, 10, 30).getTime());
+        for (const phrase of period?.words ?? []) expect(TIME_HINT.test(phrase)).toBe(true);
+      }),
+      { numRuns: 3_000 },
+    );
   });
 });

@@ -131,59 +131,65 @@ const MAX_TIME_PHRASES = 8;
 /** The words before a phrase that can bound it or anchor it ("the week before"): a bounded look back. */
 const LOOK_BACK = 48;
 
-/** The relative periods, longest wording first (a span already read is not read again). */
-const RELATIVE: ReadonlyArray<{ re: RegExp; read: Read; boundOnly?: true }> = [
-  { re: pattern("the\\s+day\\s+before\\s+yesterday"), read: (_, now) => partOfDay(now, -2, undefined) },
-  {
-    re: pattern("yesterday(?:\\s+(morning|afternoon|evening|night))?|last\\s+(night)"),
-    read: (m, now) => partOfDay(now, -1, m[1] ?? m[2]),
-  },
-  {
-    re: pattern("(?:earlier\\s+)?today|this\\s+(morning|afternoon|evening)|(tonight)"),
-    read: (m, now) => partOfDay(now, 0, m[1] ?? (m[2] === undefined ? undefined : "night")),
-  },
-  {
-    re: pattern(`(?:(?:in|over|during)\\s+)?(?:the\\s+)?(?:last|past)\\s+${NUMBER}\\s+${UNIT}s`),
-    read: (m, now) => rollingFrom(m[2]?.toLowerCase() ?? "day", count(m[1]), now),
-  },
-  {
-    re: pattern(`${NUMBER}\\s+${UNIT}s?\\s+ago`),
-    read: (m, now) => unitAgo(m[2]?.toLowerCase() ?? "", count(m[1]), now),
-  },
-  {
-    re: pattern("(?:(?:over|during|on|at)\\s+)?(?:the|this|(last|past))\\s+weekend"),
-    read: (m, now) => weekend(now, m[1] !== undefined),
-  },
-  {
-    re: pattern(`(?:(?:in|over|during)\\s+)?(?:the\\s+)?(this\\s+past|past)\\s+${UNIT}`),
-    read: (m, now) => rollingFrom(m[2]?.toLowerCase() ?? "day", 1, now),
-  },
-  {
-    re: pattern(`(?:(?:in|during)\\s+)?(this|last|previous)\\s+${UNIT}`),
-    read: (m, now) => unitAgo(m[2]?.toLowerCase() ?? "", m[1]?.toLowerCase() === "this" ? 0 : 1, now),
-  },
-  {
-    re: pattern(`(last|on|this\\s+past)\\s+${WEEKDAY}`),
-    read: (m, now) => lastWeekday(WEEKDAYS.indexOf(m[2]?.toLowerCase() ?? ""), now, m[1]?.toLowerCase() === "last"),
-  },
-  // A bare weekday or month only after a bound ("since Monday", "before March"): alone it may be a word of the topic
-  // ("may", "march").
-  {
-    re: pattern(`(?<=${MODIFIER}\\s+)${WEEKDAY}`),
-    read: (m, now) => lastWeekday(WEEKDAYS.indexOf(m[2]?.toLowerCase() ?? ""), now, false),
-    boundOnly: true,
-  },
-  {
-    re: pattern(`(?<=${MODIFIER}\\s+)${MONTH}(?!,?\\s+\\d)`),
-    read: (m, now) => namedWindow({ kind: "month", year: null, month: monthIndex(m[2]), day: null }, now),
-    boundOnly: true,
-  },
-];
+/**
+ * The relative periods, longest wording first (a span already read is not read again). Built on a query's first need:
+ * constructing them is most of what loading this module costs, and a query without TIME_HINT needs none.
+ */
+let relative: ReadonlyArray<{ re: RegExp; read: Read; boundOnly?: true }> | null = null;
+const relativePatterns = (): ReadonlyArray<{ re: RegExp; read: Read; boundOnly?: true }> =>
+  (relative ??= [
+    { re: pattern("the\\s+day\\s+before\\s+yesterday"), read: (_, now) => partOfDay(now, -2, undefined) },
+    {
+      re: pattern("yesterday(?:\\s+(morning|afternoon|evening|night))?|last\\s+(night)"),
+      read: (m, now) => partOfDay(now, -1, m[1] ?? m[2]),
+    },
+    {
+      re: pattern("(?:earlier\\s+)?today|this\\s+(morning|afternoon|evening)|(tonight)"),
+      read: (m, now) => partOfDay(now, 0, m[1] ?? (m[2] === undefined ? undefined : "night")),
+    },
+    {
+      re: pattern(`(?:(?:in|over|during)\\s+)?(?:the\\s+)?(?:last|past)\\s+${NUMBER}\\s+${UNIT}s`),
+      read: (m, now) => rollingFrom(m[2]?.toLowerCase() ?? "day", count(m[1]), now),
+    },
+    {
+      re: pattern(`${NUMBER}\\s+${UNIT}s?\\s+ago`),
+      read: (m, now) => unitAgo(m[2]?.toLowerCase() ?? "", count(m[1]), now),
+    },
+    {
+      re: pattern("(?:(?:over|during|on|at)\\s+)?(?:the|this|(last|past))\\s+weekend"),
+      read: (m, now) => weekend(now, m[1] !== undefined),
+    },
+    {
+      re: pattern(`(?:(?:in|over|during)\\s+)?(?:the\\s+)?(this\\s+past|past)\\s+${UNIT}`),
+      read: (m, now) => rollingFrom(m[2]?.toLowerCase() ?? "day", 1, now),
+    },
+    {
+      re: pattern(`(?:(?:in|during)\\s+)?(this|last|previous)\\s+${UNIT}`),
+      read: (m, now) => unitAgo(m[2]?.toLowerCase() ?? "", m[1]?.toLowerCase() === "this" ? 0 : 1, now),
+    },
+    {
+      re: pattern(`(last|on|this\\s+past)\\s+${WEEKDAY}`),
+      read: (m, now) => lastWeekday(WEEKDAYS.indexOf(m[2]?.toLowerCase() ?? ""), now, m[1]?.toLowerCase() === "last"),
+    },
+    // A bare weekday or month only after a bound ("since Monday", "before March"): alone it may be a word of the topic
+    // ("may", "march").
+    {
+      re: pattern(`(?<=${MODIFIER}\\s+)${WEEKDAY}`),
+      read: (m, now) => lastWeekday(WEEKDAYS.indexOf(m[2]?.toLowerCase() ?? ""), now, false),
+      boundOnly: true,
+    },
+    {
+      re: pattern(`(?<=${MODIFIER}\\s+)${MONTH}(?!,?\\s+\\d)`),
+      read: (m, now) => namedWindow({ kind: "month", year: null, month: monthIndex(m[2]), day: null }, now),
+      boundOnly: true,
+    },
+  ]);
 
 /** "the week before 3 June": a period before "before" or "after" makes it part of the topic, not a bound. */
 const ANCHORED =
   /(?:day|days|week|weeks|weekend|month|months|year|years|night|morning|monday|tuesday|wednesday|thursday|friday|saturday|sunday)\s+$/iu;
-const BOUND = new RegExp(`${OPEN}${MODIFIER}\\s+$`, "iu");
+let boundRe: RegExp | null = null;
+const boundPattern = (): RegExp => (boundRe ??= new RegExp(`${OPEN}${MODIFIER}\\s+$`, "iu"));
 
 interface Found {
   start: number;
@@ -191,11 +197,19 @@ interface Found {
   window: Window;
 }
 
+/**
+ * A word every time phrase above holds (a unit, a part of the day, "ago", a bound word; a weekday ends in "day"), with
+ * the patterns' own flags, so Unicode case folding agrees. A query without one is left as it is before any pattern
+ * runs: a cold `ctx search` then compiles none of them (bench/run.ts cli).
+ */
+export const TIME_HINT = /day|night|morning|afternoon|evening|ago|week|month|year|since|before|after|until|till/iu;
+
 /** The query's time words and what is left to search. */
 export function parseQueryTime(query: string, now: number): QueryTime {
+  if (!TIME_HINT.test(query)) return { period: null, text: query };
   const found: Found[] = [];
   const claimed = (start: number, end: number) => found.some((f) => start < f.end && end > f.start);
-  for (const { re, read, boundOnly } of RELATIVE) {
+  for (const { re, read, boundOnly } of relativePatterns()) {
     re.lastIndex = 0;
     for (let m = re.exec(query); m !== null; m = re.exec(query)) {
       const end = m.index + m[0].length;
@@ -239,7 +253,7 @@ export function parseQueryTime(query: string, now: number): QueryTime {
 function bounded(query: string, found: Found): Found {
   const lookFrom = Math.max(0, found.start - LOOK_BACK);
   const before = query.slice(lookFrom, found.start);
-  const bound = BOUND.exec(before);
+  const bound = boundPattern().exec(before);
   const word = bound?.[1]?.toLowerCase();
   if (bound === null || word === undefined) return found;
   if ((word === "before" || word === "after") && ANCHORED.test(before.slice(0, bound.index))) return found;

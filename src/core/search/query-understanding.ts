@@ -41,11 +41,13 @@ export interface QueryUnderstanding {
  * Words that say "show me my sessions" rather than name a topic, once a time word is there: "what did I work on
  * yesterday" lists yesterday's sessions.
  */
-const ASKING_WORDS = new Set(
-  "work worked working session sessions happen happened going go done chat chats conversation conversations"
-    .split(" ")
-    .flatMap((word) => tokenizeForSearch(word).split(" ")),
-);
+let askingWords: ReadonlySet<string> | null = null;
+const askingWordsOf = (): ReadonlySet<string> =>
+  (askingWords ??= new Set(
+    "work worked working session sessions happen happened going go done chat chats conversation conversations"
+      .split(" ")
+      .flatMap((word) => tokenizeForSearch(word).split(" ")),
+  ));
 
 /** The query read for time words and exclusions; null when it has neither (it is searched exactly as before). */
 export function understandQuery(query: string, now: number): QueryUnderstanding | null {
@@ -56,7 +58,8 @@ export function understandQuery(query: string, now: number): QueryUnderstanding 
   const tokens = tokenizeForSearch(time.text)
     .split(" ")
     .filter((token) => token !== "" && !isStopword(token));
-  const listing = tokens.every((token) => time.period !== null && ASKING_WORDS.has(token));
+  const asking = askingWordsOf();
+  const listing = tokens.every((token) => time.period !== null && asking.has(token));
   return {
     text: time.text,
     textWithTime: negation.text,
