@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { timedExchange } from "../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import type { TeamCandidatesRequest } from "../core/search/team-candidates.ts";
 import { forkDetectReportOf, runForkDetect } from "./fork-detect.ts";
@@ -18,37 +19,8 @@ afterAll(() => {
 });
 
 /** A two-line session (a prompt and its reply) at a local time; Claude Code's 2.1.x line shape. */
-function session(id: string, at: Date, prompt: string, reply: string): string {
-  const line = (uuid: string, offsetMs: number, body: object) =>
-    JSON.stringify({
-      parentUuid: null,
-      isSidechain: false,
-      userType: "external",
-      cwd: "/home/user/app",
-      sessionId: id,
-      version: "2.1.330",
-      gitBranch: "main",
-      uuid,
-      timestamp: new Date(at.getTime() + offsetMs).toISOString(),
-      ...body,
-    });
-  return `${[
-    line(`${id}-u`, 0, { type: "user", message: { role: "user", content: prompt } }),
-    line(`${id}-a`, 60_000, {
-      type: "assistant",
-      requestId: `req_${id}`,
-      message: {
-        model: "claude-opus-4-6",
-        id: `msg_${id}`,
-        type: "message",
-        role: "assistant",
-        content: [{ type: "text", text: reply }],
-        stop_reason: "end_turn",
-        usage: { input_tokens: 10, output_tokens: 10 },
-      },
-    }),
-  ].join("\n")}\n`;
-}
+const session = (id: string, at: Date, prompt: string, reply: string) =>
+  timedExchange({ sessionId: id, cwd: "/home/user/app" }, at, prompt, reply);
 
 function fixture() {
   const base = mkdtempSync(join(tmpdir(), "ctx-query-words-"));

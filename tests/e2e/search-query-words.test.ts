@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { timedExchange } from "../helpers/transcript-lines.ts";
 import { runCtx } from "./ctx-process.ts";
 
 const DAY = 86_400_000;
@@ -19,35 +20,10 @@ const thisMonday = today - ((new Date(today).getUTCDay() + 6) % 7) * DAY;
 const lastMonday = thisMonday - 7 * DAY;
 
 function write(id: string, at: number, prompt: string, reply: string): void {
-  const line = (uuid: string, offset: number, body: object) =>
-    JSON.stringify({
-      parentUuid: null,
-      isSidechain: false,
-      userType: "external",
-      cwd: "/home/user/app",
-      sessionId: id,
-      version: "2.1.330",
-      gitBranch: "main",
-      uuid,
-      timestamp: new Date(at + offset).toISOString(),
-      ...body,
-    });
-  const assistant = {
-    type: "assistant",
-    requestId: `req_${id}`,
-    message: {
-      model: "claude-opus-4-6",
-      id: `msg_${id}`,
-      type: "message",
-      role: "assistant",
-      content: [{ type: "text", text: reply }],
-      stop_reason: "end_turn",
-      usage: { input_tokens: 10, output_tokens: 10 },
-    },
-  };
-  const lines = [line(`${id}-u`, 0, { type: "user", message: { role: "user", content: prompt } })];
-  lines.push(line(`${id}-a`, 60_000, assistant));
-  writeFileSync(join(project, `${id}.jsonl`), `${lines.join("\n")}\n`);
+  writeFileSync(
+    join(project, `${id}.jsonl`),
+    timedExchange({ sessionId: id, cwd: "/home/user/app" }, new Date(at), prompt, reply),
+  );
 }
 
 write(

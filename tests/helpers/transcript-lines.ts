@@ -117,3 +117,32 @@ export function compactSummary(ctx: LineContext, text: string): string {
     },
   });
 }
+
+/**
+ * A whole two-line session at a given time: a prompt, and a minute later its reply (uuids `<id>-u`, `<id>-a`), as the
+ * tests of time words need sessions active on chosen days.
+ */
+export function timedExchange(ctx: LineContext, at: Date, prompt: string, reply: string): string {
+  const line = (uuid: string, offsetMs: number, body: object) =>
+    JSON.stringify({
+      ...envelope(ctx.sessionId, ctx.cwd, uuid, new Date(at.getTime() + offsetMs).toISOString()),
+      ...body,
+    });
+  const id = ctx.sessionId;
+  return `${[
+    line(`${id}-u`, 0, { type: "user", message: { role: "user", content: prompt } }),
+    line(`${id}-a`, 60_000, {
+      type: "assistant",
+      requestId: `req_${id}`,
+      message: {
+        model: "claude-opus-4-6",
+        id: `msg_${id}`,
+        type: "message",
+        role: "assistant",
+        content: [{ type: "text", text: reply }],
+        stop_reason: "end_turn",
+        usage: { input_tokens: 10, output_tokens: 10 },
+      },
+    }),
+  ].join("\n")}\n`;
+}

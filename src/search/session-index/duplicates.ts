@@ -6,6 +6,7 @@
 import { basename, dirname } from "node:path";
 import { type DuplicateRow, findDuplicates } from "../../core/search/duplicates.ts";
 import { databaseOf } from "./database.ts";
+import { type LineageColumns, toLineageRow } from "./lineage.ts";
 import type { SessionIndex } from "./session-index.ts";
 
 /** Another copy of a result: a session folded into it, or the same session id in another project folder. */
@@ -14,13 +15,7 @@ export interface DuplicateCopy {
   project: string;
 }
 
-interface FamilyRow {
-  id: string;
-  root_uuid: string | null;
-  origin_session: string | null;
-  copied_root: number;
-  message_count: number | null;
-  created_at: number | null;
+interface FamilyRow extends LineageColumns {
   replies: number;
   own_replies: number;
 }
@@ -100,14 +95,5 @@ export function readCopies(index: SessionIndex, ids: Iterable<string>): Map<stri
 }
 
 function toDuplicateRow(row: FamilyRow): DuplicateRow {
-  return {
-    id: row.id,
-    rootUuid: row.root_uuid,
-    originSession: row.origin_session,
-    copiedRoot: Number(row.copied_root) === 1,
-    messageCount: Number(row.message_count ?? 0),
-    createdAt: Number(row.created_at ?? 0),
-    replies: Number(row.replies),
-    ownReplies: Number(row.own_replies),
-  };
+  return { ...toLineageRow(row), replies: Number(row.replies), ownReplies: Number(row.own_replies) };
 }

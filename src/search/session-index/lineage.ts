@@ -10,7 +10,8 @@ import {
 import { databaseOf } from "./database.ts";
 import type { SessionIndex } from "./session-index.ts";
 
-interface Row {
+/** A family member's columns (./duplicates.ts reads two more). */
+export interface LineageColumns {
   id: string;
   root_uuid: string | null;
   origin_session: string | null;
@@ -28,7 +29,7 @@ export function readLineage(index: SessionIndex, ids: readonly string[]): Map<st
   const result = new Map<string, Lineage>();
   for (const id of new Set(ids)) {
     const root = (rootOf.get(id) as { root_uuid: string | null } | undefined)?.root_uuid ?? null;
-    const family = root === null ? [] : (familyOf.all(root) as unknown as Row[]).map(toLineageRow);
+    const family = root === null ? [] : (familyOf.all(root) as unknown as LineageColumns[]).map(toLineageRow);
     result.set(
       id,
       family.length <= 1 ? { parents: [], forks: [], chainQuality: NEUTRAL_CHAIN_QUALITY } : lineageOf(id, family),
@@ -37,7 +38,8 @@ export function readLineage(index: SessionIndex, ids: readonly string[]): Map<st
   return result;
 }
 
-function toLineageRow(row: Row): LineageRow {
+/** A family member's row as lineage reads it (./duplicates.ts reads the same columns and two more). */
+export function toLineageRow(row: LineageColumns): LineageRow {
   return {
     id: row.id,
     rootUuid: row.root_uuid,
@@ -61,7 +63,7 @@ export interface ForkedSession {
   forkedAgain: boolean;
 }
 
-interface ForkRow extends Row {
+interface ForkRow extends LineageColumns {
   project: string | null;
   cwd: string | null;
   path: string | null;
