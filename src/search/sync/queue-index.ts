@@ -5,6 +5,7 @@
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { ctxHome } from "../../config/paths.ts";
+import { isProcessAlive } from "../../store/files/process-alive.ts";
 import { LOW_PRIORITY, startDetachedCtx } from "../../store/process/detached-child.ts";
 
 const WATCHER_PID_FILE = "index-watcher.pid";
@@ -35,14 +36,7 @@ export function isWatching(env: NodeJS.ProcessEnv): boolean {
   } catch {
     return false;
   }
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive but another user's; anything else: gone.
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return isProcessAlive(pid);
 }
 
 export interface QueueIndexOptions {

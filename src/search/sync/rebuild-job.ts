@@ -5,7 +5,7 @@
 import type { RebuildRecord } from "../../core/search/index-stats-schema.ts";
 import { CtxError } from "../../errors.ts";
 import { LOW_PRIORITY, startDetachedCtx } from "../../store/process/detached-child.ts";
-import { readRebuildRecord, writeRebuildRecord } from "./rebuild-record.ts";
+import { readRebuildRecord, runningRecord, writeRebuildRecord } from "./rebuild-record.ts";
 
 export interface RebuildJobOptions {
   env: NodeJS.ProcessEnv;
@@ -40,17 +40,7 @@ export async function startIndexRebuild(options: RebuildJobOptions): Promise<Reb
   }
   // The child writes its own record once it runs; until then this one says it started (unless it already wrote).
   const now = (options.now ?? Date.now)();
-  const provisional: RebuildRecord = {
-    pid,
-    startedAt: now,
-    updatedAt: now,
-    finishedAt: null,
-    outcome: "running",
-    done: 0,
-    total: 0,
-    sessions: null,
-    error: null,
-  };
+  const provisional = runningRecord(pid, now);
   const written = readRebuildRecord(options.env);
   if (written?.pid !== pid) await writeRebuildRecord(options.env, provisional);
   return { started: true, record: written?.pid === pid ? written : provisional };

@@ -8,6 +8,7 @@ import { ctxHome } from "../../config/paths.ts";
 import { type RebuildRecord, RebuildRecordSchema } from "../../core/search/index-stats-schema.ts";
 import { describeError } from "../../errors.ts";
 import { ensurePrivateDir, writeFileAtomic } from "../../store/files/atomic-write.ts";
+import { isProcessAlive } from "../../store/files/process-alive.ts";
 
 /** Progress is written at most this often (a rebuild reports every file). */
 const PROGRESS_EVERY_MS = 1_000;
@@ -55,17 +56,7 @@ export async function startRebuildRecord(
   options: { pid?: number; now?: () => number; onWriteError?: (message: string) => void } = {},
 ): Promise<RebuildRecorder> {
   const now = options.now ?? Date.now;
-  let record: RebuildRecord = {
-    pid: options.pid ?? process.pid,
-    startedAt: now(),
-    updatedAt: now(),
-    finishedAt: null,
-    outcome: "running",
-    done: 0,
-    total: 0,
-    sessions: null,
-    error: null,
-  };
+  let record = runningRecord(options.pid ?? process.pid, now());
   let writing: Promise<void> = Promise.resolve();
   let lastWrite = 0;
   const write = () => {
@@ -93,13 +84,17 @@ export async function startRebuildRecord(
   };
 }
 
-/** True when the process exists (EPERM: another user's, alive). */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+/** A rebuild just started by `pid`: nothing done yet. */
+export function runningRecord(pid: number, now: number): RebuildRecord {
+  return {
+    pid,
+    startedAt: now,
+    updatedAt: now,
+    finishedAt: null,
+    outcome: "running",
+    done: 0,
+    total: 0,
+    sessions: null,
+    error: null,
+  };
 }
