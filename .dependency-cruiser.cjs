@@ -1,12 +1,12 @@
 // The layer rules of ARCHITECTURE.md, checked by `pnpm deps` (part of `pnpm check`): no import cycles, a pure
 // core, and imports that only run down the layers:
-//   bin -> cli | mcp | hooks -> summaries | setup | bridge | team -> transplant | http -> search -> store -> config -> core
+//   bin -> cli | mcp | hooks -> summaries | setup | bridge | team | ui -> transplant | http -> search -> store -> config -> core
 // (errors.ts, log.ts, terminal-text.ts and version.ts at the top of src/ are the base every layer may use; core may use
 // errors.ts; the shells sanitize at their output, so core needs no terminal-text.ts).
 // TypeScript 7 ships no compiler API yet, so dependency-cruiser parses with swc (both dev dependencies).
 
 const SHELLS = "^src/(bin|cli|mcp|hooks)/";
-const SERVICES = "^src/(search|summaries|setup|bridge|team|transplant|http)/";
+const SERVICES = "^src/(search|summaries|setup|bridge|team|transplant|http|ui)/";
 const TEST_FILES = "\\.test\\.ts$";
 
 /** @type {import('dependency-cruiser').IConfiguration} */
@@ -49,7 +49,7 @@ module.exports = {
       name: "store-below-services",
       severity: "error",
       comment:
-        "src/store (ctx's own files) does not import the services (search, summaries, setup, bridge, team, http) or the shells.",
+        "src/store (ctx's own files) does not import the services (search, summaries, setup, bridge, team, http, ui) or the shells.",
       from: { path: "^src/store/", pathNot: TEST_FILES },
       to: { path: `${SERVICES}|${SHELLS}` },
     },
@@ -57,7 +57,7 @@ module.exports = {
       name: "services-below-shells",
       severity: "error",
       comment:
-        "search, summaries, setup, bridge, team and http do not import the CLI, the MCP server, the hooks or the entry point.",
+        "search, summaries, setup, bridge, team, http and ui do not import the CLI, the MCP server, the hooks or the entry point.",
       from: { path: SERVICES, pathNot: TEST_FILES },
       to: { path: SHELLS },
     },
@@ -75,7 +75,22 @@ module.exports = {
       comment:
         "src/transplant (a session placed on this machine) and src/http (ctx's HTTP listener) serve the team, the bridge and the coming library and page: they import none of those services.",
       from: { path: "^src/(transplant|http)/", pathNot: TEST_FILES },
-      to: { path: "^src/(summaries|setup|bridge|team)/" },
+      to: { path: "^src/(summaries|setup|bridge|team|ui)/" },
+    },
+    {
+      name: "ui-apart",
+      severity: "error",
+      comment:
+        "src/ui (the `ctx ui` page) is a service of its own on top of search, http and the store: no other service imports it, and it reaches the team only through the port the shell gives it.",
+      from: { path: SERVICES, pathNot: `^src/ui/|${TEST_FILES}` },
+      to: { path: "^src/ui/" },
+    },
+    {
+      name: "ui-below-team",
+      severity: "error",
+      comment: "The page searches the team through fork detection's port (built by the CLI), never src/team itself.",
+      from: { path: "^src/ui/", pathNot: TEST_FILES },
+      to: { path: "^src/(team|bridge|summaries|setup)/" },
     },
     {
       name: "session-index-database-inside",

@@ -40,8 +40,8 @@ export default defineConfig([
     // rare-paths: the lean build's door into this one (build/lean-entry.ts).
     entry: { ctx: "src/bin/ctx.ts", "index-worker": "src/search/sync/content-worker.ts", [DOOR_ENTRY]: DOOR_SOURCE },
     banner: { js: "#!/usr/bin/env node" },
-    // Everything but the lean build's folder (the two builds run at once).
-    clean: ["!lean/**"],
+    // Everything but the lean build's and the page's folders (the builds run at once).
+    clean: ["!lean/**", "!ui/**"],
     // The paths a person waits on, each by the modules it loads (build/chunk-groups.ts): each loads its code in a few
     // chunks, where esbuild alone would split it by which commands share it (bench/run.ts cli, bench/run.ts hooks).
     // The hot paths (first) split the groups between them; the others key only what no hot path loads and load the
@@ -123,5 +123,18 @@ export default defineConfig([
     outDir: "dist/lean",
     clean: true,
     esbuildPlugins: [leanBuildPlugin],
+  },
+  {
+    // The `ctx ui` page's one script and one style sheet, for the browser (src/ui/assets.ts serves them): no Node
+    // built-ins, nothing of the program's chunks, minified (the page's assets are measured: bench/run.ts ui).
+    entry: { page: "src/ui/assets/page.ts", style: "src/ui/assets/page.css" },
+    outDir: "dist/ui",
+    format: ["esm"],
+    platform: "browser",
+    target: "es2022",
+    minify: true,
+    splitting: false,
+    sourcemap: false,
+    clean: true,
   },
 ]);

@@ -172,6 +172,11 @@ export const COMMANDS = {
     term: "statusline",
     description: "Claude Code status line: reads its JSON on stdin, prints context used, tier, velocity, forecast",
   },
+  ui: {
+    group: "Find a session",
+    term: "ui [options]",
+    description: "open a local page to search, read, star, tag and fork your sessions (loopback, one-time token)",
+  },
   report: {
     group: "Context window",
     term: "report [options]",
@@ -308,6 +313,7 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   "archive unpin": ["ctx archive unpin <session>"],
   statusline: ["ctx init --statusline   # sets Claude Code's statusLine to this command"],
   "context-stats": ["ctx context-stats", "ctx context-stats --preset bridge --json"],
+  ui: ["ctx ui --open", "ctx ui --port 8790", "ctx ui --json | jq -r .url"],
   report: ["ctx report --open", "ctx report --session <id> --out report.html"],
   summarize: ["ctx summarize", "ctx summarize --provider claude-cli --print"],
   summaries: ["ctx summaries ledger", "ctx summaries clear"],

@@ -39,6 +39,7 @@ const COMMAND_MODULES: Record<CommandName, () => Promise<Register>> = {
   embed: async () => (await import("./commands/embed.ts")).registerEmbedCommand,
   "context-stats": async () => (await import("./commands/context-stats.ts")).registerContextStatsCommand,
   statusline: async () => (await import("./commands/statusline.ts")).registerStatusLineCommand,
+  ui: async () => (await import("./commands/ui.ts")).registerUiCommand,
   report: async () => (await import("./commands/report.ts")).registerReportCommand,
   chunk: async () => (await import("./commands/chunk.ts")).registerChunkCommand,
   summarize: async () => (await import("./commands/summarize.ts")).registerSummarizeCommand,

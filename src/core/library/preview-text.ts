@@ -61,7 +61,7 @@ function annotationText(header: PreviewHeader): string | null {
 }
 
 /** `2026-11-03 14:05 UTC` from an ISO date. */
-function shortDate(iso: string): string {
+export function shortDate(iso: string): string {
   return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
 }
 
@@ -89,7 +89,7 @@ export function renderPreviewExchange(exchange: PreviewExchange, cwd: string | n
 }
 
 /** `src/a.ts` for `/home/me/app/src/a.ts` in a session run in `/home/me/app`; any other path as it is. */
-function relativeTo(path: string, cwd: string | null): string {
+export function relativeTo(path: string, cwd: string | null): string {
   if (cwd === null || cwd === "") return path;
   const base = cwd.endsWith("/") ? cwd : `${cwd}/`;
   return path.startsWith(base) && path.length > base.length ? path.slice(base.length) : path;
