@@ -162,6 +162,11 @@ export const COMMANDS = {
     term: "embed [options]",
     description: "compute vectors for indexed chunks that have none (needs embedder.provider nomic or ollama)",
   },
+  ui: {
+    group: "Find a session",
+    term: "ui [options]",
+    description: "open a local page to search, read, star, tag and fork your sessions (loopback, one-time token)",
+  },
   "context-stats": {
     group: "Context window",
     term: "context-stats [options]",
@@ -171,11 +176,6 @@ export const COMMANDS = {
     group: "Context window",
     term: "statusline",
     description: "Claude Code status line: reads its JSON on stdin, prints context used, tier, velocity, forecast",
-  },
-  ui: {
-    group: "Find a session",
-    term: "ui [options]",
-    description: "open a local page to search, read, star, tag and fork your sessions (loopback, one-time token)",
   },
   report: {
     group: "Context window",
