@@ -27,6 +27,8 @@ export function Layout({ title, current, children }: LayoutProps) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="referrer" content="no-referrer" />
         <title>{title === "" ? "ctx" : `${title} · ctx`}</title>
+        {/* No icon: without this the browser asks for /favicon.ico on every page. */}
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/assets/style.css" />
         <script type="module" src="/assets/page.js" />
       </head>

@@ -1,0 +1,146 @@
+// `ctx ui` in a real headless Chromium (Debian's package), driven as a person would over the DevTools protocol: the
+// printed link opens the Sessions page (the token swapped for the cookie), typing searches as you type, ↓ and Enter
+// open the first result, the matched exchange is marked, the copy button puts the fork command on the clipboard, the
+// star form stars it. No console message and no CSP refusal on any page; at 1280 and 480 px no page scrolls sideways
+// and no two results or header links overlap. Screenshots are kept in test-artifacts/ to look at (ui-*.png).
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CHROMIUM, type ChromiumPage, openChromiumPage } from "../helpers/chromium-cdp.ts";
+import { layOutClaudeDir } from "../helpers/claude-projects.ts";
+import { missingTool } from "../helpers/required-tool.ts";
+import { assertBuilt, CTX_BIN, runCtx } from "./ctx-process.ts";
+
+const REPO = fileURLToPath(new URL("../..", import.meta.url));
+const ARTIFACTS = join(REPO, "test-artifacts");
+const chromiumMissing = missingTool("Chromium", CHROMIUM !== undefined, "apt-get install -y chromium");
+
+let base = "";
+let ui: ChildProcess | undefined;
+let url = "";
+let page: ChromiumPage | undefined;
+
+beforeAll(async () => {
+  if (chromiumMissing !== null) return;
+  assertBuilt();
+  base = mkdtempSync(join(tmpdir(), "ctx-ui-chromium-"));
+  const env = { HOME: base, CTX_HOME: join(base, "ctx-home"), CLAUDE_CONFIG_DIR: layOutClaudeDir(base) };
+  const index = await runCtx(["index"], { cwd: base, env });
+  expect(index.code, index.stderr).toBe(0);
+  ui = spawn(process.execPath, [CTX_BIN, "ui", "--json"], { cwd: base, env: { ...process.env, ...env } });
+  url = await new Promise<string>((resolve, reject) => {
+    let out = "";
+    ui?.stdout?.on("data", (d: Buffer) => {
+      out += d.toString();
+      if (out.includes("\n")) resolve((JSON.parse(out) as { url: string }).url);
+    });
+    ui?.on("exit", (code) => reject(new Error(`ctx ui exited ${code}`)));
+  });
+  page = await openChromiumPage();
+  const origin = new URL(url).origin;
+  await page
+    .send("Browser.grantPermissions", {
+      origin,
+      permissions: ["clipboardReadWrite", "clipboardSanitizedWrite"],
+    })
+    .catch(() => undefined);
+});
+
+afterAll(async () => {
+  await page?.close();
+  ui?.kill("SIGTERM");
+  if (base !== "") rmSync(base, { recursive: true, force: true });
+});
+
+async function load(current: ChromiumPage, address: string): Promise<void> {
+  await current.send("Page.navigate", { url: address });
+  await current.waitFor("document.readyState === 'complete' && document.querySelector('main')");
+}
+
+/** Sideways scrolling and overlapping boxes among the header's links and the results' items. */
+const LAYOUT = `(() => {
+  const boxes = [...document.querySelectorAll("header.top nav a, li.result, article.exchange")].map((e) => e.getBoundingClientRect());
+  let overlaps = 0;
+  boxes.forEach((a, i) => boxes.slice(i + 1).forEach((b) => {
+    if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) overlaps++;
+  }));
+  return { scrollWidth: document.documentElement.scrollWidth, innerWidth, overlaps, boxes: boxes.length };
+})()`;
+
+async function checkLayout(current: ChromiumPage, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  for (const width of [1280, 480]) {
+    await current.send("Emulation.setDeviceMetricsOverride", {
+      width,
+      height: 900,
+      deviceScaleFactor: 1,
+      mobile: false,
+    });
+    const layout = await current.evaluate<{ scrollWidth: number; innerWidth: number; overlaps: number; boxes: number }>(
+      LAYOUT,
+    );
+    expect(layout.boxes, `${name} at ${width}`).toBeGreaterThan(4);
+    expect(layout.overlaps, `${name} at ${width}`).toBe(0);
+    expect(layout.scrollWidth, `${name} at ${width}`).toBeLessThanOrEqual(layout.innerWidth);
+    const shot = await current.send<{ data: string }>("Page.captureScreenshot", { format: "png" });
+    writeFileSync(join(ARTIFACTS, `ui-${name}-${width}.png`), Buffer.from(shot.data, "base64"));
+  }
+  await current.send("Emulation.clearDeviceMetricsOverride");
+}
+
+describe.skipIf(chromiumMissing !== null)("ctx ui in headless Chromium", () => {
+  it("searches as you type, opens a result by keyboard, copies its fork command and stars it", async () => {
+    const current = page as ChromiumPage;
+    await load(current, url);
+    // The token is gone from the address bar once swapped for the cookie.
+    expect(await current.evaluate("location.href")).toBe(`${new URL(url).origin}/`);
+    await current.evaluate("document.querySelector('input[name=q]').focus()");
+    await current.send("Input.insertText", { text: "start phoenix in background" });
+    await current.waitFor("document.querySelectorAll('#results li.result').length > 0");
+    expect(await current.evaluate("location.search")).toBe("?q=start+phoenix+in+background");
+    expect(await current.evaluate("document.querySelector('#results a.open').textContent")).toBe(
+      "start phoenix in background",
+    );
+    await current.send("Emulation.setDeviceMetricsOverride", {
+      width: 1280,
+      height: 900,
+      deviceScaleFactor: 1,
+      mobile: false,
+    });
+    await checkLayout(current, "sessions");
+
+    // ↓ from the search box to the first result, Enter opens it.
+    await current.send("Input.dispatchKeyEvent", { type: "keyDown", key: "ArrowDown", code: "ArrowDown" });
+    expect(await current.evaluate("document.activeElement.className")).toBe("open");
+    expect(await current.evaluate("getComputedStyle(document.activeElement).outlineStyle")).not.toBe("none");
+    await current.send("Input.dispatchKeyEvent", {
+      type: "keyDown",
+      key: "Enter",
+      code: "Enter",
+      windowsVirtualKeyCode: 13,
+      text: "\r",
+    });
+    await current.waitFor("location.pathname.startsWith('/session/') && document.querySelector('h1')");
+    expect(await current.evaluate("document.querySelector('#matched') !== null")).toBe(true);
+    await checkLayout(current, "session");
+
+    // The copy button (shown by the script) puts the fork command on the clipboard.
+    const command = await current.evaluate<string>("document.querySelector('button.copy').dataset.copy");
+    expect(command).toBe("cd /home/marco/projects/spotter && claude --resume=tool_heavy --fork-session");
+    await current.evaluate("document.querySelector('button.copy').click()");
+    await current.waitFor("document.querySelector('button.copy').textContent !== 'copy'");
+    expect(await current.evaluate("document.querySelector('button.copy').textContent")).toBe("copied");
+    expect(await current.evaluate("navigator.clipboard.readText()")).toBe(command);
+
+    // The star form posts and comes back starred.
+    await current.evaluate("document.querySelector('form.star-form button').click()");
+    await current.waitFor("document.querySelector('form.star-form button')?.getAttribute('aria-pressed') === 'true'");
+    await load(current, `${new URL(url).origin}/`);
+    expect(await current.evaluate("document.querySelector('#results h2').textContent")).toBe("Your library");
+
+    expect(current.messages).toEqual([]);
+  });
+});
