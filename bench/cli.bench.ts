@@ -34,7 +34,7 @@ interface Step {
 }
 
 /** The index of `sessions` synthetic sessions, built with this ctx once per corpus and schema version. */
-function ensureIndexHome(): { home: string; claudeDir: string } {
+export function ensureIndexHome(): { home: string; claudeDir: string } {
   const corpus = ensureSyntheticCorpus({ sessions: SESSIONS, sizeFactor: SIZE_FACTOR, seed: 1 }, (line) =>
     process.stderr.write(`bench: ${line}\n`),
   );
@@ -56,7 +56,7 @@ function ensureIndexHome(): { home: string; claudeDir: string } {
 }
 
 /** Search queries of the corpus's own words, different in each round so no answer is cached by the query. */
-function searchQueries(count: number): string[] {
+export function searchQueries(count: number): string[] {
   const vocabulary = corpusVocabulary(1);
   const rng = createRng(0xc11);
   return Array.from({ length: count }, () =>

@@ -12,6 +12,7 @@ import { openIndexForPreview, readSessionPreview } from "../search/session-previ
 import { createUiApp } from "./app.tsx";
 import { defaultAssetsDir, loadUiAssets } from "./assets.ts";
 import type { UiPorts } from "./ports.ts";
+import { createSearchCollector } from "./search-collect.ts";
 import { newSecret } from "./security.ts";
 
 export interface UiServiceOptions {
@@ -36,12 +37,13 @@ export interface RunningUi {
 
 export async function startUi(options: UiServiceOptions): Promise<RunningUi> {
   const token = newSecret();
+  const collector = createSearchCollector();
   let port = 0;
   const app = createUiApp({
     token,
     session: newSecret(),
     port: () => port,
-    ports: uiPorts(options),
+    ports: uiPorts(options, collector),
     assets: loadUiAssets(options.assetsDir ?? defaultAssetsDir()),
     warn: options.warn,
   });
@@ -57,26 +59,30 @@ export async function startUi(options: UiServiceOptions): Promise<RunningUi> {
   return {
     url: `http://127.0.0.1:${port}/?token=${token}`,
     port,
-    stop: () => listener.close(),
+    stop: () => {
+      collector.stop();
+      return listener.close();
+    },
   };
 }
 
 /** The ports over the functions `ctx search`, `ctx session` and `ctx show` use. */
-export function uiPorts(options: UiServiceOptions): UiPorts {
+export function uiPorts(options: UiServiceOptions, collector = createSearchCollector()): UiPorts {
   const { config, env, projectRoot } = options;
   return {
-    search: async (request, typing) =>
-      forkDetectReportOf(
-        await runForkDetect(request, {
-          config,
-          env,
-          projectRoot,
-          now: () => Date.now(),
-          ...(options.teamCandidates === undefined ? {} : { teamCandidates: options.teamCandidates }),
-          // While the person types, the index is searched as it is: catching up is for the search they submit.
-          ...(typing ? { refreshBudgetMs: 0 } : {}),
-        }),
-      ),
+    search: async (request, typing) => {
+      const result = await runForkDetect(request, {
+        config,
+        env,
+        projectRoot,
+        now: () => Date.now(),
+        ...(options.teamCandidates === undefined ? {} : { teamCandidates: options.teamCandidates }),
+        // While the person types, the index is searched as it is: catching up is for the search they submit.
+        ...(typing ? { refreshBudgetMs: 0 } : {}),
+      });
+      collector.searched();
+      return forkDetectReportOf(result);
+    },
     library: (filter) => listLibrary({ env, now: () => new Date() }, filter),
     preview: async (idText, atUuid) => {
       const index = openIndexForPreview(env);
