@@ -3,9 +3,11 @@
 // token, another Host header, a cross-site POST, an oversized body: each refused; the cookie's flags; the CSP on every
 // answer. It stops on SIGTERM and on SIGINT with its port free after, and two run at once.
 import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { request } from "node:http";
 import { createServer } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { assertBuilt, CTX_BIN } from "../e2e/ctx-process.ts";
 import { LONG_SESSION, layOutClaudeDir } from "../helpers/claude-projects.ts";
 import { foreignMarkup, HOSTILE_SESSION, HOSTILE_WORD, writeHostileSession } from "../helpers/hostile-html.ts";
@@ -36,11 +38,11 @@ async function indexedWorld(): Promise<World> {
   return w;
 }
 
-function startUi(w: World, args: string[] = []): Promise<Running> {
+function startUi(w: World, args: string[] = [], env: NodeJS.ProcessEnv = {}): Promise<Running> {
   assertBuilt();
   const child = spawn(process.execPath, [CTX_BIN, "ui", "--json", ...args], {
     cwd: w.repo,
-    env: { ...process.env, ...w.env },
+    env: { ...process.env, ...w.env, ...env },
   });
   children.push(child);
   let out = "";
@@ -219,6 +221,27 @@ describe("ctx ui, probed as a stranger", () => {
       expect(running.stderr()).toContain("ui: stopped");
       expect(await portIsFree(running.port)).toBe(true);
     }
+  });
+
+  it("--open hands the link to the opener on PATH, and goes on without one", async () => {
+    world = await indexedWorld();
+    const bin = join(world.base, "bin");
+    const opened = join(world.base, "opened.txt");
+    mkdirSync(bin);
+    writeFileSync(join(bin, "xdg-open"), `#!/bin/sh\nprintf '%s' "$1" > '${opened}'\n`, { mode: 0o755 });
+    const withOpener = await startUi(world, ["--open"], { PATH: `${bin}:${process.env.PATH ?? ""}` });
+    await vi.waitFor(
+      () => expect(existsSync(opened) ? readFileSync(opened, "utf8") : "", withOpener.stderr()).toBe(withOpener.url),
+      10_000,
+    );
+    const without = await startUi(world, ["--open"], { PATH: dirname(process.execPath) });
+    await vi.waitFor(
+      () => expect(without.stderr()).toContain("ui: xdg-open is not on PATH; open the link yourself"),
+      10_000,
+    );
+    expect((await call(without.port, "/")).status).toBe(401);
+    withOpener.child.kill("SIGTERM");
+    without.child.kill("SIGTERM");
   });
 
   it("says so when the port asked for is taken", async () => {

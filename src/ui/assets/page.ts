@@ -33,11 +33,8 @@ function enhanceSearch(): void {
     timer = setTimeout(() => void run().catch(() => {}), TYPING_PAUSE_MS);
   };
   form.addEventListener("input", later);
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    clearTimeout(timer);
-    void run().catch(() => form.submit());
-  });
+  // Enter submits the form as a page does without this script: that search catches the index up first.
+  form.addEventListener("submit", () => clearTimeout(timer));
 }
 
 function enhanceCopyButtons(): void {
