@@ -165,3 +165,27 @@ describe("the ui app", () => {
     expect((await send("/assets/..%2Fctx.js")).status).toBe(404);
   });
 });
+
+describe("another part's pages", () => {
+  it("are mounted behind the same doors and framed by the page's layout", async () => {
+    const mounted = createUiApp({
+      token,
+      session,
+      port: () => PORT,
+      ports: uiPorts({ config: defaultConfig(), env, projectRoot: root, warn: () => {} }),
+      assets: loadUiAssets(defaultAssetsDir()),
+      warn: () => {},
+      mount: (inner, render) =>
+        inner.get("/chains", (c) => render(c, { title: "Chains", nav: "chains" }, HOSTILE.script)),
+    });
+    const at = (headers: Record<string, string>) =>
+      mounted.request(`${ORIGIN}/chains`, { headers: { host: `127.0.0.1:${PORT}`, ...headers } });
+    expect((await at({})).status).toBe(401);
+    const page = await at({ cookie });
+    expect(page.headers.get("content-security-policy")).toBe(CSP);
+    const html = await page.text();
+    expect(html).toContain('<a href="/chains" aria-current="page">Chains</a>');
+    expect(html).toContain("&lt;script&gt;alert(&#39;script&#39;)&lt;/script&gt;");
+    expect(foreignMarkup(html)).toEqual([]);
+  });
+});

@@ -6,6 +6,7 @@ import { type Context, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { csrf } from "hono/csrf";
 import { HTTPException } from "hono/http-exception";
+import type { Child } from "hono/jsx";
 import { secureHeaders } from "hono/secure-headers";
 import { CtxError, describeError } from "../errors.ts";
 import type { UiAssets } from "./assets.ts";
@@ -13,7 +14,19 @@ import { addSessionPages } from "./pages.tsx";
 import type { UiPorts } from "./ports.ts";
 import { formPostsOnly, hostGuard, tokenGate, UI_CSP } from "./security.ts";
 import { ErrorPage } from "./views/error-page.tsx";
-import { renderPage } from "./views/layout.tsx";
+import { Layout, type NavKey, renderPage } from "./views/layout.tsx";
+
+/** The page frame another part's view is handed to (the header, this page's script and style sheet). */
+export type FrameRender = (c: Context, page: { title: string; nav: NavKey }, body: Child) => Response;
+
+export const renderFramed: FrameRender = (c, page, body) =>
+  c.html(
+    renderPage(
+      <Layout title={page.title} current={page.nav}>
+        {body}
+      </Layout>,
+    ),
+  );
 
 export interface UiAppOptions {
   /** The one-time token the printed URL carries. */
@@ -26,6 +39,8 @@ export interface UiAppOptions {
   assets: UiAssets;
   /** Logs a failure the page shows as a 500 (its detail stays in the log). */
   warn: (line: string) => void;
+  /** More pages (Chains, Context, Index), mounted behind the same doors and framed by `render`. */
+  mount?: (app: Hono, render: FrameRender) => void;
 }
 
 /** A form post's largest body: a note is at most 4 KiB, tags a few hundred bytes. */
@@ -66,6 +81,7 @@ export function createUiApp(options: UiAppOptions): Hono {
     return c.body(asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "no-cache" });
   });
   addSessionPages(app, options.ports);
+  options.mount?.(app, renderFramed);
   app.notFound((c) => page(c, 404, "there is no such page here", null));
   app.onError((error, c) => {
     if (error instanceof HTTPException) return error.getResponse();
