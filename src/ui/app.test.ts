@@ -136,6 +136,12 @@ describe("the ui app", () => {
     const bad = await send("/?q=phoenix&since=yesterday-ish");
     expect(bad.status).toBe(400);
     expect(await bad.text()).toContain('class="error"');
+    // The team's sessions, as `ctx search --scope team` asks: this machine joined no team, and the page says so.
+    const team = await send("/?q=phoenix&scope=team");
+    expect(team.status).toBe(400);
+    expect(await team.text()).toMatch(/<p class="error" role="alert">[^<]*team/);
+    expect((await send("/?q=phoenix&scope=everywhere")).status).toBe(400);
+    expect(await (await send("/?q=phoenix&scope=local")).text()).toContain('<option value="local" selected="">');
   });
 
   it("renders hostile transcript text, tags and notes as text in the results and the session page", async () => {

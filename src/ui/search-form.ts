@@ -1,9 +1,10 @@
 // The Sessions page's search form as the request `ctx search` makes (search/fork-detect.ts ForkDetectRequest): the
-// same filters under the same names (project, since, until, tag, starred, marker), read from the URL's query so a
+// same filters under the same names (project, since, until, tag, starred, marker, scope: the team's sessions), read from the URL's query so a
 // search is a link. Values are checked as `ctx search` checks its flags; a bad one is a CtxError shown on the page.
 import { MARKER_NAMES, parseMarkerNames } from "../core/search/memory-markers.ts";
 import { CtxError } from "../errors.ts";
 import type { ForkDetectRequest } from "../search/fork-detect.ts";
+import { parseSearchScope } from "../search/search-scope.ts";
 
 /** The form's fields as typed (empty strings for the blank ones), to fill the form again. */
 export interface SearchForm {
@@ -13,6 +14,8 @@ export interface SearchForm {
   until: string;
   tag: string;
   marker: string;
+  /** local, team or all; empty: the search.scope setting, as `ctx search` without --scope. */
+  scope: string;
   starred: boolean;
 }
 
@@ -34,6 +37,7 @@ export function readSearchForm(query: (name: string) => string | undefined): Sea
     until: field("until"),
     tag: field("tag"),
     marker: field("marker"),
+    scope: field("scope"),
     starred: query("starred") === "1" || query("starred") === "on",
   };
 }
@@ -54,6 +58,7 @@ export function searchRequestOf(form: SearchForm): ForkDetectRequest | null {
     ...(tags.length === 0 ? {} : { tags }),
     ...(form.starred ? { starred: true } : {}),
     ...(form.marker === "" ? {} : { markers: markersOf(form.marker) }),
+    ...(form.scope === "" ? {} : { scope: parseSearchScope(form.scope) }),
   };
 }
 
@@ -70,7 +75,7 @@ function markersOf(text: string) {
 /** The form as a URL query (blank fields left out), for links and the address bar. */
 export function searchQueryOf(form: SearchForm): string {
   const params = new URLSearchParams();
-  for (const key of ["q", "project", "since", "until", "tag", "marker"] as const) {
+  for (const key of ["q", "project", "since", "until", "tag", "marker", "scope"] as const) {
     if (form[key] !== "") params.set(key, form[key]);
   }
   if (form.starred) params.set("starred", "1");

@@ -47,7 +47,7 @@ export function writeHostileSession(claudeDir: string, base: string): string {
 const PAGE_ELEMENTS = new Set(
   (
     "html head meta title link script body header nav a main form label span input details summary button section " +
-    "ol ul li div p code h1 h2 h3 dl dt dd article blockquote footer"
+    "ol ul li div p code h1 h2 h3 dl dt dd article blockquote footer select option"
   ).split(" "),
 );
 

@@ -140,6 +140,7 @@ describe("the renderers with hostile text", () => {
       until: "",
       tag: HOSTILE.quoteOut,
       marker: "",
+      scope: "",
       starred: true,
     };
     const page = renderPage(

@@ -63,6 +63,16 @@ function SearchFormView({ form }: { form: SearchForm }) {
         <label>
           Markers <input name="marker" value={form.marker} placeholder="working-solution, pattern, waiting" />
         </label>
+        <label>
+          Where{" "}
+          <select name="scope">
+            {SCOPES.map(([value, label]) => (
+              <option value={value} selected={form.scope === value}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
         <label class="check">
           <input type="checkbox" name="starred" value="1" checked={form.starred} /> Starred only
         </label>
@@ -72,8 +82,23 @@ function SearchFormView({ form }: { form: SearchForm }) {
   );
 }
 
+/** The scopes of `ctx search --scope`, the setting's first. */
+const SCOPES = [
+  ["", "as set (search.scope)"],
+  ["local", "this machine"],
+  ["team", "the team"],
+  ["all", "this machine and the team"],
+] as const;
+
 function hasFilter(form: SearchForm): boolean {
-  return form.project !== "" || form.since !== "" || form.until !== "" || form.tag !== "" || form.marker !== "";
+  return (
+    form.project !== "" ||
+    form.since !== "" ||
+    form.until !== "" ||
+    form.tag !== "" ||
+    form.marker !== "" ||
+    form.scope !== ""
+  );
 }
 
 /** The results area: what the script replaces as the person types. */
