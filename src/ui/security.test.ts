@@ -58,8 +58,15 @@ describe("tokenGate", () => {
     const cookie = first.headers.get("set-cookie") ?? "";
     expect(cookie).toBe(`${COOKIE}=${SESSION}; Path=/; HttpOnly; SameSite=Strict`);
     expect(cookie).not.toContain(TOKEN);
-    // The link works once: a second use (a leaked history entry, another browser) is refused.
+    // The link works once: a second use (a leaked history entry, another browser) is refused; opened again in the
+    // browser that holds the cookie, it goes to the page (no new cookie).
     expect((await request(app, `/?token=${TOKEN}`)).status).toBe(403);
+    const again = await request(app, `/?q=a&token=${TOKEN}`, { headers: { cookie: `${COOKIE}=${SESSION}` } });
+    expect(again.status).toBe(303);
+    expect(again.headers.get("location")).toBe("/?q=a");
+    expect(again.headers.get("set-cookie")).toBeNull();
+    const forged = await request(app, `/?token=${TOKEN}`, { headers: { cookie: `${COOKIE}=forged` } });
+    expect(forged.status).toBe(403);
     const withCookie = await request(app, "/", { headers: { cookie: `${COOKIE}=${SESSION}` } });
     expect(withCookie.status).toBe(200);
     expect(await withCookie.text()).toBe("reached");

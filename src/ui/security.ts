@@ -54,22 +54,27 @@ export interface TokenGateOptions {
 
 /**
  * `?token=` on the first URL is exchanged once for an HttpOnly, SameSite=Strict cookie and a redirect to the same
- * path without it (so the token leaves the address bar and the history); later requests need the cookie. No token
- * and no cookie: 401. A wrong or spent token, a wrong cookie: 403.
+ * path without it (so the token leaves the address bar and the history); later requests need the cookie (the link
+ * opened again where the cookie is goes to the page). No token and no cookie: 401. A wrong or spent token without
+ * the cookie, a wrong cookie: 403.
  */
 export function tokenGate(options: TokenGateOptions): MiddlewareHandler {
   let spent = false;
   return async (c, next) => {
     const shown = c.req.query("token");
+    const cookie = getCookie(c, options.cookieName);
     if (shown !== undefined) {
-      if (spent || !sameSecret(shown, options.token)) return refuse(c, 403, "this link's token is wrong or was used");
-      spent = true;
-      setCookie(c, options.cookieName, options.session, { httpOnly: true, sameSite: "Strict", path: "/" });
+      // The printed link opened again in the browser that holds the cookie: the page, without the token.
+      const holder = cookie !== undefined && sameSecret(cookie, options.session);
+      if (!holder) {
+        if (spent || !sameSecret(shown, options.token)) return refuse(c, 403, "this link's token is wrong or was used");
+        spent = true;
+        setCookie(c, options.cookieName, options.session, { httpOnly: true, sameSite: "Strict", path: "/" });
+      }
       const url = new URL(c.req.url);
       url.searchParams.delete("token");
       return c.redirect(`${url.pathname}${url.search}`, 303);
     }
-    const cookie = getCookie(c, options.cookieName);
     if (cookie === undefined) return refuse(c, 401, "open the link `ctx ui` printed (it holds the token)");
     if (!sameSecret(cookie, options.session)) return refuse(c, 403, "this cookie is not this page's");
     await next();
