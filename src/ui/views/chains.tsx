@@ -4,14 +4,10 @@
 // style or script (the page's CSP): colours and marks are classes, styled by ../assets/views.css.
 import { GAP_X, layoutChains, NODE_HEIGHT, NODE_WIDTH } from "./chain-graph.ts";
 import type { ChainSession, ChainsData } from "./chains-data.ts";
-import { clipLine, shortDate } from "./text.ts";
+import { clipLine, sessionHref, shortDate } from "./text.ts";
 
 /** Characters of a title shown in a node (the whole title is its tooltip). */
 const TITLE_CHARS = 30;
-
-export function sessionHref(id: string): string {
-  return `/session/${encodeURIComponent(id)}`;
-}
 
 export function ChainsView({ data }: { data: ChainsData }) {
   const layout = layoutChains(data.sessions);

@@ -1,0 +1,101 @@
+// The context page on a real project: a session recorded as SessionStart records it, a real 3 MB Claude Code
+// transcript with compactions (tests/fixtures/claude), a snapshot, an audit, the budget and CLAUDE.md rules, with
+// hostile text in every place a person or a transcript writes; and a damaged budget file that costs only its part.
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { createCliProject, takeSnapshot } from "../../../tests/helpers/cli-project.ts";
+import { expectInert, HOSTILE } from "../../../tests/helpers/hostile-html.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { writeAudit } from "../../store/audit/audit-store.ts";
+import { budgetPath } from "../../store/budget/budget-store.ts";
+import { addToBudget } from "../../store/budget/operations.ts";
+import { ContextView } from "./context.tsx";
+import { loadProjectContext } from "./context-data.ts";
+
+const COMPACTED = "4d5611e5-241a-462a-8d15-5122611a9569";
+const COMPACTED_PATH = new URL(
+  `../../../tests/fixtures/claude/projects/-home-USER-projects-spotter-worktrees-spotter-dov/${COMPACTED}.jsonl`,
+  import.meta.url,
+).pathname;
+
+async function hostileProject() {
+  const project = await createCliProject();
+  const env = { CTX_HOME: join(project.base, "ctx-home"), HOME: project.base };
+  const config = defaultConfig();
+  await project.recordStart(COMPACTED, COMPACTED_PATH, new Date());
+  const snapshotId = await takeSnapshot(project, { name: "snap-<b>bold</b>" });
+  writeFileSync(
+    join(project.root, "CLAUDE.md"),
+    `# Rules\n\n${HOSTILE.map((text) => `- (ENFORCED) ${text.replace(/\n/g, " ")}`).join("\n")}\n`,
+  );
+  await writeAudit(project.root, {
+    version: 1,
+    sessionId: project.sessionId,
+    snapshotId,
+    at: new Date().toISOString(),
+    summarySource: "transcript",
+    summaryChars: 100,
+    threshold: 0.6,
+    items: HOSTILE.map((text, i) => ({
+      kind: "task",
+      text,
+      fate: (["kept", "paraphrased", "lost"] as const)[i % 3] ?? "lost",
+      overlap: 0.5,
+    })),
+  });
+  const deps = { projectRoot: project.root, caps: config.budget.caps, allowlist: [], now: () => new Date() };
+  for (const text of HOSTILE.slice(0, 6)) await addToBudget(deps, { compartment: "active_task", text });
+  return { project, env, config };
+}
+
+const render = async (data: Awaited<ReturnType<typeof loadProjectContext>>) =>
+  String(await ContextView({ data }).toString());
+
+describe("loadProjectContext", () => {
+  it("reads every part from the project's files, the usage curve from the real transcript", async () => {
+    const { project, env, config } = await hostileProject();
+    const data = await loadProjectContext(env, project.root, { config, now: new Date(), sessionId: COMPACTED });
+    if (!data.usage.ok) throw new Error(data.usage.error);
+    expect(data.usage.value.session?.sessionId).toBe(COMPACTED);
+    const curve = data.usage.value.session?.curve;
+    expect(curve?.points.length).toBeGreaterThan(100);
+    expect(curve?.compactions.length).toBeGreaterThan(0);
+    expect(data.usage.value.sessions.map((row) => row.sessionId).sort()).toEqual([COMPACTED, project.sessionId].sort());
+    expect(data.audits.ok && data.audits.value.audits).toHaveLength(1);
+    expect(data.snapshots.ok && data.snapshots.value.map((s) => s.name)).toEqual(["snap-<b>bold</b>"]);
+    expect(data.budget.ok && data.budget.value.items).toHaveLength(6);
+    expect(data.rules.ok && data.rules.value.rules).toHaveLength(HOSTILE.length);
+
+    const html = await render(data);
+    expectInert(html);
+    // The chart is there, with its compactions, and the escaped payloads are there as text.
+    expect(html).toContain('class="usage-chart"');
+    expect(html.match(/class="compaction"/g)?.length).toBe(curve?.compactions.length);
+    expect(html).toContain("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;");
+    expect(html).toContain("snap-&lt;b&gt;bold&lt;/b&gt;");
+    expect(html).toMatch(/4 kept<\/span>.*4 paraphrased<\/span>.*4 lost<\/span>/s);
+  });
+
+  it("draws the most recent session by default, and a damaged budget file costs only its own part", async () => {
+    const { project, env, config } = await hostileProject();
+    writeFileSync(budgetPath(project.root), "not a container at all");
+    const data = await loadProjectContext(env, project.root, { config, now: new Date() });
+    expect(data.budget.ok).toBe(false);
+    expect(data.rules.ok && data.audits.ok && data.snapshots.ok && data.usage.ok).toBe(true);
+    const html = await render(data);
+    expect(html).toContain("Could not read this part:");
+    expectInert(html);
+    // The damaged file is left for the person (the budget's own rule): the page only read it.
+    expect(readFileSync(budgetPath(project.root), "utf8")).toBe("not a container at all");
+  });
+
+  it("an unknown session to draw is that part's error, the rest is shown", async () => {
+    const { project, env, config } = await hostileProject();
+    const data = await loadProjectContext(env, project.root, { config, now: new Date(), sessionId: "<nope>" });
+    expect(data.usage).toEqual({ ok: false, error: expect.stringContaining("no session <nope>") });
+    const html = await render(data);
+    expect(html).toContain("no session &lt;nope&gt;");
+    expectInert(html);
+  });
+});
