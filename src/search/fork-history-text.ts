@@ -30,6 +30,11 @@ function formatFork(fork: ForkRecordReport): string {
 }
 
 export function formatForkStats(stats: ForkStats): string {
+  return formatLabelled(forkStatsRows(stats));
+}
+
+/** The fork counts as `label`, `value` rows: `ctx stats`'s forks section, and the ui's index page. */
+export function forkStatsRows(stats: ForkStats): Array<[string, string]> {
   const rate =
     stats.successRate === null
       ? "no search has offered a session yet"
@@ -42,7 +47,7 @@ export function formatForkStats(stats: ForkStats): string {
     ["outcomes", `${v["paid-off"]} paid off, ${v.continued} continued, ${v.abandoned} abandoned, ${v.unknown} unknown`],
   ];
   if (stats.skippedLogLines > 0) rows.push(["skipped log lines", String(stats.skippedLogLines)]);
-  return formatLabelled(rows);
+  return rows;
 }
 
 function formatDuration(ms: number): string {

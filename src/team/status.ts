@@ -74,6 +74,19 @@ export async function readTeamStatus(settings: Config["team"], env: NodeJS.Proce
   );
 }
 
+/**
+ * The status as this machine knows it, asking no server: whether it joined, the server (password removed) and the
+ * team, and what it shares and has queued (the ui's index page: a page load never waits on the network).
+ */
+export async function readLocalTeamStatus(settings: Config["team"], env: NodeJS.ProcessEnv): Promise<TeamStatus> {
+  const status = emptyStatus(
+    settings.url === "" ? null : describeTeamUrl(settings.url),
+    settings.name || null,
+    await readSharing(env),
+  );
+  return { ...status, joined: settings.url !== "" && settings.name !== "" };
+}
+
 async function readSharing(env: NodeJS.ProcessEnv): Promise<TeamSharing> {
   const { readSharedProjects, readPushState } = await import("../store/team/team-state.ts");
   const { readOutboxDepth } = await import("./outbox-status.ts");

@@ -97,6 +97,11 @@ export function indexStatsRows(report: IndexStatsReport, top = DEFAULT_TOP): Arr
   return SECTIONS.flatMap((section) => section(report, top));
 }
 
+/** The figures before the per-project and per-month lists (the ui's index page draws those as tables). */
+export function indexSummaryRows(report: IndexStatsReport): Array<[string, string]> {
+  return [overview, duplicates, rebuild].flatMap((section) => section(report, 0));
+}
+
 /** The report as aligned `label  value` lines (the MCP tool's text; the CLI prints the rows through formatRows). */
 export function renderIndexStats(report: IndexStatsReport, top = DEFAULT_TOP): string {
   if (!report.exists) return `No session index yet (${report.path}): run \`ctx index\` to build it.\n`;

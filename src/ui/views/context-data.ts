@@ -7,7 +7,6 @@ import type { Config } from "../../config/schema.ts";
 import type { CompactionAudit } from "../../core/audit/compaction-audit-schema.ts";
 import type { ReportData, TierThresholds } from "../../core/report/report-html.ts";
 import type { Cascade } from "../../core/rules/claude-md.ts";
-import { describeError } from "../../errors.ts";
 import { resolveIndexPath } from "../../search/paths.ts";
 import { listAudits } from "../../store/audit/audit-store.ts";
 import { type BudgetListing, listBudget } from "../../store/budget/operations.ts";
@@ -15,9 +14,7 @@ import { collectReportData } from "../../store/report/report-data.ts";
 import { discoverClaudeMdRules } from "../../store/rules/claude-md.ts";
 import { type CheckpointEntry, listCheckpoints } from "../../store/snapshots/checkpoints.ts";
 import { listSnapshots, type SnapshotEntry } from "../../store/snapshots/snapshots.ts";
-
-/** A part of the page: its value, or why it could not be read (one line). */
-export type Part<T> = { ok: true; value: T } | { ok: false; error: string };
+import { type Part, part } from "./part.tsx";
 
 export interface ContextData {
   projectRoot: string;
@@ -77,12 +74,4 @@ export async function loadProjectContext(
     critical: config.guard.criticalPercent,
   };
   return { projectRoot, thresholds, usage, audits, snapshots, checkpoints, budget, rules };
-}
-
-async function part<T>(read: () => Promise<T>): Promise<Part<T>> {
-  try {
-    return { ok: true, value: await read() };
-  } catch (error) {
-    return { ok: false, error: describeError(error) };
-  }
 }

@@ -1,13 +1,13 @@
 // The context page (docs/ui.md "This project's context"): the usage chart and the sessions of the last weeks, the
 // compaction audits, snapshots and checkpoints, the budget and the rules (./context-parts.tsx), each from
 // ./context-data.ts. A part that could not be read says why in its own place. Hono JSX escapes every value.
-import type { Child } from "hono/jsx";
 import type { ReportData } from "../../core/report/report-html.ts";
 import { formatBytes } from "../../core/search/index-stats-text.ts";
 import type { CheckpointEntry } from "../../store/snapshots/checkpoints.ts";
 import type { SnapshotEntry } from "../../store/snapshots/snapshots.ts";
-import type { ContextData, Part } from "./context-data.ts";
+import type { ContextData } from "./context-data.ts";
 import { AuditsPart, BudgetPart, RulesPart } from "./context-parts.tsx";
+import { PartOf } from "./part.tsx";
 import { kTokens, sessionHref, shortDate } from "./text.ts";
 import { UsageChart } from "./usage-chart.tsx";
 
@@ -31,11 +31,6 @@ export function ContextView({ data }: { data: ContextData }) {
       <PartOf part={data.rules}>{(rules) => <RulesPart cascade={rules} />}</PartOf>
     </section>
   );
-}
-
-/** A part's content, or the one line saying why it could not be read. */
-export function PartOf<T>({ part, children }: { part: Part<T>; children: (value: T) => Child }) {
-  return part.ok ? children(part.value) : <p class="view-error">Could not read this part: {part.error}</p>;
 }
 
 function UsagePart({ report, data }: { report: ReportData; data: ContextData }) {

@@ -1,0 +1,88 @@
+// The index page over a real index (tests/fixtures/forks, tests/fixtures/claude-forks and a project folder whose
+// name is a payload), fork history's counts, and a joined team whose name, remote and last error are hostile: read
+// locally, with no connection to the (unreachable) server and its password nowhere on the page.
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectInert } from "../../../tests/helpers/hostile-views.ts";
+import { defaultConfig } from "../../config/defaults.ts";
+import { resolveIndexPath } from "../../search/paths.ts";
+import { syncIndex } from "../../search/sync/sync-index.ts";
+import { addSharedProject, recordPush } from "../../store/team/team-state.ts";
+import { loadIndexPage } from "./index-data.ts";
+import { IndexView } from "./index-page.tsx";
+
+const HOSTILE_PROJECT = "-home-<img src=x onerror=alert(1)>-\"app'";
+const PASSWORD = "s3cret-pw-9f2";
+
+let root: string;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "ctx-ui-index-"));
+  env = { CTX_HOME: join(root, ".ctx"), HOME: root };
+  const projects = join(root, "claude", "projects");
+  const forks = new URL("../../../tests/fixtures/forks/", import.meta.url);
+  mkdirSync(join(projects, "-home-user-work-project"), { recursive: true });
+  copyFileSync(
+    new URL("source.jsonl", forks),
+    join(projects, "-home-user-work-project", "d2e2675e-9085-415a-b095-cefa3b4cb8f2.jsonl"),
+  );
+  copyFileSync(
+    new URL("fork.jsonl", forks),
+    join(projects, "-home-user-work-project", "41bc45fa-0233-4d74-bf70-2109cda90960.jsonl"),
+  );
+  cpSync(new URL("../../../tests/fixtures/claude-forks/projects/", import.meta.url), projects, { recursive: true });
+  mkdirSync(join(projects, HOSTILE_PROJECT));
+  copyFileSync(
+    new URL("fork.jsonl", forks),
+    join(projects, HOSTILE_PROJECT, "7a0c1a52-1111-4222-8333-944455556666.jsonl"),
+  );
+  mkdirSync(env.CTX_HOME ?? "", { recursive: true, mode: 0o700 });
+  await syncIndex({ claudeDir: join(root, "claude"), dbPath: resolveIndexPath(env) });
+});
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const render = async (data: Awaited<ReturnType<typeof loadIndexPage>>) => String(await IndexView({ data }).toString());
+
+describe("loadIndexPage", () => {
+  it("shows ctx stats' figures, every project and month, and the fork counts", async () => {
+    const data = await loadIndexPage(env, root, defaultConfig());
+    if (!data.stats.ok || !data.forks.ok || !data.team.ok) throw new Error("a part failed");
+    expect(data.stats.value).toMatchObject({ exists: true, sessions: 6, projects: 3, integrity: "ok" });
+    expect(data.forks.value.verdicts["paid-off"]).toBeGreaterThanOrEqual(1);
+    expect(data.team.value.joined).toBe(false);
+    const html = await render(data);
+    expectInert(html);
+    expect(html).toContain("<dt>sessions</dt><dd>6</dd>");
+    expect(html).toContain("-home-&lt;img src=x onerror=alert(1)&gt;-&quot;app&#39;");
+    expect(html).toContain("search success rate");
+    expect(html).toContain("Not joined to a team");
+  });
+
+  it("shows a joined team's outbox and last push from this machine alone", async () => {
+    const hostile = "<script>alert('team')</script>";
+    await addSharedProject(env, { remoteUrl: `github.com/acme/${hostile}`, repoPath: hostile }, root);
+    await recordPush(env, { ok: false, error: `connect failed: <svg onload=alert(1)>` });
+    const config = defaultConfig();
+    config.team.url = `postgresql://member:${PASSWORD}@127.0.0.1:1/ctx?sslmode=disable`;
+    config.team.name = hostile;
+    const started = Date.now();
+    const data = await loadIndexPage(env, root, config);
+    // No connection was tried: nothing listens on port 1, and a connection attempt would report unreachable.
+    expect(data.team).toMatchObject({ ok: true, value: { joined: true, reachable: null, error: null } });
+    expect(Date.now() - started).toBeLessThan(config.team.connectTimeoutMs);
+    const html = await render(data);
+    expectInert(html);
+    expect(html).not.toContain(PASSWORD);
+    expect(html).toContain("&lt;script&gt;alert(&#39;team&#39;)&lt;/script&gt;");
+    expect(html).toContain("connect failed: &lt;svg onload=alert(1)&gt;");
+    expect(html).toContain("<dt>last push</dt><dd>never</dd>");
+  });
+
+  it("says so when there is no index", async () => {
+    const data = await loadIndexPage({ CTX_HOME: join(root, "none"), HOME: root }, root, defaultConfig());
+    expect(await render(data)).toContain("No session index yet");
+  });
+});
