@@ -1,36 +1,26 @@
 // The chains page over a real index of forks Claude Code 2.1.330 made (tests/fixtures/forks: a fork that paid off;
 // tests/fixtures/claude-forks: an original with two forks), the layout on a larger family, and hostile titles.
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  buildForkFixtureIndex,
+  E2E_ORIGINAL,
+  FORK,
+  FORK_SOURCE as SOURCE,
+} from "../../../tests/helpers/fork-fixture-index.ts";
 import { expectInert, HOSTILE } from "../../../tests/helpers/hostile-views.ts";
-import { resolveIndexPath } from "../../search/paths.ts";
-import { syncIndex } from "../../search/sync/sync-index.ts";
 import { type ChainMember, layoutChains, NODE_HEIGHT, NODE_WIDTH } from "./chain-graph.ts";
 import { ChainsView } from "./chains.tsx";
 import { type ChainSession, type ChainsData, loadChains } from "./chains-data.ts";
-
-const SOURCE = "d2e2675e-9085-415a-b095-cefa3b4cb8f2";
-const FORK = "41bc45fa-0233-4d74-bf70-2109cda90960";
-const E2E_ORIGINAL = "666429a8-b8f3-4dbd-9bd3-3605cc7db959";
 
 let root: string;
 let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "ctx-ui-chains-"));
-  env = { CTX_HOME: join(root, ".ctx"), HOME: root };
-  const folder = join(root, "claude", "projects", "-home-user-work-project");
-  mkdirSync(folder, { recursive: true });
-  const forks = new URL("../../../tests/fixtures/forks/", import.meta.url);
-  copyFileSync(new URL("source.jsonl", forks), join(folder, `${SOURCE}.jsonl`));
-  copyFileSync(new URL("fork.jsonl", forks), join(folder, `${FORK}.jsonl`));
-  cpSync(new URL("../../../tests/fixtures/claude-forks/projects/", import.meta.url), join(root, "claude", "projects"), {
-    recursive: true,
-  });
-  mkdirSync(env.CTX_HOME ?? "", { recursive: true, mode: 0o700 });
-  await syncIndex({ claudeDir: join(root, "claude"), dbPath: resolveIndexPath(env) });
+  env = await buildForkFixtureIndex(root);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 

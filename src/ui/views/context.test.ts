@@ -5,7 +5,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCliProject, takeSnapshot } from "../../../tests/helpers/cli-project.ts";
-import { expectInert, HOSTILE } from "../../../tests/helpers/hostile-html.ts";
+import { expectInert, HOSTILE } from "../../../tests/helpers/hostile-views.ts";
 import { defaultConfig } from "../../config/defaults.ts";
 import { writeAudit } from "../../store/audit/audit-store.ts";
 import { budgetPath } from "../../store/budget/budget-store.ts";
@@ -97,5 +97,43 @@ describe("loadProjectContext", () => {
     const html = await render(data);
     expect(html).toContain("no session &lt;nope&gt;");
     expectInert(html);
+  });
+
+  it("renders a curve, sessions and snapshots whose every text field is hostile as text", async () => {
+    const [a = "", b = "", c = "", d = ""] = HOSTILE;
+    const curve = {
+      points: [1, 2, 3].map((index) => ({ index, at: a, usedTokens: index * 50_000, tier: "ok" as const })),
+      compactions: [{ afterIndex: 2, at: b, trigger: c, preTokens: 100_000, postTokens: 20_000 }],
+      tierMarks: [{ index: 2, tier: "warning" as const, reason: "velocity" as const }],
+      snapshots: [{ index: 3, id: d, trigger: a, at: b }],
+      windowTokens: 200_000,
+      autoCompactTokens: 167_000,
+      model: a,
+      peakTokens: 150_000,
+    };
+    const session = { sessionId: b, startedAt: c, endedAt: null, source: d, transcriptPath: a, transcriptBytes: 1 };
+    const html = await render({
+      projectRoot: c,
+      thresholds: { warning: 20, advisory: 15, yellow: 10, critical: 5 },
+      usage: {
+        ok: true,
+        value: {
+          projectRoot: c,
+          generatedAt: a,
+          weeks: 4,
+          indexBytes: null,
+          session: { sessionId: b, transcriptPath: a, curve },
+          sessions: [{ ...session, replies: 3, peakTokens: 1, compactions: 1, snapshots: 1 }],
+        },
+      },
+      audits: { ok: false, error: d },
+      snapshots: { ok: true, value: [] },
+      checkpoints: { ok: false, error: a },
+      budget: { ok: false, error: b },
+      rules: { ok: false, error: c },
+    });
+    expectInert(html);
+    expect(html.match(/class="point tier-ok"/g)).toHaveLength(3);
+    expect(html).toContain('class="tier-mark tier-warning"');
   });
 });

@@ -1,14 +1,13 @@
 // The index page over a real index (tests/fixtures/forks, tests/fixtures/claude-forks and a project folder whose
 // name is a payload), fork history's counts, and a joined team whose name, remote and last error are hostile: read
 // locally, with no connection to the (unreachable) server and its password nowhere on the page.
-import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildForkFixtureIndex } from "../../../tests/helpers/fork-fixture-index.ts";
 import { expectInert } from "../../../tests/helpers/hostile-views.ts";
 import { defaultConfig } from "../../config/defaults.ts";
-import { resolveIndexPath } from "../../search/paths.ts";
-import { syncIndex } from "../../search/sync/sync-index.ts";
 import { addSharedProject, recordPush } from "../../store/team/team-state.ts";
 import { loadIndexPage } from "./index-data.ts";
 import { IndexView } from "./index-page.tsx";
@@ -21,26 +20,9 @@ let env: NodeJS.ProcessEnv;
 
 beforeAll(async () => {
   root = mkdtempSync(join(tmpdir(), "ctx-ui-index-"));
-  env = { CTX_HOME: join(root, ".ctx"), HOME: root };
-  const projects = join(root, "claude", "projects");
-  const forks = new URL("../../../tests/fixtures/forks/", import.meta.url);
-  mkdirSync(join(projects, "-home-user-work-project"), { recursive: true });
-  copyFileSync(
-    new URL("source.jsonl", forks),
-    join(projects, "-home-user-work-project", "d2e2675e-9085-415a-b095-cefa3b4cb8f2.jsonl"),
-  );
-  copyFileSync(
-    new URL("fork.jsonl", forks),
-    join(projects, "-home-user-work-project", "41bc45fa-0233-4d74-bf70-2109cda90960.jsonl"),
-  );
-  cpSync(new URL("../../../tests/fixtures/claude-forks/projects/", import.meta.url), projects, { recursive: true });
-  mkdirSync(join(projects, HOSTILE_PROJECT));
-  copyFileSync(
-    new URL("fork.jsonl", forks),
-    join(projects, HOSTILE_PROJECT, "7a0c1a52-1111-4222-8333-944455556666.jsonl"),
-  );
-  mkdirSync(env.CTX_HOME ?? "", { recursive: true, mode: 0o700 });
-  await syncIndex({ claudeDir: join(root, "claude"), dbPath: resolveIndexPath(env) });
+  env = await buildForkFixtureIndex(root, [
+    { folder: HOSTILE_PROJECT, sessionId: "7a0c1a52-1111-4222-8333-944455556666" },
+  ]);
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 
