@@ -23,7 +23,9 @@ export async function loadIndexPage(
   config: Config,
 ): Promise<IndexPageData> {
   const [stats, forks, team] = await Promise.all([
-    part(async () => readIndexStatsReport(resolveIndexPath(env), env)),
+    // The integrity check reads the whole file (about a second on 10,000 sessions): `ctx stats` runs it, the page
+    // does not wait for it.
+    part(async () => readIndexStatsReport(resolveIndexPath(env), env, { checkIntegrity: false })),
     part(async () => (await loadForkHistory({ env, projectRoot })).stats),
     part(() => readLocalTeamStatus(config.team, env)),
   ]);

@@ -32,7 +32,7 @@ describe("loadIndexPage", () => {
   it("shows ctx stats' figures, every project and month, and the fork counts", async () => {
     const data = await loadIndexPage(env, root, defaultConfig());
     if (!data.stats.ok || !data.forks.ok || !data.team.ok) throw new Error("a part failed");
-    expect(data.stats.value).toMatchObject({ exists: true, sessions: 6, projects: 3, integrity: "ok" });
+    expect(data.stats.value).toMatchObject({ exists: true, sessions: 6, projects: 3, integrity: "not checked" });
     expect(data.forks.value.verdicts["paid-off"]).toBeGreaterThanOrEqual(1);
     expect(data.team.value.joined).toBe(false);
     const html = await render(data);
@@ -40,6 +40,7 @@ describe("loadIndexPage", () => {
     expect(html).toContain("<dt>sessions</dt><dd>6</dd>");
     expect(html).toContain("-home-&lt;img src=x onerror=alert(1)&gt;-&quot;app&#39;");
     expect(html).toContain("search success rate");
+    expect(html).toContain("ctx stats checks the file&#39;s integrity");
     expect(html).toContain("Not joined to a team");
   });
 

@@ -4,6 +4,7 @@
 import type { IndexStatsReport } from "../../core/search/index-stats-schema.ts";
 import { indexSummaryRows } from "../../core/search/index-stats-text.ts";
 import { forkStatsRows } from "../../search/fork-history-text.ts";
+import { INTEGRITY_NOT_CHECKED } from "../../search/index-stats.ts";
 import type { TeamStatus } from "../../team/status.ts";
 import type { IndexPageData } from "./index-data.ts";
 import { PartOf } from "./part.tsx";
@@ -40,7 +41,11 @@ function StatsPart({ stats }: { stats: IndexStatsReport }) {
   if (!stats.exists) return <p class="view-empty">No session index yet ({stats.path}): run ctx index to build it.</p>;
   return (
     <>
-      {stats.integrity === "ok" ? null : (
+      {stats.integrity === "ok" ? null : stats.integrity === INTEGRITY_NOT_CHECKED ? (
+        <p class="view-meta">
+          ctx stats checks the file's integrity (it reads the whole file); this page does not wait for it.
+        </p>
+      ) : (
         <p class="view-error">
           The index is damaged ({stats.integrity}): ctx reindex moves it aside and builds it again.
         </p>
