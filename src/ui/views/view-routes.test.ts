@@ -24,7 +24,8 @@ beforeAll(async () => {
     projectRoot,
     config: defaultConfig,
     // A frame like the server's: the title as text, the view inside.
-    render: (c, title, body) => c.html(`<main><h1>${title.replace(/[<>&"']/g, "")}</h1>${String(body)}</main>`),
+    render: (c, page, body) =>
+      c.html(`<main data-nav="${page.nav}"><h1>${page.title.replace(/[<>&"']/g, "")}</h1>${String(body)}</main>`),
   });
 });
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -37,14 +38,15 @@ describe("registerViewRoutes", () => {
     const html = await response.text();
     expect(html).toContain(`href="/session/${E2E_ORIGINAL}"`);
     expect(html.match(/class="chain-node /g)).toHaveLength(3);
-    expectInert(html.replace(/^<main>|<\/main>$/g, ""));
+    expect(html).toMatch(/^<main data-nav="chains"><h1>Chains<\/h1>/);
+    expectInert(html.replace(/^<main data-nav="chains">|<\/main>$/g, ""));
   });
 
   it("serves the context page (no session seen here yet) and the index page", async () => {
     const context = await app.request("/context");
     expect(context.status).toBe(200);
     expect(await context.text()).toContain("No sessions seen in this project");
-    const index = await app.request("/index-stats");
+    const index = await app.request("/index");
     expect(index.status).toBe(200);
     expect(await index.text()).toContain("<dt>sessions</dt><dd>5</dd>");
   });

@@ -1,5 +1,5 @@
 // The three pages as Hono routes, for the ui server to mount after its own middleware (token, Host, CSP):
-// `GET /chains?project=…`, `GET /context?session=…`, `GET /index-stats`. Each loads its data from the functions the CLI
+// `GET /chains?project=…`, `GET /context?session=…`, `GET /index` (the header's links, ui/views/layout.tsx NAV). Each loads its data from the functions the CLI
 // uses (./chains-data.ts, ./context-data.ts, ./index-data.ts) and hands the view to the server's own page frame.
 import type { Context, Hono } from "hono";
 import type { Child } from "hono/jsx";
@@ -20,8 +20,12 @@ export interface ViewRouteDeps {
   /** Read per request, so a config change shows on the next load. */
   config: () => Config;
   now?: () => Date;
-  /** The server's page frame (head, stylesheet links, navigation) around a view. */
-  render: (c: Context, title: string, body: Child) => Response | Promise<Response>;
+  /** The server's page frame (head, stylesheet links, navigation with `nav` marked current) around a view. */
+  render: (
+    c: Context,
+    page: { title: string; nav: "chains" | "context" | "index" },
+    body: Child,
+  ) => Response | Promise<Response>;
 }
 
 export function registerViewRoutes(app: Hono, deps: ViewRouteDeps): void {
@@ -29,7 +33,7 @@ export function registerViewRoutes(app: Hono, deps: ViewRouteDeps): void {
     const project = queryValue(c, "project");
     if (project === null) return tooLong(c);
     const data = await loadChains(deps.env, deps.projectRoot, project ?? "this");
-    return deps.render(c, "Chains", <ChainsView data={data} />);
+    return deps.render(c, { title: "Chains", nav: "chains" }, <ChainsView data={data} />);
   });
   app.get("/context", async (c) => {
     const session = queryValue(c, "session");
@@ -39,11 +43,11 @@ export function registerViewRoutes(app: Hono, deps: ViewRouteDeps): void {
       now: deps.now?.() ?? new Date(),
       ...(session === undefined ? {} : { sessionId: session }),
     });
-    return deps.render(c, "This project's context", <ContextView data={data} />);
+    return deps.render(c, { title: "This project's context", nav: "context" }, <ContextView data={data} />);
   });
-  app.get("/index-stats", async (c) => {
+  app.get("/index", async (c) => {
     const data = await loadIndexPage(deps.env, deps.projectRoot, deps.config());
-    return deps.render(c, "Index and team", <IndexView data={data} />);
+    return deps.render(c, { title: "Index and team", nav: "index" }, <IndexView data={data} />);
   });
 }
 
