@@ -4,7 +4,7 @@
 // no two nodes can overlap (a subtree owns a contiguous run of rows). A general DAG layout (dagre, elkjs) would add
 // crossing minimisation this graph never needs. Deterministic: children in creation order, then by id. Pure.
 
-export const NODE_WIDTH = 220;
+export const NODE_WIDTH = 240;
 export const NODE_HEIGHT = 46;
 export const GAP_X = 48;
 export const GAP_Y = 14;

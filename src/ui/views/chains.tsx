@@ -61,7 +61,8 @@ export function ChainsView({ data }: { data: ChainsData }) {
 
 function ChainNode({ session, x, y }: { session: ChainSession; x: number; y: number }) {
   const kind = session.parentId === null ? "original" : `fork, ${session.verdict ?? "outcome not read"}`;
-  const detail = `${shortDate(session.createdAt)} · ${session.messageCount} msg${session.compactions > 0 ? ` · ${session.compactions}× compacted` : ""}`;
+  // The day only: the whole time is in the session's page, and the line must fit the node (NODE_WIDTH).
+  const detail = `${shortDate(session.createdAt).slice(0, 10)} · ${session.messageCount} msg${session.compactions > 0 ? ` · ${session.compactions}× compacted` : ""}`;
   return (
     <a
       href={sessionHref(session.id)}

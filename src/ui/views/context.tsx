@@ -128,8 +128,8 @@ function SnapshotsPart({ snapshots }: { snapshots: SnapshotEntry[] }) {
             <tr>
               <td>
                 <code>{snapshot.id}</code>
-                {snapshot.pinned ? <span class="badge">pinned</span> : null}
-                {snapshot.name === undefined ? null : <span class="snapshot-name">{snapshot.name}</span>}
+                {snapshot.pinned ? <span class="badge snapshot-pinned">pinned</span> : null}
+                {snapshot.name === undefined ? null : <span class="snapshot-name"> {snapshot.name}</span>}
               </td>
               <td>{shortDate(snapshot.createdAt)}</td>
               <td>{snapshot.trigger}</td>
