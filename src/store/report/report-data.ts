@@ -4,11 +4,12 @@
 import { readFile, stat } from "node:fs/promises";
 import type { Config } from "../../config/schema.ts";
 import { autoCompactSettingsFromEnv, autoCompactThreshold, inferWindowTokens } from "../../core/guard/tokens.ts";
-import { buildContextCurve } from "../../core/report/context-curve.ts";
+import { buildContextCurve, type ContextCurve } from "../../core/report/context-curve.ts";
 import type { ReportData, ReportSessionRow } from "../../core/report/report-html.ts";
 import { CtxError } from "../../errors.ts";
 import { readSessionsSeen } from "../sessions/seen.ts";
 import { listSnapshots } from "../snapshots/snapshots.ts";
+import { type CachedReportRow, readReportRowCache, reportRowKey, writeReportRowCache } from "./report-rows-cache.ts";
 
 export interface ReportOptions {
   projectRoot: string;
@@ -19,14 +20,16 @@ export interface ReportOptions {
   sessionId?: string;
   weeks: number;
   indexPath: string;
+  /**
+   * Keep each row's reading in `<ctx home>/cache/report-rows.json` and read only the transcripts that changed (the
+   * ui's context page, loaded again and again); the drawn session's transcript is read either way.
+   */
+  cacheRows?: boolean;
 }
 
-async function readTranscriptLines(path: string | null): Promise<{ lines: string[]; bytes: number } | null> {
-  if (path === null) return null;
-  const info = await stat(path).catch(() => null);
-  if (info === null || !info.isFile()) return null;
-  const text = await readFile(path, "utf8");
-  return { lines: text.split("\n"), bytes: info.size };
+async function readTranscriptLines(path: string): Promise<string[] | null> {
+  const text = await readFile(path, "utf8").catch(() => null);
+  return text === null ? null : text.split("\n");
 }
 
 export async function collectReportData(options: ReportOptions): Promise<ReportData> {
@@ -58,28 +61,47 @@ export async function collectReportData(options: ReportOptions): Promise<ReportD
     });
 
   const chosen = options.sessionId === undefined ? undefined : pickSession(seen, options.sessionId);
+  const cache = options.cacheRows === true ? await readReportRowCache(env) : null;
+  const kept = new Map<string, CachedReportRow>();
   const rows: ReportSessionRow[] = [];
   let drawn: ReportData["session"] = null;
   for (const record of chosen !== undefined && !recent.includes(chosen) ? [chosen, ...recent] : recent) {
-    const transcript = await readTranscriptLines(record.transcriptPath);
-    const curve = transcript === null ? null : curveOf(record.sessionId, transcript.lines);
+    const path = record.transcriptPath;
+    const info = path === null ? null : await stat(path).catch(() => null);
+    const file = path !== null && info?.isFile() ? { path, size: info.size, mtimeMs: info.mtimeMs } : null;
+    const key = file === null ? null : reportRowKey(file.path, file.size, file.mtimeMs);
+    let reading = key === null ? null : (cache?.get(key) ?? null);
+    // Read when there is no reading yet, or when this may be the session drawn (its curve is never cached).
+    const mayDraw =
+      chosen === undefined ? drawn === null && (reading === null || reading.replies > 0) : record === chosen;
+    let curve: ContextCurve | null = null;
+    if (file !== null && (reading === null || mayDraw)) {
+      const lines = await readTranscriptLines(file.path);
+      curve = lines === null ? null : curveOf(record.sessionId, lines);
+      if (curve !== null) {
+        reading = { replies: curve.points.length, peakTokens: curve.peakTokens, compactions: curve.compactions.length };
+      }
+    }
+    if (key !== null && reading !== null) kept.set(key, reading);
     rows.push({
       sessionId: record.sessionId,
       startedAt: record.startedAt,
       endedAt: record.endedAt,
       source: record.source,
       transcriptPath: record.transcriptPath,
-      transcriptBytes: transcript?.bytes ?? null,
-      replies: curve?.points.length ?? 0,
-      peakTokens: curve?.peakTokens ?? 0,
-      compactions: curve?.compactions.length ?? 0,
+      transcriptBytes: file === null || reading === null ? null : file.size,
+      replies: reading?.replies ?? 0,
+      peakTokens: reading?.peakTokens ?? 0,
+      compactions: reading?.compactions ?? 0,
       snapshots: snapshots.filter((s) => s.sessionId === record.sessionId).length,
     });
     const wanted = chosen === undefined ? drawn === null && (curve?.points.length ?? 0) > 0 : record === chosen;
-    if (wanted && curve !== null && record.transcriptPath !== null) {
-      drawn = { sessionId: record.sessionId, transcriptPath: record.transcriptPath, curve };
+    if (wanted && curve !== null && file !== null) {
+      drawn = { sessionId: record.sessionId, transcriptPath: file.path, curve };
     }
   }
+  // The cache is a saving, never a failure: a folder that cannot be written leaves the page as it was.
+  if (cache !== null) await writeReportRowCache(env, kept).catch(() => undefined);
   if (chosen !== undefined && drawn === null) {
     throw new CtxError("NOT_FOUND", `the transcript of session ${chosen.sessionId} cannot be read`, {
       hint: `it was ${chosen.transcriptPath ?? "never recorded"}; Claude Code may have cleaned it up`,

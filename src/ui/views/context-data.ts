@@ -53,6 +53,8 @@ export async function loadProjectContext(
         now,
         weeks: request.weeks ?? 4,
         indexPath: resolveIndexPath(env),
+        // A page is loaded again and again: rows of unchanged transcripts come from the cache.
+        cacheRows: true,
         ...(request.sessionId === undefined ? {} : { sessionId: request.sessionId }),
       }),
     ),

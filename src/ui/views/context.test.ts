@@ -1,7 +1,7 @@
 // The context page on a real project: a session recorded as SessionStart records it, a real 3 MB Claude Code
 // transcript with compactions (tests/fixtures/claude), a snapshot, an audit, the budget and CLAUDE.md rules, with
 // hostile text in every place a person or a transcript writes; and a damaged budget file that costs only its part.
-import { readFileSync, writeFileSync } from "node:fs";
+import { appendFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createCliProject, takeSnapshot } from "../../../tests/helpers/cli-project.ts";
@@ -10,6 +10,7 @@ import { defaultConfig } from "../../config/defaults.ts";
 import { writeAudit } from "../../store/audit/audit-store.ts";
 import { budgetPath } from "../../store/budget/budget-store.ts";
 import { addToBudget } from "../../store/budget/operations.ts";
+import { readReportRowCache, reportRowCachePath, writeReportRowCache } from "../../store/report/report-rows-cache.ts";
 import { ContextView } from "./context.tsx";
 import { loadProjectContext } from "./context-data.ts";
 
@@ -135,5 +136,32 @@ describe("loadProjectContext", () => {
     expectInert(html);
     expect(html.match(/class="point tier-ok"/g)).toHaveLength(3);
     expect(html).toContain('class="tier-mark tier-warning"');
+  });
+
+  it("takes the rows of unchanged transcripts from the cache, and reads a changed or uncached one again", async () => {
+    const { project, env, config } = await hostileProject();
+    const load = () => loadProjectContext(env, project.root, { config, now: new Date(), sessionId: COMPACTED });
+    const rowOf = async (id: string) => {
+      const data = await load();
+      if (!data.usage.ok) throw new Error(data.usage.error);
+      return data.usage.value.sessions.find((row) => row.sessionId === id);
+    };
+    expect(await rowOf(project.sessionId)).toMatchObject({ replies: 3, compactions: 0 });
+    const cached = await readReportRowCache(env);
+    expect(cached.size).toBe(2);
+    // A reading only the cache could give: the row shows it while its transcript is unchanged.
+    await writeReportRowCache(
+      env,
+      new Map([...cached].map(([key]) => [key, { replies: 777, peakTokens: 1, compactions: 9 }])),
+    );
+    expect(await rowOf(project.sessionId)).toMatchObject({ replies: 777, compactions: 9 });
+    // The drawn session is read whatever the cache says.
+    const data = await load();
+    expect(data.usage.ok && data.usage.value.session?.curve.points.length).toBeGreaterThan(100);
+    appendFileSync(project.transcript, "\n");
+    expect(await rowOf(project.sessionId)).toMatchObject({ replies: 3, compactions: 0 });
+    // A damaged cache is an empty one.
+    writeFileSync(reportRowCachePath(env), "{not json");
+    expect(await rowOf(project.sessionId)).toMatchObject({ replies: 3 });
   });
 });
