@@ -88,9 +88,10 @@ module.exports = {
     {
       name: "ui-below-team",
       severity: "error",
-      comment: "The page searches the team through fork detection's port (built by the CLI), never src/team itself.",
+      comment:
+        "The page searches the team through fork detection's port (built by the CLI), never src/team itself; the Index page reads only the team's local status (team/status.ts readLocalTeamStatus: the outbox and last push, no connection, no PostgreSQL client).",
       from: { path: "^src/ui/", pathNot: TEST_FILES },
-      to: { path: "^src/(team|bridge|summaries|setup)/" },
+      to: { path: "^src/(team|bridge|summaries|setup)/", pathNot: "^src/team/(status|writable-schemas)\\.ts$" },
     },
     {
       name: "session-index-database-inside",

@@ -14,6 +14,7 @@ import { defaultAssetsDir, loadUiAssets } from "./assets.ts";
 import type { UiPorts } from "./ports.ts";
 import { createSearchCollector } from "./search-collect.ts";
 import { newSecret } from "./security.ts";
+import { registerViewRoutes } from "./views/view-routes.tsx";
 
 export interface UiServiceOptions {
   config: Config;
@@ -46,6 +47,14 @@ export async function startUi(options: UiServiceOptions): Promise<RunningUi> {
     ports: uiPorts(options, collector),
     assets: loadUiAssets(options.assetsDir ?? defaultAssetsDir()),
     warn: options.warn,
+    // The Chains, Context and Index pages, behind the same doors and in the same frame.
+    mount: (app, render) =>
+      registerViewRoutes(app, {
+        env: options.env,
+        projectRoot: options.projectRoot,
+        config: () => options.config,
+        render,
+      }),
   });
   const listener = await listenHttp(app, {
     port: options.port ?? 0,

@@ -88,6 +88,9 @@ describe("the layer rules", () => {
         'import type { D } from "../search/session-index/database.ts";\nexport const read = (d: D) => d;\n',
       "src/search/sync/raw.ts": 'import { DatabaseSync } from "node:sqlite";\nexport const raw = DatabaseSync;\n',
       "src/setup/doctor.ts": 'import { fts5 } from "../search/session-index/node-sqlite.ts";\nexport const d = fts5;\n',
+      // the ui page importing the team's fetch (it searches the team through the port), and a service importing the ui
+      "src/ui/pages.tsx": 'import { t } from "../team/search-fetch.ts";\nexport const up = t;\n',
+      "src/bridge/page.ts": 'import { up } from "../ui/pages.tsx";\nexport const bp = up;\n',
       "src/mcp/server.ts": "export const m = 1;\n",
       "src/hooks/serve.ts":
         'import { m } from "../mcp/server.ts";\nimport { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";\nexport const v = [m, McpServer];\n',
@@ -108,6 +111,8 @@ describe("the layer rules", () => {
         "session-index-database-inside",
         "shells-apart",
         "store-below-services",
+        "ui-apart",
+        "ui-below-team",
       ].sort(),
     );
     expect(violations).toContainEqual(

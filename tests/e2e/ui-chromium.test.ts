@@ -4,13 +4,14 @@
 // star form stars it. No console message and no CSP refusal on any page; at 1280 and 480 px no page scrolls sideways
 // and no two results or header links overlap. Screenshots are kept in test-artifacts/ to look at (ui-*.png).
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CHROMIUM, type ChromiumPage, openChromiumPage } from "../helpers/chromium-cdp.ts";
 import { layOutClaudeDir } from "../helpers/claude-projects.ts";
+import { FORK, FORK_SOURCE } from "../helpers/fork-fixture-index.ts";
 import { missingTool } from "../helpers/required-tool.ts";
 import { assertBuilt, CTX_BIN, runCtx } from "./ctx-process.ts";
 
@@ -28,6 +29,15 @@ beforeAll(async () => {
   assertBuilt();
   base = mkdtempSync(join(tmpdir(), "ctx-ui-chromium-"));
   const env = { HOME: base, CTX_HOME: join(base, "ctx-home"), CLAUDE_CONFIG_DIR: layOutClaudeDir(base) };
+  // A source and a fork of it that paid off, as Claude Code 2.1.330 made them: the Chains page draws them.
+  const work = join(env.CLAUDE_CONFIG_DIR, "projects", "-home-user-work-project");
+  mkdirSync(work, { recursive: true });
+  const forks = new URL("../fixtures/forks/", import.meta.url);
+  copyFileSync(new URL("source.jsonl", forks), join(work, `${FORK_SOURCE}.jsonl`));
+  copyFileSync(new URL("fork.jsonl", forks), join(work, `${FORK}.jsonl`));
+  cpSync(new URL("../fixtures/claude-forks/projects/", import.meta.url), join(env.CLAUDE_CONFIG_DIR, "projects"), {
+    recursive: true,
+  });
   const index = await runCtx(["index"], { cwd: base, env });
   expect(index.code, index.stderr).toBe(0);
   ui = spawn(process.execPath, [CTX_BIN, "ui", "--json"], { cwd: base, env: { ...process.env, ...env } });
@@ -143,4 +153,50 @@ describe.skipIf(chromiumMissing !== null)("ctx ui in headless Chromium", () => {
 
     expect(current.messages).toEqual([]);
   });
+
+  it("opens a chain's node, then shows the Context and Index pages, at 1280 and 480 px without sideways scrolling", async () => {
+    const current = page as ChromiumPage;
+    const origin = new URL(url).origin;
+    await load(current, `${origin}/chains?project=work-project`);
+    await current.waitFor("document.querySelectorAll('.chains-graph a').length >= 2");
+    await pageLayout(current, "chains");
+    // Click the fork's node as a person would: a mouse press and release at its centre.
+    const at = await current.evaluate<{ x: number; y: number }>(`(() => {
+      const node = [...document.querySelectorAll('.chains-graph a')].find((a) => a.getAttribute('href').includes('${FORK}'));
+      node.scrollIntoView();
+      const box = node.getBoundingClientRect();
+      return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
+    })()`);
+    for (const type of ["mousePressed", "mouseReleased"]) {
+      await current.send("Input.dispatchMouseEvent", { type, x: at.x, y: at.y, button: "left", clickCount: 1 });
+    }
+    await current.waitFor(`location.pathname === '/session/${FORK}' && document.querySelector('h1')`);
+
+    await load(current, `${origin}/context`);
+    await pageLayout(current, "context");
+    await load(current, `${origin}/index`);
+    expect(await current.evaluate("document.querySelector('main').textContent")).toContain("Index and team");
+    await pageLayout(current, "index");
+    expect(current.messages).toEqual([]);
+  });
 });
+
+/** A page at 1280 and 480 px: nothing scrolls sideways (a wide graph or table scrolls in its own box); screenshots. */
+async function pageLayout(current: ChromiumPage, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  for (const width of [1280, 480]) {
+    await current.send("Emulation.setDeviceMetricsOverride", {
+      width,
+      height: 900,
+      deviceScaleFactor: 1,
+      mobile: false,
+    });
+    const layout = await current.evaluate<{ scrollWidth: number; innerWidth: number }>(
+      "({ scrollWidth: document.documentElement.scrollWidth, innerWidth })",
+    );
+    expect(layout.scrollWidth, `${name} at ${width}`).toBeLessThanOrEqual(layout.innerWidth);
+    const shot = await current.send<{ data: string }>("Page.captureScreenshot", { format: "png" });
+    writeFileSync(join(ARTIFACTS, `ui-${name}-${width}.png`), Buffer.from(shot.data, "base64"));
+  }
+  await current.send("Emulation.clearDeviceMetricsOverride");
+}

@@ -24,7 +24,4 @@ export function kTokens(n: number): string {
   return n >= 1_000_000 ? `${(n / 1_000_000).toFixed(2)}M` : `${Math.round(n / 1000)}K`;
 }
 
-/** The page's link to a session: its own route, the id percent-encoded (no id can make it point elsewhere). */
-export function sessionHref(id: string): string {
-  return `/session/${encodeURIComponent(id)}`;
-}
+export { sessionHref } from "./links.ts";
