@@ -1,10 +1,12 @@
 // The context page's parts that show the person's and the summary's own words: what each compaction audit found
 // (store/audit), the budget's items (store/budget) and the CLAUDE.md rules (store/rules). All of it is text from
 // transcripts and files: rendered as text by Hono JSX, never as markup.
+
 import { countFates } from "../../core/audit/compaction-audit.ts";
 import type { AuditItem, CompactionAudit } from "../../core/audit/compaction-audit-schema.ts";
 import type { Cascade } from "../../core/rules/claude-md.ts";
 import type { BudgetListing } from "../../store/budget/operations.ts";
+import { TableHead } from "./table-head.tsx";
 import { clipLine, sessionHref, shortDate } from "./text.ts";
 
 /** Characters of an item, a rule or a budget entry shown (the page is an overview; the CLI shows them whole). */
@@ -55,23 +57,15 @@ export function BudgetPart({ items, compartments }: BudgetListing) {
     <>
       <div class="table-wrap">
         <table class="view-table budget">
-          <thead>
-            <tr>
-              <th scope="col">compartment</th>
-              <th scope="col" class="num">
-                items
-              </th>
-              <th scope="col" class="num">
-                pinned
-              </th>
-              <th scope="col" class="num">
-                tokens
-              </th>
-              <th scope="col" class="num">
-                cap
-              </th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              "compartment",
+              { numeric: "items" },
+              { numeric: "pinned" },
+              { numeric: "tokens" },
+              { numeric: "cap" },
+            ]}
+          />
           <tbody>
             {compartments.map((usage) => (
               <tr class={usage.tokens > usage.cap ? "over-cap" : undefined}>

@@ -1,6 +1,7 @@
 // The context page (docs/ui.md "This project's context"): the usage chart and the sessions of the last weeks, the
 // compaction audits, snapshots and checkpoints, the budget and the rules (./context-parts.tsx), each from
 // ./context-data.ts. A part that could not be read says why in its own place. Hono JSX escapes every value.
+
 import type { ReportData } from "../../core/report/report-html.ts";
 import { formatBytes } from "../../core/search/index-stats-text.ts";
 import type { CheckpointEntry } from "../../store/snapshots/checkpoints.ts";
@@ -8,6 +9,7 @@ import type { SnapshotEntry } from "../../store/snapshots/snapshots.ts";
 import type { ContextData } from "./context-data.ts";
 import { AuditsPart, BudgetPart, RulesPart } from "./context-parts.tsx";
 import { PartOf } from "./part.tsx";
+import { TableHead } from "./table-head.tsx";
 import { kTokens, sessionHref, shortDate } from "./text.ts";
 import { UsageChart } from "./usage-chart.tsx";
 
@@ -64,27 +66,17 @@ function UsagePart({ report, data }: { report: ReportData; data: ContextData }) 
       ) : (
         <div class="table-wrap">
           <table class="view-table">
-            <thead>
-              <tr>
-                <th scope="col">session</th>
-                <th scope="col">started</th>
-                <th scope="col" class="num">
-                  transcript
-                </th>
-                <th scope="col" class="num">
-                  replies
-                </th>
-                <th scope="col" class="num">
-                  peak
-                </th>
-                <th scope="col" class="num">
-                  compactions
-                </th>
-                <th scope="col" class="num">
-                  snapshots
-                </th>
-              </tr>
-            </thead>
+            <TableHead
+              columns={[
+                "session",
+                "started",
+                { numeric: "transcript" },
+                { numeric: "replies" },
+                { numeric: "peak" },
+                { numeric: "compactions" },
+                { numeric: "snapshots" },
+              ]}
+            />
             <tbody>
               {report.sessions.map((row) => (
                 <tr class={drawn?.sessionId === row.sessionId ? "drawn" : undefined}>
@@ -112,17 +104,7 @@ function SnapshotsPart({ snapshots }: { snapshots: SnapshotEntry[] }) {
   return (
     <div class="table-wrap">
       <table class="view-table snapshots">
-        <thead>
-          <tr>
-            <th scope="col">snapshot</th>
-            <th scope="col">taken</th>
-            <th scope="col">why</th>
-            <th scope="col">session</th>
-            <th scope="col" class="num">
-              size
-            </th>
-          </tr>
-        </thead>
+        <TableHead columns={["snapshot", "taken", "why", "session", { numeric: "size" }]} />
         <tbody>
           {snapshots.map((snapshot) => (
             <tr>

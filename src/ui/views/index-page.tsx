@@ -1,6 +1,7 @@
 // The index page (docs/ui.md "Index and team"): `ctx stats` as a page, its figures from the same rows the CLI
 // prints (core/search/index-stats-text.ts, search/fork-history-text.ts), the projects and months as tables, and the
 // team as this machine knows it. Project names, paths and the team's errors are text: Hono JSX escapes them.
+
 import type { IndexStatsReport } from "../../core/search/index-stats-schema.ts";
 import { indexSummaryRows } from "../../core/search/index-stats-text.ts";
 import { forkStatsRows } from "../../search/fork-history-text.ts";
@@ -8,6 +9,7 @@ import { INTEGRITY_NOT_CHECKED } from "../../search/index-stats.ts";
 import type { TeamStatus } from "../../team/status.ts";
 import type { IndexPageData } from "./index-data.ts";
 import { PartOf } from "./part.tsx";
+import { TableHead } from "./table-head.tsx";
 import { sessionHref, shortDate } from "./text.ts";
 
 export function IndexView({ data }: { data: IndexPageData }) {
@@ -54,15 +56,7 @@ function StatsPart({ stats }: { stats: IndexStatsReport }) {
       <div class="table-wrap">
         <table class="view-table by-project">
           <caption>Sessions by project</caption>
-          <thead>
-            <tr>
-              <th scope="col">project</th>
-              <th scope="col" class="num">
-                sessions
-              </th>
-              <th scope="col">last active</th>
-            </tr>
-          </thead>
+          <TableHead columns={["project", { numeric: "sessions" }, "last active"]} />
           <tbody>
             {stats.byProject.map((entry) => (
               <tr>
@@ -79,14 +73,7 @@ function StatsPart({ stats }: { stats: IndexStatsReport }) {
       <div class="table-wrap">
         <table class="view-table by-month">
           <caption>Sessions by month (UTC, of the first message)</caption>
-          <thead>
-            <tr>
-              <th scope="col">month</th>
-              <th scope="col" class="num">
-                sessions
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={["month", { numeric: "sessions" }]} />
           <tbody>
             {[...stats.byMonth].reverse().map((entry) => (
               <tr>
