@@ -21,9 +21,12 @@ let counter = 0;
 const nextTime = () => new Date(Date.UTC(2026, 10, 22, 10, 0, counter++)).toISOString();
 
 export function userPrompt(ctx: LineContext, text: string): string {
-  const uuid = `u-${counter}`;
+  return userLine(ctx, `u-${counter}`, text, nextTime());
+}
+
+function userLine(ctx: LineContext, uuid: string, text: string, timestamp: string): string {
   return JSON.stringify({
-    ...envelope(ctx.sessionId, ctx.cwd, uuid, nextTime()),
+    ...envelope(ctx.sessionId, ctx.cwd, uuid, timestamp),
     type: "user",
     message: { role: "user", content: text },
   });
@@ -36,9 +39,10 @@ function assistantLine(
   content: unknown[],
   stopReason: string,
   usage: object,
+  timestamp = nextTime(),
 ): string {
   return JSON.stringify({
-    ...envelope(ctx.sessionId, ctx.cwd, uuid, nextTime()),
+    ...envelope(ctx.sessionId, ctx.cwd, uuid, timestamp),
     type: "assistant",
     requestId: `req_${id}`,
     message: {
@@ -123,26 +127,11 @@ export function compactSummary(ctx: LineContext, text: string): string {
  * tests of time words need sessions active on chosen days.
  */
 export function timedExchange(ctx: LineContext, at: Date, prompt: string, reply: string): string {
-  const line = (uuid: string, offsetMs: number, body: object) =>
-    JSON.stringify({
-      ...envelope(ctx.sessionId, ctx.cwd, uuid, new Date(at.getTime() + offsetMs).toISOString()),
-      ...body,
-    });
   const id = ctx.sessionId;
+  const usage = { input_tokens: 10, output_tokens: 10 };
+  const replyAt = new Date(at.getTime() + 60_000).toISOString();
   return `${[
-    line(`${id}-u`, 0, { type: "user", message: { role: "user", content: prompt } }),
-    line(`${id}-a`, 60_000, {
-      type: "assistant",
-      requestId: `req_${id}`,
-      message: {
-        model: "claude-opus-4-6",
-        id: `msg_${id}`,
-        type: "message",
-        role: "assistant",
-        content: [{ type: "text", text: reply }],
-        stop_reason: "end_turn",
-        usage: { input_tokens: 10, output_tokens: 10 },
-      },
-    }),
+    userLine(ctx, `${id}-u`, prompt, at.toISOString()),
+    assistantLine(ctx, `${id}-a`, id, [{ type: "text", text: reply }], "end_turn", usage, replyAt),
   ].join("\n")}\n`;
 }
