@@ -1,10 +1,12 @@
-// A full garbage collection after each search the page's server answers, once the answer is on its way. Each search
-// prepares SQLite statements (search/session-index/) whose native memory is freed only when V8 collects their small
-// JavaScript handles, and V8, which does not weigh that memory, lets them pile up: a server answering search after
-// search as the person types grew to 306 MB of RSS after 300 searches of the 10,000-session bench corpus; collecting
-// every 25 searches still left 243 MB, after each one 117 MB (bench/run.ts ui measures the server's RSS and the
-// search's p95 with it). A one-off `ctx search` exits first and never pays this. Searches that come while one
-// collection waits share it.
+// A full garbage collection after each search the page's server answers, once the answer is on its way. A search
+// leaves native memory behind that only a collection frees, and V8 does not collect for it soon enough: a server
+// answering search after search as the person types grew to 306 MB of RSS after 300 searches of the 10,000-session
+// bench corpus; collecting every 25 searches still left 243 MB, after each one 117 MB (bench/run.ts ui measures the
+// server's RSS and the search's p95 with it). What the memory is, is not settled: caching every prepared statement
+// by its SQL left the growth as it was (300 in-process searches: 116 → 193 MB either way, 113 MB with a collection
+// every 10); each chunk's text inflated through a zlib handle of its own is the next suspect. Mending it where the
+// memory is made would spare `ctx serve` too. A one-off `ctx search` exits first and never pays this. Searches that
+// come while one collection waits share it.
 
 export interface SearchCollector {
   /** Called after each search: a collection follows once the current work is done. */
