@@ -6,8 +6,8 @@
 // The synthetic corpus carries about 10x the text per message of real transcripts, so the index size per 1,000
 // messages is also measured on real-shaped ones (`realShaped`): the repo's real Claude Code fixture transcripts,
 // and the LoCoMo chat sessions laid out as transcripts (when /work/shared/eval is there).
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -20,13 +20,12 @@ import { syncIndex } from "../src/search/sync/sync-index.ts";
 import { layOutClaudeDir } from "../tests/helpers/claude-projects.ts";
 import { PROCESS_BUDGET_RATIOS, ratioToNode } from "./budgets.ts";
 import { findLocomoDir } from "./locomo-data.ts";
-import { summarize } from "./process-timing.ts";
+import { percentiles, runMeasured, summarize } from "./process-timing.ts";
 import { createRng, sentence, zipfIndex } from "./synthetic-text.ts";
 import { corpusVocabulary, ensureSyntheticCorpus } from "./synthetic-transcripts.ts";
 
 const here = fileURLToPath(new URL(".", import.meta.url));
 const ctxBin = join(here, "..", "dist", "ctx.js");
-const preload = join(here, "max-rss-preload.mjs");
 
 const BUDGETS = {
   indexingMessagesPerSecond: ">= 2000",
@@ -79,32 +78,6 @@ async function bundleColdSearch(): Promise<string> {
   return join(outDir, "cold-search.js");
 }
 
-interface ChildResult {
-  wallMs: number;
-  maxRssKiB: number;
-  userCpuUs: number;
-  systemCpuUs: number;
-  stdout: string;
-}
-
-async function runMeasured(args: string[], env: NodeJS.ProcessEnv, script = ctxBin): Promise<ChildResult> {
-  const rssFile = join(env.CTX_HOME ?? tmpdir(), `rss-${process.hrtime.bigint()}.json`);
-  const started = performance.now();
-  const child = spawn(process.execPath, ["--import", preload, script, ...args], {
-    env: { ...env, CTX_BENCH_RSS_FILE: rssFile },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stdout = "";
-  let stderr = "";
-  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
-  child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4_000)));
-  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
-  const wallMs = performance.now() - started;
-  if (code !== 0) throw new Error(`ctx ${args.join(" ")} exited ${code}: ${stderr}`);
-  const usage = JSON.parse(readFileSync(rssFile, "utf8")) as Omit<ChildResult, "wallMs" | "stdout">;
-  return { wallMs, stdout, ...usage };
-}
-
 /** Bytes of the index file (its WAL checkpointed) and what it holds. */
 function indexFootprint(dbPath: string) {
   const index = openSessionIndex(dbPath);
@@ -144,13 +117,6 @@ async function realShapedSizes(home: string) {
     };
   }
   return sizes;
-}
-
-function percentiles(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
-  const round = (n: number) => Math.round(n * 10) / 10;
-  return { runs: sorted.length, p50Ms: round(at(0.5)), p95Ms: round(at(0.95)), maxMs: round(at(1)) };
 }
 
 export async function run(): Promise<Record<string, unknown>> {

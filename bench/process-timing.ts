@@ -1,7 +1,9 @@
 // Wall time of whole processes, for the budgets docs/performance.md states as ratios to `node -e 0`.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { closeSync, openSync, readFileSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { FIXTURE as SAMPLES } from "../tests/helpers/claude-projects.ts";
 
 export interface TimingSummary {
@@ -56,6 +58,45 @@ export function timeProcess(
     options.after?.();
   }
   return summarize(samples);
+}
+
+const here = fileURLToPath(new URL(".", import.meta.url));
+const ctxBin = join(here, "..", "dist", "ctx.js");
+const preload = join(here, "max-rss-preload.mjs");
+
+export interface ChildResult {
+  wallMs: number;
+  maxRssKiB: number;
+  userCpuUs: number;
+  systemCpuUs: number;
+  stdout: string;
+}
+
+/** A child `node <script> …args` (default: the built ctx) with its wall time, peak RSS and CPU times. */
+export async function runMeasured(args: string[], env: NodeJS.ProcessEnv, script = ctxBin): Promise<ChildResult> {
+  const rssFile = join(env.CTX_HOME ?? tmpdir(), `rss-${process.hrtime.bigint()}.json`);
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--import", preload, script, ...args], {
+    env: { ...env, CTX_BENCH_RSS_FILE: rssFile },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (d: Buffer) => (stdout += d.toString()));
+  child.stderr.on("data", (d: Buffer) => (stderr = (stderr + d.toString()).slice(-4_000)));
+  const code = await new Promise<number | null>((resolve) => child.on("close", resolve));
+  const wallMs = performance.now() - started;
+  if (code !== 0) throw new Error(`ctx ${args.join(" ")} exited ${code}: ${stderr}`);
+  const usage = JSON.parse(readFileSync(rssFile, "utf8")) as Omit<ChildResult, "wallMs" | "stdout">;
+  return { wallMs, stdout, ...usage };
+}
+
+/** p50/p95/max of wall-time samples, in ms to 0.1. */
+export function percentiles(samples: number[]) {
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return { runs: sorted.length, p50Ms: round(at(0.5)), p95Ms: round(at(0.95)), maxMs: round(at(1)) };
 }
 
 const FIXTURE = SAMPLES.long;
