@@ -40,6 +40,7 @@ const GOALS = {
   serveInotifyWatches: "<= folders",
   serveMissedOf1000NewFiles: "0",
   statsMs: "<= 500",
+  pickerFirstScreenMs: "<= 500",
   hooksRatioTo1000Sessions: "<= 1.05",
 };
 
@@ -186,6 +187,49 @@ async function coldSearch(home: Home, queries: readonly string[], stale = false)
   return { ...percentiles(samples), emptyAnswers: empty };
 }
 
+const shellWord = (word: string) => `'${word.replace(/'/g, "'\\''")}'`;
+
+/**
+ * The picker's first screen: `ctx search <q>` on a terminal (util-linux `script` gives it one) until the picker's
+ * question is on the screen; the process is then killed, as a person pressing Ctrl-C would end it.
+ */
+async function pickerFirstScreen(home: Home, queries: readonly string[]) {
+  const samples: number[] = [];
+  for (const query of queries) {
+    // A terminal of 120 columns: `script`'s own has none, and the picker would wrap every character.
+    const command = `stty cols 120 rows 40 && ${[process.execPath, ctxBin, "search", query].map(shellWord).join(" ")}`;
+    const started = performance.now();
+    const child = spawn("script", ["-qfec", command, "/dev/null"], {
+      env: { ...home.env, TERM: "xterm-256color", COLUMNS: "120", LINES: "40" },
+      stdio: ["pipe", "pipe", "ignore"],
+      detached: true,
+    });
+    const shown = await new Promise<number | null>((resolve) => {
+      let screen = "";
+      const timer = setTimeout(() => resolve(null), 30_000);
+      child.stdout.on("data", (data: Buffer) => {
+        screen += data.toString();
+        if (screen.includes("pick one to fork")) {
+          clearTimeout(timer);
+          resolve(performance.now() - started);
+        }
+      });
+      child.on("close", () => {
+        clearTimeout(timer);
+        resolve(null);
+      });
+    });
+    try {
+      process.kill(-(child.pid ?? 0), "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+    if (shown === null) throw new Error(`the picker did not show for ${JSON.stringify(query)}`);
+    samples.push(shown);
+  }
+  return percentiles(samples);
+}
+
 /** hit@1 and hit@5 of the dev split's questions (global, real clock), through runForkDetect as `ctx search` runs it. */
 async function retrieval(home: Home, data: LocomoData, claudeDir: string) {
   const config = defaultConfig();
@@ -329,6 +373,7 @@ async function measureSize(
     log(`scale ${sessions}: nothing new, stats, one new session`);
     out.nothingNewIndex = await timesOf(3, ["index", "--quiet"], home.env);
     out.stats = await timesOf(3, ["stats", "--json"], home.env);
+    out.pickerFirstScreen = await pickerFirstScreen(home, sampleQueries(locomo, 5));
     out.oneNewSession = await oneNewSession(corpus, home, sessions + 2_000_000);
     log(`scale ${sessions}: cold search`);
     const queries = sampleQueries(locomo, 30);
