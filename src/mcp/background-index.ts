@@ -92,6 +92,7 @@ export function startBackgroundIndex(options: BackgroundIndexOptions): IndexWatc
   for (const signal of EXIT_SIGNALS) process.on(signal, onSignal);
   return {
     ready: watcher.ready,
+    folders: () => watcher.folders(),
     terminate: () => watcher.terminate(),
     close: async () => {
       removeListeners();

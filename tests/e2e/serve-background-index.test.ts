@@ -91,7 +91,11 @@ describe.skipIf(process.platform !== "linux" || noPackages)("ctx serve backgroun
       (text) => text.includes("serving project"),
       10_000,
     );
-    await new Promise((resolve) => setTimeout(resolve, 300)); // chokidar's initial scan
+    await until(
+      () => stderr,
+      (text) => text.includes("watching "),
+      10_000,
+    ); // the watcher's folders are in place
 
     cpSync(FIXTURE, join(project, "11111111-2222-3333-4444-555555555555.jsonl"));
     const dbPath = join(ctxHome, "index.db");

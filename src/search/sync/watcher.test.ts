@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { getPriority, tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { silentLogger } from "../../log.ts";
+import { createLogger, silentLogger } from "../../log.ts";
 import { BACKGROUND_PRIORITY, type IndexWatcher, type RunReport, startIndexWatcher } from "./watcher.ts";
 
 let watcher: IndexWatcher | undefined;
@@ -188,5 +188,50 @@ describe("startIndexWatcher", () => {
     } finally {
       await other.close();
     }
+  });
+
+  it("runs after a transcript lands in a project folder created after start", async () => {
+    const { claudeDir } = setup();
+    const collected = collectRuns();
+    watcher = startIndexWatcher({
+      claudeDir,
+      quietMs: 100,
+      syncOnStart: false,
+      commands: [fakeSync(claudeDir, 10)],
+      logger: silentLogger,
+      onRunEnd: collected.onRunEnd,
+    });
+    await watcher.ready;
+    expect(watcher.folders()).toBe(4);
+    const fresh = join(claudeDir, "projects", "-home-me-new");
+    mkdirSync(join(fresh, "1111-session", "subagents"), { recursive: true });
+    writeFileSync(join(fresh, "1111-session", "subagents", "agent-1.jsonl"), "{}\n");
+    await collected.waitFor(1);
+    expect(watcher.folders()).toBe(7);
+  });
+
+  it("says once that a folder cannot be watched, and then syncs on a timer instead of failing", async () => {
+    const { claudeDir } = setup();
+    const collected = collectRuns();
+    const warnings: string[] = [];
+    watcher = startIndexWatcher({
+      claudeDir,
+      quietMs: 10,
+      syncOnStart: false,
+      commands: [fakeSync(claudeDir, 10)],
+      logger: createLogger({ level: "warn", write: (line) => warnings.push(line) }),
+      onRunEnd: collected.onRunEnd,
+      fallbackSyncMs: 100,
+      watchFolder: () => {
+        throw Object.assign(new Error("ENOSPC: System limit for number of file watchers reached"), { code: "ENOSPC" });
+      },
+    });
+    await watcher.ready;
+    expect(watcher.folders()).toBe(0);
+    // No event can arrive: the runs come from the timer.
+    await collected.waitFor(3);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("ENOSPC");
+    expect(warnings[0]).toContain("synced every 0.1 s");
   });
 });

@@ -1,15 +1,17 @@
-// The server's background indexer: chokidar watches <claudeDir>/projects for transcript writes and, after a
-// quiet period, runs the index sync (then the vector fill) as CHILD processes at the lowest CPU priority, so
-// the MCP server's event loop never does the heavy work. One run at a time; writes during a run coalesce into
-// one more run. Children write to pipes (never to our stdout, which carries JSON-RPC) and are killed on close.
+// The server's background indexer: watches the folders of <claudeDir>/projects for transcript writes (folder-watch.ts:
+// a watch per folder, never per file) and, after a quiet period, runs the index sync (then the vector fill) as CHILD
+// processes at the lowest CPU priority, so the MCP server's event loop never does the heavy work. One run at a time;
+// writes during a run coalesce into one more run. Children write to pipes (never to our stdout, which carries
+// JSON-RPC) and are killed on close. A folder that cannot be watched (past max_user_watches, no permission) is said
+// once, and a sync then also runs on a timer, so nothing is missed for long and the server keeps going.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { setPriority } from "node:os";
 import { join } from "node:path";
-import { type FSWatcher, watch } from "chokidar";
 import { describeError, isCtxError } from "../../errors.ts";
 import type { Logger } from "../../log.ts";
 import { withLock } from "../../store/files/lock.ts";
+import { type FolderWatchOptions, watchTranscriptFolders } from "./folder-watch.ts";
 
 /** nice 19: the child runs only on CPU time nothing else wants. */
 export const BACKGROUND_PRIORITY = 19;
@@ -17,6 +19,8 @@ const KILL_GRACE_MS = 2_000;
 const STDERR_TAIL = 2_000;
 /** How long a run waits for another process's background sync before giving up on this turn. */
 const LOCK_WAIT_MS = 100;
+/** How often a sync runs when some folder could not be watched. */
+export const FALLBACK_SYNC_MS = 60_000;
 
 export interface RunReport {
   command: string[];
@@ -44,19 +48,22 @@ export interface IndexWatcherOptions {
   /** Observers, for tests and logs. */
   onSpawn?: (pid: number | undefined, command: string[]) => void;
   onRunEnd?: (reports: RunReport[]) => void;
+  /** The period of the sync when a folder cannot be watched (FALLBACK_SYNC_MS). */
+  fallbackSyncMs?: number;
+  /** node:fs watch, for tests that make a folder unwatchable. */
+  watchFolder?: FolderWatchOptions["watch"];
 }
 
 export interface IndexWatcher {
-  /** Settles when chokidar has scanned the tree (events before that may be missed). */
+  /** Settles when the folders that exist are watched (events before that may be missed). */
   readonly ready: Promise<void>;
+  /** The folders watched now (one inotify watch each on Linux). */
+  folders(): number;
   /** Stops watching, cancels a pending run and kills a running child (waits for it to exit). */
   close(): Promise<void>;
   /** Synchronous last resort for process exit and signals: stop scheduling and SIGTERM a running child. */
   terminate(): void;
 }
-
-/** `depth` counts folders below projects/: <project>/<session>/subagents/agent-*.jsonl is 3 deep. */
-const WATCH_DEPTH = 3;
 
 export function startIndexWatcher(options: IndexWatcherOptions): IndexWatcher {
   const root = join(options.claudeDir, "projects");
@@ -65,6 +72,7 @@ export function startIndexWatcher(options: IndexWatcherOptions): IndexWatcher {
   let pending = false;
   let closed = false;
   let child: ChildProcess | undefined;
+  let fallback: NodeJS.Timeout | undefined;
 
   const schedule = () => {
     if (closed) return;
@@ -149,30 +157,41 @@ export function startIndexWatcher(options: IndexWatcherOptions): IndexWatcher {
     });
   }
 
-  const watcher: FSWatcher = watch(root, {
-    ignoreInitial: true,
-    depth: WATCH_DEPTH,
-    // Folders must pass (to be descended into); of files, only transcripts count.
-    ignored: (path, stats) => stats?.isFile() === true && !path.endsWith(".jsonl"),
+  const started = Date.now();
+  const folders = watchTranscriptFolders({
+    root,
+    onChange: schedule,
+    onFailure: (path, error) => {
+      if (fallback !== undefined || closed) return;
+      const every = options.fallbackSyncMs ?? FALLBACK_SYNC_MS;
+      options.logger.warn(
+        `cannot watch ${path} (${describeError(error)}); the index is also synced every ${every / 1000} s`,
+      );
+      fallback = setInterval(schedule, every);
+      fallback.unref();
+    },
+    ...(options.watchFolder ? { watch: options.watchFolder } : {}),
   });
-  watcher.on("all", (event) => {
-    if (event === "add" || event === "change" || event === "unlink") schedule();
-  });
-  watcher.on("error", (error) => options.logger.warn(`watching ${root}: ${describeError(error)}`));
-  const ready = new Promise<void>((resolve) => watcher.once("ready", () => resolve()));
+  const ready = folders.ready.then(() =>
+    options.logger.debug(`watching ${folders.folders()} folders under ${root} (${Date.now() - started} ms)`),
+  );
   if (options.syncOnStart && existsSync(root)) schedule();
 
   return {
     ready,
+    folders: () => folders.folders(),
     terminate() {
       closed = true;
       clearTimeout(timer);
+      clearInterval(fallback);
+      folders.close();
       if (child && child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
     },
     async close() {
       closed = true;
       clearTimeout(timer);
-      await watcher.close();
+      clearInterval(fallback);
+      folders.close();
       const current = child;
       if (current && current.exitCode === null && current.signalCode === null) {
         const exited = new Promise<void>((resolve) => current.once("close", () => resolve()));
