@@ -173,7 +173,9 @@ export function startIndexWatcher(options: IndexWatcherOptions): IndexWatcher {
     ...(options.watchFolder ? { watch: options.watchFolder } : {}),
   });
   const ready = folders.ready.then(() =>
-    options.logger.debug(`watching ${folders.folders()} folders under ${root} (${Date.now() - started} ms)`),
+    options.logger.debug(
+      `watching ${folders.folders()} folder${folders.folders() === 1 ? "" : "s"} under ${root} (${Date.now() - started} ms)`,
+    ),
   );
   if (options.syncOnStart && existsSync(root)) schedule();
 
