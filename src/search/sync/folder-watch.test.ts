@@ -1,4 +1,4 @@
-import { type FSWatcher, mkdirSync, mkdtempSync, renameSync, rmSync, watch, writeFileSync } from "node:fs";
+import { type FSWatcher, mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, watch, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
@@ -157,5 +157,25 @@ describe("watchTranscriptFolders", () => {
     await folders?.ready;
     expect(seen.failures).toEqual([`${lib}: ENOSPC`]);
     expect(folders?.folders()).toBe(4);
+  });
+
+  it("watches a folder whose name holds newlines and escape sequences, and never one reached through a link", async () => {
+    const { root } = tree();
+    const seen = start(root);
+    await folders?.ready;
+    const hostile = join(root, "-home-me-\n\u001b[31mred\u0007");
+    mkdirSync(hostile);
+    await until("the hostile folder", () => folders?.folders() === 6);
+    const beforeWrite = seen.changes;
+    writeFileSync(join(hostile, "h.jsonl"), "{}\n");
+    await until("a write in it", () => seen.changes > beforeWrite);
+    // A link to a folder outside: the sync passes links over, so no watch goes through it.
+    const outside = mkdtempSync(join(tmpdir(), "ctx-folder-watch-outside-"));
+    mkdirSync(join(outside, "s", "subagents"), { recursive: true });
+    symlinkSync(outside, join(root, "-home-me-link"));
+    const afterLink = seen.changes;
+    writeFileSync(join(hostile, "h.jsonl"), "{}\n{}\n");
+    await until("the write after the link", () => seen.changes > afterLink);
+    expect(folders?.folders()).toBe(6);
   });
 });
