@@ -154,6 +154,8 @@ function missingFromIndex(dbPath: string, paths: string[]): string[] {
   try {
     const known = db.prepare("SELECT 1 AS found FROM files WHERE path = ?");
     return paths.filter((path) => known.get(path) === undefined);
+  } catch {
+    return paths; // the first sync is still creating the tables
   } finally {
     db.close();
   }

@@ -41,6 +41,8 @@ function notIndexed(dbPath: string, paths: string[]): string[] {
   try {
     const known = db.prepare("SELECT 1 AS found FROM files WHERE path = ?");
     return paths.filter((path) => known.get(path) === undefined);
+  } catch {
+    return paths; // the first sync is still creating the tables
   } finally {
     db.close();
   }
