@@ -2,11 +2,14 @@
 // client over stdio. Warm `ctx_fork_detect` latency, the server's memory and inotify watches once its watcher is
 // ready, then a burst of new transcript files (some in new project folders) and whether its background indexing
 // catches every one of them.
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+export { inotifyWatchCount as inotifyWatches } from "../tests/helpers/inotify-watches.ts";
+
 import { percentiles } from "./process-timing.ts";
 
 const ctxBin = join(fileURLToPath(new URL(".", import.meta.url)), "..", "dist", "ctx.js");
@@ -16,20 +19,6 @@ export function processMemory(pid: number): { rssMiB: number; peakRssMiB: number
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? Number.NaN);
   return { rssMiB: Math.round(field("VmRSS") / 1024), peakRssMiB: Math.round(field("VmHWM") / 1024) };
-}
-
-/** The inotify watches a process holds: one `inotify wd:` line per watch in the fdinfo of each inotify fd. */
-export function inotifyWatches(pid: number): number {
-  let watches = 0;
-  for (const fd of readdirSync(`/proc/${pid}/fd`)) {
-    try {
-      const info = readFileSync(`/proc/${pid}/fdinfo/${fd}`, "utf8");
-      watches += info.split("\n").filter((line) => line.startsWith("inotify wd:")).length;
-    } catch {
-      // Closed between the listing and the read.
-    }
-  }
-  return watches;
 }
 
 export interface ServeSession {
