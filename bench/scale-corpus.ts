@@ -45,6 +45,8 @@ export interface ScaleCorpus extends ScaleCorpusOptions {
   /** LoCoMo dev sessions planted unchanged (0 when ../shared/eval is absent). */
   planted: number;
   sources: number;
+  /** What the sources were (files and bytes): the same seed over other sources is another corpus. */
+  sourceBytes: number;
   generatedMs: number;
 }
 
@@ -79,6 +81,7 @@ interface Pools {
   words: string[];
   lines: string[];
   titles: string[];
+  bytes: number;
 }
 
 function sourceFolders(): string[] {
@@ -149,11 +152,13 @@ function readPools(): Pools {
   const sources: Source[] = [];
   const texts: string[] = [];
   const titles: string[] = [];
+  let bytes = 0;
   for (const path of paths) {
     const raw = readFileSync(path, "utf8");
     const key = `${basename(path)}:${raw.length}`;
     if (seen.has(key)) continue;
     seen.add(key);
+    bytes += raw.length;
     const entries: Entry[] = [];
     for (const line of raw.split("\n")) {
       let entry: Entry;
@@ -181,7 +186,7 @@ function readPools(): Pools {
     for (const line of text.split("\n")) if (line.length >= 20 && line.length <= 200) lines.push(line);
   }
   if (sources.length === 0) throw new Error("no real transcripts found under tests/fixtures/claude or ../shared");
-  return { sources, words: [...words].sort(), lines, titles };
+  return { sources, words: [...words].sort(), lines, titles, bytes };
 }
 
 /** Swaps about one word in seven for another real word: the text stays real-shaped but is this session's own. */
@@ -440,6 +445,17 @@ function plantLocomo(root: string): { sessions: number; messages: number; bytes:
   return { sessions: data.sessions.length, messages, bytes };
 }
 
+/** A corpus made from other sources (a checkout without ../shared) has other project names and texts: not this one. */
+function sameSources(corpus: ScaleCorpus): void {
+  const pools = loadPools();
+  if (corpus.sources !== pools.sources.length || corpus.sourceBytes !== pools.bytes) {
+    throw new Error(
+      `${corpus.claudeDir} was made from other source transcripts (${corpus.sources} files, ${corpus.sourceBytes} bytes; ` +
+        `here ${pools.sources.length}, ${pools.bytes}): delete it to make it again from these`,
+    );
+  }
+}
+
 export function scaleCorpusDir(options: ScaleCorpusOptions): string {
   return join(tmpdir(), `ctx-bench-scale-${FORMAT}-${options.sessions}-${options.seed}`);
 }
@@ -522,7 +538,11 @@ export async function ensureScaleCorpus(
 ): Promise<ScaleCorpus> {
   const claudeDir = scaleCorpusDir(options);
   const marker = join(claudeDir, "corpus.json");
-  if (existsSync(marker)) return JSON.parse(readFileSync(marker, "utf8")) as ScaleCorpus;
+  if (existsSync(marker)) {
+    const cached = JSON.parse(readFileSync(marker, "utf8")) as ScaleCorpus;
+    sameSources(cached);
+    return cached;
+  }
   rmSync(claudeDir, { recursive: true, force: true });
   const started = Date.now();
   const pools = loadPools();
@@ -556,6 +576,7 @@ export async function ensureScaleCorpus(
     medianSessionMessages: perSession[Math.floor(perSession.length / 2)] ?? 0,
     planted: planted.sessions,
     sources: pools.sources.length,
+    sourceBytes: pools.bytes,
     generatedMs: Date.now() - started,
   };
   writeFileSync(marker, `${JSON.stringify(corpus, null, 2)}\n`);
@@ -573,6 +594,7 @@ export function writeNewSessions(
   newProjectEvery = 0,
 ): WrittenSession[] {
   if (first < corpus.sessions) throw new Error(`new sessions are numbered from ${corpus.sessions} on`);
+  sameSources(corpus);
   const pools = loadPools();
   const projects = projectsOf(corpus, pools);
   const written: WrittenSession[] = [];
