@@ -609,3 +609,13 @@ export function writeNewSessions(
   }
   return written;
 }
+
+/** Takes sessions writeNewSessions wrote out again (their subagents and the project folders made for them too). */
+export function removeNewSessions(sessions: readonly WrittenSession[]): void {
+  for (const session of sessions) {
+    rmSync(session.path, { force: true });
+    rmSync(session.path.slice(0, -".jsonl".length), { recursive: true, force: true });
+    const folder = dirname(session.path);
+    if (basename(folder).startsWith("-home-user-new-project-")) rmSync(folder, { recursive: true, force: true });
+  }
+}

@@ -19,7 +19,13 @@ import { openSessionIndex } from "../src/search/session-index/session-index.ts";
 import { findLocomoDir, type LocomoData, loadLocomo } from "./locomo-data.ts";
 import { percentiles, runMeasured, summarize } from "./process-timing.ts";
 import { hitAtK } from "./retrieval-metrics.ts";
-import { ensureScaleCorpus, type ScaleCorpus, writeNewSessions } from "./scale-corpus.ts";
+import {
+  ensureScaleCorpus,
+  removeNewSessions,
+  type ScaleCorpus,
+  type WrittenSession,
+  writeNewSessions,
+} from "./scale-corpus.ts";
 import { pairedHooks } from "./scale-hooks.ts";
 import { inotifyWatches, processMemory, startServe, waitIndexed, warmForkDetect } from "./scale-serve.ts";
 
@@ -107,6 +113,15 @@ function footprint(dbPath: string) {
   }
 }
 
+/** Sessions a size's run wrote into its corpus: taken out again when the size is done, so the cached corpus stays N. */
+const added: WrittenSession[] = [];
+
+function addSessions(corpus: ScaleCorpus, first: number, count: number, newProjectEvery = 0): WrittenSession[] {
+  const written = writeNewSessions(corpus, first, count, newProjectEvery);
+  added.push(...written);
+  return written;
+}
+
 const median = (samples: number[]) => summarize(samples).medianMs;
 
 async function timesOf(times: number, args: string[], env: NodeJS.ProcessEnv) {
@@ -122,7 +137,7 @@ async function timesOf(times: number, args: string[], env: NodeJS.ProcessEnv) {
 
 /** SessionEnd on a new session, then how long until the index holds it. */
 async function oneNewSession(corpus: ScaleCorpus, home: Home, number: number) {
-  const [session] = writeNewSessions(corpus, number, 1);
+  const [session] = addSessions(corpus, number, 1);
   if (session === undefined) throw new Error("no session written");
   const project = join(home.home, "ended-project");
   mkdirSync(join(project, ".git"), { recursive: true });
@@ -316,7 +331,7 @@ async function serveFigures(corpus: ScaleCorpus, home: Home, queries: readonly s
     const idle = processMemory(serve.pid);
     const watches = inotifyWatches(serve.pid);
     const folders = folderCount(corpus.claudeDir);
-    const written = writeNewSessions(corpus, firstNew, 1_000, 20);
+    const written = addSessions(corpus, firstNew, 1_000, 20);
     const newFiles = written.length + written.reduce((sum, s) => sum + s.subagentFiles, 0);
     const caught = await waitIndexed(
       written.map((s) => s.sessionId),
@@ -391,7 +406,7 @@ async function measureSize(
     }
     if (small !== null) {
       log(`scale ${sessions}: hooks, paired with 1,000 sessions`);
-      const transcript = writeNewSessions(corpus, sessions + 3_000_000, 1)[0]?.path ?? "";
+      const transcript = addSessions(corpus, sessions + 3_000_000, 1)[0]?.path ?? "";
       out.hooks = pairedHooks(
         home.home,
         { home: small.home.home, claudeDir: small.claudeDir },
@@ -405,6 +420,7 @@ async function measureSize(
     log(`scale ${sessions}: ctx serve`);
     Object.assign(out, await serveFigures(corpus, home, queries, sessions + 1_000_000));
   } finally {
+    removeNewSessions(added.splice(0));
     if (process.env.CTX_BENCH_SCALE_KEEP === "1") log(`scale ${sessions}: kept ${home.home}`);
     else rmSync(home.home, { recursive: true, force: true });
   }
