@@ -13,6 +13,8 @@ export interface CorpusScale {
   /** Multiplies the amount of text per session (1 = ~100 KB per session on average). */
   sizeFactor: number;
   seed: number;
+  /** Project folders the sessions are spread over (default: one per 150 sessions, at most 60). */
+  projects?: number;
 }
 
 export interface CorpusStats extends CorpusScale {
@@ -284,7 +286,7 @@ export function writeSyntheticCorpus(root: string, scale: CorpusScale): CorpusSt
   const rng = createRng(scale.seed);
   const vocabulary = buildVocabulary(rng);
   const projects = Array.from(
-    { length: Math.max(1, Math.min(60, Math.ceil(scale.sessions / 150))) },
+    { length: scale.projects ?? Math.max(1, Math.min(60, Math.ceil(scale.sessions / 150))) },
     (_, i) => `/home/dev/${vocabulary.words[100 + i * 7]}-${i}`,
   );
   const stats: CorpusStats = {
@@ -325,7 +327,8 @@ export function writeSyntheticCorpus(root: string, scale: CorpusScale): CorpusSt
 
 /** The cached corpus for this scale (generated on first use under os.tmpdir(), reused afterwards). */
 export function ensureSyntheticCorpus(scale: CorpusScale, log: (line: string) => void = () => {}): CorpusStats {
-  const root = join(tmpdir(), `ctx-bench-corpus-v1-${scale.sessions}-${scale.sizeFactor}-${scale.seed}`);
+  const folders = scale.projects === undefined ? "" : `-p${scale.projects}`;
+  const root = join(tmpdir(), `ctx-bench-corpus-v1-${scale.sessions}-${scale.sizeFactor}-${scale.seed}${folders}`);
   const marker = join(root, "corpus.json");
   if (existsSync(marker)) return JSON.parse(readFileSync(marker, "utf8")) as CorpusStats;
   rmSync(root, { recursive: true, force: true });

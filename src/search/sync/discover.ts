@@ -2,9 +2,13 @@
 // (`<session-id>.jsonl`) and its subagents (`<session-id>/subagents/agent-*.jsonl`, attached to the parent session).
 // The compaction summariser's own transcripts (`agent-acompact-*`) are never listed: they are not the user's work.
 // Unreadable folders, symlinks and stray files are passed over silently; an absent claudeDir gives [].
-import type { Dirent } from "node:fs";
-import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+// Every `ctx index` lists and stats every file (100,000 at the scale docs/performance.md plans for), so a project
+// folder is read with synchronous calls (one stat is a few microseconds; each awaited one cost a trip through the
+// event loop and the thread pool, 4x as long), and the event loop is given back between folders.
+import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
+import { CtxError } from "../../errors.ts";
 
 export interface DiscoveredFile {
   path: string;
@@ -24,38 +28,77 @@ const COMPACTION_AGENT_PREFIX = "agent-acompact-";
 export async function discoverTranscripts(claudeDir: string): Promise<DiscoveredFile[]> {
   const projectsDir = join(claudeDir, "projects");
   const found: DiscoveredFile[] = [];
-  for (const project of await listDirectory(projectsDir)) {
-    if (!project.isDirectory()) continue;
-    const projectDir = join(projectsDir, project.name);
-    for (const entry of await listDirectory(projectDir)) {
-      if (entry.isFile() && entry.name.endsWith(JSONL)) {
-        const sessionId = entry.name.slice(0, -JSONL.length);
-        if (sessionId === "" || sessionId.startsWith(COMPACTION_AGENT_PREFIX)) continue;
-        await pushFile(found, join(projectDir, entry.name), sessionId, project.name, "main");
-      } else if (entry.isDirectory()) {
-        await pushSubagents(found, join(projectDir, entry.name), entry.name, project.name);
-      }
+  const projects = listDirectory(projectsDir)
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+  for (const project of projects) {
+    listProject(found, join(projectsDir, project), project);
+    await nextTurn(); // a watcher's sync in `ctx serve` shares the event loop with MCP calls
+  }
+  return found;
+}
+
+/**
+ * One session's files (SessionEnd's `ctx index --file`): the main transcript at `transcriptPath` and its subagents,
+ * found without listing any other folder. A path that is not a session's main transcript directly inside a project
+ * folder of `<claudeDir>/projects` is refused.
+ */
+export function discoverSession(claudeDir: string, transcriptPath: string): DiscoveredFile[] {
+  const projectsDir = resolve(claudeDir, "projects");
+  const parts = relative(projectsDir, resolve(transcriptPath)).split(sep);
+  const [project, name] = parts;
+  const sessionId = name?.endsWith(JSONL) === true ? name.slice(0, -JSONL.length) : "";
+  const projectDir = join(projectsDir, project ?? "");
+  const found: DiscoveredFile[] = [];
+  if (parts.length === 2 && project !== ".." && isMainTranscriptName(sessionId) && isRealFolder(projectDir)) {
+    const main = join(projectDir, `${sessionId}${JSONL}`);
+    if (statOrNull(main, lstatSync)?.isFile() === true) {
+      pushFile(found, main, sessionId, project as string, "main");
     }
   }
-  return found.sort(
-    (a, b) =>
-      compare(a.project, b.project) ||
-      compare(a.sessionId, b.sessionId) ||
-      compare(a.kind, b.kind) ||
-      compare(a.path, b.path),
-  );
-}
-
-function compare(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-async function pushSubagents(found: DiscoveredFile[], sessionDir: string, sessionId: string, project: string) {
-  const subagentsDir = join(sessionDir, "subagents");
-  for (const entry of await listDirectory(subagentsDir)) {
-    if (!entry.isFile() || !isSubagentTranscript(entry.name)) continue;
-    await pushFile(found, join(subagentsDir, entry.name), sessionId, project, "subagent");
+  if (found.length === 0) {
+    throw new CtxError("NOT_FOUND", `${transcriptPath} is not a transcript under the projects folder`, {
+      hint: "give the path of a session's .jsonl file under <claude dir>/projects",
+    });
   }
+  if (isRealFolder(join(projectDir, sessionId))) {
+    pushSubagents(found, join(projectDir, sessionId), sessionId, project as string);
+  }
+  return found;
+}
+
+/** A project folder's sessions, in order: by session id, each main file before its subagents (sorted by path). */
+function listProject(found: DiscoveredFile[], projectDir: string, project: string): void {
+  const mains = new Set<string>();
+  const folders = new Set<string>();
+  for (const entry of listDirectory(projectDir)) {
+    if (entry.isFile() && entry.name.endsWith(JSONL)) {
+      const sessionId = entry.name.slice(0, -JSONL.length);
+      if (isMainTranscriptName(sessionId)) mains.add(sessionId);
+    } else if (entry.isDirectory()) {
+      folders.add(entry.name);
+    }
+  }
+  for (const sessionId of [...new Set([...mains, ...folders])].sort()) {
+    if (mains.has(sessionId)) pushFile(found, join(projectDir, `${sessionId}${JSONL}`), sessionId, project, "main");
+    if (folders.has(sessionId)) pushSubagents(found, join(projectDir, sessionId), sessionId, project);
+  }
+}
+
+function isMainTranscriptName(sessionId: string): boolean {
+  return sessionId !== "" && !sessionId.startsWith(COMPACTION_AGENT_PREFIX);
+}
+
+function pushSubagents(found: DiscoveredFile[], sessionDir: string, sessionId: string, project: string): void {
+  const subagentsDir = join(sessionDir, "subagents");
+  // Most session folders hold only tool results: a stat that finds nothing is cheaper than a listing that throws.
+  if (statOrNull(subagentsDir)?.isDirectory() !== true) return;
+  const names = listDirectory(subagentsDir)
+    .filter((entry) => entry.isFile() && isSubagentTranscript(entry.name))
+    .map((entry) => entry.name)
+    .sort();
+  for (const name of names) pushFile(found, join(subagentsDir, name), sessionId, project, "subagent");
 }
 
 /** `agent-<id>.jsonl`, but never the compaction summariser's `agent-acompact-<hex>.jsonl`. */
@@ -63,26 +106,37 @@ export function isSubagentTranscript(name: string): boolean {
   return name.startsWith("agent-") && name.endsWith(JSONL) && !name.startsWith(COMPACTION_AGENT_PREFIX);
 }
 
-async function pushFile(
+function pushFile(
   found: DiscoveredFile[],
   path: string,
   sessionId: string,
   project: string,
   kind: DiscoveredFile["kind"],
-): Promise<void> {
+): void {
+  // Null: deleted between the listing and the stat (Claude Code's cleanup sweep), not a transcript any more.
+  const info = statOrNull(path);
+  if (info === null || !info.isFile()) return;
+  found.push({ path, sessionId, project, kind, size: info.size, mtimeMs: Math.trunc(info.mtimeMs) });
+}
+
+/** A folder that is not a symlink, as the listing's `isDirectory()` sees one. */
+function isRealFolder(path: string): boolean {
+  return statOrNull(path, lstatSync)?.isDirectory() === true;
+}
+
+/** The path's stat; null when it is absent or cannot be read (permissions, I/O, a file where a folder was). */
+function statOrNull(path: string, statPath: typeof statSync | typeof lstatSync = statSync): Stats | null {
   try {
-    const info = await stat(path);
-    if (!info.isFile()) return;
-    found.push({ path, sessionId, project, kind, size: info.size, mtimeMs: Math.trunc(info.mtimeMs) });
+    return statPath(path, { throwIfNoEntry: false }) ?? null;
   } catch {
-    // Deleted between the listing and the stat (Claude Code's cleanup sweep): not a transcript any more.
+    return null;
   }
 }
 
 /** A folder's entries; [] when it is absent, unreadable or not a folder. Symlinks are never followed. */
-async function listDirectory(path: string): Promise<Dirent[]> {
+function listDirectory(path: string): Dirent[] {
   try {
-    return await readdir(path, { withFileTypes: true });
+    return readdirSync(path, { withFileTypes: true });
   } catch {
     return [];
   }

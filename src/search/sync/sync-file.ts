@@ -10,7 +10,7 @@ import { buildChunks, CHUNK_TARGET_TOKENS } from "../../core/search/chunker.ts";
 import type { IndexedChunk } from "../../core/search/model.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import { chunkTextToPack, packChunkText, packChunkTextBytes } from "../session-index/chunk-text.ts";
-import type { FileRecord, IndexWriter } from "../session-index/writer.ts";
+import type { FileRecord, FileStamp, IndexWriter } from "../session-index/writer.ts";
 import type { DiscoveredFile } from "./discover.ts";
 import { type IndexMessage, readTranscriptFrom, type TranscriptMeta } from "./read-transcript.ts";
 
@@ -31,9 +31,10 @@ export interface FileSyncResult {
 const NOTHING = { messages: 0, chunks: 0, skippedLines: 0, unknownEntries: 0 };
 
 /** True when the stored position says this file needs no work. */
-export function isUnchanged(file: DiscoveredFile, stored: FileRecord | null): boolean {
+export function isUnchanged(file: DiscoveredFile, stored: FileStamp | null | undefined): boolean {
   return (
     stored !== null &&
+    stored !== undefined &&
     stored.size === file.size &&
     stored.mtimeMs === file.mtimeMs &&
     stored.sessionId === file.sessionId &&

@@ -4,8 +4,6 @@
 // next run resumes where this one stopped.
 // Then the auto-memory topic files, the same way (src/search/sync/sync-memory.ts).
 
-import { resolve } from "node:path";
-import { CtxError } from "../../errors.ts";
 import { readLibraryForMirror } from "../../store/library/library-state.ts";
 import { type MirrorSummary, mirrorAnnotations } from "../session-index/annotations.ts";
 import { refreshDuplicates } from "../session-index/duplicates.ts";
@@ -13,8 +11,7 @@ import { openSessionIndex, type SessionIndex } from "../session-index/session-in
 import { createSharedOutboxWriter } from "../session-index/team-outbox.ts";
 import { IndexWriter } from "../session-index/writer.ts";
 import { type ContentReader, createContentReader } from "./content-reader.ts";
-import type { DiscoveredFile } from "./discover.ts";
-import { discoverTranscripts } from "./discover.ts";
+import { type DiscoveredFile, discoverSession, discoverTranscripts } from "./discover.ts";
 import {
   applyPreparedFile,
   type FileContent,
@@ -110,7 +107,10 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   const now = options.now ?? Date.now;
   const started = now();
   const full = options.full === true;
-  const files = onlyTranscript(await discoverTranscripts(options.claudeDir), options.onlyTranscript);
+  const files =
+    options.onlyTranscript === undefined
+      ? await discoverTranscripts(options.claudeDir)
+      : discoverSession(options.claudeDir, options.onlyTranscript);
   const index = openSessionIndex(options.dbPath);
   const summary: SyncSummary = {
     sessionsTotal: 0,
@@ -130,7 +130,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   try {
     const writer = new IndexWriter(index);
     const queueForTeam = teamQueue(index, options.teamShare);
-    const work = orderWork(files.filter((file) => full || !isUnchanged(file, writer.getFile(file.path))));
+    const work = orderWork(full ? files : changedFiles(writer, files));
     const totalBytes = work.reduce((sum, file) => sum + file.size, 0);
     const threaded = useThread(options.thread, work.length, totalBytes);
     const contents: ContentReader = createContentReader({ thread: threaded });
@@ -224,6 +224,8 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     if (!summary.interrupted) {
       summary.memoryTopics = await syncMemoryTopics(index, options.claudeDir, {
         full,
+        // SessionEnd's one session: its own project's topics, not every project folder's.
+        ...(options.onlyTranscript === undefined ? {} : { project: (files[0] as DiscoveredFile).project }),
         ...(options.allowlist === undefined ? {} : { allowlist: options.allowlist }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
@@ -235,7 +237,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
       if (entries !== null) summary.annotations = mirrorAnnotations(index, entries);
     }
     writer.setMeta("last_sync_at", String(now()));
-    summary.sessionsTotal = index.stats().sessions;
+    summary.sessionsTotal = index.sessionCount();
   } finally {
     await reader?.close();
     index.close();
@@ -256,16 +258,14 @@ function teamQueue(index: SessionIndex, share: SyncOptions["teamShare"]): ((prep
   };
 }
 
-function onlyTranscript(files: DiscoveredFile[], path: string | undefined): DiscoveredFile[] {
-  if (path === undefined) return files;
-  const wanted = resolve(path);
-  const main = files.find((file) => file.kind === "main" && resolve(file.path) === wanted);
-  if (main === undefined) {
-    throw new CtxError("NOT_FOUND", `${path} is not a transcript under the projects folder`, {
-      hint: "give the path of a session's .jsonl file under <claude dir>/projects",
-    });
-  }
-  return files.filter((file) => file === main || (file.kind === "subagent" && file.sessionId === main.sessionId));
+/** Fewer files than this are looked up one by one (SessionEnd's one session); more, with all stamps at once. */
+const LOOKUP_ONE_BY_ONE = 16;
+
+/** The files whose size, mtime or owner differ from what the index holds (or that it does not hold). */
+function changedFiles(writer: IndexWriter, files: DiscoveredFile[]): DiscoveredFile[] {
+  if (files.length < LOOKUP_ONE_BY_ONE) return files.filter((file) => !isUnchanged(file, writer.getFile(file.path)));
+  const stamps = writer.fileStamps();
+  return files.filter((file) => !isUnchanged(file, stamps.get(file.path)));
 }
 
 /** Main transcripts before subagent ones, so a session's row comes from its main file first; else by path. */

@@ -2,9 +2,9 @@
 // `<claudeDir>/projects/<project>/memory/*.md` but MEMORY.md (the index Claude Code loads, not a topic), dot
 // files, symlinks, non-files and files over 1 MiB. A file whose size or mtime changed is read again, redacted,
 // and written in its own short transaction; rows of files gone (or no longer topics) are deleted.
-import type { Dirent } from "node:fs";
+import { type Dirent, lstatSync, type Stats } from "node:fs";
 import { lstat, readdir, readFile } from "node:fs/promises";
-import { basename, join } from "node:path";
+import { basename, join, sep } from "node:path";
 import { INDEX_FILE, parseTopicFile } from "../../core/memory/topics.ts";
 import { redactText } from "../../core/redact/redact.ts";
 import { createMemoryTopicWriter, type IndexedMemoryTopic, memoryTopicTokens } from "../session-index/memory-topics.ts";
@@ -29,14 +29,22 @@ export interface MemorySyncSummary {
   removed: number;
 }
 
-/** Every candidate topic file under `<claudeDir>/projects/*\/memory/`, by path. Absent folders give []. */
-export async function discoverMemoryTopics(claudeDir: string): Promise<DiscoveredTopicFile[]> {
+/**
+ * Every candidate topic file under `<claudeDir>/projects/*\/memory/` (or only `onlyProject`'s, without listing the
+ * others), by path. Absent folders give [].
+ */
+export async function discoverMemoryTopics(claudeDir: string, onlyProject?: string): Promise<DiscoveredTopicFile[]> {
   const projectsDir = join(claudeDir, "projects");
   const found: DiscoveredTopicFile[] = [];
-  for (const project of await listDirectory(projectsDir)) {
-    if (!project.isDirectory()) continue;
-    const memoryDir = join(projectsDir, project.name, "memory");
-    if ((await lstat(memoryDir).catch(() => null))?.isDirectory() !== true) continue; // absent, or a symlink
+  const projects =
+    onlyProject === undefined
+      ? (await listDirectory(projectsDir)).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+      : [onlyProject];
+  for (const project of projects) {
+    const memoryDir = join(projectsDir, project, "memory");
+    // Absent, or a symlink; synchronous: most of ~1,000 project folders have none, and each awaited miss cost a
+    // rejected promise and a trip through the thread pool.
+    if (lstatOrNull(memoryDir)?.isDirectory() !== true) continue;
     for (const entry of await listDirectory(memoryDir)) {
       if (!entry.isFile() || !entry.name.endsWith(".md") || entry.name === INDEX_FILE || entry.name.startsWith(".")) {
         continue;
@@ -44,7 +52,7 @@ export async function discoverMemoryTopics(claudeDir: string): Promise<Discovere
       const path = join(memoryDir, entry.name);
       const info = await lstat(path).catch(() => null);
       if (info === null || !info.isFile() || info.size > MAX_TOPIC_BYTES) continue;
-      found.push({ path, project: project.name, size: info.size, mtimeMs: Math.trunc(info.mtimeMs) });
+      found.push({ path, project, size: info.size, mtimeMs: Math.trunc(info.mtimeMs) });
     }
   }
   return found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
@@ -55,6 +63,8 @@ export interface MemorySyncOptions {
   /** Strings never redacted (config `redaction.allowlist`). */
   allowlist?: readonly string[];
   signal?: AbortSignal;
+  /** Only this project folder's topics (SessionEnd's one session): the others' rows are left as they are. */
+  project?: string;
 }
 
 export async function syncMemoryTopics(
@@ -62,9 +72,9 @@ export async function syncMemoryTopics(
   claudeDir: string,
   options: MemorySyncOptions,
 ): Promise<MemorySyncSummary> {
-  const files = await discoverMemoryTopics(claudeDir);
+  const files = await discoverMemoryTopics(claudeDir, options.project);
   const writer = createMemoryTopicWriter(index);
-  const stored = writer.stored();
+  const stored = inProject(writer.stored(), claudeDir, options.project);
   const summary: MemorySyncSummary = { scanned: files.length, indexed: 0, removed: 0 };
   const onDisk = new Set(files.map((file) => file.path));
   for (const path of stored.keys()) {
@@ -84,6 +94,21 @@ export async function syncMemoryTopics(
     summary.indexed += 1;
   }
   return summary;
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path, { throwIfNoEntry: false }) ?? null;
+  } catch {
+    return null;
+  }
+}
+
+/** The stored rows of `project`'s memory folder (all rows without one). */
+function inProject<T>(stored: Map<string, T>, claudeDir: string, project: string | undefined): Map<string, T> {
+  if (project === undefined) return stored;
+  const folder = join(claudeDir, "projects", project, "memory") + sep;
+  return new Map([...stored].filter(([path]) => path.startsWith(folder)));
 }
 
 /** The file as an index row, redacted; null when it vanished or has no valid topic frontmatter. */
