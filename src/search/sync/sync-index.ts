@@ -130,7 +130,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   try {
     const writer = new IndexWriter(index);
     const queueForTeam = teamQueue(index, options.teamShare);
-    const work = orderWork(full ? files : changedFiles(writer, files));
+    const work = orderWork(full ? files : changedFiles(writer, files, options.onlyTranscript !== undefined));
     const totalBytes = work.reduce((sum, file) => sum + file.size, 0);
     const threaded = useThread(options.thread, work.length, totalBytes);
     const contents: ContentReader = createContentReader({ thread: threaded });
@@ -258,12 +258,12 @@ function teamQueue(index: SessionIndex, share: SyncOptions["teamShare"]): ((prep
   };
 }
 
-/** Fewer files than this are looked up one by one (SessionEnd's one session); more, with all stamps at once. */
-const LOOKUP_ONE_BY_ONE = 16;
-
-/** The files whose size, mtime or owner differ from what the index holds (or that it does not hold). */
-function changedFiles(writer: IndexWriter, files: DiscoveredFile[]): DiscoveredFile[] {
-  if (files.length < LOOKUP_ONE_BY_ONE) return files.filter((file) => !isUnchanged(file, writer.getFile(file.path)));
+/**
+ * The files whose size, mtime or owner differ from what the index holds (or that it does not hold): one session's
+ * few files looked up one by one, a whole discovery against every stamp read at once.
+ */
+function changedFiles(writer: IndexWriter, files: DiscoveredFile[], oneSession: boolean): DiscoveredFile[] {
+  if (oneSession) return files.filter((file) => !isUnchanged(file, writer.getFile(file.path)));
   const stamps = writer.fileStamps();
   return files.filter((file) => !isUnchanged(file, stamps.get(file.path)));
 }
