@@ -2,10 +2,10 @@
 // ~/.claude/projects folder holds: stray files, symlinks, empty and unreadable folders, the summariser's transcripts.
 import { chmodSync, cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { FIXTURE, LONG_SESSION } from "../../../tests/helpers/claude-projects.ts";
-import { discoverTranscripts, isSubagentTranscript } from "./discover.ts";
+import { discoverSession, discoverTranscripts, isSubagentTranscript } from "./discover.ts";
 
 const LONG_ID = LONG_SESSION;
 const dirs: string[] = [];
@@ -101,6 +101,48 @@ describe("discoverTranscripts", () => {
     } finally {
       chmodSync(locked, 0o700);
     }
+  });
+});
+
+describe("discoverSession", () => {
+  it("finds one session's main file and subagents as the whole discovery lists them, also from a relative folder", async () => {
+    const root = claudeDir();
+    const project = join(root, "projects", "-home-USER-projects-spotter");
+    cpSync(dirname(FIXTURE.long), project, { recursive: true });
+    const whole = await discoverTranscripts(root);
+    const main = join(project, `${LONG_ID}.jsonl`);
+    expect(discoverSession(root, main)).toEqual(whole.filter((file) => file.sessionId === LONG_ID));
+    expect(discoverSession(root, main).map((file) => file.kind)).toEqual(["main", "subagent"]);
+    const relativeRoot = relative(process.cwd(), root);
+    expect(discoverSession(relativeRoot, main).map((file) => file.path)).toEqual(
+      (await discoverTranscripts(relativeRoot)).filter((file) => file.sessionId === LONG_ID).map((file) => file.path),
+    );
+  });
+
+  it("refuses what is not a session's main transcript directly in a project folder", () => {
+    const root = claudeDir();
+    const project = join(root, "projects", "-work-app");
+    mkdirSync(join(project, "s1", "subagents"), { recursive: true });
+    writeFileSync(join(project, "s1.jsonl"), "{}\n");
+    writeFileSync(join(project, "s1", "subagents", "agent-b7.jsonl"), "{}\n");
+    writeFileSync(join(project, "agent-acompact-1.jsonl"), "{}\n");
+    writeFileSync(join(root, "projects", "top.jsonl"), "{}\n");
+    writeFileSync(join(root, "elsewhere.jsonl"), "{}\n");
+    symlinkSync(join(project, "s1.jsonl"), join(project, "linked.jsonl"));
+    symlinkSync(project, join(root, "projects", "linked-project"));
+    const refused = [
+      join(project, "s1", "subagents", "agent-b7.jsonl"),
+      join(project, "agent-acompact-1.jsonl"),
+      join(project, "gone.jsonl"),
+      join(project, "linked.jsonl"),
+      join(root, "projects", "linked-project", "s1.jsonl"),
+      join(root, "projects", "top.jsonl"),
+      join(root, "elsewhere.jsonl"),
+      join(root, "projects", "..", "elsewhere.jsonl"),
+      join(project, "s1"),
+    ];
+    for (const path of refused) expect(() => discoverSession(root, path), path).toThrow(/not a transcript/);
+    expect(discoverSession(root, join(root, "projects", "-work-app", ".", "s1.jsonl")).length).toBe(2);
   });
 });
 

@@ -45,11 +45,11 @@ export async function discoverTranscripts(claudeDir: string): Promise<Discovered
  * folder of `<claudeDir>/projects` is refused.
  */
 export function discoverSession(claudeDir: string, transcriptPath: string): DiscoveredFile[] {
-  const projectsDir = resolve(claudeDir, "projects");
-  const parts = relative(projectsDir, resolve(transcriptPath)).split(sep);
+  const parts = relative(resolve(claudeDir, "projects"), resolve(transcriptPath)).split(sep);
   const [project, name] = parts;
   const sessionId = name?.endsWith(JSONL) === true ? name.slice(0, -JSONL.length) : "";
-  const projectDir = join(projectsDir, project ?? "");
+  // Paths as the whole discovery writes them (from claudeDir as given), so the index knows the file by one path.
+  const projectDir = join(claudeDir, "projects", project ?? "");
   const found: DiscoveredFile[] = [];
   if (parts.length === 2 && project !== ".." && isMainTranscriptName(sessionId) && isRealFolder(projectDir)) {
     const main = join(projectDir, `${sessionId}${JSONL}`);
@@ -81,8 +81,8 @@ function listProject(found: DiscoveredFile[], projectDir: string, project: strin
     }
   }
   for (const sessionId of [...new Set([...mains, ...folders])].sort()) {
-    if (mains.has(sessionId)) pushFile(found, join(projectDir, `${sessionId}${JSONL}`), sessionId, project, "main");
-    if (folders.has(sessionId)) pushSubagents(found, join(projectDir, sessionId), sessionId, project);
+    if (mains.has(sessionId)) pushFile(found, inFolder(projectDir, `${sessionId}${JSONL}`), sessionId, project, "main");
+    if (folders.has(sessionId)) pushSubagents(found, inFolder(projectDir, sessionId), sessionId, project);
   }
 }
 
@@ -91,14 +91,14 @@ function isMainTranscriptName(sessionId: string): boolean {
 }
 
 function pushSubagents(found: DiscoveredFile[], sessionDir: string, sessionId: string, project: string): void {
-  const subagentsDir = join(sessionDir, "subagents");
+  const subagentsDir = inFolder(sessionDir, "subagents");
   // Most session folders hold only tool results: a stat that finds nothing is cheaper than a listing that throws.
   if (statOrNull(subagentsDir)?.isDirectory() !== true) return;
   const names = listDirectory(subagentsDir)
     .filter((entry) => entry.isFile() && isSubagentTranscript(entry.name))
     .map((entry) => entry.name)
     .sort();
-  for (const name of names) pushFile(found, join(subagentsDir, name), sessionId, project, "subagent");
+  for (const name of names) pushFile(found, inFolder(subagentsDir, name), sessionId, project, "subagent");
 }
 
 /** `agent-<id>.jsonl`, but never the compaction summariser's `agent-acompact-<hex>.jsonl`. */
@@ -117,6 +117,11 @@ function pushFile(
   const info = statOrNull(path);
   if (info === null || !info.isFile()) return;
   found.push({ path, sessionId, project, kind, size: info.size, mtimeMs: Math.trunc(info.mtimeMs) });
+}
+
+/** A name from a listing holds no separator: joined by concatenation, not path.join's normalising (per file). */
+function inFolder(folder: string, name: string): string {
+  return `${folder}${sep}${name}`;
 }
 
 /** A folder that is not a symlink, as the listing's `isDirectory()` sees one. */
