@@ -108,7 +108,7 @@ export async function run(): Promise<Record<string, unknown>> {
   rmSync(project, { recursive: true, force: true });
 
   // The parts of a nothing-new sync, in this process.
-  const parts = { discoverMs: [] as number[], fileStampKeysMs: [] as number[], syncMs: [] as number[] };
+  const parts = { discoverMs: [] as number[], fileStampsMs: [] as number[], syncMs: [] as number[] };
   for (let i = 0; i < RUNS; i++) {
     let started = performance.now();
     await discoverTranscripts(corpus.root);
@@ -116,8 +116,8 @@ export async function run(): Promise<Record<string, unknown>> {
     const index = openSessionIndex(join(home, "index.db"));
     try {
       started = performance.now();
-      new IndexWriter(index).fileStampKeys();
-      parts.fileStampKeysMs.push(performance.now() - started);
+      new IndexWriter(index).fileStamps();
+      parts.fileStampsMs.push(performance.now() - started);
     } finally {
       index.close();
     }
@@ -146,7 +146,7 @@ export async function run(): Promise<Record<string, unknown>> {
     },
     inProcessMedianMs: {
       discover: medianOf(parts.discoverMs),
-      fileStampKeys: medianOf(parts.fileStampKeysMs),
+      fileStamps: medianOf(parts.fileStampsMs),
       sync: medianOf(parts.syncMs),
     },
   };

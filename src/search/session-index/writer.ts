@@ -26,11 +26,11 @@ export interface FileRecord {
 export type FileStamp = Pick<FileRecord, "sessionId" | "kind" | "size" | "mtimeMs">;
 
 /**
- * A file's path and stamp as one string, as fileStampKeys() reads them: equal keys, an unchanged file. A path holding
- * a line break splits its stored key, so the file looks changed and is looked up on its own (planFile): never missed.
+ * A file's size and mtime as one string, as fileStamps() reads them. With the path they tell an unchanged file: the
+ * path alone decides a file's session and kind (discover.ts), so those need no comparing here.
  */
-export function fileStampKey(file: FileStamp & { path: string }): string {
-  return `${file.path}\0${file.size}\0${file.mtimeMs}\0${file.kind}\0${file.sessionId}`;
+export function fileStampOf(file: Pick<FileStamp, "size" | "mtimeMs">): string {
+  return `${file.size}:${file.mtimeMs}`;
 }
 
 /** Where a grown file's re-read starts: the first chunk to rebuild, and the text of the chunk before it. */
@@ -84,11 +84,10 @@ function chunkPosition(row: Record<string, unknown>): ChunkPosition {
 function prepareStatements(db: DatabaseSync) {
   return {
     getFile: db.prepare("SELECT * FROM files WHERE path = ?"),
-    // One string for the whole table (fileStampKey's form, one line per file): a row object per file cost twice the
+    // One string for the whole table, NUL between fields (no path holds one): a row object per file cost twice the
     // time and three times the memory at 100,000 files.
-    fileStampKeys: db.prepare(
-      `SELECT group_concat(path || char(0) || size || char(0) || mtime_ms || char(0) || kind || char(0) || session_id,
-         char(10)) AS keys FROM files`,
+    fileStamps: db.prepare(
+      "SELECT group_concat(path || char(0) || size || ':' || mtime_ms, char(0)) AS stamps FROM files",
     ),
     putFile: db.prepare(
       `INSERT INTO files(path, session_id, kind, size, mtime_ms, offset, head, messages) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
@@ -177,12 +176,16 @@ export class IndexWriter {
   }
 
   /**
-   * Every indexed file's fileStampKey, in one query: a sync compares each file on disk with them (a query per path
-   * cost 1 ms per 1,000 files, paid on every `ctx index` of a large history).
+   * Every indexed file's fileStampOf by path, in one query: a sync compares each file on disk with them (a query per
+   * path cost 1 ms per 1,000 files, paid on every `ctx index` of a large history).
    */
-  fileStampKeys(): Set<string> {
-    const keys = (this.statements.fileStampKeys.get() as { keys: string | null } | undefined)?.keys ?? null;
-    return new Set(keys === null ? [] : keys.split("\n"));
+  fileStamps(): Map<string, string> {
+    const joined = (this.statements.fileStamps.get() as { stamps: string | null } | undefined)?.stamps ?? null;
+    const stamps = new Map<string, string>();
+    if (joined === null) return stamps;
+    const fields = joined.split("\0");
+    for (let i = 0; i + 1 < fields.length; i += 2) stamps.set(fields[i] as string, fields[i + 1] as string);
+    return stamps;
   }
 
   putFile(file: FileRecord): void {

@@ -9,7 +9,7 @@ import { type MirrorSummary, mirrorAnnotations } from "../session-index/annotati
 import { refreshDuplicates } from "../session-index/duplicates.ts";
 import { openSessionIndex, type SessionIndex } from "../session-index/session-index.ts";
 import { createSharedOutboxWriter } from "../session-index/team-outbox.ts";
-import { fileStampKey, IndexWriter } from "../session-index/writer.ts";
+import { fileStampOf, IndexWriter } from "../session-index/writer.ts";
 import { type ContentReader, createContentReader } from "./content-reader.ts";
 import { type DiscoveredFile, discoverSession, discoverTranscripts } from "./discover.ts";
 import {
@@ -264,8 +264,8 @@ function teamQueue(index: SessionIndex, share: SyncOptions["teamShare"]): ((prep
  */
 function changedFiles(writer: IndexWriter, files: DiscoveredFile[], oneSession: boolean): DiscoveredFile[] {
   if (oneSession) return files.filter((file) => !isUnchanged(file, writer.getFile(file.path)));
-  const known = writer.fileStampKeys();
-  return files.filter((file) => !known.has(fileStampKey(file)));
+  const stamps = writer.fileStamps();
+  return files.filter((file) => stamps.get(file.path) !== fileStampOf(file));
 }
 
 /** Main transcripts before subagent ones, so a session's row comes from its main file first; else by path. */
