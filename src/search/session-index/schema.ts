@@ -28,14 +28,20 @@
 // annotated before it is indexed. A note is also one chunk of its session (source NOTE_SOURCE, chunk_index -1,
 // note_chunk the chunk's id), so its words count as the session's words in BM25 with the index's own statistics.
 // Labels are not `sessions.tags` (languages and memory markers, recomputed on every ingest).
+//
+// counts holds the running counts `ctx stats` and every search read (./counts-schema.ts, kept by triggers).
+// sessions_project carries updated_at and files_session kind, so a project's last activity and the transcripts found
+// in several folders are read from the index alone.
 import type { DatabaseSync } from "node:sqlite";
+import { COUNTS_SQL, fillCounts, VECTOR_COUNT_SQL } from "./counts-schema.ts";
 
 /**
  * Bump on any change below or in how a column is stored: an index with another version is dropped and rebuilt by
  * the next sync (the sync says so). 5: chunks.text deflated. 6: annotations (the session library's mirror), replies /
- * own_replies and the duplicates table.
+ * own_replies and the duplicates table. 7: the counts table and its triggers, sessions_project (project, updated_at),
+ * files_session (session_id, kind); an index of schema 6 is moved to 7 in place (upgradeFrom6), not rebuilt.
  */
-export const SCHEMA_VERSION = 6;
+export const SCHEMA_VERSION = 7;
 
 const TOKEN_CHARS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -46,7 +52,7 @@ CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE files(
   path TEXT PRIMARY KEY, session_id TEXT NOT NULL, kind TEXT NOT NULL, size INTEGER, mtime_ms INTEGER,
   offset INTEGER, head TEXT, messages INTEGER NOT NULL DEFAULT 0);
-CREATE INDEX files_session ON files(session_id);
+CREATE INDEX files_session ON files(session_id, kind);
 CREATE TABLE sessions(
   id TEXT PRIMARY KEY, project TEXT, cwd TEXT, path TEXT, git_branch TEXT, created_at INTEGER, updated_at INTEGER,
   message_count INTEGER, title TEXT, tags TEXT, memory_markers TEXT, ai_title TEXT, first_prompt TEXT,
@@ -54,7 +60,7 @@ CREATE TABLE sessions(
   replies INTEGER NOT NULL DEFAULT 0, own_replies INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX sessions_root ON sessions(root_uuid);
 CREATE INDEX sessions_updated ON sessions(updated_at);
-CREATE INDEX sessions_project ON sessions(project);
+CREATE INDEX sessions_project ON sessions(project, updated_at);
 CREATE TABLE chunks(
   id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id), chunk_index INTEGER,
   first_message INTEGER, last_message INTEGER, text TEXT, token_count INTEGER, has_code INTEGER, languages TEXT,
@@ -75,9 +81,10 @@ CREATE VIRTUAL TABLE memory_topics_vocab USING fts5vocab(memory_topics_fts, row)
 CREATE TABLE annotations(
   session_id TEXT PRIMARY KEY, starred INTEGER NOT NULL, labels TEXT NOT NULL, note TEXT, updated_at INTEGER NOT NULL,
   note_chunk INTEGER);
-`;
+${COUNTS_SQL}`;
 
 const TABLES = [
+  "counts",
   "annotations",
   "duplicates",
   "memory_topics_vocab",
@@ -106,6 +113,7 @@ export function readSchemaVersion(db: DatabaseSync): number | null {
 export function ensureSchema(db: DatabaseSync): number | null {
   const found = readSchemaVersion(db);
   if (found === SCHEMA_VERSION) return null;
+  if (found === 6 && upgradeFrom6(db)) return null;
   const dropped = rebuildSchema(db, false);
   // The old tables' pages are free now: VACUUM gives them back to the file system (the new tables are empty).
   if (dropped !== null) {
@@ -140,6 +148,32 @@ function rebuildSchema(db: DatabaseSync, always: boolean): number | null {
     return dropped;
   } catch (error) {
     db.exec("ROLLBACK");
+    throw error;
+  }
+}
+
+/**
+ * Schema 7 only adds to 6 (the counts, two wider indexes): a person with 100,000 sessions keeps their index instead of
+ * waiting for a full rebuild. The counts are taken from the tables once. False when another process changed the
+ * version meanwhile (the caller then rebuilds as for any other version).
+ */
+function upgradeFrom6(db: DatabaseSync): boolean {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    if (readSchemaVersion(db) !== 6) {
+      db.exec("ROLLBACK");
+      return readSchemaVersion(db) === SCHEMA_VERSION;
+    }
+    db.exec(`DROP INDEX IF EXISTS sessions_project; CREATE INDEX sessions_project ON sessions(project, updated_at);
+      DROP INDEX IF EXISTS files_session; CREATE INDEX files_session ON files(session_id, kind);
+      ${COUNTS_SQL}`);
+    fillCounts(db);
+    if (hasTable(db, "chunk_vectors")) db.exec(VECTOR_COUNT_SQL);
+    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
+    db.exec("COMMIT");
+    return true;
+  } catch (error) {
+    if (db.isTransaction) db.exec("ROLLBACK");
     throw error;
   }
 }

@@ -14,6 +14,7 @@ import {
   planPostings,
   type SessionIndex,
 } from "./session-index.ts";
+import { ensureVectorTable } from "./vectors.ts";
 import { IndexWriter } from "./writer.ts";
 
 function expectCtxError(fn: () => unknown, code: string) {
@@ -260,10 +261,8 @@ describe("searching chunks", () => {
     addSession(index, "a", "p", 1_000, ["alpha words", "beta words"]);
     const writer = new IndexWriter(index);
     // The embedder creates its table after this writer was made.
-    databaseOf(index).exec(
-      "CREATE TABLE chunk_vectors(chunk_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vector BLOB NOT NULL)",
-    );
-    databaseOf(index).exec("INSERT INTO chunk_vectors SELECT id, 'm', x'00' FROM chunks");
+    ensureVectorTable(databaseOf(index));
+    databaseOf(index).exec("INSERT INTO chunk_vectors(chunk_id, model, vector) SELECT id, 'm', x'00' FROM chunks");
     const maxId = () =>
       Number((databaseOf(index).prepare("SELECT max(id) AS id FROM chunks").get() as { id: number }).id);
     const deletedId = maxId();

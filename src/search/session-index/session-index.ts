@@ -19,10 +19,11 @@ import type { WeightedQuery } from "../../core/search/passage.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import { CtxError } from "../../errors.ts";
 import { unpackChunkText } from "./chunk-text.ts";
+import { readCount } from "./counts-schema.ts";
 import { attachDatabase, databaseOf } from "./database.ts";
 import { DatabaseSync, fts5MissingError } from "./node-sqlite.ts";
 import { filterClause, SESSION_SELECT, type SessionRow, sessionFromRow } from "./rows.ts";
-import { ensureSchema, hasTable, readSchemaVersion, SCHEMA_VERSION } from "./schema.ts";
+import { ensureSchema, readSchemaVersion, SCHEMA_VERSION } from "./schema.ts";
 
 export interface IndexStats {
   sessions: number;
@@ -43,11 +44,11 @@ export interface SessionIndex {
   readonly rebuiltFrom: number | null;
   close(): void;
   stats(): IndexStats;
-  /** How many sessions the index holds (stats() counts chunks, projects and vectors too). */
+  /** How many sessions the index holds (from its running counts: ./counts-schema.ts). */
   sessionCount(): number;
   /** When the last sync finished (epoch ms), or null before the first. */
   lastSyncAt(): number | null;
-  /** Every indexed project (Claude Code's project folder names), sorted. */
+  /** Every indexed project (Claude Code's project folder names), sorted; kept until the database changes. */
   projects(): string[];
   searchChunks(query: string, filters: SearchFilters, limit: number): ChunkHit[];
   /** The query's discriminating terms with their idf and the similarity reference, as searchChunks weighs them. */
@@ -177,7 +178,7 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
   };
   const selectSession = db.prepare(`${SESSION_SELECT} WHERE s.id = ?`);
   const docsWithTerm = db.prepare("SELECT doc FROM chunks_vocab WHERE term = ?");
-  const totalChunks = db.prepare("SELECT count(*) AS n FROM chunks");
+  const selectProjects = db.prepare("SELECT key FROM counts WHERE kind = 'project' AND n > 0 ORDER BY key");
 
   // Chunk count and document frequencies, cached until the database changes (data_version moves when another
   // connection commits, total_changes() when this one writes): a vocabulary lookup reads the term's whole
@@ -189,7 +190,7 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
   const corpusStatistics = (terms: readonly string[]) => {
     const version = String((dataVersion.get() as { v: string }).v);
     if (cache === null || cache.version !== version) {
-      cache = { version, total: Number((totalChunks.get() as { n: number }).n), documentFrequency: new Map() };
+      cache = { version, total: readCount(db, "total", "chunks"), documentFrequency: new Map() };
     }
     const { documentFrequency } = cache;
     const frequencies = terms.map((term) => {
@@ -217,12 +218,24 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
     return { terms, frequencies, total, plan, reference: referenceScore(frequencies, total) };
   };
 
+  // Every search asks for the projects (to match --project) and the session count: read from the counts, and the
+  // list kept until the database changes, as the corpus statistics are.
+  let projectList: { version: string; projects: string[] } | null = null;
+  const projects = () => {
+    const version = String((dataVersion.get() as { v: string }).v);
+    if (projectList === null || projectList.version !== version) {
+      const rows = selectProjects.all() as Array<{ key: string }>;
+      projectList = { version, projects: rows.map((row) => String(row.key)) };
+    }
+    return [...projectList.projects];
+  };
+
   const index: SessionIndex = {
     path,
     rebuiltFrom,
     close: () => db.close(),
-    stats: () => readStats(db, path),
-    sessionCount: () => Number((db.prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n),
+    stats: () => readStats(db, path, projects().length),
+    sessionCount: () => readCount(db, "total", "sessions"),
     getSession(id) {
       const row = selectSession.get(id) as SessionRow | undefined;
       return row === undefined ? null : sessionFromRow(row);
@@ -237,10 +250,7 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
     },
     chunkCount: (sessionId) => Number((countChunks.get(sessionId) as { n: number }).n),
     lastSyncAt: () => readLastSyncAt(db),
-    projects() {
-      const rows = db.prepare("SELECT DISTINCT project FROM sessions ORDER BY project").all() as { project: string }[];
-      return rows.map((row) => String(row.project));
-    },
+    projects,
     writeTransaction(work) {
       db.exec("BEGIN IMMEDIATE");
       try {
@@ -456,16 +466,16 @@ function readLastSyncAt(db: DatabaseSync): number | null {
   return row === undefined || !Number.isFinite(at) ? null : at;
 }
 
-function readStats(db: DatabaseSync, path: string): IndexStats {
-  const count = (sql: string) => Number((db.prepare(sql).get() as { n: number }).n);
+/** The figures from the running counts (./counts-schema.ts): a few rows, whatever the index's size. */
+function readStats(db: DatabaseSync, path: string, projects: number): IndexStats {
   let bytes = 0;
   for (const file of [path, `${path}-wal`]) bytes += statSync(file, { throwIfNoEntry: false })?.size ?? 0;
   return {
-    sessions: count("SELECT count(*) AS n FROM sessions"),
-    chunks: count("SELECT count(*) AS n FROM chunks"),
-    projects: count("SELECT count(DISTINCT project) AS n FROM sessions"),
+    sessions: readCount(db, "total", "sessions"),
+    chunks: readCount(db, "total", "chunks"),
+    projects,
     bytes,
     lastSyncAt: readLastSyncAt(db),
-    vectors: hasTable(db, "chunk_vectors") ? count("SELECT count(*) AS n FROM chunk_vectors") : 0,
+    vectors: readCount(db, "total", "vectors"),
   };
 }

@@ -7,6 +7,7 @@ import type { ChunkHit, MemoryType, SearchFilters } from "../../core/search/mode
 import { similarityFromCosine, topIndexes } from "../../core/search/vector-math.ts";
 import type { Embedder } from "../embedders/types.ts";
 import { unpackChunkText } from "./chunk-text.ts";
+import { VECTOR_COUNT_SQL } from "./counts-schema.ts";
 import { databaseOf } from "./database.ts";
 import { filterClause } from "./rows.ts";
 import type { SessionIndex } from "./session-index.ts";
@@ -24,14 +25,26 @@ export interface VectorRow {
 const hasTable = (db: DatabaseSync, name: string) =>
   db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(name) !== undefined;
 
-/** Creates chunk_vectors (and the trigger that drops a deleted chunk's vector); idempotent. */
+/**
+ * Creates chunk_vectors (and the trigger that drops a deleted chunk's vector, and its count in the index's counts:
+ * ./counts-schema.ts); idempotent. One transaction, so no vector is written between the table and its count.
+ */
 export function ensureVectorTable(db: DatabaseSync): void {
-  db.exec(`CREATE TABLE IF NOT EXISTS chunk_vectors(
-    chunk_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vector BLOB NOT NULL, seq INTEGER NOT NULL DEFAULT 0);
-    CREATE INDEX IF NOT EXISTS chunk_vectors_model_seq ON chunk_vectors(model, seq);`);
-  if (hasTable(db, "chunks")) {
-    db.exec(`CREATE TRIGGER IF NOT EXISTS chunk_vectors_follow_chunks AFTER DELETE ON chunks
-      BEGIN DELETE FROM chunk_vectors WHERE chunk_id = OLD.id; END;`);
+  const own = !db.isTransaction;
+  if (own) db.exec("BEGIN IMMEDIATE");
+  try {
+    db.exec(`CREATE TABLE IF NOT EXISTS chunk_vectors(
+      chunk_id INTEGER PRIMARY KEY, model TEXT NOT NULL, vector BLOB NOT NULL, seq INTEGER NOT NULL DEFAULT 0);
+      CREATE INDEX IF NOT EXISTS chunk_vectors_model_seq ON chunk_vectors(model, seq);`);
+    if (hasTable(db, "chunks")) {
+      db.exec(`CREATE TRIGGER IF NOT EXISTS chunk_vectors_follow_chunks AFTER DELETE ON chunks
+        BEGIN DELETE FROM chunk_vectors WHERE chunk_id = OLD.id; END;`);
+    }
+    if (hasTable(db, "counts")) db.exec(VECTOR_COUNT_SQL);
+    if (own) db.exec("COMMIT");
+  } catch (error) {
+    if (own && db.isTransaction) db.exec("ROLLBACK");
+    throw error;
   }
 }
 
