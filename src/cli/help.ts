@@ -286,7 +286,7 @@ export const COMMAND_EXAMPLES: Readonly<Record<string, readonly string[]>> = {
   ],
   index: ["ctx index", "ctx index --claude-dir ~/other-machine/.claude --full"],
   forks: ["ctx forks", "ctx forks --project this --since 30d", "ctx forks --json | jq '.stats.successRate'"],
-  stats: ["ctx stats", "ctx stats --top 20", "ctx stats --json | jq '.forks'"],
+  stats: ["ctx stats", "ctx stats --top 20", "ctx stats --check", "ctx stats --json | jq '.forks'"],
   reindex: ["ctx reindex"],
   embed: ["ctx embed --setup", "ctx embed"],
   session: ["ctx session star 1af7fc5e", "ctx session tag 1af7fc5e auth payments", "ctx session list --starred"],

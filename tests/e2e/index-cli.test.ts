@@ -57,12 +57,12 @@ describe("the sample sessions in tests/fixtures/claude", () => {
 });
 
 describe("break 4: page-level damage to index.db", () => {
-  it("stats notices a zeroed page and says to reindex; reindex moves the file aside and rebuilds", async () => {
+  it("stats --check notices a zeroed page and says to reindex; reindex moves the file aside and rebuilds", async () => {
     const base = mkdtempSync(join(tmpdir(), "ctx-index-damage-"));
     const dir = layOutClaudeDir(base);
     const localEnv = { HOME: join(base, "home"), CTX_HOME: join(base, "ctx-home"), CLAUDE_CONFIG_DIR: "" };
     expect((await runCtx(["index", "--claude-dir", dir, "--quiet"], { cwd: base, env: localEnv })).code).toBe(0);
-    const before = JSON.parse((await runCtx(["stats", "--json"], { cwd: base, env: localEnv })).stdout);
+    const before = JSON.parse((await runCtx(["stats", "--check", "--json"], { cwd: base, env: localEnv })).stdout);
     expect(before.integrity).toBe("ok");
 
     const dbPath = join(base, "ctx-home", "index.db");
@@ -73,7 +73,7 @@ describe("break 4: page-level damage to index.db", () => {
     bytes.fill(0, Math.floor(pages / 2) * pageSize, (Math.floor(pages / 2) + 1) * pageSize);
     writeFileSync(dbPath, bytes);
 
-    const stats = await runCtx(["stats", "--json"], { cwd: base, env: localEnv });
+    const stats = await runCtx(["stats", "--check", "--json"], { cwd: base, env: localEnv });
     expect(stats.code).toBe(1);
     expect(JSON.parse(stats.stdout).integrity).not.toBe("ok");
     expect(stats.stderr).toMatch(/^ctx: the session index .* is damaged/m);
@@ -83,7 +83,7 @@ describe("break 4: page-level damage to index.db", () => {
     expect(rebuilt.code, rebuilt.stderr).toBe(0);
     expect(rebuilt.stderr).toMatch(/damaged; kept it as .*index\.db\.damaged-/);
     expect(JSON.parse(rebuilt.stdout)).toMatchObject({ sessionsTotal: 7, filesIngested: 8 });
-    const after = JSON.parse((await runCtx(["stats", "--json"], { cwd: base, env: localEnv })).stdout);
+    const after = JSON.parse((await runCtx(["stats", "--check", "--json"], { cwd: base, env: localEnv })).stdout);
     expect(after).toMatchObject({ integrity: "ok", chunks: before.chunks, sessions: before.sessions });
     expect(readdirSync(join(base, "ctx-home")).some((name) => name.startsWith("index.db.damaged-"))).toBe(true);
   });

@@ -1,6 +1,17 @@
 // `ctx stats`: the per-project and per-month counts, the duplicates and the last reindex, in-process on real
 // transcripts (the fixture projects and the forks the real Claude Code made).
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import {
+  closeSync,
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -56,6 +67,27 @@ describe("ctx stats", () => {
     expect([...text].filter((char) => char !== "\n" && (char < " " || char === "\u007f"))).toEqual([]);
     const all = (await run(["stats", "--top", "100"])).stdout;
     expect(all).not.toContain("more (the JSON lists all)");
+  });
+
+  it("reads the figures without reading the whole file; --check runs the integrity check and fails on a damaged one", async () => {
+    await run(["index", "--quiet"]);
+    const sound = IndexStatsReportSchema.parse(JSON.parse((await run(["stats", "--json"])).stdout));
+    expect(sound.integrity).toBe("not checked");
+    expect(IndexStatsReportSchema.parse(JSON.parse((await run(["stats", "--check", "--json"])).stdout))).toEqual({
+      ...sound,
+      integrity: "ok",
+    });
+    // One page in the middle of the file overwritten (the text of some chunks): the counts are still read …
+    const dbPath = join(root, "ctx-home", "index.db");
+    const pages = Math.floor(statSync(dbPath).size / 4096);
+    const handle = openSync(dbPath, "r+");
+    writeSync(handle, Buffer.alloc(4096, 0xa5), 0, 4096, Math.floor(pages / 2) * 4096);
+    closeSync(handle);
+    const damaged = await run(["stats", "--json"]);
+    expect(damaged.code).toBe(0);
+    expect(JSON.parse(damaged.stdout)).toMatchObject({ sessions: sound.sessions, integrity: "not checked" });
+    // … and --check finds the damage, the figures printed all the same.
+    await expect(run(["stats", "--check"])).rejects.toMatchObject({ code: "INDEX_CORRUPT" });
   });
 
   it("refuses a --top that is not a whole number of at least 1", async () => {

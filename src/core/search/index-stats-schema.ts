@@ -32,7 +32,7 @@ export const IndexStatsReportSchema = z.object({
   /** When the last sync finished (epoch ms), or null before the first. */
   lastSyncAt: z.nullable(z.number()),
   vectors: z.int(),
-  /** `PRAGMA quick_check` of the whole file: "ok", or what SQLite found damaged; "not checked" when skipped (the ui). */
+  /** `PRAGMA quick_check` of the whole file: "ok", or what SQLite found damaged; "not checked" unless asked (--check). */
   integrity: z.string(),
   /** Every project, most sessions first. */
   byProject: z.array(z.object({ project: z.string(), sessions: z.int(), lastActiveAt: z.nullable(z.number()) })),

@@ -46,6 +46,11 @@ describe("ctx_index", () => {
     expect(text).toMatch(/sessions\s+9\n/);
     expect(text).toMatch(/duplicates\s+1 copy folded into 1 session/);
     expect(text).toMatch(/…\s+1 more/);
+    // The whole file's check only when asked: seconds on a large index.
+    expect(stats.integrity).toBe("not checked");
+    const checked = await client.callTool({ name: "ctx_index", arguments: { op: "stats", check: true } });
+    expect(IndexToolOutputSchema.parse(checked.structuredContent).stats).toEqual({ ...stats, integrity: "ok" });
+    expect(textOf(checked)).toMatch(/integrity\s+ok\n/);
   });
 
   it("stats before any index says how to build one", async () => {
@@ -64,6 +69,7 @@ describe("ctx_index", () => {
     expect(textOf(result)).toContain("ctx reindex");
     await expectSchemaRejection(client, "ctx_index", { op: "drop" }, "op");
     await expectSchemaRejection(client, "ctx_index", { op: "stats", top: 0 }, "top");
+    await expectSchemaRejection(client, "ctx_index", { op: "stats", check: "yes" }, "check");
   });
 
   it("reindex while one runs reports that one and starts nothing", async () => {

@@ -22,6 +22,14 @@ export const IndexToolInputSchema = {
   top: z
     .optional(z.int().check(z.minimum(1), z.maximum(1000)))
     .check(z.describe("stats: projects and months listed in the text (default 10; the structured result has all).")),
+  check: z
+    .optional(z.boolean())
+    .check(
+      z.describe(
+        "stats: also check the index file's integrity (reads the whole file: seconds on a large index). Only when a " +
+          "search failed or the person asks.",
+      ),
+    ),
 };
 
 export const IndexToolOutputSchema = z.object({
@@ -45,10 +53,10 @@ export const indexTool = defineTool({
   output: IndexToolOutputSchema,
   // Destructive: a rebuild empties the index first (it is a cache of the transcripts, filled again as it runs).
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
-  handle: async ({ op, top }, deps) => {
+  handle: async ({ op, top, check }, deps) => {
     const env = deps.env ?? process.env;
     if (op === "stats") {
-      const stats = readIndexStatsReport(resolveIndexPath(env), env);
+      const stats = readIndexStatsReport(resolveIndexPath(env), env, { checkIntegrity: check === true });
       return { text: renderIndexStats(stats, top), structured: { op, stats } };
     }
     const { started, record } = await startIndexRebuild({

@@ -40,7 +40,7 @@ describe("loadIndexPage", () => {
     expect(html).toContain("<dt>sessions</dt><dd>6</dd>");
     expect(html).toContain("-home-&lt;img src=x onerror=alert(1)&gt;-&quot;app&#39;");
     expect(html).toContain("search success rate");
-    expect(html).toContain("ctx stats checks the file&#39;s integrity");
+    expect(html).toContain("ctx stats --check checks the file&#39;s integrity");
     expect(html).toContain("Not joined to a team");
   });
 

@@ -45,7 +45,7 @@ function StatsPart({ stats }: { stats: IndexStatsReport }) {
     <>
       {stats.integrity === "ok" ? null : stats.integrity === INTEGRITY_NOT_CHECKED ? (
         <p class="view-meta">
-          ctx stats checks the file's integrity (it reads the whole file); this page does not wait for it.
+          ctx stats --check checks the file's integrity (it reads the whole file); this page does not wait for it.
         </p>
       ) : (
         <p class="view-error">
