@@ -12,9 +12,13 @@ export function findSessionIds(index: SessionIndex, id: string, limit = 2): stri
   const exact = db.prepare("SELECT id FROM sessions WHERE id = ?").get(id) as { id: string } | undefined;
   if (exact !== undefined) return [exact.id];
   if (id === "") return [];
+  // A range of the primary key (every id starting with `id` sorts from `id` to `id` + the last code point), so the
+  // lookup reads the few ids there, not each of 100,000 sessions as `substr(id, …) = ?` alone would.
   const rows = db
-    .prepare("SELECT id FROM sessions WHERE substr(id, 1, ?) = ? ORDER BY id LIMIT ?")
-    .all([...id].length, id, Math.max(1, Math.trunc(limit))) as Array<{ id: string }>;
+    .prepare(
+      "SELECT id FROM sessions WHERE id >= ?1 AND id < ?1 || char(1114111) AND substr(id, 1, ?2) = ?1 ORDER BY id LIMIT ?3",
+    )
+    .all(id, [...id].length, Math.max(1, Math.trunc(limit))) as Array<{ id: string }>;
   return rows.map((row) => row.id);
 }
 
