@@ -1,12 +1,19 @@
-import { appendFileSync, copyFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, copyFileSync, cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { FIXTURE, LONG_SESSION, layOutClaudeDir, SPOTTER_PROJECT } from "../../../tests/helpers/claude-projects.ts";
+import {
+  FIXTURE,
+  LONG_SESSION,
+  layOutClaudeDir,
+  SPOTTER_PROJECT,
+  VIEWER_PROJECT,
+} from "../../../tests/helpers/claude-projects.ts";
 import { syncIndex } from "../sync/sync-index.ts";
 import { mirrorAnnotations } from "./annotations.ts";
 import { databaseOf } from "./database.ts";
 import { readIndexCounts } from "./index-counts.ts";
+import { readForkedSessions } from "./lineage.ts";
 import { emptyIndex } from "./maintenance.ts";
 import { SCHEMA_VERSION } from "./schema.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index.ts";
@@ -16,8 +23,16 @@ import { putVectors } from "./vectors.ts";
 /** What the index says from its running counts. */
 function counted(index: SessionIndex) {
   const { sessions, chunks, projects, vectors } = index.stats();
-  const { byProject, byMonth } = readIndexCounts(index);
+  const { byProject, byMonth, duplicates } = readIndexCounts(index);
+  const families = databaseOf(index)
+    .prepare("SELECT key AS root, n AS size FROM counts WHERE kind = 'family' AND n > 1 ORDER BY key")
+    .all() as Array<{ root: string; size: number }>;
   return {
+    sharedTranscripts: duplicates.sharedTranscripts,
+    families: families.map(({ root, size }) => ({ root, size: Number(size) })),
+    forks: readForkedSessions(index)
+      .map((fork) => fork.id)
+      .sort(),
     sessions,
     chunks,
     projects,
@@ -39,7 +54,18 @@ function recounted(index: SessionIndex) {
       project: string;
     }>
   ).map((row) => row.project);
+  const families = db
+    .prepare(
+      `SELECT root_uuid AS root, count(*) AS size FROM sessions WHERE root_uuid IS NOT NULL GROUP BY root_uuid
+       HAVING count(*) > 1 ORDER BY root_uuid`,
+    )
+    .all() as Array<{ root: string; size: number }>;
   return {
+    sharedTranscripts: count(
+      `SELECT count(*) AS n FROM (SELECT session_id FROM files WHERE kind = 'main' GROUP BY session_id
+       HAVING count(*) > 1)`,
+    ),
+    families: families.map(({ root, size }) => ({ root, size: Number(size) })),
     sessions: count("SELECT count(*) AS n FROM sessions"),
     chunks: count("SELECT count(*) AS n FROM chunks"),
     projects: projectList.length,
@@ -67,15 +93,21 @@ function recounted(index: SessionIndex) {
 
 const byName = (a: { project: string }, b: { project: string }) => a.project.localeCompare(b.project);
 
+/** The counts equal the tables' (the forks are read through the families, compared as such). */
 function expectCountsTrue(index: SessionIndex): ReturnType<typeof counted> {
   const figures = counted(index);
-  expect(figures).toEqual(recounted(index));
+  const { forks: _forks, ...compared } = figures;
+  expect(compared).toEqual(recounted(index));
   return figures;
 }
+
+/** The real Claude Code's forks of one session (tests/fixtures/claude-forks): a family of four. */
+const FORKS = join(import.meta.dirname, "../../../tests/fixtures/claude-forks/projects");
 
 function setUp() {
   const root = mkdtempSync(join(tmpdir(), "ctx-counts-"));
   const claudeDir = layOutClaudeDir(root);
+  cpSync(FORKS, join(claudeDir, "projects"), { recursive: true });
   return { root, claudeDir, dbPath: join(root, "index.db"), spotter: join(claudeDir, "projects", SPOTTER_PROJECT) };
 }
 
@@ -86,7 +118,10 @@ describe("the index's running counts", () => {
     const index = openSessionIndex(dbPath);
     try {
       const first = expectCountsTrue(index);
-      expect(first).toMatchObject({ sessions: 7, projects: 2 });
+      // The fixtures and the real Claude Code's forks (one family, its forks found).
+      expect(first).toMatchObject({ sessions: 10, projects: 3, sharedTranscripts: 0 });
+      expect(first.families).toHaveLength(1);
+      expect(first.forks.length).toBeGreaterThan(0);
       expect(first.chunks).toBeGreaterThan(10);
       expect(first.byMonth.length).toBeGreaterThan(0);
 
@@ -99,9 +134,12 @@ describe("the index's running counts", () => {
       expectCountsTrue(index);
       expect(index.chunkCount(LONG_SESSION)).toBeLessThan(longChunks);
 
-      // The same sessions again: nothing moves.
+      // The same sessions again: nothing moves. Then one transcript in a second project folder too.
       await syncIndex({ claudeDir, dbPath });
       expectCountsTrue(index);
+      copyFileSync(join(spotter, "short.jsonl"), join(claudeDir, "projects", VIEWER_PROJECT, "short.jsonl"));
+      await syncIndex({ claudeDir, dbPath });
+      expect(expectCountsTrue(index).sharedTranscripts).toBe(1);
 
       // A library note is a chunk of its session: written, then removed.
       const withoutNote = counted(index).chunks;
@@ -113,22 +151,33 @@ describe("the index's running counts", () => {
 
       // Rows moved or removed by any writer: a session's project and first time changed, a session deleted whole.
       const db = databaseOf(index);
+      const [family] = first.families;
+      const forked = first.forks[0] ?? "";
       index.writeTransaction(() => {
         db.prepare("UPDATE sessions SET project = 'elsewhere', created_at = 0 WHERE id = ?").run(LONG_SESSION);
+        db.prepare("DELETE FROM files WHERE session_id = 'short' AND path LIKE ?").run(`%${VIEWER_PROJECT}%`);
+        db.prepare("UPDATE sessions SET root_uuid = NULL WHERE id = ?").run(forked);
         db.prepare("UPDATE sessions SET created_at = NULL WHERE id = 'short'").run();
         db.prepare("DELETE FROM chunks WHERE session_id = 'subagent'").run();
         db.prepare("DELETE FROM files WHERE session_id = 'subagent'").run();
         db.prepare("DELETE FROM sessions WHERE id = 'subagent'").run();
       });
       const moved = expectCountsTrue(index);
-      expect(moved).toMatchObject({ sessions: 6, projects: 3 });
+      expect(moved).toMatchObject({ sessions: 9, projects: 4, sharedTranscripts: 0 });
+      expect(moved.families).toEqual([{ root: family?.root, size: (family?.size ?? 0) - 1 }]);
       expect(moved.byMonth[0]).toEqual({ month: "1970-01", sessions: 1 });
 
       // `ctx reindex`: emptied, then built again.
       emptyIndex(index);
-      expect(expectCountsTrue(index)).toMatchObject({ sessions: 0, chunks: 0, projects: 0, projectList: [] });
+      expect(expectCountsTrue(index)).toMatchObject({
+        sessions: 0,
+        chunks: 0,
+        projects: 0,
+        projectList: [],
+        families: [],
+      });
       await syncIndex({ claudeDir, dbPath });
-      expect(expectCountsTrue(index).sessions).toBe(7);
+      expect(expectCountsTrue(index)).toMatchObject({ sessions: 10, sharedTranscripts: 1, families: first.families });
     } finally {
       index.close();
     }

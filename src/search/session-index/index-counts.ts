@@ -1,7 +1,8 @@
 // What `ctx stats` counts beyond IndexStats, without a pass over a whole table (issue 36 wants the report under 500 ms
 // at 100,000 sessions): sessions per project and per month from the running counts (./counts-schema.ts), each
 // project's last activity one seek in sessions_project (project, updated_at), and the duplicates found at index time
-// (./duplicates.ts; the transcripts in several folders from files_session (session_id, kind) alone).
+// (./duplicates.ts; the transcripts in several folders counted too).
+import { readCount } from "./counts-schema.ts";
 import { databaseOf } from "./database.ts";
 import type { SessionIndex } from "./session-index.ts";
 
@@ -50,12 +51,7 @@ export function readIndexCounts(index: SessionIndex): IndexCounts {
   const folded = db
     .prepare("SELECT count(*) AS copies, count(DISTINCT canonical_id) AS folded_into FROM duplicates")
     .get() as { copies: number; folded_into: number };
-  const shared = db
-    .prepare(
-      `SELECT count(*) AS n FROM (SELECT session_id FROM files WHERE kind = 'main' GROUP BY session_id
-       HAVING count(*) > 1)`,
-    )
-    .get() as { n: number };
+  const shared = readCount(db, "total", "shared_transcripts");
   return {
     byProject: byProject.map((row) => ({
       project: String(row.project),
@@ -66,7 +62,7 @@ export function readIndexCounts(index: SessionIndex): IndexCounts {
     duplicates: {
       copies: Number(folded.copies),
       foldedInto: Number(folded.folded_into),
-      sharedTranscripts: Number(shared.n),
+      sharedTranscripts: shared,
     },
   };
 }

@@ -70,13 +70,15 @@ interface ForkRow extends LineageColumns {
   updated_at: number | null;
 }
 
-/** Every fork the index knows: the members of families of two or more sessions that have a parent. */
+/**
+ * Every fork the index knows: the members of families of two or more sessions that have a parent (the families from
+ * the index's running counts, ./counts-schema.ts, not a grouping of every session by its root).
+ */
 export function readForkedSessions(index: SessionIndex): ForkedSession[] {
   const rows = databaseOf(index)
     .prepare(
       `SELECT id, root_uuid, origin_session, copied_root, message_count, created_at, project, cwd, path, updated_at
-       FROM sessions WHERE root_uuid IN
-         (SELECT root_uuid FROM sessions WHERE root_uuid IS NOT NULL GROUP BY root_uuid HAVING count(*) > 1)`,
+       FROM sessions WHERE root_uuid IN (SELECT key FROM counts WHERE kind = 'family' AND n > 1)`,
     )
     .all() as unknown as ForkRow[];
   const families = new Map<string, ForkRow[]>();
