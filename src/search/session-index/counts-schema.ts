@@ -1,9 +1,10 @@
 // The index's running counts (table `counts`): sessions, chunks and vectors in all, sessions per project and per month
-// of their first message, the transcripts found in several project folders, and the size of each family of forks. `ctx stats`, the search's project list and its session count read them instead of counting
-// whole tables (issue 36: at 100,000 sessions a count of `chunks` alone reads a few hundred MB). Triggers keep them,
-// in the same transaction as the row they count, so every writer (the sync's, the library's notes, the vector fill,
-// a delete) moves them and none can forget to: a figure here is the table's count, never an estimate
-// (counts-schema.test.ts holds them to the real counts after ingest, re-ingest, delete and rebuild).
+// of their first message, the transcripts found in several project folders, and the size of each family of forks.
+// `ctx stats`, fork history and every search read them instead of counting whole tables (issue 36: at 100,000
+// sessions a count of `chunks` alone reads a few hundred MB). Triggers keep them, in the same transaction as the row
+// they count, so every writer (the sync's, the library's notes, the vector fill, a delete) moves them and none can
+// forget to: a figure here is the table's count, never an estimate (counts-schema.test.ts holds them to the tables'
+// own counts after ingest, re-ingest, delete and rebuild).
 import type { DatabaseSync } from "node:sqlite";
 
 /** `YYYY-MM` (UTC) of an epoch-ms column, as `ctx stats` groups months. */
