@@ -9,6 +9,7 @@ import {
   SPOTTER_PROJECT,
   VIEWER_PROJECT,
 } from "../../../tests/helpers/claude-projects.ts";
+import { thrownCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { syncIndex } from "../sync/sync-index.ts";
 import { mirrorAnnotations } from "./annotations.ts";
 import { databaseOf } from "./database.ts";
@@ -224,7 +225,11 @@ describe("the index's running counts", () => {
       DROP INDEX files_session; CREATE INDEX files_session ON files(session_id);
       UPDATE meta SET value = '6' WHERE key = 'schema_version'`);
     before.close();
-    expect(() => openSessionIndex(dbPath, { readonly: true })).toThrow(/format 6/);
+    // A reader cannot move it: it says what does.
+    expect(thrownCtxError(() => openSessionIndex(dbPath, { readonly: true }))).toMatchObject({
+      code: "STATE_UNSUPPORTED_VERSION",
+      hint: expect.stringContaining("in place"),
+    });
     const index = openSessionIndex(dbPath);
     try {
       expect(index.rebuiltFrom).toBeNull();

@@ -109,7 +109,12 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
         throw new CtxError(
           "STATE_UNSUPPORTED_VERSION",
           `the session index ${dbPath} has format ${version}, and this version of ctx reads format ${SCHEMA_VERSION}`,
-          { hint: "run `ctx index`: it rebuilds the index from your transcripts" },
+          {
+            hint:
+              version === SCHEMA_VERSION - 1
+                ? "run `ctx index`: it brings the index up to date in place (seconds, even at 100,000 sessions)"
+                : "run `ctx index`: it rebuilds the index from your transcripts",
+          },
         );
       }
       if (version !== SCHEMA_VERSION) {
