@@ -23,14 +23,15 @@ const mainFiles = (session: string) => `(SELECT count(*) FROM files WHERE sessio
  */
 const SHARED_SQL = `
 CREATE TRIGGER counts_file_insert AFTER INSERT ON files WHEN NEW.kind = 'main' AND ${mainFiles("NEW.session_id")} = 2
-  BEGIN ${add("total", "'shared_transcripts'")} END;
+  BEGIN ${bump("total", "'shared_transcripts'", "+ 1")} END;
 CREATE TRIGGER counts_file_delete AFTER DELETE ON files WHEN OLD.kind = 'main' AND ${mainFiles("OLD.session_id")} = 1
   BEGIN ${bump("total", "'shared_transcripts'", "- 1")} END;
 CREATE TRIGGER counts_file_move AFTER UPDATE OF session_id, kind ON files
   WHEN OLD.session_id IS NOT NEW.session_id OR OLD.kind IS NOT NEW.kind BEGIN
   UPDATE counts SET n = n - 1 WHERE kind = 'total' AND key = 'shared_transcripts'
     AND OLD.kind = 'main' AND ${mainFiles("OLD.session_id")} = 1;
-  ${add("total", "'shared_transcripts'", `NEW.kind = 'main' AND ${mainFiles("NEW.session_id")} = 2`)}
+  UPDATE counts SET n = n + 1 WHERE kind = 'total' AND key = 'shared_transcripts'
+    AND NEW.kind = 'main' AND ${mainFiles("NEW.session_id")} = 2;
 END;`;
 
 /**
@@ -52,15 +53,18 @@ CREATE TRIGGER counts_family_move AFTER UPDATE OF root_uuid ON sessions WHEN OLD
   BEGIN ${family("OLD.root_uuid")} ${family("NEW.root_uuid")} END;`;
 
 /**
- * The table and its triggers. A project or month whose last session left keeps its row at 0: readers take n > 0.
+ * The table and its triggers. The totals' rows are there from the start, so a chunk's insert is a plain UPDATE of one
+ * row (an upsert costs more, on every chunk of a full index). A project or month whose last session left keeps its
+ * row at 0: readers take n > 0.
  * `UPDATE OF` triggers fire for every UPDATE that names the column, so each one is guarded by a real change.
  */
 export const COUNTS_SQL = `
 CREATE TABLE counts(kind TEXT NOT NULL, key TEXT NOT NULL, n INTEGER NOT NULL, PRIMARY KEY(kind, key)) WITHOUT ROWID;
-CREATE TRIGGER counts_chunk_insert AFTER INSERT ON chunks BEGIN ${add("total", "'chunks'")} END;
+INSERT INTO counts(kind, key, n) VALUES ('total', 'sessions', 0), ('total', 'chunks', 0), ('total', 'shared_transcripts', 0);
+CREATE TRIGGER counts_chunk_insert AFTER INSERT ON chunks BEGIN ${bump("total", "'chunks'", "+ 1")} END;
 CREATE TRIGGER counts_chunk_delete AFTER DELETE ON chunks BEGIN ${bump("total", "'chunks'", "- 1")} END;
 CREATE TRIGGER counts_session_insert AFTER INSERT ON sessions BEGIN
-  ${add("total", "'sessions'")}
+  ${bump("total", "'sessions'", "+ 1")}
   ${add("project", "coalesce(NEW.project, '')")}
   ${add("month", month("NEW.created_at"), "NEW.created_at IS NOT NULL")}
 END;
