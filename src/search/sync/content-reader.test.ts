@@ -41,11 +41,37 @@ describe("the sync's content reader", () => {
   });
 
   it("a worker that runs out of its memory cap hands its files back: they are read here, with the same result", async () => {
-    const reader = createContentReader({ thread: true, oldGenerationMb: 8 });
+    const reader = createContentReader({ thread: true, oldGenerationMb: 8, workers: 1 });
     try {
       const path = FIXTURE.long;
       expect(await reader.read(job(path))).toEqual(await readFileContent(job(path)));
       expect(reader.threaded).toBe(false);
+    } finally {
+      await reader.close();
+    }
+  });
+
+  it("two workers read files side by side, each file's content as this thread reads it, in the order asked for", async () => {
+    const reader = createContentReader({ thread: true, workers: 2 });
+    try {
+      const paths = [
+        FIXTURE.long,
+        FIXTURE.short,
+        FIXTURE.viewer("fe5e1c67-53e7-4862-81ae-d0e013e3270b"),
+        FIXTURE.viewer("1af7fc5e-8455-4414-9ccd-011d40f70b2a"),
+      ];
+      const there = await Promise.all(paths.map((path) => reader.read(job(path))));
+      const here = await Promise.all(paths.map((path) => readFileContent(job(path))));
+      const decoder = new TextDecoder();
+      const plain = (content: (typeof there)[number]) => ({
+        ...content,
+        chunks: content.chunks.map((row) => ({
+          ...row,
+          tokens: typeof row.tokens === "string" ? row.tokens : decoder.decode(row.tokens),
+        })),
+      });
+      expect(there.map(plain)).toEqual(here.map(plain));
+      expect(reader.threaded).toBe(true);
     } finally {
       await reader.close();
     }

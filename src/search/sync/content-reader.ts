@@ -3,6 +3,7 @@
 // deflates the chunk text (finishPacking: the worker was the busier thread) and writes to SQLite. The worker also keeps the garbage of parsing in a heap of its own with a small young
 // generation (a first build of 10,000 sessions otherwise grew the main heap past its memory budget).
 // A worker that cannot start or dies hands its files back to this thread: the sync never depends on it.
+import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import { type ContentJob, type FileContent, finishPacking, readFileContent } from "./sync-file.ts";
 
@@ -30,12 +31,52 @@ const WORKER_YOUNG_GENERATION_MB = 16;
  */
 const WORKER_OLD_GENERATION_MB = 96;
 
-export function createContentReader(options: {
+/**
+ * Reading workers when there are cores for them: the one worker was busy for about twice the main thread's time on
+ * real-shaped transcripts (bench/run.ts scale), so a second one lets the main thread's writes keep both cores busy.
+ */
+const MAX_WORKERS = 2;
+
+export interface ContentReaderOptions {
   thread: boolean;
   /** The worker's old generation cap (MiB); a test makes it too small to read anything. */
   oldGenerationMb?: number;
-}): ContentReader {
+  /** How many workers read (default: MAX_WORKERS, fewer on a machine with fewer cores). */
+  workers?: number;
+}
+
+export function createContentReader(options: ContentReaderOptions): ContentReader {
   if (!options.thread) return inlineReader();
+  const count = Math.max(1, options.workers ?? Math.min(MAX_WORKERS, availableParallelism()));
+  if (count === 1) return workerReader(options);
+  return readerPool(Array.from({ length: count }, () => workerReader(options)));
+}
+
+/** Hands each file to the reader with the fewest files in hand; results come back as each finishes. */
+function readerPool(readers: ContentReader[]): ContentReader {
+  const inHand = readers.map(() => 0);
+  return {
+    get threaded() {
+      return readers.some((reader) => reader.threaded);
+    },
+    read(job) {
+      let least = 0;
+      for (let i = 1; i < readers.length; i++) if ((inHand[i] ?? 0) < (inHand[least] ?? 0)) least = i;
+      inHand[least] = (inHand[least] ?? 0) + 1;
+      const release = () => {
+        inHand[least] = (inHand[least] ?? 1) - 1;
+      };
+      const reading = (readers[least] as ContentReader).read(job);
+      reading.then(release, release);
+      return reading;
+    },
+    async close() {
+      await Promise.all(readers.map((reader) => reader.close()));
+    },
+  };
+}
+
+function workerReader(options: ContentReaderOptions): ContentReader {
   let worker: Worker;
   try {
     worker = new Worker(workerUrl(), {
