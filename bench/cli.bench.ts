@@ -33,18 +33,21 @@ interface Step {
   okCodes?: number[];
 }
 
-/** The index of `sessions` synthetic sessions, built with this ctx once per corpus and schema version. */
-export function ensureIndexHome(): { home: string; claudeDir: string } {
-  const corpus = ensureSyntheticCorpus({ sessions: SESSIONS, sizeFactor: SIZE_FACTOR, seed: 1 }, (line) =>
+/** The index of `sessions` synthetic sessions, built with `bin` once per corpus and schema version. */
+export function ensureIndexHome({ sessions = SESSIONS, sizeFactor = SIZE_FACTOR, bin = ctxBin } = {}): {
+  home: string;
+  claudeDir: string;
+} {
+  const corpus = ensureSyntheticCorpus({ sessions, sizeFactor, seed: 1 }, (line) =>
     process.stderr.write(`bench: ${line}\n`),
   );
   const home = `${corpus.root}-ctx-home-v${SCHEMA_VERSION}`;
   if (!existsSync(join(home, "index.db"))) {
-    process.stderr.write(`bench: indexing ${corpus.files} files with ${ctxBin} (once) …\n`);
+    process.stderr.write(`bench: indexing ${corpus.files} files with ${bin} (once) …\n`);
     const building = `${home}.building-${process.pid}`;
     rmSync(building, { recursive: true, force: true });
     mkdirSync(building, { recursive: true, mode: 0o700 });
-    const indexed = spawnSync(process.execPath, [ctxBin, "index", "--claude-dir", corpus.root], {
+    const indexed = spawnSync(process.execPath, [bin, "index", "--claude-dir", corpus.root], {
       env: { ...process.env, CTX_HOME: building, CTX_LOG_LEVEL: "silent" },
       encoding: "utf8",
     });

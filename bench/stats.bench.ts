@@ -6,16 +6,16 @@
 // CTX_BENCH_STATS_CLAUDE_DIR its transcripts (what `ctx serve` watches), and CTX_BENCH_CTX_BIN another build (the one
 // before a change). Each search is a new query of the corpus's own words.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { SCHEMA_VERSION } from "../src/search/session-index/schema.ts";
+import { ensureIndexHome } from "./cli.bench.ts";
 import { quantileMs } from "./process-timing.ts";
 import { createRng } from "./synthetic-text.ts";
-import { corpusVocabulary, ensureSyntheticCorpus } from "./synthetic-transcripts.ts";
+import { corpusVocabulary } from "./synthetic-transcripts.ts";
 
 const root = fileURLToPath(new URL("..", import.meta.url));
 const ctxBin = process.env.CTX_BENCH_CTX_BIN ?? join(root, "dist", "ctx.js");
@@ -26,24 +26,7 @@ const SIZE_FACTOR = Number(process.env.CTX_BENCH_STATS_SIZE ?? 0.1);
 function indexHome(): { home: string; claudeDir: string | null } {
   const given = process.env.CTX_BENCH_STATS_HOME;
   if (given !== undefined) return { home: given, claudeDir: process.env.CTX_BENCH_STATS_CLAUDE_DIR ?? null };
-  const corpus = ensureSyntheticCorpus({ sessions: SESSIONS, sizeFactor: SIZE_FACTOR, seed: 1 }, (line) =>
-    process.stderr.write(`bench: ${line}\n`),
-  );
-  const home = `${corpus.root}-ctx-home-v${SCHEMA_VERSION}`;
-  if (!existsSync(join(home, "index.db"))) {
-    process.stderr.write(`bench: indexing ${corpus.files} files with ${ctxBin} (once) …\n`);
-    const building = `${home}.building-${process.pid}`;
-    rmSync(building, { recursive: true, force: true });
-    mkdirSync(building, { recursive: true, mode: 0o700 });
-    const indexed = spawnSync(process.execPath, [ctxBin, "index", "--claude-dir", corpus.root], {
-      env: { ...process.env, CTX_HOME: building, CTX_LOG_LEVEL: "silent" },
-      encoding: "utf8",
-    });
-    if (indexed.status !== 0) throw new Error(`ctx index exited ${indexed.status}: ${indexed.stderr}`);
-    rmSync(home, { recursive: true, force: true });
-    renameSync(building, home);
-  }
-  return { home, claudeDir: corpus.root };
+  return ensureIndexHome({ sessions: SESSIONS, sizeFactor: SIZE_FACTOR, bin: ctxBin });
 }
 
 function queries(count: number, seed: number): string[] {
