@@ -389,6 +389,55 @@ ALTER TABLE ctx_team.sessions ADD COLUMN IF NOT EXISTS labels text[] NOT NULL DE
 ALTER TABLE ctx_team.sessions ADD COLUMN IF NOT EXISTS note text;
 `;
 
+/**
+ * Migration 7's join of a trigger's transition rows (`c`) to their session (`s`): one primary-key probe per chunk.
+ * The planner knows nothing of a transition table's size, so WITH_AUTHOR's plain join was planned as a hash join
+ * over a scan of every session on the server, in every push statement (bench/team-scale.bench.ts: a cost that grew
+ * with the library). LIMIT 1 keeps the subquery from being pulled up into that join; a chunk whose session is gone
+ * still has no row.
+ */
+const WITH_AUTHOR_BY_KEY = `c CROSS JOIN LATERAL (
+      SELECT s.author FROM ctx_team.sessions s WHERE s.team_id = c.team_id AND s.id = c.session_id LIMIT 1) s`;
+
+// Costs that grew with the team library (issue 36, bench/team-scale.bench.ts; docs/team.md "At scale"):
+// - chunks_search's pending list. A GIN index with fastupdate collects new entries in an unsorted list of up to
+//   gin_pending_list_limit (4 MB by default) until a vacuum merges them; every search reads all of it, and the planner,
+//   pricing those pages, preferred reading every chunk's tsvector (TOASTed, so the heap it prices is a tenth of what is
+//   read): 355 ms for a search of 13,683 chunks, 44 ms once the list was merged. 256 kB keeps the list a few dozen
+//   chunks long; the member whose push fills it merges it, in ~40-chunk steps.
+// - the statistics triggers' join of the pushed chunks to their sessions (WITH_AUTHOR_BY_KEY).
+// The functions are replaced in place: their owner, grants and triggers stay.
+const SCALE_FIXES = `
+ALTER INDEX ctx_team.chunks_search SET (gin_pending_list_limit = 256);
+SELECT pg_catalog.gin_clean_pending_list('ctx_team.chunks_search'::pg_catalog.regclass);
+CREATE OR REPLACE FUNCTION ctx_team.chunk_terms_inserted() RETURNS trigger
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+  AS $$
+  BEGIN
+    ${countTermsSql("1", `new_rows ${WITH_AUTHOR_BY_KEY}`, "s.author")}
+    RETURN NULL;
+  END
+  $$;
+CREATE OR REPLACE FUNCTION ctx_team.chunk_terms_deleted() RETURNS trigger
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+  AS $$
+  BEGIN
+    -- A chunk whose session is already gone was uncounted with it (session_terms_uncounted).
+    ${countTermsSql("-1", `old_rows ${WITH_AUTHOR_BY_KEY}`, "s.author")}
+    RETURN NULL;
+  END
+  $$;
+CREATE OR REPLACE FUNCTION ctx_team.chunk_terms_updated() RETURNS trigger
+  LANGUAGE plpgsql SECURITY DEFINER SET search_path = pg_catalog, pg_temp
+  AS $$
+  BEGIN
+    ${countTermsSql("-1", `old_rows ${WITH_AUTHOR_BY_KEY}`, "s.author")}
+    ${countTermsSql("1", `new_rows ${WITH_AUTHOR_BY_KEY}`, "s.author")}
+    RETURN NULL;
+  END
+  $$;
+`;
+
 export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   {
     version: 1,
@@ -414,6 +463,11 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
     version: 6,
     name: "session annotations: the author's tags and note on each session row",
     sql: SESSION_ANNOTATIONS,
+  },
+  {
+    version: 7,
+    name: "scale: a short pending list for chunks_search; statistics triggers read sessions by key",
+    sql: SCALE_FIXES,
   },
 ];
 

@@ -1,0 +1,126 @@
+// The query plans the team library's speed at scale depends on (migration 7; bench/team-scale.bench.ts measures the
+// speed, docs/team.md "At scale"), read with auto_explain from inside the real statements: a search through
+// ctx_team.search_chunks finds its candidates through the GIN index, not by reading every chunk's tsvector, and the
+// statistics trigger of a push reads each chunk's session by its key, not by scanning every session. A member's
+// role loads auto_explain, and its plans reach the connection as LOG notices.
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { messageTexts, readEntries, realTranscriptPaths } from "../../tests/helpers/fixture-messages.ts";
+import { findPostgresBin, startPgCluster } from "../../tests/helpers/pg-cluster.ts";
+import { insertTeamSessions, type TeamFixtureSession } from "../../tests/helpers/team-fixture.ts";
+import { connectTeam, type TeamClient } from "./connect.ts";
+import { addTeamMember } from "./members.ts";
+import { migrateTeamSchema } from "./migrate.ts";
+import { fetchTeamCandidates } from "./search.ts";
+
+const bin = findPostgresBin();
+const libraries = bin === null ? null : join(bin, "..", "lib");
+const hasAutoExplain = libraries !== null && existsSync(join(libraries, "auto_explain.so"));
+const started = await startPgCluster();
+const cluster = "cluster" in started ? started.cluster : null;
+const clients: TeamClient[] = [];
+afterAll(async () => {
+  for (const client of clients) await client.end().catch(() => {});
+  await cluster?.stop();
+});
+
+/** Sessions of one chunk each, ~3 kB of real transcript text (the size whose tsvectors PostgreSQL TOASTs). */
+const SESSIONS = 600;
+
+function realChunkTexts(count: number): string[] {
+  const texts = realTranscriptPaths().flatMap((path) => readEntries(path).flatMap(messageTexts));
+  const chunks: string[] = [];
+  let current = "";
+  for (let i = 0; chunks.length < count; i++) {
+    current += `${texts[i % texts.length]}\n`;
+    if (current.length >= 3_000) {
+      // The same texts come round again: a session number keeps every chunk distinct.
+      chunks.push(`${current.slice(0, 3_500)}\nsession ${chunks.length}`);
+      current = "";
+    }
+  }
+  return chunks;
+}
+
+/** The plans among `notices` whose query text contains `marker`. */
+function plansOf(notices: readonly string[], marker: string): string[] {
+  return notices.filter((n) => n.includes("Query Text:") && n.includes(marker));
+}
+
+describe.skipIf(cluster === null || !hasAutoExplain)(
+  `team query plans at scale${"skipReason" in started ? ` (${started.skipReason})` : ""}`,
+  () => {
+    const pg = cluster as NonNullable<typeof cluster>;
+    const notices: string[] = [];
+    let alice: TeamClient;
+    let texts: string[];
+
+    beforeAll(async () => {
+      for (const role of ["owner", "alice"]) await pg.createRole(role, `${role}-pw`);
+      await pg.sql('CREATE DATABASE library OWNER "owner"');
+      const admin = await connectTeam(pg.url("owner", "owner-pw", "library"), { connectTimeoutMs: 5_000 });
+      clients.push(admin);
+      await migrateTeamSchema(admin);
+      await addTeamMember(admin, { role: "alice", team: "web" });
+      // Set by the superuser; alice's connections load auto_explain and log every plan, nested ones included.
+      await pg.sql(`ALTER ROLE alice SET session_preload_libraries = 'auto_explain'`);
+      await pg.sql("ALTER ROLE alice SET auto_explain.log_min_duration = 0");
+      await pg.sql("ALTER ROLE alice SET auto_explain.log_nested_statements = on");
+      alice = await connectTeam(pg.url("alice", "alice-pw", "library"), { connectTimeoutMs: 5_000 });
+      clients.push(alice);
+      texts = realChunkTexts(SESSIONS);
+      const sessions: TeamFixtureSession[] = texts.map((text, i) => ({
+        id: `s${i}`,
+        remote: "github.com/acme/web",
+        title: `session ${i}`,
+        chunks: [{ text }],
+      }));
+      for (let at = 0; at < sessions.length; at += 100) {
+        await insertTeamSessions(alice, "web", sessions.slice(at, at + 100));
+      }
+      await admin.query("ANALYZE");
+      await alice.query("SET client_min_messages = log");
+      alice.on("notice", (notice) => notices.push(notice.message ?? ""));
+    }, 120_000);
+
+    it("keeps chunks_search's pending list short", async () => {
+      const { rows } = await alice.query<{ options: string[] | null }>(
+        "SELECT reloptions AS options FROM pg_catalog.pg_class WHERE oid = 'ctx_team.chunks_search'::regclass",
+      );
+      expect(rows[0]?.options).toContain("gin_pending_list_limit=256");
+    });
+
+    it("finds a search's candidates through the GIN index, not by reading every chunk", async () => {
+      notices.length = 0;
+      const words = (texts[SESSIONS - 7] ?? "").match(/[A-Za-z]{5,}/g) ?? [];
+      const query = words.slice(3, 6).join(" ");
+      const found = await fetchTeamCandidates(alice, "web", { query, limit: 20 });
+      expect(found.chunks.length).toBeGreaterThan(0);
+      const body = plansOf(notices, "every_word");
+      expect(body.length).toBeGreaterThan(0);
+      for (const plan of body) {
+        expect(plan).toContain("Bitmap Index Scan on chunks_search");
+        expect(plan).not.toMatch(/Seq Scan on chunks\b/);
+      }
+    });
+
+    it("reads each pushed chunk's session by its key when counting the team's statistics", async () => {
+      notices.length = 0;
+      // One push statement of 200 chunks (a push writes up to 1,000 a statement, src/team/push-write.ts).
+      const late = texts.slice(0, 200).map((text, i) => ({
+        id: `late${i}`,
+        remote: "github.com/acme/web",
+        title: `late ${i}`,
+        chunks: [{ text }],
+      }));
+      await insertTeamSessions(alice, "web", late);
+      const counting = plansOf(notices, "INSERT INTO ctx_team.term_stats");
+      expect(counting.length).toBeGreaterThan(0);
+      for (const plan of counting) {
+        expect(plan).toContain("Index Scan using sessions_pkey on sessions s");
+        expect(plan).not.toMatch(/Seq Scan on sessions\b/);
+      }
+    });
+  },
+);
