@@ -163,7 +163,8 @@ export async function run(): Promise<Record<string, unknown>> {
       const worker = async () => {
         for (let m = queue.shift(); m !== undefined; m = queue.shift()) {
           const from = m === 0 ? Math.max(filled, PUSHED + newSessions) : filled;
-          fillChunks += await fillMember(members[m] as TeamClient, teamId, templates, vocabulary, m, from, size);
+          const written = await fillMember(members[m] as TeamClient, teamId, templates, vocabulary, m, from, size);
+          fillChunks += written; // after the await: two workers add to it
         }
       };
       await Promise.all([worker(), worker()]);
@@ -204,16 +205,18 @@ export async function run(): Promise<Record<string, unknown>> {
       const loadBefore = loadavg()[0] ?? 0;
       const warm: number[] = [];
       let warmWithTeam = 0;
+      let warmLeftOut = 0;
       for (let round = 0; round < 3; round++) {
         for (const query of list) {
           const t = performance.now();
           const result = await mcp.callTool({ name: "ctx_fork_detect", arguments: { query, scope: "all" } });
           const elapsed = performance.now() - t;
           const report = ForkDetectReportSchema.parse(result.structuredContent);
-          if (report.notices.length > 0) throw new Error(`team search left out: ${report.notices.join("; ")}`);
           if (report.results.length === 0) throw new Error(`no result for ${JSON.stringify(query)}`);
           if (round === 0) continue; // warms the kept connection, the index and the JIT
           warm.push(elapsed);
+          // Counted, not thrown: a team fetch past team.connectTimeoutMs is what a slow server looks like.
+          if (report.notices.length > 0) warmLeftOut++;
           if (report.results.some((r) => r.team !== undefined)) warmWithTeam++;
         }
       }
@@ -222,6 +225,7 @@ export async function run(): Promise<Record<string, unknown>> {
 
       const cold: number[] = [];
       let coldWithTeam = 0;
+      let coldLeftOut = 0;
       for (const query of list.slice(0, 15)) {
         const t = performance.now();
         const child = spawnSync(
@@ -232,7 +236,7 @@ export async function run(): Promise<Record<string, unknown>> {
         cold.push(performance.now() - t);
         if (child.status !== 0) throw new Error(`ctx search exited ${child.status}: ${child.stderr}`);
         const report = ForkDetectReportSchema.parse(JSON.parse(child.stdout));
-        if (report.notices.length > 0) throw new Error(`team search left out: ${report.notices.join("; ")}`);
+        if (report.notices.length > 0) coldLeftOut++;
         if (report.results.length === 0) throw new Error(`no result for ${JSON.stringify(query)}`);
         if (report.results.some((r) => r.team !== undefined)) coldWithTeam++;
       }
@@ -260,8 +264,8 @@ export async function run(): Promise<Record<string, unknown>> {
           pushMs: one.json.summary?.durationMs,
           chunks: one.json.summary?.chunks,
         },
-        warmMcp: { ...percentiles(warm), answersWithTeamResults: warmWithTeam },
-        coldProcess: { ...percentiles(cold), answersWithTeamResults: coldWithTeam },
+        warmMcp: { ...percentiles(warm), answersWithTeamResults: warmWithTeam, teamLeftOut: warmLeftOut },
+        coldProcess: { ...percentiles(cold), answersWithTeamResults: coldWithTeam, teamLeftOut: coldLeftOut },
         databaseMB: {
           total: mb("database"),
           chunks: mb("chunks"),
