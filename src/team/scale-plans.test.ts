@@ -1,7 +1,7 @@
 // The query plans the team library's speed at scale depends on (migration 7; bench/team-scale.bench.ts measures the
 // speed, docs/team.md "At scale"), read with auto_explain from inside the real statements: a search through
-// ctx_team.search_chunks finds its candidates through the GIN index, not by reading every chunk's tsvector, and the
-// statistics trigger of a push reads each chunk's session by its key, not by scanning every session. A member's
+// ctx_team.search_chunks finds its candidates through the GIN index, not by reading every chunk's tsvector, the search
+// reads their sessions by key, and the statistics trigger of a push reads each chunk's session by its key, not by scanning every session. A member's
 // role loads auto_explain, and its plans reach the connection as LOG notices.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -91,12 +91,19 @@ describe.skipIf(cluster === null || !hasAutoExplain)(
       expect(rows[0]?.options).toContain("gin_pending_list_limit=256");
     });
 
-    it("finds a search's candidates through the GIN index, not by reading every chunk", async () => {
+    it("finds a search's candidates through the GIN index and their sessions by key, reading no table whole", async () => {
       notices.length = 0;
       const words = (texts[SESSIONS - 7] ?? "").match(/[A-Za-z]{5,}/g) ?? [];
       const query = words.slice(3, 6).join(" ");
       const found = await fetchTeamCandidates(alice, "web", { query, limit: 20 });
       expect(found.chunks.length).toBeGreaterThan(0);
+      // The candidates' sessions are read by key, not by a scan of every session of the team.
+      const outer = plansOf(notices, "FROM ctx_team.search_chunks(");
+      expect(outer.length).toBeGreaterThan(0);
+      for (const plan of outer) {
+        expect(plan).toContain("Index Scan using sessions_pkey on sessions s");
+        expect(plan).not.toMatch(/Seq Scan on sessions\b/);
+      }
       const body = plansOf(notices, "every_word");
       expect(body.length).toBeGreaterThan(0);
       for (const plan of body) {
