@@ -6,7 +6,8 @@
 // indexed); the hooks against a 1,000-session index (paired); retrieval of LoCoMo's dev split planted among them
 // against the same questions over the dev split alone. The smallest size also kills a full index part-way and
 // measures the second run that finishes it. Knobs: CTX_BENCH_SCALE_SIZES (comma list, default 10000,30000,100000),
-// CTX_BENCH_SEED, CTX_BENCH_SCALE_KEEP=1 keeps the homes (printed) for a look afterwards.
+// CTX_BENCH_SEED, CTX_BENCH_SCALE_KEEP=1 keeps the homes (printed) for a look afterwards, CTX_BENCH_SCALE_TEAM=0 leaves
+// out the team server's figures (bench/team-scale.bench.ts, run last with its own knobs).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -48,6 +49,9 @@ const GOALS = {
   statsMs: "<= 500",
   pickerFirstScreenMs: "<= 500",
   hooksRatioTo1000Sessions: "<= 1.05",
+  teamSearchWarmP95Ms: "<= 150 (10 members x 10,000 sessions)",
+  teamSearchColdP95Ms: "<= 500",
+  teamPushOneSessionMs: "<= 2000",
 };
 
 const sizesFromEnv = () =>
@@ -470,6 +474,12 @@ export async function run(): Promise<Record<string, unknown>> {
     }
   } finally {
     rmSync(smallHome.home, { recursive: true, force: true });
+  }
+  // The team server at 10 members x 1,000 and x 10,000 sessions (bench/team-scale.bench.ts, its own knobs): a throwaway
+  // PostgreSQL, 20-30 minutes of filling on this machine; CTX_BENCH_SCALE_TEAM=0 leaves it out.
+  if (process.env.CTX_BENCH_SCALE_TEAM !== "0") {
+    log("scale: the team server (bench/team-scale.bench.ts)");
+    bySize.team = await (await import("./team-scale.bench.ts")).run();
   }
   return {
     goals: GOALS,
