@@ -1,6 +1,6 @@
 // The worker thread behind ./content-reader.ts: reads, chunks, tokenizes and packs transcript files
 // (readFileContent) while the main thread writes the previous ones to SQLite. Built as dist/index-worker.js.
-import { parentPort } from "node:worker_threads";
+import { parentPort, workerData } from "node:worker_threads";
 import type { ContentRequest, ContentResponse } from "./content-reader.ts";
 import { readFileContent } from "./sync-file.ts";
 
@@ -21,9 +21,14 @@ port.on("message", (request: ContentRequest) => {
   queue = done.catch(() => {});
 });
 
+/**
+ * Deflating the chunk text: here when several workers read (the main thread, which writes, is then the busier one),
+ * else left to the main thread (ContentReader.read), which has CPU to spare beside one reader.
+ */
+const deflate = (workerData as { deflate?: unknown } | null)?.deflate === true;
+
 const read = (request: ContentRequest): Promise<void> =>
-  // Deflating the chunk text is left to the main thread (ContentReader.read): it has CPU to spare, this thread not.
-  readFileContent(request.job, { pack: false }).then(
+  readFileContent(request.job, { pack: deflate }).then(
     (content) => {
       // The big values go as moved bytes, not strings: the main thread then allocates almost nothing per file
       // (its heap grew by ~100 MB receiving strings), and SQLite takes the bytes as they are (writer.ts).
