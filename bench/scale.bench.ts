@@ -9,7 +9,7 @@
 // CTX_BENCH_SEED, CTX_BENCH_SCALE_KEEP=1 keeps the homes (printed) for a look afterwards, CTX_BENCH_SCALE_TEAM=0 leaves
 // out the team server's figures (bench/team-scale.bench.ts, run last with its own knobs).
 import { spawn, spawnSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -322,19 +322,20 @@ function indexedCount(dbPath: string): number {
 }
 
 function folderCount(claudeDir: string): number {
-  const listed = spawnSync("find", [join(claudeDir, "projects"), "-type", "d"], { encoding: "utf8" });
-  return listed.stdout.split("\n").filter((line) => line !== "").length;
+  const entries = readdirSync(join(claudeDir, "projects"), { recursive: true, withFileTypes: true });
+  return 1 + entries.filter((entry) => entry.isDirectory()).length;
 }
 
 async function serveFigures(corpus: ScaleCorpus, home: Home, queries: readonly string[], firstNew: number) {
   const serve = await startServe(home.env, home.home);
   try {
-    const warm = await warmForkDetect(serve, queries);
-    // The watcher is ready well before a round of searches ends; its memory and watches, idle.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    const idle = processMemory(serve.pid);
+    // Watching alone first (its watches set up, the start-up sync done), then after a round of searches.
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    const watching = processMemory(serve.pid);
     const watches = inotifyWatches(serve.pid);
     const folders = folderCount(corpus.claudeDir);
+    const warm = await warmForkDetect(serve, queries);
+    const searched = processMemory(serve.pid);
     const written = addSessions(corpus, firstNew, 1_000, 20);
     const newFiles = written.length + written.reduce((sum, s) => sum + s.subagentFiles, 0);
     const caught = await waitIndexed(
@@ -345,7 +346,8 @@ async function serveFigures(corpus: ScaleCorpus, home: Home, queries: readonly s
     return {
       warmForkDetect: warm,
       serve: {
-        idleRssMiB: idle.rssMiB,
+        watchingRssMiB: watching.rssMiB,
+        afterSearchesRssMiB: searched.rssMiB,
         peakRssMiB: processMemory(serve.pid).peakRssMiB,
         inotifyWatches: watches,
         folders,
