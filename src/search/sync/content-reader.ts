@@ -27,10 +27,12 @@ export interface ContentReader {
 /** The worker's young generation (MiB): parsing makes short-lived strings; V8's default let RSS grow ~100 MB. */
 const WORKER_YOUNG_GENERATION_MB = 16;
 /**
- * The worker's old generation (MiB): without a cap V8 let it grow until the 10,000-session bench peaked at 309 MiB
- * (252 with it, same speed). A file whose reading needs more ends the worker, and its files are read here.
+ * Each worker's old generation (MiB): without a cap V8 let it grow until the 10,000-session bench peaked at 309 MiB
+ * (252 with 96, same speed); with two workers, 96 let a first index of 100,000 real-shaped sessions peak at 348 MiB,
+ * 64 at 309 (same 197 s). A file is read as a stream (a 120 MB transcript fits), and one whose reading needs more
+ * ends the worker: its files are read here.
  */
-const WORKER_OLD_GENERATION_MB = 96;
+const WORKER_OLD_GENERATION_MB = 64;
 
 /**
  * Reading workers when there are cores for them: the one worker was busy for about twice the main thread's time on
