@@ -21,13 +21,14 @@ const SESSIONS = Number(process.env.BENCH_TEAM_SESSIONS ?? 1_000);
 const SIZE = Number(process.env.BENCH_TEAM_SIZE ?? 0.25);
 const CTX_BIN = fileURLToPath(new URL("../dist/ctx.js", import.meta.url));
 
-interface PushJson {
+export interface PushJson {
   outcome: string;
   error?: string;
-  summary?: { sessions: number; chunks: number; messages: number; transcripts: number; durationMs: number };
+  summary?: { sessions: number; chunks: number; messages: number; transcripts?: number; durationMs: number };
 }
 
-function runPush(env: NodeJS.ProcessEnv): Promise<{ json: PushJson; wallMs: number }> {
+/** `ctx team push --json` as a member runs it: its report and wall time. */
+export function runPush(env: NodeJS.ProcessEnv): Promise<{ json: PushJson; wallMs: number }> {
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CTX_BIN, "team", "push", "--json"], {

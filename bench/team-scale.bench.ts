@@ -7,7 +7,7 @@
 // curve) it measures one new session pushed by `ctx team push`, `ctx search --team --json` as a fresh process (cold),
 // ctx_fork_detect over MCP with the team connection kept as `ctx serve` keeps it (warm), and the database's size.
 // `pnpm bench team-scale` (after `pnpm build`).
-import { spawn, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -28,6 +28,7 @@ import { PG_SUPERUSER, PG_SUPERUSER_PASSWORD, startPgCluster } from "../tests/he
 import { teamIdOf } from "../tests/helpers/team-fixture.ts";
 import { createRng } from "./synthetic-text.ts";
 import { corpusVocabulary, generateSession, writeSyntheticCorpus } from "./synthetic-transcripts.ts";
+import { type PushJson, runPush } from "./team-push.bench.ts";
 import { fillMember, readTemplates, type TemplateSession } from "./team-scale-fill.ts";
 
 const CTX_BIN = fileURLToPath(new URL("../dist/ctx.js", import.meta.url));
@@ -46,34 +47,13 @@ function percentiles(samples: number[]) {
   return { runs: sorted.length, p50Ms: round(at(0.5)), p95Ms: round(at(0.95)), maxMs: round(at(1)) };
 }
 
-interface PushJson {
-  outcome: string;
-  error?: string;
-  summary?: { sessions: number; chunks: number; messages: number; durationMs: number };
-}
-
-function runPush(env: NodeJS.ProcessEnv): Promise<{ json: PushJson; wallMs: number }> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [CTX_BIN, "team", "push", "--json"], {
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.stderr.on("data", (d: Buffer) => (err += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      try {
-        const json = JSON.parse(out) as PushJson;
-        if (json.outcome !== "pushed") reject(new Error(`ctx team push: ${json.outcome} ${json.error ?? ""}`));
-        resolve({ json, wallMs: performance.now() - started });
-      } catch {
-        reject(new Error(`ctx team push exited ${code}: ${err.trim()}`));
-      }
-    });
-  });
+/** A push that must push: anything else stops the run with what the CLI said. */
+async function runPushed(env: NodeJS.ProcessEnv): Promise<{ json: PushJson; wallMs: number }> {
+  const pushed = await runPush(env);
+  if (pushed.json.outcome !== "pushed") {
+    throw new Error(`ctx team push: ${pushed.json.outcome} ${pushed.json.error ?? ""}`);
+  }
+  return pushed;
 }
 
 /**
@@ -140,7 +120,7 @@ export async function run(): Promise<Record<string, unknown>> {
       await addSharedProject(env, { remoteUrl: `example.com/team-scale/project-${i}`, repoPath: "" }, cwd);
     }
     await syncIndex({ claudeDir, dbPath, full: true, teamShare: { roots: cwds } });
-    const realPush = await runPush(env);
+    const realPush = await runPushed(env);
     const pushed = realPush.json.summary;
     if (pushed === undefined || pushed.sessions === 0) throw new Error("the real push pushed nothing");
     process.stderr.write(`bench: team-scale real push: ${pushed.sessions} sessions, ${pushed.chunks} chunks\n`);
@@ -181,7 +161,7 @@ export async function run(): Promise<Record<string, unknown>> {
       writeFileSync(join(projectDir, `${session.sessionId}.jsonl`), `${session.main.join("\n")}\n`);
       newSessions++;
       await syncIndex({ claudeDir, dbPath, teamShare: { roots: cwds } });
-      const one = await runPush(env);
+      const one = await runPushed(env);
       if (one.json.summary?.sessions !== 1) throw new Error(`push of one session pushed ${JSON.stringify(one.json)}`);
 
       // Warm: as `ctx serve` runs it (src/mcp/stdio.ts), one team connection kept between searches.
