@@ -92,8 +92,7 @@ function indexedOf(dbPath: string) {
       return found;
     }
     try {
-      const statement = databaseOf(index).prepare("SELECT 1 AS hit FROM sessions WHERE id = ?");
-      for (const id of ids) if (statement.get(id) !== undefined) found.add(id);
+      for (const id of ids) if (index.getSession(id) !== null) found.add(id);
     } finally {
       index.close();
     }
@@ -312,7 +311,7 @@ function indexedCount(dbPath: string): number {
   try {
     const index = openSessionIndex(dbPath, { readonly: true });
     try {
-      return (databaseOf(index).prepare("SELECT count(*) AS n FROM sessions").get() as { n: number }).n;
+      return index.sessionCount();
     } finally {
       index.close();
     }

@@ -68,8 +68,6 @@ export interface SyncOptions {
   onlyTranscript?: string;
   /** Read files in a worker thread while this one writes (default: when the work is large, useThread). */
   thread?: boolean;
-  /** How many worker threads read when `thread` (default: content-reader.ts's, by the cores there are). */
-  workers?: number;
   /** Called before any file is read when the index was made by another version of ctx and is being rebuilt. */
   onRebuild?: (fromFormat: number) => void;
   /**
@@ -135,10 +133,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     const work = orderWork(full ? files : changedFiles(writer, files, options.onlyTranscript !== undefined));
     const totalBytes = work.reduce((sum, file) => sum + file.size, 0);
     const threaded = useThread(options.thread, work.length, totalBytes);
-    const contents: ContentReader = createContentReader({
-      thread: threaded,
-      ...(options.workers === undefined ? {} : { workers: options.workers }),
-    });
+    const contents: ContentReader = createContentReader({ thread: threaded });
     reader = contents;
     if (index.rebuiltFrom !== null) options.onRebuild?.(index.rebuiltFrom);
     summary.filesSkippedUnchanged = files.length - work.length;
