@@ -111,17 +111,27 @@ describe("runForkDetect with time words and exclusions", () => {
     expect(forkDetectReportOf(empty).message).toContain("No session on 2 Dec 2026, 00:00–12:00 is in the index");
   });
 
-  it("widens a window that holds no session at all to every date, and says so", async () => {
+  it("widens a window that holds no session, or none that matches, to every date, and says so", async () => {
     const result = await runForkDetect({ query: "docker network three years ago" }, options);
     expect(new Set(ids(result))).toEqual(new Set(["docker-old", "docker-week", "k8s-week"]));
-    expect(result.widened).toBe(true);
+    expect(result.widened).toBe("empty");
     // Widened, the time words are searched as the words they are, as before they were read.
     expect(forkDetectReportOf(result).understood?.searched).toBe("docker network three years ago");
     expect(forkDetectReportOf(result).message.split("\n")[0]).toBe(
       "No session is from 1 Jan – 31 Dec 2023 (three years ago): searched sessions of any date.",
     );
-    // A window with sessions, none of which match: nothing found, the window's sessions offered.
-    const none = await runForkDetect({ query: "redis eviction last week" }, options);
+    // A window with sessions, none of which match, and another day's session that does (remembered in the wrong
+    // week): every date searched, and said so.
+    const elsewhere = await runForkDetect({ query: "redis eviction last week" }, options);
+    expect(ids(elsewhere)).toEqual(["y-evening"]);
+    expect(elsewhere.widened).toBe("unmatched");
+    const report = ForkDetectReportSchema.parse(forkDetectReportOf(elsewhere));
+    expect(report.understood).toMatchObject({ widened: true, searched: "redis eviction last week" });
+    expect(report.message.split("\n")[0]).toBe(
+      "No session from 23–29 Nov 2026 (last week) matches: searched sessions of any date.",
+    );
+    // No date holds a match: nothing found, the window's sessions offered.
+    const none = await runForkDetect({ query: "terraform state last week" }, options);
     expect(none.candidates).toEqual([]);
     expect(none.widened).toBe(false);
     expect(none.recent.map((s) => s.sessionId)).toEqual(["k8s-week", "docker-week"]);

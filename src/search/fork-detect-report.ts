@@ -12,6 +12,7 @@ import {
   type QueryUnderstanding,
   renderListing,
   understoodLines,
+  type Widened,
 } from "../core/search/query-understanding.ts";
 import type { ForkDetectReport } from "./fork-report-schema.ts";
 import { understoodReport } from "./query-filters.ts";
@@ -34,8 +35,8 @@ export interface ForkDetectResult {
   notices: string[];
   /** The query's time words and exclusions (core/search/query-understanding.ts); absent when it has neither. */
   understood?: QueryUnderstanding;
-  /** The query's time window held no session at all, so every date was searched instead. */
-  widened?: boolean;
+  /** The query's time window held no session at all, or none that matched: every date was searched instead. */
+  widened?: Widened;
   /** The session an event bound ("before the migration to pnpm") found; null when none matched its words. */
   eventSession?: EventSession | null;
 }
@@ -63,7 +64,7 @@ export function forkDetectReportOf(result: ForkDetectResult): ForkDetectReport {
 export function renderForkDetect(result: ForkDetectResult): string {
   const understood = result.understood;
   // What was searched: the query without its time words and exclusions, which the lines above the answer name.
-  const words = result.widened === true ? understood?.textWithTime : understood?.text;
+  const words = result.widened !== undefined && result.widened !== false ? understood?.textWithTime : understood?.text;
   const searched = words === undefined || words === "" ? result.query : words;
   const answer =
     understood?.listing === true

@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
 import { type ForkCandidate, toForkCandidate, toRecentSession } from "../core/search/fork-candidates.ts";
 import type { MemoryType, SearchFilters } from "../core/search/model.ts";
-import { understandQuery } from "../core/search/query-understanding.ts";
+import { understandQuery, type Widened } from "../core/search/query-understanding.ts";
 import type { TeamCandidatesPort, TeamFetch } from "../core/search/team-candidates.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
@@ -220,13 +220,19 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       .filter((entry) => entry.session.id !== options.currentSessionId)
       .slice(0, limit);
   let ranked = await search(filters);
-  let widened = false;
-  if (ranked.length === 0 && understood?.period != null && index.recentSessions(1, filters).length === 0) {
-    // The window holds no session at all (a question about a story's "last week", an index that is older): every date
-    // is searched, the time words among the words as they were before they were read, and the answer says so. A window
-    // with sessions none of which match lists them below instead.
-    ranked = await search(applyUnderstanding(asked, { ...understood, period: null }), understood.textWithTime);
-    widened = true;
+  let widened: Widened = false;
+  if (ranked.length === 0 && understood?.period != null) {
+    // The window holds no session at all (a question about a story's "last week", an index that is older), or none
+    // whose words match: every date is searched, the time words among the words as they were before they were read,
+    // and the answer says which (an empty answer tells the person nothing; the best match of another week may be the
+    // session they remember in the wrong week).
+    // A window with sessions when no date holds a match either: the window's sessions are listed below instead.
+    const empty = index.recentSessions(1, filters).length === 0;
+    const anyDate = await search(applyUnderstanding(asked, { ...understood, period: null }), understood.textWithTime);
+    if (empty || anyDate.length > 0) {
+      ranked = anyDate;
+      widened = empty ? "empty" : "unmatched";
+    }
   }
   if (options.recordOffer !== undefined) {
     // The query's words are kept where the redactor is loaded already (core/library/fork-offer.ts says why): the MCP
@@ -255,7 +261,9 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       : index
           .recentSessions(
             4,
-            widened && understood !== undefined ? applyUnderstanding(asked, { ...understood, period: null }) : filters,
+            widened !== false && understood !== undefined
+              ? applyUnderstanding(asked, { ...understood, period: null })
+              : filters,
           )
           .filter((session) => session.id !== options.currentSessionId)
           .slice(0, 3)

@@ -40,7 +40,7 @@ export const ForkDetectReportSchema = z.object({
       excluded: z.array(z.string()),
       /** Nothing was left to search: `recent` lists the sessions the window and exclusions leave, newest first. */
       listing: z.boolean(),
-      /** The window held no session at all, so every date was searched. */
+      /** The window held no session at all, or none whose words matched: every date was searched (`lines` says which). */
       widened: z.boolean(),
       /**
        * "before the migration to pnpm": the sessions on that side of the event's session (the best strong match for

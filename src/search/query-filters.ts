@@ -13,6 +13,7 @@ import {
   type EventSession,
   type QueryUnderstanding,
   understoodLines,
+  type Widened,
 } from "../core/search/query-understanding.ts";
 import type { TeamCandidates } from "../core/search/team-candidates.ts";
 import { CtxError } from "../errors.ts";
@@ -71,13 +72,13 @@ export function withoutExcludedTeam(
 /** The report's `understood` field: the window in ISO and in words, the exclusions, and the lines shown. */
 export function understoodReport(
   understood: QueryUnderstanding,
-  widened = false,
+  widened: Widened = false,
   eventSession: EventSession | null = null,
 ): NonNullable<ForkDetectReport["understood"]> {
   const period = understood.period;
   const event = understood.event;
   return {
-    searched: widened ? understood.textWithTime : understood.text,
+    searched: widened !== false ? understood.textWithTime : understood.text,
     period:
       period === null
         ? null
@@ -89,7 +90,7 @@ export function understoodReport(
           },
     excluded: understood.excluded,
     listing: understood.listing,
-    widened,
+    widened: widened !== false,
     event:
       event === null
         ? null

@@ -102,9 +102,17 @@ describe("parseQueryTime", () => {
     ]) {
       expect(parseQueryTime(query, now()), query).toEqual({ period: null, text: query });
     }
-    // A relative period still reads; its named date stays in the text, for the named-date boost.
-    expect(read("last weekend before April 10, 2023", now())).toMatchObject({
-      text: "before April 10, 2023",
+    // A relative period anchored to a named date counts from that date, not from now: words, and the date's boost.
+    for (const query of [
+      "last weekend before April 10, 2023",
+      "What did Audrey do with her pups over the weekend before 4th October, 2023?",
+      "the day after 3 June 2026",
+    ]) {
+      expect(parseQueryTime(query, now()), query).toEqual({ period: null, text: query });
+    }
+    // Anchored to something that is no date, it still reads from now.
+    expect(read("last weekend before the release", now())).toMatchObject({
+      text: "before the release",
       words: ["last weekend"],
     });
   });

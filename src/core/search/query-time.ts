@@ -209,12 +209,13 @@ export function parseQueryTime(query: string, now: number): QueryTime {
   if (!TIME_HINT.test(query)) return { period: null, text: query };
   const found: Found[] = [];
   const claimed = (start: number, end: number) => found.some((f) => start < f.end && end > f.start);
+  const dates = findQueryDates(query);
   for (const { re, read, boundOnly } of relativePatterns()) {
     re.lastIndex = 0;
     for (let m = re.exec(query); m !== null; m = re.exec(query)) {
       const end = m.index + m[0].length;
       if (found.length >= MAX_TIME_PHRASES) break;
-      if (claimed(m.index, end)) continue;
+      if (claimed(m.index, end) || anchoredToDate(query, end, dates)) continue;
       const window = read(m, now);
       if (window === null) continue;
       const plain = { start: m.index, end, window };
@@ -223,7 +224,7 @@ export function parseQueryTime(query: string, now: number): QueryTime {
     }
   }
   // A named date is a bound only after since/before/after/until; alone it stays a boost (query-dates.ts).
-  for (const date of findQueryDates(query)) {
+  for (const date of dates) {
     if (found.length >= MAX_TIME_PHRASES) break;
     if (claimed(date.start, date.end)) continue;
     const named = { start: date.start, end: date.end, window: namedWindow(date.period, now) };
@@ -247,6 +248,16 @@ export function parseQueryTime(query: string, now: number): QueryTime {
   }
   text += query.slice(at);
   return { period: { from, to, words }, text: text.replace(/\s+/g, " ").trim() };
+}
+
+/**
+ * "last weekend before April 10, 2023": a relative period right before "before" or "after" and a named date counts
+ * from that date, not from now (a story's anchor, as "the week before August 3" is): it stays words, and the named
+ * date its boost.
+ */
+function anchoredToDate(query: string, end: number, dates: readonly { start: number }[]): boolean {
+  const link = /^\s*,?\s*(?:before|after)\s+/iu.exec(query.slice(end, end + LOOK_BACK));
+  return link !== null && dates.some((date) => date.start === end + link[0].length);
 }
 
 /** The span widened over a bound word before it ("since", "before", …), its window turned into that bound. */

@@ -37,8 +37,11 @@ describe("understandQuery", () => {
       "Searched sessions from 23–29 Nov 2026 (last week).",
       'Left out sessions about "kubernetes".',
     ]);
-    expect(understoodLines(understood ?? never(), true)[0]).toBe(
+    expect(understoodLines(understood ?? never(), "empty")[0]).toBe(
       "No session is from 23–29 Nov 2026 (last week): searched sessions of any date.",
+    );
+    expect(understoodLines(understood ?? never(), "unmatched")[0]).toBe(
+      "No session from 23–29 Nov 2026 (last week) matches: searched sessions of any date.",
     );
     // An exclusion is never read as a time word.
     expect(understandQuery('auth -"last week"', now())).toMatchObject({

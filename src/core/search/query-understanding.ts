@@ -108,10 +108,16 @@ export function describePeriod(period: Pick<QueryPeriod, "from" | "to">): string
   return `from ${from.getDate()}–${dayText(last)}`;
 }
 
+/**
+ * Whether a query's time window was given up for every date: no (false), because it held no session at all
+ * ("empty"), or because none of its sessions matched the words ("unmatched").
+ */
+export type Widened = false | "empty" | "unmatched";
+
 /** The lines that say what the query was read as: its window, what it left out, and whether the window was widened. */
 export function understoodLines(
   understood: QueryUnderstanding,
-  widened = false,
+  widened: Widened = false,
   eventSession: EventSession | null = null,
 ): string[] {
   const lines: string[] = [];
@@ -119,9 +125,11 @@ export function understoodLines(
   if (period !== null) {
     const words = period.words.join(", ");
     lines.push(
-      widened
+      widened === "empty"
         ? `No session is ${describePeriod(period)} (${words}): searched sessions of any date.`
-        : `Searched sessions ${describePeriod(period)} (${words}).`,
+        : widened === "unmatched"
+          ? `No session ${describePeriod(period)} (${words}) matches: searched sessions of any date.`
+          : `Searched sessions ${describePeriod(period)} (${words}).`,
     );
   }
   const event = understood.event;
