@@ -136,9 +136,23 @@ describe("tool gists", () => {
     expect(toolCallGist(name, input)).toBe(gist);
   });
 
-  it("cuts long arguments and keeps only a failure's first line", () => {
+  it("cuts long arguments and keeps what a failure says, past a shell's exit status", () => {
     expect(toolCallGist("Bash", { command: "x".repeat(500) })).toHaveLength("Bash: ".length + 120);
-    expect(toolErrorGist("Exit code 1\nstack trace\nmore")).toBe("Error: Exit code 1");
+    expect(toolErrorGist("Exit code 1\nstack trace\nmore")).toBe("Error: stack trace more");
+    expect(toolErrorGist("Exit code 128")).toBe("Error: Exit code 128");
+    const push = [
+      "Exit code 1",
+      "remote: error: GH013: Repository rule violations found for refs/heads/main.        ",
+      "remote: ",
+      "remote: - GITHUB PUSH PROTECTION        ",
+      "remote:   —————————————————————————————————————————        ",
+      "remote:     Resolve the following violations before pushing again",
+    ].join("\n");
+    const gist = toolErrorGist(push) ?? "";
+    expect(gist).toMatch(/^Error: remote: error: GH013: Repository rule violations found for refs\/heads\/main\. /);
+    expect(gist).toContain("remote: - GITHUB PUSH PROTECTION remote: Resolve the following violations");
+    expect(gist).not.toContain("—");
+    expect(toolErrorGist(`Exit code 2\n${"npm ERR! missing script ".repeat(40)}`)).toHaveLength("Error: ".length + 160);
     expect(toolErrorGist("The user doesn't want to proceed with this tool use. The tool use was rejected")).toBe(
       "Rejected by user",
     );

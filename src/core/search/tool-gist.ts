@@ -1,10 +1,18 @@
 // What the session index keeps of a tool call or a failed tool result: one short line (docs/fork-detect.md "What the
 // session index reads": tool calls as a gist). `Edit src/a.ts`, `Bash: pnpm test`, `Grep parseTranscriptLine`.
-// Results are not indexed (they are long and mostly noise); only a failure's first line is, as `Error: …`.
+// Results are not indexed (they are long and mostly noise); only what a failure says is, as `Error: …`: its first
+// lines that say something (a shell's `Exit code 1` says nothing: `remote: error: GH013: … push protection` does).
 import { collapseWhitespace, truncateText } from "../transcript/text.ts";
 
 const ARGUMENT_CHARS = 120;
-const ERROR_CHARS = 100;
+/** What a failure's gist keeps: the errors people remember ("GH013 push protection", "ENOTFOUND") are in its first lines. */
+const ERROR_CHARS = 160;
+/** A shell's status line: it says the command failed, which `Error:` says already. */
+const EXIT_STATUS = /^(?:error:\s*)?exit (?:code|status) -?\d+\.?$/i;
+/** A line with fewer letters than this past its source's prefix (`remote:`, a rule of dashes) says nothing. */
+const MIN_LETTERS = 3;
+/** The program that printed a line, before what it says: `remote: `, `npm ERR! `. */
+const SOURCE_PREFIX = /^[\w-]+(?::|!)\s*/u;
 /** The input fields that say what a call was about, most telling first (commands get `Name: command`). */
 const TARGET_FIELDS = [
   "file_path",
@@ -38,14 +46,28 @@ export function toolCallGist(name: string, input: unknown): string {
 
 const REJECTED = "The user doesn't want to proceed with this tool use";
 
-/** `Error: <first line>` for a failed result, `Rejected by user` for a refused call; null when it says nothing. */
+/**
+ * `Error: <what it says>` for a failed result (its first lines that hold words, past a shell's exit status, up to
+ * ERROR_CHARS), `Rejected by user` for a refused call; null when it says nothing.
+ */
 export function toolErrorGist(resultText: string): string | null {
   if (resultText.startsWith(REJECTED)) return "Rejected by user";
-  const text = resultText.replace(/<\/?tool_use_error>/g, "");
-  const firstLine = text
+  const lines = resultText
+    .slice(0, 16 * ERROR_CHARS)
+    .replace(/<\/?tool_use_error>/g, "")
     .split("\n")
-    .map((line) => line.trim())
-    .find((line) => line !== "");
-  if (firstLine === undefined) return null;
-  return `Error: ${truncateText(collapseWhitespace(firstLine), ERROR_CHARS)}`;
+    .map((line) => collapseWhitespace(line))
+    .filter((line) => line !== "");
+  if (lines.length === 0) return null;
+  const telling = lines.filter(
+    (line) => !EXIT_STATUS.test(line) && countLetters(line.replace(SOURCE_PREFIX, "")) >= MIN_LETTERS,
+  );
+  const said = telling.length > 0 ? telling.join(" ") : (lines[0] as string);
+  return `Error: ${truncateText(said, ERROR_CHARS)}`;
+}
+
+function countLetters(line: string): number {
+  let letters = 0;
+  for (const char of line) if (/\p{L}/u.test(char) && ++letters >= MIN_LETTERS) break;
+  return letters;
 }
