@@ -244,7 +244,8 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
     const cliEnv = () => ({ ...env, CTX_TEAM__URL: aliceUrl(), CTX_TEAM__NAME: "web" });
 
     it("--team --json: the report's shape, with each team result's origin", async () => {
-      const run = await runCtx(["search", ...QUERY.split(" "), "--team", "--json", "--no-refresh"], {
+      // Ten results: the shape is the point, and bob's short copy ranks sixth, below four local sessions.
+      const run = await runCtx(["search", ...QUERY.split(" "), "--team", "--json", "--no-refresh", "--limit", "10"], {
         cwd: root,
         env: cliEnv(),
       });
