@@ -16,6 +16,8 @@ export interface QueryOutcome {
 export interface RetrievalMetrics {
   queries: number;
   hitAt1: number;
+  /** The first three: what ctx_fork_detect's description asks the model to offer. */
+  hitAt3: number;
   hitAt5: number;
   mrr: number;
   /** The paper's R@k: evidence items whose session is in the top k, per query, averaged. */
@@ -24,6 +26,8 @@ export interface RetrievalMetrics {
   recallAt10: number;
   /** Every relevant session in the top 5 (the strict reading multi-hop questions need). */
   allAt5: number;
+  /** Questions answered with no session at all (a count, not a share). */
+  emptyAnswers: number;
 }
 
 /** 1-based rank of the first relevant session, or null when none was retrieved. */
@@ -64,12 +68,14 @@ export function summarizeOutcomes(outcomes: readonly QueryOutcome[]): RetrievalM
   return {
     queries: outcomes.length,
     hitAt1: mean((o) => hitAtK(o.ranked, o.relevant, 1)),
+    hitAt3: mean((o) => hitAtK(o.ranked, o.relevant, 3)),
     hitAt5: mean((o) => hitAtK(o.ranked, o.relevant, 5)),
     mrr: mean((o) => reciprocalRank(o.ranked, o.relevant)),
     recallAt2: mean((o) => evidenceRecallAtK(o.ranked, o.evidenceSessions, 2)),
     recallAt5: mean((o) => evidenceRecallAtK(o.ranked, o.evidenceSessions, 5)),
     recallAt10: mean((o) => evidenceRecallAtK(o.ranked, o.evidenceSessions, 10)),
     allAt5: mean((o) => allRelevantAtK(o.ranked, o.relevant, 5)),
+    emptyAnswers: outcomes.filter((o) => o.ranked.length === 0).length,
   };
 }
 

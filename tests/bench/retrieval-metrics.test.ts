@@ -41,17 +41,33 @@ describe("retrieval metrics", () => {
     expect(summarizeOutcomes(outcomes.slice(0, 2))).toEqual({
       queries: 2,
       hitAt1: 0.5,
+      hitAt3: 0.5,
       hitAt5: 0.5,
       mrr: Math.round(((1 + 1 / 6) / 2) * 1000) / 1000,
       recallAt2: 0.5,
       recallAt5: 0.5,
       recallAt10: 1,
       allAt5: 0.5,
+      emptyAnswers: 0,
     });
     const summary = summarizeByCategory(outcomes, ["adversarial"]);
     expect(summary.overall.queries).toBe(2);
     expect(summary.byCategory.adversarial?.mrr).toBe(0.5);
     expect(summarizeOutcomes([]).hitAt1).toBe(0);
+  });
+
+  it("counts hit@3 apart from hit@1 and hit@5, and empty answers as a count", () => {
+    const outcomes = [
+      { category: "error", ranked: ["a", "b", "c"], relevant: ["c"], evidenceSessions: ["c"] },
+      { category: "error", ranked: ["a", "b", "c", "d"], relevant: ["d"], evidenceSessions: ["d"] },
+      { category: "vague", ranked: [], relevant: ["a"], evidenceSessions: ["a"] },
+      { category: "vague", ranked: ["a"], relevant: ["a"], evidenceSessions: ["a"] },
+    ];
+    const all = summarizeOutcomes(outcomes);
+    expect([all.hitAt1, all.hitAt3, all.hitAt5]).toEqual([0.25, 0.5, 0.75]);
+    expect(all.emptyAnswers).toBe(1);
+    expect(all.mrr).toBe(Math.round(((1 / 3 + 1 / 4 + 0 + 1) / 4) * 1000) / 1000);
+    expect(summarizeByCategory(outcomes).byCategory.vague?.emptyAnswers).toBe(1);
   });
 
   it("reads session numbers out of irregular evidence ids", () => {
