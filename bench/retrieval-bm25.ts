@@ -1,5 +1,6 @@
-// The plain baseline the eval README describes: BM25 over whole sessions, lower-cased alphanumeric tokens,
-// a short stop-word list, k1 1.2, b 0.75. Deliberately independent of ctx's index, so it is a fixed floor.
+// The plain baseline the eval READMEs describe: BM25 over whole sessions (user and assistant text, tool inputs),
+// lower-cased alphanumeric tokens, a short stop-word list, k1 1.2, b 0.75. Deliberately independent of ctx's index,
+// so it is a fixed floor.
 import { readFileSync } from "node:fs";
 
 const STOP_WORDS = new Set(
@@ -14,21 +15,38 @@ export function tokenizePlain(text: string): string[] {
   return (text.toLowerCase().match(/[a-z0-9]+/g) ?? []).filter((token) => !STOP_WORDS.has(token));
 }
 
-/** The text of a transcript: every user/assistant text block, in order (this corpus has no tool calls). */
+/**
+ * The text of a transcript: every user/assistant text block and every tool call's input (its string values), in
+ * order. A line that is not JSON is skipped (the coding split's owner redacted some lines in place).
+ */
 export function readSessionText(path: string): string {
   const parts: string[] = [];
   for (const line of readFileSync(path, "utf8").split("\n")) {
     if (line.trim() === "") continue;
-    const entry = JSON.parse(line) as { message?: { content?: unknown } };
+    let entry: { message?: { content?: unknown } };
+    try {
+      entry = JSON.parse(line) as typeof entry;
+    } catch {
+      continue;
+    }
     const content = entry.message?.content;
     if (typeof content === "string") parts.push(content);
     else if (Array.isArray(content)) {
-      for (const block of content as { type?: string; text?: string }[]) {
+      for (const block of content as { type?: string; text?: string; input?: unknown }[]) {
         if (block.type === "text" && typeof block.text === "string") parts.push(block.text);
+        else if (block.type === "tool_use") parts.push(...stringsOf(block.input));
       }
     }
   }
   return parts.join("\n");
+}
+
+/** Every string inside a JSON value (a tool call's input: its command, path, pattern, new text). */
+function stringsOf(value: unknown): string[] {
+  if (typeof value === "string") return [value];
+  if (Array.isArray(value)) return value.flatMap(stringsOf);
+  if (value !== null && typeof value === "object") return Object.values(value).flatMap(stringsOf);
+  return [];
 }
 
 export interface Bm25Document {

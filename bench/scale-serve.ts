@@ -1,7 +1,8 @@
 // `ctx serve` at scale (bench/scale.bench.ts): the MCP server a Claude Code session starts, driven by a real MCP
 // client over stdio. Warm `ctx_fork_detect` latency, the server's memory and inotify watches once its watcher is
 // ready, then a burst of new transcript files (some in new project folders) and whether its background indexing
-// catches every one of them.
+// catches every one of them. The retrieval benchmark asks its LoCoMo questions through the same client
+// (bench/retrieval-shipped.ts).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -23,7 +24,8 @@ export function processMemory(pid: number): { rssMiB: number; peakRssMiB: number
 
 export interface ServeSession {
   pid: number;
-  callForkDetect(query: string): Promise<{ ms: number; sessionIds: string[] }>;
+  /** One search (limit 5 unless asked): the session ids best first, each one's message count, the round trip. */
+  callForkDetect(query: string, limit?: number): Promise<{ ms: number; sessionIds: string[]; messageCounts: number[] }>;
   close(): Promise<void>;
 }
 
@@ -41,15 +43,19 @@ export async function startServe(env: NodeJS.ProcessEnv, cwd: string): Promise<S
   if (pid === null) throw new Error("ctx serve did not start");
   return {
     pid,
-    async callForkDetect(query) {
+    async callForkDetect(query, limit = 5) {
       const started = performance.now();
-      const result = await client.callTool({ name: "ctx_fork_detect", arguments: { query, limit: 5 } });
+      const result = await client.callTool({ name: "ctx_fork_detect", arguments: { query, limit } });
       const ms = performance.now() - started;
-      const structured = result.structuredContent as { results?: Array<{ sessionId: string | null }> } | undefined;
+      const structured = result.structuredContent as
+        | { results?: Array<{ sessionId: string | null; messageCount: number }> }
+        | undefined;
       if (result.isError === true) throw new Error(`ctx_fork_detect failed: ${JSON.stringify(result.content)}`);
+      const found = (structured?.results ?? []).filter((r) => r.sessionId !== null);
       return {
         ms,
-        sessionIds: (structured?.results ?? []).flatMap((r) => (r.sessionId === null ? [] : [r.sessionId])),
+        sessionIds: found.map((r) => r.sessionId ?? ""),
+        messageCounts: found.map((r) => r.messageCount),
       };
     },
     close: () => client.close(),
