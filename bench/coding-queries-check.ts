@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import * as z from "zod/mini";
+import { FIXTURE_REPO, findCodingDir, readTsv } from "./coding-data.ts";
 
 export const CODING_QUERY_KINDS = ["same-task", "continue", "error", "vague"] as const;
 
@@ -224,40 +225,17 @@ function countBy<T>(items: readonly T[], key: (item: T) => string): Record<strin
 }
 
 const repoRoot = resolve(fileURLToPath(new URL(".", import.meta.url)), "..");
-export const FIXTURE_REPO = "tests/fixtures/claude";
 export const FIXTURE_PROJECTS = join(repoRoot, FIXTURE_REPO, "projects");
 
-/** ../shared/eval/coding (or CTX_EVAL_DIR/coding), or null when that data is absent. */
-export function findCodingEvalDir(env: NodeJS.ProcessEnv = process.env): string | null {
-  const roots = env.CTX_EVAL_DIR ? [env.CTX_EVAL_DIR] : [join(repoRoot, "../shared/eval")];
-  for (const root of roots) {
-    for (const dir of [join(root, "coding"), root]) {
-      if (existsSync(join(dir, "sessions.tsv")) && existsSync(join(dir, "claude", "projects"))) return dir;
-    }
-  }
-  return null;
-}
-
-/** Session id -> repository, from sessions.tsv (header `repo commit path_in_repo sessionId folder licence`). */
+/** Session id -> repository, from sessions.tsv. */
 export function readSessionRepos(tsvPath: string): Map<string, string> {
-  const [header = "", ...rows] = readFileSync(tsvPath, "utf8").split("\n");
-  const columns = header.split("\t");
-  const repoAt = columns.indexOf("repo");
-  const idAt = columns.indexOf("sessionId");
-  const repos = new Map<string, string>();
-  for (const row of rows) {
-    const cells = row.split("\t");
-    const repo = cells[repoAt];
-    const id = cells[idAt];
-    if (repo !== undefined && id !== undefined && id !== "") repos.set(id, repo);
-  }
-  return repos;
+  return new Map(readTsv(tsvPath).flatMap((row) => (row.sessionId ? [[row.sessionId, row.repo ?? ""] as const] : [])));
 }
 
 function main(): number {
   const queriesPath = process.argv[2] ?? join(repoRoot, "bench/coding-queries.jsonl");
   const { queries, problems } = parseCodingQueries(readFileSync(queriesPath, "utf8"));
-  const evalDir = findCodingEvalDir();
+  const evalDir = findCodingDir();
   const projects = [FIXTURE_PROJECTS];
   const repoBySession = new Map<string, string>();
   for (const id of findSessionFiles([FIXTURE_PROJECTS]).keys()) repoBySession.set(id, FIXTURE_REPO);

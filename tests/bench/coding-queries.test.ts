@@ -2,11 +2,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { FIXTURE_REPO } from "../../bench/coding-data.ts";
 import {
   type CodingQuery,
   checkCodingQueries,
   FIXTURE_PROJECTS,
-  FIXTURE_REPO,
   findSessionFiles,
   parseCodingQueries,
   queryWords,
