@@ -43,6 +43,16 @@ import { COUNTS_SQL, fillCounts, VECTOR_COUNT_SQL } from "./counts-schema.ts";
  */
 export const SCHEMA_VERSION = 7;
 
+/**
+ * The page size of a new index file, and of one whose tables are all made again (another version's, `ctx reindex`)
+ * when no other process has it open. SQLite's default 4 KiB leaves ~17% of the chunks table's pages unused (rows of
+ * ~1.2 KB of deflated text, the longer ones spilling into overflow pages): 16 KiB made the 10,000-session index 8%
+ * smaller (8 KiB: 5%; 32 KiB: no smaller than 16), and search no slower (docs/performance.md "Index size"). Any other
+ * index keeps the page size it was made with: in WAL mode not even VACUUM changes it.
+ */
+export const PAGE_SIZE = 16_384;
+
+const SQLITE_BUSY = 5;
 const TOKEN_CHARS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 const TOKENIZER = `unicode61 remove_diacritics 0 tokenchars ${sqlString(TOKEN_CHARS)}`;
@@ -118,12 +128,55 @@ export function ensureSchema(db: DatabaseSync): number | null {
   // The old tables' pages are free now: VACUUM gives them back to the file system (the new tables are empty).
   if (dropped !== null) {
     try {
-      db.exec("VACUUM");
+      vacuumFile(db);
     } catch {
       // Another connection is busy: the pages are reused by the rebuild instead.
     }
   }
   return dropped;
+}
+
+/** Gives a new, empty file PAGE_SIZE (a file with pages keeps its own): before anything is written to it. */
+export function setNewFilePageSize(db: DatabaseSync): void {
+  db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
+}
+
+/**
+ * VACUUM, which rewrites the file at PAGE_SIZE when it has another and no other connection has it open: the page size
+ * changes only outside WAL, and leaving WAL needs the file to itself (SQLite refuses at once, without waiting, when
+ * another connection has it: the VACUUM then keeps the page size). Throws what VACUUM throws.
+ */
+export function vacuumFile(db: DatabaseSync): void {
+  if (readPageSize(db) === PAGE_SIZE || !leaveWal(db)) {
+    db.exec("VACUUM");
+    return;
+  }
+  try {
+    db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
+    db.exec("VACUUM");
+  } finally {
+    try {
+      db.exec("PRAGMA journal_mode = WAL");
+    } catch {
+      // Another process opened the file meanwhile: the next open for writing puts it back in WAL (enableWal).
+    }
+  }
+}
+
+function readPageSize(db: DatabaseSync): number {
+  return Number((db.prepare("PRAGMA page_size").get() as { page_size: number }).page_size);
+}
+
+/** True when the file is out of WAL now; false when another connection has it open (SQLITE_BUSY). */
+function leaveWal(db: DatabaseSync): boolean {
+  try {
+    const row = db.prepare("PRAGMA journal_mode = DELETE").get() as { journal_mode?: string } | undefined;
+    return row?.journal_mode === "delete";
+  } catch (error) {
+    const code = (error as { errcode?: number } | null)?.errcode;
+    if (code !== undefined && (code & 0xff) === SQLITE_BUSY) return false;
+    throw error;
+  }
 }
 
 /** Drops every table of the index (vectors included) and creates them empty: `ctx reindex`. */

@@ -6,7 +6,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { thrownCtxError } from "../../../tests/helpers/ctx-error.ts";
 import type { ChunkHit, IndexedChunk } from "../../core/search/model.ts";
 import { databaseOf } from "./database.ts";
-import { SCHEMA_VERSION } from "./schema.ts";
+import { emptyIndex, vacuumIndex } from "./maintenance.ts";
+import { PAGE_SIZE, SCHEMA_VERSION } from "./schema.ts";
 import {
   NEWEST_POSTINGS,
   openSessionIndex,
@@ -82,6 +83,8 @@ describe("opening the session index", () => {
     expect(statSync(dir).mode & 0o777).toBe(0o700);
     expect(statSync(path).mode & 0o777).toBe(0o600);
     expect(databaseOf(index).prepare("PRAGMA journal_mode").get()).toEqual({ journal_mode: "wal" });
+    expect(databaseOf(index).prepare("PRAGMA page_size").get()).toEqual({ page_size: PAGE_SIZE });
+    expect(PAGE_SIZE).not.toBe(4096); // SQLite's default: the test below starts from it
     expect(databaseOf(index).prepare("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
     expect(databaseOf(index).prepare("SELECT value FROM meta WHERE key = 'schema_version'").get()).toEqual({
       value: String(SCHEMA_VERSION),
@@ -134,6 +137,75 @@ describe("opening the session index", () => {
     const again = openSessionIndex(path);
     open.push(again);
     expect(again.rebuiltFrom).toBeNull();
+  });
+});
+
+/** An index file as an earlier ctx made it: SQLite's default 4 KiB pages, WAL, 2 MB in a table of schema `version`. */
+function oldIndexFile(version: number): string {
+  const path = join(mkdtempSync(join(tmpdir(), "ctx-index-")), "index.db");
+  const db = new DatabaseSync(path);
+  db.exec(`PRAGMA page_size = 4096; PRAGMA journal_mode = WAL;
+    CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT); INSERT INTO meta VALUES ('schema_version', '${version}');
+    CREATE TABLE chunks(id INTEGER PRIMARY KEY, text TEXT);
+    WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
+    INSERT INTO chunks(text) SELECT i || hex(randomblob(500)) FROM n;`);
+  db.close();
+  return path;
+}
+
+const pragma = (index: SessionIndex, name: string) =>
+  Object.values(databaseOf(index).prepare(`PRAGMA ${name}`).get() as Record<string, unknown>)[0];
+
+describe("the index file's page size", () => {
+  it("a rebuild from another version rewrites the file at PAGE_SIZE, back in WAL, and it is used as any new one", () => {
+    const path = oldIndexFile(4);
+    const before = statSync(path).size;
+    const index = openSessionIndex(path);
+    open.push(index);
+    expect(index.rebuiltFrom).toBe(4);
+    expect(pragma(index, "page_size")).toBe(PAGE_SIZE);
+    expect(pragma(index, "journal_mode")).toBe("wal");
+    expect(statSync(path).size).toBeLessThan(before);
+    addSession(index, "s1", "p", 1_000, ["alpha beta"]);
+    expect(index.searchChunks("alpha", {}, 5).map((hit) => hit.sessionId)).toEqual(["s1"]);
+  });
+
+  it("a rebuild while another process has the file open keeps its page size, in WAL, and works", () => {
+    const path = oldIndexFile(4);
+    const other = new DatabaseSync(path);
+    try {
+      other.prepare("SELECT count(*) FROM meta").get();
+      const index = openSessionIndex(path);
+      open.push(index);
+      expect(index.rebuiltFrom).toBe(4);
+      expect(pragma(index, "page_size")).toBe(4096);
+      expect(pragma(index, "journal_mode")).toBe("wal");
+      addSession(index, "s1", "p", 1_000, ["alpha beta"]);
+      expect(index.searchChunks("alpha", {}, 5).map((hit) => hit.sessionId)).toEqual(["s1"]);
+    } finally {
+      other.close();
+    }
+  });
+
+  it("an index of this version keeps its page size; `ctx reindex` (emptied, then vacuumed) rewrites it at PAGE_SIZE", () => {
+    const path = oldIndexFile(SCHEMA_VERSION);
+    // The right version with an old page size: opened as it is (nothing rebuilt, the page size kept).
+    const db = new DatabaseSync(path);
+    db.exec("DROP TABLE chunks; DROP TABLE meta");
+    db.close();
+    const made = openSessionIndex(path);
+    expect(pragma(made, "page_size")).toBe(4096);
+    made.close();
+    const index = openSessionIndex(path);
+    open.push(index);
+    expect(index.rebuiltFrom).toBeNull();
+    expect(pragma(index, "page_size")).toBe(4096);
+    addSession(index, "s1", "p", 1_000, ["alpha beta"]);
+    emptyIndex(index);
+    vacuumIndex(index);
+    expect(pragma(index, "page_size")).toBe(PAGE_SIZE);
+    expect(pragma(index, "journal_mode")).toBe("wal");
+    expect(index.stats()).toMatchObject({ sessions: 0, chunks: 0 });
   });
 });
 

@@ -23,7 +23,7 @@ import { readCount } from "./counts-schema.ts";
 import { attachDatabase, databaseOf } from "./database.ts";
 import { DatabaseSync, fts5MissingError } from "./node-sqlite.ts";
 import { filterClause, SESSION_SELECT, type SessionRow, sessionFromRow } from "./rows.ts";
-import { ensureSchema, readSchemaVersion, SCHEMA_VERSION } from "./schema.ts";
+import { ensureSchema, readSchemaVersion, SCHEMA_VERSION, setNewFilePageSize } from "./schema.ts";
 
 export interface IndexStats {
   sessions: number;
@@ -123,6 +123,8 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
         });
       }
     } else {
+      // A new file's page size is set by its first write, which enableWal makes.
+      setNewFilePageSize(db);
       enableWal(db);
       // NORMAL is durable in WAL mode except for the last commits before a power loss; a sync redoes them.
       db.exec("PRAGMA synchronous = NORMAL");
