@@ -85,7 +85,10 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
     const index = openSessionIndex(resolveIndexPath(env), { readonly: true });
     const session = index.getSession(PHOENIX);
     const rows = databaseOf(index)
-      .prepare("SELECT text, last_uuid FROM chunks WHERE session_id = ? ORDER BY source, chunk_index")
+      .prepare(
+        `SELECT c.text, c.last_uuid FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.session_id = ?
+         ORDER BY f.path, c.chunk_index`,
+      )
       .all(PHOENIX) as { text: string | Uint8Array; last_uuid: string | null }[];
     index.close();
     const chunks = rows.map((row) => ({

@@ -28,7 +28,10 @@ function chunkRows(dbPath: string): unknown[] {
   const index = openSessionIndex(dbPath, { readonly: true });
   try {
     return databaseOf(index)
-      .prepare("SELECT session_id, source, chunk_index, text FROM chunks ORDER BY source, chunk_index")
+      .prepare(
+        `SELECT c.session_id, f.path AS source, c.chunk_index, c.text FROM chunks c JOIN files f ON f.id = c.file_id
+         ORDER BY f.path, c.chunk_index`,
+      )
       .all();
   } finally {
     index.close();

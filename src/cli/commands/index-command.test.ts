@@ -94,7 +94,10 @@ describe("ctx index / stats / reindex", () => {
     const chunksOf = () => {
       const db = new DatabaseSync(dbPath, { readOnly: true });
       const rows = db
-        .prepare("SELECT source, chunk_index, text FROM chunks ORDER BY source, chunk_index")
+        .prepare(
+          `SELECT f.path AS source, c.chunk_index, c.text FROM chunks c JOIN files f ON f.id = c.file_id
+           ORDER BY f.path, c.chunk_index`,
+        )
         .all() as Array<{
         source: string;
         chunk_index: number;
@@ -107,7 +110,9 @@ describe("ctx index / stats / reindex", () => {
     expect(built.length).toBeGreaterThan(0);
     // Format 4 stored every chunk's text plain: make this index one.
     const db = new DatabaseSync(dbPath);
-    const update = db.prepare("UPDATE chunks SET text = ? WHERE source = ? AND chunk_index = ?");
+    const update = db.prepare(
+      "UPDATE chunks SET text = ? WHERE file_id = (SELECT id FROM files WHERE path = ?) AND chunk_index = ?",
+    );
     for (const row of built) update.run(row.text, row.source, row.chunk_index);
     db.exec("UPDATE meta SET value = '4' WHERE key = 'schema_version'");
     db.close();

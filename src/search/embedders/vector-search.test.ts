@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { missingEmbedderPackages } from "../../../tests/helpers/embedder-packages.ts";
+import { putFileRow } from "../../../tests/helpers/index-files.ts";
 import { writeTinyEmbeddingModel } from "../../../tests/helpers/tiny-embedding-model.ts";
 import { defaultConfig } from "../../config/defaults.ts";
 import { createLogger } from "../../log.ts";
@@ -35,9 +36,10 @@ function indexWith(...texts: string[]): { index: SessionIndex; path: string; ids
   open.push(index);
   const writer = new IndexWriter(index);
   writer.ensureSession("s", "-p", "/t/s.jsonl");
+  const file = putFileRow(writer, "/t/s.jsonl", "s");
   for (const [i, text] of texts.entries()) {
     const chunk = { sessionId: "s", chunkIndex: i, firstMessage: i, lastMessage: i, text, tokenCount: 1 };
-    writer.insertChunk({ ...chunk, hasCode: false, languages: [], memoryType: null }, "/t/s.jsonl", 0, true);
+    writer.insertChunk({ ...chunk, hasCode: false, languages: [], memoryType: null }, file, 0, true);
   }
   const rows = databaseOf(index).prepare("SELECT id FROM chunks ORDER BY chunk_index").all() as Array<{ id: number }>;
   return { index, path, ids: rows.map((row) => Number(row.id)) };

@@ -1,5 +1,5 @@
 // The session library's mirror in the index (the truth is store/library/library-state.ts): the annotations table, for
-// filtering and showing, and each note as one chunk of its session (source NOTE_SOURCE), so a note's words are the
+// filtering and showing, and each note as one chunk of its session (of no file), so a note's words are the
 // session's words in the same BM25 ranking, with the same statistics, as its transcript's. Refilled by every sync
 // (a dropped or rebuilt index gets it all back) and written by each library change.
 import type { AnnotationRecord } from "../../core/library/annotation-schema.ts";
@@ -11,8 +11,6 @@ import { hasTable } from "./schema.ts";
 import type { SessionIndex } from "./session-index.ts";
 import { createSharedOutboxWriter } from "./team-outbox.ts";
 
-/** A note chunk's source: never a transcript's path (those are absolute), so no file's re-chunking touches it. */
-export const NOTE_SOURCE = "ctx:library-note";
 /** A note chunk's index: before the transcript's chunks (0 on). */
 export const NOTE_CHUNK_INDEX = -1;
 
@@ -105,7 +103,7 @@ function mirrorWriter(index: SessionIndex) {
   );
   const insertChunk = db.prepare(
     `INSERT INTO chunks(session_id, chunk_index, first_message, last_message, text, token_count, has_code, languages,
-     memory_type, source, start_offset, starts_exchange, last_uuid) VALUES (?, ?, -1, -1, ?, ?, 0, '[]', NULL, ?, 0, 0, NULL)`,
+     memory_type, file_id, start_offset, starts_exchange, last_uuid) VALUES (?, ?, -1, -1, ?, ?, 0, '[]', NULL, NULL, 0, 0, NULL)`,
   );
   const insertFts = db.prepare("INSERT INTO chunks_fts(rowid, tokens) VALUES (?, ?)");
   const dropNoteChunk = (sessionId: string) => {
@@ -124,7 +122,8 @@ function mirrorWriter(index: SessionIndex) {
       if (record.note !== null && sessionExists.get(sessionId) !== undefined) {
         const tokens = tokenizeForSearch(record.note);
         const count = tokens === "" ? 0 : tokens.split(" ").length;
-        const result = insertChunk.run(sessionId, NOTE_CHUNK_INDEX, packChunkText(record.note), count, NOTE_SOURCE);
+        // No file (file_id NULL): no transcript's re-chunking touches it.
+        const result = insertChunk.run(sessionId, NOTE_CHUNK_INDEX, packChunkText(record.note), count);
         noteChunk = Number(result.lastInsertRowid);
         insertFts.run(noteChunk, tokens);
       }

@@ -10,6 +10,7 @@ import {
   VIEWER_PROJECT,
 } from "../../../tests/helpers/claude-projects.ts";
 import { thrownCtxError } from "../../../tests/helpers/ctx-error.ts";
+import { downgradeToSchema7 } from "../../../tests/helpers/schema-7-index.ts";
 import { syncIndex } from "../sync/sync-index.ts";
 import { mirrorAnnotations } from "./annotations.ts";
 import { databaseOf } from "./database.ts";
@@ -156,7 +157,10 @@ describe("the index's running counts", () => {
       const forked = first.forks[0] ?? "";
       index.writeTransaction(() => {
         db.prepare("UPDATE sessions SET project = 'elsewhere', created_at = 0 WHERE id = ?").run(LONG_SESSION);
-        db.prepare("DELETE FROM files WHERE session_id = 'short' AND path LIKE ?").run(`%${VIEWER_PROJECT}%`);
+        // A file's row goes after its chunks (they reference it).
+        const copy = "SELECT id FROM files WHERE session_id = 'short' AND path LIKE ?";
+        db.prepare(`DELETE FROM chunks WHERE file_id IN (${copy})`).run(`%${VIEWER_PROJECT}%`);
+        db.prepare(`DELETE FROM files WHERE id IN (${copy})`).run(`%${VIEWER_PROJECT}%`);
         db.prepare("UPDATE sessions SET root_uuid = NULL WHERE id = ?").run(forked);
         db.prepare("UPDATE sessions SET created_at = NULL WHERE id = 'short'").run();
         db.prepare("DELETE FROM chunks WHERE session_id = 'subagent'").run();
@@ -214,7 +218,8 @@ describe("the index's running counts", () => {
     await syncIndex({ claudeDir, dbPath });
     const before = openSessionIndex(dbPath);
     const expected = counted(before);
-    // Back to schema 6 as it was: no counts table or triggers, the two narrower indexes.
+    // Back to schema 6 as it was: 7's files and chunks, no counts table or triggers, the two narrower indexes.
+    downgradeToSchema7(databaseOf(before));
     const triggers = databaseOf(before)
       .prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE 'counts_%'")
       .all() as Array<{ name: string }>;

@@ -1,8 +1,8 @@
 // The session index's tables (docs/fork-detect.md "The session index" says what every backend holds).
 // Columns beyond that list: files.messages (ordinals consumed, to continue numbering), sessions.ai_title /
-// first_prompt (where the title came from), chunks.source / start_offset / starts_exchange (which file a chunk
-// came from, the byte offset of its first message's line, and whether that message opens an exchange: a grown
-// file is re-chunked from its last chunk that opens an exchange), chunks.last_uuid (the uuid of the chunk's last
+// first_prompt (where the title comes from: sessions.title is computed from them, never stored), chunks.file_id / start_offset / starts_exchange (the files row of the
+// transcript a chunk came from, the byte offset of its first message's line, and whether that message opens an
+// exchange: a grown file is re-chunked from its last chunk that opens an exchange), chunks.last_uuid (the uuid of the chunk's last
 // line: `claude --resume <id> --fork-session --resume-session-at <uuid>` forks there), sessions.root_uuid /
 // origin_session / copied_root (lineage clues, src/search/session-index/lineage.ts), chunks.replies / own_replies
 // (main-chain assistant replies first seen in the chunk, and those not copied from another session; summed into
@@ -13,6 +13,9 @@
 //
 // chunks.id is AUTOINCREMENT: an id is never reused, so a vector (chunk_vectors, keyed by chunk id, written by
 // another process) can never be taken for a newer chunk's.
+//
+// chunks.file_id is files.id (an INTEGER PRIMARY KEY: a plain rowid may change on VACUUM), not the transcript's
+// path: the path on every chunk and in chunks' (source, chunk_index) index was 7% of the file (schema 7).
 //
 // chunks_fts is contentless (content='') with contentless_delete: it indexes tokenizeForSearch(text), a
 // different stream from chunks.text, so an external-content table (which re-tokenizes chunks.text on
@@ -25,7 +28,7 @@
 //
 // annotations mirrors the session library (store/library/library-state.ts, the truth: stars, the person's labels, a
 // note), refilled by every sync (./annotations.ts): keyed by session id without a foreign key, since a session may be
-// annotated before it is indexed. A note is also one chunk of its session (source NOTE_SOURCE, chunk_index -1,
+// annotated before it is indexed. A note is also one chunk of its session (no file: file_id NULL, chunk_index -1,
 // note_chunk the chunk's id), so its words count as the session's words in BM25 with the index's own statistics.
 // Labels are not `sessions.tags` (languages and memory markers, recomputed on every ingest).
 //
@@ -39,9 +42,14 @@ import { COUNTS_SQL, fillCounts, VECTOR_COUNT_SQL } from "./counts-schema.ts";
  * Bump on any change below or in how a column is stored: an index with another version is dropped and rebuilt by
  * the next sync (the sync says so). 5: chunks.text deflated. 6: annotations (the session library's mirror), replies /
  * own_replies and the duplicates table. 7: the counts table and its triggers, sessions_project (project, updated_at),
- * files_session (session_id, kind); an index of schema 6 is moved to 7 in place (upgradeFrom6), not rebuilt.
+ * files_session (session_id, kind). 8: files.id and chunks.file_id in place of chunks.source (the path), and
+ * sessions.title computed from ai_title and first_prompt instead of stored beside them. An index of
+ * schema 6 or 7 is moved to 8 in place (upgradeFrom6, upgradeFrom7), not rebuilt.
  */
-export const SCHEMA_VERSION = 7;
+export const SCHEMA_VERSION = 8;
+
+/** The schema versions an index is moved from in place: a reader of one says `ctx index` updates it in seconds. */
+export const UPGRADED_IN_PLACE: readonly number[] = [6, 7];
 
 /**
  * The page size of a new index file, and of one whose tables are all made again (another version's, `ctx reindex`)
@@ -57,29 +65,35 @@ const TOKEN_CHARS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
 const TOKENIZER = `unicode61 remove_diacritics 0 tokenchars ${sqlString(TOKEN_CHARS)}`;
 
+const filesTable = (name: string) => `CREATE TABLE ${name}(
+  id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, session_id TEXT NOT NULL, kind TEXT NOT NULL, size INTEGER,
+  mtime_ms INTEGER, offset INTEGER, head TEXT, messages INTEGER NOT NULL DEFAULT 0);`;
+const chunksTable = (name: string) => `CREATE TABLE ${name}(
+  id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id), chunk_index INTEGER,
+  first_message INTEGER, last_message INTEGER, text TEXT, token_count INTEGER, has_code INTEGER, languages TEXT,
+  memory_type TEXT, file_id INTEGER REFERENCES files(id), start_offset INTEGER NOT NULL, starts_exchange INTEGER NOT NULL,
+  last_uuid TEXT, replies INTEGER NOT NULL DEFAULT 0, own_replies INTEGER NOT NULL DEFAULT 0);`;
+const CHUNK_INDEXES = `CREATE INDEX chunks_session ON chunks(session_id);
+CREATE INDEX chunks_file ON chunks(file_id, chunk_index);`;
+
+const SESSION_TITLE = "title TEXT GENERATED ALWAYS AS (coalesce(ai_title, first_prompt, '')) VIRTUAL";
+
 const CREATE = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE files(
-  path TEXT PRIMARY KEY, session_id TEXT NOT NULL, kind TEXT NOT NULL, size INTEGER, mtime_ms INTEGER,
-  offset INTEGER, head TEXT, messages INTEGER NOT NULL DEFAULT 0);
+${filesTable("files")}
 CREATE INDEX files_session ON files(session_id, kind);
 CREATE TABLE sessions(
   id TEXT PRIMARY KEY, project TEXT, cwd TEXT, path TEXT, git_branch TEXT, created_at INTEGER, updated_at INTEGER,
-  message_count INTEGER, title TEXT, tags TEXT, memory_markers TEXT, ai_title TEXT, first_prompt TEXT,
+  message_count INTEGER, ${SESSION_TITLE}, tags TEXT, memory_markers TEXT, ai_title TEXT, first_prompt TEXT,
   root_uuid TEXT, origin_session TEXT, copied_root INTEGER NOT NULL DEFAULT 0,
   replies INTEGER NOT NULL DEFAULT 0, own_replies INTEGER NOT NULL DEFAULT 0);
 CREATE INDEX sessions_root ON sessions(root_uuid);
 CREATE INDEX sessions_updated ON sessions(updated_at);
 CREATE INDEX sessions_project ON sessions(project, updated_at);
-CREATE TABLE chunks(
-  id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id), chunk_index INTEGER,
-  first_message INTEGER, last_message INTEGER, text TEXT, token_count INTEGER, has_code INTEGER, languages TEXT,
-  memory_type TEXT, source TEXT NOT NULL, start_offset INTEGER NOT NULL, starts_exchange INTEGER NOT NULL, last_uuid TEXT,
-  replies INTEGER NOT NULL DEFAULT 0, own_replies INTEGER NOT NULL DEFAULT 0);
-CREATE INDEX chunks_session ON chunks(session_id);
+${chunksTable("chunks")}
+${CHUNK_INDEXES}
 CREATE TABLE duplicates(session_id TEXT PRIMARY KEY, canonical_id TEXT NOT NULL) WITHOUT ROWID;
 CREATE INDEX duplicates_canonical ON duplicates(canonical_id);
-CREATE INDEX chunks_source ON chunks(source, chunk_index);
 CREATE VIRTUAL TABLE chunks_fts USING fts5(tokens, content='', contentless_delete=1, tokenize=${sqlString(TOKENIZER)});
 CREATE VIRTUAL TABLE chunks_vocab USING fts5vocab(chunks_fts, row);
 CREATE TABLE memory_topics(
@@ -123,7 +137,10 @@ export function readSchemaVersion(db: DatabaseSync): number | null {
 export function ensureSchema(db: DatabaseSync): number | null {
   const found = readSchemaVersion(db);
   if (found === SCHEMA_VERSION) return null;
-  if (found === 6 && upgradeFrom6(db)) return null;
+  // Each step does nothing unless the index is at its version under the write lock (another process may move it).
+  if (found === 6) upgradeFrom6(db);
+  if (readSchemaVersion(db) === 7) upgradeFrom7(db);
+  if (readSchemaVersion(db) === SCHEMA_VERSION) return null;
   const dropped = rebuildSchema(db, false);
   // The old tables' pages are free now: VACUUM gives them back to the file system (the new tables are empty).
   if (dropped !== null) {
@@ -208,24 +225,85 @@ function rebuildSchema(db: DatabaseSync, always: boolean): number | null {
 /**
  * Schema 7 only adds to 6 (the counts, two wider indexes): a person with 100,000 sessions keeps their index instead of
  * waiting for a full rebuild (1.4 s at 100,000 sessions, where a rebuild takes many minutes). The counts are taken
- * from the tables once. True when the index is at 7 now (moved here, or by another process meanwhile); false when
- * another process made it something else, which the caller then rebuilds as for any other version.
+ * from the tables once. Does nothing when the index is not at 6 under the write lock (another process moved it).
  */
-function upgradeFrom6(db: DatabaseSync): boolean {
-  db.exec("BEGIN IMMEDIATE");
-  try {
-    if (readSchemaVersion(db) !== 6) {
-      db.exec("ROLLBACK");
-      return readSchemaVersion(db) === SCHEMA_VERSION;
-    }
+function upgradeFrom6(db: DatabaseSync): void {
+  inWriteTransaction(db, () => {
+    if (readSchemaVersion(db) !== 6) return;
     db.exec(`DROP INDEX IF EXISTS sessions_project; CREATE INDEX sessions_project ON sessions(project, updated_at);
       DROP INDEX IF EXISTS files_session; CREATE INDEX files_session ON files(session_id, kind);
       ${COUNTS_SQL}`);
     fillCounts(db);
     if (hasTable(db, "chunk_vectors")) db.exec(VECTOR_COUNT_SQL);
-    db.prepare("UPDATE meta SET value = ? WHERE key = 'schema_version'").run(String(SCHEMA_VERSION));
+    db.prepare("UPDATE meta SET value = '7' WHERE key = 'schema_version'").run();
+  });
+}
+
+/**
+ * Schema 8 keeps 7's rows and gives each file an id that its chunks hold instead of its path: files and chunks are
+ * copied into tables of the new shape (chunk ids, and so the FTS rows and vectors keyed by them, kept; the chunk id
+ * sequence too), the old ones dropped, and their indexes and triggers (the counts', the vectors') made again; a
+ * chunk whose path has no files row (a note's, `ctx:library-note` in 7) gets no file; sessions.title becomes
+ * computed. One transaction. Then the file is rewritten (vacuumFile) to give the old tables' pages back, at
+ * PAGE_SIZE when no other process has it open. 1.8 s at 10,000 sessions where a rebuild re-reads every transcript
+ * (docs/performance.md "Index size"). Does nothing when the index is not at 7 under the write lock.
+ */
+function upgradeFrom7(db: DatabaseSync): void {
+  // The tables are dropped and renamed with their references: checked once, at the end, instead of on every step.
+  db.exec("PRAGMA foreign_keys = OFF");
+  let moved = false;
+  try {
+    inWriteTransaction(db, () => {
+      if (readSchemaVersion(db) !== 7) return;
+      const sequence = db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'chunks'").get() as
+        | { seq: number }
+        | undefined;
+      const triggers = db
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name IN ('chunks', 'files')")
+        .all() as Array<{ sql: string }>;
+      db.exec(`${filesTable("files_v8")}
+        INSERT INTO files_v8(path, session_id, kind, size, mtime_ms, offset, head, messages)
+          SELECT path, session_id, kind, size, mtime_ms, offset, head, messages FROM files ORDER BY rowid;
+        ${chunksTable("chunks_v8")}
+        INSERT INTO chunks_v8(id, session_id, chunk_index, first_message, last_message, text, token_count, has_code,
+          languages, memory_type, file_id, start_offset, starts_exchange, last_uuid, replies, own_replies)
+          SELECT c.id, c.session_id, c.chunk_index, c.first_message, c.last_message, c.text, c.token_count, c.has_code,
+            c.languages, c.memory_type, f.id, c.start_offset, c.starts_exchange, c.last_uuid, c.replies, c.own_replies
+          FROM chunks c LEFT JOIN files_v8 f ON f.path = c.source ORDER BY c.id;
+        DROP TABLE chunks;
+        DROP TABLE files;
+        ALTER TABLE files_v8 RENAME TO files;
+        ALTER TABLE chunks_v8 RENAME TO chunks;
+        CREATE INDEX files_session ON files(session_id, kind);
+        ${CHUNK_INDEXES}
+        ALTER TABLE sessions DROP COLUMN title;
+        ALTER TABLE sessions ADD COLUMN ${SESSION_TITLE};`);
+      for (const { sql } of triggers) db.exec(sql);
+      if (sequence !== undefined) {
+        db.prepare("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'chunks'").run(sequence.seq);
+      }
+      const broken = db.prepare("PRAGMA foreign_key_check").all();
+      if (broken.length > 0) throw new Error(`schema 8 upgrade: ${broken.length} rows break a foreign key`);
+      db.prepare("UPDATE meta SET value = '8' WHERE key = 'schema_version'").run();
+      moved = true;
+    });
+  } finally {
+    db.exec("PRAGMA foreign_keys = ON");
+  }
+  if (!moved) return;
+  try {
+    vacuumFile(db);
+  } catch {
+    // Another connection is busy: the old tables' pages are reused as the index grows instead.
+  }
+}
+
+/** Runs `work` in a BEGIN IMMEDIATE transaction: committed when it returns, rolled back when it throws. */
+function inWriteTransaction(db: DatabaseSync, work: () => void): void {
+  db.exec("BEGIN IMMEDIATE");
+  try {
+    work();
     db.exec("COMMIT");
-    return true;
   } catch (error) {
     if (db.isTransaction) db.exec("ROLLBACK");
     throw error;

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { thrownCtxError } from "../../../tests/helpers/ctx-error.ts";
+import { putFileRow } from "../../../tests/helpers/index-files.ts";
 import type { ChunkHit, IndexedChunk } from "../../core/search/model.ts";
 import { databaseOf } from "./database.ts";
 import { emptyIndex, vacuumIndex } from "./maintenance.ts";
@@ -55,6 +56,7 @@ function chunk(sessionId: string, chunkIndex: number, text: string, extra: Parti
 function addSession(index: SessionIndex, id: string, project: string, updatedAt: number, texts: string[]): void {
   const writer = new IndexWriter(index);
   writer.ensureSession(id, project, `/t/${id}.jsonl`);
+  const file = putFileRow(writer, `/t/${id}.jsonl`, id);
   writer.updateSession({
     id,
     project,
@@ -69,7 +71,7 @@ function addSession(index: SessionIndex, id: string, project: string, updatedAt:
   texts.forEach((text, i) => {
     writer.insertChunk(
       chunk(id, i, text, i === 0 ? { languages: ["typescript"], memoryType: "WORKING_SOLUTION" } : {}),
-      `/t/${id}.jsonl`,
+      file,
       i * 100,
       true,
     );
@@ -236,7 +238,8 @@ describe("searching chunks", () => {
     const [first, second] = hits as [ChunkHit, ChunkHit];
     const texts = new Set([long, "postgres vacuum notes"]);
     expect(texts.has(first.text)).toBe(true);
-    new IndexWriter(index).deleteChunks("/t/db.jsonl", 0);
+    const writer = new IndexWriter(index);
+    writer.deleteChunks(putFileRow(writer, "/t/db.jsonl", "db"), 0);
     expect(second.text).toBe("");
     // Read once: the first hit keeps the text it read.
     expect(texts.has(first.text)).toBe(true);
@@ -338,7 +341,7 @@ describe("searching chunks", () => {
     const maxId = () =>
       Number((databaseOf(index).prepare("SELECT max(id) AS id FROM chunks").get() as { id: number }).id);
     const deletedId = maxId();
-    writer.deleteChunks("/t/a.jsonl", 1);
+    writer.deleteChunks(putFileRow(writer, "/t/a.jsonl", "a"), 1);
     expect(index.searchChunks("beta", {}, 5)).toEqual([]);
     expect(index.searchChunks("alpha", {}, 5)).toHaveLength(1);
     expect(index.stats()).toMatchObject({ chunks: 1, vectors: 1 });

@@ -23,7 +23,7 @@ import { readCount } from "./counts-schema.ts";
 import { attachDatabase, databaseOf } from "./database.ts";
 import { DatabaseSync, fts5MissingError } from "./node-sqlite.ts";
 import { filterClause, SESSION_SELECT, type SessionRow, sessionFromRow } from "./rows.ts";
-import { ensureSchema, readSchemaVersion, SCHEMA_VERSION, setNewFilePageSize } from "./schema.ts";
+import { ensureSchema, readSchemaVersion, SCHEMA_VERSION, setNewFilePageSize, UPGRADED_IN_PLACE } from "./schema.ts";
 
 export interface IndexStats {
   sessions: number;
@@ -110,10 +110,9 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
           "STATE_UNSUPPORTED_VERSION",
           `the session index ${dbPath} has format ${version}, and this version of ctx reads format ${SCHEMA_VERSION}`,
           {
-            hint:
-              version === SCHEMA_VERSION - 1
-                ? "run `ctx index`: it brings the index up to date in place (seconds, even at 100,000 sessions)"
-                : "run `ctx index`: it rebuilds the index from your transcripts",
+            hint: UPGRADED_IN_PLACE.includes(version)
+              ? "run `ctx index`: it brings the index up to date in place (seconds, even at 100,000 sessions)"
+              : "run `ctx index`: it rebuilds the index from your transcripts",
           },
         );
       }

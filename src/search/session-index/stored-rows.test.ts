@@ -2,6 +2,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { putFileRow } from "../../../tests/helpers/index-files.ts";
 import type { IndexedChunk } from "../../core/search/model.ts";
 import { mirrorAnnotation } from "./annotations.ts";
 import { databaseOf } from "./database.ts";
@@ -54,11 +55,13 @@ function addSessions(index: SessionIndex): void {
     firstTimestamp: 1_000,
     lastTimestamp: 2_000,
   });
-  writer.insertChunk(chunk(0, "first", { hasCode: true, languages: ["typescript"] }), MAIN, 0, true, undefined, "u0");
-  writer.insertChunk(chunk(1, LONG, { memoryType: "WORKING_SOLUTION" }), MAIN, 100, false);
-  writer.insertChunk(chunk(2, "third"), MAIN, 200, true, undefined, "u2");
-  writer.insertChunk(chunk(0, "agent one"), AGENT, 0, true);
-  writer.insertChunk(chunk(1, "agent two"), AGENT, 50, true);
+  const main = putFileRow(writer, MAIN, "a");
+  const agent = putFileRow(writer, AGENT, "a", "subagent");
+  writer.insertChunk(chunk(0, "first", { hasCode: true, languages: ["typescript"] }), main, 0, true, undefined, "u0");
+  writer.insertChunk(chunk(1, LONG, { memoryType: "WORKING_SOLUTION" }), main, 100, false);
+  writer.insertChunk(chunk(2, "third"), main, 200, true, undefined, "u2");
+  writer.insertChunk(chunk(0, "agent one"), agent, 0, true);
+  writer.insertChunk(chunk(1, "agent two"), agent, 50, true);
   writer.finishSession("a", 3_000);
   // A row the ingest made and has not filled in (no times, no cwd).
   writer.ensureSession("bare", "-p", "/t/bare.jsonl");
@@ -98,7 +101,9 @@ describe("the index's rows as stored", () => {
   it("reads a file's chunks from an index on, its texts unpacked, and its last chunk's index", () => {
     const index = freshIndex();
     addSessions(index);
-    const stored = databaseOf(index).prepare("SELECT text FROM chunks WHERE chunk_index = 1 AND source = ?").get(MAIN);
+    const stored = databaseOf(index)
+      .prepare("SELECT c.text FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.chunk_index = 1 AND f.path = ?")
+      .get(MAIN);
     expect((stored as { text: unknown }).text).toBeInstanceOf(Uint8Array); // deflated in the table
     const chunks = readSourceChunks(index, MAIN, 1);
     expect(chunks.map((c) => c.chunkIndex)).toEqual([1, 2]);

@@ -2,7 +2,6 @@
 // session's preview or export), where search reads only what ranks. Nothing is defaulted that the row does not hold
 // (a session without times has null ones), and a chunk's text is unpacked (./chunk-text.ts).
 import type { IndexedChunk } from "../../core/search/model.ts";
-import { NOTE_SOURCE } from "./annotations.ts";
 import { unpackChunkText } from "./chunk-text.ts";
 import { databaseOf } from "./database.ts";
 import { parseStringArray } from "./rows.ts";
@@ -40,8 +39,9 @@ export interface StoredChunk extends Omit<IndexedChunk, "memoryType"> {
   lastUuid: string | null;
 }
 
-const CHUNK_COLUMNS = `session_id, source, chunk_index, first_message, last_message, text, token_count, has_code, languages,
-  memory_type, start_offset, starts_exchange, last_uuid`;
+/** Of `chunks c JOIN files f ON f.id = c.file_id`: a note's chunk (no file) is the person's, not a transcript's. */
+const CHUNK_COLUMNS = `c.session_id, f.path AS source, c.chunk_index, c.first_message, c.last_message, c.text, c.token_count,
+  c.has_code, c.languages, c.memory_type, c.start_offset, c.starts_exchange, c.last_uuid`;
 
 /** These sessions' rows, by id; an id the index does not hold is left out. */
 export function readStoredSessions(index: SessionIndex, ids: readonly string[]): Map<string, StoredSession> {
@@ -73,16 +73,19 @@ export function readStoredSessions(index: SessionIndex, ids: readonly string[]):
 /** The chunks of one transcript file from `fromChunk` on, in order. */
 export function readSourceChunks(index: SessionIndex, source: string, fromChunk = 0): StoredChunk[] {
   const rows = databaseOf(index)
-    .prepare(`SELECT ${CHUNK_COLUMNS} FROM chunks WHERE source = ? AND chunk_index >= ? ORDER BY chunk_index`)
+    .prepare(
+      `SELECT ${CHUNK_COLUMNS} FROM files f JOIN chunks c ON c.file_id = f.id
+       WHERE f.path = ? AND c.chunk_index >= ? ORDER BY c.chunk_index`,
+    )
     .all(source, fromChunk) as Array<Record<string, unknown>>;
   return rows.map(chunkFromRow);
 }
 
 /** The index of a transcript file's last chunk; null when it has none (yet). */
 export function lastChunkIndex(index: SessionIndex, source: string): number | null {
-  const row = databaseOf(index).prepare("SELECT max(chunk_index) AS n FROM chunks WHERE source = ?").get(source) as {
-    n: number | null;
-  };
+  const row = databaseOf(index)
+    .prepare("SELECT max(c.chunk_index) AS n FROM files f JOIN chunks c ON c.file_id = f.id WHERE f.path = ?")
+    .get(source) as { n: number | null };
   return row.n === null ? null : Number(row.n);
 }
 
@@ -94,14 +97,12 @@ export function lastChunkIndex(index: SessionIndex, source: string): number | nu
 export function readSessionChunks(index: SessionIndex, sessionId: string, limit?: number): StoredChunk[] {
   const rows = databaseOf(index)
     .prepare(
-      `SELECT ${CHUNK_COLUMNS} FROM chunks c
-       WHERE c.session_id = ? AND c.source <> ?
-       ORDER BY c.source IS NOT (SELECT path FROM sessions WHERE id = c.session_id), c.source, c.chunk_index
+      `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id
+       WHERE c.session_id = ?
+       ORDER BY f.path IS NOT (SELECT path FROM sessions WHERE id = c.session_id), f.path, c.chunk_index
        LIMIT ?`,
     )
-    .all(sessionId, NOTE_SOURCE, limit === undefined ? -1 : Math.max(0, Math.trunc(limit))) as Array<
-    Record<string, unknown>
-  >;
+    .all(sessionId, limit === undefined ? -1 : Math.max(0, Math.trunc(limit))) as Array<Record<string, unknown>>;
   return rows.map(chunkFromRow);
 }
 

@@ -22,6 +22,11 @@ export interface FileRecord {
   messages: number;
 }
 
+/** A file's row as the index holds it: its record and the id its chunks are written with. */
+export interface StoredFile extends FileRecord {
+  id: number;
+}
+
 /** What tells whether a file changed since it was indexed (a FileRecord's first fields). */
 export type FileStamp = Pick<FileRecord, "sessionId" | "kind" | "size" | "mtimeMs">;
 
@@ -92,21 +97,22 @@ function prepareStatements(db: DatabaseSync) {
     putFile: db.prepare(
       `INSERT INTO files(path, session_id, kind, size, mtime_ms, offset, head, messages) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
        ON CONFLICT(path) DO UPDATE SET session_id = excluded.session_id, kind = excluded.kind, size = excluded.size,
-       mtime_ms = excluded.mtime_ms, offset = excluded.offset, head = excluded.head, messages = excluded.messages`,
+       mtime_ms = excluded.mtime_ms, offset = excluded.offset, head = excluded.head, messages = excluded.messages
+       RETURNING id`,
     ),
     chunksBackwards: db.prepare(
       `SELECT chunk_index, first_message, last_message, start_offset, starts_exchange, token_count FROM chunks
-       WHERE source = ? ORDER BY chunk_index DESC`,
+       WHERE file_id = ? ORDER BY chunk_index DESC`,
     ),
-    chunkText: db.prepare("SELECT text FROM chunks WHERE source = ? AND chunk_index = ?"),
+    chunkText: db.prepare("SELECT text FROM chunks WHERE file_id = ? AND chunk_index = ?"),
     // One rowid at a time: `rowid IN (subquery)` makes FTS5 scan its whole table (quadratic over a build).
-    chunkIdsFrom: db.prepare("SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?"),
+    chunkIdsFrom: db.prepare("SELECT id FROM chunks WHERE file_id = ? AND chunk_index >= ?"),
     deleteFts: db.prepare("DELETE FROM chunks_fts WHERE rowid = ?"),
 
-    deleteChunks: db.prepare("DELETE FROM chunks WHERE source = ? AND chunk_index >= ?"),
+    deleteChunks: db.prepare("DELETE FROM chunks WHERE file_id = ? AND chunk_index >= ?"),
     insertChunk: db.prepare(
       `INSERT INTO chunks(session_id, chunk_index, first_message, last_message, text, token_count, has_code, languages,
-       memory_type, source, start_offset, starts_exchange, last_uuid, replies, own_replies)
+       memory_type, file_id, start_offset, starts_exchange, last_uuid, replies, own_replies)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     insertFts: db.prepare("INSERT INTO chunks_fts(rowid, tokens) VALUES (?, ?)"),
@@ -139,7 +145,7 @@ function prepareStatements(db: DatabaseSync) {
     ),
     finishSession: db.prepare(
       `UPDATE sessions SET message_count = ?, replies = ?, own_replies = ?, tags = ?, memory_markers = ?,
-       title = coalesce(ai_title, first_prompt, ''), created_at = coalesce(created_at, ?), updated_at = coalesce(updated_at, ?)
+       created_at = coalesce(created_at, ?), updated_at = coalesce(updated_at, ?)
        WHERE id = ?`,
     ),
     setMeta: db.prepare(
@@ -160,10 +166,11 @@ export class IndexWriter {
     this.statements = prepareStatements(this.db);
   }
 
-  getFile(path: string): FileRecord | null {
+  getFile(path: string): StoredFile | null {
     const row = this.statements.getFile.get(path) as Record<string, unknown> | undefined;
     if (row === undefined) return null;
     return {
+      id: Number(row.id),
       path,
       sessionId: String(row.session_id),
       kind: row.kind === "subagent" ? "subagent" : "main",
@@ -188,8 +195,9 @@ export class IndexWriter {
     return stamps;
   }
 
-  putFile(file: FileRecord): void {
-    this.statements.putFile.run(
+  /** Adds or updates the file's row; returns its id (the file's chunks are written with it). */
+  putFile(file: FileRecord): number {
+    const row = this.statements.putFile.get(
       file.path,
       file.sessionId,
       file.kind,
@@ -198,7 +206,8 @@ export class IndexWriter {
       file.offset,
       file.head,
       file.messages,
-    );
+    ) as { id: number };
+    return Number(row.id);
   }
 
   /**
@@ -207,12 +216,12 @@ export class IndexWriter {
    * into its first message, and the chunk before it was closed for being full (at least `fullTokens`), not
    * because the next exchange did not fit (a next exchange that grows can change that). Null: from the start.
    */
-  restartPoint(source: string, fullTokens: number): RestartPoint | null {
+  restartPoint(fileId: number, fullTokens: number): RestartPoint | null {
     let later: ChunkPosition | null = null;
-    for (const row of this.statements.chunksBackwards.iterate(source) as Iterable<Record<string, unknown>>) {
+    for (const row of this.statements.chunksBackwards.iterate(fileId) as Iterable<Record<string, unknown>>) {
       const chunk = chunkPosition(row);
       if (later?.startsExchange && chunk.lastMessage < later.firstMessage && chunk.tokenCount >= fullTokens) {
-        const text = (this.statements.chunkText.get(source, chunk.chunkIndex) as { text: unknown } | undefined)?.text;
+        const text = (this.statements.chunkText.get(fileId, chunk.chunkIndex) as { text: unknown } | undefined)?.text;
         return { ...later, previousText: unpackChunkText(text) };
       }
       later = chunk;
@@ -220,29 +229,30 @@ export class IndexWriter {
     return null;
   }
 
-  /** Returns how many chunks were deleted. */
-  deleteChunks(source: string, fromChunkIndex = 0): number {
-    const ids = this.statements.chunkIdsFrom.all(source, fromChunkIndex) as { id: number }[];
+  /** Deletes the file's chunks from `fromChunkIndex` on; returns how many were deleted. */
+  deleteChunks(fileId: number, fromChunkIndex = 0): number {
+    const ids = this.statements.chunkIdsFrom.all(fileId, fromChunkIndex) as { id: number }[];
     if (ids.length === 0) return 0;
     for (const { id } of ids) this.statements.deleteFts.run(id);
     // chunk_vectors may appear at any time (the embedder creates it): looked up on every delete.
     if (hasTable(this.db, "chunk_vectors")) {
       this.deleteVectors ??= this.db.prepare(
-        "DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE source = ? AND chunk_index >= ?)",
+        "DELETE FROM chunk_vectors WHERE chunk_id IN (SELECT id FROM chunks WHERE file_id = ? AND chunk_index >= ?)",
       );
-      this.deleteVectors.run(source, fromChunkIndex);
+      this.deleteVectors.run(fileId, fromChunkIndex);
     }
-    return Number(this.statements.deleteChunks.run(source, fromChunkIndex).changes);
+    return Number(this.statements.deleteChunks.run(fileId, fromChunkIndex).changes);
   }
 
   /**
-   * `startsExchange`: the chunk's first message is a user prompt or a summary (not an assistant reply).
+   * `fileId`: its file's id (putFile's). `startsExchange`: the chunk's first message is a user prompt or a summary (not
+   * an assistant reply).
    * `tokens`: tokenizeForSearch(chunk.text), and `packed`: packChunkText(chunk.text), computed by the caller
    * outside its transaction when it can. Tokens may come as UTF-8 bytes: FTS5 reads a BLOB's bytes as the text.
    */
   insertChunk(
     chunk: Omit<IndexedChunk, "text"> & { text?: string },
-    source: string,
+    fileId: number,
     startOffset: number,
     startsExchange: boolean,
     tokens: string | Uint8Array = tokenizeForSearch(chunk.text ?? ""),
@@ -260,7 +270,7 @@ export class IndexWriter {
       chunk.hasCode ? 1 : 0,
       JSON.stringify(chunk.languages),
       chunk.memoryType,
-      source,
+      fileId,
       startOffset,
       startsExchange ? 1 : 0,
       lastUuid,
@@ -298,7 +308,7 @@ export class IndexWriter {
     );
   }
 
-  /** Recomputes what is derived from all of a session's chunks and files: tags, markers, message count, title. */
+  /** Recomputes what is derived from all of a session's chunks and files: tags, markers, message count. */
   finishSession(id: string, fallbackTime: number): void {
     const languages = (this.statements.sessionLanguages.all(id) as Array<{ v: string }>).map((row) => row.v);
     const markers = (this.statements.sessionMarkers.all(id) as Array<{ v: string }>).map((row) => row.v as MemoryType);

@@ -10,7 +10,7 @@ import { buildChunks, CHUNK_TARGET_TOKENS } from "../../core/search/chunker.ts";
 import type { IndexedChunk } from "../../core/search/model.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import { chunkTextToPack, packChunkText, packChunkTextBytes } from "../session-index/chunk-text.ts";
-import type { FileRecord, FileStamp, IndexWriter } from "../session-index/writer.ts";
+import type { FileStamp, IndexWriter, StoredFile } from "../session-index/writer.ts";
 import type { DiscoveredFile } from "./discover.ts";
 import { type IndexMessage, readTranscriptFrom, type TranscriptMeta } from "./read-transcript.ts";
 
@@ -45,7 +45,7 @@ export function isUnchanged(file: DiscoveredFile, stored: FileStamp | null | und
 /** What the index says about a file before it is read (its stored position, where to re-read from). */
 export interface FilePlan {
   file: DiscoveredFile;
-  stored: FileRecord | null;
+  stored: StoredFile | null;
   replaced: boolean;
   /** What reading the file needs (plain data: it may be sent to a worker thread, ./content-reader.ts). */
   job: ContentJob;
@@ -116,7 +116,7 @@ export async function planFile(
     stored.sessionId !== file.sessionId ||
     file.size < stored.offset ||
     (await readHead(file.path, headLength(stored.head))) !== stored.head;
-  const last = replaced ? null : writer.restartPoint(file.path, CHUNK_TARGET_TOKENS);
+  const last = replaced || stored === null ? null : writer.restartPoint(stored.id, CHUNK_TARGET_TOKENS);
   // No chunk to restart from (none yet, or none opens an exchange): the whole file again; it is small or one exchange.
   const job: ContentJob = {
     path: file.path,
@@ -202,14 +202,25 @@ export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): 
   const previousMessages = replaced ? 0 : (stored?.messages ?? 0);
   const mainPath = file.kind === "main" ? file.path : null;
   writer.ensureSession(file.sessionId, file.project, file.path);
-  const removed = writer.deleteChunks(file.path, job.firstChunkIndex);
+  // The file's row first: its id is what its chunks are written with.
+  const fileId = writer.putFile({
+    path: file.path,
+    sessionId: file.sessionId,
+    kind: file.kind,
+    size: file.size,
+    mtimeMs: file.mtimeMs,
+    offset: content.endOffset,
+    head: content.head,
+    messages: totalMessages,
+  });
+  const removed = writer.deleteChunks(fileId, job.firstChunkIndex);
   // A replaced file's chunks are all new; a grown file's rebuilt ones are not.
   const removedChunks = replaced ? 0 : removed;
   if (replaced && file.kind === "main") writer.resetSession(file.sessionId);
   for (const row of content.chunks) {
     // Packed already (finishPacking, outside the transaction); never stored as bytes that are not deflated.
     const packed = row.deflated ? row.packed : packChunkTextBytes(row.packed);
-    writer.insertChunk(row.chunk, file.path, row.startOffset, row.startsExchange, row.tokens, row.lastUuid, packed, {
+    writer.insertChunk(row.chunk, fileId, row.startOffset, row.startsExchange, row.tokens, row.lastUuid, packed, {
       replies: row.replies,
       ownReplies: row.ownReplies,
     });
@@ -229,16 +240,6 @@ export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): 
     originSession: file.kind === "main" ? meta.originSession : null,
     copiedRoot: file.kind === "main" && meta.copiedRoot,
   });
-  writer.putFile({
-    path: file.path,
-    sessionId: file.sessionId,
-    kind: file.kind,
-    size: file.size,
-    mtimeMs: file.mtimeMs,
-    offset: content.endOffset,
-    head: content.head,
-    messages: totalMessages,
-  });
   writer.finishSession(file.sessionId, file.mtimeMs);
   return {
     messages: Math.max(0, totalMessages - previousMessages),
@@ -249,7 +250,7 @@ export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): 
   };
 }
 
-function sameRecord(a: FileRecord | null, b: FileRecord | null): boolean {
+function sameRecord(a: StoredFile | null, b: StoredFile | null): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 

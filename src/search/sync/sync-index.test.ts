@@ -23,7 +23,8 @@ function dumpChunks(dbPath: string): Array<Record<string, unknown>> {
   try {
     return databaseOf(index)
       .prepare(
-        "SELECT session_id, source, chunk_index, first_message, last_message, text FROM chunks ORDER BY source, chunk_index",
+        `SELECT c.session_id, f.path AS source, c.chunk_index, c.first_message, c.last_message, c.text
+         FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.chunk_index`,
       )
       .all() as Array<Record<string, unknown>>;
   } finally {
@@ -99,7 +100,7 @@ describe("syncIndex on the real fixture transcripts", () => {
     const subagent = files.find((file) => file.kind === "subagent");
     expect(subagent?.session_id).toBe(LONG_SESSION);
     const subagentChunks = databaseOf(index).prepare(
-      "SELECT count(*) AS n, min(session_id) AS s FROM chunks WHERE source = ?",
+      "SELECT count(*) AS n, min(c.session_id) AS s FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = ?",
     );
     expect(subagentChunks.get(subagent?.path ?? "")).toMatchObject({ s: LONG_SESSION });
 
