@@ -116,6 +116,33 @@ describe("an index of schema 7", () => {
     );
     expect(upgraded).toEqual(chunksOf(freshPath));
   });
+
+  it("is moved to 8 while another process has it open: the same reads, its page size kept (WAL), synced as any", async () => {
+    const root = mkdtempSync(join(tmpdir(), "ctx-upgrade-"));
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = join(root, "index.db");
+    await syncIndex({ claudeDir, dbPath });
+    let index = openSessionIndex(dbPath);
+    const before = reads(index);
+    downgradeToSchema7(databaseOf(index));
+    index.close();
+    const other = new DatabaseSync(dbPath, { readOnly: true });
+    try {
+      other.prepare("SELECT count(*) FROM sessions").get();
+      index = openSessionIndex(dbPath);
+      try {
+        expect(index.rebuiltFrom).toBeNull();
+        expect(reads(index)).toEqual(before);
+        expect(pragma(index, "page_size")).toBe(4096);
+        expect(pragma(index, "journal_mode")).toBe("wal");
+      } finally {
+        index.close();
+      }
+      expect((await syncIndex({ claudeDir, dbPath, full: true })).sessionsTotal).toBe(before.sessions.length);
+    } finally {
+      other.close();
+    }
+  });
 });
 
 /** What the file holds, read without ctx (which refuses an index of another version read-only). */
