@@ -143,6 +143,25 @@ describe("an index of schema 7", () => {
       other.close();
     }
   });
+
+  it("keeps the chunk id sequence when no chunk is left to carry it", async () => {
+    const root = mkdtempSync(join(tmpdir(), "ctx-upgrade-"));
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = join(root, "index.db");
+    await syncIndex({ claudeDir, dbPath });
+    let index = openSessionIndex(dbPath);
+    databaseOf(index).exec("DELETE FROM chunks_fts; DELETE FROM chunks");
+    const sequence = reads(index).sequence as { seq: number };
+    expect(sequence.seq).toBeGreaterThan(10);
+    downgradeToSchema7(databaseOf(index));
+    index.close();
+    index = openSessionIndex(dbPath);
+    try {
+      expect(reads(index).sequence).toEqual(sequence);
+    } finally {
+      index.close();
+    }
+  });
 });
 
 /** What the file holds, read without ctx (which refuses an index of another version read-only). */

@@ -1,8 +1,9 @@
 // The session index's tables (docs/fork-detect.md "The session index" says what every backend holds).
 // Columns beyond that list: files.messages (ordinals consumed, to continue numbering), sessions.ai_title /
-// first_prompt (where the title comes from: sessions.title is computed from them, never stored), chunks.file_id / start_offset / starts_exchange (the files row of the
-// transcript a chunk came from, the byte offset of its first message's line, and whether that message opens an
-// exchange: a grown file is re-chunked from its last chunk that opens an exchange), chunks.last_uuid (the uuid of the chunk's last
+// first_prompt (where the title comes from: sessions.title is computed from them, not stored), chunks.file_id /
+// start_offset / starts_exchange (the files row of the transcript a chunk came from, the byte offset of its first
+// message's line, and whether that message opens an exchange: a grown file is re-chunked from its last chunk that
+// opens an exchange), chunks.last_uuid (the uuid of the chunk's last
 // line: `claude --resume <id> --fork-session --resume-session-at <uuid>` forks there), sessions.root_uuid /
 // origin_session / copied_root (lineage clues, src/search/session-index/lineage.ts), chunks.replies / own_replies
 // (main-chain assistant replies first seen in the chunk, and those not copied from another session; summed into
@@ -43,12 +44,12 @@ import { COUNTS_SQL, fillCounts, VECTOR_COUNT_SQL } from "./counts-schema.ts";
  * the next sync (the sync says so). 5: chunks.text deflated. 6: annotations (the session library's mirror), replies /
  * own_replies and the duplicates table. 7: the counts table and its triggers, sessions_project (project, updated_at),
  * files_session (session_id, kind). 8: files.id and chunks.file_id in place of chunks.source (the path), and
- * sessions.title computed from ai_title and first_prompt instead of stored beside them. An index of
- * schema 6 or 7 is moved to 8 in place (upgradeFrom6, upgradeFrom7), not rebuilt.
+ * sessions.title computed from ai_title and first_prompt instead of stored beside them. An index of schema 6 or 7 is
+ * moved to 8 in place (upgradeFrom6, upgradeFrom7), not rebuilt.
  */
 export const SCHEMA_VERSION = 8;
 
-/** The schema versions an index is moved from in place: a reader of one says `ctx index` updates it in seconds. */
+/** The schema versions an index is moved from in place: a reader of one says `ctx index` updates it. */
 export const UPGRADED_IN_PLACE: readonly number[] = [6, 7];
 
 /**
@@ -71,8 +72,9 @@ const filesTable = (name: string) => `CREATE TABLE ${name}(
 const chunksTable = (name: string) => `CREATE TABLE ${name}(
   id INTEGER PRIMARY KEY AUTOINCREMENT, session_id TEXT NOT NULL REFERENCES sessions(id), chunk_index INTEGER,
   first_message INTEGER, last_message INTEGER, text TEXT, token_count INTEGER, has_code INTEGER, languages TEXT,
-  memory_type TEXT, file_id INTEGER REFERENCES files(id), start_offset INTEGER NOT NULL, starts_exchange INTEGER NOT NULL,
-  last_uuid TEXT, replies INTEGER NOT NULL DEFAULT 0, own_replies INTEGER NOT NULL DEFAULT 0);`;
+  memory_type TEXT, file_id INTEGER REFERENCES files(id), start_offset INTEGER NOT NULL,
+  starts_exchange INTEGER NOT NULL, last_uuid TEXT, replies INTEGER NOT NULL DEFAULT 0,
+  own_replies INTEGER NOT NULL DEFAULT 0);`;
 const CHUNK_INDEXES = `CREATE INDEX chunks_session ON chunks(session_id);
 CREATE INDEX chunks_file ON chunks(file_id, chunk_index);`;
 
@@ -245,8 +247,9 @@ function upgradeFrom6(db: DatabaseSync): void {
  * sequence too), the old ones dropped, and their indexes and triggers (the counts', the vectors') made again; a
  * chunk whose path has no files row (a note's, `ctx:library-note` in 7) gets no file; sessions.title becomes
  * computed. One transaction. Then the file is rewritten (vacuumFile) to give the old tables' pages back, at
- * PAGE_SIZE when no other process has it open. 1.8 s at 10,000 sessions where a rebuild re-reads every transcript
- * (docs/performance.md "Index size"). Does nothing when the index is not at 7 under the write lock.
+ * PAGE_SIZE when no other process has it open. 1.8 s at 10,000 sessions and 46-51 s at 100,000 (most of it the
+ * VACUUM; a loaded machine), where a rebuild re-reads every transcript (minutes; docs/performance.md "Index size").
+ * Does nothing when the index is not at 7 under the write lock.
  */
 function upgradeFrom7(db: DatabaseSync): void {
   // The tables are dropped and renamed with their references: checked once, at the end, instead of on every step.
@@ -279,6 +282,7 @@ function upgradeFrom7(db: DatabaseSync): void {
         ALTER TABLE sessions DROP COLUMN title;
         ALTER TABLE sessions ADD COLUMN ${SESSION_TITLE};`);
       for (const { sql } of triggers) db.exec(sql);
+      // The copy's sequence is its largest id (0 when it has none): the old one may be past it (last chunks deleted).
       if (sequence !== undefined) {
         db.prepare("UPDATE sqlite_sequence SET seq = max(seq, ?) WHERE name = 'chunks'").run(sequence.seq);
       }

@@ -111,7 +111,7 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
           `the session index ${dbPath} has format ${version}, and this version of ctx reads format ${SCHEMA_VERSION}`,
           {
             hint: UPGRADED_IN_PLACE.includes(version)
-              ? "run `ctx index`: it brings the index up to date in place (seconds, even at 100,000 sessions)"
+              ? "run `ctx index`: it brings the index up to date in place, without reading a transcript again"
               : "run `ctx index`: it rebuilds the index from your transcripts",
           },
         );
