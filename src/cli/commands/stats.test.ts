@@ -7,6 +7,7 @@ import {
   mkdtempSync,
   openSync,
   readdirSync,
+  readSync,
   rmSync,
   statSync,
   writeFileSync,
@@ -79,9 +80,13 @@ describe("ctx stats", () => {
     });
     // One page in the middle of the file overwritten (the text of some chunks): the counts are still read …
     const dbPath = join(root, "ctx-home", "index.db");
-    const pages = Math.floor(statSync(dbPath).size / 4096);
     const handle = openSync(dbPath, "r+");
-    writeSync(handle, Buffer.alloc(4096, 0xa5), 0, 4096, Math.floor(pages / 2) * 4096);
+    // The page size is the file header's big-endian 16 bits at offset 16.
+    const header = Buffer.alloc(18);
+    readSync(handle, header, 0, 18, 0);
+    const pageSize = header.readUInt16BE(16);
+    const pages = Math.floor(statSync(dbPath).size / pageSize);
+    writeSync(handle, Buffer.alloc(pageSize, 0xa5), 0, pageSize, Math.floor(pages / 2) * pageSize);
     closeSync(handle);
     const damaged = await run(["stats", "--json"]);
     expect(damaged.code).toBe(0);
