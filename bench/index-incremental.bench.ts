@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { SCHEMA_VERSION } from "../src/search/session-index/schema.ts";
 import { openSessionIndex } from "../src/search/session-index/session-index.ts";
 import { IndexWriter } from "../src/search/session-index/writer.ts";
-import { discoverTranscripts } from "../src/search/sync/discover.ts";
+import { discoverTranscripts, listProjectFolders, projectFolderPath } from "../src/search/sync/discover.ts";
 import { syncIndex } from "../src/search/sync/sync-index.ts";
 import { summarize } from "./process-timing.ts";
 import { createRng } from "./synthetic-text.ts";
@@ -114,9 +114,11 @@ export async function run(): Promise<Record<string, unknown>> {
     await discoverTranscripts(corpus.root);
     parts.discoverMs.push(performance.now() - started);
     const index = openSessionIndex(join(home, "index.db"));
+    const folders = listProjectFolders(corpus.root).map((project) => projectFolderPath(corpus.root, project));
     try {
       started = performance.now();
-      new IndexWriter(index).fileStamps();
+      const writer = new IndexWriter(index); // a sync asks for each folder's stamps in turn
+      for (const folder of folders) writer.fileStamps(folder);
       parts.fileStampsMs.push(performance.now() - started);
     } finally {
       index.close();

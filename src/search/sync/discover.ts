@@ -4,7 +4,8 @@
 // Unreadable folders, symlinks and stray files are passed over silently; an absent claudeDir gives [].
 // Every `ctx index` lists and stats every file (100,000 at the scale docs/performance.md plans for), so a project
 // folder is read with synchronous calls (one stat is a few microseconds; each awaited one cost a trip through the
-// event loop and the thread pool, 4x as long), and the event loop is given back between folders.
+// event loop and the thread pool, 4x as long), and the event loop is given back between folders. A sync takes one
+// folder at a time (discoverProject, ./sync-work.ts), so it never holds every file's record.
 import { type Dirent, lstatSync, readdirSync, type Stats, statSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -26,17 +27,32 @@ const COMPACTION_AGENT_PREFIX = "agent-acompact-";
 
 /** Every transcript under `<claudeDir>/projects`: by project, then session (its main file before its subagents). */
 export async function discoverTranscripts(claudeDir: string): Promise<DiscoveredFile[]> {
-  const projectsDir = join(claudeDir, "projects");
   const found: DiscoveredFile[] = [];
-  const projects = listDirectory(projectsDir)
-    .filter((entry) => entry.isDirectory())
-    .map((entry) => entry.name)
-    .sort();
-  for (const project of projects) {
-    listProject(found, join(projectsDir, project), project);
+  for (const project of listProjectFolders(claudeDir)) {
+    found.push(...discoverProject(claudeDir, project));
     await nextTurn(); // a watcher's sync in `ctx serve` shares the event loop with MCP calls
   }
   return found;
+}
+
+/** The project folders under `<claudeDir>/projects`, by name ([] when there is none). */
+export function listProjectFolders(claudeDir: string): string[] {
+  return listDirectory(join(claudeDir, "projects"))
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort();
+}
+
+/** One project folder's transcripts, as discoverTranscripts lists them (a sync takes them a folder at a time). */
+export function discoverProject(claudeDir: string, project: string): DiscoveredFile[] {
+  const found: DiscoveredFile[] = [];
+  listProject(found, projectFolderPath(claudeDir, project), project);
+  return found;
+}
+
+/** Where a project folder's files are, as their discovered paths begin (followed by the path separator). */
+export function projectFolderPath(claudeDir: string, project: string): string {
+  return join(claudeDir, "projects", project);
 }
 
 /**
@@ -49,7 +65,7 @@ export function discoverSession(claudeDir: string, transcriptPath: string): Disc
   const [project, name] = parts;
   const sessionId = name?.endsWith(JSONL) === true ? name.slice(0, -JSONL.length) : "";
   // Paths as the whole discovery writes them (from claudeDir as given), so the index knows the file by one path.
-  const projectDir = join(claudeDir, "projects", project ?? "");
+  const projectDir = projectFolderPath(claudeDir, project ?? "");
   const found: DiscoveredFile[] = [];
   if (parts.length === 2 && project !== ".." && isMainTranscriptName(sessionId) && isRealFolder(projectDir)) {
     const main = join(projectDir, `${sessionId}${JSONL}`);

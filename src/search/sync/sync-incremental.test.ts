@@ -1,6 +1,6 @@
 // What keeps an incremental sync cheap at 100,000 files, pinned at small N over the real fixture transcripts:
-// a sync with nothing new opens no transcript and asks the index for its files once; a grown file is the only one
-// opened; SessionEnd's `--file` sync lists no folder but its own session's. The file system is the real one, with
+// a sync with nothing new opens no transcript and asks the index for each project folder's files once (never for
+// every file at once: ./sync-work.ts); a grown file is the only one opened, its folder alone listed again; SessionEnd's `--file` sync lists no folder but its own session's. The file system is the real one, with
 // its reads and listings counted (a sync that read every file would still be correct, only slow at scale).
 
 import * as fs from "node:fs";
@@ -42,6 +42,20 @@ function foldersListed(root: string): string[] {
   return calls.map(([path]) => String(path)).filter((path) => path.startsWith(root));
 }
 
+/** The folders whose files' stamps the sync asked the index for, in order. */
+function stampsAskedFor(): string[] {
+  return vi.mocked(IndexWriter.prototype.fileStamps).mock.calls.map(([folder]) => folder);
+}
+
+/** Every project folder's path, as the sync lists them (by name). */
+function projectFolders(claudeDir: string): string[] {
+  const projects = join(claudeDir, "projects");
+  return fs
+    .readdirSync(projects)
+    .sort()
+    .map((name) => join(projects, name));
+}
+
 function setUp() {
   const root = mkdtempSync(join(tmpdir(), "ctx-sync-incremental-"));
   const claudeDir = layOutClaudeDir(root);
@@ -64,7 +78,7 @@ afterEach(() => {
 });
 
 describe("the incremental sync at small N", () => {
-  it("with nothing new opens no transcript or topic and asks the index for its files once", async () => {
+  it("with nothing new opens no transcript or topic and asks the index for each folder's files once", async () => {
     const { claudeDir, dbPath } = setUp();
     const first = await syncIndex({ claudeDir, dbPath, thread: false });
     expect(first.filesIngested).toBe(8);
@@ -76,7 +90,7 @@ describe("the incremental sync at small N", () => {
     expect(again).toMatchObject({ filesScanned: 8, filesIngested: 0, filesSkippedUnchanged: 8, sessionsTotal: 7 });
     expect(again.memoryTopics).toEqual({ scanned: 1, indexed: 0, removed: 0 });
     expect(pathsRead(claudeDir)).toEqual([]);
-    expect(vi.mocked(IndexWriter.prototype.fileStamps)).toHaveBeenCalledTimes(1);
+    expect(stampsAskedFor()).toEqual(projectFolders(claudeDir));
     expect(vi.mocked(IndexWriter.prototype.getFile)).not.toHaveBeenCalled();
   });
 
@@ -104,7 +118,10 @@ describe("the incremental sync at small N", () => {
     const summary = await syncIndex({ claudeDir, dbPath, thread: false });
     expect(summary).toMatchObject({ filesIngested: 1, filesSkippedUnchanged: 7 });
     expect(new Set(pathsRead(claudeDir))).toEqual(new Set([grown]));
-    expect(vi.mocked(IndexWriter.prototype.fileStamps)).toHaveBeenCalledTimes(1);
+    // Every folder compared once; the grown file's folder listed and compared again when its turn came.
+    const viewer = join(claudeDir, "projects", VIEWER_PROJECT);
+    expect(stampsAskedFor()).toEqual([...projectFolders(claudeDir), viewer]);
+    expect(foldersListed(claudeDir).filter((folder) => folder === viewer)).toHaveLength(2);
   });
 
   it("--file lists only its own session's folders, and indexes that session with its subagent alone", async () => {

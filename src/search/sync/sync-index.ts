@@ -1,7 +1,7 @@
-// Incremental sync of the session index with the transcripts on disk: discover, skip what is unchanged,
-// bring changed files up to date, several per transaction (src/search/sync/sync-file.ts). An abort (Ctrl-C)
-// takes effect between files (what was prepared is written first), so the index is always consistent and the
-// next run resumes where this one stopped.
+// Incremental sync of the session index with the transcripts on disk: find what changed (./sync-work.ts, a project
+// folder at a time), bring changed files up to date, several per transaction (src/search/sync/sync-file.ts). An
+// abort (Ctrl-C) takes effect between files (what was prepared is written first), so the index is always consistent
+// and the next run resumes where this one stopped.
 // Then the auto-memory topic files, the same way (src/search/sync/sync-memory.ts).
 
 import { readLibraryForMirror } from "../../store/library/library-state.ts";
@@ -9,21 +9,15 @@ import { type MirrorSummary, mirrorAnnotations } from "../session-index/annotati
 import { refreshDuplicates } from "../session-index/duplicates.ts";
 import { openSessionIndex, type SessionIndex } from "../session-index/session-index.ts";
 import { createSharedOutboxWriter } from "../session-index/team-outbox.ts";
-import { fileStampOf, IndexWriter } from "../session-index/writer.ts";
+import { IndexWriter } from "../session-index/writer.ts";
 import { type ContentReader, createContentReader } from "./content-reader.ts";
-import { type DiscoveredFile, discoverSession, discoverTranscripts } from "./discover.ts";
-import {
-  applyPreparedFile,
-  type FileContent,
-  type FilePlan,
-  isUnchanged,
-  type PreparedFile,
-  planFile,
-} from "./sync-file.ts";
+import { type DiscoveredFile, discoverSession } from "./discover.ts";
+import { applyPreparedFile, type FileContent, type FilePlan, type PreparedFile, planFile } from "./sync-file.ts";
 import { type MemorySyncSummary, syncMemoryTopics } from "./sync-memory.ts";
+import { findSyncWork } from "./sync-work.ts";
 
 export interface SyncProgress {
-  /** Files brought up to date so far, of `total` that needed work. */
+  /** Files brought up to date so far, of `total` that needed work (more if files changed while the sync ran). */
   done: number;
   total: number;
   sessionId: string;
@@ -107,14 +101,13 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   const now = options.now ?? Date.now;
   const started = now();
   const full = options.full === true;
-  const files =
-    options.onlyTranscript === undefined
-      ? await discoverTranscripts(options.claudeDir)
-      : discoverSession(options.claudeDir, options.onlyTranscript);
+  // A path that is not a session's transcript is refused before the index is opened (or made).
+  const session =
+    options.onlyTranscript === undefined ? null : discoverSession(options.claudeDir, options.onlyTranscript);
   const index = openSessionIndex(options.dbPath);
   const summary: SyncSummary = {
     sessionsTotal: 0,
-    filesScanned: files.length,
+    filesScanned: 0,
     filesIngested: 0,
     filesSkippedUnchanged: 0,
     messages: 0,
@@ -130,13 +123,14 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
   try {
     const writer = new IndexWriter(index);
     const queueForTeam = teamQueue(index, options.teamShare);
-    const work = orderWork(full ? files : changedFiles(writer, files, options.onlyTranscript !== undefined));
-    const totalBytes = work.reduce((sum, file) => sum + file.size, 0);
-    const threaded = useThread(options.thread, work.length, totalBytes);
+    const work = await findSyncWork(writer, options.claudeDir, { full, ...(session === null ? {} : { session }) });
+    const totalBytes = work.bytes;
+    const threaded = useThread(options.thread, work.files, totalBytes);
     const contents: ContentReader = createContentReader({ thread: threaded });
     reader = contents;
     if (index.rebuiltFrom !== null) options.onRebuild?.(index.rebuiltFrom);
-    summary.filesSkippedUnchanged = files.length - work.length;
+    summary.filesScanned = work.scanned;
+    summary.filesSkippedUnchanged = work.scanned - work.files;
     let bytesDone = 0;
     let done = 0;
     let batch: PreparedFile[] = [];
@@ -174,8 +168,9 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
       done += 1;
       bytesDone += file.size;
       const elapsed = now() - started;
-      const etaMs = bytesDone > 0 && elapsed > 0 ? Math.round((elapsed / bytesDone) * (totalBytes - bytesDone)) : null;
-      options.onProgress?.({ done, total: work.length, sessionId: file.sessionId, etaMs });
+      const bytesLeft = Math.max(0, totalBytes - bytesDone);
+      const etaMs = bytesDone > 0 && elapsed > 0 ? Math.round((elapsed / bytesDone) * bytesLeft) : null;
+      options.onProgress?.({ done, total: Math.max(work.files, done), sessionId: file.sessionId, etaMs });
     };
     // Files being read (by the worker, while earlier ones are written here), in order.
     const reading: Array<{ plan: FilePlan; content: Promise<FileContent> }> = [];
@@ -193,10 +188,11 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
       if (batch.length >= (options.batchFiles ?? BATCH_FILES) || batchBytes >= BATCH_BYTES) flush();
       fileDone(next.plan.file);
     };
-    for (const file of work) {
+    /** Starts reading one file (after what is being read, written in order); false once the sync is aborted. */
+    const startFile = async (file: DiscoveredFile): Promise<boolean> => {
       if (options.signal?.aborted === true) {
         summary.interrupted = true;
-        break;
+        return false;
       }
       let plan: FilePlan | null = null;
       try {
@@ -206,7 +202,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
       }
       if (plan === null) {
         fileDone(file);
-        continue;
+        return true;
       }
       const content = contents.read(plan.job);
       content.catch(() => {}); // awaited in order by takeOldest; this keeps an early failure from going unhandled
@@ -217,6 +213,11 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
       while (reading.length > (contents.threaded ? READ_AHEAD_FILES : 0) || readingBytes > READ_AHEAD_BYTES) {
         await takeOldest();
       }
+      return true;
+    };
+    // A folder's files are let go once read; reading and batches run on across folders.
+    folders: for await (const folder of work.folders()) {
+      for (const file of folder) if (!(await startFile(file))) break folders;
     }
     // What was being read is written, also after an abort.
     while (reading.length > 0) await takeOldest();
@@ -225,7 +226,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
       summary.memoryTopics = await syncMemoryTopics(index, options.claudeDir, {
         full,
         // SessionEnd's one session: its own project's topics, not every project folder's.
-        ...(options.onlyTranscript === undefined ? {} : { project: (files[0] as DiscoveredFile).project }),
+        ...(work.sessionProject === null ? {} : { project: work.sessionProject }),
         ...(options.allowlist === undefined ? {} : { allowlist: options.allowlist }),
         ...(options.signal === undefined ? {} : { signal: options.signal }),
       });
@@ -256,21 +257,6 @@ function teamQueue(index: SessionIndex, share: SyncOptions["teamShare"]): ((prep
       share.onQueued?.(sessionId);
     }
   };
-}
-
-/**
- * The files whose size, mtime or owner differ from what the index holds (or that it does not hold): one session's
- * few files looked up one by one, a whole discovery against every stamp read at once.
- */
-function changedFiles(writer: IndexWriter, files: DiscoveredFile[], oneSession: boolean): DiscoveredFile[] {
-  if (oneSession) return files.filter((file) => !isUnchanged(file, writer.getFile(file.path)));
-  const stamps = writer.fileStamps();
-  return files.filter((file) => stamps.get(file.path) !== fileStampOf(file));
-}
-
-/** Main transcripts before subagent ones, so a session's row comes from its main file first; else by path. */
-function orderWork(files: DiscoveredFile[]): DiscoveredFile[] {
-  return [...files].sort((a, b) => (a.kind === b.kind ? (a.path < b.path ? -1 : 1) : a.kind === "main" ? -1 : 1));
 }
 
 function isDatabaseError(error: unknown): boolean {
