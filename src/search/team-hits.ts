@@ -4,12 +4,7 @@
 // (core/search/bm25-score.ts), so a chunk scores the same for every member whatever their own index holds, and the
 // calibrated similarity is the same kind of number as a local chunk's (docs/team.md "Search"). A server without
 // statistics (schema older than 5) gets the local index's, as before.
-import {
-  calibrateBm25,
-  inverseDocumentFrequency,
-  referenceScore,
-  selectDiscriminatingTerms,
-} from "../core/search/bm25-calibration.ts";
+import { calibrateBm25 } from "../core/search/bm25-calibration.ts";
 import {
   type Bm25Model,
   type CorpusStatistics,
@@ -23,7 +18,7 @@ import type { ChunkHit, IndexedSession, MemoryType, TeamOrigin } from "../core/s
 import type { WeightedQuery } from "../core/search/passage.ts";
 import type { TeamCandidates, TeamChunkRow, TeamSessionRow, TeamWeighing } from "../core/search/team-candidates.ts";
 import { tokenizeForSearch } from "../core/search/tokens.ts";
-import { planPostings, type SessionIndex } from "./session-index/session-index.ts";
+import { planTerms, type SessionIndex } from "./session-index/session-index.ts";
 
 export interface TeamHits {
   hits: ChunkHit[];
@@ -95,24 +90,19 @@ export function scoreTeamCandidates(
 
 /**
  * The query's BM25 model over a corpus's statistics: what the session index's bm25Model derives from its own (the
- * discriminating terms within the postings budget, their idf, the mean tokens per chunk, the reference).
+ * terms session-index planTerms scores, their idf, the mean tokens per chunk, the reference).
  */
 export function teamBm25Model(query: string, statistics: CorpusStatistics): Bm25Model {
   const terms = queryTermsOf(query);
   if (terms.length === 0) return { terms: [], idf: [], averageTokens: 0, reference: 0 };
   const total = statistics.chunks;
   const frequencies = terms.map((term) => statistics.docs.get(term) ?? 0);
-  const kept = selectDiscriminatingTerms(terms, frequencies, total);
-  const plan = planPostings(
-    kept,
-    kept.map((term) => frequencies[terms.indexOf(term)] ?? 0),
-    total,
-  );
+  const { plan, idf, weighing } = planTerms(terms, frequencies, total);
   return {
     terms: plan.terms,
-    idf: plan.terms.map((term) => inverseDocumentFrequency(frequencies[terms.indexOf(term)] ?? 0, total)),
+    idf,
     averageTokens: total > 0 ? statistics.tokens / total : 0,
-    reference: referenceScore(frequencies, total),
+    reference: weighing.reference,
   };
 }
 
@@ -166,7 +156,7 @@ function chunkSimilarity(chunk: TeamChunkRow, model: Bm25Model): number {
 
 /**
  * The words of the query worth sending to the server: those whose tokens the local index's BM25 would MATCH (its
- * discriminating terms within the postings budget, session-index planPostings; a word the index has never seen is
+ * discriminating terms within the postings budget, session-index planTerms; a word the index has never seen is
  * among them). Full-text search on the server then ranks only the rows of those words, not every chunk holding a
  * common one (bench/run.ts team-search measures the difference; docs/team.md has the runs). The whole query when
  * no word qualifies.

@@ -6,6 +6,9 @@ import {
   REFERENCE_TERM_FREQUENCY,
   referenceScore,
   selectDiscriminatingTerms,
+  smoothedInverseDocumentFrequency,
+  WHOLE_INDEX_CHUNKS,
+  weighTerms,
 } from "./bm25-calibration.ts";
 
 describe("BM25 calibration", () => {
@@ -39,5 +42,29 @@ describe("BM25 calibration", () => {
     expect(selectDiscriminatingTerms(["rare", "common", "unseen"], [3, 60, 0], 100)).toEqual(["rare", "unseen"]);
     expect(selectDiscriminatingTerms(["a", "b"], [80, 55], 100)).toEqual(["b"]);
     expect(selectDiscriminatingTerms([], [], 100)).toEqual([]);
+  });
+
+  it("weighs a small index's terms whole, with the smoothed idf, when one it holds is in half its chunks or more", () => {
+    expect(smoothedInverseDocumentFrequency(12, 14)).toBeCloseTo(Math.log(1 + 2.5 / 12.5), 10);
+    expect(smoothedInverseDocumentFrequency(14, 14)).toBeGreaterThan(0);
+    const whole = weighTerms(["session", "see", "unseen"], [12, 3, 0], 14);
+    expect(whole.whole).toBe(true);
+    expect(whole.terms).toEqual(["session", "see", "unseen"]);
+    expect(whole.idf[0]).toBeGreaterThan(0);
+    expect(whole.idf[0]).toBeLessThan(whole.idf[1] ?? 0);
+    expect(whole.reference).toBeCloseTo(referenceScore([12, 3, 0], 14, smoothedInverseDocumentFrequency), 10);
+    // No common term, or an index past the bound: FTS5's idf over the discriminating terms.
+    const rare = weighTerms(["see", "unseen"], [3, 0], 14);
+    expect(rare).toEqual({
+      terms: ["see", "unseen"],
+      idf: [inverseDocumentFrequency(3, 14), inverseDocumentFrequency(0, 14)],
+      reference: referenceScore([3, 0], 14),
+      whole: false,
+    });
+    const large = weighTerms(["session", "see"], [900, 3], WHOLE_INDEX_CHUNKS + 1);
+    expect(large.whole).toBe(false);
+    expect(large.terms).toEqual(["see"]);
+    // A common term the index does not hold cannot be: n = 0 is never common.
+    expect(weighTerms(["x"], [0], 4).whole).toBe(false);
   });
 });

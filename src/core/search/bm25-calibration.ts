@@ -24,13 +24,66 @@ export function inverseDocumentFrequency(docsWithTerm: number, totalDocs: number
   return idf > 0 ? idf : 1e-6;
 }
 
+/**
+ * Lucene's smoothed idf, ln(1 + (N - n + 0.5) / (n + 0.5)): never 0, so a term in most documents still counts a
+ * little. Used where the index is scored whole (weighTerms).
+ */
+export function smoothedInverseDocumentFrequency(docsWithTerm: number, totalDocs: number): number {
+  return Math.log(1 + (totalDocs - docsWithTerm + 0.5) / (docsWithTerm + 0.5));
+}
+
 /** The BM25 score of the reference chunk for a query whose terms occur in these many documents each. */
-export function referenceScore(docsWithEachTerm: readonly number[], totalDocs: number): number {
+export function referenceScore(
+  docsWithEachTerm: readonly number[],
+  totalDocs: number,
+  idf: (docsWithTerm: number, totalDocs: number) => number = inverseDocumentFrequency,
+): number {
   const r = REFERENCE_TERM_FREQUENCY;
   const saturation = (r * (BM25_K1 + 1)) / (r + BM25_K1);
   let sum = 0;
-  for (const n of docsWithEachTerm) sum += inverseDocumentFrequency(n, totalDocs) * saturation;
+  for (const n of docsWithEachTerm) sum += idf(n, totalDocs) * saturation;
   return sum;
+}
+
+/**
+ * An index of at most this many chunks is scored whole when a query term is in half its chunks or more: FTS5's idf
+ * would weigh that term 0, and in a small history the words a session is about are in most of its chunks (4
+ * sessions, 14 chunks, one session holding 9: "session", "hook", "command" counted for nothing). Reading every
+ * posting of such a term costs little below this size (docs/search.md "Small indexes").
+ */
+export const WHOLE_INDEX_CHUNKS = 1_000;
+
+/** How a query's terms are weighed over a corpus: the terms scored, each one's idf, the calibration reference. */
+export interface TermWeighing {
+  terms: string[];
+  idf: number[];
+  reference: number;
+  /**
+   * true: every chunk holding a term is scored, with the smoothed idf (a small index with a common query term);
+   * false: FTS5's own bm25() ranks the discriminating terms' chunks.
+   */
+  whole: boolean;
+}
+
+/**
+ * The one rule for weighing a query's terms (the session index, the team's statistics): FTS5's idf over the
+ * discriminating terms, or, in an index of at most WHOLE_INDEX_CHUNKS chunks where a term the index holds is in half
+ * its chunks or more, every term with the smoothed idf.
+ */
+export function weighTerms(
+  terms: readonly string[],
+  docsWithEachTerm: readonly number[],
+  totalDocs: number,
+): TermWeighing {
+  const common = docsWithEachTerm.some((n) => n > 0 && inverseDocumentFrequency(n, totalDocs) <= 1e-6);
+  if (common && totalDocs <= WHOLE_INDEX_CHUNKS) {
+    const idf = terms.map((_, i) => smoothedInverseDocumentFrequency(docsWithEachTerm[i] ?? 0, totalDocs));
+    const reference = referenceScore(docsWithEachTerm, totalDocs, smoothedInverseDocumentFrequency);
+    return { terms: [...terms], idf, reference, whole: true };
+  }
+  const kept = selectDiscriminatingTerms(terms, docsWithEachTerm, totalDocs);
+  const idf = kept.map((term) => inverseDocumentFrequency(docsWithEachTerm[terms.indexOf(term)] ?? 0, totalDocs));
+  return { terms: kept, idf, reference: referenceScore(docsWithEachTerm, totalDocs), whole: false };
 }
 
 /**

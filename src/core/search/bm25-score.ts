@@ -3,7 +3,7 @@
 // (tokenizeForSearch, split as FTS5's unicode61 tokenizer splits it), with the statistics the caller passes: the
 // team's, kept on the server from each chunk's terms (chunkTerms, below), so a team chunk scores the same for every
 // member; given the local index's, exactly what it would score there (docs/team.md "Search"). Pure.
-import { BM25_K1, inverseDocumentFrequency, referenceScore, selectDiscriminatingTerms } from "./bm25-calibration.ts";
+import { BM25_K1, weighTerms } from "./bm25-calibration.ts";
 import { FTS_SEPARATORS, selectQueryTerms } from "./fts-query.ts";
 import type { WeightedQuery } from "./passage.ts";
 import { tokenizeForSearch } from "./tokens.ts";
@@ -80,7 +80,6 @@ export function weighWithStatistics(text: string, statistics: CorpusStatistics):
   const terms = queryTermsOf(text);
   if (terms.length === 0) return { terms: [], idf: [], reference: 0 };
   const frequencies = terms.map((term) => statistics.docs.get(term) ?? 0);
-  const kept = selectDiscriminatingTerms(terms, frequencies, statistics.chunks);
-  const idf = kept.map((term) => inverseDocumentFrequency(frequencies[terms.indexOf(term)] ?? 0, statistics.chunks));
-  return { terms: kept, idf, reference: referenceScore(frequencies, statistics.chunks) };
+  const { terms: kept, idf, reference } = weighTerms(terms, frequencies, statistics.chunks);
+  return { terms: kept, idf, reference };
 }

@@ -5,6 +5,7 @@ import { DatabaseSync } from "node:sqlite";
 import { afterEach, describe, expect, it } from "vitest";
 import { thrownCtxError } from "../../../tests/helpers/ctx-error.ts";
 import { putFileRow } from "../../../tests/helpers/index-files.ts";
+import { WHOLE_INDEX_CHUNKS } from "../../core/search/bm25-calibration.ts";
 import type { ChunkHit, IndexedChunk } from "../../core/search/model.ts";
 import { databaseOf } from "./database.ts";
 import { emptyIndex, vacuumIndex } from "./maintenance.ts";
@@ -245,23 +246,53 @@ describe("searching chunks", () => {
     expect(texts.has(first.text)).toBe(true);
   });
 
-  it("leaves out terms in half the chunks or more (idf ~0) but never all of them; statistics follow writes", () => {
+  it("scores a small index whole when a term is in half its chunks or more; statistics follow writes", () => {
     const { index, path } = freshIndex();
     addSession(index, "a", "p", 5_000, ["deploy script for staging", "deploy notes"]);
     addSession(index, "b", "p", 6_000, ["deploy the kubernetes operator", "lunch"]);
-    // `deploy` is in 3 of 4 chunks: only `kubernetes` decides; alone, `deploy` still finds its chunks.
-    expect(index.searchChunks("deploy kubernetes", {}, 10).map((hit) => hit.sessionId)).toEqual(["b"]);
+    // `deploy` is in 3 of 4 chunks: FTS5 would weigh it 0; the smoothed idf counts it a little.
+    const both = index.searchChunks("deploy kubernetes", {}, 10);
+    expect(both.map((hit) => hit.sessionId)).toEqual(["b", "a", "a"]);
+    for (const hit of both) expect(hit.similarity).toBeGreaterThan(0);
+    expect((both[0]?.similarity ?? 0) / (both[1]?.similarity ?? 1)).toBeGreaterThan(3);
     expect(index.searchChunks("deploy", {}, 10)).toHaveLength(3);
+    expect(index.searchChunks("deploy", { projects: ["elsewhere"] }, 10)).toEqual([]);
+    expect(index.searchChunks("deploy kubernetes", {}, 1).map((hit) => hit.sessionId)).toEqual(["b"]);
     const reader = openSessionIndex(path, { readonly: true });
     open.push(reader);
     expect(reader.searchChunks("kubernetes", {}, 10)).toHaveLength(1);
+    expect(reader.searchChunks("deploy kubernetes", {}, 10).map((hit) => hit.sessionId)).toEqual(["b", "a", "a"]);
     // Written through this connection and seen by another one: neither keeps stale counts.
     addSession(index, "c", "p", 7_000, ["kubernetes upgrade", "kubernetes rollback", "more lunch", "coffee", "tea"]);
-    // Now `deploy` is in 3 of 9 chunks: it counts again, and the chunk holding both terms comes first.
+    // Now `deploy` is in 3 of 9 chunks: FTS5 ranks, and the chunk holding both terms comes first.
     const hits = index.searchChunks("deploy kubernetes", {}, 10).map((hit) => hit.sessionId);
     expect(hits[0]).toBe("b");
     expect(hits.sort()).toEqual(["a", "a", "b", "c", "c"]);
     expect(reader.searchChunks("kubernetes", {}, 10)).toHaveLength(3);
+  });
+
+  it("in a small history, the words a session is about count though most of the chunks hold them", () => {
+    const { index } = freshIndex();
+    addSession(index, "hooks", "p", 5_000, [
+      "the session start hook writes the session id to a file",
+      "commands read the session id the hook recorded",
+      "the publish command fails when the session hook never ran",
+      "hook output and session id checks in the command",
+      "tests for the session id hook",
+    ]);
+    addSession(index, "poems", "p", 6_000, ["see the curry poem agents", "more poems to see"]);
+    // Every word but `see` is in half the chunks or more: FTS5 alone would rank the poems by `see`.
+    const hits = index.searchChunks("commands cant see which session they run in, so a hook records the id", {}, 10);
+    expect(hits[0]?.sessionId).toBe("hooks");
+  });
+
+  it("past WHOLE_INDEX_CHUNKS, leaves out terms in half the chunks or more (idf ~0) but never all of them", () => {
+    const { index } = freshIndex();
+    const many = Array.from({ length: WHOLE_INDEX_CHUNKS }, (_, i) => (i % 3 === 0 ? `step ${i}` : `deploy step ${i}`));
+    addSession(index, "big", "p", 5_000, many);
+    addSession(index, "k", "p", 6_000, ["deploy the kubernetes operator"]);
+    expect(index.searchChunks("deploy kubernetes", {}, 10).map((hit) => hit.sessionId)).toEqual(["k"]);
+    expect(index.searchChunks("deploy", {}, 10)).toHaveLength(10);
   });
 
   it("treats FTS5 syntax in user text as plain words: quotes, parentheses, NEAR, *, -, column filters, empty", () => {

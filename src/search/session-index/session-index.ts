@@ -6,13 +6,9 @@
 // is where this file splits by table.
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import {
-  calibrateBm25,
-  inverseDocumentFrequency,
-  referenceScore,
-  selectDiscriminatingTerms,
-} from "../../core/search/bm25-calibration.ts";
-import type { Bm25Model, CorpusStatistics } from "../../core/search/bm25-score.ts";
+import type { StatementSync } from "node:sqlite";
+import { BM25_K1, calibrateBm25, type TermWeighing, weighTerms } from "../../core/search/bm25-calibration.ts";
+import { BM25_B, type Bm25Model, type CorpusStatistics } from "../../core/search/bm25-score.ts";
 import { buildFtsMatch, selectQueryTerms } from "../../core/search/fts-query.ts";
 import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../../core/search/model.ts";
 import type { WeightedQuery } from "../../core/search/passage.ts";
@@ -210,18 +206,58 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
     return { total: cache.total, frequencies };
   };
 
-  /** The query's terms, their statistics and the terms searchChunks MATCHes (planPostings); null: nothing to match. */
+  /** The query's terms weighed by the index's statistics, and the terms searchChunks scores; null: nothing to match. */
   const planQuery = (query: string) => {
     const terms = selectQueryTerms(tokenizeForSearch(query));
     if (terms.length === 0) return null;
     const { total, frequencies } = corpusStatistics(terms);
-    const kept = selectDiscriminatingTerms(terms, frequencies, total);
-    const plan = planPostings(
-      kept,
-      kept.map((term) => frequencies[terms.indexOf(term)] ?? 0),
-      total,
-    );
-    return { terms, frequencies, total, plan, reference: referenceScore(frequencies, total) };
+    return planTerms(terms, frequencies, total);
+  };
+  let termInstances: StatementSync | null = null;
+  // Each chunk's count of a term, from FTS5's own postings (a temporary fts5vocab table: no schema change).
+  const instancesOf = (term: string) => {
+    if (termInstances === null) {
+      db.exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunks_instance USING fts5vocab(main, chunks_fts, instance)");
+      termInstances = db.prepare("SELECT doc, count(*) AS n FROM temp.chunks_instance WHERE term = ? GROUP BY doc");
+    }
+    return termInstances.all(term) as Array<{ doc: number; n: number }>;
+  };
+  const selectSizes = db.prepare("SELECT id, sz FROM chunks_fts_docsize WHERE id IN (SELECT value FROM json_each(?))");
+  /**
+   * searchChunks over a small index with a common query term (weighTerms): every chunk holding a term, scored as
+   * FTS5's bm25() scores (k1, b, its token counts and mean) but with the smoothed idf.
+   */
+  const searchWhole = (terms: readonly string[], idf: readonly number[], filters: SearchFilters, limit: number) => {
+    const frequencies = new Map<number, number[]>();
+    terms.forEach((term, i) => {
+      for (const { doc, n } of instancesOf(term)) {
+        const counts = frequencies.get(Number(doc)) ?? new Array<number>(terms.length).fill(0);
+        counts[i] = Number(n);
+        frequencies.set(Number(doc), counts);
+      }
+    });
+    if (frequencies.size === 0) return [];
+    const ids = JSON.stringify([...frequencies.keys()]);
+    const average = readAverageTokens(db);
+    const scores = new Map<number, number>();
+    for (const row of selectSizes.all(ids) as Array<{ id: number; sz: Uint8Array }>) {
+      const length = readVarint(row.sz, 0)[0];
+      const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / (average > 0 ? average : Math.max(1, length)));
+      let score = 0;
+      (frequencies.get(Number(row.id)) ?? []).forEach((f, i) => {
+        if (f > 0) score += (idf[i] ?? 0) * ((f * (BM25_K1 + 1)) / (f + norm));
+      });
+      scores.set(Number(row.id), score);
+    }
+    const where = filterClause(filters);
+    const rows = db
+      .prepare(
+        `SELECT c.id, c.session_id, c.chunk_index, c.memory_type, c.last_uuid FROM chunks c
+           JOIN sessions s ON s.id = c.session_id WHERE c.id IN (SELECT value FROM json_each(?)) ${where.sql}`,
+      )
+      .all(ids, ...where.params) as unknown as HitRow[];
+    for (const row of rows) row.score = scores.get(Number(row.id)) ?? 0;
+    return rows.sort((a, b) => b.score - a.score || Number(b.id) - Number(a.id)).slice(0, limit);
   };
 
   // Every search asks for the projects (to match --project) and the session count: read from the counts, and the
@@ -279,9 +315,8 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
       const terms = selectQueryTerms(tokenizeForSearch(query));
       if (terms.length === 0) return { terms: [], idf: [], reference: 0 };
       const { total, frequencies } = corpusStatistics(terms);
-      const kept = selectDiscriminatingTerms(terms, frequencies, total);
-      const idf = kept.map((term) => inverseDocumentFrequency(frequencies[terms.indexOf(term)] ?? 0, total));
-      return { terms: kept, idf, reference: referenceScore(frequencies, total) };
+      const { terms: kept, idf, reference } = weighTerms(terms, frequencies, total);
+      return { terms: kept, idf, reference };
     },
     termStatistics(terms) {
       const { total, frequencies } = corpusStatistics(terms);
@@ -294,18 +329,28 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
     bm25Model(query) {
       const planned = planQuery(query);
       if (planned === null) return { terms: [], idf: [], averageTokens: 0, reference: 0 };
-      const { plan, terms, frequencies, total, reference } = planned;
-      return {
-        terms: plan.terms,
-        idf: plan.terms.map((term) => inverseDocumentFrequency(frequencies[terms.indexOf(term)] ?? 0, total)),
-        averageTokens: readAverageTokens(db),
-        reference,
-      };
+      const { plan, idf, weighing } = planned;
+      return { terms: plan.terms, idf, averageTokens: readAverageTokens(db), reference: weighing.reference };
     },
     searchChunks(query, filters, limit) {
       const planned = limit <= 0 ? null : planQuery(query);
       if (planned === null) return [];
-      const { plan, reference } = planned;
+      const { plan, weighing, idf } = planned;
+      const hits = (rows: HitRow[]) =>
+        rows.map((row) =>
+          withStoredText(
+            {
+              chunkId: Number(row.id),
+              sessionId: row.session_id,
+              chunkIndex: Number(row.chunk_index),
+              similarity: calibrateBm25(row.score, weighing.reference),
+              memoryType: row.memory_type as MemoryType | null,
+              lastUuid: row.last_uuid,
+            },
+            () => readText(Number(row.id)),
+          ),
+        );
+      if (weighing.whole) return hits(searchWhole(plan.terms, idf, filters, limit));
       const match = buildFtsMatch(plan.terms);
       if (match === null) return [];
       const where = filterClause(filters);
@@ -321,20 +366,7 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
                 ${plan.newestPostings === null ? "ORDER BY rank LIMIT ?" : "ORDER BY rowid DESC LIMIT ?"}) hit
                JOIN chunks c ON c.id = hit.rowid ORDER BY hit.score DESC LIMIT ?`;
       const params = where.sql !== "" ? [match, ...where.params, limit] : [match, plan.newestPostings ?? limit, limit];
-      const rows = db.prepare(sql).all(...params) as unknown as HitRow[];
-      return rows.map((row) =>
-        withStoredText(
-          {
-            chunkId: Number(row.id),
-            sessionId: row.session_id,
-            chunkIndex: Number(row.chunk_index),
-            similarity: calibrateBm25(row.score, reference),
-            memoryType: row.memory_type as MemoryType | null,
-            lastUuid: row.last_uuid,
-          },
-          () => readText(Number(row.id)),
-        ),
-      );
+      return hits(db.prepare(sql).all(...params) as unknown as HitRow[]);
     },
   };
   attachDatabase(index, db);
@@ -427,6 +459,24 @@ export function planPostings(
   }
   const rarest = order[0]?.df ?? 0;
   return { terms: chosen, newestPostings: rarest > POSTINGS_BUDGET && totalDocs > 0 ? NEWEST_POSTINGS : null };
+}
+
+/**
+ * A query's terms weighed by a corpus's statistics (the local index's, or the team's: team-hits.ts) as searchChunks
+ * scores them: the weighing (core/search/bm25-calibration.ts weighTerms), the terms a chunk is scored on (within the
+ * postings budget; every term the corpus holds when it is scored whole) and their idf.
+ */
+export function planTerms(
+  terms: readonly string[],
+  frequencies: readonly number[],
+  total: number,
+): { weighing: TermWeighing; plan: { terms: string[]; newestPostings: number | null }; idf: number[] } {
+  const weighing = weighTerms(terms, frequencies, total);
+  const documents = (term: string) => frequencies[terms.indexOf(term)] ?? 0;
+  const plan = weighing.whole
+    ? { terms: weighing.terms.filter((term) => documents(term) > 0), newestPostings: null }
+    : planPostings(weighing.terms, weighing.terms.map(documents), total);
+  return { weighing, plan, idf: plan.terms.map((term) => weighing.idf[weighing.terms.indexOf(term)] ?? 0) };
 }
 
 /** chunks.text: plain or packed (./chunk-text.ts). */
