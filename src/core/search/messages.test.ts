@@ -2,7 +2,10 @@
 import { describe, expect, it } from "vitest";
 import { isSkipped, parseTranscriptLine, type TranscriptEntry } from "../transcript/entries.ts";
 import { createIndexMessageBuilder, MAX_MESSAGE_CHARS } from "./messages.ts";
-import { toolCallGist, toolErrorGist } from "./tool-gist.ts";
+import { commandOutputGist, toolCallGist, toolErrorGist } from "./tool-gist.ts";
+
+// A fake secret assembled from parts, as src/core/redact/redact.test.ts does.
+const GITHUB = ["gh", "p_", "Zq8Xw7Vu6Ts5Rq4Po3Nm2Lk1Jh0Gf9Ed8Cb7A"].join("");
 
 let clock = 0;
 function entry(value: Record<string, unknown>): TranscriptEntry {
@@ -72,7 +75,44 @@ describe("createIndexMessageBuilder", () => {
       user("<task-notification>\n<task-id>b1</task-id>\n</task-notification>"),
     ]);
     expect(messages.map((message) => message.text)).toEqual(["/mcp", "/review PR 12"]);
+    expect(messages[0]?.tools).toEqual(["Output: Reconnected."]);
     expect(meta.firstPrompt).toBe("/mcp");
+  });
+
+  it("keeps what a command the person ran printed on its line: a slash command's output, a ! command's", () => {
+    const stdout = [
+      "\u001b[38;2;44;122;57mConfigured Terminal.app settings:\u001b[39m",
+      '\u001b[38;2;44;122;57m- Enabled "Use Option as Meta key"\u001b[39m',
+      "\u001b[2mOption+Enter will now enter a newline.\u001b[22m",
+    ].join("\n");
+    const { messages } = build([
+      user("<command-name>/terminal-setup</command-name>\n<command-message>terminal-setup</command-message>"),
+      user(`<local-command-stdout>${stdout}</local-command-stdout>`),
+      user("<bash-input>pnpm test</bash-input>"),
+      user("<bash-stdout></bash-stdout><bash-stderr>Error: Cannot find module 'vitest'\n</bash-stderr>"),
+      user("<command-name>/clear</command-name>"),
+      user("<local-command-stdout></local-command-stdout>"),
+      assistant("m1", [{ type: "text", text: "Done." }]),
+      user("<local-command-stdout>Printed after a reply: no command to join.</local-command-stdout>"),
+      user("subagent task", { isSidechain: true }),
+      user("<local-command-stdout>Not the main chain's command.</local-command-stdout>"),
+      user("<bash-input>env</bash-input>"),
+      user(`<bash-stdout>GH_TOKEN=${GITHUB}\nHOME=/home/me</bash-stdout>`),
+    ]);
+    expect(messages.map((message) => [message.text, message.tools])).toEqual([
+      [
+        "/terminal-setup",
+        [
+          'Output: Configured Terminal.app settings: - Enabled "Use Option as Meta key" Option+Enter will now enter a newline.',
+        ],
+      ],
+      ["<bash-input>pnpm test</bash-input>", ["Output: Error: Cannot find module 'vitest'"]],
+      ["/clear", []],
+      ["Done.", []],
+      ["subagent task", []],
+      // Redacted as every indexed line is.
+      ["<bash-input>env</bash-input>", ["Output: GH_TOKEN=[REDACTED:github-token] HOME=/home/me"]],
+    ]);
   });
 
   it("keeps sidechain replies apart from the main chain and marks them", () => {
@@ -157,5 +197,17 @@ describe("tool gists", () => {
       "Rejected by user",
     );
     expect(toolErrorGist("  \n ")).toBeNull();
+  });
+
+  it("keeps what a command's output says, escapes removed, and nothing for other text or output that says nothing", () => {
+    expect(commandOutputGist("<local-command-stdout>\u001b[1mSet model to opus\u001b[22m</local-command-stdout>")).toBe(
+      "Output: Set model to opus",
+    );
+    expect(commandOutputGist(`<bash-stdout>${"line of output ".repeat(40)}</bash-stdout>`)).toHaveLength(
+      "Output: ".length + 160,
+    );
+    expect(commandOutputGist("<local-command-stdout> -- 42 </local-command-stdout>")).toBeNull();
+    expect(commandOutputGist("<local-command-caveat>Caveat</local-command-caveat>")).toBeNull();
+    expect(commandOutputGist("please run <bash-stdout>x</bash-stdout>")).toBeNull();
   });
 });

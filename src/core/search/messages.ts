@@ -7,7 +7,7 @@
 import { type RedactOptions, redactText } from "../redact/redact.ts";
 import { type AssistantEntry, type TranscriptEntry, titleOf, type UserEntry } from "../transcript/entries.ts";
 import { contentBlocks, truncateText } from "../transcript/text.ts";
-import { toolCallGist, toolErrorGist } from "./tool-gist.ts";
+import { commandOutputGist, toolCallGist, toolErrorGist } from "./tool-gist.ts";
 
 export interface IndexMessage {
   uuid: string | null;
@@ -143,7 +143,15 @@ export function createIndexMessageBuilder(redaction: RedactOptions = {}): IndexM
       const gist = toolErrorGist(resultText(block.content));
       if (gist !== null) open[chain]?.message.tools.push(gist);
     }
-    const text = promptText(userText(entry));
+    const said = userText(entry);
+    // A command's output joins the command's line (the message just before it on this chain), as a tool's gist does.
+    const output = commandOutputGist(said);
+    if (output !== null) {
+      const last = messages.at(-1);
+      if (last?.role === "user" && last.sidechain === (chain === "side")) last.tools.push(output);
+      return;
+    }
+    const text = promptText(said);
     if (text === "") return;
     messages.push({ ...base, role: "user", text });
     open[chain] = null;

@@ -2,6 +2,9 @@
 // session index reads": tool calls as a gist). `Edit src/a.ts`, `Bash: pnpm test`, `Grep parseTranscriptLine`.
 // Results are not indexed (they are long and mostly noise); only what a failure says is, as `Error: …`: its first
 // lines that say something (a shell's `Exit code 1` says nothing: `remote: error: GH013: … push protection` does).
+// The output of a command the person ran (a slash command's, a `!` shell command's) is kept the same way, as
+// `Output: …` on that command's line.
+import { stripVTControlCharacters } from "node:util";
 import { collapseWhitespace, truncateText } from "../transcript/text.ts";
 
 const ARGUMENT_CHARS = 120;
@@ -52,9 +55,30 @@ const REJECTED = "The user doesn't want to proceed with this tool use";
  */
 export function toolErrorGist(resultText: string): string | null {
   if (resultText.startsWith(REJECTED)) return "Rejected by user";
-  const lines = resultText
+  const said = tellingLines(resultText.replace(/<\/?tool_use_error>/g, ""), true);
+  return said === null ? null : `Error: ${said}`;
+}
+
+/** What Claude Code records of a slash command's output, or of the person's own `!` shell command. */
+const COMMAND_OUTPUT = /^<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>/;
+const OUTPUT_PART = /<(local-command-stdout|local-command-stderr|bash-stdout|bash-stderr)>([\s\S]*?)(?:<\/\1>|$)/g;
+
+/**
+ * `Output: <what it says>` for the output of a command the person ran (`/terminal-setup` printing "Option+Enter will
+ * now enter a newline", `!pnpm test` failing), kept as a failure's gist is: its first lines that hold words, terminal
+ * escapes removed, up to ERROR_CHARS. null for any other text, and for output that says nothing.
+ */
+export function commandOutputGist(text: string): string | null {
+  if (!COMMAND_OUTPUT.test(text)) return null;
+  const parts = [...text.matchAll(OUTPUT_PART)].map((match) => match[2] ?? "");
+  const said = tellingLines(stripVTControlCharacters(parts.join("\n")), false);
+  return said === null ? null : `Output: ${said}`;
+}
+
+/** A text's first lines that say something, joined, up to ERROR_CHARS; with `orFirst`, its first line when none does. */
+function tellingLines(text: string, orFirst: boolean): string | null {
+  const lines = text
     .slice(0, 16 * ERROR_CHARS)
-    .replace(/<\/?tool_use_error>/g, "")
     .split("\n")
     .map((line) => collapseWhitespace(line))
     .filter((line) => line !== "");
@@ -62,8 +86,8 @@ export function toolErrorGist(resultText: string): string | null {
   const telling = lines.filter(
     (line) => !EXIT_STATUS.test(line) && countLetters(line.replace(SOURCE_PREFIX, "")) >= MIN_LETTERS,
   );
-  const said = telling.length > 0 ? telling.join(" ") : (lines[0] as string);
-  return `Error: ${truncateText(said, ERROR_CHARS)}`;
+  if (telling.length === 0 && !orFirst) return null;
+  return truncateText(telling.length > 0 ? telling.join(" ") : (lines[0] as string), ERROR_CHARS);
 }
 
 function countLetters(line: string): number {
