@@ -12,6 +12,11 @@ describe("teamQueryText", () => {
     expect(teamQueryText("fix parseTranscriptLine now", model(["transcript"]))).toBe("parseTranscriptLine");
   });
 
+  it("sends the server terms when the model has them (a small index scored whole keeps common words to score)", () => {
+    const whole = { ...model(["deploi", "kubernet"]), serverTerms: ["kubernet"] };
+    expect(teamQueryText("deploy the kubernetes operator", whole)).toBe("kubernetes");
+  });
+
   it("sends the whole query when the model keeps no word of it", () => {
     expect(teamQueryText("start the server", model([]))).toBe("start the server");
     expect(teamQueryText("start the server", model(["elsewhere"]))).toBe("start the server");

@@ -97,12 +97,13 @@ export function teamBm25Model(query: string, statistics: CorpusStatistics): Bm25
   if (terms.length === 0) return { terms: [], idf: [], averageTokens: 0, reference: 0 };
   const total = statistics.chunks;
   const frequencies = terms.map((term) => statistics.docs.get(term) ?? 0);
-  const { plan, idf, weighing } = planTerms(terms, frequencies, total);
+  const { plan, idf, weighing, serverTerms } = planTerms(terms, frequencies, total);
   return {
     terms: plan.terms,
     idf,
     averageTokens: total > 0 ? statistics.tokens / total : 0,
     reference: weighing.reference,
+    ...(weighing.whole ? { serverTerms } : {}),
   };
 }
 
@@ -156,13 +157,13 @@ function chunkSimilarity(chunk: TeamChunkRow, model: Bm25Model): number {
 
 /**
  * The words of the query worth sending to the server: those whose tokens the local index's BM25 would MATCH (its
- * discriminating terms within the postings budget, session-index planTerms; a word the index has never seen is
+ * discriminating terms within the postings budget: `serverTerms` of session-index planTerms; a word the index has never seen is
  * among them). Full-text search on the server then ranks only the rows of those words, not every chunk holding a
  * common one (bench/run.ts team-search measures the difference; docs/team.md has the runs). The whole query when
  * no word qualifies.
  */
 export function teamQueryText(query: string, model: Bm25Model): string {
-  const terms = new Set(model.terms);
+  const terms = new Set(model.serverTerms ?? model.terms);
   if (terms.size === 0) return query;
   const words = query.split(/\s+/).filter((word) => word !== "");
   const kept = words.filter((word) => ftsTokens(tokenizeForSearch(word)).some((token) => terms.has(token)));

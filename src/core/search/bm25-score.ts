@@ -18,6 +18,12 @@ export interface Bm25Model {
   averageTokens: number;
   /** The calibration reference (bm25-calibration.ts referenceScore) the score is divided by. */
   reference: number;
+  /**
+   * The terms a full-text engine that ranks without idf (the team server's ts_rank, within its candidate caps) is asked
+   * for: FTS5's discriminating terms within the postings budget. Absent: `terms`. They differ when a small index is
+   * scored whole (bm25-calibration.ts weighTerms), where `terms` holds the common words too.
+   */
+  serverTerms?: readonly string[];
 }
 
 /** The FTS5 tokens of a token stream (tokenizeForSearch output), as unicode61 with ctx's token characters reads it. */

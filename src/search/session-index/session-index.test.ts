@@ -258,6 +258,10 @@ describe("searching chunks", () => {
     expect(index.searchChunks("deploy", {}, 10)).toHaveLength(3);
     expect(index.searchChunks("deploy", { projects: ["elsewhere"] }, 10)).toEqual([]);
     expect(index.searchChunks("deploy kubernetes", {}, 1).map((hit) => hit.sessionId)).toEqual(["b"]);
+    // A team server ranks without idf: it is still asked for the discriminating words only (and one the index lacks).
+    const model = index.bm25Model("deploy kubernetes helm");
+    expect(model.terms).toEqual(["deploi", "kubernet"]);
+    expect(model.serverTerms).toEqual(["helm", "kubernet"]);
     const reader = openSessionIndex(path, { readonly: true });
     open.push(reader);
     expect(reader.searchChunks("kubernetes", {}, 10)).toHaveLength(1);

@@ -7,7 +7,13 @@
 import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { StatementSync } from "node:sqlite";
-import { BM25_K1, calibrateBm25, type TermWeighing, weighTerms } from "../../core/search/bm25-calibration.ts";
+import {
+  BM25_K1,
+  calibrateBm25,
+  selectDiscriminatingTerms,
+  type TermWeighing,
+  weighTerms,
+} from "../../core/search/bm25-calibration.ts";
 import { BM25_B, type Bm25Model, type CorpusStatistics } from "../../core/search/bm25-score.ts";
 import { buildFtsMatch, selectQueryTerms } from "../../core/search/fts-query.ts";
 import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../../core/search/model.ts";
@@ -329,8 +335,14 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
     bm25Model(query) {
       const planned = planQuery(query);
       if (planned === null) return { terms: [], idf: [], averageTokens: 0, reference: 0 };
-      const { plan, idf, weighing } = planned;
-      return { terms: plan.terms, idf, averageTokens: readAverageTokens(db), reference: weighing.reference };
+      const { plan, idf, weighing, serverTerms } = planned;
+      return {
+        terms: plan.terms,
+        idf,
+        averageTokens: readAverageTokens(db),
+        reference: weighing.reference,
+        ...(weighing.whole ? { serverTerms } : {}),
+      };
     },
     searchChunks(query, filters, limit) {
       const planned = limit <= 0 ? null : planQuery(query);
@@ -470,13 +482,21 @@ export function planTerms(
   terms: readonly string[],
   frequencies: readonly number[],
   total: number,
-): { weighing: TermWeighing; plan: { terms: string[]; newestPostings: number | null }; idf: number[] } {
+): {
+  weighing: TermWeighing;
+  plan: { terms: string[]; newestPostings: number | null };
+  idf: number[];
+  serverTerms: string[];
+} {
   const weighing = weighTerms(terms, frequencies, total);
   const documents = (term: string) => frequencies[terms.indexOf(term)] ?? 0;
+  const discriminating = selectDiscriminatingTerms(terms, frequencies, total);
+  const postings = planPostings(discriminating, discriminating.map(documents), total);
   const plan = weighing.whole
     ? { terms: weighing.terms.filter((term) => documents(term) > 0), newestPostings: null }
-    : planPostings(weighing.terms, weighing.terms.map(documents), total);
-  return { weighing, plan, idf: plan.terms.map((term) => weighing.idf[weighing.terms.indexOf(term)] ?? 0) };
+    : postings;
+  const idf = plan.terms.map((term) => weighing.idf[weighing.terms.indexOf(term)] ?? 0);
+  return { weighing, plan, idf, serverTerms: postings.terms };
 }
 
 /** chunks.text: plain or packed (./chunk-text.ts). */
