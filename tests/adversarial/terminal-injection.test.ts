@@ -80,6 +80,35 @@ describe.each(RUNNERS)("terminal injection, as the %s user", (runner) => {
     expect(treeChanges(before, listTree(world.base, CTX_OWN))).toEqual([]);
   });
 
+  it("break 4: a command's output indexed from a transcript reaches ctx search with nothing a terminal acts on", async () => {
+    world = makeWorld(runner, "terminal");
+    const folder = join(world.claudeDir, "projects", "-hostile-output");
+    mkdirSync(folder, { recursive: true });
+    const line = { sessionId: SESSION, cwd: join(world.base, "work") };
+    const stdout = `${OSC52}Configured the quasar turbine${BEL} ${C1_CSI}2J\n${OSC0}${CSI2J}turbine spinning`;
+    writeFileSync(
+      join(folder, `${SESSION}.jsonl`),
+      `${[
+        userPrompt(line, "<command-name>/go</command-name>"),
+        userPrompt(line, `<local-command-stdout>${stdout}</local-command-stdout>`),
+        assistantText(line, "msg_1", "Done."),
+      ].join("\n")}\n`,
+    );
+    giveToRunner(world);
+    const index = await runCtxIn(world, ["index", "--quiet"]);
+    expect(index.code, index.stderr).toBe(0);
+    // The output is the only place these words are: the session is found by them.
+    const human = await runCtxIn(world, ["search", "quasar turbine spinning", "--no-refresh"]);
+    expect(human.code, human.stderr).toBe(0);
+    expect(holdsTerminalControl(human.stdout)).toBe(false);
+    expect(holdsTerminalControl(human.stderr)).toBe(false);
+    const json = await runCtxIn(world, ["search", "quasar turbine spinning", "--no-refresh", "--json"]);
+    expect(json.code, json.stderr).toBe(0);
+    expect(holdsTerminalControl(json.stdout)).toBe(false);
+    const report = JSON.parse(json.stdout) as { results: Array<{ sessionId: string }> };
+    expect(report.results[0]?.sessionId).toBe(SESSION);
+  });
+
   it("break 4: ctx bridge status shows hostile user and channel names escaped; --json keeps them exactly", async () => {
     world = makeWorld(runner, "terminal");
     const env = { CTX_HOME: world.ctxHome };
