@@ -490,7 +490,8 @@ export function planTerms(
 } {
   const weighing = weighTerms(terms, frequencies, total);
   const documents = (term: string) => frequencies[terms.indexOf(term)] ?? 0;
-  const discriminating = selectDiscriminatingTerms(terms, frequencies, total);
+  // Scored whole, the weighing kept every term; else its terms are already the discriminating ones.
+  const discriminating = weighing.whole ? selectDiscriminatingTerms(terms, frequencies, total) : weighing.terms;
   const postings = planPostings(discriminating, discriminating.map(documents), total);
   const plan = weighing.whole
     ? { terms: weighing.terms.filter((term) => documents(term) > 0), newestPostings: null }
