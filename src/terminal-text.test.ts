@@ -13,9 +13,10 @@ const CSI2J = `${ESC}[2J`;
  * return right before a newline (CRLF) is layout, as sanitizeTerminalText keeps it.
  */
 function actsOn(text: string): boolean {
-  for (const [i, char] of [...text].entries()) {
+  const chars = [...text];
+  for (const [i, char] of chars.entries()) {
     const code = char.codePointAt(0) ?? 0;
-    if (code === 0x0d && [...text][i + 1] === "\n") continue;
+    if (code === 0x0d && chars[i + 1] === "\n") continue;
     if (code < 0x20 && code !== 0x0a && code !== 0x09) return true;
     if (code >= 0x7f && code <= 0x9f) return true;
     if (code === 0x2028 || code === 0x2029 || (code >= 0x202a && code <= 0x202e) || (code >= 0x2066 && code <= 0x2069))

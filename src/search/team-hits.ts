@@ -157,10 +157,10 @@ function chunkSimilarity(chunk: TeamChunkRow, model: Bm25Model): number {
 
 /**
  * The words of the query worth sending to the server: those whose tokens the local index's BM25 would MATCH (its
- * discriminating terms within the postings budget: `serverTerms` of session-index planTerms; a word the index has never seen is
- * among them). Full-text search on the server then ranks only the rows of those words, not every chunk holding a
- * common one (bench/run.ts team-search measures the difference; docs/team.md has the runs). The whole query when
- * no word qualifies.
+ * discriminating terms within the postings budget: `serverTerms` of session-index planTerms; a word the index has
+ * never seen is among them). Full-text search on the server then ranks only the rows of those words, not every chunk
+ * holding a common one (bench/run.ts team-search measures the difference; docs/team.md has the runs). The whole
+ * query when no word qualifies.
  */
 export function teamQueryText(query: string, model: Bm25Model): string {
   const terms = new Set(model.serverTerms ?? model.terms);

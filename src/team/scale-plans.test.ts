@@ -121,7 +121,7 @@ describe.skipIf(cluster === null || !hasAutoExplain)(
       expectCandidatesByGinBitmap(notices);
     });
 
-    it("finds the candidates of a query of common words through the GIN index too, reading no chunk's tsvector to filter", async () => {
+    it("finds a common-word query's candidates through the GIN index too, filtering no chunk by its tsvector", async () => {
       // The words most chunks hold: with a LIMIT, the planner prices a scan in table or key order that stops early
       // below a bitmap of every match, and that scan reads (detoasts) each chunk's tsvector to test it: at 439,000
       // chunks 170-400 ms per search against 40 for the bitmap (docs/team.md "At scale").
