@@ -133,7 +133,8 @@ describe.skipIf(chromiumMissing !== null)("ctx ui in headless Chromium", () => {
       windowsVirtualKeyCode: 13,
       text: "\r",
     });
-    await current.waitFor("location.pathname.startsWith('/session/') && document.querySelector('h1')");
+    // Until the document is complete, the h1 can be parsed while the marked exchange further down is not yet.
+    await current.waitFor("location.pathname.startsWith('/session/') && document.readyState === 'complete'");
     expect(await current.evaluate("document.querySelector('#matched') !== null")).toBe(true);
     await checkLayout(current, "session");
 
@@ -170,7 +171,7 @@ describe.skipIf(chromiumMissing !== null)("ctx ui in headless Chromium", () => {
     for (const type of ["mousePressed", "mouseReleased"]) {
       await current.send("Input.dispatchMouseEvent", { type, x: at.x, y: at.y, button: "left", clickCount: 1 });
     }
-    await current.waitFor(`location.pathname === '/session/${FORK}' && document.querySelector('h1')`);
+    await current.waitFor(`location.pathname === '/session/${FORK}' && document.readyState === 'complete'`);
 
     await load(current, `${origin}/context`);
     await pageLayout(current, "context");
