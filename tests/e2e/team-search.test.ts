@@ -14,9 +14,9 @@ import { forkDetectReportOf, runForkDetect } from "../../src/search/fork-detect.
 import { ForkDetectReportSchema } from "../../src/search/fork-report-schema.ts";
 import { resolveIndexPath } from "../../src/search/paths.ts";
 import { parseSearchScope } from "../../src/search/search-scope.ts";
-import { unpackChunkText } from "../../src/search/session-index/chunk-text.ts";
 import { databaseOf } from "../../src/search/session-index/database.ts";
 import { openSessionIndex } from "../../src/search/session-index/session-index.ts";
+import { readStoredText } from "../../src/search/session-index/text-dictionary.ts";
 import { KeptTeamConnection } from "../../src/team/kept-connection.ts";
 import { addTeamMember } from "../../src/team/members.ts";
 import { migrateTeamSchema } from "../../src/team/migrate.ts";
@@ -90,11 +90,11 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
          ORDER BY f.path, c.chunk_index`,
       )
       .all(PHOENIX) as { text: string | Uint8Array; last_uuid: string | null }[];
-    index.close();
     const chunks = rows.map((row) => ({
-      text: unpackChunkText(row.text),
+      text: readStoredText(databaseOf(index), row.text),
       ...(row.last_uuid === null ? {} : { lastUuid: row.last_uuid }),
     }));
+    index.close();
     const copy = {
       remote: "github.com/acme/spotter",
       title: "start phoenix in background (bob's)",

@@ -7,6 +7,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { databaseOf } from "../../src/search/session-index/database.ts";
 import { openSessionIndex } from "../../src/search/session-index/session-index.ts";
+import { readStoredText } from "../../src/search/session-index/text-dictionary.ts";
 import { syncIndex } from "../../src/search/sync/sync-index.ts";
 import { layOutClaudeDir } from "../helpers/claude-projects.ts";
 
@@ -24,15 +25,18 @@ function runChild(claudeDir: string, dbPath: string): Promise<{ code: number | n
   });
 }
 
+/** The chunks with their text as read (the stored bytes depend on when the index made its text dictionary). */
 function chunkRows(dbPath: string): unknown[] {
   const index = openSessionIndex(dbPath, { readonly: true });
   try {
-    return databaseOf(index)
+    const db = databaseOf(index);
+    const rows = db
       .prepare(
         `SELECT c.session_id, f.path AS source, c.chunk_index, c.text FROM chunks c JOIN files f ON f.id = c.file_id
          ORDER BY f.path, c.chunk_index`,
       )
       .all();
+    return rows.map((row) => ({ ...row, text: readStoredText(db, row.text) }));
   } finally {
     index.close();
   }

@@ -20,12 +20,12 @@ import type { ChunkHit, IndexedSession, MemoryType, SearchFilters } from "../../
 import type { WeightedQuery } from "../../core/search/passage.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import { CtxError } from "../../errors.ts";
-import { unpackChunkText } from "./chunk-text.ts";
 import { readCount } from "./counts-schema.ts";
 import { attachDatabase, databaseOf } from "./database.ts";
 import { DatabaseSync, fts5MissingError } from "./node-sqlite.ts";
 import { filterClause, SESSION_SELECT, type SessionRow, sessionFromRow } from "./rows.ts";
 import { ensureSchema, readSchemaVersion, SCHEMA_VERSION, setNewFilePageSize, UPGRADED_IN_PLACE } from "./schema.ts";
+import { readStoredText } from "./text-dictionary.ts";
 
 export interface IndexStats {
   sessions: number;
@@ -360,6 +360,7 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
               lastUuid: row.last_uuid,
             },
             () => readText(Number(row.id)),
+            db,
           ),
         );
       if (weighing.whole) return hits(searchWhole(plan.terms, idf, filters, limit));
@@ -390,12 +391,12 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
  * the leaders' texts are read (passages, snippets, feedback), and a stored text may be deflated. A chunk deleted
  * since (a sync in another process) reads as "".
  */
-function withStoredText(hit: Omit<ChunkHit, "text">, stored: () => StoredText): ChunkHit {
+function withStoredText(hit: Omit<ChunkHit, "text">, stored: () => StoredText, db: DatabaseSync): ChunkHit {
   let text: string | undefined;
   return Object.defineProperty(hit, "text", {
     enumerable: true,
     get: () => {
-      text ??= unpackChunkText(stored());
+      text ??= readStoredText(db, stored());
       return text;
     },
   }) as ChunkHit;

@@ -1,11 +1,12 @@
 // The index's sessions and chunks as stored, whole: for what sends or shows a session as it is (the team push, a
 // session's preview or export), where search reads only what ranks. Nothing is defaulted that the row does not hold
 // (a session without times has null ones), and a chunk's text is unpacked (./chunk-text.ts).
+import type { DatabaseSync } from "node:sqlite";
 import type { IndexedChunk } from "../../core/search/model.ts";
-import { unpackChunkText } from "./chunk-text.ts";
 import { databaseOf } from "./database.ts";
 import { parseStringArray } from "./rows.ts";
 import type { SessionIndex } from "./session-index.ts";
+import { readStoredText } from "./text-dictionary.ts";
 
 export interface StoredSession {
   id: string;
@@ -72,13 +73,14 @@ export function readStoredSessions(index: SessionIndex, ids: readonly string[]):
 
 /** The chunks of one transcript file from `fromChunk` on, in order. */
 export function readSourceChunks(index: SessionIndex, source: string, fromChunk = 0): StoredChunk[] {
-  const rows = databaseOf(index)
+  const db = databaseOf(index);
+  const rows = db
     .prepare(
       `SELECT ${CHUNK_COLUMNS} FROM files f JOIN chunks c ON c.file_id = f.id
        WHERE f.path = ? AND c.chunk_index >= ? ORDER BY c.chunk_index`,
     )
     .all(source, fromChunk) as Array<Record<string, unknown>>;
-  return rows.map(chunkFromRow);
+  return rows.map((row) => chunkFromRow(db, row));
 }
 
 /** The index of a transcript file's last chunk; null when it has none (yet). */
@@ -95,7 +97,8 @@ export function lastChunkIndex(index: SessionIndex, source: string): number | nu
  * left out.
  */
 export function readSessionChunks(index: SessionIndex, sessionId: string, limit?: number): StoredChunk[] {
-  const rows = databaseOf(index)
+  const db = databaseOf(index);
+  const rows = db
     .prepare(
       `SELECT ${CHUNK_COLUMNS} FROM chunks c JOIN files f ON f.id = c.file_id
        WHERE c.session_id = ?
@@ -103,10 +106,10 @@ export function readSessionChunks(index: SessionIndex, sessionId: string, limit?
        LIMIT ?`,
     )
     .all(sessionId, limit === undefined ? -1 : Math.max(0, Math.trunc(limit))) as Array<Record<string, unknown>>;
-  return rows.map(chunkFromRow);
+  return rows.map((row) => chunkFromRow(db, row));
 }
 
-function chunkFromRow(row: Record<string, unknown>): StoredChunk {
+function chunkFromRow(db: DatabaseSync, row: Record<string, unknown>): StoredChunk {
   return {
     sessionId: String(row.session_id),
     source: String(row.source),
@@ -114,7 +117,7 @@ function chunkFromRow(row: Record<string, unknown>): StoredChunk {
     startOffset: Number(row.start_offset),
     firstMessage: Number(row.first_message),
     lastMessage: Number(row.last_message),
-    text: unpackChunkText(row.text),
+    text: readStoredText(db, row.text),
     tokenCount: Number(row.token_count ?? 0),
     hasCode: Number(row.has_code) === 1,
     languages: parseStringArray(row.languages),

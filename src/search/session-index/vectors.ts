@@ -6,11 +6,12 @@ import type { DatabaseSync } from "node:sqlite";
 import type { ChunkHit, MemoryType, SearchFilters } from "../../core/search/model.ts";
 import { similarityFromCosine, topIndexes } from "../../core/search/vector-math.ts";
 import type { Embedder } from "../embedders/types.ts";
-import { unpackChunkText } from "./chunk-text.ts";
+
 import { VECTOR_COUNT_SQL } from "./counts-schema.ts";
 import { databaseOf } from "./database.ts";
 import { filterClause } from "./rows.ts";
 import type { SessionIndex } from "./session-index.ts";
+import { readStoredText } from "./text-dictionary.ts";
 
 /** Same shape as src/search/search-sessions.ts VectorSearch. */
 export type VectorSearchFn = (query: string, limit: number, filters: SearchFilters) => Promise<ChunkHit[]>;
@@ -62,7 +63,7 @@ export function chunksMissingVectors(
        ORDER BY c.id DESC LIMIT ?`,
     )
     .all(model, limit) as Array<{ chunkId: number; text: unknown }>;
-  return rows.map((row) => ({ chunkId: row.chunkId, text: unpackChunkText(row.text) }));
+  return rows.map((row) => ({ chunkId: row.chunkId, text: readStoredText(db, row.text) }));
 }
 
 /** How many chunks still lack a vector of `model`. */
@@ -101,7 +102,7 @@ export function putVectors(db: DatabaseSync, model: string, rows: readonly Vecto
     for (const row of rows) {
       // The text is compared here, not in SQL: a stored text may be packed (./chunk-text.ts).
       const chunk = chunkText.get(row.chunkId) as { text: unknown } | undefined;
-      if (chunk === undefined || (row.text !== undefined && unpackChunkText(chunk.text) !== row.text)) continue;
+      if (chunk === undefined || (row.text !== undefined && readStoredText(db, chunk.text) !== row.text)) continue;
       insert.run(row.chunkId, model, encodeVector(row.vector), seq);
       written += 1;
       seq += 1;
@@ -295,7 +296,7 @@ function hitsFor(db: DatabaseSync, top: Array<{ chunkId: number; cosine: number 
         chunkIndex: row.chunkIndex,
         similarity: similarityFromCosine(cosine),
         memoryType: row.memoryType,
-        text: unpackChunkText(row.text),
+        text: readStoredText(db, row.text),
       },
     ];
   });

@@ -4,10 +4,11 @@ import { sep } from "node:path";
 import type { DatabaseSync, StatementSync } from "node:sqlite";
 import type { IndexedChunk, MemoryType } from "../../core/search/model.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
-import { packChunkText, unpackChunkText } from "./chunk-text.ts";
+import { packChunkText, type TextDictionary } from "./chunk-text.ts";
 import { databaseOf } from "./database.ts";
 import { hasTable } from "./schema.ts";
 import type { SessionIndex } from "./session-index.ts";
+import { ensureTextDictionary, readStoredText, textDictionaryOf } from "./text-dictionary.ts";
 
 export interface FileRecord {
   path: string;
@@ -171,6 +172,16 @@ export class IndexWriter {
     this.statements = prepareStatements(this.db);
   }
 
+  /** The dictionary chunk text is packed with now (./text-dictionary.ts), or null while the index has none. */
+  textDictionary(fresh = false): TextDictionary | null {
+    return textDictionaryOf(this.db, fresh);
+  }
+
+  /** In the write transaction, after its chunks: makes the text dictionary once the index holds enough text. */
+  ensureTextDictionary(): TextDictionary | null {
+    return ensureTextDictionary(this.db);
+  }
+
   getFile(path: string): StoredFile | null {
     const row = this.statements.getFile.get(path) as Record<string, unknown> | undefined;
     if (row === undefined) return null;
@@ -229,7 +240,7 @@ export class IndexWriter {
       const chunk = chunkPosition(row);
       if (later?.startsExchange && chunk.lastMessage < later.firstMessage && chunk.tokenCount >= fullTokens) {
         const text = (this.statements.chunkText.get(fileId, chunk.chunkIndex) as { text: unknown } | undefined)?.text;
-        return { ...later, previousText: unpackChunkText(text) };
+        return { ...later, previousText: readStoredText(this.db, text) };
       }
       later = chunk;
     }
@@ -254,8 +265,8 @@ export class IndexWriter {
   /**
    * `fileId`: its file's id (putFile's). `startsExchange`: the chunk's first message is a user prompt or a summary (not
    * an assistant reply).
-   * `tokens`: tokenizeForSearch(chunk.text), and `packed`: packChunkText(chunk.text), computed by the caller
-   * outside its transaction when it can. Tokens may come as UTF-8 bytes: FTS5 reads a BLOB's bytes as the text.
+   * `tokens`: tokenizeForSearch(chunk.text), and `packed`: packChunkText(chunk.text, the index's dictionary), computed
+   * by the caller outside its transaction when it can. Tokens may come as UTF-8 bytes: FTS5 reads a BLOB's bytes as the text.
    */
   insertChunk(
     chunk: Omit<IndexedChunk, "text"> & { text?: string },
@@ -264,7 +275,7 @@ export class IndexWriter {
     startsExchange: boolean,
     tokens: string | Uint8Array = tokenizeForSearch(chunk.text ?? ""),
     lastUuid: string | null = null,
-    packed = packChunkText(chunk.text ?? ""),
+    packed = packChunkText(chunk.text ?? "", textDictionaryOf(this.db)),
     counts: { replies: number; ownReplies: number } = { replies: 0, ownReplies: 0 },
   ): void {
     const result = this.statements.insertChunk.run(

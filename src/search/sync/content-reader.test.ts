@@ -7,6 +7,7 @@ import { createContentReader } from "./content-reader.ts";
 import { type ContentJob, readFileContent } from "./sync-file.ts";
 
 const job = (path: string): ContentJob => ({
+  textDictionary: null,
   path,
   sessionId: "s",
   kind: "main",

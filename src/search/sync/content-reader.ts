@@ -115,7 +115,7 @@ function workerReader(options: ContentReaderOptions, deflate: boolean): ContentR
     const entry = pending.get(response.id);
     if (entry === undefined) return;
     pending.delete(response.id);
-    if (response.error === undefined) entry.resolve(finishPacking(response.content));
+    if (response.error === undefined) entry.resolve(finishPacking(response.content, entry.job.textDictionary));
     else {
       const { message, name, code } = response.error;
       entry.reject(Object.assign(new Error(message), { name, ...(code === undefined ? {} : { code }) }));

@@ -9,7 +9,15 @@ import { open } from "node:fs/promises";
 import { buildChunks, CHUNK_TARGET_TOKENS } from "../../core/search/chunker.ts";
 import type { IndexedChunk } from "../../core/search/model.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
-import { chunkTextToPack, packChunkText, packChunkTextBytes } from "../session-index/chunk-text.ts";
+import {
+  chunkTextToPack,
+  dictionaryIdOf,
+  packChunkText,
+  packChunkTextBytes,
+  sameId,
+  type TextDictionary,
+  unpackChunkText,
+} from "../session-index/chunk-text.ts";
 import type { FileStamp, IndexWriter, StoredFile } from "../session-index/writer.ts";
 import type { DiscoveredFile } from "./discover.ts";
 import { type IndexMessage, readTranscriptFrom, type TranscriptMeta } from "./read-transcript.ts";
@@ -61,6 +69,8 @@ export interface ContentJob {
   firstChunkIndex: number;
   /** The text of the chunk before the first one rebuilt (its tail is the overlap), or null. */
   previousText: string | null;
+  /** The index's text dictionary when the file was planned: its chunks are packed with it (null: format 1). */
+  textDictionary: TextDictionary | null;
 }
 
 /** A chunk as it is written: its tokens and stored text computed, its position in the file known. */
@@ -126,6 +136,7 @@ export async function planFile(
     firstOrdinal: last?.firstMessage ?? 0,
     firstChunkIndex: last?.chunkIndex ?? 0,
     previousText: last?.previousText ?? null,
+    textDictionary: writer.textDictionary(),
   };
   return { file, stored, replaced, job };
 }
@@ -161,7 +172,7 @@ export async function readFileContent(job: ContentJob, options: { pack?: boolean
       ownReplies,
       chunk,
       tokens: tokenizeForSearch(text),
-      packed: pack ? packChunkText(text) : chunkTextToPack(text),
+      packed: pack ? packChunkText(text, job.textDictionary) : chunkTextToPack(text),
       deflated: pack,
       startOffset: first?.offset ?? job.from,
       startsExchange: first !== undefined && opensExchange(first, job.kind),
@@ -179,11 +190,11 @@ export async function readFileContent(job: ContentJob, options: { pack?: boolean
   };
 }
 
-/** Deflates what readFileContent left to pack (`pack: false`), in place. */
-export function finishPacking(content: FileContent): FileContent {
+/** Deflates what readFileContent left to pack (`pack: false`) with the job's dictionary, in place. */
+export function finishPacking(content: FileContent, dictionary: TextDictionary | null): FileContent {
   for (const row of content.chunks) {
     if (!row.deflated) {
-      row.packed = packChunkTextBytes(row.packed);
+      row.packed = packChunkTextBytes(row.packed, dictionary);
       row.deflated = true;
     }
   }
@@ -217,9 +228,14 @@ export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): 
   // A replaced file's chunks are all new; a grown file's rebuilt ones are not.
   const removedChunks = replaced ? 0 : removed;
   if (replaced && file.kind === "main") writer.resetSession(file.sessionId);
+  const dictionary = writer.textDictionary();
+  // Packed with a dictionary the index no longer has (another process rebuilt the tables meanwhile): packed again.
+  const stale = job.textDictionary !== null && (dictionary === null || !sameId(dictionary.id, job.textDictionary.id));
   for (const row of content.chunks) {
     // Packed already (finishPacking, outside the transaction); never stored as bytes that are not deflated.
-    const packed = row.deflated ? row.packed : packChunkTextBytes(row.packed);
+    let packed = row.deflated ? row.packed : packChunkTextBytes(row.packed, job.textDictionary);
+    if (stale && dictionaryIdOf(packed) !== null)
+      packed = packChunkText(unpackChunkText(packed, job.textDictionary), dictionary);
     writer.insertChunk(row.chunk, fileId, row.startOffset, row.startsExchange, row.tokens, row.lastUuid, packed, {
       replies: row.replies,
       ownReplies: row.ownReplies,

@@ -11,22 +11,28 @@ import {
 } from "../../../tests/helpers/claude-projects.ts";
 import { databaseOf } from "../session-index/database.ts";
 import { openSessionIndex } from "../session-index/session-index.ts";
+import { readStoredText } from "../session-index/text-dictionary.ts";
 import { syncIndex } from "./sync-index.ts";
 
 function tempRoot(): string {
   return mkdtempSync(join(tmpdir(), "ctx-sync-"));
 }
 
-/** Every chunk of the index as comparable rows, by source file and chunk index. */
+/**
+ * Every chunk of the index as comparable rows, by source file and chunk index, with its text as read (the stored
+ * bytes depend on when the index made its text dictionary, which the order of the writes decides).
+ */
 function dumpChunks(dbPath: string): Array<Record<string, unknown>> {
   const index = openSessionIndex(dbPath, { readonly: true });
   try {
-    return databaseOf(index)
+    const db = databaseOf(index);
+    const rows = db
       .prepare(
         `SELECT c.session_id, f.path AS source, c.chunk_index, c.first_message, c.last_message, c.text
          FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.chunk_index`,
       )
       .all() as Array<Record<string, unknown>>;
+    return rows.map((row) => ({ ...row, text: readStoredText(db, row.text) }));
   } finally {
     index.close();
   }

@@ -141,6 +141,8 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     const flush = () => {
       if (batch.length === 0) return;
       index.writeTransaction(() => {
+        // The dictionary as the index has it now: a file packed with another is packed again (applyPreparedFile).
+        writer.textDictionary(true);
         const written = new Set<string>();
         for (const prepared of batch) {
           const result = applyPreparedFile(writer, prepared);
@@ -156,6 +158,8 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
         }
         // A written session's family is judged again: a copy that went on, or a parent that grew (duplicates.ts).
         refreshDuplicates(index, written);
+        // Made once the index holds 32 KiB of chunk text; the files planned from then on are packed with it.
+        if (writer.textDictionary() === null) writer.ensureTextDictionary();
       });
       batch = [];
       batchBytes = 0;
