@@ -6,9 +6,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { layOutClaudeDir } from "../../../tests/helpers/claude-projects.ts";
+import { withIndex } from "../../../tests/helpers/open-index.ts";
 import { syncIndex } from "../sync/sync-index.ts";
 import { databaseOf } from "./database.ts";
-import { openSessionIndex, type SessionIndex } from "./session-index.ts";
 import {
   acknowledgeOutbox,
   createOutboxWriter,
@@ -21,15 +21,6 @@ import {
   releaseSetAside,
   setAsideSessions,
 } from "./team-outbox.ts";
-
-function withIndex<T>(dbPath: string, work: (index: SessionIndex) => T): T {
-  const index = openSessionIndex(dbPath);
-  try {
-    return work(index);
-  } finally {
-    index.close();
-  }
-}
 
 describe("team outbox", () => {
   it("queues again with the smaller chunk index and a new seq; a stale acknowledgement leaves it queued", () => {

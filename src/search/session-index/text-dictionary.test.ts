@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { LONG_SESSION, layOutClaudeDir, SPOTTER_PROJECT } from "../../../tests/helpers/claude-projects.ts";
+import { withIndex } from "../../../tests/helpers/open-index.ts";
 import { applyPreparedFile, planFile, readFileContent } from "../sync/sync-file.ts";
 import { syncIndex } from "../sync/sync-index.ts";
 import { dictionaryIdOf } from "./chunk-text.ts";
@@ -22,15 +23,6 @@ function setUp(): { claudeDir: string; dbPath: (name: string) => string } {
   const root = mkdtempSync(join(tmpdir(), "ctx-dictionary-"));
   roots.push(root);
   return { claudeDir: layOutClaudeDir(root), dbPath: (name) => join(root, `${name}.db`) };
-}
-
-function withIndex<T>(dbPath: string, work: (index: SessionIndex) => T): T {
-  const index = openSessionIndex(dbPath);
-  try {
-    return work(index);
-  } finally {
-    index.close();
-  }
 }
 
 /** Every session's chunk texts as read, and how many of the chunks are packed with the dictionary. */
