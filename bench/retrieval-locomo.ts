@@ -86,6 +86,7 @@ export function bestChunkOnly(search: Config["search"]): Config["search"] {
       passageSimilarity: 0,
       averageSimilarity: 0,
       chunkRatio: 0,
+      promptSimilarity: 0,
       feedbackSimilarity: 0,
       namedDate: 0,
     },

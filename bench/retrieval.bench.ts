@@ -215,9 +215,10 @@ async function locomoModes(splits: PreparedSplits, clock: number) {
       globalShippedAfterNewest: { search, within: false, now },
       globalRelevanceOnly: { search: relevanceOnly(search), within: false, now },
       globalWithoutFeedback: { search: without(search, { feedbackSimilarity: 0 }), within: false, now },
+      globalWithoutPrompt: { search: without(search, { promptSimilarity: 0 }), within: false, now },
       globalWithoutNamedDate: { search: without(search, { namedDate: 0 }), within: false, now },
       globalBestAndPassageOnly: {
-        search: without(search, { feedbackSimilarity: 0, namedDate: 0 }),
+        search: without(search, { promptSimilarity: 0, feedbackSimilarity: 0, namedDate: 0 }),
         within: false,
         now,
       },

@@ -154,6 +154,8 @@ function searchSettings() {
         passageSimilarity: safe(weight()),
         averageSimilarity: safe(weight()),
         chunkRatio: safe(weight()),
+        /** What the person typed (the `User:` messages) in the session's best chunks, on the query (docs/search.md). */
+        promptSimilarity: safe(weight()),
         /** The session's best chunk on the query's pseudo-relevance feedback terms (docs/search.md). */
         feedbackSimilarity: safe(weight()),
         /** Whether the session was active on a date the query names ("in March 2026"); only for such queries. */

@@ -1,8 +1,9 @@
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LONG_SESSION, layOutClaudeDir, VIEWER_PROJECT } from "../../tests/helpers/claude-projects.ts";
+import { assistantText, userPrompt } from "../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import type { ChunkHit } from "../core/search/model.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
@@ -167,5 +168,59 @@ describe("searchSessions on the fixture transcripts", () => {
   it("rejects ranking settings that cannot rank", async () => {
     const broken = { ...search, weights: { ...search.weights, bestSimilarity: 0, passageSimilarity: 0 } };
     await expect(searchSessions(index, "phoenix", { search: broken, now: NOW })).rejects.toThrow(/cannot all be 0/);
+  });
+});
+
+describe("searchSessions: what the person typed", () => {
+  it("ranks the session whose prompt asked for it above one whose replies only talk about it", async () => {
+    const root = mkdtempSync(join(tmpdir(), "ctx-search-typed-"));
+    const claudeDir = join(root, "claude");
+    const project = join(claudeDir, "projects", "-home-user-site");
+    mkdirSync(project, { recursive: true });
+    const write = (sessionId: string, lines: string[]) =>
+      writeFileSync(join(project, `${sessionId}.jsonl`), `${lines.join("\n")}\n`);
+    const at = (sessionId: string) => ({ sessionId, cwd: "/home/user/site" });
+    const typed = at("typed");
+    write("typed", [
+      userPrompt(typed, "rotate the nginx access logs every night and keep a week of them"),
+      assistantText(typed, "t1", "Added /etc/logrotate.d/site: daily, rotate 7, compress."),
+    ]);
+    const hub = at("hub");
+    write("hub", [
+      userPrompt(hub, "look at why the deploy script is slow"),
+      assistantText(
+        hub,
+        "h1",
+        "The deploy waits on the nginx access logs: they are never rotated, so every night the access logs " +
+          "grow and nginx reopens them. Rotate the access logs and keep a week of nginx logs, and the deploy is fast.",
+      ),
+      userPrompt(hub, "ok, carry on with the cache headers"),
+      assistantText(hub, "h2", "Cache headers set for the static files."),
+    ]);
+    for (const [id, prompt, reply] of [
+      ["other-1", "add a dark mode toggle to the settings page", "Dark mode toggle added."],
+      ["other-2", "fix the flaky login test on CI", "The login test now waits for the redirect."],
+      ["other-3", "bump the postgres image to 16", "Postgres 16 in docker-compose.yml."],
+      ["other-4", "write the release notes for 2.3", "Release notes for 2.3 are in CHANGELOG.md."],
+    ] as const) {
+      write(id, [userPrompt(at(id), prompt), assistantText(at(id), `${id}-a`, reply)]);
+    }
+    const dbPath = join(root, "index.db");
+    await syncIndex({ claudeDir, dbPath });
+    const small = openSessionIndex(dbPath, { readonly: true });
+    try {
+      const query = "rotate nginx access logs nightly, keep a week";
+      const shipped = await searchSessions(small, query, { search, now: NOW });
+      expect(shipped[0]?.session.id).toBe("typed");
+      const byId = new Map(shipped.map((result) => [result.session.id, result.components]));
+      expect(byId.get("typed")?.promptSimilarity ?? 0).toBeGreaterThan(byId.get("hub")?.promptSimilarity ?? 1);
+      // Without the part, the session that only talked about it wins on its replies' words.
+      const off = { ...search, weights: { ...search.weights, promptSimilarity: 0 } };
+      const without = await searchSessions(small, query, { search: off, now: NOW });
+      expect(without[0]?.session.id).toBe("hub");
+      for (const result of without) expect(result.components.promptSimilarity).toBeNull();
+    } finally {
+      small.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import type { Config } from "../config/schema.ts";
 import { matchesAnnotationFilter } from "../core/library/annotation.ts";
 import { liftChainQuality } from "../core/library/chain-lift.ts";
 import { combineStatistics, queryTermsOf, weighWithStatistics } from "../core/search/bm25-score.ts";
+import { typedText } from "../core/search/chunker.ts";
 import {
   FEEDBACK_CANDIDATES,
   FEEDBACK_DOCUMENTS,
@@ -118,6 +119,7 @@ export async function searchSessions(
   const weighted = weights.passageSimilarity > 0 ? weighLocal(query) : null;
   const teamWeighted = weights.passageSimilarity > 0 && weighTeam !== undefined ? weighTeam(query) : null;
   const tokens = chunkTokens();
+  const typed = chunkTokens(typedText);
   const feedback =
     weights.feedbackSimilarity > 0
       ? feedbackFor(
@@ -154,6 +156,13 @@ export async function searchSessions(
     const passageQuery = fromTeam !== undefined && teamWeighted !== null ? teamWeighted : weighted;
     if (passageQuery !== null) {
       match.passageSimilarity = Math.max(0, ...best.map((hit) => bestPassageSimilarity(tokens(hit), passageQuery)));
+    }
+    if (passageQuery !== null && weights.promptSimilarity > 0) {
+      // What the person typed, as one passage: a query is written as a prompt opening a session is.
+      match.promptSimilarity = Math.max(
+        0,
+        ...best.map((hit) => bestPassageSimilarity(typed(hit), passageQuery, Number.MAX_SAFE_INTEGER)),
+      );
     }
     if (feedback !== null) {
       // The whole chunk is the window: feedback words are the topic's, not a phrase's.
@@ -209,13 +218,16 @@ function foldDuplicates(bySession: Map<string, ChunkHit[]>, canonicals: Readonly
   }
 }
 
-/** Each chunk's token stream (tokenizeForSearch, as the index holds it), tokenized once per search. */
-function chunkTokens(): (hit: ChunkHit) => string[] {
+/**
+ * Each chunk's token stream (tokenizeForSearch, as the index holds it), or that of a part of its text (`part`),
+ * tokenized once per search.
+ */
+function chunkTokens(part: (text: string) => string = (text) => text): (hit: ChunkHit) => string[] {
   const cache = new Map<number, string[]>();
   return (hit) => {
     let tokens = cache.get(hit.chunkId);
     if (tokens === undefined) {
-      tokens = tokenizeForSearch(hit.text).split(" ");
+      tokens = tokenizeForSearch(part(hit.text)).split(" ");
       cache.set(hit.chunkId, tokens);
     }
     return tokens;

@@ -13,6 +13,7 @@ import {
   CHUNK_OVERLAP_TOKENS,
   overlapTail,
   renderMessage,
+  typedText,
 } from "./chunker.ts";
 import type { IndexMessage } from "./messages.ts";
 import type { IndexedChunk } from "./model.ts";
@@ -162,6 +163,20 @@ describe("buildChunks", () => {
     expect(chunks.length).toBeGreaterThan(4);
     for (const chunk of chunks) expect(chunk.tokenCount).toBeLessThanOrEqual(CHUNK_MAX_TOKENS);
     expect(chunks.map((chunk) => chunk.text).join("\n")).toContain("line 399 of a pasted log");
+  });
+
+  it("reads back what the person typed: the User messages of a chunk as buildChunks renders them", () => {
+    const [chunk] = buildChunks("s1", [
+      message("user", "rotate the logs\nevery night"),
+      message("assistant", "Done.", ["Edit /etc/logrotate.d/site"]),
+      message("user", "```sh\nlogrotate -d site\n```"),
+      message("assistant", "It parses."),
+      message("summary", "Earlier work"),
+    ]);
+    expect(typedText(chunk?.text ?? "")).toBe("rotate the logs\nevery night\n\n```sh\nlogrotate -d site\n```");
+    // The overlap carried from the chunk before has no label: whose it is is not known, so it is left out.
+    expect(typedText("the end of a reply\nUser: next prompt\nAssistant: ok")).toBe("next prompt");
+    expect(typedText("Assistant: only a reply\nTools: Bash: ls")).toBe("");
   });
 
   it("renders messages as documented and marks memory types from prose, not tool gists", () => {

@@ -198,6 +198,25 @@ export function renderMessage(message: IndexMessage): string {
   return lines.join("\n");
 }
 
+/** A rendered message's first line: its label (renderMessage), then its text or, before a code fence, nothing. */
+const MESSAGE_LABEL = /^(User|Assistant|Tools|Summary):/;
+
+/**
+ * What the person typed in a chunk: the text of its `User:` messages (renderMessage's labels), without the labels.
+ * Lines before the chunk's first label (the overlap carried from the chunk before) are left out: whose they are is
+ * not known. "" when the chunk holds no prompt.
+ */
+export function typedText(chunkText: string): string {
+  const typed: string[] = [];
+  let inPrompt = false;
+  for (const line of chunkText.split("\n")) {
+    const label = MESSAGE_LABEL.exec(line);
+    if (label !== null) inPrompt = label[1] === "User";
+    if (inPrompt) typed.push(label === null ? line : line.slice(label[0].length));
+  }
+  return typed.join("\n").trim();
+}
+
 function closeOpenFence(text: string): string {
   let open = false;
   for (const line of text.split("\n")) if (FENCE_LINE.test(line)) open = !open;

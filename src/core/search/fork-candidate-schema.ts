@@ -14,6 +14,8 @@ export const ScoreComponentsSchema = z.object({
   passageSimilarity: z.number(),
   averageSimilarity: z.number(),
   chunkRatio: z.number(),
+  /** What the person typed in the session's best chunks, on the query; null when not measured (its weight is 0). */
+  promptSimilarity: z.nullable(z.number()),
   /** The best chunk on the query's pseudo-relevance feedback terms; null when no feedback terms were found. */
   feedbackSimilarity: z.nullable(z.number()),
   /** 1 when the session was active on a date the query names, 0 when not; null when the query names no date. */

@@ -39,6 +39,7 @@ function ranked(
       passageSimilarity: 0.568,
       averageSimilarity: 0.7,
       chunkRatio: 0.3,
+      promptSimilarity: null,
       feedbackSimilarity: null,
       namedDate: null,
       recency: 0.93,

@@ -55,6 +55,7 @@ describe("session score: relevance decides, recency and chain quality break near
       passageSimilarity: 0.6,
       averageSimilarity: expect.closeTo(0.6, 10),
       chunkRatio: 0.5,
+      promptSimilarity: null,
       feedbackSimilarity: null,
       namedDate: null,
       recency: expect.closeTo(Math.exp(-1), 10),
@@ -147,6 +148,18 @@ describe("session score: relevance decides, recency and chain quality break near
     expect(ranked[0]).toMatchObject({ matchedChunks: 2, totalChunks: 2 });
   });
 
+  it("counts what the person typed only where it was measured, as a part of the lexical mean", () => {
+    const weights = { ...settings.weights, bestSimilarity: 1, passageSimilarity: 1, promptSimilarity: 0.5 };
+    const s = { ...settings, weights: { ...weights, feedbackSimilarity: 0, namedDate: 0 } };
+    const base = { session: session("a", 0), hits: [hit(1, "a", 0.6)], totalChunks: 4, passageSimilarity: 0.4 };
+    // Not measured: the mean of best and passage alone.
+    expect(scoreComponents(base, s, NOW).relevance).toBeCloseTo(0.5, 10);
+    expect(scoreComponents(base, s, NOW).promptSimilarity).toBeNull();
+    // Measured: (1·0.6 + 1·0.4 + 0.5·0.9) / 2.5; and a prompt that holds none of the query's words lowers it.
+    expect(scoreComponents({ ...base, promptSimilarity: 0.9 }, s, NOW).relevance).toBeCloseTo(1.45 / 2.5, 10);
+    expect(scoreComponents({ ...base, promptSimilarity: 0 }, s, NOW).relevance).toBeCloseTo(1 / 2.5, 10);
+  });
+
   it("validates weights and the margin", () => {
     expect(validateRankingSettings(settings)).toBeNull();
     const zero = { ...settings, weights: { ...settings.weights, bestSimilarity: 0, passageSimilarity: 0 } };
@@ -164,6 +177,7 @@ const settingsArb = fc
     passageSimilarity: weight,
     averageSimilarity: weight,
     chunkRatio: weight,
+    promptSimilarity: weight,
     feedbackSimilarity: weight,
     namedDate: weight,
     recency: weight,
@@ -183,6 +197,7 @@ const settingsArb = fc
 const sessionArb = fc.record({
   best: similarity,
   passage: similarity,
+  prompt: similarity,
   feedback: similarity,
   /** null: the query names no date (the same for every session of one query). */
   named: fc.boolean(),
@@ -194,6 +209,7 @@ const sessionArb = fc.record({
 type SessionShape = {
   best: number;
   passage: number;
+  prompt?: number;
   feedback: number;
   named: boolean;
   ageDays: number;
@@ -209,6 +225,7 @@ function matchesOf(id: string, shape: SessionShape) {
     ),
     totalChunks: shape.total,
     passageSimilarity: shape.passage,
+    ...(shape.prompt === undefined ? {} : { promptSimilarity: shape.prompt }),
     feedbackSimilarity: shape.feedback,
     namedDate: shape.named,
     chainQuality: shape.chain,
@@ -236,6 +253,7 @@ describe("ranking properties", () => {
           ...b,
           best: Math.min(1, b.best + 0.01),
           passage: Math.min(1, b.passage + 0.01),
+          prompt: Math.min(1, (b.prompt ?? 0) + 0.01),
           feedback: Math.min(1, b.feedback + 0.01),
           named: b.named || a.named,
           matched: b.matched,
@@ -282,6 +300,7 @@ describe("ranking properties", () => {
         passageSimilarity: 0,
         averageSimilarity: 0,
         chunkRatio: 0,
+        promptSimilarity: 0,
         feedbackSimilarity: 4.933987246547041e-14,
         namedDate: 0.003936288758235032,
         recency: 0,

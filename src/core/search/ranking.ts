@@ -1,8 +1,9 @@
 // Ranks sessions for a query (docs/search.md "Ranking"). Relevance decides; recency and chain
 // quality only break near-ties:
-//   lexical   = (w_best·best + w_passage·passage + w_avg·average + w_ratio·chunk_ratio) / Σ those weights
+//   lexical   = (w_best·best + w_passage·passage + w_prompt·prompt + w_avg·average + w_ratio·chunk_ratio) / Σ those weights
 //   relevance = min(1, boost · (Σ·lexical + w_feedback·feedback·lexical + w_date·named_date) / (Σ + w_feedback + w_date))
-// (feedback and named_date only when measured: the pseudo-relevance feedback found terms, the query names a date)
+// (prompt, feedback and named_date only when measured: the prompt part is on, the pseudo-relevance feedback found
+// terms, the query names a date)
 //   score     = relevance · (1 + tieMargin · (w_recency·exp(-days/decay) + w_chain·chain) / (w_recency + w_chain))
 // so a session whose relevance is more than (1 + tieMargin) times another's always ranks above it, whatever their
 // ages and lineage. `relevance` is the one percentage people see and the one `minSimilarity` is compared with.
@@ -16,6 +17,7 @@ export interface RankingSettings {
     passageSimilarity: number;
     averageSimilarity: number;
     chunkRatio: number;
+    promptSimilarity: number;
     feedbackSimilarity: number;
     namedDate: number;
     recency: number;
@@ -40,6 +42,11 @@ export interface SessionMatches {
   totalChunks: number;
   /** The best passage's similarity (0..1) inside the session's best chunks; absent = the best chunk's. */
   passageSimilarity?: number;
+  /**
+   * What the person typed (the `User:` messages, chunker.ts typedText) in the session's best chunks, scored on the
+   * query as one passage (0..1); absent = not measured.
+   */
+  promptSimilarity?: number;
   /** The session's best chunk scored on the query's feedback terms (0..1, feedback.ts); absent = not measured. */
   feedbackSimilarity?: number;
   /** Whether the session was active on a date the query names (query-dates.ts); absent = the query names none. */
@@ -79,6 +86,7 @@ export function scoreComponents(input: SessionMatches, settings: RankingSettings
     passageSimilarity: clamp01(input.passageSimilarity ?? best),
     averageSimilarity: input.hits.length === 0 ? 0 : sum / input.hits.length,
     chunkRatio: input.totalChunks <= 0 ? 0 : Math.min(1, input.hits.length / input.totalChunks),
+    promptSimilarity: input.promptSimilarity === undefined ? null : clamp01(input.promptSimilarity),
     feedbackSimilarity: input.feedbackSimilarity === undefined ? null : clamp01(input.feedbackSimilarity),
     namedDate: input.namedDate === undefined ? null : input.namedDate ? 1 : 0,
     recency: Math.exp(-ageDays / settings.recencyDecayDays),
@@ -93,11 +101,14 @@ type Parts = Omit<ScoreComponents, "relevance" | "multiplier">;
 
 function relevanceOf(parts: Parts, settings: RankingSettings): number {
   const w = settings.weights;
-  const lexicalWeight = w.bestSimilarity + w.passageSimilarity + w.averageSimilarity + w.chunkRatio;
+  // The prompt part, like feedback and a named date below, counts only where it was measured.
+  const prompt = parts.promptSimilarity === null ? 0 : w.promptSimilarity;
+  const lexicalWeight = w.bestSimilarity + w.passageSimilarity + w.averageSimilarity + w.chunkRatio + prompt;
   if (!(lexicalWeight > 0)) return 0;
   const lexical =
     (w.bestSimilarity * parts.bestSimilarity +
       w.passageSimilarity * parts.passageSimilarity +
+      prompt * (parts.promptSimilarity ?? 0) +
       w.averageSimilarity * parts.averageSimilarity +
       w.chunkRatio * parts.chunkRatio) /
     lexicalWeight;

@@ -61,6 +61,7 @@ function hostileCandidate(): ForkCandidate {
       passageSimilarity: 0.8,
       averageSimilarity: 0.8,
       chunkRatio: 1,
+      promptSimilarity: null,
       feedbackSimilarity: null,
       namedDate: null,
       recency: 1,
