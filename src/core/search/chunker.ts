@@ -185,21 +185,25 @@ function* splitExchange(exchange: { ordinal: number; text: string }[]): Generato
   yield* units.slice(glued);
 }
 
+/** The labels renderMessage opens a message's lines with, and typedText reads back. */
+const ROLE_LABELS: Record<IndexMessage["role"], string> = { user: "User", assistant: "Assistant", summary: "Summary" };
+const TOOLS_LABEL = "Tools";
+
 /** `User: …`, `Assistant: …` + `Tools: …`, `Summary: …`; an unclosed code fence is closed. */
 export function renderMessage(message: IndexMessage): string {
   const lines: string[] = [];
   const text = closeOpenFence(message.text.trim());
   if (text !== "") {
-    const label = message.role === "user" ? "User" : message.role === "assistant" ? "Assistant" : "Summary";
+    const label = ROLE_LABELS[message.role];
     // A fence must open its line, so a message that starts with code puts its label on a line of its own.
     lines.push(FENCE_LINE.test(text) ? `${label}:\n${text}` : `${label}: ${text}`);
   }
-  if (message.tools.length > 0) lines.push(`Tools: ${message.tools.join("; ")}`);
+  if (message.tools.length > 0) lines.push(`${TOOLS_LABEL}: ${message.tools.join("; ")}`);
   return lines.join("\n");
 }
 
 /** A rendered message's first line: its label (renderMessage), then its text or, before a code fence, nothing. */
-const MESSAGE_LABEL = /^(User|Assistant|Tools|Summary):/;
+const MESSAGE_LABEL = new RegExp(`^(${[...Object.values(ROLE_LABELS), TOOLS_LABEL].join("|")}):`);
 
 /**
  * What the person typed in a chunk: the text of its `User:` messages (renderMessage's labels), without the labels.
@@ -211,7 +215,7 @@ export function typedText(chunkText: string): string {
   let inPrompt = false;
   for (const line of chunkText.split("\n")) {
     const label = MESSAGE_LABEL.exec(line);
-    if (label !== null) inPrompt = label[1] === "User";
+    if (label !== null) inPrompt = label[1] === ROLE_LABELS.user;
     if (inPrompt) typed.push(label === null ? line : line.slice(label[0].length));
   }
   return typed.join("\n").trim();

@@ -6,7 +6,6 @@ import type { DatabaseSync } from "node:sqlite";
 import type { ChunkHit, MemoryType, SearchFilters } from "../../core/search/model.ts";
 import { similarityFromCosine, topIndexes } from "../../core/search/vector-math.ts";
 import type { Embedder } from "../embedders/types.ts";
-
 import { VECTOR_COUNT_SQL } from "./counts-schema.ts";
 import { databaseOf } from "./database.ts";
 import { filterClause } from "./rows.ts";
