@@ -59,6 +59,18 @@ describe("loadConfig", () => {
     expect(error.message).toContain("at most 100");
   });
 
+  it("takes the prompt part's weight from a project's config and refuses a negative one, naming it", () => {
+    expect(loadConfig({ projectRoot: project, env }).search.weights.promptSimilarity).toBe(0.25);
+    const file = join(project, ".ctx", "config.json");
+    writeFileSync(file, JSON.stringify({ search: { weights: { promptSimilarity: 0 } } }));
+    expect(loadConfig({ projectRoot: project, env }).search.weights.promptSimilarity).toBe(0);
+    writeFileSync(file, JSON.stringify({ search: { weights: { promptSimilarity: -0.5 } } }));
+    const error = thrownCtxError(() => loadConfig({ projectRoot: project, env }));
+    expect(error.code).toBe("CONFIG_INVALID");
+    expect(error.message).toContain(file);
+    expect(error.message).toContain("search.weights.promptSimilarity");
+  });
+
   it("refuses a team timeout PostgreSQL would refuse at every connection's start, naming the setting", () => {
     const error = thrownCtxError(() =>
       loadConfig({ projectRoot: project, env: { ...env, CTX_TEAM__STATEMENT_TIMEOUT_MS: "3000000000" } }),

@@ -165,6 +165,8 @@ describe("session score: relevance decides, recency and chain quality break near
     const zero = { ...settings, weights: { ...settings.weights, bestSimilarity: 0, passageSimilarity: 0 } };
     expect(validateRankingSettings(zero)).toMatch(/cannot all be 0/);
     expect(validateRankingSettings({ ...settings, weights: { ...settings.weights, recency: -1 } })).toMatch(/>= 0/);
+    const prompt = { ...settings, weights: { ...settings.weights, promptSimilarity: -1 } };
+    expect(validateRankingSettings(prompt)).toMatch(/promptSimilarity must be a number >= 0/);
     expect(validateRankingSettings({ ...settings, tieMargin: 2 })).toMatch(/tieMargin/);
   });
 });
