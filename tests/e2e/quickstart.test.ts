@@ -35,7 +35,7 @@ describe("scripts/quickstart.sh", () => {
       "-- SessionStart(compact)",
       '   | - last request from the user: "create the beads"',
       /ending with \[ctx-restore:\S+\]/,
-      "7 sessions, 42 chunks indexed",
+      "7 sessions, 38 chunks indexed",
       "1. start phoenix in background",
       "fork: cd /home/marco/projects/spotter && claude --resume d6e0bada-1959-4eec-a9d2-0bfade768d8f --fork-session",
     ];

@@ -74,6 +74,7 @@ function startSearch(
 
 // The second session in the ranking, as `ctx search --json` gives it (the ranking has its own tests).
 let secondForkCommand = "";
+let secondMessages = "";
 beforeAll(async () => {
   writeSampleClaudeDir(claudeDir);
   const index = await runCtx(["index", "--claude-dir", claudeDir, "--quiet"], { cwd: root, env });
@@ -83,10 +84,14 @@ beforeAll(async () => {
     env,
   });
   expect(ranked.code, ranked.stderr).toBe(0);
-  const results = (JSON.parse(ranked.stdout) as { results: Array<{ sessionId: string; forkCommand: string }> }).results;
+  const results = (
+    JSON.parse(ranked.stdout) as { results: Array<{ sessionId: string; forkCommand: string; messageCount: number }> }
+  ).results;
   expect(results[0]?.sessionId).toBe(FIRST);
   secondForkCommand = results[1]?.forkCommand ?? "";
   expect(secondForkCommand).not.toBe("");
+  secondMessages = `· ${results[1]?.messageCount} messages`;
+  expect(secondMessages).not.toBe("· 7 messages");
 });
 afterAll(() => {
   if (hasTmux) tmux("kill-server");
@@ -100,7 +105,7 @@ describe.skipIf(!hasTmux)("ctx search on a terminal: the picker", () => {
     expect(first).toContain("dates     2026-02-10 22:57 UTC → 2026-02-10 22:59 UTC · 7 messages");
     expect(first).toMatch(/── 3 · 2026-02-10 22:59 UTC · ▶ matched ──/);
     tmux("send-keys", "-t", "pick", "Down");
-    const second = await waitFor("pick", "142 messages");
+    const second = await waitFor("pick", secondMessages);
     expect(second).not.toContain("22:59 UTC · 7 messages");
     tmux("send-keys", "-t", "pick", "Enter");
     await waitFor("pick", "print the fork command");

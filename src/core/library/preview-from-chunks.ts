@@ -1,8 +1,10 @@
 // A session's conversation rebuilt from what the session index kept of it, for when its transcript is gone (Claude
 // Code's cleanup, a moved folder): the chunks' text (core/search/chunker.ts: `User: …`, `Assistant: …`, `Tools: a; b`,
-// `Summary: …` lines, each chunk after the first opening with the end of the one before) turned back into entries
+// `Summary: …` lines; in an index written before chunks stopped overlapping, each chunk after the first opens with the
+// end of the one before) turned back into entries
 // and fed to the same preview builder, so the preview is the one model whichever it came from. The index's text is
 // already redacted and its tool calls are gists; a chunk's last line's uuid still marks the exchange `--at` names.
+import { estimateTokens } from "../estimate.ts";
 import type { AssistantEntry, ContentBlock, TranscriptEntry, UserEntry } from "../transcript/entries.ts";
 import { createPreviewBuilder, type PreviewExchange } from "./preview.ts";
 
@@ -73,15 +75,23 @@ function messagesOf(chunks: readonly ChunkText[]): ChunkMessage[] {
   return messages;
 }
 
-/** The chunk's text without what it carried over from the end of the one before (the overlap opens on a line). */
+/**
+ * The chunk's text without what it carried over from the end of the one before, in an index written while chunks
+ * overlapped (the overlap opened on a line and was at least LEGACY_OVERLAP_TOKENS long): a chunk written since, whose
+ * first lines merely repeat the last of the chunk before ("User: go on"), keeps them.
+ */
 export function withoutOverlap(previous: string, text: string): string {
   if (previous === "") return text;
   let cut = 0;
   for (let at = text.indexOf("\n"); at >= 0 && at <= previous.length; at = text.indexOf("\n", at + 1)) {
-    if (previous.endsWith(text.slice(0, at))) cut = at + 1;
+    const head = text.slice(0, at);
+    if (previous.endsWith(head) && estimateTokens(head) >= LEGACY_OVERLAP_TOKENS) cut = at + 1;
   }
   return text.slice(cut);
 }
+
+/** The shortest overlap the chunker carried while it did (it left out a shorter one). */
+const LEGACY_OVERLAP_TOKENS = 20;
 
 function toEntries(label: string, text: string, position: number): TranscriptEntry[] {
   const body = text.trim();

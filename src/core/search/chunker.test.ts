@@ -1,4 +1,4 @@
-// buildChunks: sizes, overlap, whole code blocks, user turns kept with their replies, determinism, ordinals;
+// buildChunks: sizes, no overlap, whole code blocks, user turns kept with their replies, determinism, ordinals;
 // over synthetic sessions (sizes chosen to hit each rule) and the real fixtures' messages.
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
@@ -6,15 +6,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { readTranscriptFrom } from "../../search/sync/read-transcript.ts";
 import { estimateTokens } from "../estimate.ts";
-import {
-  buildChunks,
-  CHUNK_MAX_TOKENS,
-  CHUNK_MIN_TOKENS,
-  CHUNK_OVERLAP_TOKENS,
-  overlapTail,
-  renderMessage,
-  typedText,
-} from "./chunker.ts";
+import { buildChunks, CHUNK_MAX_TOKENS, CHUNK_MIN_TOKENS, renderMessage, typedText } from "./chunker.ts";
 import type { IndexMessage } from "./messages.ts";
 import type { IndexedChunk } from "./model.ts";
 
@@ -72,7 +64,7 @@ describe("buildChunks", () => {
     }
   });
 
-  it("opens each chunk after the first with a clean tail of the previous one (about 150 tokens)", () => {
+  it("holds each message's text in one chunk only: no chunk repeats the end of the one before", () => {
     const messages: IndexMessage[] = [];
     for (let index = 0; index < 20; index += 1) {
       messages.push(message("user", `Q${index} ${prose(`q${index}`, 30)}`));
@@ -80,18 +72,9 @@ describe("buildChunks", () => {
     }
     const chunks = buildChunks("s1", messages);
     expect(chunks.length).toBeGreaterThan(3);
-    for (let index = 1; index < chunks.length; index += 1) {
-      const previous = chunks[index - 1] as IndexedChunk;
-      const overlap = overlapTail(previous.text, CHUNK_OVERLAP_TOKENS);
-      expect(overlap).not.toBe("");
-      expect(estimateTokens(overlap)).toBeLessThanOrEqual(CHUNK_OVERLAP_TOKENS);
-      expect(previous.text.endsWith(overlap)).toBe(true);
-      expect(chunks[index]?.text.startsWith(`${overlap}\n`)).toBe(true);
-      // The carried text starts on a line or after a sentence of the previous chunk.
-      const before = previous.text.slice(0, previous.text.length - overlap.length);
-      expect(before).toMatch(/(\n|[.!?]\s+)$/);
-      expect(estimateTokens(overlap)).toBeGreaterThan(CHUNK_OVERLAP_TOKENS / 3);
-    }
+    // The chunks' texts are the messages rendered, in order, each once.
+    expect(chunks.map((chunk) => chunk.text).join("\n")).toBe(messages.map(renderMessage).join("\n"));
+    for (const chunk of chunks.slice(1)) expect(chunk.text.startsWith("User: Q")).toBe(true);
   });
 
   it("splits an exchange over MAX between paragraphs, never inside a code block, prompt glued to its reply", () => {
@@ -174,7 +157,7 @@ describe("buildChunks", () => {
       message("summary", "Earlier work"),
     ]);
     expect(typedText(chunk?.text ?? "")).toBe("rotate the logs\nevery night\n\n```sh\nlogrotate -d site\n```");
-    // The overlap carried from the chunk before has no label: whose it is is not known, so it is left out.
+    // Text before the first label (an old index's overlap from the chunk before) is not known to be typed: left out.
     expect(typedText("the end of a reply\nUser: next prompt\nAssistant: ok")).toBe("next prompt");
     expect(typedText("Assistant: only a reply\nTools: Bash: ls")).toBe("");
   });
@@ -241,16 +224,14 @@ describe("buildChunks", () => {
     );
   });
 
-  it("continues the overlap from previousText when chunking an increment", () => {
-    const previousText = `User: earlier question\nAssistant: ${prose("earlier", 300)}`;
+  it("chunks an increment from its own messages alone, numbered from where it starts", () => {
     const chunks = buildChunks("s1", [message("user", "next question"), message("assistant", "next answer")], {
-      previousText,
       firstOrdinal: 12,
+      firstChunkIndex: 3,
     });
-    const overlap = overlapTail(previousText, CHUNK_OVERLAP_TOKENS);
-    expect(overlap).not.toBe("");
-    expect(chunks[0]?.text).toBe(`${overlap}\nUser: next question\nAssistant: next answer`);
-    expect(chunks[0]).toMatchObject({ firstMessage: 12, lastMessage: 13 });
+    expect(chunks).toHaveLength(1);
+    expect(chunks[0]).toMatchObject({ chunkIndex: 3, firstMessage: 12, lastMessage: 13 });
+    expect(chunks[0]?.text).toBe("User: next question\nAssistant: next answer");
   });
 
   it("holds its rules for any session (property)", () => {

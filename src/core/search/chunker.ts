@@ -3,7 +3,8 @@
 // the next prompt); exchanges are packed whole into chunks of about TARGET tokens (at most MAX). An exchange bigger
 // than MAX is split between paragraphs (its prompt kept with the start of its reply), never inside a fenced code block
 // (a code block bigger than MAX stays whole, alone).
-// Each chunk after the first opens with about OVERLAP tokens carried from the end of the previous chunk.
+// Chunks do not overlap: each holds only its own messages (docs/fork-detect.md; indexes written before issue 36's
+// sixth stop carried ~150 tokens of the chunk before into each chunk, which readers still allow for).
 //
 // Chunk text, one line per message (a message's own newlines kept):
 //   User: <prompt>
@@ -22,17 +23,12 @@ import type { IndexedChunk } from "./model.ts";
 export const CHUNK_TARGET_TOKENS = 750;
 export const CHUNK_MIN_TOKENS = 500;
 export const CHUNK_MAX_TOKENS = 1000;
-export const CHUNK_OVERLAP_TOKENS = 150;
 const BARE_LABEL = /^(?:User|Assistant|Summary):$/;
-/** An overlap shorter than this is not worth carrying. */
-const MIN_OVERLAP_TOKENS = 20;
 
 export interface BuildChunksOptions {
   /** The ordinal of `messages[0]` in its session (when chunking an increment). */
   firstOrdinal?: number;
   firstChunkIndex?: number;
-  /** The text of the chunk before `messages[0]`'s (incremental sync), so the first new chunk gets its overlap. */
-  previousText?: string | null;
 }
 
 /** A piece of chunk content: a whole exchange, or a paragraph or code block of an exchange bigger than MAX. */
@@ -45,9 +41,8 @@ interface Unit {
 }
 
 interface Draft {
-  overlap: string;
-  /** The chunk's own units, joined. */
-  content: string;
+  /** The chunk's units, joined. */
+  text: string;
   first: number;
   last: number;
 }
@@ -60,29 +55,24 @@ export function buildChunks(
   const firstOrdinal = options.firstOrdinal ?? 0;
   const chunks: IndexedChunk[] = [];
   let draft: Draft | null = null;
-  let previousText: string | null = options.previousText ?? null;
 
   const flush = () => {
     if (draft === null) return;
-    const chunk = finishChunk(sessionId, (options.firstChunkIndex ?? 0) + chunks.length, draft);
-    chunks.push(chunk);
-    previousText = chunk.text;
+    chunks.push(finishChunk(sessionId, (options.firstChunkIndex ?? 0) + chunks.length, draft));
     draft = null;
   };
 
   for (const unit of exchangeUnits(messages, firstOrdinal)) {
     const current: Draft | null = draft;
     if (current !== null) {
-      const tokens = estimateTokens(draftText(current));
+      const tokens = estimateTokens(current.text);
       const joined = tokens + estimateTokens(unit.separator + unit.text);
       if (joined > CHUNK_MAX_TOKENS || tokens >= CHUNK_TARGET_TOKENS) flush();
     }
     if (draft === null) {
-      const room = CHUNK_MAX_TOKENS - estimateTokens(unit.text) - 1;
-      const overlap = previousText === null ? "" : overlapTail(previousText, Math.min(CHUNK_OVERLAP_TOKENS, room));
-      draft = { overlap, content: unit.text, first: unit.first, last: unit.last };
+      draft = { text: unit.text, first: unit.first, last: unit.last };
     } else {
-      draft.content += unit.separator + unit.text;
+      draft.text += unit.separator + unit.text;
       draft.last = unit.last;
     }
   }
@@ -91,7 +81,7 @@ export function buildChunks(
 }
 
 function finishChunk(sessionId: string, chunkIndex: number, draft: Draft): IndexedChunk {
-  const text = draftText(draft);
+  const text = draft.text;
   return {
     sessionId,
     chunkIndex,
@@ -99,15 +89,10 @@ function finishChunk(sessionId: string, chunkIndex: number, draft: Draft): Index
     lastMessage: draft.last,
     text,
     tokenCount: estimateTokens(text),
-    // Features come from the chunk's own content: the overlap already counted in the chunk before.
-    hasCode: detectCode(draft.content),
-    languages: detectLanguages(draft.content),
-    memoryType: detectMemoryType(withoutToolLines(draft.content)),
+    hasCode: detectCode(text),
+    languages: detectLanguages(text),
+    memoryType: detectMemoryType(withoutToolLines(text)),
   };
-}
-
-function draftText(draft: Draft): string {
-  return draft.overlap === "" ? draft.content : `${draft.overlap}\n${draft.content}`;
 }
 
 function withoutToolLines(text: string): string {
@@ -207,8 +192,8 @@ const MESSAGE_LABEL = new RegExp(`^(${[...Object.values(ROLE_LABELS), TOOLS_LABE
 
 /**
  * What the person typed in a chunk: the text of its `User:` messages (renderMessage's labels), without the labels.
- * Lines before the chunk's first label (the overlap carried from the chunk before) are left out: whose they are is
- * not known. "" when the chunk holds no prompt.
+ * Lines before the chunk's first label (in an index written before chunks stopped overlapping, the text carried from
+ * the chunk before) are left out: whose they are is not known. "" when the chunk holds no prompt.
  */
 export function typedText(chunkText: string): string {
   const typed: string[] = [];
@@ -225,31 +210,4 @@ function closeOpenFence(text: string): string {
   let open = false;
   for (const line of text.split("\n")) if (FENCE_LINE.test(line)) open = !open;
   return open ? `${text}\n\`\`\`` : text;
-}
-
-/**
- * The last `tokens` of `text`, starting on a line boundary (or a sentence, or a word boundary), and after
- * the last code fence in it, so an overlap never opens half a code block. "" when nothing clean fits.
- */
-export function overlapTail(text: string, tokens: number): string {
-  if (tokens < MIN_OVERLAP_TOKENS) return "";
-  const from = Math.max(0, text.length - tokens * 4);
-  let tail = text.slice(from);
-  if (from > 0) {
-    // A line boundary unless it leaves under half the budget (a short last line), then a sentence, then a word.
-    const line = /\n/.exec(tail);
-    const cut =
-      line !== null && tail.length - line.index - 1 >= tail.length / 2
-        ? line
-        : (/[.!?]\s+/.exec(tail) ?? line ?? /\s+/.exec(tail));
-    if (cut === null) return "";
-    tail = tail.slice(cut.index + cut[0].length);
-  }
-  const lines = tail.split("\n");
-  let lastFence = -1;
-  lines.forEach((line, index) => {
-    if (FENCE_LINE.test(line)) lastFence = index;
-  });
-  const kept = (lastFence >= 0 ? lines.slice(lastFence + 1) : lines).join("\n").trim();
-  return estimateTokens(kept) >= MIN_OVERLAP_TOKENS ? kept : "";
 }

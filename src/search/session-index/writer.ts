@@ -8,7 +8,7 @@ import { packChunkText, type TextDictionary } from "./chunk-text.ts";
 import { databaseOf } from "./database.ts";
 import { hasTable } from "./schema.ts";
 import type { SessionIndex } from "./session-index.ts";
-import { ensureTextDictionary, readStoredText, textDictionaryOf } from "./text-dictionary.ts";
+import { ensureTextDictionary, textDictionaryOf } from "./text-dictionary.ts";
 
 export interface FileRecord {
   path: string;
@@ -40,13 +40,11 @@ export function fileStampOf(file: Pick<FileStamp, "size" | "mtimeMs">): string {
   return `${file.size}:${file.mtimeMs}`;
 }
 
-/** Where a grown file's re-read starts: the first chunk to rebuild, and the text of the chunk before it. */
+/** Where a grown file's re-read starts: the first chunk to rebuild. */
 export interface RestartPoint {
   chunkIndex: number;
   firstMessage: number;
   startOffset: number;
-  /** The chunk before (its tail is the rebuilt chunk's overlap), or null for the first chunk. */
-  previousText: string | null;
 }
 
 /** What a file read adds to its session's row; nulls leave the stored value alone. */
@@ -110,7 +108,6 @@ function prepareStatements(db: DatabaseSync) {
       `SELECT chunk_index, first_message, last_message, start_offset, starts_exchange, token_count FROM chunks
        WHERE file_id = ? ORDER BY chunk_index DESC`,
     ),
-    chunkText: db.prepare("SELECT text FROM chunks WHERE file_id = ? AND chunk_index = ?"),
     // One rowid at a time: `rowid IN (subquery)` makes FTS5 scan its whole table (quadratic over a build).
     chunkIdsFrom: db.prepare("SELECT id FROM chunks WHERE file_id = ? AND chunk_index >= ?"),
     deleteFts: db.prepare("DELETE FROM chunks_fts WHERE rowid = ?"),
@@ -239,8 +236,7 @@ export class IndexWriter {
     for (const row of this.statements.chunksBackwards.iterate(fileId) as Iterable<Record<string, unknown>>) {
       const chunk = chunkPosition(row);
       if (later?.startsExchange && chunk.lastMessage < later.firstMessage && chunk.tokenCount >= fullTokens) {
-        const text = (this.statements.chunkText.get(fileId, chunk.chunkIndex) as { text: unknown } | undefined)?.text;
-        return { ...later, previousText: readStoredText(this.db, text) };
+        return { chunkIndex: later.chunkIndex, firstMessage: later.firstMessage, startOffset: later.startOffset };
       }
       later = chunk;
     }

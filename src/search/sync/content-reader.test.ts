@@ -14,7 +14,6 @@ const job = (path: string): ContentJob => ({
   from: 0,
   firstOrdinal: 0,
   firstChunkIndex: 0,
-  previousText: null,
 });
 
 describe("the sync's content reader", () => {

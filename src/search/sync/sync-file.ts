@@ -67,8 +67,6 @@ export interface ContentJob {
   from: number;
   firstOrdinal: number;
   firstChunkIndex: number;
-  /** The text of the chunk before the first one rebuilt (its tail is the overlap), or null. */
-  previousText: string | null;
   /** The index's text dictionary when the file was planned: its chunks are packed with it (null: format 1). */
   textDictionary: TextDictionary | null;
 }
@@ -135,7 +133,6 @@ export async function planFile(
     from: last?.startOffset ?? 0,
     firstOrdinal: last?.firstMessage ?? 0,
     firstChunkIndex: last?.chunkIndex ?? 0,
-    previousText: last?.previousText ?? null,
     textDictionary: writer.textDictionary(),
   };
   return { file, stored, replaced, job };
@@ -151,7 +148,6 @@ export async function readFileContent(job: ContentJob, options: { pack?: boolean
   const chunks = buildChunks(job.sessionId, increment.messages, {
     firstOrdinal: job.firstOrdinal,
     firstChunkIndex: job.firstChunkIndex,
-    previousText: job.previousText,
   });
   // Each message counts in the first chunk holding it (chunks may share one; a restart never splits one).
   let counted = job.firstOrdinal;
