@@ -11,6 +11,7 @@
 // into: ./duplicates.ts, rules in src/core/search/duplicates.ts).
 //
 // chunks.text is the chunk's text as ./chunk-text.ts stores it: deflated (a BLOB) when that is smaller, else plain.
+// chunks.last_uuid is the uuid as ./uuid-value.ts stores it: 16 bytes (a BLOB) for Claude Code's form, else the text.
 //
 // chunks.id is AUTOINCREMENT: an id is never reused, so a vector (chunk_vectors, keyed by chunk id, written by
 // another process) can never be taken for a newer chunk's.

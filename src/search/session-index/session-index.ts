@@ -26,6 +26,7 @@ import { DatabaseSync, fts5MissingError } from "./node-sqlite.ts";
 import { filterClause, SESSION_SELECT, type SessionRow, sessionFromRow } from "./rows.ts";
 import { ensureSchema, readSchemaVersion, SCHEMA_VERSION, setNewFilePageSize, UPGRADED_IN_PLACE } from "./schema.ts";
 import { readStoredText } from "./text-dictionary.ts";
+import { readUuid } from "./uuid-value.ts";
 
 export interface IndexStats {
   sessions: number;
@@ -357,7 +358,7 @@ function createSessionIndex(db: DatabaseSync, path: string, rebuiltFrom: number 
               chunkIndex: Number(row.chunk_index),
               similarity: calibrateBm25(row.score, weighing.reference),
               memoryType: row.memory_type as MemoryType | null,
-              lastUuid: row.last_uuid,
+              lastUuid: readUuid(row.last_uuid),
             },
             () => readText(Number(row.id)),
             db,
@@ -509,7 +510,8 @@ interface HitRow {
   session_id: string;
   chunk_index: number;
   memory_type: string | null;
-  last_uuid: string | null;
+  /** As stored: ./uuid-value.ts readUuid reads it. */
+  last_uuid: string | Uint8Array | null;
   score: number;
 }
 

@@ -133,6 +133,25 @@ describe("the index's rows as stored", () => {
     expect(readSourceChunks(index, "/t/none.jsonl")).toEqual([]);
   });
 
+  it("stores a chunk's last uuid as its 16 bytes and reads back the string, and reads an older index's text as it is", () => {
+    const index = freshIndex();
+    addSessions(index);
+    const uuid = "7c1d9e2a-5b3f-4e8d-a6c0-19f2e4b7d358";
+    const writer = new IndexWriter(index);
+    writer.insertChunk(chunk(3, "the parser fix"), putFileRow(writer, "/t/b.jsonl", "a"), 0, true, undefined, uuid);
+    const db = databaseOf(index);
+    const stored = db.prepare("SELECT last_uuid FROM chunks WHERE chunk_index = 3").get() as { last_uuid: unknown };
+    expect(stored.last_uuid).toBeInstanceOf(Uint8Array);
+    expect((stored.last_uuid as Uint8Array).length).toBe(16);
+    expect(readSourceChunks(index, "/t/b.jsonl")[0]?.lastUuid).toBe(uuid);
+    expect(index.searchChunks("parser", {}, 5).map((hit) => hit.lastUuid)).toEqual([uuid]);
+    // An index written before kept the text.
+    db.prepare("UPDATE chunks SET last_uuid = ? WHERE chunk_index = 3").run(uuid);
+    expect(readSourceChunks(index, "/t/b.jsonl")[0]?.lastUuid).toBe(uuid);
+    expect(index.searchChunks("parser", {}, 5).map((hit) => hit.lastUuid)).toEqual([uuid]);
+    expect(readSourceChunks(index, MAIN)[0]?.lastUuid).toBe("u0");
+  });
+
   it("reads a session's chunks in order, the main transcript's first, at most `limit`", () => {
     const index = freshIndex();
     addSessions(index);

@@ -7,6 +7,7 @@ import { databaseOf } from "./database.ts";
 import { parseStringArray } from "./rows.ts";
 import type { SessionIndex } from "./session-index.ts";
 import { readStoredText } from "./text-dictionary.ts";
+import { readUuid } from "./uuid-value.ts";
 
 export interface StoredSession {
   id: string;
@@ -123,6 +124,6 @@ function chunkFromRow(db: DatabaseSync, row: Record<string, unknown>): StoredChu
     languages: parseStringArray(row.languages),
     memoryType: typeof row.memory_type === "string" ? row.memory_type : null,
     startsExchange: Number(row.starts_exchange) === 1,
-    lastUuid: typeof row.last_uuid === "string" ? row.last_uuid : null,
+    lastUuid: readUuid(row.last_uuid),
   };
 }

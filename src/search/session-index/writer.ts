@@ -9,6 +9,7 @@ import { databaseOf } from "./database.ts";
 import { hasTable } from "./schema.ts";
 import type { SessionIndex } from "./session-index.ts";
 import { ensureTextDictionary, textDictionaryOf } from "./text-dictionary.ts";
+import { packUuid } from "./uuid-value.ts";
 
 export interface FileRecord {
   path: string;
@@ -287,7 +288,7 @@ export class IndexWriter {
       fileId,
       startOffset,
       startsExchange ? 1 : 0,
-      lastUuid,
+      packUuid(lastUuid),
       counts.replies,
       counts.ownReplies,
     );
