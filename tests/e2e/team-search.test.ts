@@ -17,6 +17,7 @@ import { parseSearchScope } from "../../src/search/search-scope.ts";
 import { databaseOf } from "../../src/search/session-index/database.ts";
 import { openSessionIndex } from "../../src/search/session-index/session-index.ts";
 import { readStoredText } from "../../src/search/session-index/text-dictionary.ts";
+import { readUuid } from "../../src/search/session-index/uuid-value.ts";
 import { KeptTeamConnection } from "../../src/team/kept-connection.ts";
 import { addTeamMember } from "../../src/team/members.ts";
 import { migrateTeamSchema } from "../../src/team/migrate.ts";
@@ -89,11 +90,11 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
         `SELECT c.text, c.last_uuid FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.session_id = ?
          ORDER BY f.path, c.chunk_index`,
       )
-      .all(PHOENIX) as { text: string | Uint8Array; last_uuid: string | null }[];
-    const chunks = rows.map((row) => ({
-      text: readStoredText(databaseOf(index), row.text),
-      ...(row.last_uuid === null ? {} : { lastUuid: row.last_uuid }),
-    }));
+      .all(PHOENIX) as { text: string | Uint8Array; last_uuid: string | Uint8Array | null }[];
+    const chunks = rows.map((row) => {
+      const lastUuid = readUuid(row.last_uuid);
+      return { text: readStoredText(databaseOf(index), row.text), ...(lastUuid === null ? {} : { lastUuid }) };
+    });
     index.close();
     const copy = {
       remote: "github.com/acme/spotter",
