@@ -11,6 +11,7 @@ import {
   ftsTokens,
   queryTermsOf,
   scoreBm25,
+  scoreBm25Counts,
   weighWithStatistics,
 } from "../core/search/bm25-score.ts";
 import { FEEDBACK_CANDIDATES, FEEDBACK_DOCUMENTS, feedbackTerms } from "../core/search/feedback.ts";
@@ -117,6 +118,7 @@ export function teamWeighing(query: string, options: { feedback: boolean }): Tea
   return {
     terms: queryTermsOf(query),
     queryText: (statistics) => teamQueryText(query, teamBm25Model(query, statistics)),
+    scoredTerms: (statistics) => teamBm25Model(query, statistics).terms,
     ...(options.feedback
       ? {
           moreTerms: (chunks: readonly TeamChunkRow[], statistics: CorpusStatistics) => {
@@ -147,6 +149,13 @@ export function teamWeighing(query: string, options: { feedback: boolean }): Tea
 const chunkTokenCache = new WeakMap<TeamChunkRow, string[]>();
 
 function chunkSimilarity(chunk: TeamChunkRow, model: Bm25Model): number {
+  // Scored from the counts the server sent when they cover every term (what scoring the text would give: the same
+  // tokens, counted when it was pushed), else from the text.
+  const counts = chunk.counts;
+  if (counts !== undefined && model.terms.every((term) => counts.frequencies.has(term))) {
+    const score = scoreBm25Counts((term) => counts.frequencies.get(term) ?? 0, counts.tokens, model);
+    return calibrateBm25(score, model.reference);
+  }
   let tokens = chunkTokenCache.get(chunk);
   if (tokens === undefined) {
     tokens = ftsTokens(tokenizeForSearch(chunk.text));

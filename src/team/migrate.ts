@@ -19,6 +19,8 @@ import { WritableSchemaSchema } from "./writable-schemas.ts";
 
 /** The migration that added the team's term statistics (core/team/migrations.ts TERM_STATISTICS). */
 const TERM_STATISTICS_VERSION = 5;
+/** The migration that keeps each chunk's term counts (term_counts): the fill writes them too from then on. */
+const TERM_COUNTS_VERSION = 9;
 
 export const TeamMigrateResultSchema = z.object({
   server: z.string(),
@@ -81,9 +83,11 @@ export async function migrateTeamSchema(
     }
     if (applied.length > 0) await regrantMembers(client);
     await client.query("COMMIT");
-    // Chunks pushed before migration 5 are counted into the team's statistics here, outside the migration's
-    // transaction (in batches that commit on their own; running migrate again finishes a cut-off run).
-    if (latest >= TERM_STATISTICS_VERSION) await countUncountedChunks(client);
+    // Chunks pushed before migration 5 are counted into the team's statistics here, and those pushed before 9 given
+    // their term counts, outside the migration's transaction (in batches that commit on their own; running migrate
+    // again finishes a cut-off run).
+    if (latest >= TERM_STATISTICS_VERSION)
+      await countUncountedChunks(client, { counts: latest >= TERM_COUNTS_VERSION });
     return { from, to: Math.max(from, latest), applied };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => {});

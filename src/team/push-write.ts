@@ -86,22 +86,23 @@ export async function writeBatch(
                   u.last_message, u.text, u.token_count, u.has_code,
                   pg_catalog.string_to_array(u.languages, E'\\x1f'::text) AS languages, u.memory_type,
                   u.starts_exchange, u.last_uuid, pg_catalog.string_to_array(u.terms, ' '::text) AS terms,
-                  u.term_tokens
+                  u.term_tokens, pg_catalog.string_to_array(u.term_counts, ' '::text)::integer[] AS term_counts
            FROM ROWS FROM (
              pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]), pg_catalog.unnest($4::integer[]),
              pg_catalog.unnest($5::bigint[]), pg_catalog.unnest($6::integer[]), pg_catalog.unnest($7::integer[]),
              pg_catalog.unnest($8::text[]), pg_catalog.unnest($9::integer[]), pg_catalog.unnest($10::boolean[]),
              pg_catalog.unnest($11::text[]), pg_catalog.unnest($12::text[]), pg_catalog.unnest($13::boolean[]),
-             pg_catalog.unnest($14::text[]), pg_catalog.unnest($15::text[]), pg_catalog.unnest($16::integer[])
+             pg_catalog.unnest($14::text[]), pg_catalog.unnest($15::text[]), pg_catalog.unnest($16::integer[]),
+             pg_catalog.unnest($17::text[])
            )
                 AS u(session_id, source, chunk_index, start_offset, first_message, last_message, text, token_count,
-                     has_code, languages, memory_type, starts_exchange, last_uuid, terms, term_tokens))
+                     has_code, languages, memory_type, starts_exchange, last_uuid, terms, term_tokens, term_counts))
          INSERT INTO ctx_team.chunks AS c (team_id, session_id, source, chunk_index, start_offset, first_message,
            last_message, text, token_count, has_code, languages, memory_type, starts_exchange, last_uuid, terms,
-           term_tokens)
+           term_tokens, term_counts)
          SELECT u.team_id, u.session_id, u.source, u.chunk_index, u.start_offset, u.first_message, u.last_message,
                 u.text, u.token_count, u.has_code, u.languages, u.memory_type, u.starts_exchange, u.last_uuid, u.terms,
-                u.term_tokens
+                u.term_tokens, u.term_counts
          FROM u
          -- A scalar subquery, not NOT EXISTS: it stays one primary-key probe per row, where an anti-join could be
          -- planned as a scan of the whole table.
@@ -110,8 +111,8 @@ export async function writeBatch(
                    o.memory_type, o.starts_exchange, o.last_uuid)
                   IS NOT DISTINCT FROM (u.start_offset, u.first_message, u.last_message, u.text, u.token_count,
                    u.has_code, u.languages, u.memory_type, u.starts_exchange, u.last_uuid)
-                  -- One pushed before the server kept term statistics is sent again, with its terms.
-                  AND o.terms IS NOT NULL
+                  -- One pushed before the server kept term statistics or counts is sent again, with them.
+                  AND o.term_counts IS NOT NULL
            FROM ctx_team.chunks o
            WHERE o.team_id = u.team_id AND o.session_id = u.session_id AND o.source = u.source
              AND o.chunk_index = u.chunk_index), false)
@@ -119,8 +120,8 @@ export async function writeBatch(
            first_message = excluded.first_message, last_message = excluded.last_message, text = excluded.text,
            token_count = excluded.token_count, has_code = excluded.has_code, languages = excluded.languages,
            memory_type = excluded.memory_type, starts_exchange = excluded.starts_exchange, last_uuid = excluded.last_uuid,
-           terms = excluded.terms, term_tokens = excluded.term_tokens
-         WHERE c.terms IS NULL OR (c.start_offset, c.first_message, c.last_message, c.text, c.token_count, c.has_code, c.languages,
+           terms = excluded.terms, term_tokens = excluded.term_tokens, term_counts = excluded.term_counts
+         WHERE c.term_counts IS NULL OR (c.start_offset, c.first_message, c.last_message, c.text, c.token_count, c.has_code, c.languages,
                 c.memory_type, c.starts_exchange, c.last_uuid)
            IS DISTINCT FROM (excluded.start_offset, excluded.first_message, excluded.last_message, excluded.text,
                 excluded.token_count, excluded.has_code, excluded.languages, excluded.memory_type,

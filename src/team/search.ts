@@ -42,6 +42,7 @@ export async function fetchTeamCandidates(
   const weighing = request.weighing;
   const statistics = weighing === undefined ? null : await readTeamStatistics(client, member.id, weighing.terms);
   const query = weighing === undefined || statistics === null ? request.query : weighing.queryText(statistics);
+  const scored = weighing === undefined || statistics === null ? [] : [...(weighing.scoredTerms?.(statistics) ?? [])];
   const since = request.filters?.since;
   const until = request.filters?.until;
   const filtered = since !== undefined || until !== undefined || request.projectContains !== undefined;
@@ -52,18 +53,31 @@ export async function fetchTeamCandidates(
     text: string;
     memory_type: TeamChunkRow["memoryType"];
     last_uuid: string | null;
+    counts: number[] | null;
+    tokens: number | null;
   }>(
     // Candidates through ctx_team.search_chunks (migration 3: the GIN index, which row-level security would bar a
     // member's own query from), best ts_rank first; then the session filters, read under the members' policies. A
     // filter drops candidates after the limit, so a filtered search asks for more. Each candidate's session is read
     // by its key (LIMIT 1 keeps the subquery from becoming a join): the planner cannot size a function's result, and
     // a plain join was a hash join over every session of the team, a cost that grew with the library
-    // (bench/team-scale.bench.ts: 44 of 185 ms at 30,000 sessions).
-    `SELECT c.session_id, c.source, c.chunk_index, c.text, c.memory_type, c.last_uuid
+    // (bench/team-scale.bench.ts: 44 of 185 ms at 30,000 sessions). Each candidate's counts of the scored terms ($7,
+    // in their order) and its tokens, capped at twice its text's characters (more than ctx's tokenizer ever gives),
+    // come by its key too (migration 9: NULL for a chunk pushed before, which is scored from its text).
+    `SELECT c.session_id, c.source, c.chunk_index, c.text, c.memory_type, c.last_uuid, k.counts, k.tokens
        FROM ctx_team.search_chunks($1::bigint, ${ALL_SQL}, ${ANY_SQL}, $3::integer) c
        CROSS JOIN LATERAL (
          SELECT s.project_id, s.started_at, s.ended_at, s.pushed_at FROM ctx_team.sessions s
           WHERE s.team_id = $1::bigint AND s.id = c.session_id LIMIT 1) s
+       LEFT JOIN LATERAL (
+         SELECT ARRAY(SELECT coalesce(x.term_counts[pg_catalog.array_position(x.terms, q.term)], 0)
+                        FROM pg_catalog.unnest($7::text[]) WITH ORDINALITY AS q(term, n) ORDER BY q.n) AS counts,
+                LEAST(x.term_tokens, 2 * pg_catalog.char_length(x.text)) AS tokens
+           FROM ctx_team.chunks x
+          WHERE x.team_id = $1::bigint AND x.session_id = c.session_id AND x.source = c.source
+            AND x.chunk_index = c.chunk_index AND x.term_counts IS NOT NULL AND x.term_tokens IS NOT NULL
+            AND pg_catalog.cardinality($7::text[]) > 0
+          LIMIT 1) k ON true
        JOIN ctx_team.projects p ON p.team_id = $1::bigint AND p.id = s.project_id
       WHERE ($4::pg_catalog.timestamptz IS NULL
              OR coalesce(s.ended_at, s.started_at, s.pushed_at) >= $4::pg_catalog.timestamptz)
@@ -79,16 +93,21 @@ export async function fetchTeamCandidates(
       since === undefined ? null : new Date(since).toISOString(),
       until === undefined ? null : new Date(until).toISOString(),
       request.projectContains ?? null,
+      scored,
     ],
   );
-  const chunks = rows.map((row) => ({
-    sessionId: row.session_id,
-    source: row.source,
-    chunkIndex: Number(row.chunk_index),
-    text: row.text,
-    memoryType: row.memory_type,
-    lastUuid: row.last_uuid,
-  }));
+  const chunks = rows.map((row): TeamChunkRow => {
+    const chunk: TeamChunkRow = {
+      sessionId: row.session_id,
+      source: row.source,
+      chunkIndex: Number(row.chunk_index),
+      text: row.text,
+      memoryType: row.memory_type,
+      lastUuid: row.last_uuid,
+    };
+    const counts = termCounts(scored, row.counts, row.tokens);
+    return counts === null ? chunk : { ...chunk, counts };
+  });
   const ids = [...new Set(chunks.map((chunk) => chunk.sessionId))];
   const sessions =
     ids.length === 0 ? new Map<string, TeamSessionRow>() : await readTeamSessions(client, member.id, ids);
@@ -99,6 +118,26 @@ export async function fetchTeamCandidates(
   const extra = await readTeamStatistics(client, member.id, more);
   const docs = new Map([...statistics.docs, ...(extra?.docs ?? [])]);
   return { chunks, sessions, statistics: { ...statistics, docs } };
+}
+
+/**
+ * A candidate's counts of the scored terms as the server sent them, each an integer from 0 to the chunk's tokens (a
+ * teammate's row is untrusted: a count past them is one its text could not hold); null when they did not come whole.
+ */
+function termCounts(
+  terms: readonly string[],
+  counts: readonly unknown[] | null,
+  tokens: unknown,
+): NonNullable<TeamChunkRow["counts"]> | null {
+  const length = Number(tokens);
+  if (terms.length === 0 || counts === null || counts.length !== terms.length) return null;
+  if (!Number.isSafeInteger(length) || length < 0) return null;
+  const frequencies = new Map<string, number>();
+  terms.forEach((term, i) => {
+    const count = Number(counts[i]);
+    frequencies.set(term, Number.isSafeInteger(count) ? Math.min(Math.max(count, 0), length) : 0);
+  });
+  return { frequencies, tokens: length };
 }
 
 async function readTeamSessions(

@@ -215,10 +215,10 @@ describe.skipIf(cluster === null)(
         weighing: teamWeighing(QUERIES[0] as string, { feedback: false }),
       });
       expect(candidates.statistics?.chunks).toBe((await countedFromTexts()).chunks);
-      const similarities = (role: string) => {
+      const similarities = (role: string, scored = candidates) => {
         const index = openSessionIndex(member(role).dbPath, { readonly: true });
         try {
-          return scoreTeamCandidates(index, QUERIES[0] as string, candidates, { skipLocal: false }).hits.map((h) => [
+          return scoreTeamCandidates(index, QUERIES[0] as string, scored, { skipLocal: false }).hits.map((h) => [
             h.sessionId,
             h.chunkIndex,
             h.similarity,
@@ -230,6 +230,17 @@ describe.skipIf(cluster === null)(
       expect(similarities("alice").length).toBeGreaterThan(0);
       expect(similarities("bob")).toEqual(similarities("alice"));
       expect(similarities("carol")).toEqual(similarities("alice"));
+      // Each candidate came with its counts of the scored terms, pushed with it (migration 9): those its text holds.
+      expect(candidates.chunks.every((chunk) => (chunk.counts?.frequencies.size ?? 0) > 0)).toBe(true);
+      for (const chunk of candidates.chunks) {
+        const counted = chunkTerms(chunk.text);
+        const frequency = new Map(counted.terms.map((term, i) => [term, counted.counts[i]]));
+        expect(chunk.counts?.tokens).toBe(counted.tokens);
+        for (const [term, count] of chunk.counts?.frequencies ?? []) expect(count).toBe(frequency.get(term) ?? 0);
+      }
+      // Scored from them exactly as from the text (a chunk pushed before them is).
+      const fromText = { ...candidates, chunks: candidates.chunks.map(({ counts: _, ...chunk }) => chunk) };
+      expect(similarities("carol", fromText)).toEqual(similarities("carol"));
     });
 
     it("no member can write the statistics, and a member's own lies count no more than a chunk holding those words", async () => {
@@ -287,6 +298,28 @@ describe.skipIf(cluster === null)(
            terms, term_tokens) VALUES ($1, 'mallory-1', 0, 0, 0, 0, 'twelve chars', ARRAY['phoenix', 'phoenix', 'phoenix'], 2000000000)`,
           [teamId],
         );
+        // Counts that are not one per term, or not positive, are refused by the server; counts past the chunk's tokens,
+        // and tokens past twice its characters, reach a search capped.
+        const counted = (index: number, counts: string) =>
+          refused(
+            `INSERT INTO ctx_team.chunks (team_id, session_id, chunk_index, start_offset, first_message, last_message,
+             text, terms, term_tokens, term_counts)
+             VALUES ($1, 'mallory-1', $2, 0, 0, 0, 'phoenix liveview', ARRAY['phoenix', 'liveview'], 2000000000, $3)`,
+            [teamId, index, counts],
+          );
+        expect(await counted(2, "{7}")).toBe("23514");
+        expect(await counted(2, "{7,-1}")).toBe("23514");
+        expect(await counted(2, "{2000000000,1}")).toBeUndefined();
+        const query = QUERIES[0] as string;
+        const seen = await searchTeam(url("mallory"), OPTIONS, "web", {
+          query,
+          limit: 50,
+          weighing: teamWeighing(query, { feedback: false }),
+        });
+        const lying = seen.chunks.find((chunk) => chunk.sessionId === "mallory-1" && chunk.chunkIndex === 2);
+        expect(lying?.counts?.tokens).toBe(2 * "phoenix liveview".length);
+        expect(lying?.counts?.frequencies.get("phoenix")).toBe(2 * "phoenix liveview".length);
+        await mallory.query("DELETE FROM ctx_team.chunks WHERE session_id = 'mallory-1' AND chunk_index = 2");
         // And a one-character chunk listing a vocabulary is not counted at all.
         await mallory.query(
           `INSERT INTO ctx_team.chunks (team_id, session_id, chunk_index, start_offset, first_message, last_message, text,

@@ -46,33 +46,42 @@ export async function readTeamStatistics(
 
 /**
  * The chunks' terms as the server takes them (migration 5; core/search/bm25-score.ts chunkTerms): each one's distinct
- * tokens, space-separated (a token holds no space, and the SQL splits them with string_to_array), and how many tokens
- * it has. The server's triggers count them. Push, the fill below and the tests' direct inserts all send these.
+ * tokens, space-separated (a token holds no space, and the SQL splits them with string_to_array), how many tokens it
+ * has, and how often it holds each term (migration 9: space-separated, in the terms' order), so a search scores the
+ * chunk from its counts instead of tokenizing its text (src/search/team-hits.ts). The server's triggers count the
+ * terms. Push, the fill below and the tests' direct inserts all send these.
  */
-export function chunkTermsParameters(texts: readonly string[]): [string[], number[]] {
+export function chunkTermsParameters(texts: readonly string[]): [string[], number[], string[]] {
   const terms: string[] = [];
   const tokens: number[] = [];
+  const counts: string[] = [];
   for (const text of texts) {
     const counted = chunkTerms(text);
     terms.push(counted.terms.join(" "));
     tokens.push(counted.tokens);
+    counts.push(counted.counts.join(" "));
   }
-  return [terms, tokens];
+  return [terms, tokens, counts];
 }
 
 /** Chunks read and counted per round trip. */
 const FILL_BATCH = 2_000;
 
 /**
- * Counts the chunks pushed before the server kept statistics (terms NULL): their stored texts tokenized here, their
- * terms written back, and the server's trigger counts them. Run by the administrator after `ctx team migrate` (the
- * administrator's policy reaches every row); each batch commits on its own, so a cut-off run resumes where it
- * stopped. Returns how many chunks it counted.
+ * Counts the chunks pushed before the server kept statistics (terms NULL) and, with `counts` (a server at migration 9
+ * or later), those pushed before it kept each term's count too (term_counts NULL): their stored texts tokenized here, their terms
+ * and counts written back, and the server's trigger counts them (a chunk that had its terms is uncounted and counted
+ * again, the same). Run by the administrator after `ctx team migrate` (the administrator's policy reaches every row);
+ * each batch commits on its own, so a cut-off run resumes where it stopped. Returns how many chunks it counted.
  */
-export async function countUncountedChunks(client: TeamClient, signal?: AbortSignal): Promise<number> {
+export async function countUncountedChunks(
+  client: TeamClient,
+  options: { counts: boolean; signal?: AbortSignal },
+): Promise<number> {
+  const missing = options.counts ? "(c.terms IS NULL OR c.term_counts IS NULL)" : "c.terms IS NULL";
   let counted = 0;
   for (;;) {
-    if (signal?.aborted === true) return counted;
+    if (options.signal?.aborted === true) return counted;
     const { rows } = await client.query<{
       team_id: string;
       session_id: string;
@@ -81,18 +90,20 @@ export async function countUncountedChunks(client: TeamClient, signal?: AbortSig
       text: string;
     }>(
       `SELECT c.team_id, c.session_id, c.source, c.chunk_index, c.text FROM ctx_team.chunks c
-        WHERE c.terms IS NULL LIMIT $1::integer`,
+        WHERE ${missing} LIMIT $1::integer`,
       [FILL_BATCH],
     );
     if (rows.length === 0) return counted;
-    const [terms, tokens] = chunkTermsParameters(rows.map((row) => row.text));
+    const [terms, tokens, counts] = chunkTermsParameters(rows.map((row) => row.text));
     const updated = await client.query(
       `UPDATE ctx_team.chunks c SET terms = pg_catalog.string_to_array(u.terms, ' '), term_tokens = u.tokens
+              ${options.counts ? ", term_counts = pg_catalog.string_to_array(u.counts, ' ')::integer[]" : ""}
          FROM ROWS FROM (pg_catalog.unnest($1::bigint[]), pg_catalog.unnest($2::text[]), pg_catalog.unnest($3::text[]),
-                         pg_catalog.unnest($4::integer[]), pg_catalog.unnest($5::text[]), pg_catalog.unnest($6::integer[]))
-              AS u(team_id, session_id, source, chunk_index, terms, tokens)
+                         pg_catalog.unnest($4::integer[]), pg_catalog.unnest($5::text[]), pg_catalog.unnest($6::integer[]),
+                         pg_catalog.unnest($7::text[]))
+              AS u(team_id, session_id, source, chunk_index, terms, tokens, counts)
         WHERE c.team_id = u.team_id AND c.session_id = u.session_id AND c.source = u.source
-          AND c.chunk_index = u.chunk_index AND c.terms IS NULL`,
+          AND c.chunk_index = u.chunk_index AND ${missing}`,
       [
         rows.map((row) => row.team_id),
         rows.map((row) => row.session_id),
@@ -100,6 +111,7 @@ export async function countUncountedChunks(client: TeamClient, signal?: AbortSig
         rows.map((row) => row.chunk_index),
         terms,
         tokens,
+        counts,
       ],
     );
     // None written (a role whose policy does not reach these rows): stop rather than read them again.

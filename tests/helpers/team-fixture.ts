@@ -85,10 +85,11 @@ export async function insertTeamSessions(
     const chunks = sessions.flatMap((session) => (session.chunks ?? []).map((chunk, i) => ({ session, chunk, i })));
     await client.query(
       `INSERT INTO ctx_team.chunks (team_id, session_id, chunk_index, start_offset, first_message, last_message, text,
-                                    memory_type, last_uuid, terms, term_tokens)
-       SELECT $1, s, i, i * 1000, i * 2, i * 2 + 1, t, m, u, string_to_array(w, ' '), n
-         FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[])
-              AS x(s, i, t, m, u, w, n)`,
+                                    memory_type, last_uuid, terms, term_tokens, term_counts)
+       SELECT $1, s, i, i * 1000, i * 2, i * 2 + 1, t, m, u, string_to_array(w, ' '), n,
+              string_to_array(k, ' ')::int[]
+         FROM unnest($2::text[], $3::int[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $9::text[])
+              AS x(s, i, t, m, u, w, n, k)`,
       [
         teamId,
         chunks.map((c) => c.session.id),
@@ -96,7 +97,8 @@ export async function insertTeamSessions(
         chunks.map((c) => c.chunk.text),
         chunks.map((c) => c.chunk.memoryType ?? null),
         chunks.map((c) => c.chunk.lastUuid ?? null),
-        // The terms push sends with each chunk, which the server counts into the team's statistics (migration 5).
+        // The terms push sends with each chunk, which the server counts into the team's statistics (migration 5), and
+        // their counts (migration 9).
         ...chunkTermsParameters(chunks.map((c) => c.chunk.text)),
       ],
     );

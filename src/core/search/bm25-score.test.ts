@@ -8,7 +8,7 @@ import { layOutClaudeDir } from "../../../tests/helpers/claude-projects.ts";
 import { openSessionIndex, type SessionIndex } from "../../search/session-index/session-index.ts";
 import { syncIndex } from "../../search/sync/sync-index.ts";
 import { calibrateBm25 } from "./bm25-calibration.ts";
-import { ftsTokens, scoreBm25 } from "./bm25-score.ts";
+import { chunkTerms, ftsTokens, scoreBm25, scoreBm25Counts } from "./bm25-score.ts";
 import { tokenizeForSearch } from "./tokens.ts";
 
 let index: SessionIndex;
@@ -34,7 +34,18 @@ describe("scoreBm25", () => {
     for (const hit of hits) {
       const score = scoreBm25(ftsTokens(tokenizeForSearch(hit.text)), model);
       expect(calibrateBm25(score, model.reference)).toBeCloseTo(hit.similarity, 9);
+      // From the chunk's term counts (what a team chunk is pushed with): the same score.
+      const counted = chunkTerms(hit.text);
+      const frequency = new Map(counted.terms.map((term, i) => [term, counted.counts[i] ?? 0]));
+      expect(scoreBm25Counts((term) => frequency.get(term) ?? 0, counted.tokens, model)).toBe(score);
     }
+  });
+
+  it("counts each distinct term of a chunk once in its terms, with how often it holds it", () => {
+    const counted = chunkTerms("Fix the parser. The parser fails; fix it.");
+    expect(counted.terms.length).toBe(new Set(counted.terms).size);
+    expect(counted.counts.reduce((sum, n) => sum + n, 0)).toBe(counted.tokens);
+    expect(counted.counts[counted.terms.indexOf("parser")]).toBe(2);
   });
 
   it("scores nothing for a text without the terms, or a query without terms", () => {

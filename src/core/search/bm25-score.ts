@@ -39,11 +39,20 @@ export function scoreBm25(tokens: readonly string[], model: Bm25Model): number {
     const seen = frequency.get(token);
     if (seen !== undefined) frequency.set(token, seen + 1);
   }
-  const average = model.averageTokens > 0 ? model.averageTokens : tokens.length;
-  const norm = BM25_K1 * (1 - BM25_B + (BM25_B * tokens.length) / average);
+  return scoreBm25Counts((term) => frequency.get(term) ?? 0, tokens.length, model);
+}
+
+/**
+ * The same score from what a row holds instead of its tokens: how often it holds each of the model's terms and how
+ * many tokens it has (a team chunk's counts, pushed with it: chunkTerms).
+ */
+export function scoreBm25Counts(frequencyOf: (term: string) => number, length: number, model: Bm25Model): number {
+  if (model.terms.length === 0 || length <= 0) return 0;
+  const average = model.averageTokens > 0 ? model.averageTokens : length;
+  const norm = BM25_K1 * (1 - BM25_B + (BM25_B * length) / average);
   let score = 0;
   model.terms.forEach((term, i) => {
-    const f = frequency.get(term) ?? 0;
+    const f = frequencyOf(term);
     if (f > 0) score += (model.idf[i] ?? 0) * ((f * (BM25_K1 + 1)) / (f + norm));
   });
   return score;
@@ -67,10 +76,15 @@ export function combineStatistics(a: CorpusStatistics, b: CorpusStatistics): Cor
   return { chunks: a.chunks + b.chunks, tokens: a.tokens + b.tokens, docs };
 }
 
-/** What a chunk adds to a corpus's statistics: its distinct FTS5 tokens, and how many tokens it has. */
-export function chunkTerms(text: string): { terms: string[]; tokens: number } {
+/**
+ * What a chunk adds to a corpus's statistics: its distinct FTS5 tokens, how often it holds each (`counts`, in the same
+ * order: what scoreBm25Counts scores it by without its text), and how many tokens it has.
+ */
+export function chunkTerms(text: string): { terms: string[]; counts: number[]; tokens: number } {
   const tokens = ftsTokens(tokenizeForSearch(text));
-  return { terms: [...new Set(tokens)], tokens: tokens.length };
+  const counts = new Map<string, number>();
+  for (const token of tokens) counts.set(token, (counts.get(token) ?? 0) + 1);
+  return { terms: [...counts.keys()], counts: [...counts.values()], tokens: tokens.length };
 }
 
 /** The query terms a corpus is asked about (the index's selectQueryTerms over the query's token stream). */

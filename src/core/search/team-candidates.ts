@@ -10,6 +10,11 @@ export interface TeamChunkRow {
   text: string;
   memoryType: "PATTERN" | "WORKING_SOLUTION" | "WAITING" | null;
   lastUuid: string | null;
+  /**
+   * How often the chunk holds each term the search scores by (TeamWeighing.scoredTerms; team schema 9, pushed with the
+   * chunk), and how many tokens it has: it is scored from these instead of its text. Absent for a chunk pushed before.
+   */
+  counts?: { frequencies: ReadonlyMap<string, number>; tokens: number };
 }
 
 /** A team session with what the results show about it. */
@@ -53,6 +58,8 @@ export interface TeamCandidates {
 export interface TeamWeighing {
   terms: readonly string[];
   queryText(statistics: CorpusStatistics): string;
+  /** The terms the candidates are scored by, whose counts in each candidate the server is asked for. */
+  scoredTerms?(statistics: CorpusStatistics): readonly string[];
   moreTerms?(chunks: readonly TeamChunkRow[], statistics: CorpusStatistics): string[];
 }
 

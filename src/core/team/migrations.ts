@@ -452,6 +452,22 @@ ALTER FUNCTION ctx_team.search_chunks(bigint, tsquery, tsquery, integer) SET ena
 ALTER FUNCTION ctx_team.search_chunks(bigint, tsquery, tsquery, integer) SET enable_indexscan = off;
 `;
 
+// Each term's count in each chunk (issue 36, docs/team.md "Search"): a search scores its candidates with BM25, which
+// needs how often each chunk holds each query term, and tokenizing the candidates' texts for it (~300 chunks, ~1 MB)
+// was a third of a warm search at 10 members × 10,000 sessions. The pushing client now sends, with `terms`, each
+// one's count in the same order; the search reads the counts of the query's terms alone (src/team/search.ts). A
+// teammate's counts are as untrusted as their text (which they could equally write to say anything): one per term,
+// each at least 1 (checked here), and the search caps each at the chunk's tokens, and those at twice the text's
+// characters (more than ctx's tokenizer ever gives: term_stats' bound). Chunks pushed before have
+// `term_counts` NULL and are scored from their text as before, until their session is pushed again or `ctx team
+// migrate` fills them in (src/team/term-stats.ts).
+const TERM_COUNTS = `
+ALTER TABLE ctx_team.chunks ADD COLUMN term_counts integer[],
+  ADD CONSTRAINT chunks_term_counts CHECK (term_counts IS NULL OR
+    (pg_catalog.cardinality(term_counts) = pg_catalog.cardinality(terms) AND 0 < ALL (term_counts)));
+CREATE INDEX chunks_without_counts ON ctx_team.chunks (team_id) WHERE term_counts IS NULL;
+`;
+
 export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
   {
     version: 1,
@@ -487,6 +503,11 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
     version: 8,
     name: "search_chunks scans by the GIN index's bitmap at any size",
     sql: SEARCH_BY_BITMAP,
+  },
+  {
+    version: 9,
+    name: "term counts: each chunk's count of each of its terms, so a search scores it without tokenizing its text",
+    sql: TERM_COUNTS,
   },
 ];
 
