@@ -28,7 +28,7 @@ port.on("message", (request: ContentRequest) => {
 const deflate = (workerData as { deflate?: unknown } | null)?.deflate === true;
 
 const read = (request: ContentRequest): Promise<void> =>
-  readFileContent(request.job, { pack: deflate }).then(
+  readFileContent(request.job, { pack: deflate, blocking: true }).then(
     (content) => {
       // The big values go as moved bytes, not strings: the main thread then allocates almost nothing per file
       // (its heap grew by ~100 MB receiving strings), and SQLite takes the bytes as they are (writer.ts).

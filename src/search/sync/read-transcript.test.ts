@@ -222,10 +222,25 @@ describe("readTranscriptFrom: offsets", () => {
   });
 
   it("a missing file gives an empty increment; an offset past the end reads nothing", async () => {
-    const missing = await readTranscriptFrom(join(tempDir(), "gone.jsonl"), 0);
-    expect(missing).toMatchObject({ messages: [], lines: 0, endOffset: 0 });
-    const past = await readTranscriptFrom(FIXTURE.short, 99_999);
-    expect(past).toMatchObject({ messages: [], lines: 0, endOffset: 99_999 });
+    for (const blocking of [false, true]) {
+      const missing = await readTranscriptFrom(join(tempDir(), "gone.jsonl"), 0, { blocking });
+      expect(missing).toMatchObject({ messages: [], lines: 0, endOffset: 0 });
+      const past = await readTranscriptFrom(FIXTURE.short, 99_999, { blocking });
+      expect(past).toMatchObject({ messages: [], lines: 0, endOffset: 99_999 });
+    }
+  });
+
+  it("reads the same with blocking calls (a worker's), and keeps the file's first bytes only from offset 0", async () => {
+    for (const path of [LONG, FIXTURE.toolHeavy, FIXTURE.short]) {
+      const awaited = await readTranscriptFrom(path, 0, { keepHead: 4096 });
+      const blocking = await readTranscriptFrom(path, 0, { keepHead: 4096, blocking: true });
+      expect(blocking).toEqual(awaited);
+      const bytes = readFileSync(path);
+      expect(awaited.head).toEqual(bytes.subarray(0, Math.min(4096, bytes.length)));
+      const later = awaited.messages[1]?.offset as number;
+      expect((await readTranscriptFrom(path, later, { keepHead: 4096, blocking: true })).head).toBeUndefined();
+      expect((await readTranscriptFrom(path, 0)).head).toBeUndefined();
+    }
   });
 });
 

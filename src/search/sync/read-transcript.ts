@@ -3,6 +3,7 @@
 // block plus at most one line (a line over MAX_LINE_BYTES is skipped and counted, never buffered whole).
 // Reading stops at the last complete line: a partial last line (Claude Code still writing) is left for next time,
 // and `endOffset` is the byte after the last newline consumed.
+import { closeSync, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { createIndexMessageBuilder, type IndexMessage, type TranscriptMeta } from "../../core/search/messages.ts";
 import { parseTranscriptLine } from "../../core/transcript/entries.ts";
@@ -20,6 +21,8 @@ export interface TranscriptIncrement {
   /** Entries of a type this version of ctx does not know (a newer Claude Code). */
   unknownEntries: number;
   meta: TranscriptMeta;
+  /** The file's first bytes as read (up to `keepHead`), when the read began at offset 0 and was asked to keep them. */
+  head?: Buffer;
 }
 
 export interface ReadTranscriptOptions {
@@ -29,6 +32,13 @@ export interface ReadTranscriptOptions {
   maxLineBytes?: number;
   /** Strings never redacted (config `redaction.allowlist`). */
   allowlist?: readonly string[];
+  /** Keep up to this many of the file's first bytes (`head`) when reading from offset 0: no second read for them. */
+  keepHead?: number;
+  /**
+   * Read with blocking calls: for a worker thread, which has nothing else to do meanwhile (each awaited read was a
+   * trip through libuv's thread pool, thousands per sync). The main thread, which serves requests, reads without.
+   */
+  blocking?: boolean;
 }
 
 /** A real line can hold a big pasted file or tool output; past this it is garbage to the index anyway. */
@@ -57,9 +67,14 @@ export async function readTranscriptFrom(
   const counts = { lines: 0, skippedLines: 0, unknownEntries: 0 };
   let endOffset = start;
 
-  const handle = await openIfPresent(path);
+  const handle = options.blocking === true ? openSyncIfPresent(path) : await openIfPresent(path);
   let block: Buffer | null = null;
+  let head: Buffer | undefined;
   if (handle === null) return { messages: [], endOffset, ...counts, meta: builder.finish().meta };
+  const readBlock = (buffer: Buffer, position: number): number | Promise<number> =>
+    typeof handle === "number"
+      ? readSync(handle, buffer, 0, BLOCK_BYTES, position)
+      : handle.read(buffer, 0, BLOCK_BYTES, position).then((read) => read.bytesRead);
   try {
     // Read from one byte early: if that byte is not a newline, `start` is inside a line and that line is skipped.
     let position = start > 0 ? start - 1 : 0;
@@ -87,8 +102,11 @@ export async function readTranscriptFrom(
     };
 
     while (options.signal?.aborted !== true) {
-      const { bytesRead } = await handle.read(buffer, 0, BLOCK_BYTES, position);
+      const bytesRead = await readBlock(buffer, position);
       if (bytesRead === 0) break;
+      if (position === 0 && options.keepHead !== undefined) {
+        head = Buffer.from(buffer.subarray(0, Math.min(bytesRead, options.keepHead)));
+      }
       const blockStart = position;
       position += bytesRead;
       let from = 0;
@@ -120,10 +138,11 @@ export async function readTranscriptFrom(
     }
   } finally {
     if (block !== null) spareBlock = block;
-    await handle.close();
+    if (typeof handle === "number") closeSync(handle);
+    else await handle.close();
   }
   const { messages, meta } = builder.finish();
-  return { messages, endOffset, ...counts, meta };
+  return { messages, endOffset, ...counts, meta, ...(head === undefined ? {} : { head }) };
 }
 
 type LineOutcome = "entry" | "ignored" | "skipped" | "unknown";
@@ -144,6 +163,15 @@ function readLine(bytes: Buffer, offset: number, builder: ReturnType<typeof crea
   }
   builder.add(parsed, offset);
   return "entry";
+}
+
+function openSyncIfPresent(path: string): number | null {
+  try {
+    return openSync(path, "r");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
 }
 
 async function openIfPresent(path: string) {

@@ -5,6 +5,7 @@
 // as in a full read (a test checks this, growing real transcripts block by block).
 // A shrunk or replaced file (its first bytes changed) loses its rows and is read again from the start.
 import { createHash } from "node:crypto";
+import { statSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { buildChunks, CHUNK_TARGET_TOKENS } from "../../core/search/chunker.ts";
 import type { IndexedChunk } from "../../core/search/model.ts";
@@ -116,8 +117,9 @@ export async function planFile(
   const stored = writer.getFile(file.path);
   // Another process may have brought it up to date since this sync listed its work.
   if (!options.full && isUnchanged(file, stored)) return null;
-  // Deleted since discovery (Claude Code's cleanup): its rows stay, a fork-detect result says the file is gone.
-  if ((await readHead(file.path, 0)) === "missing") return null;
+  // Deleted since discovery (Claude Code's cleanup): its rows stay, a fork-detect result says the file is gone. A stat,
+  // not an open: the file's bytes are read by readFileContent, maybe in another thread.
+  if (statSync(file.path, { throwIfNoEntry: false }) === undefined) return null;
   const replaced =
     options.full ||
     stored === null ||
@@ -142,9 +144,16 @@ export async function planFile(
  * The file half: read from `job.from`, chunk, tokenize and pack, before any transaction (the write lock is held
  * only for the inserts). Touches no database, so a worker thread can run it.
  */
-export async function readFileContent(job: ContentJob, options: { pack?: boolean } = {}): Promise<FileContent> {
+export async function readFileContent(
+  job: ContentJob,
+  options: { pack?: boolean; blocking?: boolean } = {},
+): Promise<FileContent> {
   const pack = options.pack !== false;
-  const increment = await readTranscriptFrom(job.path, job.from);
+  const increment = await readTranscriptFrom(job.path, job.from, {
+    keepHead: HEAD_BYTES,
+    ...(options.blocking === true ? { blocking: true } : {}),
+  });
+  const headLength = Math.min(increment.endOffset, HEAD_BYTES);
   const chunks = buildChunks(job.sessionId, increment.messages, {
     firstOrdinal: job.firstOrdinal,
     firstChunkIndex: job.firstChunkIndex,
@@ -182,7 +191,11 @@ export async function readFileContent(job: ContentJob, options: { pack?: boolean
     unknownEntries: increment.unknownEntries,
     meta: increment.meta,
     chunks: toWrite,
-    head: await readHead(job.path, Math.min(increment.endOffset, HEAD_BYTES)),
+    // From the bytes read when the read began at the start (one read of the file, not two); else read again.
+    head:
+      increment.head !== undefined && increment.head.length >= headLength
+        ? headOf(increment.head.subarray(0, headLength))
+        : await readHead(job.path, headLength),
   };
 }
 
@@ -287,7 +300,12 @@ export async function readHead(path: string, length: number): Promise<string> {
     return "missing";
   }
   if (read < length) return `short:${read}`;
-  return `${length}:${createHash("sha1").update(buffer).digest("hex")}`;
+  return headOf(buffer);
+}
+
+/** readHead's value for bytes already read from the file's start. */
+function headOf(bytes: Uint8Array): string {
+  return `${bytes.length}:${createHash("sha1").update(bytes).digest("hex")}`;
 }
 
 /**
