@@ -151,9 +151,9 @@ export async function readFileContent(
   const pack = options.pack !== false;
   const increment = await readTranscriptFrom(job.path, job.from, {
     keepHead: HEAD_BYTES,
-    ...(options.blocking === true ? { blocking: true } : {}),
+    blocking: options.blocking === true,
   });
-  const headLength = Math.min(increment.endOffset, HEAD_BYTES);
+  const headBytes = Math.min(increment.endOffset, HEAD_BYTES);
   const chunks = buildChunks(job.sessionId, increment.messages, {
     firstOrdinal: job.firstOrdinal,
     firstChunkIndex: job.firstChunkIndex,
@@ -193,9 +193,9 @@ export async function readFileContent(
     chunks: toWrite,
     // From the bytes read when the read began at the start (one read of the file, not two); else read again.
     head:
-      increment.head !== undefined && increment.head.length >= headLength
-        ? headOf(increment.head.subarray(0, headLength))
-        : await readHead(job.path, headLength),
+      increment.head !== undefined && increment.head.length >= headBytes
+        ? headOf(increment.head.subarray(0, headBytes))
+        : await readHead(job.path, headBytes),
   };
 }
 
