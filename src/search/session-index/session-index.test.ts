@@ -54,8 +54,14 @@ function chunk(sessionId: string, chunkIndex: number, text: string, extra: Parti
   };
 }
 
-function addSession(index: SessionIndex, id: string, project: string, updatedAt: number, texts: string[]): void {
-  const writer = new IndexWriter(index);
+function addSession(
+  index: SessionIndex,
+  id: string,
+  project: string,
+  updatedAt: number,
+  texts: string[],
+  writer = new IndexWriter(index),
+): void {
   writer.ensureSession(id, project, `/t/${id}.jsonl`);
   const file = putFileRow(writer, `/t/${id}.jsonl`, id);
   writer.updateSession({
@@ -382,6 +388,49 @@ describe("searching chunks", () => {
     expect(index.stats()).toMatchObject({ chunks: 1, vectors: 1 });
     addSession(index, "b", "p", 2_000, ["gamma words"]);
     expect(maxId()).toBeGreaterThan(deletedId); // a deleted chunk's id (and so its vector's key) is never reused
+  });
+
+  it("FTS rows held to the end of a batch index what direct writes do, deletes in the batch included", () => {
+    const texts = ["alpha deploy notes", "beta kubernetes operator", "gamma deploy rollback", "delta lunch"];
+    const ftsOf = (index: SessionIndex) =>
+      databaseOf(index).prepare("SELECT term, doc, cnt FROM chunks_vocab ORDER BY term").all();
+    const direct = freshIndex().index;
+    addSession(direct, "a", "p", 1_000, texts);
+    const held = freshIndex().index;
+    const writer = new IndexWriter(held);
+    held.writeTransaction(() =>
+      writer.withFtsAtEnd(() => {
+        addSession(held, "a", "p", 1_000, ["replaced before the end", ...texts.slice(1)], writer);
+        // Held rows are not in chunks_fts yet: nothing in the batch can find them.
+        expect(held.searchChunks("replaced", {}, 5)).toEqual([]);
+        // A held row deleted in the batch is forgotten, and a chunk written after it is held in its place.
+        const file = putFileRow(writer, "/t/a.jsonl", "a");
+        writer.deleteChunks(file, 0);
+        texts.forEach((text, i) => {
+          writer.insertChunk(chunk("a", i, text), file, i * 100, true);
+        });
+      }),
+    );
+    expect(ftsOf(held)).toEqual(ftsOf(direct));
+    expect(held.searchChunks("replaced", {}, 5)).toEqual([]);
+    expect(held.searchChunks("kubernetes", {}, 5).map((hit) => hit.text)).toEqual([texts[1]]);
+    expect(() => databaseOf(held).exec("INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')")).not.toThrow();
+    // A batch that throws writes none of its held rows: its transaction is rolled back, and the next batch is whole.
+    expect(() =>
+      held.writeTransaction(() =>
+        writer.withFtsAtEnd(() => {
+          addSession(held, "b", "p", 2_000, ["epsilon lost words"], writer);
+          throw new Error("interrupted");
+        }),
+      ),
+    ).toThrow("interrupted");
+    expect(held.searchChunks("epsilon", {}, 5)).toEqual([]);
+    held.writeTransaction(() =>
+      writer.withFtsAtEnd(() => addSession(held, "c", "p", 3_000, ["zeta kept words"], writer)),
+    );
+    expect(held.searchChunks("zeta", {}, 5).map((hit) => hit.sessionId)).toEqual(["c"]);
+    expect(held.stats()).toMatchObject({ chunks: 5 });
+    expect(() => databaseOf(held).exec("INSERT INTO chunks_fts(chunks_fts) VALUES ('integrity-check')")).not.toThrow();
   });
 });
 

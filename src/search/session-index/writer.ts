@@ -164,6 +164,8 @@ export class IndexWriter {
   private readonly statements: ReturnType<typeof prepareStatements>;
   /** Prepared on the first delete that finds chunk_vectors. */
   private deleteVectors: StatementSync | null = null;
+  /** Inside withFtsAtEnd: the chunks' FTS rows not written yet, by rowid, in insert order. */
+  private pendingFts: Map<number, string | Uint8Array> | null = null;
 
   constructor(index: SessionIndex) {
     this.db = databaseOf(index);
@@ -178,6 +180,26 @@ export class IndexWriter {
   /** In the write transaction, after its chunks: makes the text dictionary once the index holds enough text. */
   ensureTextDictionary(): TextDictionary | null {
     return ensureTextDictionary(this.db);
+  }
+
+  /**
+   * Runs `write` (inside the caller's transaction) with the FTS rows of the chunks it inserts held back and written
+   * together at its end. FTS5 flushes its pending terms to a new segment at every statement savepoint, and a chunk's
+   * INSERT opens one (its counts trigger), as does the session's UPDATE: written between them, each chunk's terms
+   * were a segment of their own, merged again later. Nothing in `write` may read chunks_fts. If it throws, the held
+   * rows are dropped with the transaction the caller rolls back.
+   */
+  withFtsAtEnd<T>(write: () => T): T {
+    if (this.pendingFts !== null) return write();
+    const pending = new Map<number, string | Uint8Array>();
+    this.pendingFts = pending;
+    try {
+      const result = write();
+      for (const [rowid, tokens] of pending) this.statements.insertFts.run(rowid, tokens);
+      return result;
+    } finally {
+      this.pendingFts = null;
+    }
   }
 
   getFile(path: string): StoredFile | null {
@@ -248,7 +270,10 @@ export class IndexWriter {
   deleteChunks(fileId: number, fromChunkIndex = 0): number {
     const ids = this.statements.chunkIdsFrom.all(fileId, fromChunkIndex) as { id: number }[];
     if (ids.length === 0) return 0;
-    for (const { id } of ids) this.statements.deleteFts.run(id);
+    for (const { id } of ids) {
+      // A row held back by withFtsAtEnd is not in chunks_fts yet: it is only forgotten.
+      if (this.pendingFts?.delete(Number(id)) !== true) this.statements.deleteFts.run(id);
+    }
     // chunk_vectors may appear at any time (the embedder creates it): looked up on every delete.
     if (hasTable(this.db, "chunk_vectors")) {
       this.deleteVectors ??= this.db.prepare(
@@ -292,7 +317,8 @@ export class IndexWriter {
       counts.replies,
       counts.ownReplies,
     );
-    this.statements.insertFts.run(result.lastInsertRowid, tokens);
+    if (this.pendingFts === null) this.statements.insertFts.run(result.lastInsertRowid, tokens);
+    else this.pendingFts.set(Number(result.lastInsertRowid), tokens);
   }
 
   ensureSession(id: string, project: string, path: string): void {

@@ -140,27 +140,30 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     // needs to finish.
     const flush = () => {
       if (batch.length === 0) return;
-      index.writeTransaction(() => {
-        // The dictionary as the index has it now: a file packed with another is packed again (applyPreparedFile).
-        writer.textDictionary(true);
-        const written = new Set<string>();
-        for (const prepared of batch) {
-          const result = applyPreparedFile(writer, prepared);
-          if (!result.raced) {
-            summary.filesIngested += 1;
-            written.add(prepared.file.sessionId);
-            queueForTeam?.(prepared);
+      // The batch's FTS rows are written at its end, together: one segment of pending terms, not one per chunk.
+      index.writeTransaction(() =>
+        writer.withFtsAtEnd(() => {
+          // The dictionary as the index has it now: a file packed with another is packed again (applyPreparedFile).
+          writer.textDictionary(true);
+          const written = new Set<string>();
+          for (const prepared of batch) {
+            const result = applyPreparedFile(writer, prepared);
+            if (!result.raced) {
+              summary.filesIngested += 1;
+              written.add(prepared.file.sessionId);
+              queueForTeam?.(prepared);
+            }
+            summary.messages += result.messages;
+            summary.chunks += result.chunks;
+            summary.skippedLines += result.skippedLines;
+            summary.unknownEntries += result.unknownEntries;
           }
-          summary.messages += result.messages;
-          summary.chunks += result.chunks;
-          summary.skippedLines += result.skippedLines;
-          summary.unknownEntries += result.unknownEntries;
-        }
-        // A written session's family is judged again: a copy that went on, or a parent that grew (duplicates.ts).
-        refreshDuplicates(index, written);
-        // Made once the index holds 32 KiB of chunk text; the files planned from then on are packed with it.
-        if (writer.textDictionary() === null) writer.ensureTextDictionary();
-      });
+          // A written session's family is judged again: a copy that went on, or a parent that grew (duplicates.ts).
+          refreshDuplicates(index, written);
+          // Made once the index holds 32 KiB of chunk text; the files planned from then on are packed with it.
+          if (writer.textDictionary() === null) writer.ensureTextDictionary();
+        }),
+      );
       batch = [];
       batchBytes = 0;
     };
