@@ -22,12 +22,20 @@ export function checkPathText(path: string): void {
   }
 }
 
+/** What the opening functions take: `noFollow` refuses a symbolic link too (ELOOP becomes UNSAFE_PATH); `listed` says
+ *  the path was read from a folder listing (a sync's discovered transcripts), where a control character is the file's
+ *  own name, not a forged path, so it is opened like any other (its text is sanitised where it is shown). */
+export interface OpenRegularOptions {
+  noFollow?: boolean;
+  listed?: boolean;
+}
+
 /** A regular file opened for reading (a file descriptor), or null when absent; UNSAFE_PATH for anything else.
- *  With `noFollow`, a symbolic link is refused too (ELOOP becomes UNSAFE_PATH).
+ *  Options: OpenRegularOptions.
  *  The promise-based twin is store/files/open-regular.ts (kept apart: loading `node:fs/promises` costs a hook
  *  process; bench/run.ts hooks measures it, builtinCostMs). */
-export function openRegularFileSync(path: string, options: { noFollow?: boolean } = {}): number | null {
-  checkPathText(path);
+export function openRegularFileSync(path: string, options: OpenRegularOptions = {}): number | null {
+  if (options.listed !== true) checkPathText(path);
   let fd: number;
   try {
     fd = openSync(path, READ_FLAGS | (options.noFollow ? constants.O_NOFOLLOW : 0));

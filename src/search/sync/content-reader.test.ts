@@ -32,7 +32,8 @@ describe("the sync's content reader", () => {
         chunks: here.chunks.map((row) => ({ ...row, tokens: "" })),
       });
       const directory = mkdtempSync(join(tmpdir(), "ctx-reader-"));
-      await expect(reader.read(job(directory))).rejects.toMatchObject({ code: "EISDIR" });
+      // Only a regular file is read: a folder in a transcript's place is UNSAFE_PATH (a FIFO would have blocked).
+      await expect(reader.read(job(directory))).rejects.toMatchObject({ code: "UNSAFE_PATH" });
       // Still the worker: it did not fail and hand its work back to this thread.
       expect(reader.threaded).toBe(true);
     } finally {

@@ -3,10 +3,11 @@
 // block plus at most one line (a line over MAX_LINE_BYTES is skipped and counted, never buffered whole).
 // Reading stops at the last complete line: a partial last line (Claude Code still writing) is left for next time,
 // and `endOffset` is the byte after the last newline consumed.
-import { closeSync, openSync, readSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { closeSync, readSync } from "node:fs";
 import { createIndexMessageBuilder, type IndexMessage, type TranscriptMeta } from "../../core/search/messages.ts";
-import { parseTranscriptLine } from "../../core/transcript/entries.ts";
+import { isMetaType, parseTranscriptLine } from "../../core/transcript/entries.ts";
+import { openRegularFile } from "../../store/files/open-regular.ts";
+import { openRegularFileSync } from "../../store/files/safe-path.ts";
 
 export type { IndexMessage, TranscriptMeta } from "../../core/search/messages.ts";
 
@@ -67,7 +68,11 @@ export async function readTranscriptFrom(
   const counts = { lines: 0, skippedLines: 0, unknownEntries: 0 };
   let endOffset = start;
 
-  const handle = options.blocking === true ? openSyncIfPresent(path) : await openIfPresent(path);
+  // Only a regular file is read (a FIFO put in a transcript's place would block the read): anything else is
+  // UNSAFE_PATH, the file's error (a sync reports it and goes on when it can). Null: gone, an empty increment.
+  // The path is a listed file's (./discover.ts), whatever its name holds.
+  const opening = { listed: true };
+  const handle = options.blocking === true ? openRegularFileSync(path, opening) : await openRegularFile(path, opening);
   let block: Buffer | null = null;
   let head: Buffer | undefined;
   if (handle === null) return { messages: [], endOffset, ...counts, meta: builder.finish().meta };
@@ -147,7 +152,41 @@ export async function readTranscriptFrom(
 
 type LineOutcome = "entry" | "ignored" | "skipped" | "unknown";
 
+const TYPE_KEY = Buffer.from('"type":"');
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const COMMA = 0x2c;
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const CARRIAGE_RETURN = 0x0d;
+
+/**
+ * True when the line is a bookkeeping record (progress, file-history-snapshot, …: entries.ts isMetaType) told from its
+ * first fields, without decoding or parsing it: a fifth of a real transcript's bytes are progress records, and parsing
+ * them was a sixth of a full index's reading. Claude Code writes the top-level `"type"` of such a record before any
+ * nested object or array, so the first `"type":"` of a line that has no `{` or `[` before it (not even inside a
+ * string: any doubt is parsed) is the record's own key: an unescaped `"type":"` cannot lie inside a JSON string.
+ * A line that is not JSON but looks like such a record is ignored here where parsing would count it as skipped.
+ */
+export function isMetaRecord(bytes: Uint8Array): boolean {
+  let last = bytes.length - 1;
+  if (bytes[last] === CARRIAGE_RETURN) last -= 1;
+  if (bytes[0] !== OPEN_BRACE || bytes[last] !== CLOSE_BRACE) return false;
+  const line = Buffer.from(bytes.buffer, bytes.byteOffset, last + 1);
+  const key = line.indexOf(TYPE_KEY, 1);
+  if (key < 0 || (key > 1 && line[key - 1] !== COMMA)) return false;
+  const before = line.subarray(1, key);
+  if (before.includes(OPEN_BRACE) || before.includes(OPEN_BRACKET)) return false;
+  const start = key + TYPE_KEY.length;
+  const end = line.indexOf(QUOTE, start);
+  if (end < 0 || end - start > 64) return false;
+  const name = line.subarray(start, end);
+  return !name.includes(BACKSLASH) && isMetaType(name.toString("latin1"));
+}
+
 function readLine(bytes: Buffer, offset: number, builder: ReturnType<typeof createIndexMessageBuilder>): LineOutcome {
+  if (isMetaRecord(bytes)) return "ignored";
   let text: string;
   try {
     text = decoder.decode(bytes);
@@ -163,22 +202,4 @@ function readLine(bytes: Buffer, offset: number, builder: ReturnType<typeof crea
   }
   builder.add(parsed, offset);
   return "entry";
-}
-
-function openSyncIfPresent(path: string): number | null {
-  try {
-    return openSync(path, "r");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
-}
-
-async function openIfPresent(path: string) {
-  try {
-    return await open(path, "r");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") return null;
-    throw error;
-  }
 }

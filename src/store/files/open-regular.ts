@@ -2,12 +2,12 @@
 // the synchronous twin). Apart from safe-path.ts so that the every-call hooks never load `node:fs/promises`.
 import { constants } from "node:fs";
 import { type FileHandle, open } from "node:fs/promises";
-import { checkPathText, notRegular, READ_FLAGS } from "./safe-path.ts";
+import { checkPathText, notRegular, type OpenRegularOptions, READ_FLAGS } from "./safe-path.ts";
 
 /** Opens a regular file for reading; null when it does not exist; UNSAFE_PATH for anything else (with `noFollow`,
- *  a symbolic link too). */
-export async function openRegularFile(path: string, options: { noFollow?: boolean } = {}): Promise<FileHandle | null> {
-  checkPathText(path);
+ *  a symbolic link too; `listed`: OpenRegularOptions). */
+export async function openRegularFile(path: string, options: OpenRegularOptions = {}): Promise<FileHandle | null> {
+  if (options.listed !== true) checkPathText(path);
   let handle: FileHandle;
   try {
     handle = await open(path, READ_FLAGS | (options.noFollow ? (constants.O_NOFOLLOW ?? 0) : 0));

@@ -16,6 +16,7 @@ import { CtxError } from "../../errors.ts";
 export {
   checkPathText,
   notRegular,
+  type OpenRegularOptions,
   openRegularFileSync,
   READ_FLAGS,
 } from "../../config/regular-file.ts";
