@@ -212,7 +212,8 @@ export function finishPacking(content: FileContent, dictionary: TextDictionary |
 
 /**
  * Writes a prepared file; the caller holds the write transaction (several files may share one: FTS5 flushes
- * its pending terms once per commit, so batching is most of the indexing speed). Raced = another process
+ * its pending terms once per commit, and once per statement savepoint, so the sync writes a batch's FTS rows at
+ * its end: IndexWriter.withFtsAtEnd; batching is most of the indexing speed). Raced = another process
  * synced the file since it was prepared: nothing written.
  */
 export function applyPreparedFile(writer: IndexWriter, prepared: PreparedFile): FileSyncResult {
