@@ -6,10 +6,10 @@
 // A shrunk or replaced file (its first bytes changed) loses its rows and is read again from the start.
 import { createHash } from "node:crypto";
 import { statSync } from "node:fs";
-import { open } from "node:fs/promises";
 import { buildChunks, CHUNK_TARGET_TOKENS } from "../../core/search/chunker.ts";
 import type { IndexedChunk } from "../../core/search/model.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
+import { openRegularFile } from "../../store/files/open-regular.ts";
 import {
   chunkTextToPack,
   dictionaryIdOf,
@@ -289,16 +289,13 @@ function headLength(head: string): number {
 export async function readHead(path: string, length: number): Promise<string> {
   const buffer = Buffer.alloc(length);
   let read = 0;
+  // Only a regular file, as the reader opens it (a FIFO put in its place would block): else UNSAFE_PATH.
+  const handle = await openRegularFile(path, { listed: true });
+  if (handle === null) return "missing";
   try {
-    const handle = await open(path, "r");
-    try {
-      read = (await handle.read(buffer, 0, length, 0)).bytesRead;
-    } finally {
-      await handle.close();
-    }
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
-    return "missing";
+    read = (await handle.read(buffer, 0, length, 0)).bytesRead;
+  } finally {
+    await handle.close();
   }
   if (read < length) return `short:${read}`;
   return headOf(buffer);
