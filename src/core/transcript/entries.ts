@@ -79,11 +79,6 @@ export function parseTranscriptLine(line: string): ParsedLine {
   return { skipped: META_TYPES.has(type) ? "meta" : "unknown-type" };
 }
 
-/** A known bookkeeping record's type (progress, file-history-snapshot, …): a line of it gives no entry. */
-export function isMetaType(type: string): boolean {
-  return META_TYPES.has(type);
-}
-
 export function isSkipped(line: ParsedLine): line is SkippedLine {
   return "skipped" in line;
 }

@@ -1,22 +1,12 @@
 // readTranscriptFrom over every real fixture (facts read from the files by hand), then the ways a file goes wrong.
 import { execFileSync } from "node:child_process";
-import {
-  appendFileSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  unlinkSync,
-  writeFileSync,
-} from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildSecretCases } from "../../../tests/fixtures/redaction/fake-secrets.ts";
 import { FIXTURE } from "../../../tests/helpers/claude-projects.ts";
-import { parseTranscriptLine } from "../../core/transcript/entries.ts";
-import { type IndexMessage, isMetaRecord, readTranscriptFrom } from "./read-transcript.ts";
+import { type IndexMessage, readTranscriptFrom } from "./read-transcript.ts";
 
 const FIXTURES = join(import.meta.dirname, "../../../tests/fixtures");
 const LONG = FIXTURE.long;
@@ -396,48 +386,5 @@ describe("readTranscriptFrom: redaction", () => {
     expect(allowed.messages[1]?.text).toBe(`Key ${aws} noted.`);
     expect(allowed.messages[0]?.text).toBe("use the token [REDACTED:github-token] please");
     rmSync(dir, { recursive: true });
-  });
-});
-
-describe("isMetaRecord: bookkeeping lines told without parsing", () => {
-  const lines = readdirSync(join(FIXTURES, "claude"), { recursive: true, encoding: "utf8" })
-    .filter((name) => name.endsWith(".jsonl"))
-    .flatMap((name) => readFileSync(join(FIXTURES, "claude", name), "utf8").split("\n"))
-    .filter((line) => line !== "");
-
-  it("never passes over a line that parsing reads, and catches the fixtures' progress records", () => {
-    let meta = 0;
-    let caught = 0;
-    for (const line of lines) {
-      const parsed = parseTranscriptLine(line);
-      const isMeta = "skipped" in parsed && parsed.skipped === "meta";
-      if (isMetaRecord(Buffer.from(line))) expect(isMeta, line.slice(0, 200)).toBe(true);
-      if (isMeta) {
-        meta += 1;
-        if (isMetaRecord(Buffer.from(line))) caught += 1;
-      }
-    }
-    expect(meta).toBeGreaterThan(1_000);
-    expect(caught / meta).toBeGreaterThan(0.95);
-  });
-
-  it("parses whatever it cannot be sure of", () => {
-    const progress = '{"parentUuid":null,"cwd":"/w","type":"progress","data":{"type":"hook_progress"},"uuid":"u"}';
-    expect(isMetaRecord(Buffer.from(progress))).toBe(true);
-    expect(isMetaRecord(Buffer.from(`${progress}\r`))).toBe(true);
-    expect(isMetaRecord(Buffer.from('{"type":"file-history-snapshot","snapshot":{}}'))).toBe(true);
-    const refused = [
-      // A nested "type" (a tool's input) is not the line's own.
-      '{"parentUuid":null,"message":{"role":"assistant","content":[{"type":"tool_use","input":{"type":"progress"}}]},"type":"assistant"}',
-      '{"parentUuid":null,"tags":["x"],"type":"progress"}',
-      '{"cwd":"/w{x}","type":"progress"}',
-      '{"type": "progress"}',
-      '{"type":"pro\\u0067ress"}',
-      '{"type":"user","message":{"role":"user","content":"hi"}}',
-      '{"type":"progress"',
-      '["type","progress"]',
-      "",
-    ];
-    for (const line of refused) expect(isMetaRecord(Buffer.from(line)), line).toBe(false);
   });
 });

@@ -5,7 +5,7 @@
 // and `endOffset` is the byte after the last newline consumed.
 import { closeSync, readSync } from "node:fs";
 import { createIndexMessageBuilder, type IndexMessage, type TranscriptMeta } from "../../core/search/messages.ts";
-import { isMetaType, parseTranscriptLine } from "../../core/transcript/entries.ts";
+import { parseTranscriptLine } from "../../core/transcript/entries.ts";
 import { openRegularFile } from "../../store/files/open-regular.ts";
 import { openRegularFileSync } from "../../store/files/safe-path.ts";
 
@@ -152,41 +152,7 @@ export async function readTranscriptFrom(
 
 type LineOutcome = "entry" | "ignored" | "skipped" | "unknown";
 
-const TYPE_KEY = Buffer.from('"type":"');
-const OPEN_BRACE = 0x7b;
-const CLOSE_BRACE = 0x7d;
-const OPEN_BRACKET = 0x5b;
-const COMMA = 0x2c;
-const QUOTE = 0x22;
-const BACKSLASH = 0x5c;
-const CARRIAGE_RETURN = 0x0d;
-
-/**
- * True when the line is a bookkeeping record (progress, file-history-snapshot, …: entries.ts isMetaType) told from its
- * first fields, without decoding or parsing it: a fifth of a real transcript's bytes are progress records, and parsing
- * them was a sixth of a full index's reading. Claude Code writes the top-level `"type"` of such a record before any
- * nested object or array, so the first `"type":"` of a line that has no `{` or `[` before it (not even inside a
- * string: any doubt is parsed) is the record's own key: an unescaped `"type":"` cannot lie inside a JSON string.
- * A line that is not JSON but looks like such a record is ignored here where parsing would count it as skipped.
- */
-export function isMetaRecord(bytes: Uint8Array): boolean {
-  let last = bytes.length - 1;
-  if (bytes[last] === CARRIAGE_RETURN) last -= 1;
-  if (bytes[0] !== OPEN_BRACE || bytes[last] !== CLOSE_BRACE) return false;
-  const line = Buffer.from(bytes.buffer, bytes.byteOffset, last + 1);
-  const key = line.indexOf(TYPE_KEY, 1);
-  if (key < 0 || (key > 1 && line[key - 1] !== COMMA)) return false;
-  const before = line.subarray(1, key);
-  if (before.includes(OPEN_BRACE) || before.includes(OPEN_BRACKET)) return false;
-  const start = key + TYPE_KEY.length;
-  const end = line.indexOf(QUOTE, start);
-  if (end < 0 || end - start > 64) return false;
-  const name = line.subarray(start, end);
-  return !name.includes(BACKSLASH) && isMetaType(name.toString("latin1"));
-}
-
 function readLine(bytes: Buffer, offset: number, builder: ReturnType<typeof createIndexMessageBuilder>): LineOutcome {
-  if (isMetaRecord(bytes)) return "ignored";
   let text: string;
   try {
     text = decoder.decode(bytes);
