@@ -1,14 +1,21 @@
 // Hostile transcripts (issue #21): what a transcript holds must not turn into stored secrets. Each probe writes a
 // transcript into a world's Claude projects folder, runs the built ctx on it, and reads back what ctx persisted.
+import { execFileSync } from "node:child_process";
 import { generateKeyPairSync } from "node:crypto";
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { lstatSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { DatabaseSync } from "node:sqlite";
 import { inflateRawSync } from "node:zlib";
 import { afterEach, describe, expect, it } from "vitest";
 import { ContextStateSchema } from "../../src/core/context/extract.ts";
 import { listSnapshots, readSnapshot } from "../../src/store/snapshots/snapshots.ts";
-import { assistantToolUse, type LineContext, toolResult, userPrompt } from "../helpers/transcript-lines.ts";
+import {
+  assistantText,
+  assistantToolUse,
+  type LineContext,
+  toolResult,
+  userPrompt,
+} from "../helpers/transcript-lines.ts";
 import { listTree, makeWorld, runCtxIn, treeChanges, type World } from "./harness.ts";
 
 let world: World | undefined;
@@ -142,6 +149,34 @@ describe("hostile transcripts", () => {
     expect(copy).toContain('\\"private_key_id\\": \\"[REDACTED:secret]\\"');
     expect(secrets.filter((piece) => copy.includes(piece) || JSON.stringify(snapshot).includes(piece))).toEqual([]);
 
+    expect(treeChanges(outside, listTree(world.base, ["home/.ctx", "repo/.ctx"]))).toEqual([]);
+  });
+
+  it("FIFOs and links to them named as transcripts are never opened: ctx index finishes, indexes the rest, leaves them", async () => {
+    world = makeWorld("current", "fifo-transcripts");
+    const { repo, claudeDir } = world;
+    const projectDir = join(claudeDir, "projects", repo.replace(/[^A-Za-z0-9]/g, "-"));
+    const real = "9c3d5e7f-0000-4000-8000-0000000000c9";
+    const fifo = "9c3d5e7f-0000-4000-8000-0000000000ca";
+    mkdirSync(join(projectDir, real, "subagents"), { recursive: true });
+    const ctx: LineContext = { sessionId: real, cwd: repo };
+    writeFileSync(
+      join(projectDir, `${real}.jsonl`),
+      `${[userPrompt(ctx, "Why does the wombatgrid cache miss?"), assistantText(ctx, "msg_wombat", "Its key omits the tenant.")].join("\n")}\n`,
+    );
+    // A read of any of these would wait for a writer forever: the run would hang, not fail.
+    execFileSync("mkfifo", [join(projectDir, `${fifo}.jsonl`)]);
+    execFileSync("mkfifo", [join(projectDir, real, "subagents", "agent-a1.jsonl")]);
+    symlinkSync(join(projectDir, `${fifo}.jsonl`), join(projectDir, "9c3d5e7f-0000-4000-8000-0000000000cb.jsonl"));
+    const outside = listTree(world.base, ["home/.ctx", "repo/.ctx"]);
+
+    const index = await runCtxIn(world, ["index", "--json"], { timeoutMs: 30_000 });
+    expect(index.code, index.stderr).toBe(0);
+    expect(JSON.parse(index.stdout)).toMatchObject({ filesIngested: 1, sessionsTotal: 1 });
+    const search = await runCtxIn(world, ["search", "wombatgrid", "--no-refresh", "--json"], { timeoutMs: 30_000 });
+    expect(search.code, search.stderr).toBe(0);
+    expect(JSON.parse(search.stdout).results.map((result: { sessionId: string }) => result.sessionId)).toEqual([real]);
+    expect(lstatSync(join(projectDir, `${fifo}.jsonl`)).isFIFO()).toBe(true);
     expect(treeChanges(outside, listTree(world.base, ["home/.ctx", "repo/.ctx"]))).toEqual([]);
   });
 });
