@@ -49,6 +49,19 @@ function fixture() {
   );
   write("y-morning", new Date(2026, 11, 1, 9), "style the login form css", "The form uses flexbox now.");
   write("y-evening", new Date(2026, 11, 1, 20), "redis cache eviction policy", "allkeys-lru it is.");
+  write(
+    "vacuum-old",
+    new Date(2026, 9, 12, 9),
+    "postgres autovacuum thresholds for the orders table",
+    "Lowered autovacuum_vacuum_scale_factor on orders: postgres vacuums the orders table hourly now.",
+  );
+  write(
+    "notes-week",
+    new Date(2026, 10, 25, 14),
+    "tidy the release notes for 2.4",
+    "The release notes are tidied: the driver bump for postgres, the new icons and fonts, the translations, the " +
+      "settings page, the keyboard shortcuts, the onboarding tour and the export dialog each have a line.",
+  );
   write("lint-before", new Date(2026, 10, 5, 9), "eslint rules for the monorepo", "The eslint rules are in place.");
   write("pnpm-move", new Date(2026, 10, 10, 9), "migrate the repo from npm to pnpm", "The migration to pnpm is done.");
   write("lint-after", new Date(2026, 10, 20, 9), "eslint rules for the monorepo", "The eslint rules are in place.");
@@ -134,7 +147,32 @@ describe("runForkDetect with time words and exclusions", () => {
     const none = await runForkDetect({ query: "terraform state last week" }, options);
     expect(none.candidates).toEqual([]);
     expect(none.widened).toBe(false);
-    expect(none.recent.map((s) => s.sessionId)).toEqual(["k8s-week", "docker-week"]);
+    expect(none.recent.map((s) => s.sessionId)).toEqual(["k8s-week", "notes-week", "docker-week"]);
+  });
+
+  it("widens a window of weak matches only for a strong match of another date, and says so", async () => {
+    const weak = (result: Awaited<ReturnType<typeof runForkDetect>>) =>
+      result.candidates.map((c) => [c.sessionId, c.weak]);
+    // Last week's one match names postgres in passing (weak); October's session is about the question (strong).
+    const elsewhere = await runForkDetect({ query: "postgres autovacuum orders table last week" }, options);
+    expect(elsewhere.widened).toBe("weak");
+    expect(weak(elsewhere)).toEqual([
+      ["vacuum-old", false],
+      ["notes-week", true],
+    ]);
+    const report = ForkDetectReportSchema.parse(forkDetectReportOf(elsewhere));
+    expect(report.understood).toMatchObject({ widened: true, searched: "postgres autovacuum orders table last week" });
+    expect(report.message.split("\n")[0]).toBe(
+      "No session from 23–29 Nov 2026 (last week) matches strongly: searched sessions of any date.",
+    );
+    // No date holds a strong match: the window's weak match is the answer, the window kept.
+    const nowhere = await runForkDetect({ query: "postgres replication lag last week" }, options);
+    expect(nowhere.widened).toBe(false);
+    expect(weak(nowhere)).toEqual([["notes-week", true]]);
+    // A strong match inside the window: the window kept, whatever matches elsewhere.
+    const inside = await runForkDetect({ query: "postgres driver bump release notes last week" }, options);
+    expect(inside.widened).toBe(false);
+    expect(weak(inside)).toEqual([["notes-week", false]]);
   });
 
   it("ranks the sessions on an event's side higher, the event found by its words", async () => {

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
 import { type ForkCandidate, toForkCandidate, toRecentSession } from "../core/search/fork-candidates.ts";
-import type { MemoryType, SearchFilters } from "../core/search/model.ts";
+import type { MemoryType, RankedSession, SearchFilters } from "../core/search/model.ts";
 import { understandQuery, type Widened } from "../core/search/query-understanding.ts";
 import type { TeamCandidatesPort, TeamFetch } from "../core/search/team-candidates.ts";
 import { CtxError } from "../errors.ts";
@@ -221,17 +221,20 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       .slice(0, limit);
   let ranked = await search(filters);
   let widened: Widened = false;
-  if (ranked.length === 0 && understood?.period != null) {
-    // The window holds no session at all (a question about a story's "last week", an index that is older), or none
-    // whose words match: every date is searched, the time words among the words as they were before they were read,
-    // and the answer says which (an empty answer tells the person nothing; the best match of another week may be the
-    // session they remember in the wrong week).
+  const strongIn = (entries: readonly RankedSession[]) =>
+    entries.some((entry) => isStrongMatch(entry, options.config.search));
+  if (understood?.period != null && !strongIn(ranked)) {
+    // The window holds no session at all (a question about a story's "last week", an index that is older), none
+    // whose words match, or only weak matches: every date is searched, the time words among the words as they were
+    // before they were read, and the answer says which (an empty answer tells the person nothing; the best match of
+    // another week may be the session they remember in the wrong week). A window of weak matches is given up only
+    // for a strong match elsewhere (search.minSimilarity: the line the answer draws between strong and weak).
     // A window with sessions when no date holds a match either: the window's sessions are listed below instead.
-    const empty = index.recentSessions(1, filters).length === 0;
+    const empty = ranked.length === 0 && index.recentSessions(1, filters).length === 0;
     const anyDate = await search(applyUnderstanding(asked, { ...understood, period: null }), understood.textWithTime);
-    if (empty || anyDate.length > 0) {
+    if (ranked.length > 0 ? strongIn(anyDate) : empty || anyDate.length > 0) {
+      widened = empty ? "empty" : ranked.length === 0 ? "unmatched" : "weak";
       ranked = anyDate;
-      widened = empty ? "empty" : "unmatched";
     }
   }
   if (options.recordOffer !== undefined) {

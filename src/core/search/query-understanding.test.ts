@@ -43,6 +43,9 @@ describe("understandQuery", () => {
     expect(understoodLines(understood ?? never(), "unmatched")[0]).toBe(
       "No session from 23–29 Nov 2026 (last week) matches: searched sessions of any date.",
     );
+    expect(understoodLines(understood ?? never(), "weak")[0]).toBe(
+      "No session from 23–29 Nov 2026 (last week) matches strongly: searched sessions of any date.",
+    );
     // An exclusion is never read as a time word.
     expect(understandQuery('auth -"last week"', now())).toMatchObject({
       text: "auth",

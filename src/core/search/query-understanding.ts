@@ -110,9 +110,10 @@ export function describePeriod(period: Pick<QueryPeriod, "from" | "to">): string
 
 /**
  * Whether a query's time window was given up for every date: no (false), because it held no session at all
- * ("empty"), or because none of its sessions matched the words ("unmatched").
+ * ("empty"), because none of its sessions matched the words ("unmatched"), or because they matched only weakly
+ * while another date holds a strong match ("weak").
  */
-export type Widened = false | "empty" | "unmatched";
+export type Widened = false | "empty" | "unmatched" | "weak";
 
 /** The lines that say what the query was read as: its window, what it left out, and whether the window was widened. */
 export function understoodLines(
@@ -129,7 +130,9 @@ export function understoodLines(
         ? `No session is ${describePeriod(period)} (${words}): searched sessions of any date.`
         : widened === "unmatched"
           ? `No session ${describePeriod(period)} (${words}) matches: searched sessions of any date.`
-          : `Searched sessions ${describePeriod(period)} (${words}).`,
+          : widened === "weak"
+            ? `No session ${describePeriod(period)} (${words}) matches strongly: searched sessions of any date.`
+            : `Searched sessions ${describePeriod(period)} (${words}).`,
     );
   }
   const event = understood.event;
