@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import { appendFileSync, mkdtempSync, readFileSync } from "node:fs";
 import * as fsPromises from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import {
   FIXTURE,
@@ -18,7 +18,8 @@ import {
   VIEWER_SESSIONS,
 } from "../../../tests/helpers/claude-projects.ts";
 import { writeTopic } from "../../../tests/helpers/memory-topics.ts";
-import { IndexWriter } from "../session-index/writer.ts";
+import { type FolderStamps, IndexWriter, sameStamps } from "../session-index/writer.ts";
+import { discoverProject } from "./discover.ts";
 import { syncIndex } from "./sync-index.ts";
 
 vi.mock("node:fs/promises", async (importOriginal) => {
@@ -92,6 +93,14 @@ describe("the incremental sync at small N", () => {
     expect(pathsRead(claudeDir)).toEqual([]);
     expect(stampsAskedFor()).toEqual(projectFolders(claudeDir));
     expect(vi.mocked(IndexWriter.prototype.getFile)).not.toHaveBeenCalled();
+    // Each folder's indexed files are its files as discovery found them, in the same order: the comparison with
+    // nothing new is one pass a folder, not a map of its paths.
+    const known = vi.mocked(IndexWriter.prototype.fileStamps).mock.results.map((result) => result.value);
+    expect(known.every((stamps) => stamps.paths !== "")).toBe(true);
+    const folders = projectFolders(claudeDir);
+    expect(known.every((stamps, i) => sameStamps(stamps, discoverProject(claudeDir, basename(folders[i] ?? ""))))).toBe(
+      true,
+    );
   });
 
   it("a path with line breaks in its folder and file names is compared like any other, not read again", async () => {
@@ -105,6 +114,23 @@ describe("the incremental sync at small N", () => {
     expect(again).toMatchObject({ filesIngested: 0, filesSkippedUnchanged: 9, sessionsTotal: 8 });
     expect(pathsRead(claudeDir)).toEqual([]);
     expect(vi.mocked(IndexWriter.prototype.getFile)).not.toHaveBeenCalled();
+  });
+
+  it("sessions whose names sort one way as ids and another as paths are compared by path, not read again", async () => {
+    const { claudeDir, dbPath } = setUp();
+    // "fix" before "fix-2" as ids, "fix-2.jsonl" before "fix.jsonl" as paths ("-" sorts before "."): no whole match.
+    const folder = join(claudeDir, "projects", "-home-dev-sorted");
+    fs.mkdirSync(folder);
+    fs.copyFileSync(FIXTURE.short, join(folder, "fix.jsonl"));
+    fs.copyFileSync(FIXTURE.short, join(folder, "fix-2.jsonl"));
+    expect((await syncIndex({ claudeDir, dbPath, thread: false })).filesIngested).toBe(10);
+    vi.clearAllMocks();
+    const again = await syncIndex({ claudeDir, dbPath, thread: false });
+    expect(again).toMatchObject({ filesIngested: 0, filesSkippedUnchanged: 10 });
+    expect(pathsRead(claudeDir)).toEqual([]);
+    const known = vi.mocked(IndexWriter.prototype.fileStamps).mock.results.map((result) => result.value);
+    const sorted = projectFolders(claudeDir).indexOf(folder);
+    expect(sameStamps(known[sorted] as FolderStamps, discoverProject(claudeDir, "-home-dev-sorted"))).toBe(false);
   });
 
   it("opens only the file that grew", async () => {

@@ -5,7 +5,7 @@
 // folder. Holding all 110,000 records of a first index of 100,000 sessions kept the main heap at ~176 MiB for the
 // whole run. Listing a folder twice costs a few microseconds per file; a folder with nothing new is listed once.
 import { setImmediate as nextTurn } from "node:timers/promises";
-import { fileStampOf, type IndexWriter } from "../session-index/writer.ts";
+import { fileStampOf, type IndexWriter, sameStamps, stampsByPath } from "../session-index/writer.ts";
 import { type DiscoveredFile, discoverProject, listProjectFolders, projectFolderPath } from "./discover.ts";
 import { isUnchanged } from "./sync-file.ts";
 
@@ -81,7 +81,11 @@ function changedInFolder(
   full: boolean,
 ): DiscoveredFile[] {
   if (full || found.length === 0) return found;
-  const stamps = writer.fileStamps(projectFolderPath(claudeDir, project));
+  const known = writer.fileStamps(projectFolderPath(claudeDir, project));
+  // Most folders of a large history have nothing new: the index's files and the folder's, compared whole (discovery's
+  // order is the index's path order for Claude Code's names; where it is not, the paths decide).
+  if (sameStamps(known, found)) return [];
+  const stamps = stampsByPath(known);
   return found.filter((file) => stamps.get(file.path) !== fileStampOf(file));
 }
 
