@@ -135,7 +135,14 @@ async function timesOf(times: number, args: string[], env: NodeJS.ProcessEnv) {
     wall.push(result.wallMs);
     rss = Math.max(rss, result.maxRssKiB);
   }
-  return { runs: times, medianMs: Math.round(median(wall)), peakRssMiB: Math.round(rss / 1024) };
+  return {
+    runs: times,
+    medianMs: Math.round(median(wall)),
+    // The spread: a cost that is half `stat` moves with the kernel's caches from run to run.
+    minMs: Math.round(Math.min(...wall)),
+    maxMs: Math.round(Math.max(...wall)),
+    peakRssMiB: Math.round(rss / 1024),
+  };
 }
 
 /** SessionEnd on a new session, then how long until the index holds it. */
@@ -391,7 +398,7 @@ async function measureSize(
       indexKiBPer1000Messages: Math.round(disk.bytes / 1024 / (disk.messages / 1000)),
     };
     log(`scale ${sessions}: nothing new, stats, one new session`);
-    out.nothingNewIndex = await timesOf(3, ["index", "--quiet"], home.env);
+    out.nothingNewIndex = await timesOf(5, ["index", "--quiet"], home.env);
     out.stats = await timesOf(3, ["stats", "--json"], home.env);
     out.pickerFirstScreen = await pickerFirstScreen(home, sampleQueries(locomo, 5));
     out.oneNewSession = await oneNewSession(corpus, home, sessions + 2_000_000);
