@@ -22,49 +22,54 @@ afterAll(() => {
 const session = (id: string, at: Date, prompt: string, reply: string) =>
   timedExchange({ sessionId: id, cwd: "/home/user/app" }, at, prompt, reply);
 
-function fixture() {
-  const base = mkdtempSync(join(tmpdir(), "ctx-query-words-"));
-  const claudeDir = join(base, "claude");
-  const project = join(claudeDir, "projects", "-home-user-app");
-  mkdirSync(project, { recursive: true });
-  const write = (id: string, at: Date, prompt: string, reply: string) =>
-    writeFileSync(join(project, `${id}.jsonl`), session(id, at, prompt, reply));
-  write(
+/** The fixture's sessions: id, local start, prompt, reply. */
+const SESSIONS: ReadonlyArray<readonly [string, Date, string, string]> = [
+  [
     "docker-week",
     new Date(2026, 10, 24, 15),
     "the docker bridge network drops packets",
     "The docker network needed its MTU lowered.",
-  );
-  write(
+  ],
+  [
     "docker-old",
     new Date(2026, 9, 5, 9),
     "docker network docker bridge docker packets",
     "Docker networking: the bridge network and its packets, docker again.",
-  );
-  write(
+  ],
+  [
     "k8s-week",
     new Date(2026, 10, 26, 11),
     "docker network inside kubernetes pods",
     "Kubernetes runs the docker network through its CNI.",
-  );
-  write("y-morning", new Date(2026, 11, 1, 9), "style the login form css", "The form uses flexbox now.");
-  write("y-evening", new Date(2026, 11, 1, 20), "redis cache eviction policy", "allkeys-lru it is.");
-  write(
+  ],
+  ["y-morning", new Date(2026, 11, 1, 9), "style the login form css", "The form uses flexbox now."],
+  ["y-evening", new Date(2026, 11, 1, 20), "redis cache eviction policy", "allkeys-lru it is."],
+  [
     "vacuum-old",
     new Date(2026, 9, 12, 9),
     "postgres autovacuum thresholds for the orders table",
     "Lowered autovacuum_vacuum_scale_factor on orders: postgres vacuums the orders table hourly now.",
-  );
-  write(
+  ],
+  [
     "notes-week",
     new Date(2026, 10, 25, 14),
     "tidy the release notes for 2.4",
     "The release notes are tidied: the driver bump for postgres, the new icons and fonts, the translations, the " +
       "settings page, the keyboard shortcuts, the onboarding tour and the export dialog each have a line.",
-  );
-  write("lint-before", new Date(2026, 10, 5, 9), "eslint rules for the monorepo", "The eslint rules are in place.");
-  write("pnpm-move", new Date(2026, 10, 10, 9), "migrate the repo from npm to pnpm", "The migration to pnpm is done.");
-  write("lint-after", new Date(2026, 10, 20, 9), "eslint rules for the monorepo", "The eslint rules are in place.");
+  ],
+  ["lint-before", new Date(2026, 10, 5, 9), "eslint rules for the monorepo", "The eslint rules are in place."],
+  ["pnpm-move", new Date(2026, 10, 10, 9), "migrate the repo from npm to pnpm", "The migration to pnpm is done."],
+  ["lint-after", new Date(2026, 10, 20, 9), "eslint rules for the monorepo", "The eslint rules are in place."],
+];
+
+function fixture() {
+  const base = mkdtempSync(join(tmpdir(), "ctx-query-words-"));
+  const claudeDir = join(base, "claude");
+  const project = join(claudeDir, "projects", "-home-user-app");
+  mkdirSync(project, { recursive: true });
+  for (const [id, at, prompt, reply] of SESSIONS) {
+    writeFileSync(join(project, `${id}.jsonl`), session(id, at, prompt, reply));
+  }
   const env = { CLAUDE_CONFIG_DIR: claudeDir, CTX_HOME: join(base, "home") };
   // Wednesday 2 December 2026, 10:30 in Berlin.
   const now = () => new Date(2026, 11, 2, 10, 30).getTime();
