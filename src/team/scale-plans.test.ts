@@ -81,6 +81,8 @@ describe.skipIf(cluster === null || !hasAutoExplain)(
       await pg.sql(`ALTER ROLE alice SET session_preload_libraries = 'auto_explain'`);
       await pg.sql("ALTER ROLE alice SET auto_explain.log_min_duration = 0");
       await pg.sql("ALTER ROLE alice SET auto_explain.log_nested_statements = on");
+      // Plans with what ran: a branch the function skips shows "(never executed)".
+      await pg.sql("ALTER ROLE alice SET auto_explain.log_analyze = on");
       alice = await connectTeam(pg.url("alice", "alice-pw", "library"), { connectTimeoutMs: 5_000 });
       clients.push(alice);
       texts = realChunkTexts(SESSIONS);
@@ -148,6 +150,27 @@ describe.skipIf(cluster === null || !hasAutoExplain)(
       await alice.query("RESET enable_bitmapscan");
       expect(found.chunks.length).toBeGreaterThan(0);
       expectCandidatesByGinBitmap(notices);
+    });
+
+    it("finds and ranks a one-word query's candidates once, a query of more words' by every word and by any", async () => {
+      // One word: the chunks holding any of its words are the chunks holding all of them (migration 10). Before it,
+      // the same chunks were found and ranked twice (at 10 x 10,000 sessions the function's p95 133 -> 80 ms).
+      const word = ((texts[SESSIONS - 3] ?? "").match(/[A-Za-z]{6,}/g) ?? [])[2] ?? "";
+      const bodyScans = async (query: string) => {
+        notices.length = 0;
+        const found = await fetchTeamCandidates(alice, "web", { query, limit: 20 });
+        expect(found.chunks.length).toBeGreaterThan(0);
+        const body = plansOf(notices, "every_word");
+        expect(body).toHaveLength(1);
+        const scans = (body[0] ?? "").split("\n").filter((line) => line.includes("Bitmap Index Scan on chunks_search"));
+        return {
+          ran: scans.filter((line) => line.includes("(actual")).length,
+          skipped: scans.filter((line) => line.includes("(never executed)")).length,
+        };
+      };
+      expect(await bodyScans(word)).toEqual({ ran: 1, skipped: 1 });
+      const words = (texts[SESSIONS - 5] ?? "").match(/[A-Za-z]{6,}/g) ?? [];
+      expect(await bodyScans(words.slice(2, 5).join(" "))).toEqual({ ran: 2, skipped: 0 });
     });
 
     it("reads each pushed chunk's session by its key when counting the team's statistics", async () => {

@@ -63,7 +63,8 @@ export async function fetchTeamCandidates(
     // a plain join was a hash join over every session of the team, a cost that grew with the library
     // (bench/team-scale.bench.ts: 44 of 185 ms at 30,000 sessions). Each candidate's counts of the scored terms ($7,
     // in their order) and its tokens, capped at twice its text's characters (more than ctx's tokenizer ever gives),
-    // come by its key too (migration 9: NULL for a chunk pushed before, which is scored from its text).
+    // come by its key too (migration 9: NULL for a chunk pushed before, which is scored from its text); the
+    // characters are counted from the text the function returned, not read (and decompressed) again.
     `SELECT c.session_id, c.source, c.chunk_index, c.text, c.memory_type, c.last_uuid, k.counts, k.tokens
        FROM ctx_team.search_chunks($1::bigint, ${ALL_SQL}, ${ANY_SQL}, $3::integer) c
        CROSS JOIN LATERAL (
@@ -72,7 +73,7 @@ export async function fetchTeamCandidates(
        LEFT JOIN LATERAL (
          SELECT ARRAY(SELECT coalesce(x.term_counts[pg_catalog.array_position(x.terms, q.term)], 0)
                         FROM pg_catalog.unnest($7::text[]) WITH ORDINALITY AS q(term, n) ORDER BY q.n) AS counts,
-                LEAST(x.term_tokens, 2 * pg_catalog.char_length(x.text)) AS tokens
+                LEAST(x.term_tokens, 2 * pg_catalog.char_length(c.text)) AS tokens
            FROM ctx_team.chunks x
           WHERE x.team_id = $1::bigint AND x.session_id = c.session_id AND x.source = c.source
             AND x.chunk_index = c.chunk_index AND x.term_counts IS NOT NULL AND x.term_tokens IS NOT NULL
