@@ -61,8 +61,15 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await page?.close();
-  ui?.kill("SIGTERM");
-  if (base !== "") rmSync(base, { recursive: true, force: true });
+  // The server may still be writing under base as it stops (a full run once failed here: ENOTEMPTY), so it is waited
+  // for, and the removal retried as the other suites' cleanups do.
+  const server = ui;
+  if (server !== undefined && server.exitCode === null && server.signalCode === null) {
+    const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+    server.kill("SIGTERM");
+    await Promise.race([exited, new Promise<void>((resolve) => setTimeout(resolve, 5_000))]);
+  }
+  if (base !== "") rmSync(base, { recursive: true, force: true, maxRetries: 20, retryDelay: 100 });
 });
 
 async function load(current: ChromiumPage, address: string): Promise<void> {
