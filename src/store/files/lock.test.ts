@@ -179,6 +179,15 @@ describe.each([
     expect(readdirSync(dir)).toEqual([]);
   });
 
+  it("clears a break file its dead breaker left after the lock itself was gone", async () => {
+    plantLock({ pid: deadPid() }, 0, `${lockPath}.break`);
+    expect(await withLock(target, () => "mine", patient)).toBe("mine");
+    expect(readdirSync(dir)).toEqual([]);
+    plantLock({}, 0, `${lockPath}.break`); // a live breaker's record is left alone
+    expect(await withLock(target, () => "mine", patient)).toBe("mine");
+    expect(readdirSync(dir)).toEqual(["state.ctx.lock.break"]);
+  });
+
   it("does not remove a new lock that replaced the one judged abandoned (two waiters, one stale verdict)", async () => {
     plantLock({ pid: deadPid() });
     const verdict = await observeLock(lockPath); // waiter B judges the dead lock abandoned, then stalls

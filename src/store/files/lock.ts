@@ -28,6 +28,7 @@ export async function withLock<T>(targetPath: string, fn: () => Promise<T> | T, 
   const staleMs = options.staleMs ?? DEFAULT_STALE_MS;
   const lockPath = `${targetPath}.lock`;
   const record = await acquire(lockPath, timeoutMs, staleMs);
+  await clearAbandonedBreak(lockPath, staleMs);
   const refresh = setInterval(() => void touchLockRecord(lockPath).catch(() => undefined), staleMs / 3);
   refresh.unref();
   try {
@@ -108,6 +109,15 @@ export async function breakAbandonedLock(lockPath: string, judged: ObservedLock,
   } finally {
     await removeIfUnchanged(breakPath, breakRecord);
   }
+}
+
+/**
+ * A breaker killed after taking the break lock leaves it behind; when the lock it broke is gone, no later
+ * waiter has a reason to look at it. The holder of the lock clears it (one failed readlink when there is none).
+ */
+async function clearAbandonedBreak(lockPath: string, staleMs: number): Promise<void> {
+  const left = await observeLock(`${lockPath}.break`);
+  if (left !== null && isAbandoned(left, staleMs)) await removeIfUnchanged(`${lockPath}.break`, left.text);
 }
 
 async function removeIfUnchanged(path: string, text: string): Promise<void> {
