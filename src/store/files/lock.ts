@@ -99,8 +99,7 @@ export async function breakAbandonedLock(lockPath: string, judged: ObservedLock,
   const breakRecord = newRecord();
   if (!(await create(breakPath, breakRecord))) {
     // Breaking takes a few system calls; a break record that stays means its owner died in between.
-    const other = await observeLock(breakPath);
-    if (other !== null && isAbandoned(other, staleMs)) await removeIfUnchanged(breakPath, other.text);
+    await clearAbandonedBreak(lockPath, staleMs);
     return false;
   }
   try {
@@ -112,8 +111,9 @@ export async function breakAbandonedLock(lockPath: string, judged: ObservedLock,
 }
 
 /**
- * A breaker killed after taking the break lock leaves it behind; when the lock it broke is gone, no later
- * waiter has a reason to look at it. The holder of the lock clears it (one failed readlink when there is none).
+ * Removes a break record whose owner died (or went stale): a breaker killed after taking the break lock leaves it.
+ * A waiter that finds it while breaking clears it, and so does the lock's next holder, since once the lock it broke
+ * is gone no waiter has a reason to look (one failed readlink when there is none).
  */
 async function clearAbandonedBreak(lockPath: string, staleMs: number): Promise<void> {
   const left = await observeLock(`${lockPath}.break`);
