@@ -6,7 +6,7 @@ import { join } from "node:path";
 import type { Config } from "../config/schema.ts";
 import { type ForkCandidate, toForkCandidate, toRecentSession } from "../core/search/fork-candidates.ts";
 import type { MemoryType, RankedSession, SearchFilters } from "../core/search/model.ts";
-import { understandQuery, type Widened } from "../core/search/query-understanding.ts";
+import { type QueryUnderstanding, understandQuery, type Widened } from "../core/search/query-understanding.ts";
 import type { TeamCandidatesPort, TeamFetch } from "../core/search/team-candidates.ts";
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
@@ -31,7 +31,7 @@ import type { SyncSummary } from "./sync/sync-index.ts";
 export { forkDetectReportOf, renderForkDetect } from "./fork-detect-report.ts";
 export type { ForkDetectReport, ForkDetectResult };
 
-import { scoreTeamCandidates, teamQueryText, teamWeighing } from "./team-hits.ts";
+import { scoreTeamCandidates, type TeamHits, teamQueryText, teamWeighing } from "./team-hits.ts";
 
 export interface ForkDetectRequest {
   query: string;
@@ -105,6 +105,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   const dbPath = resolveIndexPath(options.env);
   // The team's candidates are fetched while the local index catches up and is searched, through the port the shell
   // gave: the team's code (and the PostgreSQL client) is loaded only for a team search.
+  let fetchTeamFor: ((text: string, window: QueryUnderstanding | undefined) => Promise<TeamFetch>) | null = null;
   let teamFetch: Promise<TeamFetch> | null = null;
   if (scope !== "local") {
     requireJoinedTeam(options.config, scope);
@@ -114,17 +115,17 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
         hint: "search with scope local, or through `ctx search` or the ctx MCP server",
       });
     }
-    // Weighed by the team's own statistics (./team-hits.ts teamWeighing); the words the local index would match on
-    // are what a server without them is sent.
-    const teamQuery = teamQueryFor(dbPath, searchText);
-    const weighing = teamWeighing(searchText, { feedback: options.config.search.weights.feedbackSimilarity > 0 });
     const projectContains = teamProject(request.project);
-    teamFetch = fetchTeam({
-      query: teamQuery,
-      filters: teamFilters(request, now, understood),
-      ...(projectContains === undefined ? {} : { projectContains }),
-      weighing,
-    });
+    // Weighed by the team's own statistics (./team-hits.ts teamWeighing); the words the local index would match on
+    // are what a server without them is sent. The server is given the time bounds (the query's window among them).
+    fetchTeamFor = (text, window) =>
+      fetchTeam({
+        query: teamQueryFor(dbPath, text),
+        filters: teamFilters(request, now, window),
+        ...(projectContains === undefined ? {} : { projectContains }),
+        weighing: teamWeighing(text, { feedback: options.config.search.weights.feedbackSimilarity > 0 }),
+      });
+    teamFetch = fetchTeamFor(searchText, understood);
   }
   const budgetMs = options.refreshBudgetMs ?? DEFAULT_REFRESH_BUDGET_MS;
   const refresh = syncedWithin(dbPath, now, FRESH_ENOUGH_MS)
@@ -181,20 +182,26 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     scope === "team" || options.config.embedder.provider === "none"
       ? undefined
       : (await import("./embedders/vector-search.ts")).vectorSearchFor(index, options.config, { env: options.env });
-  const fetched = teamFetch === null ? null : await teamFetch;
   // Sources whose forks paid off rank a little higher (docs/forks.md "Ranking"); a small file, absent until fork
   // history was first built.
   const paidOffForks = readPaidOffSources(options.env);
-  const notices = fetched?.notice == null ? [] : [fetched.notice];
-  if (fetched?.candidates != null && fetched.candidates.statistics == null && index.sessionCount() === 0) {
-    notices.push(TEAM_NEEDS_STATISTICS);
-  }
-  const team =
-    fetched?.candidates == null
-      ? undefined
-      : scoreTeamCandidates(index, searchText, withoutExcludedTeam(fetched.candidates, understood), {
-          skipLocal: scope === "all",
-        });
+  const notices: string[] = [];
+  const teamHitsOf = async (pending: Promise<TeamFetch>, text: string): Promise<TeamHits | undefined> => {
+    const fetched = await pending;
+    if (fetched.notice !== null && !notices.includes(fetched.notice)) notices.push(fetched.notice);
+    if (fetched.candidates === null) return undefined;
+    if (
+      fetched.candidates.statistics == null &&
+      index.sessionCount() === 0 &&
+      !notices.includes(TEAM_NEEDS_STATISTICS)
+    ) {
+      notices.push(TEAM_NEEDS_STATISTICS);
+    }
+    return scoreTeamCandidates(index, text, withoutExcludedTeam(fetched.candidates, understood), {
+      skipLocal: scope === "all",
+    });
+  };
+  const team = teamFetch === null ? undefined : await teamHitsOf(teamFetch, searchText);
   const eventSession =
     understood?.event == null
       ? undefined
@@ -203,7 +210,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     understood?.event == null || eventSession == null
       ? undefined
       : { side: understood.event.side, session: eventSession };
-  const search = async (searchFilters: SearchFilters, text = searchText) =>
+  const search = async (searchFilters: SearchFilters, text = searchText, teamHits = team) =>
     (
       await searchSessions(index, text, {
         filters: searchFilters,
@@ -211,7 +218,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
         search: options.config.search,
         now,
         ...(vectorSearch === undefined ? {} : { vectorSearch }),
-        ...(team === undefined ? {} : { team }),
+        ...(teamHits === undefined ? {} : { team: teamHits }),
         paidOffForks,
         localResults: scope !== "team",
         ...(event === undefined ? {} : { event }),
@@ -230,8 +237,15 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     // another week may be the session they remember in the wrong week). A window of weak matches is given up only
     // for a strong match elsewhere (search.minSimilarity: the line the answer draws between strong and weak).
     // A window with sessions when no date holds a match either: the window's sessions are listed below instead.
+    // The team's candidates were fetched within the window: the server is asked again without it (only when the
+    // window gave no strong match, so a question with time words that finds its answer there costs one fetch).
     const empty = ranked.length === 0 && index.recentSessions(1, filters).length === 0;
-    const anyDate = await search(applyUnderstanding(asked, { ...understood, period: null }), understood.textWithTime);
+    const anyDateWindow = { ...understood, period: null };
+    const anyDateTeam =
+      fetchTeamFor === null
+        ? undefined
+        : await teamHitsOf(fetchTeamFor(understood.textWithTime, anyDateWindow), understood.textWithTime);
+    const anyDate = await search(applyUnderstanding(asked, anyDateWindow), understood.textWithTime, anyDateTeam);
     if (ranked.length > 0 ? strongIn(anyDate) : empty || anyDate.length > 0) {
       widened = empty ? "empty" : ranked.length === 0 ? "unmatched" : "weak";
       ranked = anyDate;

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.ts";
 import type { Config } from "../../src/config/schema.ts";
+import type { TeamCandidatesRequest } from "../../src/core/search/team-candidates.ts";
 import { forkDetectReportOf, runForkDetect } from "../../src/search/fork-detect.ts";
 import { ForkDetectReportSchema } from "../../src/search/fork-report-schema.ts";
 import { resolveIndexPath } from "../../src/search/paths.ts";
@@ -160,9 +161,45 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
     const since2000 = await search("team", `${QUERY} since 1 January 2000`);
     expect(since2000.candidates.map((c) => c.sessionId).sort()).toEqual([BOB_COPY, PHOENIX].sort());
     expect(since2000.understood?.text).toBe(QUERY);
-    // The server keeps no session active after 2030: nothing from the team, whatever the local side widens to.
-    const since2030 = await search("team", `${QUERY} since 1 January 2030`);
-    expect(since2030.candidates.filter((c) => c.team !== undefined)).toEqual([]);
+    // The server keeps no session active after 2030: the window holds nothing, so the search widens to every date,
+    // and the server is asked again without the window's bounds (the local side widens the same way).
+    const asked: TeamCandidatesRequest[] = [];
+    const port = portFor(configFor(aliceUrl()));
+    const since2030 = await runForkDetect(
+      { query: `${QUERY} since 1 January 2030`, scope: "team", limit: 10 },
+      {
+        config: configFor(aliceUrl()),
+        env,
+        projectRoot: root,
+        now: () => NOW,
+        teamCandidates: (request) => {
+          asked.push(request);
+          return port(request);
+        },
+      },
+    );
+    expect(asked).toHaveLength(2);
+    expect(asked[0]?.filters.since).toBeGreaterThan(Date.parse("2029-12-31T00:00:00Z"));
+    expect(asked[1]?.filters).toEqual({});
+    expect(since2030.widened).toBe("empty");
+    expect(since2030.candidates.map((c) => c.sessionId).sort()).toEqual([BOB_COPY, PHOENIX].sort());
+    // A window that holds the match is searched once: the server is not asked again.
+    asked.length = 0;
+    const inWindow = await runForkDetect(
+      { query: `${QUERY} since 1 January 2000`, scope: "team", limit: 10 },
+      {
+        config: configFor(aliceUrl()),
+        env,
+        projectRoot: root,
+        now: () => NOW,
+        teamCandidates: (request) => {
+          asked.push(request);
+          return port(request);
+        },
+      },
+    );
+    expect(asked).toHaveLength(1);
+    expect(inWindow.widened).toBe(false);
     // An exclusion leaves out a team session whose returned chunks hold it.
     const without = await search("team", `${QUERY} -phoenix`);
     expect(without.candidates.map((c) => c.sessionId)).not.toContain(BOB_COPY);

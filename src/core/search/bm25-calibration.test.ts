@@ -42,6 +42,9 @@ describe("BM25 calibration", () => {
     expect(selectDiscriminatingTerms(["rare", "common", "unseen"], [3, 60, 0], 100)).toEqual(["rare", "unseen"]);
     expect(selectDiscriminatingTerms(["a", "b"], [80, 55], 100)).toEqual(["b"]);
     expect(selectDiscriminatingTerms([], [], 100)).toEqual([]);
+    // Terms no document holds find nothing: with them, the rarest held term is kept as when they are absent.
+    expect(selectDiscriminatingTerms(["a", "unseen", "b"], [80, 0, 55], 100)).toEqual(["unseen", "b"]);
+    expect(selectDiscriminatingTerms(["unseen", "other"], [0, 0], 100)).toEqual(["unseen", "other"]);
   });
 
   it("weighs a small index's terms whole, with the smoothed idf, when one it holds is in half its chunks or more", () => {

@@ -88,8 +88,9 @@ export function weighTerms(
 
 /**
  * The query terms worth matching: a term in at least half the documents has FTS5's floored idf (1e-6), adds
- * nothing to any score, yet makes FTS5 score every document holding it. When every term is that common, the
- * rarest one is kept so the query still finds something.
+ * nothing to any score, yet makes FTS5 score every document holding it. When every term the documents hold is that
+ * common, the rarest of them is kept too, so the query still finds something (terms no document holds, kept for
+ * their weight, find nothing: "the phoenix server since January 2030" in an index where every chunk says phoenix).
  */
 export function selectDiscriminatingTerms(
   terms: readonly string[],
@@ -97,12 +98,13 @@ export function selectDiscriminatingTerms(
   totalDocs: number,
 ): string[] {
   const kept = terms.filter((_, i) => inverseDocumentFrequency(docsWithEachTerm[i] ?? 0, totalDocs) > 1e-6);
-  if (kept.length > 0 || terms.length === 0) return kept;
-  let rarest = 0;
+  if (kept.some((term) => (docsWithEachTerm[terms.indexOf(term)] ?? 0) > 0)) return kept;
+  let rarest = -1;
   docsWithEachTerm.forEach((count, i) => {
-    if (count < (docsWithEachTerm[rarest] ?? Number.POSITIVE_INFINITY)) rarest = i;
+    if (count > 0 && (rarest < 0 || count < (docsWithEachTerm[rarest] ?? Number.POSITIVE_INFINITY))) rarest = i;
   });
-  return [terms[rarest] ?? ""];
+  // No term held at all: every term is kept (each has the highest idf), and nothing is found.
+  return rarest < 0 ? kept : terms.filter((term, i) => i === rarest || kept.includes(term));
 }
 
 /** `score` is FTS5's bm25() negated (higher = better). */
