@@ -8,7 +8,7 @@
 // ctx_fork_detect over MCP with the team connection kept as `ctx serve` keeps it (warm), and the database's size.
 // `pnpm bench team-scale` (after `pnpm build`).
 import { spawnSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -39,6 +39,25 @@ const SIZE_FACTOR = Number(process.env.CTX_BENCH_TEAM_SCALE_SIZE ?? 0.1);
 const SEED = 36;
 const TEAM = "scale";
 const GOALS = { warmP95Ms: "<= 150", coldP95Ms: "<= 500", pushOneSessionMs: "<= 2000" };
+
+/**
+ * The machine's huge pages, read while the server runs: PostgreSQL's default `huge_pages = try` maps its shared
+ * memory on them when the OS has them reserved (vm.nr_hugepages), and a new server process then faults in a
+ * 2 MB page where it would fault 512 small ones (docs/team.md "At scale"). Null off Linux.
+ */
+function hugePages(): { reservedMB: number; inUseMB: number } | null {
+  let text: string;
+  try {
+    text = readFileSync("/proc/meminfo", "utf8");
+  } catch {
+    return null;
+  }
+  const field = (name: string) => Number(new RegExp(`^${name}:\\s+(\\d+)`, "m").exec(text)?.[1] ?? 0);
+  const pageMB = field("Hugepagesize") / 1024;
+  const total = field("HugePages_Total");
+  const inUse = total - field("HugePages_Free") + field("HugePages_Rsvd");
+  return { reservedMB: total * pageMB, inUseMB: inUse * pageMB };
+}
 
 function percentiles(samples: number[]) {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -268,6 +287,7 @@ export async function run(): Promise<Record<string, unknown>> {
           termStats: mb("term_stats"),
         },
         loadAverage: { before: Math.round(loadBefore * 100) / 100, after: Math.round((loadavg()[0] ?? 0) * 100) / 100 },
+        hugePages: hugePages(),
       };
       process.stderr.write(`bench: team-scale ${JSON.stringify(point)}\n`);
       points.push(point);
