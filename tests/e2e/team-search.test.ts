@@ -67,11 +67,29 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
   const aliceUrl = () => pg.url("alice", "alice-pw", "library");
   const portFor = (config: ReturnType<typeof configFor>, kept?: KeptTeamConnection) =>
     teamCandidatesPort(config, env, kept);
-  const search = (scope: "local" | "team" | "all", query = QUERY, limit = 10, url = aliceUrl()) =>
-    runForkDetect(
+  /** `asked`, when given, hears each request sent to the team's port. */
+  const search = (
+    scope: "local" | "team" | "all",
+    query = QUERY,
+    limit = 10,
+    url = aliceUrl(),
+    asked?: TeamCandidatesRequest[],
+  ) => {
+    const port = portFor(configFor(url));
+    return runForkDetect(
       { query, scope, limit },
-      { config: configFor(url), env, projectRoot: root, now: () => NOW, teamCandidates: portFor(configFor(url)) },
+      {
+        config: configFor(url),
+        env,
+        projectRoot: root,
+        now: () => NOW,
+        teamCandidates: (request) => {
+          asked?.push(request);
+          return port(request);
+        },
+      },
     );
+  };
 
   beforeAll(async () => {
     for (const role of ["owner", "alice", "bob", "carol"]) await pg.createRole(role, `${role}-pw`);
@@ -164,20 +182,7 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
     // The server keeps no session active after 2030: the window holds nothing, so the search widens to every date,
     // and the server is asked again without the window's bounds (the local side widens the same way).
     const asked: TeamCandidatesRequest[] = [];
-    const port = portFor(configFor(aliceUrl()));
-    const since2030 = await runForkDetect(
-      { query: `${QUERY} since 1 January 2030`, scope: "team", limit: 10 },
-      {
-        config: configFor(aliceUrl()),
-        env,
-        projectRoot: root,
-        now: () => NOW,
-        teamCandidates: (request) => {
-          asked.push(request);
-          return port(request);
-        },
-      },
-    );
+    const since2030 = await search("team", `${QUERY} since 1 January 2030`, 10, aliceUrl(), asked);
     expect(asked).toHaveLength(2);
     expect(asked[0]?.filters.since).toBeGreaterThan(Date.parse("2029-12-31T00:00:00Z"));
     expect(asked[1]?.filters).toEqual({});
@@ -185,19 +190,7 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
     expect(since2030.candidates.map((c) => c.sessionId).sort()).toEqual([BOB_COPY, PHOENIX].sort());
     // A window that holds the match is searched once: the server is not asked again.
     asked.length = 0;
-    const inWindow = await runForkDetect(
-      { query: `${QUERY} since 1 January 2000`, scope: "team", limit: 10 },
-      {
-        config: configFor(aliceUrl()),
-        env,
-        projectRoot: root,
-        now: () => NOW,
-        teamCandidates: (request) => {
-          asked.push(request);
-          return port(request);
-        },
-      },
-    );
+    const inWindow = await search("team", `${QUERY} since 1 January 2000`, 10, aliceUrl(), asked);
     expect(asked).toHaveLength(1);
     expect(inWindow.widened).toBe(false);
     // An exclusion leaves out a team session whose returned chunks hold it.
