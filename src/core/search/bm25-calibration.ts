@@ -97,14 +97,16 @@ export function selectDiscriminatingTerms(
   docsWithEachTerm: readonly number[],
   totalDocs: number,
 ): string[] {
-  const kept = terms.filter((_, i) => inverseDocumentFrequency(docsWithEachTerm[i] ?? 0, totalDocs) > 1e-6);
-  if (kept.some((term) => (docsWithEachTerm[terms.indexOf(term)] ?? 0) > 0)) return kept;
+  const documents = (i: number) => docsWithEachTerm[i] ?? 0;
+  const discriminating = (i: number) => inverseDocumentFrequency(documents(i), totalDocs) > 1e-6;
+  const kept = terms.filter((_, i) => discriminating(i));
+  if (terms.some((_, i) => discriminating(i) && documents(i) > 0)) return kept;
   let rarest = -1;
-  docsWithEachTerm.forEach((count, i) => {
-    if (count > 0 && (rarest < 0 || count < (docsWithEachTerm[rarest] ?? Number.POSITIVE_INFINITY))) rarest = i;
+  terms.forEach((_, i) => {
+    if (documents(i) > 0 && (rarest < 0 || documents(i) < documents(rarest))) rarest = i;
   });
   // No term held at all: every term is kept (each has the highest idf), and nothing is found.
-  return rarest < 0 ? kept : terms.filter((term, i) => i === rarest || kept.includes(term));
+  return rarest < 0 ? kept : terms.filter((_, i) => i === rarest || discriminating(i));
 }
 
 /** `score` is FTS5's bm25() negated (higher = better). */
