@@ -59,5 +59,21 @@ describe("runForkDetect catching the index up", () => {
     expect(asked[0]?.filters.since).toBe(Date.parse("2000-01-01"));
     expect(asked[0]?.query).toContain("phoenix");
     expect(result.notices).toEqual(["team results left out: a test said so"]);
+
+    // A window that widens asks the team again without it, unless the first fetch failed (not waited for twice).
+    asked.length = 0;
+    const widened = await runForkDetect(
+      { query: "phoenix server since 1 January 2090", scope: "all" },
+      {
+        ...options,
+        teamCandidates: async (request) => {
+          asked.push(request);
+          return { candidates: null, notice: "team results left out: a test said so" };
+        },
+      },
+    );
+    expect(widened.widened).toBe("empty");
+    expect(asked).toHaveLength(1);
+    expect(widened.notices).toEqual(["team results left out: a test said so"]);
   });
 });

@@ -238,11 +238,12 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     // for a strong match elsewhere (search.minSimilarity: the line the answer draws between strong and weak).
     // A window with sessions when no date holds a match either: the window's sessions are listed below instead.
     // The team's candidates were fetched within the window: the server is asked again without it (only when the
-    // window gave no strong match, so a question with time words that finds its answer there costs one fetch).
+    // window gave no strong match, so a question with time words that finds its answer there costs one fetch; and
+    // not when the first fetch failed: an unreachable server is not waited for twice).
     const empty = ranked.length === 0 && index.recentSessions(1, filters).length === 0;
     const anyDateWindow = { ...understood, period: null };
     const anyDateTeam =
-      fetchTeamFor === null
+      fetchTeamFor === null || team === undefined
         ? undefined
         : await teamHitsOf(fetchTeamFor(understood.textWithTime, anyDateWindow), understood.textWithTime);
     const anyDate = await search(applyUnderstanding(asked, anyDateWindow), understood.textWithTime, anyDateTeam);

@@ -292,6 +292,17 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
       expect(bob?.team?.author).toBe("bobby");
     });
 
+    it("--scope team with a window that holds nothing: widened, the team's sessions of any date", async () => {
+      const run = await runCtx(
+        ["search", ...QUERY.split(" "), "since", "1", "January", "2090", "--scope", "team", "--json", "--no-refresh"],
+        { cwd: root, env: cliEnv() },
+      );
+      expect(run.code, run.stderr).toBe(0);
+      const report = ForkDetectReportSchema.parse(JSON.parse(run.stdout));
+      expect(report.understood?.widened).toBe(true);
+      expect(report.results.map((r) => r.sessionId).sort()).toEqual([BOB_COPY, PHOENIX].sort());
+    });
+
     it("an unreachable server: local results on stdout, one notice line on stderr", async () => {
       const port = await closedPort();
       const run = await runCtx(["search", "phoenix", "server", "--team", "--json", "--no-refresh"], {
