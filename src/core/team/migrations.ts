@@ -518,6 +518,20 @@ const FEWER_ANY_WORD_CANDIDATES = replacedOnce(
   "c.search @@ p_any LIMIT 2000",
 );
 
+// A new server process maps each page of shared_buffers it touches on first use (a page fault, ~20 µs on a virtual
+// machine), so a `ctx search --team` process, whose connection is new, pays for every page its candidates' statement
+// touches: each ranked chunk's heap row and its tsvector's TOAST chunks and index pages, ~4 pages a chunk. Version 12
+// takes 1,000 of the any-word side's matches, not 2,000. At 10 members x 1,000 sessions, the function alone on a new
+// connection: 99-171 against 139-188 ms for the queries that fill that side (3,245-5,137 page faults against
+// 4,038-6,952); 15 `ctx search --team --json` processes, three rounds of each version in turn: p50 437-447 against
+// 472-480 ms. Against a search that scores every match, 100 queries (docs/team.md "At scale"): the same first result
+// 62 and 60 times, top-5 places kept 251 and 250 of 500 (1,000 and 2,000). Otherwise version 11's function.
+const FEWEST_ANY_WORD_CANDIDATES = replacedOnce(
+  FEWER_ANY_WORD_CANDIDATES,
+  "c.search @@ p_any LIMIT 2000",
+  "c.search @@ p_any LIMIT 1000",
+);
+
 /** `sql` with `from`, which it must hold once, made `to`: a later edit of the text it derives from cannot pass unseen. */
 function replacedOnce(sql: string, from: string, to: string): string {
   if (sql.split(from).length !== 2) throw new Error(`migration text: expected one ${JSON.stringify(from)}`);
@@ -574,6 +588,11 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
     version: 11,
     name: "search_chunks ranks 2,000 of the chunks holding only some of a query's words, not 4,000",
     sql: FEWER_ANY_WORD_CANDIDATES,
+  },
+  {
+    version: 12,
+    name: "search_chunks ranks 1,000 of the chunks holding only some of a query's words, not 2,000",
+    sql: FEWEST_ANY_WORD_CANDIDATES,
   },
 ];
 
