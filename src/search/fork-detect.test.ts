@@ -60,6 +60,23 @@ describe("runForkDetect catching the index up", () => {
     expect(asked[0]?.query).toContain("phoenix");
     expect(result.notices).toEqual(["team results left out: a test said so"]);
 
+    // A port that says when the server has the statement (the local search goes on meanwhile), then answers late.
+    const told = await runForkDetect(
+      { query: "phoenix server", scope: "all" },
+      {
+        ...options,
+        teamCandidates: async (request) => {
+          expect(request.onAsked).toBeTypeOf("function");
+          request.onAsked?.();
+          await new Promise((resolve) => setTimeout(resolve, 20));
+          return { candidates: null, notice: "team results left out: late" };
+        },
+      },
+    );
+    expect(told.candidates.length).toBeGreaterThan(0);
+    expect(told.candidates.map((c) => c.sessionId)).toEqual(result.candidates.map((c) => c.sessionId));
+    expect(told.notices).toEqual(["team results left out: late"]);
+
     // A window that widens asks the team again without it, unless the first fetch failed (not waited for twice).
     asked.length = 0;
     const widened = await runForkDetect(

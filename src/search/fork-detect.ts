@@ -88,6 +88,12 @@ const FRESH_ENOUGH_MS = 60_000;
 /** Claude Code's default `cleanupPeriodDays` (docs/claude-code-facts.md "Transcripts"). */
 const DEFAULT_CLEANUP_DAYS = 30;
 
+/** A team fetch under way: its result, and a promise settled once the server has its candidates' statement (or it ended). */
+interface TeamAsk {
+  fetched: Promise<TeamFetch>;
+  asked: Promise<unknown>;
+}
+
 export async function runForkDetect(request: ForkDetectRequest, options: ForkDetectOptions): Promise<ForkDetectResult> {
   const query = request.query.trim();
   if (query === "") {
@@ -105,8 +111,8 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   const dbPath = resolveIndexPath(options.env);
   // The team's candidates are fetched while the local index catches up and is searched, through the port the shell
   // gave: the team's code (and the PostgreSQL client) is loaded only for a team search.
-  let fetchTeamFor: ((text: string, window: QueryUnderstanding | undefined) => Promise<TeamFetch>) | null = null;
-  let teamFetch: Promise<TeamFetch> | null = null;
+  let fetchTeamFor: ((text: string, window: QueryUnderstanding | undefined) => TeamAsk) | null = null;
+  let teamFetch: TeamAsk | null = null;
   if (scope !== "local") {
     requireJoinedTeam(options.config, scope);
     const fetchTeam = options.teamCandidates;
@@ -118,13 +124,20 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     const projectContains = teamProject(request.project);
     // Weighed by the team's own statistics (./team-hits.ts teamWeighing); the words the local index would match on
     // are what a server without them is sent. The server is given the time bounds (the query's window among them).
-    fetchTeamFor = (text, window) =>
-      fetchTeam({
+    fetchTeamFor = (text, window) => {
+      let asked = () => {};
+      const sent = new Promise<void>((resolve) => {
+        asked = resolve;
+      });
+      const fetched = fetchTeam({
         query: teamQueryFor(dbPath, text),
         filters: teamFilters(request, now, window),
         ...(projectContains === undefined ? {} : { projectContains }),
         weighing: teamWeighing(text, { feedback: options.config.search.weights.feedbackSimilarity > 0 }),
+        onAsked: () => asked(),
       });
+      return { fetched, asked: Promise.race([sent, fetched]) };
+    };
     teamFetch = fetchTeamFor(searchText, understood);
   }
   const budgetMs = options.refreshBudgetMs ?? DEFAULT_REFRESH_BUDGET_MS;
@@ -201,7 +214,11 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       skipLocal: scope === "all",
     });
   };
-  const team = teamFetch === null ? undefined : await teamHitsOf(teamFetch, searchText);
+  // The local side's own search runs while the server works on the team's candidates (after the team's statements are
+  // sent: the client's round trips before them need this thread), and the team's hits join it once they come.
+  if (teamFetch !== null) await teamFetch.asked;
+  const teamPending = teamFetch === null ? undefined : teamHitsOf(teamFetch.fetched, searchText);
+  teamPending?.catch(() => {}); // awaited below; a local failure first must not leave it unhandled
   const eventSession =
     understood?.event == null
       ? undefined
@@ -210,7 +227,11 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     understood?.event == null || eventSession == null
       ? undefined
       : { side: understood.event.side, session: eventSession };
-  const search = async (searchFilters: SearchFilters, text = searchText, teamHits = team) =>
+  const search = async (
+    searchFilters: SearchFilters,
+    text = searchText,
+    teamHits: TeamHits | Promise<TeamHits | undefined> | undefined = teamPending,
+  ) =>
     (
       await searchSessions(index, text, {
         filters: searchFilters,
@@ -227,6 +248,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       .filter((entry) => entry.session.id !== options.currentSessionId)
       .slice(0, limit);
   let ranked = await search(filters);
+  const team = await teamPending;
   let widened: Widened = false;
   const strongIn = (entries: readonly RankedSession[]) =>
     entries.some((entry) => isStrongMatch(entry, options.config.search));
@@ -245,7 +267,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     const anyDateTeam =
       fetchTeamFor === null || team === undefined
         ? undefined
-        : await teamHitsOf(fetchTeamFor(understood.textWithTime, anyDateWindow), understood.textWithTime);
+        : await teamHitsOf(fetchTeamFor(understood.textWithTime, anyDateWindow).fetched, understood.textWithTime);
     const anyDate = await search(applyUnderstanding(asked, anyDateWindow), understood.textWithTime, anyDateTeam);
     if (ranked.length > 0 ? strongIn(anyDate) : empty || anyDate.length > 0) {
       widened = empty ? "empty" : ranked.length === 0 ? "unmatched" : "weak";

@@ -165,6 +165,35 @@ describe("searchSessions on the fixture transcripts", () => {
     );
   });
 
+  it("reads the local index's candidates before it waits for the team's hits", async () => {
+    // The team's statement runs on its server meanwhile (fork-detect.ts): the local read must not wait for it.
+    const order: string[] = [];
+    const read = index.searchChunks;
+    // The index itself (its database is found by identity), its one method watched for the test's length.
+    index.searchChunks = (...args) => {
+      order.push("local");
+      return read.apply(index, args);
+    };
+    try {
+      let release = () => {};
+      const team = new Promise<undefined>((resolve) => {
+        release = () => {
+          order.push("team");
+          resolve(undefined);
+        };
+      });
+      const searching = searchSessions(index, "start phoenix in the background", { search, now: NOW, team });
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(order).toEqual(["local"]);
+      release();
+      const results = await searching;
+      expect(order).toEqual(["local", "team"]);
+      expect(results[0]?.session.id).toBe("tool_heavy");
+    } finally {
+      index.searchChunks = read;
+    }
+  });
+
   it("rejects ranking settings that cannot rank", async () => {
     const broken = { ...search, weights: { ...search.weights, bestSimilarity: 0, passageSimilarity: 0 } };
     await expect(searchSessions(index, "phoenix", { search: broken, now: NOW })).rejects.toThrow(/cannot all be 0/);

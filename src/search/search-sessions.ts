@@ -51,8 +51,11 @@ export interface SearchSessionsOptions {
   search: Config["search"];
   now?: number;
   vectorSearch?: VectorSearch;
-  /** The team server's candidates, already scored as the local index would score them (./team-hits.ts). */
-  team?: TeamHits;
+  /**
+   * The team server's candidates, already scored as the local index would score them (./team-hits.ts); a promise
+   * is awaited after the local index's own candidates are read, so that reading overlaps the server's work.
+   */
+  team?: TeamHits | Promise<TeamHits | undefined>;
   /** Forks that paid off, per source session (fork history, docs/forks.md): each lifts its source's chain quality. */
   paidOffForks?: ReadonlyMap<string, number>;
   /** false: rank the team's sessions only (search.scope `team`); the local index still weighs the query. */
@@ -84,7 +87,7 @@ export async function searchSessions(
     options.vectorSearch === undefined || !localResults
       ? lexical
       : fuseByReciprocalRank([lexical, await options.vectorSearch(query, CHUNK_CANDIDATES, filters)]);
-  const team = options.team;
+  const team = await options.team;
   const hits = team === undefined ? local : [...local, ...team.hits];
   const bySession = new Map<string, ChunkHit[]>();
   for (const hit of hits) {

@@ -22,7 +22,7 @@ export function startTeamFetch(
 ): Promise<TeamFetch> {
   const { url, name } = requireJoinedTeam(config, "team");
   const limitMs = config.team.connectTimeoutMs;
-  const { query, filters, projectContains, weighing } = request;
+  const { query, filters, projectContains, weighing, onAsked } = request;
   const work = searchTeam(
     url,
     {
@@ -41,6 +41,7 @@ export function startTeamFetch(
       },
       ...(projectContains === undefined ? {} : { projectContains }),
       ...(weighing === undefined ? {} : { weighing }),
+      ...(onAsked === undefined ? {} : { onAsked }),
     },
     kept,
   ).then(

@@ -20,6 +20,8 @@ export interface TeamSearchRequest {
   projectContains?: string;
   /** Weigh by the team's statistics; absent: `query` is sent as it is and no statistics are read. */
   weighing?: TeamWeighing;
+  /** Called once the candidates' statement is sent (core/search/team-candidates.ts TeamCandidatesRequest). */
+  onAsked?: () => void;
 }
 
 /**
@@ -46,7 +48,7 @@ export async function fetchTeamCandidates(
   const since = request.filters?.since;
   const until = request.filters?.until;
   const filtered = since !== undefined || until !== undefined || request.projectContains !== undefined;
-  const { rows } = await client.query<{
+  const candidates = client.query<{
     session_id: string;
     source: string;
     chunk_index: number;
@@ -97,6 +99,8 @@ export async function fetchTeamCandidates(
       scored,
     ],
   );
+  request.onAsked?.();
+  const { rows } = await candidates;
   const chunks = rows.map((row): TeamChunkRow => {
     const chunk: TeamChunkRow = {
       sessionId: row.session_id,

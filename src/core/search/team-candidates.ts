@@ -73,6 +73,11 @@ export interface TeamCandidatesRequest {
   projectContains?: string;
   /** Weigh by the team's statistics (search/team-hits.ts teamWeighing). */
   weighing?: TeamWeighing;
+  /**
+   * Called once the server has the candidates' statement, its longest wait: the search then does its local work
+   * (the local index's own candidates) while the server works, not before the team's statements are sent.
+   */
+  onAsked?: () => void;
 }
 
 export interface TeamFetch {
