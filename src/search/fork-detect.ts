@@ -1,8 +1,7 @@
 // Fork detection end to end: bring the index up to date within a time budget, search it with the person's
 // filters, and turn the ranked sessions into candidates with fork commands. Shared by the
 // `ctx_fork_detect` tool and `ctx search`, so both give the same answer.
-import { existsSync, readFileSync, statSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, statSync } from "node:fs";
 import type { Config } from "../config/schema.ts";
 import { type ForkCandidate, toForkCandidate, toRecentSession } from "../core/search/fork-candidates.ts";
 import type { MemoryType, RankedSession, SearchFilters } from "../core/search/model.ts";
@@ -11,6 +10,7 @@ import type { TeamCandidatesPort, TeamFetch } from "../core/search/team-candidat
 import { CtxError } from "../errors.ts";
 import { isArchived } from "../store/archive/archive-schedule.ts";
 import { readPaidOffSources } from "../store/library/fork-paid-off.ts";
+import { openReader, readCleanupPeriodDays, refreshIndex, syncedWithin } from "./fork-detect-index.ts";
 import type { ForkDetectResult } from "./fork-detect-report.ts";
 import { recordForkOffer } from "./fork-offer-log.ts";
 import type { ForkDetectReport } from "./fork-report-schema.ts";
@@ -26,7 +26,6 @@ import {
 import { requireJoinedTeam, type SearchScope } from "./search-scope.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
-import type { SyncSummary } from "./sync/sync-index.ts";
 
 export { forkDetectReportOf, renderForkDetect } from "./fork-detect-report.ts";
 export type { ForkDetectReport, ForkDetectResult };
@@ -85,8 +84,6 @@ const DEFAULT_REFRESH_BUDGET_MS = 1_500;
  * means a stat of every transcript, most of a cold search's cost (docs/fork-detect.md).
  */
 const FRESH_ENOUGH_MS = 60_000;
-/** Claude Code's default `cleanupPeriodDays` (docs/claude-code-facts.md "Transcripts"). */
-const DEFAULT_CLEANUP_DAYS = 30;
 
 /** A team fetch under way: its result, and a promise settled once the server has its candidates' statement (or it ended). */
 interface TeamAsk {
@@ -359,66 +356,3 @@ function teamQueryFor(dbPath: string, query: string): string {
 
 const TEAM_NEEDS_STATISTICS =
   "team results are scored with this machine's index statistics, and there is no index yet: the team server keeps none (the administrator runs `ctx team migrate`)";
-
-/**
- * One read-only connection per index file for the life of the process (the MCP server answers many searches;
- * the vector cache is kept per connection). A rebuilt index is a new file: its inode tells, and it is reopened.
- */
-let reader: { path: string; inode: number; index: SessionIndex } | null = null;
-
-function openReader(dbPath: string): SessionIndex {
-  const inode = statSync(dbPath).ino;
-  if (reader !== null && reader.path === dbPath && reader.inode === inode) return reader.index;
-  reader?.index.close();
-  reader = { path: dbPath, inode, index: openSessionIndex(dbPath, { readonly: true }) };
-  return reader.index;
-}
-
-/** True when the index exists and its last sync finished less than `withinMs` before `now`. */
-function syncedWithin(dbPath: string, now: number, withinMs: number): boolean {
-  if (!existsSync(dbPath)) return false;
-  try {
-    const at = openReader(dbPath).lastSyncAt();
-    return at !== null && now - at >= 0 && now - at < withinMs;
-  } catch {
-    // A damaged index is reported by the search itself, with its hint.
-    return false;
-  }
-}
-
-async function refreshIndex(
-  claudeDir: string,
-  dbPath: string,
-  budgetMs: number,
-  env: NodeJS.ProcessEnv,
-): Promise<SyncSummary | null> {
-  if (budgetMs <= 0 || !existsSync(join(claudeDir, "projects"))) return null;
-  // Loaded only to catch up: the sync brings the transcript reader, the redaction and the chunker, which a search
-  // of the index as it is (`--no-refresh`, or an index synced a moment ago) never runs.
-  const [{ syncIndex }, { sharedRootsForIngest }] = await Promise.all([
-    import("./sync/sync-index.ts"),
-    import("../store/team/team-state.ts"),
-  ]);
-  // Shared projects' sessions are queued for the team (the next `ctx index` or `ctx team push` sends them).
-  const roots = await sharedRootsForIngest(env);
-  return syncIndex({
-    claudeDir,
-    dbPath,
-    signal: AbortSignal.timeout(budgetMs),
-    teamShare: { roots },
-    libraryEnv: env,
-  });
-}
-
-/** The person's `cleanupPeriodDays` from Claude Code's user settings, else the default. */
-function readCleanupPeriodDays(claudeDir: string): number {
-  try {
-    const settings = JSON.parse(readFileSync(join(claudeDir, "settings.json"), "utf8")) as {
-      cleanupPeriodDays?: unknown;
-    };
-    const days = settings.cleanupPeriodDays;
-    return typeof days === "number" && days > 0 ? days : DEFAULT_CLEANUP_DAYS;
-  } catch {
-    return DEFAULT_CLEANUP_DAYS;
-  }
-}
