@@ -4,6 +4,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { teamChunkRow, teamSessionRow } from "../../tests/helpers/team-rows.ts";
 import { timedExchange } from "../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import type { TeamCandidatesRequest } from "../core/search/team-candidates.ts";
@@ -204,30 +205,9 @@ describe("runForkDetect with time words and exclusions", () => {
     const config = defaultConfig();
     const joined = { ...config, team: { ...config.team, url: "postgresql://db.example/library", name: "web" } };
     const asked: TeamCandidatesRequest[] = [];
-    const teamSession = (id: string) => ({
-      id,
-      author: "ana",
-      project: "github.com/acme/app",
-      title: id,
-      branch: null,
-      startedAt: new Date(2026, 10, 25).getTime(),
-      endedAt: new Date(2026, 10, 25, 1).getTime(),
-      messageCount: 2,
-      memoryMarkers: [],
-      forkable: true,
-      totalChunks: 1,
-      chainQuality: null,
-      labels: [],
-      note: null,
-    });
-    const chunk = (sessionId: string, text: string) => ({
-      sessionId,
-      source: "main",
-      chunkIndex: 0,
-      text,
-      memoryType: null,
-      lastUuid: null,
-    });
+    const teamSession = (id: string) =>
+      teamSessionRow(id, new Date(2026, 10, 25).getTime(), new Date(2026, 10, 25, 1).getTime());
+    const chunk = teamChunkRow;
     const result = await runForkDetect(
       { query: "docker network last week -kubernetes", scope: "all" },
       {

@@ -3,10 +3,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { writeSampleClaudeDir } from "../../tests/helpers/sample-claude-dir.ts";
+import { teamChunkRow, teamSessionRow } from "../../tests/helpers/team-rows.ts";
 import { assistantText, userPrompt } from "../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import type { TeamCandidatesRequest } from "../core/search/team-candidates.ts";
 import { runForkDetect } from "./fork-detect.ts";
+import { openReader } from "./fork-detect-index.ts";
+import { resolveIndexPath } from "./paths.ts";
 
 describe("runForkDetect catching the index up", () => {
   it("searches an index synced within the last minute as it is, and catches up an older one", async () => {
@@ -34,13 +37,7 @@ describe("runForkDetect catching the index up", () => {
   });
 
   it("asks the team through the port the caller gave, and refuses a team search without one", async () => {
-    const base = mkdtempSync(join(tmpdir(), "ctx-fork-port-"));
-    const claudeDir = join(base, "claude");
-    writeSampleClaudeDir(claudeDir);
-    const env = { CLAUDE_CONFIG_DIR: claudeDir, CTX_HOME: join(base, "home") };
-    const config = defaultConfig();
-    const joined = { ...config, team: { ...config.team, url: "postgresql://db.example/library", name: "web" } };
-    const options = { config: joined, env, projectRoot: "/x", now: () => Date.now() };
+    const { options } = joinedSample("ctx-fork-port-");
     await expect(runForkDetect({ query: "phoenix server", scope: "all" }, options)).rejects.toMatchObject({
       code: "USAGE",
     });
@@ -60,23 +57,6 @@ describe("runForkDetect catching the index up", () => {
     expect(asked[0]?.query).toContain("phoenix");
     expect(result.notices).toEqual(["team results left out: a test said so"]);
 
-    // A port that says when the server has the statement (the local search goes on meanwhile), then answers late.
-    const told = await runForkDetect(
-      { query: "phoenix server", scope: "all" },
-      {
-        ...options,
-        teamCandidates: async (request) => {
-          expect(request.onAsked).toBeTypeOf("function");
-          request.onAsked?.();
-          await new Promise((resolve) => setTimeout(resolve, 20));
-          return { candidates: null, notice: "team results left out: late" };
-        },
-      },
-    );
-    expect(told.candidates.length).toBeGreaterThan(0);
-    expect(told.candidates.map((c) => c.sessionId)).toEqual(result.candidates.map((c) => c.sessionId));
-    expect(told.notices).toEqual(["team results left out: late"]);
-
     // A window that widens asks the team again without it, unless the first fetch failed (not waited for twice).
     asked.length = 0;
     const widened = await runForkDetect(
@@ -93,4 +73,59 @@ describe("runForkDetect catching the index up", () => {
     expect(asked).toHaveLength(1);
     expect(widened.notices).toEqual(["team results left out: a test said so"]);
   });
+
+  it("reads the local index while the team's statement runs, and merges the team's hits that come after", async () => {
+    const { env, options } = joinedSample("ctx-fork-overlap-");
+    await runForkDetect({ query: "phoenix server" }, options);
+    // The search's own reader of the index (one per file for the process): its candidates' read is watched.
+    const index = openReader(resolveIndexPath(env));
+    const read = index.searchChunks;
+    let markRead = () => {};
+    const localRead = new Promise<void>((resolve) => {
+      markRead = resolve;
+    });
+    index.searchChunks = (...args) => {
+      markRead();
+      return read.apply(index, args);
+    };
+    try {
+      const result = await runForkDetect(
+        { query: "phoenix server", scope: "all" },
+        {
+          ...options,
+          refreshBudgetMs: 0,
+          teamCandidates: async (request) => {
+            request.onAsked?.();
+            // Answers only once the local index was read: a search that waited for the team first never ends.
+            await localRead;
+            return {
+              candidates: {
+                chunks: [teamChunkRow("team-phoenix", "phoenix server restarted")],
+                sessions: new Map([
+                  ["team-phoenix", teamSessionRow("team-phoenix", Date.now() - 3_600_000, Date.now())],
+                ]),
+              },
+              notice: null,
+            };
+          },
+        },
+      );
+      expect(result.notices).toEqual([]);
+      expect(result.candidates.map((c) => c.sessionId)).toContain("team-phoenix");
+      expect(result.candidates.some((c) => c.team === undefined)).toBe(true);
+    } finally {
+      index.searchChunks = read;
+    }
+  });
 });
+
+/** The sample transcripts in a new folder, and fork detection's options with a team joined (its server never asked). */
+function joinedSample(prefix: string) {
+  const base = mkdtempSync(join(tmpdir(), prefix));
+  const claudeDir = join(base, "claude");
+  writeSampleClaudeDir(claudeDir);
+  const env = { CLAUDE_CONFIG_DIR: claudeDir, CTX_HOME: join(base, "home") };
+  const config = defaultConfig();
+  const joined = { ...config, team: { ...config.team, url: "postgresql://db.example/library", name: "web" } };
+  return { env, options: { config: joined, env, projectRoot: "/x", now: () => Date.now() } };
+}

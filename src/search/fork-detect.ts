@@ -30,7 +30,7 @@ import { openSessionIndex, type SessionIndex } from "./session-index/session-ind
 export { forkDetectReportOf, renderForkDetect } from "./fork-detect-report.ts";
 export type { ForkDetectReport, ForkDetectResult };
 
-import { scoreTeamCandidates, type TeamHits, teamQueryText, teamWeighing } from "./team-hits.ts";
+import { askTeam, scoreTeamCandidates, type TeamAsk, type TeamHits, teamQueryText, teamWeighing } from "./team-hits.ts";
 
 export interface ForkDetectRequest {
   query: string;
@@ -85,12 +85,6 @@ const DEFAULT_REFRESH_BUDGET_MS = 1_500;
  */
 const FRESH_ENOUGH_MS = 60_000;
 
-/** A team fetch under way: its result, and a promise settled once the server has its candidates' statement (or it ended). */
-interface TeamAsk {
-  fetched: Promise<TeamFetch>;
-  asked: Promise<unknown>;
-}
-
 export async function runForkDetect(request: ForkDetectRequest, options: ForkDetectOptions): Promise<ForkDetectResult> {
   const query = request.query.trim();
   if (query === "") {
@@ -121,20 +115,13 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     const projectContains = teamProject(request.project);
     // Weighed by the team's own statistics (./team-hits.ts teamWeighing); the words the local index would match on
     // are what a server without them is sent. The server is given the time bounds (the query's window among them).
-    fetchTeamFor = (text, window) => {
-      let asked = () => {};
-      const sent = new Promise<void>((resolve) => {
-        asked = resolve;
-      });
-      const fetched = fetchTeam({
+    fetchTeamFor = (text, window) =>
+      askTeam(fetchTeam, {
         query: teamQueryFor(dbPath, text),
         filters: teamFilters(request, now, window),
         ...(projectContains === undefined ? {} : { projectContains }),
         weighing: teamWeighing(text, { feedback: options.config.search.weights.feedbackSimilarity > 0 }),
-        onAsked: () => asked(),
       });
-      return { fetched, asked: Promise.race([sent, fetched]) };
-    };
     teamFetch = fetchTeamFor(searchText, understood);
   }
   const budgetMs = options.refreshBudgetMs ?? DEFAULT_REFRESH_BUDGET_MS;
@@ -211,9 +198,10 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
       skipLocal: scope === "all",
     });
   };
-  // The local side's own search runs while the server works on the team's candidates (after the team's statements are
-  // sent: the client's round trips before them need this thread), and the team's hits join it once they come.
-  if (teamFetch !== null) await teamFetch.asked;
+  // The local side's own search runs while the server works on the team's candidates (once their statement is handed
+  // to the connection: the client's round trips before it need this thread), and the team's hits join it when they
+  // come. A widened search's second fetch is awaited whole.
+  if (teamFetch !== null) await teamFetch.handedOver;
   const teamPending = teamFetch === null ? undefined : teamHitsOf(teamFetch.fetched, searchText);
   teamPending?.catch(() => {}); // awaited below; a local failure first must not leave it unhandled
   const eventSession =

@@ -17,7 +17,15 @@ import {
 import { FEEDBACK_CANDIDATES, FEEDBACK_DOCUMENTS, feedbackTerms } from "../core/search/feedback.ts";
 import type { ChunkHit, IndexedSession, MemoryType, TeamOrigin } from "../core/search/model.ts";
 import type { WeightedQuery } from "../core/search/passage.ts";
-import type { TeamCandidates, TeamChunkRow, TeamSessionRow, TeamWeighing } from "../core/search/team-candidates.ts";
+import type {
+  TeamCandidates,
+  TeamCandidatesPort,
+  TeamCandidatesRequest,
+  TeamChunkRow,
+  TeamFetch,
+  TeamSessionRow,
+  TeamWeighing,
+} from "../core/search/team-candidates.ts";
 import { tokenizeForSearch } from "../core/search/tokens.ts";
 import { planTerms, type SessionIndex } from "./session-index/session-index.ts";
 
@@ -195,4 +203,26 @@ function indexedSessionOf(row: TeamSessionRow): IndexedSession {
     tags: [],
     memoryMarkers: row.memoryMarkers.filter((marker): marker is MemoryType => MEMORY_TYPES.has(marker)),
   };
+}
+
+/**
+ * A team fetch under way (./fork-detect.ts): its result, and `handedOver`, settled once its candidates' statement is
+ * handed to the connection (sent, or queued behind a statement still running on a kept one) or the fetch ended.
+ */
+export interface TeamAsk {
+  fetched: Promise<TeamFetch>;
+  handedOver: Promise<unknown>;
+}
+
+/** Asks the team through `port`, with the request's `onAsked` kept for `handedOver`. */
+export function askTeam(port: TeamCandidatesPort, request: Omit<TeamCandidatesRequest, "onAsked">): TeamAsk {
+  let markHandedOver = () => {};
+  const asked = new Promise<void>((resolve) => {
+    markHandedOver = resolve;
+  });
+  const fetched = port({ ...request, onAsked: () => markHandedOver() });
+  const handedOver = Promise.race([asked, fetched]);
+  // Not awaited for a widened search's second fetch; a port that rejects is reported through `fetched`.
+  handedOver.catch(() => {});
+  return { fetched, handedOver };
 }

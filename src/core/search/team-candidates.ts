@@ -74,8 +74,9 @@ export interface TeamCandidatesRequest {
   /** Weigh by the team's statistics (search/team-hits.ts teamWeighing). */
   weighing?: TeamWeighing;
   /**
-   * Called once the server has the candidates' statement, its longest wait: the search then does its local work
-   * (the local index's own candidates) while the server works, not before the team's statements are sent.
+   * Called once the candidates' statement, the team's longest wait, is handed to the connection (sent, or queued
+   * behind a statement still running on a kept one): the search then reads the local index's own candidates while the
+   * server works, not before the team's earlier round trips are done.
    */
   onAsked?: () => void;
 }

@@ -520,12 +520,13 @@ const FEWER_ANY_WORD_CANDIDATES = replacedOnce(
 
 // A new server process maps each page of shared_buffers it touches on first use (a page fault, ~20 µs on a virtual
 // machine), so a `ctx search --team` process, whose connection is new, pays for every page its candidates' statement
-// touches: each ranked chunk's heap row and its tsvector's TOAST chunks and index pages, ~4 pages a chunk. Version 12
-// takes 1,000 of the any-word side's matches, not 2,000. At 10 members x 1,000 sessions, the function alone on a new
-// connection: 99-171 against 139-188 ms for the queries that fill that side (3,245-5,137 page faults against
-// 4,038-6,952); 15 `ctx search --team --json` processes, three rounds of each version in turn: p50 437-447 against
-// 472-480 ms. Against a search that scores every match, 100 queries (docs/team.md "At scale"): the same first result
-// 62 and 60 times, top-5 places kept 251 and 250 of 500 (1,000 and 2,000). Otherwise version 11's function.
+// touches: each ranked chunk's heap row and its tsvector's TOAST chunks and index pages, up to 4 pages a chunk (fewer
+// where neighbours share pages). Version 12 takes 1,000 of the any-word side's matches, not 2,000. At 10 members x
+// 1,000 sessions, the function alone on a new connection: 99-171 against 139-188 ms for the queries that fill that
+// side (3,245-5,137 page faults against 4,038-6,952); 15 `ctx search --team --json` processes, three rounds of each
+// version in turn: p50 437-447 against 472-480 ms. Against a search that scores every match, 100 queries on version
+// 10's server (docs/team.md "At scale"): the same first result 62 and 60 times, top-5 places kept 251 and 250 of 500
+// (1,000 and 2,000 any-word candidates). Otherwise version 11's function.
 const FEWEST_ANY_WORD_CANDIDATES = replacedOnce(
   FEWER_ANY_WORD_CANDIDATES,
   "c.search @@ p_any LIMIT 2000",
