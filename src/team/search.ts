@@ -116,17 +116,12 @@ export async function fetchTeamCandidates(
   const ids = [...new Set(chunks.map((chunk) => chunk.sessionId))];
   const sessionsRead =
     ids.length === 0 ? Promise.resolve(new Map<string, TeamSessionRow>()) : readTeamSessions(client, member.id, ids);
+  sessionsRead.catch(() => {}); // awaited below; a throw before that must not leave it unhandled
   if (weighing === undefined || statistics === null) return { chunks, sessions: await sessionsRead, statistics };
   // The feedback words are picked (tokenizing the best candidates' texts, 10-28 ms of a cold search) while the server
   // reads the sessions (a 16-26 ms round trip; issue 36), then their statistics are read.
-  let more: string[];
-  try {
-    const asked = new Set(weighing.terms);
-    more = (weighing.moreTerms?.(chunks, statistics) ?? []).filter((term) => !asked.has(term));
-  } catch (error) {
-    sessionsRead.catch(() => {});
-    throw error;
-  }
+  const asked = new Set(weighing.terms);
+  const more = (weighing.moreTerms?.(chunks, statistics) ?? []).filter((term) => !asked.has(term));
   const sessions = await sessionsRead;
   const extra = more.length === 0 ? null : await readTeamStatistics(client, member.id, more);
   if (extra === null) return { chunks, sessions, statistics };
