@@ -27,7 +27,8 @@ describe("searchSessions on the fixture transcripts", () => {
   it.each([
     ["credo dialyzer mix_audit igniter", "subagent"],
     ["init analyze codebase CLAUDE.md future instances", "1af7fc5e-8455-4414-9ccd-011d40f70b2a"],
-    ["empty repo CLAUDE.md foundation", "fe5e1c67-53e7-4862-81ae-d0e013e3270b"],
+    // The words of a summary record that fe5e1c67's file holds and 1af7fc5e's line names: the session it titles.
+    ["empty repo CLAUDE.md foundation", "1af7fc5e-8455-4414-9ccd-011d40f70b2a"],
     ["bead spotter-dov subtasks", LONG_SESSION],
     ["start phoenix in the background", "tool_heavy"],
   ])("%s ranks its session first", async (query, expected) => {

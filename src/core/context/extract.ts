@@ -12,6 +12,7 @@ import {
   isSkipped,
   type ParsedLine,
   SKIP_REASONS,
+  SummaryRecords,
   type SystemEntry,
   type TranscriptEntry,
   titleOf,
@@ -54,7 +55,7 @@ export function extractContextState(lines: Iterable<ParsedLine>, options: Extrac
 
 /** Calls waiting for their result; past this many the oldest is taken as done (its result never came). */
 const MAX_PENDING_TOOL_USES = 2_000;
-const TITLE_RANK: Record<string, number> = { summary: 1, "ai-title": 2, "custom-title": 3 };
+const TITLE_RANK: Record<string, number> = { "ai-title": 2, "custom-title": 3 };
 /** Text Claude Code writes into user entries itself: not the person's words. */
 const HARNESS_TEXT =
   /^\s*(<(task-notification|local-command-stdout|local-command-stderr|local-command-caveat|bash-notification|system-reminder|command-name|command-message|command-args)>|\[Request interrupted)/;
@@ -72,6 +73,8 @@ export class ContextStateBuilder {
 
   private title: string | null = null;
   private titleRank = 0;
+  /** Summary records: a title only when the line they name is this transcript's (SummaryRecords). */
+  private readonly summaries = new SummaryRecords<string>();
   private firstTimestamp: string | null = null;
   private lastTimestamp: string | null = null;
   private userMessages = 0;
@@ -139,7 +142,7 @@ export class ContextStateBuilder {
       },
       session: {
         id: options.sessionId,
-        title: this.title,
+        title: this.title ?? this.summaries.own().at(-1) ?? null,
         firstTimestamp: this.firstTimestamp,
         lastTimestamp: this.lastTimestamp,
         userMessages: this.userMessages,
@@ -156,6 +159,7 @@ export class ContextStateBuilder {
   }
 
   private noteEnvelope(entry: UserEntry | AssistantEntry | SystemEntry, main: boolean): void {
+    this.summaries.noteLine(entry.uuid);
     const at = entry.timestamp;
     if (at !== undefined) {
       if (this.firstTimestamp === null || at < this.firstTimestamp) this.firstTimestamp = at;
@@ -275,9 +279,13 @@ export class ContextStateBuilder {
     applyToolUse(this.activity, oldest.value[1], null);
   }
 
-  /** Summary and title entries: the best-ranked title seen last wins. */
+  /** Title entries: the best-ranked title seen last wins, else the last summary record of this session's. */
   private onTitle(entry: TranscriptEntry): void {
     const found = titleOf(entry);
+    if (entry.type === "summary") {
+      if (found !== null) this.summaries.noteSummary(entry, found);
+      return;
+    }
     const rank = TITLE_RANK[entry.type] ?? 0;
     if (found !== null && rank >= this.titleRank) {
       this.title = found;

@@ -134,19 +134,49 @@ describe("createIndexMessageBuilder", () => {
 
   it("takes the newest custom title over an ai title over a summary record; summaries become messages", () => {
     const titles = build([
-      entry({ type: "summary", summary: "Old summary", leafUuid: "x" }),
+      entry({ type: "summary", summary: "Old summary", leafUuid: "leaf" }),
+      user("the leaf the summary names", { uuid: "leaf" }),
       entry({ type: "ai-title", aiTitle: "Generated" }),
       entry({ type: "custom-title", customTitle: "Mine" }),
       entry({ type: "ai-title", aiTitle: "Generated later" }),
     ]);
     expect(titles.meta.title).toBe("Mine");
-    expect(titles.messages).toMatchObject([{ role: "summary", text: "Old summary", uuid: null }]);
+    expect(titles.messages).toMatchObject([{ role: "summary", text: "Old summary", uuid: null }, { role: "user" }]);
     expect(build([entry({ type: "ai-title", aiTitle: "Generated" })]).meta.title).toBe("Generated");
     const compact = build([
       user("This session is being continued…", { isCompactSummary: true, isVisibleInTranscriptOnly: true }),
     ]);
     expect(compact.messages).toMatchObject([{ role: "summary", text: "This session is being continued…" }]);
     expect(compact.meta.firstPrompt).toBeNull();
+  });
+
+  it("keeps a summary record only when its leaf is a line of this transcript: the others title other sessions", () => {
+    // As Claude Code writes them: titles of earlier sessions at the top of a new one's file, and after a line of its
+    // own, that session's title.
+    const { messages, meta } = build([
+      entry({ type: "summary", summary: "Gmail subscription manager CLI tool", leafUuid: "elsewhere-1" }),
+      entry({ type: "summary", summary: "Mac security audit", leafUuid: "elsewhere-2" }),
+      user("reset window tiles with aerospace", { uuid: "u1" }),
+      assistant("m1", [{ type: "text", text: "Tiles reset." }], { uuid: "a1" }),
+      entry({ type: "summary", summary: "Aerospace window tiles reset", leafUuid: "a1" }),
+      entry({ type: "summary", summary: "Git history scrubbed", leafUuid: "elsewhere-3" }),
+    ]);
+    expect(messages.map((message) => [message.role, message.text])).toEqual([
+      ["user", "reset window tiles with aerospace"],
+      ["assistant", "Tiles reset."],
+      ["summary", "Aerospace window tiles reset"],
+    ]);
+    expect(meta.title).toBe("Aerospace window tiles reset");
+    const foreignOnly = build([
+      entry({ type: "summary", summary: "Another session", leafUuid: "elsewhere" }),
+      user("install Xcode"),
+    ]);
+    expect(foreignOnly.messages.map((message) => message.role)).toEqual(["user"]);
+    expect(foreignOnly.meta.title).toBeNull();
+    // A record naming no leaf is this file's, as before.
+    const leafless = build([entry({ type: "summary", summary: "Untied title" }), user("hello")]);
+    expect(leafless.meta.title).toBe("Untied title");
+    expect(leafless.messages[0]).toMatchObject({ role: "summary", text: "Untied title" });
   });
 
   it("records meta: first cwd, last branch, time range; cuts huge texts and one-lines the first prompt", () => {

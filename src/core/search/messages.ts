@@ -2,10 +2,18 @@
 // index reads"): user prompts, assistant text (one message per API reply, even when Claude Code wrote it one content
 // block per line), tool calls as gists, and compaction summaries. Meta entries, progress, tool results (except a
 // failure's gist), slash-command output and interruption notices are dropped. Every text is redacted before it leaves.
+// A `summary` record is this session's text and title only when its leaf is a line read here (SummaryRecords: most
+// title another session).
 // Fed one entry at a time so a reader can stream a transcript of any size through it.
 
 import { type RedactOptions, redactText } from "../redact/redact.ts";
-import { type AssistantEntry, type TranscriptEntry, titleOf, type UserEntry } from "../transcript/entries.ts";
+import {
+  type AssistantEntry,
+  SummaryRecords,
+  type TranscriptEntry,
+  titleOf,
+  type UserEntry,
+} from "../transcript/entries.ts";
 import { contentBlocks, truncateText } from "../transcript/text.ts";
 import { commandOutputGist, toolCallGist, toolErrorGist } from "./tool-gist.ts";
 
@@ -111,12 +119,14 @@ export function createIndexMessageBuilder(redaction: RedactOptions = {}): IndexM
       meta.originSession = origin;
     }
   };
-  const titles = { custom: null as string | null, ai: null as string | null, summary: null as string | null };
+  const titles = { custom: null as string | null, ai: null as string | null };
+  const summaries = new SummaryRecords<IndexMessage>();
   // The reply being assembled on each chain (main, sidechain): later lines with its message.id join it.
   const open: { main: OpenReply | null; side: OpenReply | null } = { main: null, side: null };
 
   const noteEnvelope = (entry: TranscriptEntry): number | null => {
     if (entry.type !== "user" && entry.type !== "assistant" && entry.type !== "system") return null;
+    summaries.noteLine(entry.uuid);
     if (meta.sessionId === null && entry.sessionId) meta.sessionId = entry.sessionId;
     if (meta.cwd === null && entry.cwd) meta.cwd = entry.cwd;
     if (entry.gitBranch) meta.gitBranch = entry.gitBranch;
@@ -197,24 +207,33 @@ export function createIndexMessageBuilder(redaction: RedactOptions = {}): IndexM
       if (entry.type === "user") addUser(entry, offset, timestamp);
       else if (entry.type === "assistant") addAssistant(entry, offset, timestamp);
       else if (entry.type === "summary") {
-        titles.summary = titleOf(entry) ?? titles.summary;
         const text = entry.summary.trim();
         if (text !== "") {
-          const uuid = null;
-          messages.push({ uuid, offset, role: "summary", text, timestamp: null, tools: [], sidechain: false });
+          const message: IndexMessage = {
+            uuid: null,
+            offset,
+            role: "summary",
+            text,
+            timestamp: null,
+            tools: [],
+            sidechain: false,
+          };
+          messages.push(message);
+          summaries.noteSummary(entry, message);
         }
       } else if (entry.type === "custom-title") titles.custom = titleOf(entry) ?? titles.custom;
       else if (entry.type === "ai-title") titles.ai = titleOf(entry) ?? titles.ai;
     },
     finish() {
+      const others = new Set(summaries.others());
       const kept = messages
-        .filter((message) => message.text !== "" || message.tools.length > 0)
+        .filter((message) => (message.text !== "" || message.tools.length > 0) && !others.has(message))
         .map((message) => ({
           ...message,
           text: redact(truncateText(message.text, MAX_MESSAGE_CHARS)),
           tools: message.tools.map(redact),
         }));
-      const title = titles.custom ?? titles.ai ?? titles.summary;
+      const title = titles.custom ?? titles.ai ?? summaries.own().at(-1)?.text ?? null;
       const firstPrompt = meta.firstPrompt === null ? null : oneLine(meta.firstPrompt, FIRST_PROMPT_CHARS);
       return {
         messages: kept,

@@ -122,3 +122,37 @@ export function titleOf(entry: TranscriptEntry): string | null {
   if (entry.type === "ai-title") return entry.aiTitle?.trim() || null;
   return null;
 }
+
+/**
+ * A transcript's `summary` records, sorted by the one rule ctx reads them with: a summary titles the session that
+ * holds its leaf line (`leafUuid`). Claude Code writes most of them into another session's file: at the top of a new
+ * session's, titles of earlier ones (of 616 in the coding split and the fixtures, 455 name a line of another
+ * transcript, 155 one of no transcript there, 6 a line of their own file, each just after that line). Note each
+ * conversation line's uuid and each summary as they are read; `own()` is, in file order, the summaries whose leaf was
+ * read here, or that name none.
+ */
+export class SummaryRecords<T> {
+  private readonly lineUuids = new Set<string>();
+  private readonly records: { value: T; leafUuid: string | null }[] = [];
+
+  noteLine(uuid: string | undefined): void {
+    if (uuid !== undefined) this.lineUuids.add(uuid);
+  }
+
+  noteSummary(entry: SummaryEntry, value: T): void {
+    this.records.push({ value, leafUuid: entry.leafUuid ?? null });
+  }
+
+  own(): T[] {
+    return this.records.filter((record) => this.isOwn(record.leafUuid)).map((record) => record.value);
+  }
+
+  /** The summaries of other sessions, in file order. */
+  others(): T[] {
+    return this.records.filter((record) => !this.isOwn(record.leafUuid)).map((record) => record.value);
+  }
+
+  private isOwn(leafUuid: string | null): boolean {
+    return leafUuid === null || this.lineUuids.has(leafUuid);
+  }
+}

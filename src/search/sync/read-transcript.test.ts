@@ -109,12 +109,13 @@ describe("readTranscriptFrom on the real fixtures", () => {
     expect(allTools(read.messages)).toContain("Error: File does not exist.");
   });
 
-  it("claude-code-viewer fe5e1c67 (1.0.98): the summary record is the title, inline sidechains are marked", async () => {
+  it("claude-code-viewer fe5e1c67 (1.0.98): another session's summary record is left out, inline sidechains are marked", async () => {
     const read = await readTranscriptFrom(FIXTURE.viewer("fe5e1c67-53e7-4862-81ae-d0e013e3270b"), 0);
     expect(read).toMatchObject({ lines: 438, skippedLines: 0, unknownEntries: 0 });
-    expect(read.meta.title).toBe("Empty Repo Setup: CLAUDE.md Foundation Created");
+    // Its first line titles 1af7fc5e's /init (its leafUuid is a line of that transcript): neither text nor title here.
+    expect(read.meta.title).toBeNull();
+    expect(count(read.messages, "summary")).toBe(0);
     expect(read.meta.firstPrompt).toBe("/orchestrator create TODO app by Next.js");
-    expect(read.messages[0]).toMatchObject({ role: "summary", offset: 0, uuid: null });
     expect(count(read.messages, "assistant")).toBe(9);
     expect(count(read.messages, "assistant", true)).toBe(161);
     expect(count(read.messages, "user", true)).toBe(5); // the prompts the orchestrator gave its subagents
