@@ -43,7 +43,7 @@ const DEFAULT_CONFIG: Config = {
       passageSimilarity: 1,
       averageSimilarity: 0,
       chunkRatio: 0,
-      promptSimilarity: 0.25,
+      promptSimilarity: 0.4,
       feedbackSimilarity: 0.3,
       namedDate: 0.5,
       recency: 0.7,

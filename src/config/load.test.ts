@@ -60,7 +60,7 @@ describe("loadConfig", () => {
   });
 
   it("takes the prompt part's weight from a project's config and refuses a negative one, naming it", () => {
-    expect(loadConfig({ projectRoot: project, env }).search.weights.promptSimilarity).toBe(0.25);
+    expect(loadConfig({ projectRoot: project, env }).search.weights.promptSimilarity).toBe(0.4);
     const file = join(project, ".ctx", "config.json");
     writeFileSync(file, JSON.stringify({ search: { weights: { promptSimilarity: 0 } } }));
     expect(loadConfig({ projectRoot: project, env }).search.weights.promptSimilarity).toBe(0);

@@ -243,4 +243,55 @@ describe("searchSessions: what the person typed", () => {
       small.close();
     }
   });
+
+  it("counts the prompt that asked for the task when its chunk is not among the session's best", async () => {
+    const root = mkdtempSync(join(tmpdir(), "ctx-search-typed-late-"));
+    const claudeDir = join(root, "claude");
+    const project = join(claudeDir, "projects", "-home-user-mac");
+    mkdirSync(project, { recursive: true });
+    const audit = { sessionId: "audit", cwd: "/home/user/mac" };
+    // Words that are none of the query's, so the first exchange's chunk is long and weak on the query's words.
+    const filler = (seed: number) =>
+      Array.from({ length: 420 }, (_, i) => `word${(seed * 7919 + i * 104_729) % 5_000}`).join(" ");
+    const lines = [
+      userPrompt(audit, "perform a full security audit of this mac and write the report into the repo docs"),
+      assistantText(audit, "a1", `Starting with the system inventory. ${filler(1)}`),
+    ];
+    for (let part = 2; part <= 4; part += 1) {
+      lines.push(userPrompt(audit, "go on"));
+      lines.push(
+        assistantText(
+          audit,
+          `a${part}`,
+          `Security audit, part ${part}: the mac's firewall, the audit report's findings, the security audit report ` +
+            `in the repo docs updated. ${filler(part)}`,
+        ),
+      );
+    }
+    writeFileSync(join(project, "audit.jsonl"), `${lines.join("\n")}\n`);
+    const other = { sessionId: "other", cwd: "/home/user/mac" };
+    writeFileSync(
+      join(project, "other.jsonl"),
+      `${[userPrompt(other, "bump the node version"), assistantText(other, "o1", "Node 22 in .nvmrc.")].join("\n")}\n`,
+    );
+    const dbPath = join(root, "index.db");
+    await syncIndex({ claudeDir, dbPath });
+    const small = openSessionIndex(dbPath, { readonly: true });
+    try {
+      expect(small.chunkCount("audit")).toBeGreaterThanOrEqual(3);
+      const query = "security audit of my mac written into the repo docs";
+      // The chunk holding the prompt is not one of the session's two best: its reply is long and says none of the words.
+      const hits = small
+        .searchChunks(query, {}, 300)
+        .filter((hit) => hit.sessionId === "audit")
+        .sort((a, b) => b.similarity - a.similarity);
+      const promptChunk = hits.findIndex((hit) => hit.text.includes("perform a full security audit"));
+      expect(promptChunk).toBeGreaterThanOrEqual(2);
+      const results = await searchSessions(small, query, { search, now: NOW });
+      const found = results.find((result) => result.session.id === "audit");
+      expect(found?.components.promptSimilarity ?? 0).toBeGreaterThan(0.1);
+    } finally {
+      small.close();
+    }
+  });
 });

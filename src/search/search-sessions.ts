@@ -161,10 +161,12 @@ export async function searchSessions(
       match.passageSimilarity = Math.max(0, ...best.map((hit) => bestPassageSimilarity(tokens(hit), passageQuery)));
     }
     if (passageQuery !== null && weights.promptSimilarity > 0) {
-      // What the person typed, as one passage: a query is written as a prompt opening a session is.
+      // What the person typed, as one passage: a query is written as a prompt opening a session is. Any matching
+      // chunk's prompts count, not only the best chunks': the prompt that asked for a task is often in a chunk whose
+      // replies say less of it than a later report does.
       match.promptSimilarity = Math.max(
         0,
-        ...best.map((hit) => bestPassageSimilarity(typed(hit), passageQuery, Number.MAX_SAFE_INTEGER)),
+        ...sessionHits.map((hit) => bestPassageSimilarity(typed(hit), passageQuery, Number.MAX_SAFE_INTEGER)),
       );
     }
     if (feedback !== null) {

@@ -43,8 +43,8 @@ export interface SessionMatches {
   /** The best passage's similarity (0..1) inside the session's best chunks; absent = the best chunk's. */
   passageSimilarity?: number;
   /**
-   * What the person typed (the `User:` messages, chunker.ts typedText) in the session's best chunks, scored on the
-   * query as one passage (0..1); absent = not measured.
+   * What the person typed (the `User:` messages, chunker.ts typedText) in any of the session's matched chunks, each
+   * chunk's scored on the query as one passage, the best kept (0..1); absent = not measured.
    */
   promptSimilarity?: number;
   /** The session's best chunk scored on the query's feedback terms (0..1, feedback.ts); absent = not measured. */
