@@ -52,16 +52,24 @@ export function startTeamFetch(
     }),
   );
   let timer: NodeJS.Timeout | undefined;
+  let late: NodeJS.Immediate | undefined;
   const deadline = new Promise<TeamFetch>((resolve) => {
-    timer = setTimeout(
-      () =>
+    // The deadline settles after the event loop's next look at the sockets (setImmediate runs after its poll phase):
+    // when the local search held the thread past it, an answer that came meanwhile is read first, not thrown away as
+    // "did not answer" because the timer's turn comes before the sockets'.
+    timer = setTimeout(() => {
+      late = setImmediate(() =>
         resolve({
           candidates: null,
           notice: `team results left out: the team server did not answer within ${limitMs} ms (team.connectTimeoutMs)`,
         }),
-      limitMs,
-    );
+      );
+      late.unref();
+    }, limitMs);
     timer.unref();
   });
-  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+  return Promise.race([work, deadline]).finally(() => {
+    clearTimeout(timer);
+    if (late !== undefined) clearImmediate(late);
+  });
 }
