@@ -84,6 +84,11 @@ interface OpenReply {
 export interface IndexMessageBuilder {
   /** Adds one entry read from the line at byte `offset`. */
   add(entry: TranscriptEntry, offset: number): void;
+  /**
+   * Notes the line just before where this read began (read in an earlier one): a summary record naming it, written
+   * right after it as Claude Code writes a session's own, is this session's.
+   */
+  noteEarlierLine(entry: TranscriptEntry): void;
   /** The messages (redacted) and the meta seen so far. */
   finish(): { messages: IndexMessage[]; meta: TranscriptMeta };
 }
@@ -223,6 +228,10 @@ export function createIndexMessageBuilder(redaction: RedactOptions = {}): IndexM
         }
       } else if (entry.type === "custom-title") titles.custom = titleOf(entry) ?? titles.custom;
       else if (entry.type === "ai-title") titles.ai = titleOf(entry) ?? titles.ai;
+    },
+    noteEarlierLine(entry) {
+      if (entry.type === "user" || entry.type === "assistant" || entry.type === "system")
+        summaries.noteLine(entry.uuid);
     },
     finish() {
       const others = new Set(summaries.others());

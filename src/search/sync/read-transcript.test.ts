@@ -214,6 +214,43 @@ describe("readTranscriptFrom: offsets", () => {
     rmSync(dir, { recursive: true });
   });
 
+  it("a summary record written after a later read began still titles the session when it names the line before it", async () => {
+    const dir = tempDir();
+    const path = join(dir, "live.jsonl");
+    const entry = (value: Record<string, unknown>) => `${JSON.stringify({ sessionId: "s1", ...value })}\n`;
+    writeFileSync(
+      path,
+      entry({ type: "user", uuid: "u1", message: { role: "user", content: "reset the window tiles" } }),
+    );
+    appendFileSync(
+      path,
+      entry({ type: "assistant", uuid: "a1", message: { id: "m1", role: "assistant", content: "Tiles reset." } }),
+    );
+    for (const blocking of [false, true]) {
+      const first = await readTranscriptFrom(path, 0, { blocking });
+      expect(first.meta.title).toBeNull();
+      // Claude Code writes a session's own summary right after the line it names: here, after the first read.
+      writeFileSync(`${path}.next`, readFileSync(path));
+      appendFileSync(`${path}.next`, entry({ type: "summary", summary: "Window tiles reset", leafUuid: "a1" }));
+      appendFileSync(`${path}.next`, entry({ type: "summary", summary: "Another session", leafUuid: "elsewhere" }));
+      const next = await readTranscriptFrom(`${path}.next`, first.endOffset, { blocking });
+      expect(next.messages.map((message) => [message.role, message.text])).toEqual([["summary", "Window tiles reset"]]);
+      expect(next.meta.title).toBe("Window tiles reset");
+    }
+    // The line before is looked for 8 KB back, then 64 KB: a summary after a longer line is not kept.
+    for (const [chars, title] of [
+      [20_000, "After a long line"],
+      [100_000, null],
+    ] as const) {
+      const long = join(dir, `long-${chars}.jsonl`);
+      writeFileSync(long, entry({ type: "user", uuid: "u9", message: { role: "user", content: "x".repeat(chars) } }));
+      const whole = await readTranscriptFrom(long, 0);
+      appendFileSync(long, entry({ type: "summary", summary: "After a long line", leafUuid: "u9" }));
+      expect((await readTranscriptFrom(long, whole.endOffset)).meta.title).toBe(title);
+    }
+    rmSync(dir, { recursive: true });
+  });
+
   it("an offset inside a line skips to the next line and counts the fragment", async () => {
     const path = FIXTURE.short;
     const whole = await readTranscriptFrom(path, 0);

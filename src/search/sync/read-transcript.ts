@@ -1,6 +1,7 @@
 // Streams one transcript from a byte offset into index messages (src/core/search/messages.ts), for incremental
 // ingestion: the file is read in 1 MB blocks and split on the newline byte, so offsets are exact and memory is one
-// block plus at most one line (a line over MAX_LINE_BYTES is skipped and counted, never buffered whole).
+// block plus at most one line (a line over MAX_LINE_BYTES is skipped and counted, never buffered whole). A read from an
+// offset also reads back up to 64 KB for the line before it: a summary record right after that line names it.
 // Reading stops at the last complete line: a partial last line (Claude Code still writing) is left for next time,
 // and `endOffset` is the byte after the last newline consumed.
 import { closeSync, readSync } from "node:fs";
@@ -45,6 +46,8 @@ export interface ReadTranscriptOptions {
 /** A real line can hold a big pasted file or tool output; past this it is garbage to the index anyway. */
 export const MAX_LINE_BYTES = 16 * 1024 * 1024;
 const BLOCK_BYTES = 1024 * 1024;
+/** How far back an incremental read looks for the line before it (a summary record names the line it follows). */
+const PREVIOUS_LINE_LOOKS = [8 * 1024, 64 * 1024];
 const NEWLINE = 0x0a;
 const decoder = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
 /**
@@ -76,11 +79,18 @@ export async function readTranscriptFrom(
   let block: Buffer | null = null;
   let head: Buffer | undefined;
   if (handle === null) return { messages: [], endOffset, ...counts, meta: builder.finish().meta };
-  const readBlock = (buffer: Buffer, position: number): number | Promise<number> =>
+  const readBlock = (buffer: Buffer, position: number, length = BLOCK_BYTES): number | Promise<number> =>
     typeof handle === "number"
-      ? readSync(handle, buffer, 0, BLOCK_BYTES, position)
-      : handle.read(buffer, 0, BLOCK_BYTES, position).then((read) => read.bytesRead);
+      ? readSync(handle, buffer, 0, length, position)
+      : handle.read(buffer, 0, length, position).then((read) => read.bytesRead);
   try {
+    // The line before an incremental read: most fit in the first look back, a long one needs the second.
+    for (const back of start > 0 ? PREVIOUS_LINE_LOOKS : []) {
+      const from = Math.max(0, start - back);
+      const before = Buffer.allocUnsafe(start - from);
+      const got = await readBlock(before, from, before.length);
+      if (notePreviousLine(before.subarray(0, got), from === 0, builder) !== "longer" || from === 0) break;
+    }
     // Read from one byte early: if that byte is not a newline, `start` is inside a line and that line is skipped.
     let position = start > 0 ? start - 1 : 0;
     let resyncing = start > 0;
@@ -151,6 +161,31 @@ export async function readTranscriptFrom(
 }
 
 type LineOutcome = "entry" | "ignored" | "skipped" | "unknown";
+
+/**
+ * The line that ends just before an incremental read's start (`before` ends at that start; `fromFileStart`: it begins
+ * at the file's first byte), noted for the summary record Claude Code may write right after it: "longer" when the
+ * line begins before `before` does, "none" for a start inside a line or a line that is not UTF-8.
+ */
+function notePreviousLine(
+  before: Buffer,
+  fromFileStart: boolean,
+  builder: ReturnType<typeof createIndexMessageBuilder>,
+): "read" | "longer" | "none" {
+  const end = before.length - 1;
+  if (end < 0 || before[end] !== NEWLINE) return "none";
+  const open = end > 0 ? before.lastIndexOf(NEWLINE, end - 1) : -1;
+  if (open < 0 && !fromFileStart) return "longer";
+  let text: string;
+  try {
+    text = decoder.decode(before.subarray(open + 1, end));
+  } catch {
+    return "none";
+  }
+  const parsed = parseTranscriptLine(text.endsWith("\r") ? text.slice(0, -1) : text);
+  if (!("skipped" in parsed)) builder.noteEarlierLine(parsed);
+  return "read";
+}
 
 function readLine(bytes: Buffer, offset: number, builder: ReturnType<typeof createIndexMessageBuilder>): LineOutcome {
   let text: string;
