@@ -3,7 +3,7 @@
 
 import { describeError } from "../errors.ts";
 import { resolveClaudeDir, resolveIndexPath } from "../search/paths.ts";
-import { SCHEMA_VERSION } from "../search/session-index/schema.ts";
+import { READ_VERSION, SCHEMA_VERSION } from "../search/session-index/schema.ts";
 import { type SyncProgress, type SyncSummary, syncIndex } from "../search/sync/sync-index.ts";
 import { sharedRootsForIngest } from "../store/team/team-state.ts";
 import type { CliContext } from "./command-io.ts";
@@ -51,6 +51,9 @@ export async function runIndexSync(
       onRebuild: (from) => {
         if (!quiet) ctx.err(`ctx: ${rebuildNotice(from)}\n`);
       },
+      onReread: (from) => {
+        if (!quiet) ctx.err(`ctx: ${rereadNotice(from)}\n`);
+      },
       onFileError: (path, error) => ctx.logger.warn(`could not index ${path}: ${describeError(error)}`),
       libraryEnv: ctx.env,
       teamShare: {
@@ -81,6 +84,14 @@ export async function runIndexSync(
 export function rebuildNotice(fromFormat: number): string {
   const format = fromFormat > 0 ? ` (format ${fromFormat}, this ctx uses ${SCHEMA_VERSION})` : "";
   return `the session index was made by another version of ctx${format}; building it again from the transcripts`;
+}
+
+/** Why a sync reads every transcript again into an index it keeps: this ctx reads them by newer rules. */
+export function rereadNotice(fromVersion: number): string {
+  return (
+    `this ctx reads transcripts by newer rules (${fromVersion} -> ${READ_VERSION}); reading every session again ` +
+    "(searches use what is indexed meanwhile)"
+  );
 }
 
 export function formatSyncSummary(summary: SyncSummary): string {

@@ -9,7 +9,7 @@ import { layOutClaudeDir } from "../../../tests/helpers/claude-projects.ts";
 import { runCliCaptured } from "../../../tests/helpers/cli-run.ts";
 import { silentLogger } from "../../log.ts";
 import { unpackChunkText } from "../../search/session-index/chunk-text.ts";
-import { SCHEMA_VERSION } from "../../search/session-index/schema.ts";
+import { READ_VERSION, SCHEMA_VERSION } from "../../search/session-index/schema.ts";
 import type { CliContext } from "../command-io.ts";
 import { runCli } from "../program.ts";
 
@@ -133,6 +133,24 @@ describe("ctx index / stats / reindex", () => {
     expect(JSON.parse(rebuilt.stdout)).toMatchObject({ rebuiltFromFormat: 4, filesIngested: 6, sessionsTotal: 6 });
     expect(chunksOf()).toEqual(built);
     expect(JSON.parse((await run(["index", "--json"])).stdout)).toMatchObject({ rebuiltFromFormat: null });
+  });
+
+  it("an index read by older rules is read again by the next `ctx index`, which says so, once", async () => {
+    await run(["index", "--quiet"]);
+    const dbPath = join(root, "ctx-home", "index.db");
+    const db = new DatabaseSync(dbPath);
+    db.exec("DELETE FROM meta WHERE key = 'read_version'");
+    db.close();
+
+    const reread = await run(["index", "--json"]);
+    expect(reread.stderr).toContain(`this ctx reads transcripts by newer rules (0 -> ${READ_VERSION})`);
+    expect(JSON.parse(reread.stdout)).toMatchObject({ rereadFromVersion: 0, filesIngested: 6, sessionsTotal: 6 });
+    const quiet = await run(["index", "--quiet"]);
+    expect(quiet.stderr).toBe("");
+    expect(JSON.parse((await run(["index", "--json"])).stdout)).toMatchObject({
+      rereadFromVersion: null,
+      filesIngested: 0,
+    });
   });
 
   it("Ctrl-C stops between files: exit 130 and the resume hint", async () => {

@@ -54,6 +54,16 @@ export const SCHEMA_VERSION = 8;
 export const UPGRADED_IN_PLACE: readonly number[] = [6, 7];
 
 /**
+ * How transcripts are read into the index (which lines become messages, their text, the chunks, the tokens), kept in
+ * `meta` as `read_version` (absent: 0, an index made before it was kept). Bump it with a change to reading whose gain
+ * an index already built should get: the next sync of every folder (`ctx index`, the watcher's, a search's refresh;
+ * not SessionEnd's one session) marks every indexed file to be read again from its start, and reads them, resumably,
+ * while searches use what is indexed (IndexWriter.markForReread; docs/fork-detect.md). 1: failed tools' and commands'
+ * output, other sessions' `summary` records dropped, chunks without overlap (each came with "until `ctx reindex`").
+ */
+export const READ_VERSION = 1;
+
+/**
  * The page size of a new index file, and of one whose tables are all made again (another version's, `ctx reindex`)
  * when no other process has it open. SQLite's default 4 KiB leaves ~17% of the chunks table's pages unused (rows of
  * ~1.2 KB of deflated text, the longer ones spilling into overflow pages): 16 KiB made the 10,000-session index 8%
@@ -216,6 +226,8 @@ function rebuildSchema(db: DatabaseSync, always: boolean): number | null {
       for (const table of TABLES) db.exec(`DROP TABLE IF EXISTS ${table}`);
       db.exec(CREATE);
       db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
+      // Empty tables are read by this version's rules from the start.
+      db.prepare("INSERT INTO meta(key, value) VALUES ('read_version', ?)").run(String(READ_VERSION));
     }
     db.exec("COMMIT");
     return dropped;

@@ -187,6 +187,10 @@ function prepareStatements(db: DatabaseSync) {
     setMeta: db.prepare(
       "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
     ),
+    readVersion: db.prepare("SELECT value FROM meta WHERE key = 'read_version'"),
+    // A stamp no file on disk has (every folder's files then differ from the index's) and a position past any file's
+    // end (planFile then reads it from its start, as a shrunk file: its chunks replaced, its session's row reset).
+    markForReread: db.prepare(`UPDATE files SET mtime_ms = -1, offset = ${Number.MAX_SAFE_INTEGER}`),
   };
 }
 
@@ -202,6 +206,26 @@ export class IndexWriter {
   constructor(index: SessionIndex) {
     this.db = databaseOf(index);
     this.statements = prepareStatements(this.db);
+  }
+
+  /** The rules this index's files were read by (schema.ts READ_VERSION): 0 for an index made before they were kept. */
+  readVersion(): number {
+    const row = this.statements.readVersion.get() as { value: string } | undefined;
+    const version = Number(row?.value ?? 0);
+    return Number.isSafeInteger(version) ? version : 0;
+  }
+
+  /**
+   * In the caller's write transaction: when the files were read by other rules than `version`, marks every one to be
+   * read again from its start and records `version`, and returns the version found; else null. The marks are rows,
+   * so a sync interrupted meanwhile leaves the files it did not reach marked for the next.
+   */
+  markForReread(version: number): number | null {
+    const found = this.readVersion();
+    if (found === version) return null;
+    this.statements.markForReread.run();
+    this.statements.setMeta.run("read_version", String(version));
+    return found;
   }
 
   /** The dictionary chunk text is packed with now (./text-dictionary.ts), or null while the index has none. */

@@ -7,6 +7,7 @@
 import { readLibraryForMirror } from "../../store/library/library-state.ts";
 import { type MirrorSummary, mirrorAnnotations } from "../session-index/annotations.ts";
 import { refreshDuplicates } from "../session-index/duplicates.ts";
+import { READ_VERSION } from "../session-index/schema.ts";
 import { openSessionIndex, type SessionIndex } from "../session-index/session-index.ts";
 import { createSharedOutboxWriter } from "../session-index/team-outbox.ts";
 import { IndexWriter } from "../session-index/writer.ts";
@@ -40,6 +41,11 @@ export interface SyncSummary {
   memoryTopics: MemorySyncSummary;
   /** The format of an index made by another version of ctx, dropped and built again by this sync; else null. */
   rebuiltFromFormat: number | null;
+  /**
+   * The reading rules (session-index/schema.ts READ_VERSION) the index's files were read by when this sync found them
+   * older and marked every file to be read again; else null (the marked files may take more than one sync).
+   */
+  rereadFromVersion: number | null;
   /** The session library's mirror brought up to date (SyncOptions.libraryEnv); absent when it was not read. */
   annotations?: MirrorSummary;
 }
@@ -64,6 +70,8 @@ export interface SyncOptions {
   thread?: boolean;
   /** Called before any file is read when the index was made by another version of ctx and is being rebuilt. */
   onRebuild?: (fromFormat: number) => void;
+  /** Called before any file is read when the index's files were read by older rules and are all marked to be read again. */
+  onReread?: (fromVersion: number) => void;
   /**
    * The shared projects' checkout folders (`ctx team share`): what is ingested for a session whose cwd is inside
    * one is queued in the team outbox in the same transaction (src/search/session-index/team-outbox.ts).
@@ -118,11 +126,17 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     interrupted: false,
     memoryTopics: { scanned: 0, indexed: 0, removed: 0 },
     rebuiltFromFormat: index.rebuiltFrom,
+    rereadFromVersion: null,
   };
   let reader: ContentReader | null = null;
   try {
     const writer = new IndexWriter(index);
     const queueForTeam = teamQueue(index, options.teamShare);
+    // Files read by older rules are all read again, by this sync and the next (not by SessionEnd's one session's).
+    if (session === null && writer.readVersion() !== READ_VERSION) {
+      summary.rereadFromVersion = index.writeTransaction(() => writer.markForReread(READ_VERSION));
+      if (summary.rereadFromVersion !== null) options.onReread?.(summary.rereadFromVersion);
+    }
     const work = await findSyncWork(writer, options.claudeDir, { full, ...(session === null ? {} : { session }) });
     const totalBytes = work.bytes;
     const threaded = useThread(options.thread, work.files, totalBytes);

@@ -1,0 +1,141 @@
+// An index whose files were read by older rules (schema.ts READ_VERSION) is read again by the syncs of every folder:
+// each file from its start, resumably, the index usable meanwhile; SessionEnd's one-session sync leaves it to them.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { layOutClaudeDir, SPOTTER_PROJECT } from "../../../tests/helpers/claude-projects.ts";
+import { databaseOf } from "../session-index/database.ts";
+import { READ_VERSION } from "../session-index/schema.ts";
+import { openSessionIndex } from "../session-index/session-index.ts";
+import { readStoredText } from "../session-index/text-dictionary.ts";
+import { syncIndex } from "./sync-index.ts";
+
+function tempRoot(): string {
+  return mkdtempSync(join(tmpdir(), "ctx-reread-"));
+}
+
+/** What a search reads of the index: every chunk's text by file, and every session's row. */
+function dump(dbPath: string): { chunks: unknown[]; sessions: unknown[] } {
+  const index = openSessionIndex(dbPath, { readonly: true });
+  try {
+    const db = databaseOf(index);
+    const chunks = db
+      .prepare(
+        `SELECT f.path, c.chunk_index, c.first_message, c.last_message, c.text, c.last_uuid
+         FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.chunk_index`,
+      )
+      .all()
+      .map((row) => ({ ...row, text: readStoredText(db, row.text) }));
+    const sessions = db
+      .prepare("SELECT id, title, message_count, created_at, updated_at, cwd, root_uuid FROM sessions ORDER BY id")
+      .all();
+    return { chunks, sessions };
+  } finally {
+    index.close();
+  }
+}
+
+/** Makes the index look as one read by rules before READ_VERSION: no `read_version`, and a title they gave. */
+function readByOlderRules(dbPath: string, staleTitle: string): void {
+  const index = openSessionIndex(dbPath);
+  try {
+    const db = databaseOf(index);
+    db.exec("DELETE FROM meta WHERE key = 'read_version'");
+    db.prepare("UPDATE sessions SET ai_title = ?").run(staleTitle);
+  } finally {
+    index.close();
+  }
+}
+
+function readVersionOf(dbPath: string): string | null {
+  const index = openSessionIndex(dbPath, { readonly: true });
+  try {
+    const row = databaseOf(index).prepare("SELECT value FROM meta WHERE key = 'read_version'").get() as
+      | { value: string }
+      | undefined;
+    return row?.value ?? null;
+  } finally {
+    index.close();
+  }
+}
+
+describe("reading again by newer rules", () => {
+  it("a new index records the rules it was read by, and is not read again", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = join(root, "index.db");
+    const first = await syncIndex({ claudeDir, dbPath });
+    expect(first.rereadFromVersion).toBeNull();
+    expect(readVersionOf(dbPath)).toBe(String(READ_VERSION));
+    expect(await syncIndex({ claudeDir, dbPath })).toMatchObject({ filesIngested: 0, rereadFromVersion: null });
+  });
+
+  it("files read by older rules are all read again from their start, once, ending as a new index would", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root);
+    const dbPath = join(root, "index.db");
+    const built = await syncIndex({ claudeDir, dbPath });
+    const reference = dump(dbPath);
+    readByOlderRules(dbPath, "a title older rules gave");
+    expect(dump(dbPath)).not.toEqual(reference);
+
+    const told: number[] = [];
+    const reread = await syncIndex({ claudeDir, dbPath, onReread: (from) => told.push(from) });
+    expect(told).toEqual([0]);
+    expect(reread).toMatchObject({
+      rereadFromVersion: 0,
+      filesIngested: built.filesScanned,
+      filesSkippedUnchanged: 0,
+    });
+    expect(dump(dbPath)).toEqual(reference);
+    expect(readVersionOf(dbPath)).toBe(String(READ_VERSION));
+    expect(await syncIndex({ claudeDir, dbPath })).toMatchObject({ filesIngested: 0, rereadFromVersion: null });
+  });
+
+  it("an interrupted read-again is resumed by the next sync, and searches find every session meanwhile", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = join(root, "index.db");
+    const built = await syncIndex({ claudeDir, dbPath });
+    const reference = dump(dbPath);
+    readByOlderRules(dbPath, "a title older rules gave");
+
+    const controller = new AbortController();
+    const first = await syncIndex({
+      claudeDir,
+      dbPath,
+      signal: controller.signal,
+      onProgress: (progress) => {
+        if (progress.done === 2) controller.abort();
+      },
+    });
+    expect(first).toMatchObject({ interrupted: true, filesIngested: 2, rereadFromVersion: 0 });
+    // Half read again, half as they were: every session still there.
+    expect(dump(dbPath).sessions).toHaveLength(reference.sessions.length);
+
+    const second = await syncIndex({ claudeDir, dbPath });
+    expect(second).toMatchObject({
+      interrupted: false,
+      rereadFromVersion: null,
+      filesIngested: built.filesScanned - 2,
+      filesSkippedUnchanged: 2,
+    });
+    expect(dump(dbPath)).toEqual(reference);
+  });
+
+  it("SessionEnd's sync of one session leaves the index's other files to the next sync of every folder", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = join(root, "index.db");
+    const built = await syncIndex({ claudeDir, dbPath });
+    readByOlderRules(dbPath, "a title older rules gave");
+    const one = join(claudeDir, "projects", SPOTTER_PROJECT, "short.jsonl");
+
+    const ended = await syncIndex({ claudeDir, dbPath, onlyTranscript: one });
+    expect(ended).toMatchObject({ rereadFromVersion: null, filesIngested: 0 });
+    expect(readVersionOf(dbPath)).toBeNull();
+    const next = await syncIndex({ claudeDir, dbPath });
+    expect(next).toMatchObject({ rereadFromVersion: 0, filesIngested: built.filesScanned });
+  });
+});
