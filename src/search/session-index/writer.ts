@@ -216,13 +216,14 @@ export class IndexWriter {
   }
 
   /**
-   * In the caller's write transaction: when the files were read by other rules than `version`, marks every one to be
+   * In the caller's write transaction: when the files were read by older rules than `version`, marks every one to be
    * read again from its start and records `version`, and returns the version found; else null. The marks are rows,
-   * so a sync interrupted meanwhile leaves the files it did not reach marked for the next.
+   * so a sync interrupted meanwhile leaves the files it did not reach marked for the next. An index a newer ctx read
+   * is left as it is (an older ctx going back and forth with it would read everything again each time).
    */
   markForReread(version: number): number | null {
     const found = this.readVersion();
-    if (found === version) return null;
+    if (found >= version) return null;
     this.statements.markForReread.run();
     this.statements.setMeta.run("read_version", String(version));
     return found;

@@ -133,7 +133,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     const writer = new IndexWriter(index);
     const queueForTeam = teamQueue(index, options.teamShare);
     // Files read by older rules are all read again, by this sync and the next (not by SessionEnd's one session's).
-    if (session === null && writer.readVersion() !== READ_VERSION) {
+    if (session === null && writer.readVersion() < READ_VERSION) {
       summary.rereadFromVersion = index.writeTransaction(() => writer.markForReread(READ_VERSION));
       if (summary.rereadFromVersion !== null) options.onReread?.(summary.rereadFromVersion);
     }

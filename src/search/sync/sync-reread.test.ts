@@ -124,6 +124,33 @@ describe("reading again by newer rules", () => {
     expect(dump(dbPath)).toEqual(reference);
   });
 
+  it("a damaged rules number is read as 0 (read again, nothing lost); a newer ctx's number is left alone", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = join(root, "index.db");
+    const built = await syncIndex({ claudeDir, dbPath });
+    const reference = dump(dbPath);
+    const setVersion = (value: string) => {
+      const index = openSessionIndex(dbPath);
+      try {
+        databaseOf(index).prepare("UPDATE meta SET value = ? WHERE key = 'read_version'").run(value);
+      } finally {
+        index.close();
+      }
+    };
+    setVersion("not a number");
+    expect(await syncIndex({ claudeDir, dbPath })).toMatchObject({
+      rereadFromVersion: 0,
+      filesIngested: built.filesScanned,
+    });
+    expect(dump(dbPath)).toEqual(reference);
+    expect(readVersionOf(dbPath)).toBe(String(READ_VERSION));
+
+    setVersion(String(READ_VERSION + 1));
+    expect(await syncIndex({ claudeDir, dbPath })).toMatchObject({ rereadFromVersion: null, filesIngested: 0 });
+    expect(readVersionOf(dbPath)).toBe(String(READ_VERSION + 1));
+  });
+
   it("SessionEnd's sync of one session leaves the index's other files to the next sync of every folder", async () => {
     const root = tempRoot();
     const claudeDir = layOutClaudeDir(root, { withLong: false });
