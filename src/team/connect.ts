@@ -38,16 +38,21 @@ export const TEAM_SEARCH_PATH = "pg_catalog,pg_temp";
 /**
  * The settings each team session starts with, in the startup packet so they hold before the first statement (a
  * role's or database's own search_path, ALTER ROLE … SET, comes before a startup option and is overridden by it):
- * the pinned search_path, appended after any `options=` the URL gives (the later -c wins), and the two timeouts.
+ * JIT off, then any `options=` the URL gives (which may turn it on again), then the pinned search_path (the later -c
+ * wins), and the two timeouts. JIT compiles a statement whose estimated cost passes jit_above_cost (100,000 by
+ * default) before running it, and ctx's statements are short: a search's candidates, sent without scored terms (a team
+ * with no statistics yet), was estimated at 39 million at 10 members x 10,000 sessions and spent 424 of its 611 ms
+ * compiling (docs/team.md "At scale").
  */
 export function teamSessionSettings(
   fromUrlOptions: string | undefined,
   timeouts: { lockTimeoutMs: number; statementTimeoutMs: number },
 ): { options: string; lock_timeout: number; statement_timeout: number } {
-  // No space in the value: the startup packet's options are split on spaces.
+  // No space in a value: the startup packet's options are split on spaces.
   const pin = `-c search_path=${TEAM_SEARCH_PATH}`;
+  const url = fromUrlOptions === undefined || fromUrlOptions.trim() === "" ? [] : [fromUrlOptions];
   return {
-    options: fromUrlOptions === undefined || fromUrlOptions.trim() === "" ? pin : `${fromUrlOptions} ${pin}`,
+    options: ["-c jit=off", ...url, pin].join(" "),
     lock_timeout: timeouts.lockTimeoutMs,
     statement_timeout: timeouts.statementTimeoutMs,
   };
@@ -208,11 +213,12 @@ export function teamConnectOptions(
   return { connectTimeoutMs, lockTimeoutMs, statementTimeoutMs, env };
 }
 
-/** Runs `work` on a fresh connection and always closes it. */
+/** Runs `work` on a fresh connection and always closes it (`background`: returns without waiting for the close). */
 export async function withTeamClient<T>(
   url: string,
   options: TeamConnectOptions,
   work: (client: TeamClient) => Promise<T>,
+  ending: "await" | "background" = "await",
 ): Promise<T> {
   const client = await connectTeam(url, options);
   try {
@@ -224,6 +230,9 @@ export async function withTeamClient<T>(
       teamError("TEAM_REFUSED", "the team server refused", error, url, options.env ?? process.env)
     );
   } finally {
-    await client.end().catch(() => {});
+    // Ending sends Terminate at once; the server's close comes after its process exits (10-15 ms for a search's new
+    // server process at 10 members x 10,000 sessions), which a search need not wait for.
+    const ended = client.end().catch(() => {});
+    if (ending === "await") await ended;
   }
 }

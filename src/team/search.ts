@@ -209,7 +209,8 @@ async function readTeamSessions(
 
 /**
  * The candidates on one connection. `connectTimeoutMs` bounds connecting and each query alike (the caller also
- * bounds the whole, src/team/search-fetch.ts), so a stalled server never holds a search.
+ * bounds the whole, src/team/search-fetch.ts), so a stalled server never holds a search. A connection of its own is
+ * ended without waiting for the server to close it.
  */
 export function searchTeam(
   url: string,
@@ -220,5 +221,5 @@ export function searchTeam(
 ): Promise<TeamCandidates> {
   const bounded = { ...options, queryTimeoutMs: options.connectTimeoutMs };
   const work = (client: TeamClient) => fetchTeamCandidates(client, team, request);
-  return kept === undefined ? withTeamClient(url, bounded, work) : kept.run(url, bounded, work);
+  return kept === undefined ? withTeamClient(url, bounded, work, "background") : kept.run(url, bounded, work);
 }

@@ -260,8 +260,9 @@ describe.skipIf(cluster === null)(
       }
     });
 
-    it("every connection starts with search_path pg_catalog, pg_temp, whatever the role's default says", async () => {
+    it("every connection starts with search_path pg_catalog, pg_temp and JIT off, whatever the role's default says", async () => {
       await server.sql("ALTER ROLE alice SET search_path = public, pg_catalog", "library");
+      await server.sql("ALTER ROLE alice SET jit = on", "library");
       const client = await connectTeam(`${aliceUrl()}?options=-c%20search_path%3Dpublic`, OPTIONS);
       try {
         const { rows } = await client.query("SHOW search_path");
@@ -270,8 +271,11 @@ describe.skipIf(cluster === null)(
           "SELECT current_setting('lock_timeout') AS l, current_setting('statement_timeout') AS s",
         );
         expect(timeouts.rows[0]).toEqual({ l: "5s", s: "2min" });
+        // And without JIT (src/team/connect.ts teamSessionSettings), whatever the role's default.
+        expect((await client.query("SHOW jit")).rows[0]?.jit).toBe("off");
       } finally {
         await client.end();
+        await server.sql("ALTER ROLE alice RESET jit", "library");
       }
     });
 

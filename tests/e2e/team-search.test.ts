@@ -263,6 +263,21 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
     }
   });
 
+  it("a search on a connection of its own returns before the server closes it, and leaves no server process", async () => {
+    const config = configFor(aliceUrl());
+    const options = { config, env, projectRoot: root, now: () => NOW, teamCandidates: portFor(config) };
+    const backends = async () =>
+      Number((await pg.sql("SELECT count(*) AS n FROM pg_stat_activity WHERE usename = 'alice'")).rows[0]?.n);
+    const before = await backends();
+    const result = await runForkDetect({ query: QUERY, scope: "team" }, options);
+    expect(result.notices).toEqual([]);
+    expect(result.candidates.map((c) => c.sessionId)).toContain(BOB_COPY);
+    // The connection is ended in the background (src/team/connect.ts withTeamClient): its server process goes soon.
+    const deadline = Date.now() + 5_000;
+    while ((await backends()) > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(await backends()).toBe(before);
+  });
+
   it("refuses a team search with no team joined, and an unknown scope", async () => {
     await expect(
       runForkDetect(
