@@ -71,7 +71,7 @@ export async function runIndexSync(
   if (options.json === true) ctx.out(formatJson(summary));
   else if (!quiet) {
     if (summary.filesScanned === 0) ctx.err(`No transcripts found under ${claudeDir}/projects.\n`);
-    ctx.out(formatSyncSummary(summary));
+    ctx.out(formatSyncSummary(summary, options.full === true));
   }
   if (summary.interrupted) {
     if (!quiet) ctx.err("interrupted — run `ctx index` again to resume\n");
@@ -94,7 +94,7 @@ export function rereadNotice(fromVersion: number): string {
   );
 }
 
-export function formatSyncSummary(summary: SyncSummary): string {
+export function formatSyncSummary(summary: SyncSummary, full = false): string {
   const number = (value: number) => value.toLocaleString("en-US");
   const seconds = (summary.durationMs / 1000).toFixed(1);
   const files = `${number(summary.filesIngested)} file(s) read, ${number(summary.filesSkippedUnchanged)} unchanged`;
@@ -107,10 +107,12 @@ export function formatSyncSummary(summary: SyncSummary): string {
     topics.indexed + topics.removed === 0
       ? ""
       : `; ${number(topics.indexed)} memory topic(s) indexed, ${number(topics.removed)} dropped`;
-  return (
-    `${number(summary.sessionsTotal)} session(s) indexed: ${files}; ${number(summary.messages)} new message(s), ` +
-    `${number(summary.chunks)} new chunk(s)${skipped}${memory} in ${seconds} s\n`
-  );
+  // Read again from their start (--full, an index rebuilt or read by older rules), a file's messages are not new.
+  const again = full || summary.rebuiltFromFormat !== null || summary.rereadFromVersion !== null;
+  const read = again
+    ? `${number(summary.messages)} message(s) and ${number(summary.chunks)} chunk(s) read again`
+    : `${number(summary.messages)} new message(s), ${number(summary.chunks)} new chunk(s)`;
+  return `${number(summary.sessionsTotal)} session(s) indexed: ${files}; ${read}${skipped}${memory} in ${seconds} s\n`;
 }
 
 /** Never fails the index: the outbox keeps the work for the next pusher or `ctx team push`. */

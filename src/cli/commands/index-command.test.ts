@@ -145,6 +145,13 @@ describe("ctx index / stats / reindex", () => {
     const reread = await run(["index", "--json"]);
     expect(reread.stderr).toContain(`this ctx reads transcripts by newer rules (0 -> ${READ_VERSION})`);
     expect(JSON.parse(reread.stdout)).toMatchObject({ rereadFromVersion: 0, filesIngested: 6, sessionsTotal: 6 });
+    // Said to a person, the messages read again are not called new; nor are those of --full.
+    const again = /; \d+ message\(s\) and \d+ chunk\(s\) read again in [\d.]+ s\n$/;
+    expect((await run(["index", "--full"])).stdout).toMatch(again);
+    const db2 = new DatabaseSync(dbPath);
+    db2.exec("DELETE FROM meta WHERE key = 'read_version'");
+    db2.close();
+    expect((await run(["index"])).stdout).toMatch(again);
     const quiet = await run(["index", "--quiet"]);
     expect(quiet.stderr).toBe("");
     expect(JSON.parse((await run(["index", "--json"])).stdout)).toMatchObject({
