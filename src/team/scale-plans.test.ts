@@ -232,6 +232,31 @@ describe.skipIf(cluster === null || !hasAutoExplain)(
       expect(ginScanRows(notices)).toEqual([0, 1]);
     });
 
+    it("builds the all-but-one query from any text a member types: quotes, hyphens, URLs, tsquery syntax", async () => {
+      // Version 13 splits the server's own plainto_tsquery output and casts the pieces back: a lexeme it quotes or a
+      // phrase it makes of a hyphenated word must come back whole, never as a syntax error that drops the team's results.
+      await insertTeamSessions(alice, "web", [
+        {
+          id: "odd",
+          remote: "github.com/acme/web",
+          title: "odd",
+          chunks: [{ text: "o'brien's x-ray of the back\\slash http://example.com/a'b café" }],
+        },
+      ]);
+      for (const query of [
+        "o'brien's x-ray back\\slash",
+        "x-ray quokka-wombat bilby numbat",
+        "http://example.com/a'b café naïve résumé",
+        "' '' ''' & | ! :* <-> ( )",
+        "quokka & !wombat | bilby:* <-> (numbat)",
+      ]) {
+        const found = await fetchTeamCandidates(alice, "web", { query, limit: 20 });
+        expect(Array.isArray(found.chunks)).toBe(true);
+      }
+      const odd = await fetchTeamCandidates(alice, "web", { query: "o'brien's x-ray zyzzyvaq", limit: 20 });
+      expect(odd.chunks.map((chunk) => chunk.sessionId)).toContain("odd");
+    });
+
     it("reads each pushed chunk's session by its key when counting the team's statistics", async () => {
       notices.length = 0;
       // One push statement of 200 chunks (a push writes up to 1,000 a statement, src/team/push-write.ts).

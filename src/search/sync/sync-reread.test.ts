@@ -11,8 +11,13 @@ import { openSessionIndex } from "../session-index/session-index.ts";
 import { readStoredText } from "../session-index/text-dictionary.ts";
 import { syncIndex } from "./sync-index.ts";
 
-function tempRoot(): string {
-  return mkdtempSync(join(tmpdir(), "ctx-reread-"));
+/** A Claude folder of real transcripts and its index, built by this ctx; `reference` is what a search reads of it. */
+async function builtIndex(options: { withLong?: boolean } = { withLong: false }) {
+  const root = mkdtempSync(join(tmpdir(), "ctx-reread-"));
+  const claudeDir = layOutClaudeDir(root, options);
+  const dbPath = join(root, "index.db");
+  const built = await syncIndex({ claudeDir, dbPath });
+  return { claudeDir, dbPath, built, reference: dump(dbPath) };
 }
 
 /** What a search reads of the index: every chunk's text by file, and every session's row. */
@@ -62,21 +67,14 @@ function readVersionOf(dbPath: string): string | null {
 
 describe("reading again by newer rules", () => {
   it("a new index records the rules it was read by, and is not read again", async () => {
-    const root = tempRoot();
-    const claudeDir = layOutClaudeDir(root, { withLong: false });
-    const dbPath = join(root, "index.db");
-    const first = await syncIndex({ claudeDir, dbPath });
+    const { claudeDir, dbPath, built: first } = await builtIndex();
     expect(first.rereadFromVersion).toBeNull();
     expect(readVersionOf(dbPath)).toBe(String(READ_VERSION));
     expect(await syncIndex({ claudeDir, dbPath })).toMatchObject({ filesIngested: 0, rereadFromVersion: null });
   });
 
   it("files read by older rules are all read again from their start, once, ending as a new index would", async () => {
-    const root = tempRoot();
-    const claudeDir = layOutClaudeDir(root);
-    const dbPath = join(root, "index.db");
-    const built = await syncIndex({ claudeDir, dbPath });
-    const reference = dump(dbPath);
+    const { claudeDir, dbPath, built, reference } = await builtIndex({ withLong: true });
     readByOlderRules(dbPath, "a title older rules gave");
     expect(dump(dbPath)).not.toEqual(reference);
 
@@ -94,11 +92,7 @@ describe("reading again by newer rules", () => {
   });
 
   it("an interrupted read-again is resumed by the next sync, and searches find every session meanwhile", async () => {
-    const root = tempRoot();
-    const claudeDir = layOutClaudeDir(root, { withLong: false });
-    const dbPath = join(root, "index.db");
-    const built = await syncIndex({ claudeDir, dbPath });
-    const reference = dump(dbPath);
+    const { claudeDir, dbPath, built, reference } = await builtIndex();
     readByOlderRules(dbPath, "a title older rules gave");
 
     const controller = new AbortController();
@@ -125,11 +119,7 @@ describe("reading again by newer rules", () => {
   });
 
   it("a damaged rules number is read as 0 (read again, nothing lost); a newer ctx's number is left alone", async () => {
-    const root = tempRoot();
-    const claudeDir = layOutClaudeDir(root, { withLong: false });
-    const dbPath = join(root, "index.db");
-    const built = await syncIndex({ claudeDir, dbPath });
-    const reference = dump(dbPath);
+    const { claudeDir, dbPath, built, reference } = await builtIndex();
     const setVersion = (value: string) => {
       const index = openSessionIndex(dbPath);
       try {
@@ -152,10 +142,7 @@ describe("reading again by newer rules", () => {
   });
 
   it("SessionEnd's sync of one session leaves the index's other files to the next sync of every folder", async () => {
-    const root = tempRoot();
-    const claudeDir = layOutClaudeDir(root, { withLong: false });
-    const dbPath = join(root, "index.db");
-    const built = await syncIndex({ claudeDir, dbPath });
+    const { claudeDir, dbPath, built } = await builtIndex();
     readByOlderRules(dbPath, "a title older rules gave");
     const one = join(claudeDir, "projects", SPOTTER_PROJECT, "short.jsonl");
 
