@@ -6,6 +6,7 @@ import { defineConfig, type Options } from "tsup";
 import { builtinImportsPlugin } from "./build/builtin-imports.ts";
 import { chunkGroupsPlugin } from "./build/chunk-groups.ts";
 import { DOOR_ENTRY, DOOR_SOURCE, leanBuildPlugin, leanEntryPlugin } from "./build/lean-entry.ts";
+import { spellingTablePlugin } from "./build/spelling-table.ts";
 import pkg from "./package.json" with { type: "json" };
 import { leanHookNames } from "./src/core/hooks/events.ts";
 
@@ -20,7 +21,17 @@ const common: Options = {
   // process many times its tree-shaken part (bench/run.ts hooks, importCostMs["zod/mini"]). Commander too, so that its
   // imports of node:util, node:child_process and node:fs become getBuiltinModule reads (every command loads it). The
   // MCP SDK stays external: only `ctx serve` loads it. @noble/hashes: its one SHA-256 module, not the package.
-  noExternal: [/^zod\/mini$/, /^@noble\/hashes\//, "stemmer", "@msgpack/msgpack", "lz4js", "fzstd", "commander"],
+  // american-english: its one table, as a string (build/spelling-table.ts).
+  noExternal: [
+    /^zod\/mini$/,
+    /^@noble\/hashes\//,
+    "stemmer",
+    "american-english",
+    "@msgpack/msgpack",
+    "lz4js",
+    "fzstd",
+    "commander",
+  ],
   // Keep `node:` on builtins: esbuild does not know `node:sqlite` and would emit a bare `sqlite` import.
   removeNodeProtocol: false,
   // The lean hook events' names, for src/bin/ctx.ts to route them without an import (a string: esbuild would put an
@@ -48,6 +59,7 @@ export default defineConfig([
     // hot groups they touch whole. Which goes where was measured, interleaved (docs/performance.md): each more hot
     // path splits the others' groups, so SessionStart, the tightest budget, shares its groups with few.
     esbuildPlugins: [
+      spellingTablePlugin,
       leanEntryPlugin,
       chunkGroupsPlugin({
         // Small modules that nearly every path loads (each was a group of a few hundred bytes to 18 KB shared by
@@ -122,7 +134,7 @@ export default defineConfig([
     entry: { lean: "src/bin/lean.ts", "lean-run": "src/hooks/runtime/lean.ts" },
     outDir: "dist/lean",
     clean: true,
-    esbuildPlugins: [leanBuildPlugin],
+    esbuildPlugins: [spellingTablePlugin, leanBuildPlugin],
   },
   {
     // The `ctx ui` page's one script and one style sheet, for the browser (src/ui/assets.ts serves them): no Node

@@ -5,9 +5,12 @@
 // query for the exact identifier ranks it first and a query in plain words still finds it.
 // Whole forms drop `_` on purpose: unicode61 treats `_` as a separator unless the table says otherwise.
 // Every token is stemmed (src/core/search/english-stem.ts: `painting` → `paint`; whole forms too, so a token in this
-// stream always reads the same when it is tokenized again).
+// stream reads the same when it is tokenized again, but for Porter's own few: `characterize` → `character` → `charact`,
+// and a stem that is a contraction typed without its apostrophe, `canting` → `cant` → `can t`). A word is read in its
+// one form first (./word-forms.ts: `colour` → `color`, `dont` → `don t`); an identifier's whole form stays as written.
 
 import { stemEnglish } from "./english-stem.ts";
+import { americanSpelling, wordForms } from "./word-forms.ts";
 
 /** Runs of letters, digits and the characters that glue identifiers and paths together. */
 const CANDIDATE_AT = /[\p{L}\p{N}\p{M}_./\\-]+/uy;
@@ -88,12 +91,12 @@ function tokenizeWord(word: string): string {
   const tokens: string[] = [];
   // Most words are plain lower-case prose: nothing to split.
   if (PLAIN_WORD.test(word)) {
-    push(tokens, stemEnglish(word));
+    for (const form of wordForms(word)) push(tokens, stemEnglish(form));
     return tokens.join(" ");
   }
   const simple = SIMPLE_WORD.exec(word);
   if (simple !== null) {
-    push(tokens, stemEnglish((simple[1] ?? "").toLowerCase()));
+    for (const form of wordForms((simple[1] ?? "").toLowerCase())) push(tokens, stemEnglish(form));
     return tokens.join(" ");
   }
   const candidate = word.replace(EDGE_SEPARATORS, "");
@@ -112,8 +115,13 @@ function pushIdentifier(tokens: string[], identifier: string): void {
     .map((word) => word.toLowerCase())
     .filter((word) => word !== "");
   if (words.length === 0) return;
+  // A word of its own, or one of several, in American spelling (word-forms.ts); the whole of several as written.
+  if (words.length === 1) {
+    push(tokens, stemEnglish(americanSpelling(words[0] ?? "")));
+    return;
+  }
   push(tokens, stemEnglish(words.join("")));
-  if (words.length > 1) for (const word of words) push(tokens, stemEnglish(word));
+  for (const word of words) push(tokens, stemEnglish(americanSpelling(word)));
 }
 
 const LOWER_UPPER = /(\p{Ll}|\p{N})(\p{Lu})/gu;

@@ -60,8 +60,10 @@ export const UPGRADED_IN_PLACE: readonly number[] = [6, 7];
  * not SessionEnd's one session) marks every indexed file to be read again from its start, and reads them, resumably,
  * while searches use what is indexed (IndexWriter.markForReread; docs/fork-detect.md). 1: failed tools' and commands'
  * output, other sessions' `summary` records dropped, chunks without overlap (each came with "until `ctx reindex`").
+ * 2: British spellings read as American ones and negative contractions typed without the apostrophe as with it
+ * (core/search/word-forms.ts); memory topics and notes are tokenized again with the files.
  */
-export const READ_VERSION = 1;
+export const READ_VERSION = 2;
 
 /**
  * The page size of a new index file, and of one whose tables are all made again (another version's, `ctx reindex`)

@@ -191,6 +191,10 @@ function prepareStatements(db: DatabaseSync) {
     // A stamp no file on disk has (every folder's files then differ from the index's) and a position past any file's
     // end (planFile then reads it from its start, as a shrunk file: its chunks replaced, its session's row reset).
     markForReread: db.prepare(`UPDATE files SET mtime_ms = -1, offset = ${Number.MAX_SAFE_INTEGER}`),
+    // Their tokens too: a memory topic stamped with no file's mtime is read again by the sync's memory pass
+    // (sync-memory.ts), and a note whose record reads as changed is written again by its mirror (annotations.ts).
+    markTopicsForReread: db.prepare("UPDATE memory_topics SET mtime_ms = -1"),
+    markNotesForRewrite: db.prepare("UPDATE annotations SET updated_at = -1"),
   };
 }
 
@@ -225,6 +229,8 @@ export class IndexWriter {
     const found = this.readVersion();
     if (found >= version) return null;
     this.statements.markForReread.run();
+    this.statements.markTopicsForReread.run();
+    this.statements.markNotesForRewrite.run();
     this.statements.setMeta.run("read_version", String(version));
     return found;
   }

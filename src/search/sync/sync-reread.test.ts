@@ -4,11 +4,14 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { layOutClaudeDir, SPOTTER_PROJECT } from "../../../tests/helpers/claude-projects.ts";
+import { layOutClaudeDir, SPOTTER_PROJECT, VIEWER_SESSIONS } from "../../../tests/helpers/claude-projects.ts";
+import { writeTopic } from "../../../tests/helpers/memory-topics.ts";
+import { resolveIndexPath } from "../paths.ts";
 import { databaseOf } from "../session-index/database.ts";
 import { READ_VERSION } from "../session-index/schema.ts";
 import { openSessionIndex } from "../session-index/session-index.ts";
 import { readStoredText } from "../session-index/text-dictionary.ts";
+import { updateLibrary } from "../session-library.ts";
 import { syncIndex } from "./sync-index.ts";
 
 /** A Claude folder of real transcripts and its index, built by this ctx; `reference` is what a search reads of it. */
@@ -151,5 +154,60 @@ describe("reading again by newer rules", () => {
     expect(readVersionOf(dbPath)).toBeNull();
     const next = await syncIndex({ claudeDir, dbPath });
     expect(next).toMatchObject({ rereadFromVersion: 0, filesIngested: built.filesScanned });
+  });
+
+  it("tokens of older rules are all written again: every chunk's, a memory topic's and a note's", async () => {
+    const root = mkdtempSync(join(tmpdir(), "ctx-reread-"));
+    const env = { CTX_HOME: join(root, "home") };
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = resolveIndexPath(env);
+    writeTopic(claudeDir, SPOTTER_PROJECT, "palette.md", {
+      name: "palette",
+      description: "the colour scheme",
+      content: "we dont ship the grey theme",
+    });
+    await syncIndex({ claudeDir, dbPath, libraryEnv: env });
+    const noted = VIEWER_SESSIONS[0];
+    await updateLibrary({ env, now: () => new Date(2_000) }, noted, { op: "note", note: "my favourite colour picker" });
+    const terms = ["color", "colour", "favorit", "don", "gray", "session", "stale"];
+    /** How many rows of each full-text table hold each term (contentless: its tokens are seen only by MATCH). */
+    const counts = () => {
+      const index = openSessionIndex(dbPath, { readonly: true });
+      try {
+        const db = databaseOf(index);
+        const count = (table: string, term: string) =>
+          (db.prepare(`SELECT count(*) AS n FROM ${table} WHERE ${table} MATCH ?`).get(`"${term}"`) as { n: number }).n;
+        return terms.map((term) => [term, count("chunks_fts", term), count("memory_topics_fts", term)]);
+      } finally {
+        index.close();
+      }
+    };
+    const fresh = counts();
+    expect(fresh).toContainEqual(["color", 1, 1]); // the note's chunk, the topic
+    expect(fresh).toContainEqual(["colour", 0, 0]);
+    expect(fresh).toContainEqual(["stale", 0, 0]);
+
+    // Older rules' tokens: every row of both tables holds "stale" instead of what these rules give.
+    const index = openSessionIndex(dbPath);
+    try {
+      const db = databaseOf(index);
+      for (const [table, rows] of [
+        ["chunks_fts", "SELECT id FROM chunks"],
+        ["memory_topics_fts", "SELECT id FROM memory_topics"],
+      ] as const) {
+        for (const { id } of db.prepare(rows).all() as { id: number }[]) {
+          db.prepare(`DELETE FROM ${table} WHERE rowid = ?`).run(id);
+          db.prepare(`INSERT INTO ${table}(rowid, tokens) VALUES (?, 'stale')`).run(id);
+        }
+      }
+    } finally {
+      index.close();
+    }
+    readByOlderRules(dbPath, "a title older rules gave");
+    expect(counts()).not.toEqual(fresh);
+
+    const reread = await syncIndex({ claudeDir, dbPath, libraryEnv: env });
+    expect(reread).toMatchObject({ rereadFromVersion: 0, memoryTopics: { indexed: 1 }, annotations: { written: 1 } });
+    expect(counts()).toEqual(fresh);
   });
 });
