@@ -10,7 +10,7 @@
 // one form first (./word-forms.ts: `colour` → `color`, `dont` → `don t`); an identifier's whole form stays as written.
 
 import { stemEnglish } from "./english-stem.ts";
-import { americanSpelling, wordForms } from "./word-forms.ts";
+import { americanSpelling, wordForm } from "./word-forms.ts";
 
 /** Runs of letters, digits and the characters that glue identifiers and paths together. */
 const CANDIDATE_AT = /[\p{L}\p{N}\p{M}_./\\-]+/uy;
@@ -88,22 +88,25 @@ function detached(text: string): string {
 }
 
 function tokenizeWord(word: string): string {
-  const tokens: string[] = [];
   // Most words are plain lower-case prose: nothing to split.
-  if (PLAIN_WORD.test(word)) {
-    for (const form of wordForms(word)) push(tokens, stemEnglish(form));
-    return tokens.join(" ");
-  }
+  if (PLAIN_WORD.test(word)) return stemmedForms(word);
   const simple = SIMPLE_WORD.exec(word);
-  if (simple !== null) {
-    for (const form of wordForms((simple[1] ?? "").toLowerCase())) push(tokens, stemEnglish(form));
-    return tokens.join(" ");
-  }
+  if (simple !== null) return stemmedForms((simple[1] ?? "").toLowerCase());
+  const tokens: string[] = [];
   const candidate = word.replace(EDGE_SEPARATORS, "");
   if (candidate === "") return "";
   const segments = candidate.split(PATH_SEPARATORS).filter((segment) => segment !== "");
   if (segments.length > 1) push(tokens, stemEnglish(segments.join("").replaceAll("_", "").toLowerCase()));
   for (const segment of segments) pushIdentifier(tokens, segment);
+  return tokens.join(" ");
+}
+
+/** A lower-case word's tokens: itself stemmed, or its other form's words (./word-forms.ts), each stemmed. */
+function stemmedForms(word: string): string {
+  const form = wordForm(word);
+  if (form === undefined) return tokenOf(stemEnglish(word));
+  const tokens: string[] = [];
+  for (const part of form.split(" ")) push(tokens, stemEnglish(part));
   return tokens.join(" ");
 }
 
@@ -140,6 +143,11 @@ export function splitCamelCase(word: string): string[] {
     return word.replace(ASCII_LOWER_UPPER, "$1 $2").replace(ASCII_UPPER_WORD, "$1 $2").split(" ");
   }
   return word.replace(LOWER_UPPER, "$1 $2").replace(UPPER_WORD, "$1 $2").split(" ");
+}
+
+/** The token alone, or "" when it is empty or too long (as push keeps it). */
+function tokenOf(token: string): string {
+  return token.length > 0 && token.length <= MAX_TOKEN_CHARS ? token : "";
 }
 
 function push(tokens: string[], token: string): void {

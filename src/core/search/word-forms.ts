@@ -6,22 +6,8 @@
 // Both change the index's tokens: schema.ts READ_VERSION 2 reads every indexed transcript again. Pure.
 import americanEnglish from "american-english";
 
-/** Read at the first lookup: the built program parses the table then (build/spelling-table.ts). */
-let british: Readonly<Record<string, string>> | undefined;
-
-/**
- * The word's American spelling, or the word itself: the package's table as it is (values trimmed), a pair listed both
- * ways left alone.
- */
-export function americanSpelling(word: string): string {
-  british ??= americanEnglish.us_spelling;
-  if (!Object.hasOwn(british, word)) return word;
-  const american = (british[word] ?? "").trim();
-  return american !== "" && !Object.hasOwn(british, american) ? american : word;
-}
-
 /** `xxnt` typed for `xxn't`: the part before the apostrophe, each form's own (`can't` is `can` + `t`, not `cann`). */
-const CONTRACTED: ReadonlyMap<string, string> = new Map([
+const CONTRACTED: readonly (readonly [string, string])[] = [
   ..."aren couldn didn doesn don hadn hasn haven isn mightn mustn needn shouldn wasn weren wouldn"
     .split(" ")
     .map((stem): [string, string] => [`${stem}t`, stem]),
@@ -29,14 +15,43 @@ const CONTRACTED: ReadonlyMap<string, string> = new Map([
   ["wont", "won"],
   ["shant", "shan"],
   ["aint", "ain"],
-]);
+];
 
 /**
- * The words a lower-case word stands for before stemming: the two halves of a negative contraction typed without its
- * apostrophe (`dont` -> ["don", "t"]), else the word in American spelling.
+ * Every word with another form, and that form: made at the first lookup (the built program parses the package's table
+ * then, build/spelling-table.ts), one Map read a word after (indexing reads every word that its cache does not hold).
  */
+let forms: ReadonlyMap<string, string> | undefined;
+
+function formsTable(): ReadonlyMap<string, string> {
+  if (forms !== undefined) return forms;
+  const british = americanEnglish.us_spelling;
+  const table = new Map<string, string>();
+  for (const [word, spelled] of Object.entries(british)) {
+    const american = spelled.trim();
+    // The table's values carry a trailing space here and there; a pair listed both ways is left as written.
+    if (american !== "" && !Object.hasOwn(british, american)) table.set(word, american);
+  }
+  for (const [typed, stem] of CONTRACTED) table.set(typed, `${stem} t`);
+  forms = table;
+  return table;
+}
+
+/** The word's American spelling, or the word itself. */
+export function americanSpelling(word: string): string {
+  const form = formsTable().get(word);
+  return form === undefined || form.includes(" ") ? word : form;
+}
+
+/**
+ * What a lower-case word is read as before stemming, when not as itself: its American spelling, or the two halves of a
+ * negative contraction typed without its apostrophe (`dont` -> "don t"); undefined for most words.
+ */
+export function wordForm(word: string): string | undefined {
+  return formsTable().get(word);
+}
+
+/** The words a lower-case word stands for before stemming (`dont` -> ["don", "t"], `colour` -> ["color"]). */
 export function wordForms(word: string): readonly string[] {
-  const stem = CONTRACTED.get(word);
-  if (stem !== undefined) return [stem, "t"];
-  return [americanSpelling(word)];
+  return wordForm(word)?.split(" ") ?? [word];
 }
