@@ -28,6 +28,11 @@ afterAll(async () => {
 /** Sessions of one chunk each, ~3 kB of real transcript text (the size whose tsvectors PostgreSQL TOASTs). */
 const SESSIONS = 600;
 
+/** A session of the web repository whose chunks are these texts, one each. */
+function webSession(id: string, title: string, texts: readonly string[]): TeamFixtureSession {
+  return { id, remote: "github.com/acme/web", title, chunks: texts.map((text) => ({ text })) };
+}
+
 function realChunkTexts(count: number): string[] {
   const texts = realTranscriptPaths().flatMap((path) => readEntries(path).flatMap(messageTexts));
   const chunks: string[] = [];
@@ -86,12 +91,7 @@ describe.skipIf(cluster === null || !hasAutoExplain)(
       alice = await connectTeam(pg.url("alice", "alice-pw", "library"), { connectTimeoutMs: 5_000 });
       clients.push(alice);
       texts = realChunkTexts(SESSIONS);
-      const sessions: TeamFixtureSession[] = texts.map((text, i) => ({
-        id: `s${i}`,
-        remote: "github.com/acme/web",
-        title: `session ${i}`,
-        chunks: [{ text }],
-      }));
+      const sessions = texts.map((text, i) => webSession(`s${i}`, `session ${i}`, [text]));
       for (let at = 0; at < sessions.length; at += 100) {
         await insertTeamSessions(alice, "web", sessions.slice(at, at + 100));
       }
@@ -197,10 +197,10 @@ describe.skipIf(cluster === null || !hasAutoExplain)(
       // faults in each page it touches): migration 13 takes as many of the any-word side's matches as the search
       // asks for (12: 1,000; 11: 2,000; before: 4,000; docs/team.md "At scale"). 4,400 chunks hold one word of two.
       const many = (word: string) =>
-        Array.from({ length: 2_200 }, (_, i) => ({ text: `${word} sighting number ${i} in the ${word} log` }));
+        Array.from({ length: 2_200 }, (_, i) => `${word} sighting number ${i} in the ${word} log`);
       await insertTeamSessions(alice, "web", [
-        { id: "quokkas", remote: "github.com/acme/web", title: "quokkas", chunks: many("quokka") },
-        { id: "wombats", remote: "github.com/acme/web", title: "wombats", chunks: many("wombat") },
+        webSession("quokkas", "quokkas", many("quokka")),
+        webSession("wombats", "wombats", many("wombat")),
       ]);
       notices.length = 0;
       const found = await fetchTeamCandidates(alice, "web", { query: "quokka wombat", limit: 20 });
@@ -213,12 +213,7 @@ describe.skipIf(cluster === null || !hasAutoExplain)(
       // Behind the 4,400 chunks holding one word of "quokka wombat bilby" (the test above), one holds two of them:
       // version 12 ranked the first 1,000 any-word matches in table order and never saw it.
       await insertTeamSessions(alice, "web", [
-        {
-          id: "meeting",
-          remote: "github.com/acme/web",
-          title: "meeting",
-          chunks: [{ text: "the quokka finally met the wombat by the river" }],
-        },
+        webSession("meeting", "meeting", ["the quokka finally met the wombat by the river"]),
       ]);
       notices.length = 0;
       const found = await fetchTeamCandidates(alice, "web", { query: "quokka wombat bilby", limit: 20 });
@@ -236,12 +231,7 @@ describe.skipIf(cluster === null || !hasAutoExplain)(
       // Version 13 splits the server's own plainto_tsquery output and casts the pieces back: a lexeme it quotes or a
       // phrase it makes of a hyphenated word must come back whole, never as a syntax error that drops the team's results.
       await insertTeamSessions(alice, "web", [
-        {
-          id: "odd",
-          remote: "github.com/acme/web",
-          title: "odd",
-          chunks: [{ text: "o'brien's x-ray of the back\\slash http://example.com/a'b café" }],
-        },
+        webSession("odd", "odd", ["o'brien's x-ray of the back\\slash http://example.com/a'b café"]),
       ]);
       for (const query of [
         "o'brien's x-ray back\\slash",
@@ -260,12 +250,7 @@ describe.skipIf(cluster === null || !hasAutoExplain)(
     it("reads each pushed chunk's session by its key when counting the team's statistics", async () => {
       notices.length = 0;
       // One push statement of 200 chunks (a push writes up to 1,000 a statement, src/team/push-write.ts).
-      const late = texts.slice(0, 200).map((text, i) => ({
-        id: `late${i}`,
-        remote: "github.com/acme/web",
-        title: `late ${i}`,
-        chunks: [{ text }],
-      }));
+      const late = texts.slice(0, 200).map((text, i) => webSession(`late${i}`, `late ${i}`, [text]));
       await insertTeamSessions(alice, "web", late);
       const counting = plansOf(notices, "INSERT INTO ctx_team.term_stats");
       expect(counting.length).toBeGreaterThan(0);

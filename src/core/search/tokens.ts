@@ -117,13 +117,8 @@ function pushIdentifier(tokens: string[], identifier: string): void {
     .flatMap((part) => splitCamelCase(part))
     .map((word) => word.toLowerCase())
     .filter((word) => word !== "");
-  if (words.length === 0) return;
-  // A word of its own, or one of several, in American spelling (word-forms.ts); the whole of several as written.
-  if (words.length === 1) {
-    push(tokens, stemEnglish(americanSpelling(words[0] ?? "")));
-    return;
-  }
-  push(tokens, stemEnglish(words.join("")));
+  // The whole of several words as written; each word in American spelling (word-forms.ts).
+  if (words.length > 1) push(tokens, stemEnglish(words.join("")));
   for (const word of words) push(tokens, stemEnglish(americanSpelling(word)));
 }
 
@@ -151,5 +146,5 @@ function tokenOf(token: string): string {
 }
 
 function push(tokens: string[], token: string): void {
-  if (token.length > 0 && token.length <= MAX_TOKEN_CHARS) tokens.push(token);
+  if (tokenOf(token) !== "") tokens.push(token);
 }

@@ -4,7 +4,7 @@
 // - a negative contraction typed without its apostrophe reads as it does with one (`dont` -> `don t`, as `don't`
 //   splits at the apostrophe), so a query typed fast matches the transcript's `don't` and the reverse.
 // Both change the index's tokens: schema.ts READ_VERSION 2 reads every indexed transcript again. Pure.
-import americanEnglish from "american-english";
+import { americanSpellings } from "./american-spellings.ts";
 
 /** `xxnt` typed for `xxn't`: the part before the apostrophe, each form's own (`can't` is `can` + `t`, not `cann`). */
 const CONTRACTED: readonly (readonly [string, string])[] = [
@@ -18,20 +18,15 @@ const CONTRACTED: readonly (readonly [string, string])[] = [
 ];
 
 /**
- * Every word with another form, and that form: made at the first lookup (the built program parses the package's table
- * then, build/spelling-table.ts), one Map read a word after (indexing reads every word that its cache does not hold).
+ * Every word with another form, and that form: made at the first lookup from the ready table (./american-spellings.ts),
+ * one Map read a word after (indexing reads every word that its cache does not hold; a Map read costs less than an
+ * object's).
  */
 let forms: ReadonlyMap<string, string> | undefined;
 
 function formsTable(): ReadonlyMap<string, string> {
   if (forms !== undefined) return forms;
-  const british = americanEnglish.us_spelling;
-  const table = new Map<string, string>();
-  for (const [word, spelled] of Object.entries(british)) {
-    const american = spelled.trim();
-    // The table's values carry a trailing space here and there; a pair listed both ways is left as written.
-    if (american !== "" && !Object.hasOwn(british, american)) table.set(word, american);
-  }
+  const table = new Map(Object.entries(americanSpellings()));
   for (const [typed, stem] of CONTRACTED) table.set(typed, `${stem} t`);
   forms = table;
   return table;
