@@ -21,7 +21,20 @@ const common: Options = {
   // process many times its tree-shaken part (bench/run.ts hooks, importCostMs["zod/mini"]). Commander too, so that its
   // imports of node:util, node:child_process and node:fs become getBuiltinModule reads (every command loads it). The
   // MCP SDK stays external: only `ctx serve` loads it. @noble/hashes: its one SHA-256 module, not the package.
-  noExternal: [/^zod\/mini$/, /^@noble\/hashes\//, "stemmer", "@msgpack/msgpack", "lz4js", "fzstd", "commander"],
+  // node-postgres (with its connection-string and .pgpass readers): a team search's process loaded its ~40 files from
+  // node_modules on the way to connecting; bundled, its require()s of built-ins read through getBuiltinModule too.
+  noExternal: [
+    /^zod\/mini$/,
+    /^@noble\/hashes\//,
+    "stemmer",
+    "@msgpack/msgpack",
+    "lz4js",
+    "fzstd",
+    "commander",
+    "pg",
+    "pg-connection-string",
+    "pgpass",
+  ],
   // Keep `node:` on builtins: esbuild does not know `node:sqlite` and would emit a bare `sqlite` import.
   removeNodeProtocol: false,
   // The lean hook events' names, for src/bin/ctx.ts to route them without an import (a string: esbuild would put an

@@ -5,6 +5,8 @@
 // hooks: importCostMs against builtinCostMs). Hook processes pay that on every tool call (docs/performance.md); getBuiltinModule hands over the module object
 // with nothing loaded that is not used. One output line stays one line, so the source maps stay true.
 
+import { isBuiltin } from "node:module";
+
 // esbuild prints double quotes, rollup (tsup's tree-shaking pass) single ones.
 const NAMED = /^import \{([^}]*)\} from ["'](node:[a-z_/]+)["'];$/gm;
 const NAMESPACE = /^import \* as ([\w$]+) from ["'](node:[a-z_/]+)["'];$/gm;
@@ -33,9 +35,18 @@ const whole = (local: string, name: string) =>
 const LAZY_MODULES = new Set(["node:fs/promises", "node:crypto", "node:child_process"]);
 const EAGER_VALUES = new Set(["constants"]);
 
+/**
+ * A bundled CommonJS package's `require` of a built-in (node-postgres's `require('net')`): in an ESM chunk esbuild
+ * prints it as a call of its `__require` shim, which has no `require` to call there and throws. It becomes the same
+ * getBuiltinModule read; a require of anything else (an optional package that is not installed, read in a `try`) is
+ * left to the shim.
+ */
+const REQUIRE = /\b__require\d*\(["']((?:node:)?[a-z_/]+)["']\)/g;
+
 /** The chunk's code with its built-in imports rewritten (exported for its test). */
 export function rewriteBuiltinImports(code: string): string {
   return code
+    .replace(REQUIRE, (call: string, name: string) => (isBuiltin(name) ? builtin(name) : call))
     .replace(NAMED, (_, names: string, name: string) => {
       const fields = names
         .split(",")

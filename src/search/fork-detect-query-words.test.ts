@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { teamChunkRow, teamSessionRow } from "../../tests/helpers/team-rows.ts";
 import { timedExchange } from "../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../config/defaults.ts";
-import type { TeamCandidatesRequest } from "../core/search/team-candidates.ts";
+import { type TeamCandidatesRequest, unweighedQuery } from "../core/search/team-candidates.ts";
 import { forkDetectReportOf, runForkDetect } from "./fork-detect.ts";
 import { ForkDetectReportSchema } from "./fork-report-schema.ts";
 
@@ -235,7 +235,7 @@ describe("runForkDetect with time words and exclusions", () => {
       since: new Date(2026, 10, 23).getTime(),
       until: new Date(2026, 10, 30).getTime() - 1,
     });
-    expect(asked[0]?.query).not.toMatch(/week|kubernetes/);
+    expect(unweighedQuery(asked[0] as TeamCandidatesRequest)).not.toMatch(/week|kubernetes/);
     expect(ids(result)).toContain("team-plain");
     expect(ids(result)).not.toContain("team-k8s");
     expect(ids(result)).not.toContain("k8s-week");

@@ -6,7 +6,7 @@ import { writeSampleClaudeDir } from "../../tests/helpers/sample-claude-dir.ts";
 import { teamChunkRow, teamSessionRow } from "../../tests/helpers/team-rows.ts";
 import { assistantText, userPrompt } from "../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../config/defaults.ts";
-import type { TeamCandidatesRequest } from "../core/search/team-candidates.ts";
+import { type TeamCandidatesRequest, unweighedQuery } from "../core/search/team-candidates.ts";
 import { runForkDetect } from "./fork-detect.ts";
 import { openReader } from "./fork-detect-index.ts";
 import { resolveIndexPath } from "./paths.ts";
@@ -54,7 +54,7 @@ describe("runForkDetect catching the index up", () => {
     );
     expect(asked).toHaveLength(1);
     expect(asked[0]?.filters.since).toBe(Date.parse("2000-01-01"));
-    expect(asked[0]?.query).toContain("phoenix");
+    expect(unweighedQuery(asked[0] as TeamCandidatesRequest)).toContain("phoenix");
     expect(result.notices).toEqual(["team results left out: a test said so"]);
 
     // A window that widens asks the team again without it, unless the first fetch failed (not waited for twice).

@@ -117,7 +117,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
     // are what a server without them is sent. The server is given the time bounds (the query's window among them).
     fetchTeamFor = (text, window) =>
       askTeam(fetchTeam, {
-        query: teamQueryFor(dbPath, text),
+        query: () => teamQueryFor(dbPath, text),
         filters: teamFilters(request, now, window),
         ...(projectContains === undefined ? {} : { projectContains }),
         weighing: teamWeighing(text, { feedback: options.config.search.weights.feedbackSimilarity > 0 }),
@@ -331,14 +331,22 @@ async function addPreviews(
   }
 }
 
-/** The query's words the local index would match on (./team-hits.ts teamQueryText); the whole query without one. */
+/**
+ * The query's words the local index would match on (./team-hits.ts teamQueryText); the whole query without one. Asked
+ * for only by a server that keeps no statistics, while the search may hold the shared reader: read on a handle of its
+ * own, which openReader's reopening (a replaced index) cannot close under the search.
+ */
 function teamQueryFor(dbPath: string, query: string): string {
   if (!existsSync(dbPath)) return query;
+  let index: SessionIndex | undefined;
   try {
-    return teamQueryText(query, openReader(dbPath).bm25Model(query));
+    index = openSessionIndex(dbPath, { readonly: true });
+    return teamQueryText(query, index.bm25Model(query));
   } catch {
     // A damaged index is reported by the search itself, with its hint.
     return query;
+  } finally {
+    index?.close();
   }
 }
 

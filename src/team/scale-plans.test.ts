@@ -209,6 +209,16 @@ describe.skipIf(cluster === null || !hasAutoExplain)(
       expect(ginScanRows(notices)).toEqual([0, 20]);
     });
 
+    it("ranks at most 2,000 of the chunks holding every word of a query", async () => {
+      // 2,200 chunks (the test above) hold both words: migration 14 ranks 2,000 of them (before it, 4,000: a query
+      // whose every word many chunks hold read each one's heap row and TOASTed tsvector; docs/team.md "At scale").
+      notices.length = 0;
+      const found = await fetchTeamCandidates(alice, "web", { query: "quokka sighting", limit: 20 });
+      expect(found.chunks).toHaveLength(20);
+      // Every word: 2,000 of 2,200; no partial match is looked for (more than 20 hold them all).
+      expect(ginScanRows(notices)).toEqual([2_000]);
+    });
+
     it("takes the chunks holding all of a query's words but one before those holding any", async () => {
       // Behind the 4,400 chunks holding one word of "quokka wombat bilby" (the test above), one holds two of them:
       // version 12 ranked the first 1,000 any-word matches in table order and never saw it.

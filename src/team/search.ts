@@ -4,7 +4,13 @@
 // narrows to the one joined. Scoring is not done here: the candidates' texts are scored on this machine with BM25 over
 // the team's statistics, read here too (./term-stats.ts; src/search/team-hits.ts, docs/team.md "Search").
 import type { SearchFilters } from "../core/search/model.ts";
-import type { TeamCandidates, TeamChunkRow, TeamSessionRow, TeamWeighing } from "../core/search/team-candidates.ts";
+import {
+  type TeamCandidates,
+  type TeamChunkRow,
+  type TeamSessionRow,
+  type TeamWeighing,
+  unweighedQuery,
+} from "../core/search/team-candidates.ts";
 import { projectName } from "../core/team/project-identity.ts";
 import { type TeamClient, type TeamConnectOptions, withTeamClient } from "./connect.ts";
 import { requireMembership } from "./inspect.ts";
@@ -12,7 +18,8 @@ import type { KeptTeamConnection } from "./kept-connection.ts";
 import { readTeamStatistics } from "./term-stats.ts";
 
 export interface TeamSearchRequest {
-  query: string;
+  /** The text a server without statistics is sent (and any request without `weighing`); a function is called only then. */
+  query: string | (() => string);
   /** How many chunks the server proposes, best by ts_rank first. */
   limit: number;
   filters?: Pick<SearchFilters, "since" | "until">;
@@ -43,7 +50,8 @@ export async function fetchTeamCandidates(
   const member = await requireMembership(client, team);
   const weighing = request.weighing;
   const statistics = weighing === undefined ? null : await readTeamStatistics(client, member.id, weighing.terms);
-  const query = weighing === undefined || statistics === null ? request.query : weighing.queryText(statistics);
+  const query =
+    weighing === undefined || statistics === null ? unweighedQuery(request) : weighing.queryText(statistics);
   const scored = weighing === undefined || statistics === null ? [] : [...(weighing.scoredTerms?.(statistics) ?? [])];
   const since = request.filters?.since;
   const until = request.filters?.until;

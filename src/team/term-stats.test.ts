@@ -209,12 +209,18 @@ describe.skipIf(cluster === null)(
         expect(shape(none)).toEqual(shape(full));
       }
       // Chunk by chunk: the same candidates scored by three members' machines give the same similarities.
+      // The text for a server without statistics is worked out only for one (it reads the local index): never here.
+      let unweighedAsked = 0;
       const candidates = await searchTeam(url("carol"), OPTIONS, "web", {
-        query: QUERIES[0] as string,
+        query: () => {
+          unweighedAsked++;
+          return QUERIES[0] as string;
+        },
         limit: 50,
         weighing: teamWeighing(QUERIES[0] as string, { feedback: false }),
       });
       expect(candidates.statistics?.chunks).toBe((await countedFromTexts()).chunks);
+      expect(unweighedAsked).toBe(0);
       const similarities = (role: string, scored = candidates) => {
         const index = openSessionIndex(member(role).dbPath, { readonly: true });
         try {
@@ -365,12 +371,19 @@ describe.skipIf(cluster === null)(
       expect((await serverStatistics()).docs.size).toBe(0);
       // A member's search then has no team statistics to score with (it falls back to the local index's), rather
       // than planning the query over an empty corpus.
+      // The text it sends then is worked out, once.
+      let unweighedAsked = 0;
       const uncounted = await searchTeam(url("alice"), OPTIONS, "web", {
-        query: "phoenix server",
+        query: () => {
+          unweighedAsked++;
+          return "phoenix server";
+        },
         limit: 50,
         weighing: teamWeighing("phoenix server", { feedback: false }),
       });
       expect(uncounted.statistics).toBeNull();
+      expect(unweighedAsked).toBe(1);
+      expect(uncounted.chunks.length).toBeGreaterThan(0);
       await migrateTeam(pg.adminUrl("library"), OPTIONS);
       expect(await serverStatistics()).toEqual(await countedFromTexts());
       // Everyone's sessions forgotten: nothing is left counted.

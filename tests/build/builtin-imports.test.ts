@@ -51,7 +51,22 @@ describe("rewriteBuiltinImports", () => {
     expect(await module.read$1(fileURLToPath(import.meta.url), "utf8")).toContain("makes a function");
   });
 
-  it("leaves the built output with no static import of a built-in", () => {
+  it("makes a bundled package's require() of a built-in a getBuiltinModule read, and leaves any other require to esbuild's shim", () => {
+    const code = [
+      `var EventEmitter = __require("events").EventEmitter;`,
+      `const net = __require2('net'), tls = __require("node:tls");`,
+      `Native = __require("pg-native");`,
+      `const local = __require("./client");`,
+    ].join("\n");
+    expect(rewriteBuiltinImports(code).split("\n")).toEqual([
+      `var EventEmitter = process.getBuiltinModule("events").EventEmitter;`,
+      `const net = process.getBuiltinModule("net"), tls = process.getBuiltinModule("node:tls");`,
+      `Native = __require("pg-native");`,
+      `const local = __require("./client");`,
+    ]);
+  });
+
+  it("leaves the built output with no static import of a built-in, nor a bundled require() of one", () => {
     const dist = fileURLToPath(new URL("../../dist", import.meta.url));
     // The program's build and the hook entries built on their own (dist/<entry>/).
     const left = readdirSync(dist, { recursive: true, encoding: "utf8" })
@@ -59,7 +74,11 @@ describe("rewriteBuiltinImports", () => {
       .flatMap((name) =>
         readFileSync(join(dist, name), "utf8")
           .split("\n")
-          .filter((line) => /^import\b.*["']node:/.test(line))
+          .filter(
+            (line) =>
+              /^import\b.*["']node:/.test(line) ||
+              /\b__require\d*\(["'](?:node:)?(?:events|net|tls|crypto|stream|util|fs|dns|path)["']\)/.test(line),
+          )
           .map((line) => `${name}: ${line}`),
       );
     expect(left).toEqual([]);

@@ -53,8 +53,12 @@ async function loadedBy(args: string[], okCodes: number[] = [0], more: Record<st
   };
 }
 
-/** node-postgres and its helpers, by their module URLs. */
-const PG_CLIENT = /\/node_modules\/(?:\.pnpm\/)?(?:pg|pg-connection-string|pgpass)[@/]/;
+/** node-postgres and its helpers, by their module URLs or (bundled: tsup.config.ts) their sources in ctx's chunks. */
+const PG_CLIENT = /(?:^|\/)node_modules\/(?:\.pnpm\/)?(?:pg|pg-connection-string|pgpass)[@/]/;
+const pgClient = (loaded: Loaded) => [
+  ...matching(loaded, PG_CLIENT),
+  ...loaded.sources.filter((source) => PG_CLIENT.test(source)),
+];
 /** The team's side of a search (src/team/search-port.ts, which loads them, is the port itself). */
 const TEAM_FETCH = /^src\/team\/(?:search-fetch|search|connect)\.ts$/;
 
@@ -114,7 +118,7 @@ describe("the CLI loads only what it runs", () => {
       expect(loaded.functions).not.toContain(name);
     // Nor the team's code or the PostgreSQL client: fork detection asks the team through its port, which loads them
     // only for a search whose scope asks for the team (below).
-    expect(matching(loaded, PG_CLIENT)).toEqual([]);
+    expect(pgClient(loaded)).toEqual([]);
     expect(loaded.sources.filter((source) => TEAM_FETCH.test(source))).toEqual([]);
     // Nor zod: the config comes from the cache the first search filled, and the report's schemas are the MCP tool's.
     expect(loaded.sources.filter((source) => source.includes("/zod@"))).toEqual([]);
@@ -130,8 +134,11 @@ describe("the CLI loads only what it runs", () => {
       CTX_TEAM__CONNECT_TIMEOUT_MS: "2000",
     });
     expect(JSON.parse(loaded.stdout).notices).toEqual([expect.stringContaining("team results left out")]);
-    expect(matching(loaded, PG_CLIENT)).not.toEqual([]);
+    expect(pgClient(loaded)).not.toEqual([]);
     expect(loaded.sources.filter((source) => TEAM_FETCH.test(source))).not.toEqual([]);
+    // Bundled into ctx's chunks, not loaded file by file from node_modules (a cold team search's ~40 modules).
+    expect(loaded.sources).toContainEqual(expect.stringMatching(/\/pg\/lib\/client\.js$/));
+    expect(matching(loaded, /\/node_modules\//)).toEqual([]);
   });
 
   it("`ctx completion` loads every command: its script lists each one's options", async () => {

@@ -65,8 +65,12 @@ export interface TeamWeighing {
 
 /** What fork detection asks the team side for (src/search/fork-detect.ts builds it). */
 export interface TeamCandidatesRequest {
-  /** The words to send: those the local index would match on, or the whole query (search/team-hits.ts). */
-  query: string;
+  /**
+   * The words to send a server that keeps no statistics: those the local index would match on, or the whole query
+   * (search/team-hits.ts). A function is called only then: working them out reads the local index, which a search of
+   * a server with statistics (the words then come from `weighing`) need not wait for before it connects.
+   */
+  query: string | (() => string);
   /** The time bounds; the team side honours these two filters only. */
   filters: { since?: number; until?: number };
   /** Keep only projects whose identity contains this text (case-insensitive). */
@@ -79,6 +83,11 @@ export interface TeamCandidatesRequest {
    * server works, not before the team's earlier round trips are done.
    */
   onAsked?: () => void;
+}
+
+/** The text a server without statistics is sent: the request's own, worked out now when it is a function. */
+export function unweighedQuery(request: { query: string | (() => string) }): string {
+  return typeof request.query === "string" ? request.query : request.query();
 }
 
 export interface TeamFetch {
