@@ -1,6 +1,7 @@
 // The build's rewrite of built-in imports (build/builtin-imports.ts): every form esbuild and rollup print becomes a
 // process.getBuiltinModule read, line for line; and the built ctx holds no ESM import of a built-in any more.
 import { readdirSync, readFileSync } from "node:fs";
+import { isBuiltin } from "node:module";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
@@ -77,7 +78,7 @@ describe("rewriteBuiltinImports", () => {
           .filter(
             (line) =>
               /^import\b.*["']node:/.test(line) ||
-              /\b__require\d*\(["'](?:node:)?(?:events|net|tls|crypto|stream|util|fs|dns|path)["']\)/.test(line),
+              [...line.matchAll(/\b__require\d*\(["']([^"']+)["']\)/g)].some((call) => isBuiltin(call[1] ?? "")),
           )
           .map((line) => `${name}: ${line}`),
       );

@@ -7,6 +7,8 @@ import { mkdtempSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { beforeAll, describe, expect, it } from "vitest";
 import { defaultConfig } from "../../src/config/defaults.ts";
 import type { Config } from "../../src/config/schema.ts";
@@ -26,7 +28,7 @@ import { teamCandidatesPort } from "../../src/team/search-port.ts";
 import { writeSampleClaudeDir } from "../helpers/sample-claude-dir.ts";
 import { startTeamTestCluster } from "../helpers/team-cluster.ts";
 import { insertTeamSessions } from "../helpers/team-fixture.ts";
-import { runCtx } from "./ctx-process.ts";
+import { CTX_BIN, runCtx } from "./ctx-process.ts";
 
 const { started, cluster, connectAs } = await startTeamTestCluster();
 
@@ -316,6 +318,34 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
       const report = ForkDetectReportSchema.parse(JSON.parse(run.stdout));
       expect(report.understood?.widened).toBe(true);
       expect(report.results.map((r) => r.sessionId).sort()).toEqual([BOB_COPY, PHOENIX].sort());
+    });
+
+    it("ctx serve's ctx_fork_detect (scope all) brings the team's results through the bundled client, twice on one connection", async () => {
+      const client = new Client({ name: "e2e", version: "1.0.0" });
+      await client.connect(
+        new StdioClientTransport({
+          command: process.execPath,
+          args: [CTX_BIN, "serve"],
+          env: { PATH: process.env.PATH ?? "", ...cliEnv() },
+          cwd: root,
+          stderr: "pipe",
+        }),
+      );
+      try {
+        for (let round = 0; round < 2; round++) {
+          const result = await client.callTool({
+            name: "ctx_fork_detect",
+            arguments: { query: QUERY, scope: "all", limit: 10 },
+          });
+          expect(result.isError, JSON.stringify(result.content)).toBeFalsy();
+          const report = ForkDetectReportSchema.parse(result.structuredContent);
+          expect(report.notices).toEqual([]);
+          expect(report.results.find((r) => r.sessionId === BOB_COPY)?.team?.author).toBe("bobby");
+          expect(report.results.map((r) => r.sessionId)).not.toContain(CAROL_COPY);
+        }
+      } finally {
+        await client.close();
+      }
     });
 
     it("an unreachable server: local results on stdout, one notice line on stderr", async () => {
