@@ -3,10 +3,11 @@
 // and a schema newer than this ctx is refused rather than touched.
 import { afterAll, describe, expect, it } from "vitest";
 import { rejectedCtxError } from "../../tests/helpers/ctx-error.ts";
+import { messageTexts, readEntries, realTranscriptPaths } from "../../tests/helpers/fixture-messages.ts";
 import { startPgCluster } from "../../tests/helpers/pg-cluster.ts";
 import { TEAM_MIGRATIONS, TEAM_SCHEMA_VERSION } from "../core/team/migrations.ts";
 import { connectTeam, withTeamClient } from "./connect.ts";
-import { migrateTeamSchema, readSchemaVersion } from "./migrate.ts";
+import { chunksRewrite, migrateTeamSchema, readSchemaVersion } from "./migrate.ts";
 
 const started = await startPgCluster();
 const cluster = "cluster" in started ? started.cluster : null;
@@ -163,6 +164,74 @@ describe.skipIf(cluster === null)(
           "INSERT INTO ctx_team.sessions (team_id, id, project_id) SELECT team_id, 'ben-3', id FROM ctx_team.projects WHERE added_by = 'ann'",
         ),
       ).rejects.toThrow(/sessions_project_of_author/);
+    });
+
+    it("keeps each chunk's tsvector in its row from version 15, and names the rewrite that moves older chunks there", async () => {
+      await pg.createDatabase("layout");
+      const url = pg.adminUrl("layout");
+      await withTeamClient(url, options, (c) =>
+        migrateTeamSchema(
+          c,
+          TEAM_MIGRATIONS.filter((m) => m.version <= 14),
+        ),
+      );
+      // Read from the table's pages: a value moved to TOAST is a pointer there whose first byte is 1.
+      await pg.sql("CREATE EXTENSION pageinspect", "layout");
+      const texts = realTranscriptPaths().flatMap((path) => readEntries(path).flatMap(messageTexts));
+      let text = "";
+      for (let i = 0; text.length < 3_500; i++) text += `${texts[i % texts.length]}\n`;
+      const insertChunk = (session: string) =>
+        pg.sql(
+          `INSERT INTO ctx_team.sessions (team_id, id, project_id) SELECT team_id, '${session}', id FROM ctx_team.projects;
+           INSERT INTO ctx_team.chunks (team_id, session_id, chunk_index, start_offset, first_message, last_message, text)
+             SELECT team_id, '${session}', 0, 0, 0, 1, $text$${text.slice(0, 3_500)}$text$ FROM ctx_team.projects`,
+          "layout",
+        );
+      await pg.sql(
+        `INSERT INTO ctx_team.teams (name) VALUES ('web');
+         INSERT INTO ctx_team.projects (team_id, remote_url) SELECT id, 'github.com/acme/web' FROM ctx_team.teams`,
+        "layout",
+      );
+      await insertChunk("before");
+      const inRow = async () => {
+        const { rows } = await pg.sql(
+          `SELECT c.session_id, pg_catalog.get_byte(h.t_attrs[a.attnum], 0) <> 1 AS search,
+                  pg_catalog.get_byte(h.t_attrs[k.attnum], 0) <> 1 AS key
+             FROM pg_catalog.generate_series(0, (pg_catalog.pg_relation_size('ctx_team.chunks') / 8192 - 1)::int) AS p(n)
+             CROSS JOIN LATERAL heap_page_item_attrs(get_raw_page('ctx_team.chunks', p.n), 'ctx_team.chunks'::regclass, false) h
+             JOIN pg_catalog.pg_attribute a ON a.attrelid = 'ctx_team.chunks'::regclass AND a.attname = 'search'
+             JOIN pg_catalog.pg_attribute k ON k.attrelid = 'ctx_team.chunks'::regclass AND k.attname = 'session_id'
+             JOIN ctx_team.chunks c ON c.ctid = pg_catalog.format('(%s,%s)', p.n, h.lp)::tid
+            ORDER BY c.session_id`,
+          "layout",
+        );
+        return rows;
+      };
+      // Version 14: the chunk's tsvector (~3-4 kB) went to TOAST, where ranking it read ~5 buffers instead of one.
+      expect(await inRow()).toEqual([{ session_id: "before", search: false, key: true }]);
+      const migrated = await withTeamClient(url, options, async (c) => {
+        const result = await migrateTeamSchema(c);
+        return { ...result, rewrite: await chunksRewrite(c, result.from, result.to) };
+      });
+      expect(migrated).toMatchObject({ from: 14, to: TEAM_SCHEMA_VERSION });
+      expect(migrated.rewrite).toBe("VACUUM (FULL, ANALYZE) ctx_team.chunks");
+      // A chunk written from now on keeps it in its row, with its session id; the one before keeps its layout...
+      await insertChunk("after");
+      expect(await inRow()).toEqual([
+        { session_id: "after", search: true, key: true },
+        { session_id: "before", search: false, key: true },
+      ]);
+      // ...until the statement the migration named rewrites the table.
+      await pg.sql(migrated.rewrite ?? "", "layout");
+      expect(await inRow()).toEqual([
+        { session_id: "after", search: true, key: true },
+        { session_id: "before", search: true, key: true },
+      ]);
+      // Nothing to rewrite once the server is past version 15, nor for a schema created at it.
+      expect(
+        await withTeamClient(url, options, (c) => chunksRewrite(c, TEAM_SCHEMA_VERSION, TEAM_SCHEMA_VERSION)),
+      ).toBeNull();
+      expect(await withTeamClient(url, options, (c) => chunksRewrite(c, 0, TEAM_SCHEMA_VERSION))).toBeNull();
     });
 
     it("refuses to touch a schema newer than this ctx", async () => {

@@ -29,6 +29,11 @@ export const TeamMigrateResultSchema = z.object({
   applied: z.array(z.object({ version: z.number(), name: z.string() })),
   /** Schemas on a default search_path where others may create (src/team/writable-schemas.ts): each is warned about. */
   writableSchemas: z.array(WritableSchemaSchema),
+  /**
+   * When this run brought a server already holding chunks to the layout of migration 15 (each chunk's tsvector in its
+   * row), the statement that moves the chunks pushed before to it (they keep theirs in TOAST until then); else null.
+   */
+  rewriteChunks: z.nullable(z.string()),
 });
 export type TeamMigrateResult = z.infer<typeof TeamMigrateResultSchema>;
 
@@ -58,7 +63,7 @@ export async function readSchemaVersion(client: TeamClient): Promise<number | nu
 export async function migrateTeamSchema(
   client: TeamClient,
   migrations: readonly TeamMigration[] = TEAM_MIGRATIONS,
-): Promise<Omit<TeamMigrateResult, "server" | "writableSchemas">> {
+): Promise<Omit<TeamMigrateResult, "server" | "writableSchemas" | "rewriteChunks">> {
   const latest = migrations.at(-1)?.version ?? 0;
   await client.query("BEGIN");
   try {
@@ -93,6 +98,23 @@ export async function migrateTeamSchema(
     await client.query("ROLLBACK").catch(() => {});
     throw error;
   }
+}
+
+/** The migration after which a chunk's tsvector is written in its row (core/team/migrations.ts TSVECTOR_IN_ROW). */
+const TSVECTOR_IN_ROW_VERSION = 15;
+
+/** What the administrator runs once to move the chunks pushed before migration 15 to its layout (docs/team.md). */
+const CHUNKS_REWRITE_SQL = "VACUUM (FULL, ANALYZE) ctx_team.chunks";
+
+/**
+ * The statement that moves the chunks a migration from `from` to `to` left in the older layout, or null: only when
+ * the server held chunks before it reached version 15 (a new schema has none; a server already past 15 was told when
+ * it got there).
+ */
+export async function chunksRewrite(client: TeamClient, from: number, to: number): Promise<string | null> {
+  if (from === 0 || from >= TSVECTOR_IN_ROW_VERSION || to < TSVECTOR_IN_ROW_VERSION) return null;
+  const { rows } = await client.query<{ any: boolean }>("SELECT EXISTS (SELECT FROM ctx_team.chunks) AS any");
+  return rows[0]?.any === true ? CHUNKS_REWRITE_SQL : null;
 }
 
 /** Grants every member role that still exists the rights of the current schema. */

@@ -7,14 +7,18 @@ import { describeTeamUrl } from "../core/team/server-url.ts";
 import { type TeamConnectOptions, withTeamClient } from "./connect.ts";
 import { checkMembership, countTeamRows, memberHandle, type TeamMembership } from "./inspect.ts";
 import { type AddMemberInput, addTeamMember, type TeamMemberResult } from "./members.ts";
-import { migrateTeamSchema, readSchemaVersion, type TeamMigrateResult } from "./migrate.ts";
+import { chunksRewrite, migrateTeamSchema, readSchemaVersion, type TeamMigrateResult } from "./migrate.ts";
 import { findWritableSchemas, type WritableSchema } from "./writable-schemas.ts";
 
 export async function migrateTeam(url: string, options: TeamConnectOptions): Promise<TeamMigrateResult> {
-  const result = await withTeamClient(url, options, async (client) => ({
-    ...(await migrateTeamSchema(client)),
-    writableSchemas: await findWritableSchemas(client),
-  }));
+  const result = await withTeamClient(url, options, async (client) => {
+    const migrated = await migrateTeamSchema(client);
+    return {
+      ...migrated,
+      writableSchemas: await findWritableSchemas(client),
+      rewriteChunks: await chunksRewrite(client, migrated.from, migrated.to),
+    };
+  });
   return { server: describeTeamUrl(url), ...result };
 }
 

@@ -31,6 +31,13 @@ export function registerTeamMigrateCommands(team: Command, ctx: CliContext, kit:
 
   const printMigration = (result: TeamMigrateResult, flags: JsonFlag) => {
     for (const line of writableSchemaWarnings(result.writableSchemas)) ctx.err(`${line}\n`);
+    if (result.rewriteChunks !== null) {
+      ctx.err(
+        "note: the chunks pushed before schema 15 keep their tsvector outside the row, slower to rank on a large library, " +
+          `until the table is rewritten: at a quiet time, as the administrator, run \`${result.rewriteChunks}\` in psql ` +
+          "(it holds the team's chunks, pushes and searches wait, for a few minutes per GB; docs/team.md)\n",
+      );
+    }
     if (flags.json) return ctx.out(formatJson(result));
     const what =
       result.applied.length === 0

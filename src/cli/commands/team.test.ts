@@ -51,7 +51,34 @@ describe.skipIf(cluster === null)(`ctx team${"skipReason" in started ? ` (${star
       to: TEAM_SCHEMA_VERSION,
       applied: [],
       writableSchemas: [],
+      rewriteChunks: null,
     });
+    expect(again.stderr).toBe("");
+  });
+
+  it("migrate names the rewrite that moves chunks pushed before schema 15 into its layout, once", async () => {
+    await pg.createDatabase("older");
+    const url = pg.adminUrl("older");
+    const { migrateTeamSchema } = await import("../../team/migrate.ts");
+    const { withTeamClient } = await import("../../team/connect.ts");
+    const v14 = TEAM_MIGRATIONS.filter((m) => m.version <= 14);
+    await withTeamClient(url, { connectTimeoutMs: 5_000 }, (c) => migrateTeamSchema(c, v14));
+    await pg.sql(
+      `INSERT INTO ctx_team.teams (name) VALUES ('web');
+       INSERT INTO ctx_team.projects (team_id, remote_url) SELECT id, 'github.com/acme/web' FROM ctx_team.teams;
+       INSERT INTO ctx_team.sessions (team_id, id, project_id) SELECT team_id, 's1', id FROM ctx_team.projects;
+       INSERT INTO ctx_team.chunks (team_id, session_id, chunk_index, start_offset, first_message, last_message, text)
+         SELECT team_id, 's1', 0, 0, 0, 1, 'a chunk pushed before' FROM ctx_team.projects`,
+      "older",
+    );
+    const first = await run(["migrate", url, "--json"]);
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      from: 14,
+      rewriteChunks: "VACUUM (FULL, ANALYZE) ctx_team.chunks",
+    });
+    expect(first.stderr).toContain("note: the chunks pushed before schema 15 keep their tsvector outside the row");
+    expect(first.stderr).toContain("run `VACUUM (FULL, ANALYZE) ctx_team.chunks` in psql");
+    const again = await run(["migrate", url]);
     expect(again.stderr).toBe("");
   });
 

@@ -601,6 +601,27 @@ const FEWER_EVERY_WORD_CANDIDATES = replacedOnce(
   "c.search @@ p_all LIMIT 2000",
 );
 
+// Each chunk's tsvector kept in its row (issue 36, docs/team.md "At scale"). A chunk of ~3 kB has a tsvector of ~3-4 kB,
+// and PostgreSQL moved it out of the row (TOAST) with the text and the terms: ranking a candidate read its heap page,
+// the TOAST index and one or two TOAST pages, ~5 buffers where its row is one. At 10 members x 10,000 sessions a
+// one-word query's 2,000 ranked candidates read 10,400 buffers (2,000 from the row alone), most of them from outside
+// the server's buffers on a cold cache. With STORAGE MAIN the tsvector is compressed in the row and leaves it only when
+// the row would not fit a page; the text, terms and term counts (read for the ~300 candidates a search returns) still go
+// first. The short keys and labels are MAIN too: PostgreSQL moves a row's EXTENDED values out, largest first, until it
+// is under 2 kB, and a row holding a 3 kB tsvector never is, so a chunk's session id (hashed by the function's UNION
+// for every candidate) would have gone to TOAST as well. Applies to the rows written from now on; the rows already on
+// the server move when the table is rewritten (`VACUUM (FULL, ANALYZE) ctx_team.chunks`, which `ctx team migrate`
+// advises; docs/team.md). Body of the search function unchanged (version 14's).
+const TSVECTOR_IN_ROW = `
+ALTER TABLE ctx_team.chunks
+  ALTER COLUMN search SET STORAGE MAIN,
+  ALTER COLUMN session_id SET STORAGE MAIN,
+  ALTER COLUMN source SET STORAGE MAIN,
+  ALTER COLUMN memory_type SET STORAGE MAIN,
+  ALTER COLUMN last_uuid SET STORAGE MAIN,
+  ALTER COLUMN languages SET STORAGE MAIN;
+`;
+
 /** `sql` with `from`, which it must hold once, made `to`: a later edit of the text it derives from cannot pass unseen. */
 function replacedOnce(sql: string, from: string, to: string): string {
   if (sql.split(from).length !== 2) throw new Error(`migration text: expected one ${JSON.stringify(from)}`);
@@ -672,6 +693,11 @@ export const TEAM_MIGRATIONS: readonly TeamMigration[] = [
     version: 14,
     name: "search_chunks ranks 2,000 of the chunks holding every word of a query, not 4,000",
     sql: FEWER_EVERY_WORD_CANDIDATES,
+  },
+  {
+    version: 15,
+    name: "chunks keep their tsvector (and short keys) in the row, not in TOAST",
+    sql: TSVECTOR_IN_ROW,
   },
 ];
 
