@@ -121,7 +121,7 @@ export async function searchSessions(
             weighWithStatistics(text, combineStatistics(index.termStatistics(queryTermsOf(text)), teamStatistics));
   const weighted = weights.passageSimilarity > 0 ? weighLocal(query) : null;
   const teamWeighted = weights.passageSimilarity > 0 && weighTeam !== undefined ? weighTeam(query) : null;
-  const tokens = chunkTokens();
+  const tokens = chunkTokens(undefined, team?.tokens);
   const typed = chunkTokens(typedText);
   const feedback =
     weights.feedbackSimilarity > 0
@@ -225,10 +225,13 @@ function foldDuplicates(bySession: Map<string, ChunkHit[]>, canonicals: Readonly
 
 /**
  * Each chunk's token stream (tokenizeForSearch, as the index holds it), or that of a part of its text (`part`),
- * tokenized once per search.
+ * tokenized once per search; `known` holds streams already tokenized (the team's hits the feedback words came from).
  */
-function chunkTokens(part: (text: string) => string = (text) => text): (hit: ChunkHit) => string[] {
-  const cache = new Map<number, string[]>();
+function chunkTokens(
+  part: (text: string) => string = (text) => text,
+  known?: ReadonlyMap<number, string[]>,
+): (hit: ChunkHit) => string[] {
+  const cache = new Map<number, string[]>(known);
   return (hit) => {
     let tokens = cache.get(hit.chunkId);
     if (tokens === undefined) {

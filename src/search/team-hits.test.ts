@@ -1,5 +1,12 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { teamQueryText } from "./team-hits.ts";
+import { FEEDBACK_DOCUMENTS } from "../core/search/feedback.ts";
+import type { TeamChunkRow, TeamSessionRow } from "../core/search/team-candidates.ts";
+import { tokenizeForSearch } from "../core/search/tokens.ts";
+import { openSessionIndex } from "./session-index/session-index.ts";
+import { scoreTeamCandidates, teamQueryText, teamWeighing } from "./team-hits.ts";
 
 const model = (terms: string[]) => ({ terms, idf: terms.map(() => 1), averageTokens: 100, reference: 3 });
 
@@ -20,5 +27,76 @@ describe("teamQueryText", () => {
   it("sends the whole query when the model keeps no word of it", () => {
     expect(teamQueryText("start the server", model([]))).toBe("start the server");
     expect(teamQueryText("start the server", model(["elsewhere"]))).toBe("start the server");
+  });
+});
+
+describe("scoreTeamCandidates", () => {
+  it("hands the search the token streams the feedback words were picked from, as the search tokenizes a hit", () => {
+    const index = openSessionIndex(join(mkdtempSync(join(tmpdir(), "ctx-team-hits-")), "index.db"));
+    try {
+      const query = "phoenix liveview reconnect";
+      const texts = Array.from(
+        { length: FEEDBACK_DOCUMENTS + 4 },
+        (_, i) =>
+          `The Phoenix LiveView socket ${i} would not reconnect after deployTarget changed; retried ${i} times.`,
+      );
+      texts.push("Nothing of the query here, only unrelated words about gardening.");
+      const chunks: TeamChunkRow[] = texts.map((text, i) => ({
+        sessionId: `s${i}`,
+        source: "",
+        chunkIndex: 0,
+        text,
+        memoryType: null,
+        lastUuid: null,
+      }));
+      const sessions = new Map<string, TeamSessionRow>(
+        chunks.map((chunk) => [
+          chunk.sessionId,
+          {
+            id: chunk.sessionId,
+            author: "bob",
+            project: "github.com/acme/web",
+            title: chunk.sessionId,
+            branch: null,
+            startedAt: 1,
+            endedAt: 2,
+            messageCount: 2,
+            memoryMarkers: [],
+            forkable: true,
+            totalChunks: 1,
+            chainQuality: null,
+            labels: [],
+            note: null,
+          },
+        ]),
+      );
+      const statistics = {
+        chunks: 1_000,
+        tokens: 20_000,
+        docs: new Map([
+          ["phoenix", 40],
+          ["liveview", 30],
+        ]),
+      };
+      const weighing = teamWeighing(query, { feedback: true });
+      expect(weighing.moreTerms?.(chunks, statistics).length).toBeGreaterThan(0);
+      const scored = scoreTeamCandidates(index, query, { chunks, sessions, statistics }, { skipLocal: false });
+      // The best FEEDBACK_DOCUMENTS chunks' streams, each exactly what the search's own tokenizing gives.
+      expect(scored.tokens.size).toBe(FEEDBACK_DOCUMENTS);
+      for (const hit of scored.hits) {
+        const stream = scored.tokens.get(hit.chunkId);
+        if (stream !== undefined) expect(stream).toEqual(tokenizeForSearch(hit.text).split(" "));
+      }
+      // Without feedback, nothing was tokenized for it.
+      const plain = scoreTeamCandidates(
+        index,
+        query,
+        { chunks: chunks.map((chunk) => ({ ...chunk })), sessions, statistics },
+        { skipLocal: false },
+      );
+      expect(plain.tokens.size).toBe(0);
+    } finally {
+      index.close();
+    }
   });
 });

@@ -37,6 +37,8 @@ export interface TeamHits {
   weigh?: (text: string) => WeightedQuery;
   /** The team's statistics the weighing reads (the query's terms and the feedback words'); absent without them. */
   statistics?: CorpusStatistics;
+  /** The token streams of the hits whose text the feedback words were picked from, by chunk id (tokenized once). */
+  tokens: Map<number, string[]>;
 }
 
 const MEMORY_TYPES = new Set<string>(["PATTERN", "WORKING_SOLUTION", "WAITING"]);
@@ -57,6 +59,7 @@ export function scoreTeamCandidates(
   const hits: ChunkHit[] = [];
   const sessions: TeamHits["sessions"] = new Map();
   const origins = new Map<string, TeamOrigin>();
+  const tokens = new Map<number, string[]>();
   const localIds = index.getSessions([...candidates.sessions.keys()]);
   let nextId = -1;
   for (const chunk of candidates.chunks) {
@@ -66,8 +69,11 @@ export function scoreTeamCandidates(
     if (local && options.skipLocal) continue;
     const similarity = chunkSimilarity(chunk, model);
     if (!(similarity > 0)) continue;
+    const chunkId = nextId--;
+    const streamed = feedbackTokens.get(chunk);
+    if (streamed !== undefined) tokens.set(chunkId, streamed);
     hits.push({
-      chunkId: nextId--,
+      chunkId,
       sessionId: chunk.sessionId,
       chunkIndex: chunk.chunkIndex,
       similarity,
@@ -93,8 +99,15 @@ export function scoreTeamCandidates(
     }
   }
   const sorted = hits.sort((a, b) => b.similarity - a.similarity);
-  if (statistics === null) return { hits: sorted, sessions, origins };
-  return { hits: sorted, sessions, origins, statistics, weigh: (text) => weighWithStatistics(text, statistics) };
+  if (statistics === null) return { hits: sorted, sessions, origins, tokens };
+  return {
+    hits: sorted,
+    sessions,
+    origins,
+    tokens,
+    statistics,
+    weigh: (text) => weighWithStatistics(text, statistics),
+  };
 }
 
 /**
@@ -139,10 +152,7 @@ export function teamWeighing(query: string, options: { feedback: boolean }): Tea
               .slice(0, FEEDBACK_DOCUMENTS);
             const queryTerms = weighWithStatistics(query, statistics).terms;
             const candidates = feedbackTerms(
-              top.map((scored) => ({
-                tokens: tokenizeForSearch(scored.chunk.text).split(" "),
-                weight: scored.similarity,
-              })),
+              top.map((scored) => ({ tokens: streamOf(scored.chunk), weight: scored.similarity })),
               new Set(queryTerms),
               FEEDBACK_CANDIDATES,
             );
@@ -151,6 +161,22 @@ export function teamWeighing(query: string, options: { feedback: boolean }): Tea
         }
       : {}),
   };
+}
+
+/**
+ * A candidate's token stream as search-sessions.ts reads a hit's (tokenizeForSearch, split), remembered once the
+ * feedback words are picked from it: the search's passages and feedback read the same chunks' streams again
+ * (TeamHits.tokens), and tokenizing them twice cost a cold search ~8 ms.
+ */
+const feedbackTokens = new WeakMap<TeamChunkRow, string[]>();
+
+function streamOf(chunk: TeamChunkRow): string[] {
+  let stream = feedbackTokens.get(chunk);
+  if (stream === undefined) {
+    stream = tokenizeForSearch(chunk.text).split(" ");
+    feedbackTokens.set(chunk, stream);
+  }
+  return stream;
 }
 
 /** A chunk's tokens, remembered for the search (the weighing and the scoring both read them). */

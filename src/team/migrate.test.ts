@@ -93,10 +93,12 @@ describe.skipIf(cluster === null)(
       expect(result).toMatchObject({ from: 1, to: TEAM_SCHEMA_VERSION });
       expect(result.applied.map((m) => m.version)).toEqual(TEAM_MIGRATIONS.slice(1).map((m) => m.version));
       const search = await pg.sql(
-        "SELECT to_regprocedure('ctx_team.search_chunks(bigint,tsquery,tsquery,integer)') AS f",
+        `SELECT to_regprocedure('ctx_team.search_chunks(bigint,tsquery,tsquery,integer)') AS f,
+                to_regprocedure('ctx_team.search_candidates(bigint,tsquery,tsquery,integer,text[])') AS g`,
         "previous",
       );
       expect(search.rows[0]?.f).not.toBeNull();
+      expect(search.rows[0]?.g).not.toBeNull();
     });
 
     it("moves a version 3 server's sessions onto project rows of their own authors (migration 4)", async () => {

@@ -1,7 +1,7 @@
 // The query plans the team library's speed at scale depends on (migration 7; bench/team-scale.bench.ts measures the
 // speed, docs/team.md "At scale"), read with auto_explain from inside the real statements: a search through
-// ctx_team.search_chunks finds its candidates through the GIN index, not by reading every chunk's tsvector, the search
-// reads their sessions by key, and the statistics trigger of a push reads each chunk's session by its key, not by scanning every session. A member's
+// ctx_team.search_candidates finds its candidates through the GIN index, not by reading every chunk's tsvector, and
+// their counts from the rows it read, a filtered search reads their sessions by key, and the statistics trigger of a push reads each chunk's session by its key, not by scanning every session. A member's
 // role loads auto_explain, and its plans reach the connection as LOG notices.
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { messageTexts, readEntries, realTranscriptPaths } from "../../tests/helpers/fixture-messages.ts";
 import { findPostgresBin, startPgCluster } from "../../tests/helpers/pg-cluster.ts";
 import { insertTeamSessions, type TeamFixtureSession } from "../../tests/helpers/team-fixture.ts";
+import { teamWeighing } from "../search/team-hits.ts";
 import { connectTeam, type TeamClient } from "./connect.ts";
 import { addTeamMember } from "./members.ts";
 import { migrateTeamSchema } from "./migrate.ts";
@@ -49,7 +50,7 @@ function realChunkTexts(count: number): string[] {
 }
 
 /**
- * search_chunks' body (its plans carry "every_word") found its candidates through the GIN index's bitmap: no chunk
+ * search_candidates' body (search_chunks', whose plans carry "every_word") found its candidates through the GIN index's bitmap: no chunk
  * read whole, none tested by reading its tsvector in a filter.
  */
 function expectCandidatesByGinBitmap(notices: readonly string[]): void {
@@ -107,19 +108,32 @@ describe.skipIf(cluster === null || !hasAutoExplain)(
       expect(rows[0]?.options).toContain("gin_pending_list_limit=256");
     });
 
-    it("finds a search's candidates through the GIN index and their sessions by key, reading no table whole", async () => {
-      notices.length = 0;
+    it("finds a search's candidates and their counts through the GIN index, their sessions by key, reading no table whole", async () => {
       const words = (texts[SESSIONS - 7] ?? "").match(/[A-Za-z]{5,}/g) ?? [];
       const query = words.slice(3, 6).join(" ");
-      const found = await fetchTeamCandidates(alice, "web", { query, limit: 20 });
-      expect(found.chunks.length).toBeGreaterThan(0);
-      // The candidates' sessions are read by key, not by a scan of every session of the team.
-      const outer = plansOf(notices, "FROM ctx_team.search_chunks(");
-      expect(outer.length).toBeGreaterThan(0);
-      for (const plan of outer) {
-        expect(plan).toContain("Index Scan using sessions_pkey on sessions s");
-        expect(plan).not.toMatch(/Seq Scan on sessions\b/);
-      }
+      // Weighed by the team's statistics: each candidate comes with its counts of the scored terms, computed by
+      // search_candidates from the row it read (migration 16): the statement reads no chunk again, and without a
+      // filter no session (the search reads the candidates' sessions next).
+      notices.length = 0;
+      const weighed = await fetchTeamCandidates(alice, "web", {
+        query,
+        limit: 20,
+        weighing: teamWeighing(query, { feedback: false }),
+      });
+      expect(weighed.chunks.length).toBeGreaterThan(0);
+      expect(weighed.chunks.every((chunk) => (chunk.counts?.frequencies.size ?? 0) > 0)).toBe(true);
+      const unfiltered = plansOf(notices, "FROM ctx_team.search_candidates(");
+      expect(unfiltered).toHaveLength(1);
+      expect(unfiltered[0]).not.toMatch(/ on (chunks|sessions|projects)\b/);
+      expectCandidatesByGinBitmap(notices);
+      // A filter reads each candidate's session by key, not by a scan of every session of the team.
+      notices.length = 0;
+      const filtered = await fetchTeamCandidates(alice, "web", { query, limit: 20, projectContains: "acme/web" });
+      expect(filtered.chunks.length).toBeGreaterThan(0);
+      const outer = plansOf(notices, "FROM ctx_team.search_candidates(");
+      expect(outer).toHaveLength(1);
+      expect(outer[0]).toContain("Index Scan using sessions_pkey on sessions s");
+      expect(outer[0]).not.toMatch(/Seq Scan on sessions\b/);
       expectCandidatesByGinBitmap(notices);
     });
 

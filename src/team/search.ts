@@ -12,7 +12,7 @@ import {
   unweighedQuery,
 } from "../core/search/team-candidates.ts";
 import { projectName } from "../core/team/project-identity.ts";
-import { type TeamClient, type TeamConnectOptions, withTeamClient } from "./connect.ts";
+import { sqlState, type TeamClient, type TeamConnectOptions, withTeamClient } from "./connect.ts";
 import { requireMembership } from "./inspect.ts";
 import type { KeptTeamConnection } from "./kept-connection.ts";
 import { readTeamStatistics } from "./term-stats.ts";
@@ -56,57 +56,16 @@ export async function fetchTeamCandidates(
   const since = request.filters?.since;
   const until = request.filters?.until;
   const filtered = since !== undefined || until !== undefined || request.projectContains !== undefined;
-  const candidates = client.query<{
-    session_id: string;
-    source: string;
-    chunk_index: number;
-    text: string;
-    memory_type: TeamChunkRow["memoryType"];
-    last_uuid: string | null;
-    counts: number[] | null;
-    tokens: number | null;
-  }>(
-    // Candidates through ctx_team.search_chunks (migration 3: the GIN index, which row-level security would bar a
-    // member's own query from), best ts_rank first; then the session filters, read under the members' policies. A
-    // filter drops candidates after the limit, so a filtered search asks for more. Each candidate's session is read
-    // by its key (LIMIT 1 keeps the subquery from becoming a join): the planner cannot size a function's result, and
-    // a plain join was a hash join over every session of the team, a cost that grew with the library
-    // (bench/team-scale.bench.ts: 44 of 185 ms at 30,000 sessions). Each candidate's counts of the scored terms ($7,
-    // in their order) and its tokens, capped at twice its text's characters (more than ctx's tokenizer ever gives),
-    // come by its key too (migration 9: NULL for a chunk pushed before, which is scored from its text); the
-    // characters are counted from the text the function returned, not read (and decompressed) again.
-    `SELECT c.session_id, c.source, c.chunk_index, c.text, c.memory_type, c.last_uuid, k.counts, k.tokens
-       FROM ctx_team.search_chunks($1::bigint, ${ALL_SQL}, ${ANY_SQL}, $3::integer) c
-       CROSS JOIN LATERAL (
-         SELECT s.project_id, s.started_at, s.ended_at, s.pushed_at FROM ctx_team.sessions s
-          WHERE s.team_id = $1::bigint AND s.id = c.session_id LIMIT 1) s
-       LEFT JOIN LATERAL (
-         SELECT ARRAY(SELECT coalesce(x.term_counts[pg_catalog.array_position(x.terms, q.term)], 0)
-                        FROM pg_catalog.unnest($7::text[]) WITH ORDINALITY AS q(term, n) ORDER BY q.n) AS counts,
-                LEAST(x.term_tokens, 2 * pg_catalog.char_length(c.text)) AS tokens
-           FROM ctx_team.chunks x
-          WHERE x.team_id = $1::bigint AND x.session_id = c.session_id AND x.source = c.source
-            AND x.chunk_index = c.chunk_index AND x.term_counts IS NOT NULL AND x.term_tokens IS NOT NULL
-            AND pg_catalog.cardinality($7::text[]) > 0
-          LIMIT 1) k ON true
-       JOIN ctx_team.projects p ON p.team_id = $1::bigint AND p.id = s.project_id
-      WHERE ($4::pg_catalog.timestamptz IS NULL
-             OR coalesce(s.ended_at, s.started_at, s.pushed_at) >= $4::pg_catalog.timestamptz)
-        AND ($5::pg_catalog.timestamptz IS NULL
-             OR coalesce(s.started_at, s.ended_at, s.pushed_at) <= $5::pg_catalog.timestamptz)
-        AND ($6::text IS NULL
-             OR pg_catalog.strpos(pg_catalog.lower(p.remote_url || '/'::text || p.repo_path), pg_catalog.lower($6::text)) > 0)
-      ORDER BY c.rank DESC`,
-    [
-      member.id,
-      query,
-      filtered ? request.limit * FILTERED_FACTOR : request.limit,
-      since === undefined ? null : new Date(since).toISOString(),
-      until === undefined ? null : new Date(until).toISOString(),
-      request.projectContains ?? null,
-      scored,
-    ],
-  );
+  const parameters = {
+    teamId: member.id,
+    query,
+    limit: filtered ? request.limit * FILTERED_FACTOR : request.limit,
+    since: since === undefined ? null : new Date(since).toISOString(),
+    until: until === undefined ? null : new Date(until).toISOString(),
+    projectContains: request.projectContains ?? null,
+    scored,
+  };
+  const candidates = queryCandidates(client, parameters, filtered);
   request.onAsked?.();
   const { rows } = await candidates;
   const chunks = rows.map((row): TeamChunkRow => {
@@ -118,7 +77,7 @@ export async function fetchTeamCandidates(
       memoryType: row.memory_type,
       lastUuid: row.last_uuid,
     };
-    const counts = termCounts(scored, row.counts, row.tokens);
+    const counts = termCounts(scored, row.counts, row.tokens, row.text);
     return counts === null ? chunk : { ...chunk, counts };
   });
   const ids = [...new Set(chunks.map((chunk) => chunk.sessionId))];
@@ -137,18 +96,120 @@ export async function fetchTeamCandidates(
   return { chunks, sessions, statistics: { ...statistics, docs } };
 }
 
+interface CandidateParameters {
+  teamId: string;
+  query: string;
+  limit: number;
+  since: string | null;
+  until: string | null;
+  projectContains: string | null;
+  /** The terms whose counts each candidate comes with, in this order. */
+  scored: readonly string[];
+}
+
+interface CandidateRow {
+  session_id: string;
+  source: string;
+  chunk_index: number;
+  text: string;
+  memory_type: TeamChunkRow["memoryType"];
+  last_uuid: string | null;
+  counts: number[] | null;
+  tokens: number | null;
+}
+
+/** The session filters on a candidate (s, its session, and p, its project), each off when its parameter is NULL. */
+const SESSION_FILTERS = `
+  WHERE ($4::pg_catalog.timestamptz IS NULL
+         OR coalesce(s.ended_at, s.started_at, s.pushed_at) >= $4::pg_catalog.timestamptz)
+    AND ($5::pg_catalog.timestamptz IS NULL
+         OR coalesce(s.started_at, s.ended_at, s.pushed_at) <= $5::pg_catalog.timestamptz)
+    AND ($6::text IS NULL
+         OR pg_catalog.strpos(pg_catalog.lower(p.remote_url || '/'::text || p.repo_path), pg_catalog.lower($6::text)) > 0)`;
+
 /**
- * A candidate's counts of the scored terms as the server sent them, each an integer from 0 to the chunk's tokens (a
- * teammate's row is untrusted: a count past them is one its text could not hold); null when they did not come whole.
+ * Each candidate's session, read by its key (LIMIT 1 keeps the subquery from becoming a join: the planner cannot size
+ * a function's result, and a plain join was a hash join over every session of the team, a cost that grew with the
+ * library; bench/team-scale.bench.ts: 44 of 185 ms at 30,000 sessions), and its project, for the filters.
+ */
+const CANDIDATE_SESSIONS = `
+  CROSS JOIN LATERAL (
+    SELECT s.project_id, s.started_at, s.ended_at, s.pushed_at FROM ctx_team.sessions s
+     WHERE s.team_id = $1::bigint AND s.id = c.session_id LIMIT 1) s
+  JOIN ctx_team.projects p ON p.team_id = $1::bigint AND p.id = s.project_id`;
+
+/** Servers whose schema predates ctx_team.search_candidates (version 16): asked the older way from then on. */
+const withoutCountedCandidates = new WeakSet<TeamClient>();
+
+/**
+ * The candidates, best ts_rank first, through ctx_team.search_candidates (migration 16: search_chunks' candidates,
+ * found through the GIN index that row-level security would bar a member's own query from, each with its counts of
+ * the scored terms ($7, in their order; migration 9: NULL for a chunk pushed before, which is scored from its text)
+ * and its tokens). The session filters, read under the members' policies, join only a filtered search: a filter drops
+ * candidates after the function's limit, so a filtered search asks for more. Without filters no session is read here:
+ * the search reads the candidates' sessions next, under the same policies, and drops a candidate whose session it
+ * does not see. A server older than version 16 is asked through search_chunks, each candidate's counts read by its
+ * key (src/core/team/migrations.ts has why that was slower).
+ */
+async function queryCandidates(
+  client: TeamClient,
+  parameters: CandidateParameters,
+  filtered: boolean,
+): Promise<{ rows: CandidateRow[] }> {
+  const { teamId, query, limit, since, until, projectContains, scored } = parameters;
+  const values = [teamId, query, limit, since, until, projectContains, scored];
+  if (!withoutCountedCandidates.has(client)) {
+    // The scored terms are the statement's last parameter: $7 after the filters', $4 without them.
+    const counted = (terms: string) =>
+      `SELECT c.session_id, c.source, c.chunk_index, c.text, c.memory_type, c.last_uuid, c.counts, c.tokens
+         FROM ctx_team.search_candidates($1::bigint, ${ALL_SQL}, ${ANY_SQL}, $3::integer, ${terms}::text[]) c`;
+    try {
+      return filtered
+        ? await client.query<CandidateRow>(
+            `${counted("$7")} ${CANDIDATE_SESSIONS} ${SESSION_FILTERS} ORDER BY c.rank DESC`,
+            values,
+          )
+        : await client.query<CandidateRow>(`${counted("$4")} ORDER BY c.rank DESC`, [teamId, query, limit, scored]);
+    } catch (error) {
+      if (sqlState(error) !== "42883") throw error; // undefined_function: a server at schema 15 or older
+      withoutCountedCandidates.add(client);
+    }
+  }
+  return client.query<CandidateRow>(
+    // Each candidate's counts by its key, its tokens capped at twice the characters of the text the function returned.
+    `SELECT c.session_id, c.source, c.chunk_index, c.text, c.memory_type, c.last_uuid, k.counts, k.tokens
+       FROM ctx_team.search_chunks($1::bigint, ${ALL_SQL}, ${ANY_SQL}, $3::integer) c
+       ${CANDIDATE_SESSIONS}
+       LEFT JOIN LATERAL (
+         SELECT ARRAY(SELECT coalesce(x.term_counts[pg_catalog.array_position(x.terms, q.term)], 0)
+                        FROM pg_catalog.unnest($7::text[]) WITH ORDINALITY AS q(term, n) ORDER BY q.n) AS counts,
+                LEAST(x.term_tokens, 2 * pg_catalog.char_length(c.text)) AS tokens
+           FROM ctx_team.chunks x
+          WHERE x.team_id = $1::bigint AND x.session_id = c.session_id AND x.source = c.source
+            AND x.chunk_index = c.chunk_index AND x.term_counts IS NOT NULL AND x.term_tokens IS NOT NULL
+            AND pg_catalog.cardinality($7::text[]) > 0
+          LIMIT 1) k ON true
+       ${SESSION_FILTERS}
+      ORDER BY c.rank DESC`,
+    values,
+  );
+}
+
+/**
+ * A candidate's counts of the scored terms as the server sent them, each an integer from 0 to the chunk's tokens, and
+ * those at most twice its text's characters, more than ctx's tokenizer ever gives (a teammate's row is untrusted: a
+ * count past them is one its text could not hold); null when they did not come whole.
  */
 function termCounts(
   terms: readonly string[],
   counts: readonly unknown[] | null,
   tokens: unknown,
+  text: string,
 ): NonNullable<TeamChunkRow["counts"]> | null {
-  const length = Number(tokens);
+  const sent = Number(tokens);
   if (terms.length === 0 || counts === null || counts.length !== terms.length) return null;
-  if (!Number.isSafeInteger(length) || length < 0) return null;
+  if (!Number.isSafeInteger(sent) || sent < 0) return null;
+  const length = Math.min(sent, 2 * text.length);
   const frequencies = new Map<string, number>();
   terms.forEach((term, i) => {
     const count = Number(counts[i]);

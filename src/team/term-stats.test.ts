@@ -20,7 +20,7 @@ import { scoreTeamCandidates, teamWeighing } from "../search/team-hits.ts";
 import { addSharedProject, readSharedProjects, sharedRootsForIngest } from "../store/team/team-state.ts";
 import { connectTeam, type TeamClient, withTeamClient } from "./connect.ts";
 import { pushPending } from "./push.ts";
-import { searchTeam } from "./search.ts";
+import { fetchTeamCandidates, searchTeam } from "./search.ts";
 import { teamCandidatesPort } from "./search-port.ts";
 import { addMember, migrateTeam } from "./service.ts";
 import { forgetSessions } from "./share.ts";
@@ -247,6 +247,38 @@ describe.skipIf(cluster === null)(
       // Scored from them exactly as from the text (a chunk pushed before them is).
       const fromText = { ...candidates, chunks: candidates.chunks.map(({ counts: _, ...chunk }) => chunk) };
       expect(similarities("carol", fromText)).toEqual(similarities("carol"));
+      // A server older than version 16 (no search_candidates) is asked through search_chunks, each candidate's counts
+      // read by its key: the same candidates, counts and tokens, on a new connection and on a kept one (which goes on
+      // answering once the function is back).
+      const weighed = (client?: TeamClient) => {
+        const request = {
+          query: QUERIES[0] as string,
+          limit: 50,
+          weighing: teamWeighing(QUERIES[0] as string, { feedback: false }),
+        };
+        return client === undefined
+          ? searchTeam(url("carol"), OPTIONS, "web", request)
+          : fetchTeamCandidates(client, "web", request);
+      };
+      const current = await weighed();
+      expect(current).toEqual(candidates);
+      const signature = "ctx_team.search_candidates(bigint, tsquery, tsquery, integer, text[])";
+      await sql(`ALTER FUNCTION ${signature} RENAME TO search_candidates_set_aside`);
+      const kept = await connectTeam(url("carol"), OPTIONS);
+      try {
+        expect(await weighed()).toEqual(current);
+        expect(await weighed(kept)).toEqual(current);
+        await sql(
+          "ALTER FUNCTION ctx_team.search_candidates_set_aside(bigint, tsquery, tsquery, integer, text[]) RENAME TO search_candidates",
+        );
+        expect(await weighed(kept)).toEqual(current);
+      } finally {
+        await kept.end();
+        await sql(
+          `DO $$ BEGIN ALTER FUNCTION ctx_team.search_candidates_set_aside(bigint, tsquery, tsquery, integer, text[])
+             RENAME TO search_candidates; EXCEPTION WHEN undefined_function THEN NULL; END $$`,
+        );
+      }
     });
 
     it("no member can write the statistics, and a member's own lies count no more than a chunk holding those words", async () => {

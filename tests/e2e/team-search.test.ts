@@ -205,16 +205,18 @@ describe.skipIf(cluster === null)(`team search${"skipReason" in started ? ` (${s
       const result = await search(scope, "phoenix server background", 20);
       expect(result.candidates.map((c) => c.sessionId)).not.toContain(CAROL_COPY);
     }
-    // The search function answers only for the caller's own teams, whatever team id it is given.
+    // The search functions answer only for the caller's own teams, whatever team id they are given.
     const alice = await connectAs("alice");
     const teamIds = await pg.sql("SELECT id FROM ctx_team.teams", "library");
     expect(teamIds.rows.length).toBe(2);
     for (const { id } of teamIds.rows as { id: string }[]) {
-      const { rows } = await alice.query<{ session_id: string }>(
-        "SELECT session_id FROM ctx_team.search_chunks($1, to_tsquery('english', 'phoenix'), to_tsquery('english', 'phoenix'), 100)",
-        [id],
-      );
-      expect(rows.map((row) => row.session_id)).not.toContain(CAROL_COPY);
+      for (const call of [
+        "ctx_team.search_chunks($1, to_tsquery('english', 'phoenix'), to_tsquery('english', 'phoenix'), 100)",
+        "ctx_team.search_candidates($1, to_tsquery('english', 'phoenix'), to_tsquery('english', 'phoenix'), 100, ARRAY['phoenix'])",
+      ]) {
+        const { rows } = await alice.query<{ session_id: string }>(`SELECT session_id FROM ${call}`, [id]);
+        expect(rows.map((row) => row.session_id)).not.toContain(CAROL_COPY);
+      }
     }
     // Asking as a team alice is not in gives a notice, never carol's rows.
     const other = await runForkDetect(
