@@ -2,8 +2,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { teamChunkRow, teamSessionRow } from "../../tests/helpers/team-rows.ts";
 import { FEEDBACK_DOCUMENTS } from "../core/search/feedback.ts";
-import type { TeamChunkRow, TeamSessionRow } from "../core/search/team-candidates.ts";
 import { tokenizeForSearch } from "../core/search/tokens.ts";
 import { openSessionIndex } from "./session-index/session-index.ts";
 import { scoreTeamCandidates, teamQueryText, teamWeighing } from "./team-hits.ts";
@@ -41,35 +41,8 @@ describe("scoreTeamCandidates", () => {
           `The Phoenix LiveView socket ${i} would not reconnect after deployTarget changed; retried ${i} times.`,
       );
       texts.push("Nothing of the query here, only unrelated words about gardening.");
-      const chunks: TeamChunkRow[] = texts.map((text, i) => ({
-        sessionId: `s${i}`,
-        source: "",
-        chunkIndex: 0,
-        text,
-        memoryType: null,
-        lastUuid: null,
-      }));
-      const sessions = new Map<string, TeamSessionRow>(
-        chunks.map((chunk) => [
-          chunk.sessionId,
-          {
-            id: chunk.sessionId,
-            author: "bob",
-            project: "github.com/acme/web",
-            title: chunk.sessionId,
-            branch: null,
-            startedAt: 1,
-            endedAt: 2,
-            messageCount: 2,
-            memoryMarkers: [],
-            forkable: true,
-            totalChunks: 1,
-            chainQuality: null,
-            labels: [],
-            note: null,
-          },
-        ]),
-      );
+      const chunks = texts.map((text, i) => teamChunkRow(`s${i}`, text));
+      const sessions = new Map(chunks.map((chunk) => [chunk.sessionId, teamSessionRow(chunk.sessionId, 1, 2)]));
       const statistics = {
         chunks: 1_000,
         tokens: 20_000,
