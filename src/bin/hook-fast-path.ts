@@ -1,7 +1,8 @@
 // The process's own start-up and hook I/O, for ./main.ts (the program) and ./lean.ts (the lean entry):
 // - V8's code cache for ctx's own modules, kept with ctx's other private files: it covers only modules loaded after
 //   it is on, so each entry turns it on before importing its bulk (bench/run.ts hooks measures the gain). Folders
-//   are made 0700 first (Node would make them 0755). Failure is harmless.
+//   are made 0700 first, and Node's own folder in there (one per Node version, made when the cache is turned on)
+//   under a umask of 077 (with the usual 022 it was 0755). Failure is harmless.
 // - `ctx hook <event>` without commander or the MCP SDK: stdin, stdout and stderr are used through their file
 //   descriptors, never `process.stdin`/`stdout`/`stderr`, whose streams (a net.Socket for Claude Code's pipes) cost a
 //   hook process milliseconds (bench/run.ts hooks). The writes are synchronous: the reply has reached the pipe when
@@ -19,7 +20,12 @@ export function enableCtxCompileCache(env: NodeJS.ProcessEnv): void {
   try {
     const cacheDir = join(ctxHome(env), "cache", "node-compile");
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
-    enableCompileCache?.(cacheDir);
+    const umask = process.umask(0o077);
+    try {
+      enableCompileCache?.(cacheDir);
+    } finally {
+      process.umask(umask);
+    }
   } catch {
     // no cache: slower start, same behaviour
   }

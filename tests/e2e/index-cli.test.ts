@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { listTree } from "../adversarial/harness.ts";
 import { FIXTURE_CLAUDE_DIR, layOutClaudeDir } from "../helpers/claude-projects.ts";
 import { runCtx } from "./ctx-process.ts";
 
@@ -16,6 +17,10 @@ describe("ctx index / stats / reindex (built binary)", () => {
     expect(first.code).toBe(0);
     expect(JSON.parse(first.stdout)).toMatchObject({ sessionsTotal: 7, filesScanned: 8, filesIngested: 8 });
     expect(statSync(join(root, "ctx-home", "index.db")).mode & 0o777).toBe(0o600);
+    // Every folder ctx's home holds is 0700 and every file 0600, Node's compile cache in it included (Node makes
+    // its own folder there with the process's umask).
+    const loose = listTree(join(root, "ctx-home")).filter((line) => !/^(d 0700|f 0600) /.test(line));
+    expect(loose).toEqual([]);
 
     const again = await runCtx(["index", "--claude-dir", claudeDir, "--json"], { cwd: root, env });
     expect(JSON.parse(again.stdout)).toMatchObject({ filesIngested: 0, filesSkippedUnchanged: 8 });
