@@ -10,15 +10,14 @@
 // Nothing heavy is imported here: the entry loads the hook runtime after the code cache is on and passes it in.
 import { fstatSync, mkdirSync, writeSync } from "node:fs";
 import { enableCompileCache } from "node:module";
-import { join } from "node:path";
-import { ctxHome } from "../config/paths.ts";
+import { compileCacheDir } from "../config/paths.ts";
 import type { runHookProcess } from "../hooks/runtime/process.ts";
 import type { HookLoader } from "../hooks/runtime/types.ts";
 import { sanitizeLogLine } from "../terminal-text.ts";
 
 export function enableCtxCompileCache(env: NodeJS.ProcessEnv): void {
   try {
-    const cacheDir = join(ctxHome(env), "cache", "node-compile");
+    const cacheDir = compileCacheDir(env);
     mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
     const umask = process.umask(0o077);
     try {

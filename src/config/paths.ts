@@ -92,6 +92,11 @@ export function ctxHome(env: NodeJS.ProcessEnv): string {
   return join(homeOf(env), ".ctx");
 }
 
+/** Node's code cache for ctx (bin/hook-fast-path.ts); Node keeps a folder per Node version in it. */
+export function compileCacheDir(env: NodeJS.ProcessEnv): string {
+  return join(ctxHome(env), "cache", "node-compile");
+}
+
 /** Where a project was found, and the markers on the way that were another user's and so passed over. */
 export interface ProjectSearch {
   root: string;

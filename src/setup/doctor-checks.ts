@@ -1,14 +1,14 @@
 // The I/O shell of `ctx doctor`: gathers the facts (files, PATH, permissions, state files, config) and
 // hands them to the pure checks in src/core/setup/doctor-*.ts.
 
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync } from "node:fs";
 import { readdir, readFile, stat } from "node:fs/promises";
 import { homedir } from "node:os";
 import { isAbsolute, join, relative } from "node:path";
 import { readCleanupPeriod } from "../config/claude-paths.ts";
 import { defaultConfig } from "../config/defaults.ts";
 import { globalConfigPath, loadConfig, readConfigLayers, validateLayers } from "../config/load.ts";
-import { ctxHome, projectPaths } from "../config/paths.ts";
+import { compileCacheDir, ctxHome, projectPaths } from "../config/paths.ts";
 import { type ArchiveFacts, checkTranscriptArchive } from "../core/setup/doctor-archive.ts";
 import {
   type ConfigCheck,
@@ -107,11 +107,25 @@ function privateModeFacts(env: NodeJS.ProcessEnv, ctxDir: string): PrivateModeFa
     [`${indexPath}-wal`, "file"],
     [`${indexPath}-shm`, "file"],
     [ctxDir, "folder"],
+    [compileCacheDir(env), "folder"],
+    // Node's folder per Node version: made 0755 under the usual umask before ctx turned the cache on under 077.
+    ...foldersIn(compileCacheDir(env)).map((path): [string, PrivateModeFact["kind"]] => [path, "folder"]),
   ];
   return places.map(([path, kind]) => {
     const info = lstatSync(path, { throwIfNoEntry: false });
     return { path, kind, mode: info === undefined || info.isSymbolicLink() ? null : info.mode & 0o777 };
   });
+}
+
+/** The folders directly in `dir` (none when it is absent or unreadable). */
+function foldersIn(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => join(dir, entry.name));
+  } catch {
+    return [];
+  }
 }
 
 async function archiveFacts(project: string, env: NodeJS.ProcessEnv): Promise<ArchiveFacts> {

@@ -46,6 +46,22 @@ describe("ctx doctor", () => {
     }
   });
 
+  it("warns about Node's compile-cache folder when others can read it, with the chmod that fixes it", async () => {
+    await run(["init", "--command", "ctx"]);
+    // As Node made it under the usual umask before ctx turned the cache on under 077.
+    const versionFolder = join(root, "ctx-home", "cache", "node-compile", "v24.0.0-x64-0-0");
+    mkdirSync(versionFolder, { recursive: true, mode: 0o700 });
+    chmodSync(versionFolder, 0o755);
+    const { byId } = await doctorJson();
+    expect(byId["private-modes"]).toMatchObject({
+      status: "warn",
+      message: expect.stringContaining(`${versionFolder} is 0755`),
+      fix: `chmod 700 ${versionFolder}`,
+    });
+    chmodSync(versionFolder, 0o700);
+    expect((await doctorJson()).byId["private-modes"]?.status).toBe("ok");
+  });
+
   it("fails (exit 1) in a project ctx init never touched, with the fixes", async () => {
     const { code, stdout } = await run(["doctor"]);
     expect(code).toBe(1);
