@@ -101,15 +101,16 @@ export async function runDoctorChecks(options: DoctorOptions): Promise<Finding[]
 
 function privateModeFacts(env: NodeJS.ProcessEnv, ctxDir: string): PrivateModeFact[] {
   const indexPath = resolveIndexPath(env);
+  const compileCache = compileCacheDir(env);
   const places: Array<[string, PrivateModeFact["kind"]]> = [
     [ctxHome(env), "folder"],
     [indexPath, "file"],
     [`${indexPath}-wal`, "file"],
     [`${indexPath}-shm`, "file"],
     [ctxDir, "folder"],
-    [compileCacheDir(env), "folder"],
+    [compileCache, "folder"],
     // Node's folder per Node version: made 0755 under the usual umask before ctx turned the cache on under 077.
-    ...foldersIn(compileCacheDir(env)).map((path): [string, PrivateModeFact["kind"]] => [path, "folder"]),
+    ...foldersIn(compileCache).map((path): [string, PrivateModeFact["kind"]] => [path, "folder"]),
   ];
   return places.map(([path, kind]) => {
     const info = lstatSync(path, { throwIfNoEntry: false });
@@ -117,7 +118,7 @@ function privateModeFacts(env: NodeJS.ProcessEnv, ctxDir: string): PrivateModeFa
   });
 }
 
-/** The folders directly in `dir` (none when it is absent or unreadable). */
+/** The folders directly in `dir`, links to folders not among them (none when it is absent or unreadable). */
 function foldersIn(dir: string): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true })

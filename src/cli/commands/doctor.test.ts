@@ -60,6 +60,12 @@ describe("ctx doctor", () => {
     });
     chmodSync(versionFolder, 0o700);
     expect((await doctorJson()).byId["private-modes"]?.status).toBe("ok");
+    // A link in there to a folder elsewhere is not ctx's folder: not followed, not named.
+    const elsewhere = join(root, "elsewhere");
+    mkdirSync(elsewhere, { mode: 0o755 });
+    chmodSync(elsewhere, 0o755);
+    symlinkSync(elsewhere, join(root, "ctx-home", "cache", "node-compile", "v25.0.0-x64-0-0"));
+    expect((await doctorJson()).byId["private-modes"]?.status).toBe("ok");
   });
 
   it("fails (exit 1) in a project ctx init never touched, with the fixes", async () => {
