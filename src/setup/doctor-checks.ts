@@ -102,19 +102,19 @@ export async function runDoctorChecks(options: DoctorOptions): Promise<Finding[]
 function privateModeFacts(env: NodeJS.ProcessEnv, ctxDir: string): PrivateModeFact[] {
   const indexPath = resolveIndexPath(env);
   const compileCache = compileCacheDir(env);
-  const places: Array<[string, PrivateModeFact["kind"]]> = [
-    [ctxHome(env), "folder"],
-    [indexPath, "file"],
-    [`${indexPath}-wal`, "file"],
-    [`${indexPath}-shm`, "file"],
-    [ctxDir, "folder"],
-    [compileCache, "folder"],
+  const places: Array<[string, PrivateModeFact["kind"], NonNullable<PrivateModeFact["holds"]>]> = [
+    [ctxHome(env), "folder", "conversations"],
+    [indexPath, "file", "conversations"],
+    [`${indexPath}-wal`, "file", "conversations"],
+    [`${indexPath}-shm`, "file", "conversations"],
+    [ctxDir, "folder", "conversations"],
+    [compileCache, "folder", "code"],
     // Node's folder per Node version: made 0755 under the usual umask before ctx turned the cache on under 077.
-    ...foldersIn(compileCache).map((path): [string, PrivateModeFact["kind"]] => [path, "folder"]),
+    ...foldersIn(compileCache).map((path): [string, "folder", "code"] => [path, "folder", "code"]),
   ];
-  return places.map(([path, kind]) => {
+  return places.map(([path, kind, holds]) => {
     const info = lstatSync(path, { throwIfNoEntry: false });
-    return { path, kind, mode: info === undefined || info.isSymbolicLink() ? null : info.mode & 0o777 };
+    return { path, kind, holds, mode: info === undefined || info.isSymbolicLink() ? null : info.mode & 0o777 };
   });
 }
 

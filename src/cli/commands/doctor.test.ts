@@ -58,6 +58,7 @@ describe("ctx doctor", () => {
       message: expect.stringContaining(`${versionFolder} is 0755`),
       fix: `chmod 700 ${versionFolder}`,
     });
+    expect(byId["private-modes"]?.message).not.toContain("conversations");
     chmodSync(versionFolder, 0o700);
     expect((await doctorJson()).byId["private-modes"]?.status).toBe("ok");
     // A link in there to a folder elsewhere is not ctx's folder: not followed, not named.

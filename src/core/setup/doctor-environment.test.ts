@@ -197,6 +197,20 @@ describe("checkPrivateModes (break 14: doctor is silent on a 0777 CTX_HOME or a 
     expect(finding.message).toContain("/h/.ctx/index.db is 0666");
     expect(finding.message).not.toContain("/p/.ctx");
     expect(finding.fix).toBe("chmod 700 /h/.ctx && chmod 600 /h/.ctx/index.db");
+    expect(finding.message).toContain("(they hold your conversations)");
+  });
+
+  it("says a compile-cache folder holds code, not conversations, when only such folders are open", () => {
+    const cache = { path: "/h/.ctx/cache/node-compile/v24", kind: "folder", mode: 0o755, holds: "code" } as const;
+    const alone = checkPrivateModes([{ path: "/h/.ctx", kind: "folder", mode: 0o700 }, cache]);
+    expect(alone.status).toBe("warn");
+    expect(alone.message).toContain("/h/.ctx/cache/node-compile/v24 is 0755");
+    expect(alone.message).not.toContain("conversations");
+    expect(alone.message).toContain("code ctx runs");
+    expect(alone.fix).toBe("chmod 700 /h/.ctx/cache/node-compile/v24");
+    // With a place that does hold conversations open too, that is the reason given.
+    const both = checkPrivateModes([{ path: "/h/.ctx/index.db", kind: "file", mode: 0o644 }, cache]);
+    expect(both.message).toContain("(they hold your conversations)");
   });
 
   it("is ok when everything is private or absent", () => {

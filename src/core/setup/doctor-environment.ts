@@ -168,11 +168,14 @@ export interface PrivateModeFact {
   kind: "folder" | "file";
   /** The permission bits (mode & 0o777); null when the path does not exist. */
   mode: number | null;
+  /** What it holds: the user's conversations (the default), or Node's cache of ctx's compiled code. */
+  holds?: "conversations" | "code";
 }
 
 /**
- * ctx's private places (CTX_HOME, the session index and its WAL, the project's `.ctx/`) must be reachable by
- * their owner only: folders 0700, files 0600. They hold the user's conversations.
+ * ctx's private places (CTX_HOME, the session index and its WAL, the project's `.ctx/`, Node's compile cache for
+ * ctx) must be reachable by their owner only: folders 0700, files 0600. Most hold the user's conversations; the
+ * warning says so only when one of those is open (a compile-cache folder holds code, not conversations).
  */
 export function checkPrivateModes(facts: readonly PrivateModeFact[]): Finding {
   const open = facts.filter((fact) => fact.mode !== null && (fact.mode & 0o077) !== 0);
@@ -181,9 +184,8 @@ export function checkPrivateModes(facts: readonly PrivateModeFact[]): Finding {
   const fix = open
     .map((fact) => `chmod ${fact.kind === "folder" ? "700" : "600"} ${quoteShellWord(fact.path)}`)
     .join(" && ");
-  return warn(
-    "private-modes",
-    `others can read ctx's private files: ${open.map(describe).join(", ")} (they hold your conversations)`,
-    fix,
-  );
+  const why = open.some((fact) => (fact.holds ?? "conversations") === "conversations")
+    ? "they hold your conversations"
+    : "Node's cache of the code ctx runs; every folder of ctx's own is 0700";
+  return warn("private-modes", `others can read ctx's private files: ${open.map(describe).join(", ")} (${why})`, fix);
 }
