@@ -186,6 +186,6 @@ export function checkPrivateModes(facts: readonly PrivateModeFact[]): Finding {
     .join(" && ");
   const why = open.some((fact) => (fact.holds ?? "conversations") === "conversations")
     ? "they hold your conversations"
-    : "Node's cache of the code ctx runs; every folder of ctx's own is 0700";
+    : "Node's cache of the code ctx runs; ctx keeps its own folders at 0700";
   return warn("private-modes", `others can read ctx's private files: ${open.map(describe).join(", ")} (${why})`, fix);
 }
