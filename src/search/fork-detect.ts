@@ -24,7 +24,7 @@ import {
   withoutExcludedTeam,
 } from "./query-filters.ts";
 import { requireJoinedTeam, type SearchScope } from "./search-scope.ts";
-import { isStrongMatch, searchSessions } from "./search-sessions.ts";
+import { isStrongMatch, passagePoolSize, searchSessions } from "./search-sessions.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
 
 export { forkDetectReportOf, renderForkDetect } from "./fork-detect-report.ts";
@@ -102,6 +102,7 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   const dbPath = resolveIndexPath(options.env);
   // The team's candidates are fetched while the local index catches up and is searched, through the port the shell
   // gave: the team's code (and the PostgreSQL client) is loaded only for a team search.
+  const limit = request.limit ?? 5;
   let fetchTeamFor: ((text: string, window: QueryUnderstanding | undefined) => TeamAsk) | null = null;
   let teamFetch: TeamAsk | null = null;
   if (scope !== "local") {
@@ -120,7 +121,12 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
         query: () => teamQueryFor(dbPath, text),
         filters: teamFilters(request, now, window),
         ...(projectContains === undefined ? {} : { projectContains }),
-        weighing: teamWeighing(text, { feedback: options.config.search.weights.feedbackSimilarity > 0 }),
+        weighing: teamWeighing(text, {
+          feedback: options.config.search.weights.feedbackSimilarity > 0,
+          // The rows of the sessions the search can rank: twice its pool, for those dropped after the read (the
+          // member's own, listed from the local index, and any the server's policies hide).
+          sessions: { count: 2 * passagePoolSize(limit + 1), excluded: window?.excluded ?? [] },
+        }),
       });
     teamFetch = fetchTeamFor(searchText, understood);
   }
@@ -153,7 +159,6 @@ export async function runForkDetect(request: ForkDetectRequest, options: ForkDet
   const index = openReader(dbPath);
   const asked = buildFilters(request, options.projectRoot, now, index.projects());
   const filters = applyUnderstanding(asked, understood);
-  const limit = request.limit ?? 5;
   if (understood?.listing === true) {
     // Nothing to search for: the window's sessions (less the excluded ones), most recent first.
     const listed = index

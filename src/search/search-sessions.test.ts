@@ -185,6 +185,44 @@ describe("searchSessions on the fixture transcripts", () => {
     }
   });
 
+  it("tokenizes the local leaders while it waits for the team's hits, and ranks as it would without waiting", async () => {
+    // The team's statement is the longest wait of a team search (issue 36): the local leaders' passages are worked out
+    // meanwhile, a step at a time, and the answer is the same as when the hits are in hand at once.
+    const query = "start phoenix in the background";
+    const ranking = (results: Awaited<ReturnType<typeof searchSessions>>) =>
+      results.map((result) => [result.session.id, result.score, result.components]);
+    const expected = ranking(await searchSessions(index, query, { search, now: NOW }));
+    const searchChunks = index.searchChunks.bind(index);
+    let textsRead = 0;
+    const counted = (hit: ChunkHit): ChunkHit => {
+      const { text, ...rest } = hit;
+      return Object.defineProperty(rest, "text", {
+        enumerable: true,
+        get: () => {
+          textsRead++;
+          return text;
+        },
+      }) as ChunkHit;
+    };
+    const read = vi.spyOn(index, "searchChunks").mockImplementation((...args) => searchChunks(...args).map(counted));
+    try {
+      let release = () => {};
+      const team = new Promise<undefined>((resolve) => {
+        release = () => resolve(undefined);
+      });
+      const searching = searchSessions(index, query, { search, now: NOW, team });
+      for (let turn = 0; turn < 200; turn++) await new Promise((resolve) => setImmediate(resolve));
+      expect(textsRead).toBeGreaterThan(0);
+      release();
+      expect(ranking(await searching)).toEqual(expected);
+      // An answer already in hand: the same ranking.
+      const inHand = searchSessions(index, query, { search, now: NOW, team: Promise.resolve(undefined) });
+      expect(ranking(await inHand)).toEqual(expected);
+    } finally {
+      read.mockRestore();
+    }
+  });
+
   it("rejects ranking settings that cannot rank", async () => {
     const broken = { ...search, weights: { ...search.weights, bestSimilarity: 0, passageSimilarity: 0 } };
     await expect(searchSessions(index, "phoenix", { search: broken, now: NOW })).rejects.toThrow(/cannot all be 0/);

@@ -40,6 +40,10 @@ export const CHUNK_CANDIDATES = 300;
 export const DEFAULT_SESSION_LIMIT = 5;
 /** Sessions whose passages are scored: the leaders by best chunk (at least this many, else twice the limit). */
 export const PASSAGE_POOL = 20;
+/** The sessions a search of `limit` results scores further and ranks: the leaders by their best chunk. */
+export function passagePoolSize(limit: number): number {
+  return Math.max(PASSAGE_POOL, 2 * limit);
+}
 /** A session's passages (and feedback terms) are looked for in its best few chunks only. */
 const PASSAGE_CHUNKS = 2;
 /** A session active a day either side of a named date still matches it (time zones, sessions past midnight). */
@@ -87,7 +91,20 @@ export async function searchSessions(
     options.vectorSearch === undefined || !localResults
       ? lexical
       : fuseByReciprocalRank([lexical, await options.vectorSearch(query, CHUNK_CANDIDATES, filters)]);
+  const limit = options.limit ?? DEFAULT_SESSION_LIMIT;
+  const poolSize = passagePoolSize(limit);
+  const tokens = chunkTokens();
+  const typed = chunkTokens(typedText);
+  if (options.team instanceof Promise) {
+    const weights = options.search.weights;
+    const warm = {
+      tokens: weights.passageSimilarity > 0 || weights.feedbackSimilarity > 0 ? tokens : null,
+      typed: weights.passageSimilarity > 0 && weights.promptSimilarity > 0 ? typed : null,
+    };
+    await whileWaiting(options.team, warmLeaders(local, poolSize, warm));
+  }
   const team = await options.team;
+  tokens.add(team?.tokens);
   const hits = team === undefined ? local : [...local, ...team.hits];
   const bySession = new Map<string, ChunkHit[]>();
   for (const hit of hits) {
@@ -96,12 +113,11 @@ export async function searchSessions(
     else list.push(hit);
   }
   foldDuplicates(bySession, localResults ? readCanonicals(index, bySession.keys()) : new Map());
-  const limit = options.limit ?? DEFAULT_SESSION_LIMIT;
   // The pool: sessions by their best chunk; only these are scored further and ranked.
   const pool = [...bySession.entries()]
     .map(([sessionId, sessionHits]) => ({ sessionId, hits: sessionHits.sort((a, b) => b.similarity - a.similarity) }))
     .sort((a, b) => (b.hits[0]?.similarity ?? 0) - (a.hits[0]?.similarity ?? 0))
-    .slice(0, Math.max(PASSAGE_POOL, 2 * limit));
+    .slice(0, poolSize);
   const sessions = index.getSessions(pool.map((entry) => entry.sessionId));
   for (const [id, found] of team?.sessions ?? []) if (!sessions.has(id)) sessions.set(id, found.session);
   const weights = options.search.weights;
@@ -121,8 +137,6 @@ export async function searchSessions(
             weighWithStatistics(text, combineStatistics(index.termStatistics(queryTermsOf(text)), teamStatistics));
   const weighted = weights.passageSimilarity > 0 ? weighLocal(query) : null;
   const teamWeighted = weights.passageSimilarity > 0 && weighTeam !== undefined ? weighTeam(query) : null;
-  const tokens = chunkTokens(undefined, team?.tokens);
-  const typed = chunkTokens(typedText);
   const feedback =
     weights.feedbackSimilarity > 0
       ? feedbackFor(
@@ -223,23 +237,86 @@ function foldDuplicates(bySession: Map<string, ChunkHit[]>, canonicals: Readonly
   }
 }
 
+/** A chunk's token stream, tokenized once per search; `add` takes streams already tokenized (the team's hits). */
+interface ChunkTokens {
+  (hit: ChunkHit): string[];
+  add(known: ReadonlyMap<number, string[]> | undefined): void;
+}
+
 /**
  * Each chunk's token stream (tokenizeForSearch, as the index holds it), or that of a part of its text (`part`),
- * tokenized once per search; `known` holds streams already tokenized (the team's hits the feedback words came from).
+ * tokenized once per search.
  */
-function chunkTokens(
-  part: (text: string) => string = (text) => text,
-  known?: ReadonlyMap<number, string[]>,
-): (hit: ChunkHit) => string[] {
-  const cache = new Map<number, string[]>(known);
-  return (hit) => {
-    let tokens = cache.get(hit.chunkId);
-    if (tokens === undefined) {
-      tokens = tokenizeForSearch(part(hit.text)).split(" ");
-      cache.set(hit.chunkId, tokens);
+function chunkTokens(part: (text: string) => string = (text) => text): ChunkTokens {
+  const cache = new Map<number, string[]>();
+  const tokens = (hit: ChunkHit) => {
+    let stream = cache.get(hit.chunkId);
+    if (stream === undefined) {
+      stream = tokenizeForSearch(part(hit.text)).split(" ");
+      cache.set(hit.chunkId, stream);
     }
-    return tokens;
+    return stream;
   };
+  return Object.assign(tokens, {
+    add(known: ReadonlyMap<number, string[]> | undefined) {
+      for (const [chunkId, stream] of known ?? []) if (!cache.has(chunkId)) cache.set(chunkId, stream);
+    },
+  });
+}
+
+/**
+ * The work the local leaders will need whatever the team's candidates add (issue 36): each of the leading local
+ * sessions' best chunks tokenized for its passage and the feedback words, and every matching chunk's typed text for
+ * its prompt, leaders first, one session at a time. A session the team's sessions push out of the pool was tokenized
+ * for nothing; one that stays is not tokenized again after the team's answer, where its time was the search's.
+ */
+function* warmLeaders(
+  hits: readonly ChunkHit[],
+  poolSize: number,
+  warm: { tokens: ((hit: ChunkHit) => string[]) | null; typed: ((hit: ChunkHit) => string[]) | null },
+): Generator<void> {
+  const bySession = new Map<string, ChunkHit[]>();
+  for (const hit of hits) {
+    const list = bySession.get(hit.sessionId);
+    if (list === undefined) bySession.set(hit.sessionId, [hit]);
+    else list.push(hit);
+  }
+  const leaders = [...bySession.values()]
+    .map((sessionHits) => [...sessionHits].sort((a, b) => b.similarity - a.similarity))
+    .sort((a, b) => (b[0]?.similarity ?? 0) - (a[0]?.similarity ?? 0))
+    .slice(0, poolSize);
+  const { tokens, typed } = warm;
+  for (const sessionHits of leaders) {
+    if (tokens !== null) {
+      for (const hit of sessionHits.slice(0, PASSAGE_CHUNKS)) {
+        tokens(hit);
+        yield;
+      }
+    }
+    if (typed !== null) {
+      for (const hit of sessionHits) {
+        typed(hit);
+        yield;
+      }
+    }
+  }
+}
+
+/**
+ * Runs `work` a step at a time while `pending` is unsettled, each step after the event loop has read the sockets
+ * (setImmediate), so the answer it waits for is taken as soon as it comes: the time this thread would spend idle
+ * while the team server works. Stops at the first step after `pending` settles; what is left is done when needed.
+ */
+async function whileWaiting(pending: Promise<unknown>, work: Iterator<void>): Promise<void> {
+  let settled = false;
+  const done = () => {
+    settled = true;
+  };
+  pending.then(done, done);
+  while (!settled) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    if (settled || work.next().done === true) return;
+  }
 }
 
 /**

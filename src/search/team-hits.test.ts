@@ -73,3 +73,54 @@ describe("scoreTeamCandidates", () => {
     }
   });
 });
+
+describe("teamWeighing's sessions to read", () => {
+  const statistics = {
+    chunks: 1_000,
+    tokens: 20_000,
+    docs: new Map([
+      ["phoenix", 40],
+      ["liveview", 30],
+      ["reconnect", 50],
+    ]),
+  };
+  const query = "phoenix liveview reconnect";
+  // Session s<i> holds i of the query's words in its best chunk (s3 all three); s9 none of them.
+  const chunks = [
+    teamChunkRow("s1", "The phoenix build was slow on the runner today."),
+    teamChunkRow("s2", "A phoenix liveview page lost its state on deploy."),
+    teamChunkRow("s3", "The phoenix liveview socket would not reconnect after the deploy."),
+    teamChunkRow("s3", "Another note about phoenix from the same session."),
+    teamChunkRow("s4", "The phoenix liveview socket would not reconnect; kubernetes restarted the pod."),
+    teamChunkRow("s9", "Nothing of the query here, only gardening."),
+  ];
+
+  it("are the sessions of the best candidates, best first, as many as asked", () => {
+    const weighing = teamWeighing(query, { feedback: false, sessions: { count: 3 } });
+    const read = weighing.sessionsToRead?.(chunks, statistics);
+    // What scoring every candidate ranks first, by each session's best chunk.
+    const index = openSessionIndex(join(mkdtempSync(join(tmpdir(), "ctx-team-hits-")), "index.db"));
+    try {
+      const sessions = new Map(chunks.map((chunk) => [chunk.sessionId, teamSessionRow(chunk.sessionId, 1, 2)]));
+      const all = scoreTeamCandidates(index, query, { chunks, sessions, statistics }, { skipLocal: false });
+      const leaders = [...new Set(all.hits.map((hit) => hit.sessionId))];
+      expect(leaders.slice(0, 3).sort()).toEqual(["s2", "s3", "s4"]);
+      expect(read).toEqual(leaders.slice(0, 3));
+    } finally {
+      index.close();
+    }
+    // A session none of whose candidates match is never read; fewer sessions than asked: all that match.
+    expect(
+      teamWeighing(query, { feedback: false, sessions: { count: 10 } }).sessionsToRead?.(chunks, statistics),
+    ).toHaveLength(4);
+    // Without `sessions`, every candidate's session is read (fetchTeamCandidates reads them all).
+    expect(teamWeighing(query, { feedback: false }).sessionsToRead).toBeUndefined();
+  });
+
+  it("leave out the sessions the query excludes, and count the next ones instead", () => {
+    const weighing = teamWeighing(query, { feedback: false, sessions: { count: 2, excluded: ["kubernetes"] } });
+    const read = weighing.sessionsToRead?.(chunks, statistics) ?? [];
+    expect(read).not.toContain("s4");
+    expect([...read].sort()).toEqual(["s2", "s3"]);
+  });
+});

@@ -17,6 +17,7 @@ import {
 import { FEEDBACK_CANDIDATES, FEEDBACK_DOCUMENTS, feedbackTerms } from "../core/search/feedback.ts";
 import type { ChunkHit, IndexedSession, MemoryType, TeamOrigin } from "../core/search/model.ts";
 import type { WeightedQuery } from "../core/search/passage.ts";
+import { mentionsExcluded } from "../core/search/query-negation.ts";
 import type {
   TeamCandidates,
   TeamCandidatesPort,
@@ -133,9 +134,14 @@ export function teamBm25Model(query: string, statistics: CorpusStatistics): Bm25
  * A team search weighed by the team's statistics (core/search/team-candidates.ts TeamWeighing): the query's terms are read
  * first, the server's full-text search is given the words the team's BM25 would match on, and, with `feedback`, the
  * statistics of the words the best team candidates share are read too, so search-sessions.ts weighs the feedback
- * words by the team's corpus (scope team) or by the local and the team's together (scope all).
+ * words by the team's corpus (scope team) or by the local and the team's together (scope all). With `sessions`, only
+ * the rows of the sessions the search can rank are read (sessionsToRead).
  */
-export function teamWeighing(query: string, options: { feedback: boolean }): TeamWeighing {
+export function teamWeighing(
+  query: string,
+  options: { feedback: boolean; sessions?: { count: number; excluded?: readonly string[] } },
+): TeamWeighing {
+  const sessions = options.sessions;
   return {
     terms: queryTermsOf(query),
     queryText: (statistics) => teamQueryText(query, teamBm25Model(query, statistics)),
@@ -160,7 +166,42 @@ export function teamWeighing(query: string, options: { feedback: boolean }): Tea
           },
         }
       : {}),
+    ...(sessions === undefined
+      ? {}
+      : {
+          sessionsToRead: (chunks: readonly TeamChunkRow[], statistics: CorpusStatistics) =>
+            leadingSessions(chunks, teamBm25Model(query, statistics), sessions.count, sessions.excluded ?? []),
+        }),
   };
+}
+
+/**
+ * The first `count` sessions by their best candidate's similarity, the sessions whose candidates mention an excluded
+ * word left out (./query-filters.ts withoutExcludedTeam drops them after the read): the search ranks only the leaders
+ * by best chunk (search-sessions.ts passagePoolSize), and reading every candidate's session row (~300 of them) was a
+ * cold search's longest wait after its candidates came (issue 36, docs/team.md "At scale").
+ */
+function leadingSessions(
+  chunks: readonly TeamChunkRow[],
+  model: Bm25Model,
+  count: number,
+  excluded: readonly string[],
+): string[] {
+  const out = new Set(
+    excluded.length === 0
+      ? []
+      : chunks.filter((chunk) => mentionsExcluded(chunk.text, excluded)).map((chunk) => chunk.sessionId),
+  );
+  const best = new Map<string, number>();
+  for (const chunk of chunks) {
+    if (out.has(chunk.sessionId)) continue;
+    const similarity = chunkSimilarity(chunk, model);
+    if (similarity > (best.get(chunk.sessionId) ?? 0)) best.set(chunk.sessionId, similarity);
+  }
+  return [...best]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count)
+    .map(([sessionId]) => sessionId);
 }
 
 /**

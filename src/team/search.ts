@@ -80,7 +80,10 @@ export async function fetchTeamCandidates(
     const counts = termCounts(scored, row.counts, row.tokens, row.text);
     return counts === null ? chunk : { ...chunk, counts };
   });
-  const ids = [...new Set(chunks.map((chunk) => chunk.sessionId))];
+  const ids =
+    weighing?.sessionsToRead === undefined || statistics === null
+      ? [...new Set(chunks.map((chunk) => chunk.sessionId))]
+      : weighing.sessionsToRead(chunks, statistics);
   const sessionsRead =
     ids.length === 0 ? Promise.resolve(new Map<string, TeamSessionRow>()) : readTeamSessions(client, member.id, ids);
   sessionsRead.catch(() => {}); // awaited below; a throw before that must not leave it unhandled

@@ -236,6 +236,24 @@ describe.skipIf(cluster === null)(
       expect(similarities("alice").length).toBeGreaterThan(0);
       expect(similarities("bob")).toEqual(similarities("alice"));
       expect(similarities("carol")).toEqual(similarities("alice"));
+      // Only the rows of the sessions the search can rank are read (teamWeighing's `sessions`): those of the best
+      // candidates, each as the full read gives it; every candidate still comes, and the others' sessions score lower.
+      const leading = await searchTeam(url("carol"), OPTIONS, "web", {
+        query: QUERIES[0] as string,
+        limit: 50,
+        weighing: teamWeighing(QUERIES[0] as string, { feedback: false, sessions: { count: 1 } }),
+      });
+      expect(leading.chunks).toEqual(candidates.chunks);
+      expect(leading.sessions.size).toBe(1);
+      const bestOf = new Map<string, number>();
+      for (const [sessionId, , similarity] of similarities("carol") as [string, number, number][]) {
+        if (!bestOf.has(sessionId)) bestOf.set(sessionId, similarity);
+      }
+      expect(bestOf.size).toBeGreaterThan(1);
+      const lowestRead = Math.min(...[...leading.sessions.keys()].map((id) => bestOf.get(id) ?? Number.NaN));
+      for (const [id, row] of leading.sessions) expect(row).toEqual(candidates.sessions.get(id));
+      for (const [id, best] of bestOf) if (!leading.sessions.has(id)) expect(best).toBeLessThanOrEqual(lowestRead);
+      expect(new Set(similarities("carol", leading).map(([id]) => id))).toEqual(new Set(leading.sessions.keys()));
       // Each candidate came with its counts of the scored terms, pushed with it (migration 9): those its text holds.
       expect(candidates.chunks.every((chunk) => (chunk.counts?.frequencies.size ?? 0) > 0)).toBe(true);
       for (const chunk of candidates.chunks) {

@@ -61,6 +61,11 @@ export interface TeamWeighing {
   /** The terms the candidates are scored by, whose counts in each candidate the server is asked for. */
   scoredTerms?(statistics: CorpusStatistics): readonly string[];
   moreTerms?(chunks: readonly TeamChunkRow[], statistics: CorpusStatistics): string[];
+  /**
+   * The sessions whose rows are read, best first: those the search can rank (absent: every candidate's). A candidate
+   * of a session not read is dropped as one the server does not show.
+   */
+  sessionsToRead?(chunks: readonly TeamChunkRow[], statistics: CorpusStatistics): readonly string[];
 }
 
 /** What fork detection asks the team side for (src/search/fork-detect.ts builds it). */
