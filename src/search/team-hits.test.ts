@@ -8,6 +8,17 @@ import { tokenizeForSearch } from "../core/search/tokens.ts";
 import { openSessionIndex } from "./session-index/session-index.ts";
 import { scoreTeamCandidates, teamQueryText, teamWeighing } from "./team-hits.ts";
 
+/** The team's statistics for the query words of these tests: a corpus of 1,000 chunks. */
+const STATISTICS = {
+  chunks: 1_000,
+  tokens: 20_000,
+  docs: new Map([
+    ["phoenix", 40],
+    ["liveview", 30],
+    ["reconnect", 50],
+  ]),
+};
+
 const model = (terms: string[]) => ({ terms, idf: terms.map(() => 1), averageTokens: 100, reference: 3 });
 
 describe("teamQueryText", () => {
@@ -43,14 +54,7 @@ describe("scoreTeamCandidates", () => {
       texts.push("Nothing of the query here, only unrelated words about gardening.");
       const chunks = texts.map((text, i) => teamChunkRow(`s${i}`, text));
       const sessions = new Map(chunks.map((chunk) => [chunk.sessionId, teamSessionRow(chunk.sessionId, 1, 2)]));
-      const statistics = {
-        chunks: 1_000,
-        tokens: 20_000,
-        docs: new Map([
-          ["phoenix", 40],
-          ["liveview", 30],
-        ]),
-      };
+      const statistics = STATISTICS;
       const weighing = teamWeighing(query, { feedback: true });
       expect(weighing.moreTerms?.(chunks, statistics).length).toBeGreaterThan(0);
       const scored = scoreTeamCandidates(index, query, { chunks, sessions, statistics }, { skipLocal: false });
@@ -75,15 +79,7 @@ describe("scoreTeamCandidates", () => {
 });
 
 describe("teamWeighing's sessions to read", () => {
-  const statistics = {
-    chunks: 1_000,
-    tokens: 20_000,
-    docs: new Map([
-      ["phoenix", 40],
-      ["liveview", 30],
-      ["reconnect", 50],
-    ]),
-  };
+  const statistics = STATISTICS;
   const query = "phoenix liveview reconnect";
   // Session s<i> holds i of the query's words in its best chunk (s3 all three); s9 none of them.
   const chunks = [
