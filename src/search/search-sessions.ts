@@ -106,12 +106,7 @@ export async function searchSessions(
   const team = await options.team;
   tokens.add(team?.tokens);
   const hits = team === undefined ? local : [...local, ...team.hits];
-  const bySession = new Map<string, ChunkHit[]>();
-  for (const hit of hits) {
-    const list = bySession.get(hit.sessionId);
-    if (list === undefined) bySession.set(hit.sessionId, [hit]);
-    else list.push(hit);
-  }
+  const bySession = groupBySession(hits);
   foldDuplicates(bySession, localResults ? readCanonicals(index, bySession.keys()) : new Map());
   // The pool: sessions by their best chunk; only these are scored further and ranked.
   const pool = [...bySession.entries()]
@@ -237,6 +232,17 @@ function foldDuplicates(bySession: Map<string, ChunkHit[]>, canonicals: Readonly
   }
 }
 
+/** The hits by session, each session's in the order they came. */
+function groupBySession(hits: readonly ChunkHit[]): Map<string, ChunkHit[]> {
+  const bySession = new Map<string, ChunkHit[]>();
+  for (const hit of hits) {
+    const list = bySession.get(hit.sessionId);
+    if (list === undefined) bySession.set(hit.sessionId, [hit]);
+    else list.push(hit);
+  }
+  return bySession;
+}
+
 /** A chunk's token stream, tokenized once per search; `add` takes streams already tokenized (the team's hits). */
 interface ChunkTokens {
   (hit: ChunkHit): string[];
@@ -275,12 +281,7 @@ function* warmLeaders(
   poolSize: number,
   warm: { tokens: ((hit: ChunkHit) => string[]) | null; typed: ((hit: ChunkHit) => string[]) | null },
 ): Generator<void> {
-  const bySession = new Map<string, ChunkHit[]>();
-  for (const hit of hits) {
-    const list = bySession.get(hit.sessionId);
-    if (list === undefined) bySession.set(hit.sessionId, [hit]);
-    else list.push(hit);
-  }
+  const bySession = groupBySession(hits);
   const leaders = [...bySession.values()]
     .map((sessionHits) => [...sessionHits].sort((a, b) => b.similarity - a.similarity))
     .sort((a, b) => (b[0]?.similarity ?? 0) - (a[0]?.similarity ?? 0))
