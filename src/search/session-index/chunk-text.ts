@@ -1,7 +1,7 @@
 // How chunks.text is stored: most of the index's bytes are chunk text (kept for passages, snippets and vectors),
 // so a chunk's text is stored deflated when that is smaller: a BLOB of one format byte and the compressed UTF-8.
 // Format 1 is raw DEFLATE (RFC 1951) alone; format 2 is raw DEFLATE with the index's text dictionary as the preset
-// dictionary (./text-dictionary.ts: the first 32 KiB of chunk text the index held), then 4 bytes naming that
+// dictionary (./text-dictionary.ts: 32 KiB of the chunk text the index held), then 4 bytes naming that
 // dictionary (the start of its SHA-256), then the compressed bytes. A chunk of ~2.5 KB deflated alone cannot use the
 // words, phrases and layout every chunk of a history repeats; with the dictionary it is ~20% smaller. A short text
 // (or one that does not compress) stays a plain TEXT value, so every kind can be in one index and a reader takes any.

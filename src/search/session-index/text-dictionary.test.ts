@@ -11,7 +11,7 @@ import { databaseOf } from "./database.ts";
 import { emptyIndex } from "./maintenance.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index.ts";
 import { readSessionChunks, readSourceChunks } from "./stored-rows.ts";
-import { TEXT_DICTIONARY_BYTES, textDictionaryOf } from "./text-dictionary.ts";
+import { dictionaryFrom, readStoredText, TEXT_DICTIONARY_BYTES, textDictionaryOf } from "./text-dictionary.ts";
 import { IndexWriter } from "./writer.ts";
 
 const roots: string[] = [];
@@ -56,6 +56,47 @@ describe("the session index's text dictionary", () => {
         return row.n;
       });
     expect(size("packed")).toBeLessThan(size("alone"));
+  });
+
+  it("is made of a slice of each of the chunks spread over the index's first ones, not of the first chunks alone", async () => {
+    const { claudeDir, dbPath } = setUp();
+    const path = dbPath("index");
+    await syncIndex({ claudeDir, dbPath: path, thread: false });
+    withIndex(path, (index) => {
+      const db = databaseOf(index);
+      const dictionary = Buffer.from(textDictionaryOf(db)?.bytes ?? new Uint8Array());
+      expect(dictionary.length).toBe(TEXT_DICTIONARY_BYTES);
+      // The chunks the index held when it was made: those written before it, not packed with it.
+      const rows = db.prepare("SELECT text FROM chunks WHERE chunk_index >= 0 ORDER BY id").all() as Array<{
+        text: unknown;
+      }>;
+      const first = rows.filter((row) => dictionaryIdOf(row.text) === null);
+      const texts = first.map((row) => Buffer.from(readStoredText(db, row.text)));
+      // Made from the first 32 KiB of their text, it could not have reached the last of them.
+      expect(Buffer.concat(texts.slice(0, -1)).length).toBeGreaterThan(TEXT_DICTIONARY_BYTES);
+      const openings = texts.map((text) => text.subarray(0, 64)).filter((opening) => opening.length === 64);
+      expect(openings.length).toBeGreaterThan(20);
+      // Fewer than 64 chunks: every one of them opens a slice.
+      for (const opening of openings) expect(dictionary.includes(opening)).toBe(true);
+    });
+  });
+
+  it("fills 32 KiB a slice of each text at a time, from few or short texts too, and is not made from less", () => {
+    const texts = ["a", "b", "c"].map((letter) => new TextEncoder().encode(letter.repeat(20_000)));
+    const made = Buffer.from(dictionaryFrom(texts) ?? new Uint8Array());
+    expect(made.length).toBe(TEXT_DICTIONARY_BYTES);
+    // 512 bytes of each in turn: a, b, c, a, b, c, …
+    expect(made.subarray(0, 1_536).toString()).toBe(`${"a".repeat(512)}${"b".repeat(512)}${"c".repeat(512)}`);
+    expect(made.subarray(1_536, 2_048).toString()).toBe("a".repeat(512));
+    const counts = ["a", "b", "c"].map((letter) => made.toString().split(letter).length - 1);
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(512);
+    // Short texts: the next slice of a longer one fills the place of a shorter one that has run out.
+    const mixed = [new Uint8Array(100).fill(1), new Uint8Array(40_000).fill(2)];
+    const fromMixed = dictionaryFrom(mixed) ?? new Uint8Array();
+    expect(fromMixed.filter((byte) => byte === 1).length).toBe(100);
+    expect(fromMixed.filter((byte) => byte === 2).length).toBe(TEXT_DICTIONARY_BYTES - 100);
+    expect(dictionaryFrom([new Uint8Array(TEXT_DICTIONARY_BYTES - 1)])).toBeNull();
+    expect(dictionaryFrom([])).toBeNull();
   });
 
   it("a reader holding the dictionary of tables rebuilt since by another process reads the new chunks", async () => {
