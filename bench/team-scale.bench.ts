@@ -294,7 +294,11 @@ export async function run(): Promise<Record<string, unknown>> {
       points.push(point);
     }
     if (process.env.CTX_BENCH_TEAM_SCALE_HOLD === "1") {
-      // For EXPLAIN ANALYZE by hand: the filled server stays up until this process is interrupted.
+      // For EXPLAIN ANALYZE by hand: the filled server stays up until this process is interrupted. The member's
+      // environment and the bench's queries are left beside it, for trials of a build against the same server.
+      const held = join(pg.dir, "held.json");
+      writeFileSync(held, `${JSON.stringify({ env, queries: list }, null, 2)}\n`, { mode: 0o600 });
+      process.stderr.write(`bench: team-scale held environment and queries in ${held}\n`);
       process.stderr.write(`bench: team-scale holding ${adminUrl} (member: ${memberUrl(0)}); interrupt to stop\n`);
       await new Promise<void>((resolve) => process.once("SIGINT", () => resolve()));
     }
