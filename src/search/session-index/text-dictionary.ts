@@ -1,10 +1,9 @@
 // The session index's text dictionary (./chunk-text.ts's format 2): made once, in a write transaction, from 32 KiB of
 // the chunk text the index holds (a slice of each of 64 chunks spread over its first ones), and kept in `meta` under
-// `text_dictionary`. It never changes while the tables
-// stand (`ctx reindex` drops it with them; the next sync makes another). Chunk text is redacted before it is stored,
-// so the dictionary holds nothing the index did not. Each chunk packed with it names it (the start of its SHA-256): a
-// process that holds another (one made after another process rebuilt the tables) reads meta again instead of
-// inflating with the wrong one.
+// `text_dictionary`. It never changes while the tables stand (`ctx reindex` drops it with them; the next sync makes
+// another). Chunk text is redacted before it is stored, so the dictionary holds nothing the index did not. Each chunk
+// packed with it names it (the start of its SHA-256): a process that holds another (one made after another process
+// rebuilt the tables) reads meta again instead of inflating with the wrong one.
 import { createHash } from "node:crypto";
 import type { DatabaseSync } from "node:sqlite";
 import { DICTIONARY_ID_BYTES, dictionaryIdOf, sameId, type TextDictionary, unpackChunkText } from "./chunk-text.ts";
@@ -82,7 +81,8 @@ function spread<T>(items: readonly T[], count: number): T[] {
  * TEXT_DICTIONARY_BYTES of `texts`: the first SLICE_BYTES of each in turn, then the next SLICE_BYTES of each, and so
  * on (so few or short texts still fill it); null when they hold less. Made from the first 32 KiB of the first chunks
  * before, it held four or five sessions' openings: on the 30,000 sessions of bench/scale-corpus.ts, 64 slices spread
- * over the first batch's chunks deflate the rest 3.0% smaller (docs/performance.md "The text dictionary").
+ * over the first batch's chunks store the chunk text 3.5% smaller (docs/performance.md "Slices spread over the first
+ * chunks").
  */
 export function dictionaryFrom(texts: readonly Uint8Array[]): Uint8Array | null {
   const total = texts.reduce((sum, text) => sum + text.length, 0);
