@@ -84,7 +84,7 @@ describe("ctx search (built binary)", () => {
     expect(report.weakMatches).toBe(report.results.filter((r) => r.weak).length);
     for (const r of report.results) {
       expect(r.score).toBe(r.components.relevance);
-      expect(r.scorePercent).toBe(Math.round(r.components.relevance * 100));
+      expect(r.scorePercent).toBe((r.weak ? Math.floor : Math.round)(r.components.relevance * 100));
       expect(r.weak).toBe(r.components.relevance < 0.25);
     }
   });

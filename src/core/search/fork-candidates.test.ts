@@ -186,6 +186,19 @@ describe("fork candidates", () => {
     expect(renderForkCandidates("login test", [strong], 25)).not.toContain("weak matches");
   });
 
+  it("rounds a weak match's percent down, so it never reads as the line it is below", () => {
+    const context = { now: NOW, cleanupPeriodDays: 30, transcriptModifiedAt: () => NOW - 2 * DAY };
+    const near = (relevance: number) => {
+      const session = ranked();
+      return { ...session, components: { ...session.components, relevance } };
+    };
+    expect(toForkCandidate(near(0.2496), 2, context, true).scorePercent).toBe(24);
+    expect(toForkCandidate(near(0.25), 1, context).scorePercent).toBe(25);
+    expect(toForkCandidate(near(0.2496), 1, context).scorePercent).toBe(25);
+    const text = renderForkCandidates("login test", [toForkCandidate(near(0.2496), 1, context, true)], 25);
+    expect(text).toContain("24% match");
+  });
+
   it("names the memory markers that lifted a session in its first line", () => {
     const marked = toForkCandidate(
       ranked({

@@ -136,7 +136,9 @@ function sharedFields(ranked: RankedSession, rank: number, now: number, weak: bo
     rank,
     sessionId: session.id,
     score: ranked.components.relevance,
-    scorePercent: Math.round(ranked.components.relevance * 100),
+    // Rounded for people; a weak match's rounded down, so one just below the line never reads as the line itself
+    // (0.2496 under "below 25% relevance" as 24%, not 25%).
+    scorePercent: (weak ? Math.floor : Math.round)(ranked.components.relevance * 100),
     weak,
     rankScore: ranked.score,
     components: ranked.components,
