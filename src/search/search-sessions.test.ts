@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { LONG_SESSION, layOutClaudeDir, VIEWER_PROJECT } from "../../tests/helpers/claude-projects.ts";
 import { assistantText, userPrompt } from "../../tests/helpers/transcript-lines.ts";
 import { defaultConfig } from "../config/defaults.ts";
+import { BM25_K1 } from "../core/search/bm25-calibration.ts";
 import type { ChunkHit } from "../core/search/model.ts";
+import { POOL_WEIGHT_CAP } from "../core/search/passage.ts";
 import { isStrongMatch, searchSessions } from "./search-sessions.ts";
 import { databaseOf } from "./session-index/database.ts";
 import { openSessionIndex, type SessionIndex } from "./session-index/session-index.ts";
@@ -330,6 +332,62 @@ describe("searchSessions: what the person typed", () => {
       expect(found?.components.promptSimilarity ?? 0).toBeGreaterThan(0.1);
     } finally {
       small.close();
+    }
+  });
+});
+
+describe("searchSessions: words the leading sessions share", () => {
+  it("weighs a name every leading session holds as little as it tells them apart", async () => {
+    // One conversation with Melanie among a larger history: the name is rare in the history (a high idf) and in every
+    // one of the 20 leading sessions. In their passages it weighs at most 1.5 · ln 2, so the passage that says why she
+    // took up running (a word in 41 of 400 sessions) beats the one that only says her name three times; weighed by
+    // the history's idf alone it did not (0.520 against 0.570).
+    const root = mkdtempSync(join(tmpdir(), "ctx-search-pool-"));
+    const claudeDir = join(root, "claude");
+    const project = join(claudeDir, "projects", "-home-user-chat");
+    mkdirSync(project, { recursive: true });
+    const write = (sessionId: string, prompt: string, reply: string) => {
+      const at = { sessionId, cwd: "/home/user/chat" };
+      writeFileSync(
+        join(project, `${sessionId}.jsonl`),
+        `${[userPrompt(at, prompt), assistantText(at, `${sessionId}-a`, reply)].join("\n")}\n`,
+      );
+    };
+    write(
+      "why-running",
+      "Melanie: how was the weekend",
+      "I took up running last spring to clear my head, and the kids come along on Sundays.",
+    );
+    write(
+      "name-often",
+      "Melanie: Melanie here, Melanie again",
+      "The reason I called is the pottery class with the kids on Friday.",
+    );
+    for (let i = 0; i < 23; i++) {
+      write(`melanie-${i}`, `Melanie: w${i}a w${i}b`, `w${i}c w${i}d w${i}e.`);
+    }
+    for (let i = 0; i < 40; i++) write(`run-${i}`, `check job ${i}`, `The job ${i} is running on the build machine.`);
+    for (let i = 0; i < 100; i++)
+      write(`why-${i}`, `look at test ${i}`, `The reason test ${i} fails is a stale cache.`);
+    for (let i = 0; i < 235; i++)
+      write(`other-${i}`, `rename module ${i}`, `Module ${i} renamed and its imports fixed.`);
+    const dbPath = join(root, "index.db");
+    await syncIndex({ claudeDir, dbPath });
+    const history = openSessionIndex(dbPath, { readonly: true });
+    try {
+      const results = await searchSessions(history, "Melanie reason running", { search, now: NOW, limit: 10 });
+      const byId = new Map(results.map((result) => [result.session.id, result.components]));
+      expect(byId.get("why-running")?.passageSimilarity ?? 0).toBeGreaterThan(
+        byId.get("name-often")?.passageSimilarity ?? 1,
+      );
+      // Its window: the name three times at the cap, `reason` once at the history's idf (only it of the 20 holds it).
+      const weighed = history.weighQuery("Melanie reason running");
+      expect(weighed.terms).toEqual(["melani", "reason", "run"]);
+      const saturated = (f: number) => (f * (BM25_K1 + 1)) / (f + BM25_K1);
+      const capped = POOL_WEIGHT_CAP * Math.log(2) * saturated(3) + (weighed.idf[1] ?? 0) * saturated(1);
+      expect(byId.get("name-often")?.passageSimilarity).toBeCloseTo(capped / weighed.reference, 10);
+    } finally {
+      history.close();
     }
   });
 });

@@ -17,7 +17,7 @@ import {
   feedbackTerms,
 } from "../core/search/feedback.ts";
 import type { ChunkHit, RankedSession, SearchFilters } from "../core/search/model.ts";
-import { bestPassageSimilarity, type WeightedQuery } from "../core/search/passage.ts";
+import { bestPassageSimilarity, capByPool, type WeightedQuery } from "../core/search/passage.ts";
 import { matchesNamedDate, parseQueryDates } from "../core/search/query-dates.ts";
 import { type ActiveSpan, onEventSide, type QueryEvent } from "../core/search/query-event.ts";
 import {
@@ -130,8 +130,16 @@ export async function searchSessions(
         ? weighTeam
         : (text: string) =>
             weighWithStatistics(text, combineStatistics(index.termStatistics(queryTermsOf(text)), teamStatistics));
-  const weighted = weights.passageSimilarity > 0 ? weighLocal(query) : null;
-  const teamWeighted = weights.passageSimilarity > 0 && weighTeam !== undefined ? weighTeam(query) : null;
+  // Passages are weighed among the pool: a word most leading sessions hold weighs no more than it would in a history
+  // of only those (core/search/passage.ts capByPool). Feedback keeps the corpus's weights: its words are chosen from
+  // the pool's best chunks for what they share.
+  let bestChunks: string[][][] | undefined;
+  const weighPassages = (weigh: (text: string) => WeightedQuery) => {
+    bestChunks ??= pool.map((entry) => entry.hits.slice(0, PASSAGE_CHUNKS).map(tokens));
+    return capByPool(weigh(query), bestChunks);
+  };
+  const weighted = weights.passageSimilarity > 0 ? weighPassages(weighLocal) : null;
+  const teamWeighted = weights.passageSimilarity > 0 && weighTeam !== undefined ? weighPassages(weighTeam) : null;
   const feedback =
     weights.feedbackSimilarity > 0
       ? feedbackFor(
