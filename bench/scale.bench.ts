@@ -110,7 +110,9 @@ function footprint(dbPath: string) {
       sessions: number;
       messages: number;
     };
-    return { bytes: statSync(dbPath).size, sessions: row.sessions, messages: row.messages };
+    // Every message the index holds, its subagents' transcripts' too (sessions.message_count counts the main ones).
+    const held = databaseOf(index).prepare("SELECT sum(messages) AS messages FROM files").get() as { messages: number };
+    return { bytes: statSync(dbPath).size, sessions: row.sessions, messages: row.messages, held: held.messages };
   } finally {
     index.close();
   }
@@ -396,6 +398,8 @@ async function measureSize(
       peakRssMiB: Math.round(full.maxRssKiB / 1024),
       indexMiB: Math.round(disk.bytes / 1024 ** 2),
       indexKiBPer1000Messages: Math.round(disk.bytes / 1024 / (disk.messages / 1000)),
+      messagesWithSubagents: disk.held,
+      indexKiBPer1000MessagesWithSubagents: Math.round(disk.bytes / 1024 / (disk.held / 1000)),
     };
     log(`scale ${sessions}: nothing new, stats, one new session`);
     out.nothingNewIndex = await timesOf(5, ["index", "--quiet"], home.env);
