@@ -74,6 +74,13 @@ export const READ_VERSION = 2;
  */
 export const PAGE_SIZE = 16_384;
 
+/**
+ * The meta key set when every table is about to be written whole (a new or rebuilt index, every file read again by
+ * newer rules) and cleared by the VACUUM after the first sync that ends with nothing left to read
+ * (./maintenance.ts vacuumAfterWholeSync).
+ */
+export const VACUUM_PENDING = "vacuum_pending";
+
 const SQLITE_BUSY = 5;
 const TOKEN_CHARS = "!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~";
 const sqlString = (text: string) => `'${text.replaceAll("'", "''")}'`;
@@ -230,6 +237,8 @@ function rebuildSchema(db: DatabaseSync, always: boolean): number | null {
       db.prepare("INSERT INTO meta(key, value) VALUES ('schema_version', ?)").run(String(SCHEMA_VERSION));
       // Empty tables are read by this version's rules from the start.
       db.prepare("INSERT INTO meta(key, value) VALUES ('read_version', ?)").run(String(READ_VERSION));
+      // Their first whole sync is followed by a VACUUM (./maintenance.ts vacuumAfterWholeSync).
+      db.prepare("INSERT INTO meta(key, value) VALUES (?, '1')").run(VACUUM_PENDING);
     }
     db.exec("COMMIT");
     return dropped;

@@ -6,7 +6,7 @@ import type { IndexedChunk, MemoryType } from "../../core/search/model.ts";
 import { tokenizeForSearch } from "../../core/search/tokens.ts";
 import { packChunkText, type TextDictionary } from "./chunk-text.ts";
 import { databaseOf } from "./database.ts";
-import { hasTable } from "./schema.ts";
+import { hasTable, VACUUM_PENDING } from "./schema.ts";
 import type { SessionIndex } from "./session-index.ts";
 import { ensureTextDictionary, textDictionaryOf } from "./text-dictionary.ts";
 import { packUuid } from "./uuid-value.ts";
@@ -232,6 +232,8 @@ export class IndexWriter {
     this.statements.markTopicsForReread.run();
     this.statements.markNotesForRewrite.run();
     this.statements.setMeta.run("read_version", String(version));
+    // Every chunk is written again: the VACUUM after the sync that ends it packs the tables (./maintenance.ts).
+    this.statements.setMeta.run(VACUUM_PENDING, "1");
     return found;
   }
 

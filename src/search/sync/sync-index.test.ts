@@ -1,6 +1,7 @@
 import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { describe, expect, it } from "vitest";
 import {
   FIXTURE,
@@ -10,6 +11,8 @@ import {
   VIEWER_PROJECT,
 } from "../../../tests/helpers/claude-projects.ts";
 import { databaseOf } from "../session-index/database.ts";
+import { vacuumAfterWholeSync } from "../session-index/maintenance.ts";
+import { VACUUM_PENDING } from "../session-index/schema.ts";
 import { openSessionIndex } from "../session-index/session-index.ts";
 import { readStoredText } from "../session-index/text-dictionary.ts";
 import { syncIndex } from "./sync-index.ts";
@@ -36,6 +39,19 @@ function dumpChunks(dbPath: string): Array<Record<string, unknown>> {
   } finally {
     index.close();
   }
+}
+
+/** A sync aborted once it has read `files` files (it stops between files). */
+function syncAbortedAfter(files: number, claudeDir: string, dbPath: string) {
+  const controller = new AbortController();
+  return syncIndex({
+    claudeDir,
+    dbPath,
+    signal: controller.signal,
+    onProgress: (progress) => {
+      if (progress.done === files) controller.abort();
+    },
+  });
 }
 
 function ftsMatches(dbPath: string, word: string): number {
@@ -253,15 +269,7 @@ describe("interruption and concurrency", () => {
     const root = tempRoot();
     const claudeDir = layOutClaudeDir(root, { withLong: false });
     const dbPath = join(root, "index.db");
-    const controller = new AbortController();
-    const first = await syncIndex({
-      claudeDir,
-      dbPath,
-      signal: controller.signal,
-      onProgress: (progress) => {
-        if (progress.done === 2) controller.abort();
-      },
-    });
+    const first = await syncAbortedAfter(2, claudeDir, dbPath);
     expect(first).toMatchObject({ interrupted: true, filesIngested: 2, sessionsTotal: 2 });
     const second = await syncIndex({ claudeDir, dbPath });
     expect(second).toMatchObject({ interrupted: false, filesIngested: 4, filesSkippedUnchanged: 2, sessionsTotal: 6 });
@@ -296,5 +304,76 @@ describe("interruption and concurrency", () => {
     expect(seen.length).toBe(8);
     expect([...seen].sort((a, b) => a - b)).toEqual(seen);
     expect(seen.at(-1)).toBeGreaterThan(seen[0] ?? 0);
+  });
+});
+
+describe("the VACUUM after a sync that wrote the whole index", () => {
+  const pending = (dbPath: string) => {
+    const index = openSessionIndex(dbPath, { readonly: true });
+    try {
+      return databaseOf(index).prepare("SELECT value FROM meta WHERE key = ?").get(VACUUM_PENDING) !== undefined;
+    } finally {
+      index.close();
+    }
+  };
+
+  it("runs once, after the first sync that ends with nothing left to read: not after an abort or one session's", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = join(root, "index.db");
+    const one = join(claudeDir, "projects", SPOTTER_PROJECT, "short.jsonl");
+    // SessionEnd's one session is not the whole index.
+    expect(await syncIndex({ claudeDir, dbPath, onlyTranscript: one })).toMatchObject({ vacuumed: false });
+    expect(pending(dbPath)).toBe(true);
+    const aborted = await syncAbortedAfter(2, claudeDir, dbPath);
+    expect(aborted).toMatchObject({ interrupted: true, vacuumed: false });
+    expect(pending(dbPath)).toBe(true);
+    const finished = await syncIndex({ claudeDir, dbPath });
+    expect(finished).toMatchObject({ interrupted: false, vacuumed: true });
+    expect(pending(dbPath)).toBe(false);
+    expect(await syncIndex({ claudeDir, dbPath })).toMatchObject({ vacuumed: false });
+    // Packed, the index reads as the one built in one go.
+    const reference = join(root, "reference.db");
+    await syncIndex({ claudeDir, dbPath: reference });
+    expect(dumpChunks(dbPath)).toEqual(dumpChunks(reference));
+  });
+
+  it("runs again after every file is read by newer rules", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = join(root, "index.db");
+    await syncIndex({ claudeDir, dbPath });
+    const index = openSessionIndex(dbPath);
+    databaseOf(index).prepare("UPDATE meta SET value = '1' WHERE key = 'read_version'").run();
+    index.close();
+    expect(await syncIndex({ claudeDir, dbPath })).toMatchObject({ rereadFromVersion: 1, vacuumed: true });
+    expect(pending(dbPath)).toBe(false);
+  });
+
+  it("waits for no other writer: the index is kept, and the VACUUM stays pending for the next whole sync", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = join(root, "index.db");
+    await syncAbortedAfter(1, claudeDir, dbPath);
+    const index = openSessionIndex(dbPath);
+    const other = new DatabaseSync(dbPath);
+    try {
+      other.exec("BEGIN IMMEDIATE");
+      const started = performance.now();
+      expect(vacuumAfterWholeSync(index)).toBe(false);
+      expect(performance.now() - started).toBeLessThan(5_000);
+      other.exec("ROLLBACK");
+      expect(pending(dbPath)).toBe(true);
+      expect(index.sessionCount()).toBeGreaterThan(0);
+      // Its own busy timeout is back: a later write waits for a writer as before.
+      expect((databaseOf(index).prepare("PRAGMA busy_timeout").get() as { timeout: number }).timeout).toBeGreaterThan(
+        0,
+      );
+      expect(vacuumAfterWholeSync(index)).toBe(true);
+      expect(pending(dbPath)).toBe(false);
+    } finally {
+      other.close();
+      index.close();
+    }
   });
 });

@@ -7,6 +7,7 @@
 import { readLibraryForMirror } from "../../store/library/library-state.ts";
 import { type MirrorSummary, mirrorAnnotations } from "../session-index/annotations.ts";
 import { refreshDuplicates } from "../session-index/duplicates.ts";
+import { vacuumAfterWholeSync } from "../session-index/maintenance.ts";
 import { READ_VERSION } from "../session-index/schema.ts";
 import { openSessionIndex, type SessionIndex } from "../session-index/session-index.ts";
 import { createSharedOutboxWriter } from "../session-index/team-outbox.ts";
@@ -46,6 +47,11 @@ export interface SyncSummary {
    * older and marked every file to be read again; else null (the marked files may take more than one sync).
    */
   rereadFromVersion: number | null;
+  /**
+   * The index rewritten in key order after the sync that wrote it whole (session-index/maintenance.ts
+   * vacuumAfterWholeSync); false for every other sync.
+   */
+  vacuumed: boolean;
   /** The session library's mirror brought up to date (SyncOptions.libraryEnv); absent when it was not read. */
   annotations?: MirrorSummary;
 }
@@ -127,6 +133,7 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     memoryTopics: { scanned: 0, indexed: 0, removed: 0 },
     rebuiltFromFormat: index.rebuiltFrom,
     rereadFromVersion: null,
+    vacuumed: false,
   };
   let reader: ContentReader | null = null;
   try {
@@ -260,6 +267,8 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
     }
     writer.setMeta("last_sync_at", String(now()));
     summary.sessionsTotal = index.sessionCount();
+    // A sync that wrote the whole index and finished it: its pages packed once (session-index/maintenance.ts).
+    if (!summary.interrupted && session === null) summary.vacuumed = vacuumAfterWholeSync(index);
   } finally {
     await reader?.close();
     index.close();
