@@ -82,6 +82,8 @@ const CORRUPT_HINT = "run `ctx reindex`";
  * server's watcher) may run at once: each holds the write lock for one file's inserts, seconds at most.
  */
 const BUSY_TIMEOUT_MS = 15_000;
+/** What a writing connection leaves of the WAL file after a checkpoint resets it (SQLite's journal_size_limit). */
+export const WAL_SIZE_LIMIT_BYTES = 64 * 1024 * 1024;
 const SQLITE_BUSY = 5;
 /** SQLITE_CORRUPT and SQLITE_NOTADB (primary result codes). */
 const CORRUPT_CODES = new Set([11, 26]);
@@ -130,6 +132,9 @@ export function openSessionIndex(dbPath: string, options: { readonly?: boolean }
       enableWal(db);
       // NORMAL is durable in WAL mode except for the last commits before a power loss; a sync redoes them.
       db.exec("PRAGMA synchronous = NORMAL");
+      // A WAL grown large (a first build's batches, the VACUUM after it: as large as the file) is cut back to this at
+      // its next reset, so a long-running `ctx serve` that read during the checkpoint does not keep it on disk.
+      db.exec(`PRAGMA journal_size_limit = ${WAL_SIZE_LIMIT_BYTES}`);
       rebuiltFrom = ensureSchema(db);
     }
   } catch (error) {

@@ -13,7 +13,7 @@ import {
 import { databaseOf } from "../session-index/database.ts";
 import { vacuumAfterWholeSync } from "../session-index/maintenance.ts";
 import { VACUUM_PENDING } from "../session-index/schema.ts";
-import { openSessionIndex } from "../session-index/session-index.ts";
+import { openSessionIndex, WAL_SIZE_LIMIT_BYTES } from "../session-index/session-index.ts";
 import { readStoredText } from "../session-index/text-dictionary.ts";
 import { syncIndex } from "./sync-index.ts";
 
@@ -338,6 +338,15 @@ describe("the VACUUM after a sync that wrote the whole index", () => {
     expect(dumpChunks(dbPath)).toEqual(dumpChunks(reference));
   });
 
+  it("runs again after `ctx index --full` writes every chunk again", async () => {
+    const root = tempRoot();
+    const claudeDir = layOutClaudeDir(root, { withLong: false });
+    const dbPath = join(root, "index.db");
+    expect(await syncIndex({ claudeDir, dbPath })).toMatchObject({ vacuumed: true });
+    expect(await syncIndex({ claudeDir, dbPath, full: true })).toMatchObject({ vacuumed: true });
+    expect(pending(dbPath)).toBe(false);
+  });
+
   it("runs again after every file is read by newer rules", async () => {
     const root = tempRoot();
     const claudeDir = layOutClaudeDir(root, { withLong: false });
@@ -365,6 +374,10 @@ describe("the VACUUM after a sync that wrote the whole index", () => {
       other.exec("ROLLBACK");
       expect(pending(dbPath)).toBe(true);
       expect(index.sessionCount()).toBeGreaterThan(0);
+      // A writing connection cuts a large WAL back at its next reset.
+      expect(databaseOf(index).prepare("PRAGMA journal_size_limit").get()).toEqual({
+        journal_size_limit: WAL_SIZE_LIMIT_BYTES,
+      });
       // Its own busy timeout is back: a later write waits for a writer as before.
       expect((databaseOf(index).prepare("PRAGMA busy_timeout").get() as { timeout: number }).timeout).toBeGreaterThan(
         0,

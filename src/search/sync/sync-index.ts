@@ -8,7 +8,7 @@ import { readLibraryForMirror } from "../../store/library/library-state.ts";
 import { type MirrorSummary, mirrorAnnotations } from "../session-index/annotations.ts";
 import { refreshDuplicates } from "../session-index/duplicates.ts";
 import { vacuumAfterWholeSync } from "../session-index/maintenance.ts";
-import { READ_VERSION } from "../session-index/schema.ts";
+import { READ_VERSION, VACUUM_PENDING } from "../session-index/schema.ts";
 import { openSessionIndex, type SessionIndex } from "../session-index/session-index.ts";
 import { createSharedOutboxWriter } from "../session-index/team-outbox.ts";
 import { IndexWriter } from "../session-index/writer.ts";
@@ -144,6 +144,8 @@ export async function syncIndex(options: SyncOptions): Promise<SyncSummary> {
       summary.rereadFromVersion = index.writeTransaction(() => writer.markForReread(READ_VERSION));
       if (summary.rereadFromVersion !== null) options.onReread?.(summary.rereadFromVersion);
     }
+    // --full writes every chunk again: the VACUUM after the sync that finishes it packs the tables.
+    if (full && session === null) writer.setMeta(VACUUM_PENDING, "1");
     const work = await findSyncWork(writer, options.claudeDir, { full, ...(session === null ? {} : { session }) });
     const totalBytes = work.bytes;
     const threaded = useThread(options.thread, work.files, totalBytes);
