@@ -53,7 +53,8 @@ describe("capByPool", () => {
     const capped = capByPool(named, pool);
     expect(capped.terms).toEqual(named.terms);
     expect(capped.reference).toBe(20);
-    // melani: in all 4, POOL_WEIGHT_CAP · ln 2; run and pottery: in 1 of 4, the cap (1.5 · ln 5 = 2.41) is below both.
+    // melani: in all 4, POOL_WEIGHT_CAP · ln 2; run and pottery: in 1 of 4, the cap (1.5 · ln 5 = 2.41) is below
+    // both.
     expect(capped.idf[0]).toBeCloseTo(POOL_WEIGHT_CAP * Math.log(2), 12);
     expect(capped.idf[1]).toBeCloseTo(POOL_WEIGHT_CAP * Math.log(5), 12);
     expect(capped.idf[2]).toBeCloseTo(POOL_WEIGHT_CAP * Math.log(5), 12);

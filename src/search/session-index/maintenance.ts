@@ -20,13 +20,13 @@ export function vacuumIndex(index: SessionIndex): void {
 
 /**
  * The VACUUM after a sync that wrote the whole index (./schema.ts VACUUM_PENDING: a new or rebuilt file, or every file
- * read again, by newer rules or `--full`) and left nothing to read: the tables' pages were filled in the order the sync wrote them, the indexes
- * of uuids and paths in no order at all, so 1.2-1.3% of the file is free space inside half-filled pages. Rewritten in
- * key order the 10,000-session index of `pnpm bench scale` is 1.2% smaller (0.2 s), the 100,000-session one 1.3%
- * (3.6 s, with the WAL as large as the file until the checkpoint truncates it). Once: an index that only grows
- * fills its pages again by appends. false when nothing was pending, or another connection kept the VACUUM from
- * running (busy, or reading during the checkpoint: the WAL is then truncated by a later checkpoint); it stays pending
- * for the next such sync. Never throws: the index is whole either way.
+ * read again, by newer rules or `--full`) and left nothing to read: the tables' pages were filled in the order the
+ * sync wrote them, the indexes of uuids and paths in no order at all, so 1.2-1.3% of the file is free space inside
+ * half-filled pages. Rewritten in key order the 10,000-session index of `pnpm bench scale` is 1.2% smaller (0.2 s),
+ * the 100,000-session one 1.3% (3.6 s, with the WAL as large as the file until the checkpoint truncates it). Once: an
+ * index that only grows fills its pages again by appends. false when nothing was pending, or when another connection
+ * kept the VACUUM from running (busy): it stays pending for the next such sync. A reader during the checkpoint leaves
+ * the WAL to a later reset (session-index.ts WAL_SIZE_LIMIT_BYTES). Never throws: the index is whole either way.
  */
 export function vacuumAfterWholeSync(index: SessionIndex): boolean {
   const db = databaseOf(index);

@@ -76,8 +76,8 @@ export const PAGE_SIZE = 16_384;
 
 /**
  * The meta key set when every table is about to be written whole (a new or rebuilt index, every file read again by
- * newer rules or by `ctx index --full`) and cleared by the VACUUM after the first sync that ends with nothing left to read
- * (./maintenance.ts vacuumAfterWholeSync).
+ * newer rules or by `ctx index --full`) and cleared by the VACUUM after the first sync that ends with nothing left to
+ * read (./maintenance.ts vacuumAfterWholeSync).
  */
 export const VACUUM_PENDING = "vacuum_pending";
 
