@@ -11,9 +11,10 @@ import { join } from "node:path";
 import { defaultConfig } from "../src/config/defaults.ts";
 import { runForkDetect } from "../src/search/fork-detect.ts";
 import { syncIndex } from "../src/search/sync/sync-index.ts";
-import { findLocomoDir, loadLocomo } from "./locomo-data.ts";
+import { findLocomoDir, type LocomoQuery, loadLocomo } from "./locomo-data.ts";
 import { buildBm25, readSessionText } from "./retrieval-bm25.ts";
-import { HEADLINE_EXCLUDES } from "./retrieval-locomo.ts";
+import { HEADLINE_EXCLUDES, locomoOutcome } from "./retrieval-locomo.ts";
+import { firstRelevantRank, summarizeByCategory } from "./retrieval-metrics.ts";
 
 /** Candidates per question: twice the headline's 10, so the fit can lift a session the shipped order puts 11th-20th. */
 const CANDIDATES = 20;
@@ -30,55 +31,72 @@ const PARTS = [
   "feedback·prompt",
   "namedDate",
 ] as const;
-/** The same and two signals ctx does not use: whole-session BM25 (1 / its rank) and the session's size (ln messages). */
+/** The same and two signals ctx does not use: whole-session BM25 (1 / its rank) and a session's size (ln messages). */
 const WITH_SESSION = [...PARTS, "wholeSessionBm25", "lnMessages"] as const;
 
 /** The shipped weights in PARTS' columns: best 1, passage 1, prompt 0.4 (Σ 2.4), feedback 0.3 / Σ, named date 0.5. */
 const SHIPPED_START = [1, 1, 0.4, 0, 0, 0.3 / 2.4, 0.3 / 2.4, (0.3 / 2.4) * 0.4, 0.5];
 
 interface Question {
-  category: string;
+  query: LocomoQuery;
+  /** The candidates' session ids in the order runForkDetect gave. */
+  ids: string[];
   /** Each candidate's feature values, in WITH_SESSION's columns (PARTS' are its first). */
   features: number[][];
-  relevant: boolean[];
 }
 
-interface Figures {
+/** The candidates ordered by `score`, best first (the order runForkDetect gave breaks ties). */
+function ordered(q: Question, score: (features: readonly number[]) => number): string[] {
+  const scores = q.features.map(score);
+  return scores
+    .map((_, i) => i)
+    .sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b)
+    .map((i) => q.ids[i] ?? "");
+}
+
+/** What the fit climbs: hit@1, then MRR, of the candidates ordered by `score`, rounded as the figures are. */
+interface Fitness {
   hitAt1: number;
-  hitAt3: number;
-  hitAt5: number;
   mrr: number;
+}
+
+function fitnessOf(questions: readonly Question[], score: (features: readonly number[]) => number): Fitness {
+  let hits = 0;
+  let reciprocal = 0;
+  for (const q of questions) {
+    const rank = firstRelevantRank(ordered(q, score), q.query.relevant_session_ids);
+    if (rank === null) continue;
+    if (rank === 1) hits++;
+    reciprocal += 1 / rank;
+  }
+  const n = Math.max(1, questions.length);
+  return { hitAt1: round(hits / n), mrr: round(reciprocal / n) };
+}
+
+/** The bench's figures (retrieval-metrics.ts) of the candidates ordered by `score`: hit@1/3/5, MRR, per category. */
+function figuresOf(questions: readonly Question[], score: (features: readonly number[]) => number) {
+  const { overall, byCategory } = summarizeByCategory(
+    questions.map((q) => locomoOutcome(q.query, ordered(q, score))),
+    HEADLINE_EXCLUDES,
+  );
+  return {
+    hitAt1: overall.hitAt1,
+    hitAt3: overall.hitAt3,
+    hitAt5: overall.hitAt5,
+    mrr: overall.mrr,
+    hitAt1ByCategory: Object.fromEntries(Object.entries(byCategory).map(([category, m]) => [category, m.hitAt1])),
+  };
 }
 
 function round(value: number): number {
   return Math.round(value * 1000) / 1000;
 }
 
-/** hit@k and MRR of ordering each question's candidates by `score` (the candidates' own order breaks ties). */
-function figuresOf(questions: readonly Question[], score: (features: readonly number[]) => number): Figures {
-  let hit1 = 0;
-  let hit3 = 0;
-  let hit5 = 0;
-  let reciprocal = 0;
-  for (const q of questions) {
-    const scores = q.features.map(score);
-    const order = scores.map((_, i) => i).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
-    const rank = order.findIndex((i) => q.relevant[i] === true);
-    if (rank < 0) continue;
-    if (rank < 1) hit1++;
-    if (rank < 3) hit3++;
-    if (rank < 5) hit5++;
-    reciprocal += 1 / (rank + 1);
-  }
-  const n = Math.max(1, questions.length);
-  return { hitAt1: round(hit1 / n), hitAt3: round(hit3 / n), hitAt5: round(hit5 / n), mrr: round(reciprocal / n) };
-}
-
 function linear(weights: readonly number[]): (features: readonly number[]) => number {
   return (features) => weights.reduce((sum, w, i) => sum + w * (features[i] ?? 0), 0);
 }
 
-function better(a: Figures, b: Figures): boolean {
+function better(a: Fitness, b: Fitness): boolean {
   return a.hitAt1 > b.hitAt1 || (a.hitAt1 === b.hitAt1 && a.mrr > b.mrr);
 }
 
@@ -86,44 +104,34 @@ function better(a: Figures, b: Figures): boolean {
  * Non-negative weights over the first `columns` features that order the questions best (hit@1, then MRR): coordinate
  * ascent with halving steps from each fixed start (the shipped weights, all ones, each column alone).
  */
-function fitWeights(questions: readonly Question[], columns: number): { weights: number[]; figures: Figures } {
+function fitWeights(questions: readonly Question[], columns: number): number[] {
   const starts: number[][] = [
     [...SHIPPED_START, ...Array.from({ length: columns - SHIPPED_START.length }, () => 0)],
     Array.from({ length: columns }, () => 1),
     ...Array.from({ length: columns }, (_, i) => Array.from({ length: columns }, (__, j) => (i === j ? 1 : 0.1))),
   ];
-  let best = { weights: starts[0] ?? [], figures: figuresOf(questions, linear(starts[0] ?? [])) };
+  let best = { weights: starts[0] ?? [], fitness: fitnessOf(questions, linear(starts[0] ?? [])) };
   for (const start of starts) {
     let weights = start;
-    let figures = figuresOf(questions, linear(weights));
+    let fitness = fitnessOf(questions, linear(weights));
     for (let step = 0.5; step > 0.01; ) {
       let moved = false;
       for (let i = 0; i < columns; i++) {
         for (const delta of [step, -step]) {
           const tried = weights.map((w, j) => (j === i ? Math.max(0, w + delta) : w));
-          const triedFigures = figuresOf(questions, linear(tried));
-          if (better(triedFigures, figures)) {
+          const triedFitness = fitnessOf(questions, linear(tried));
+          if (better(triedFitness, fitness)) {
             weights = tried;
-            figures = triedFigures;
+            fitness = triedFitness;
             moved = true;
           }
         }
       }
       if (!moved) step /= 2;
     }
-    if (better(figures, best.figures)) best = { weights, figures };
+    if (better(fitness, best.fitness)) best = { weights, fitness };
   }
-  return best;
-}
-
-function byCategory(questions: readonly Question[], score: (features: readonly number[]) => number) {
-  const categories = [...new Set(questions.map((q) => q.category))].sort();
-  const hitAt1 = (category: string) =>
-    figuresOf(
-      questions.filter((q) => q.category === category),
-      score,
-    ).hitAt1;
-  return Object.fromEntries(categories.map((c) => [c, hitAt1(c)]));
+  return best.weights;
 }
 
 async function main(): Promise<void> {
@@ -151,10 +159,9 @@ async function main(): Promise<void> {
         { config, env, projectRoot: home, now: () => now, claudeDir: data.claudeDir, refreshBudgetMs: 0 },
       );
       const bm25Rank = new Map(bm25.rank(q.query).map((id, i) => [id, i]));
-      const relevant = new Set(q.relevant_session_ids);
       questions.push({
-        category: q.category_name,
-        relevant: result.candidates.map((c) => relevant.has(c.sessionId)),
+        query: q,
+        ids: result.candidates.map((c) => c.sessionId),
         features: result.candidates.map((c) => {
           const parts = c.components;
           const feedback = parts.feedbackSimilarity ?? 1;
@@ -181,19 +188,21 @@ async function main(): Promise<void> {
       { name: "ctx's relevance parts", columns: PARTS },
       { name: "ctx's parts, whole-session BM25 and length", columns: WITH_SESSION },
     ].map(({ name, columns }) => {
-      const { weights, figures } = fitWeights(questions, columns.length);
+      const weights = fitWeights(questions, columns.length);
       return {
         name,
-        ...figures,
-        hitAt1ByCategory: byCategory(questions, linear(weights)),
+        ...figuresOf(questions, linear(weights)),
         weights: Object.fromEntries(columns.map((column, i) => [column, round(weights[i] ?? 0)])),
       };
     });
     const out = {
       questions: questions.length,
       candidates: CANDIDATES,
-      relevantAmongCandidates: round(questions.filter((q) => q.relevant.includes(true)).length / questions.length),
-      shipped: { ...figuresOf(questions, shippedOrder), hitAt1ByCategory: byCategory(questions, shippedOrder) },
+      relevantAmongCandidates: round(
+        questions.filter(({ query, ids }) => firstRelevantRank(ids, query.relevant_session_ids) !== null).length /
+          questions.length,
+      ),
+      shipped: figuresOf(questions, shippedOrder),
       fits,
     };
     process.stdout.write(`${JSON.stringify(out, null, 2)}\n`);

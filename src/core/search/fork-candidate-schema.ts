@@ -46,7 +46,10 @@ export const TeamOriginSchema = z.object({
 export const ForkCandidateSchema = z.object({
   rank: z.int(),
   sessionId: z.string(),
-  /** Relevance, 0..1: what `search.minSimilarity` is compared with; `scorePercent` is the same, rounded, for people (a weak match's rounded down). */
+  /**
+   * Relevance, 0..1: what `search.minSimilarity` is compared with; `scorePercent` is the same, rounded, for people (a
+   * weak match's rounded down).
+   */
   score: z.number(),
   scorePercent: z.number(),
   /** Below `search.minSimilarity`: listed beneath the "weak matches" line. */
